@@ -1,0 +1,37 @@
+"""gradcli's autograd engine: Tensor over numpy with PyTorch's .grad semantics.
+
+The engine knows nothing of text or terminals; it raises `EngineError`s carrying PyTorch's messages.
+"""
+
+from . import dtypes, ops
+from .autograd import backward, enable_grad, grad, is_grad_enabled, no_grad, set_grad_enabled
+from .creation import (
+                       arange,
+                       empty,
+                       empty_like,
+                       eye,
+                       full,
+                       full_like,
+                       linspace,
+                       manual_seed,
+                       ones,
+                       ones_like,
+                       rand,
+                       rand_like,
+                       randn,
+                       randn_like,
+                       tensor,
+                       zeros,
+                       zeros_like,
+)
+from .dtypes import get_default_dtype, set_default_dtype
+from .errors import EngineError, LimitExceeded
+from .ops._util import SizeLimit
+from .tensor import Size, Tensor
+
+__all__ = [
+    "Tensor", "Size", "dtypes", "ops", "backward", "grad", "no_grad", "enable_grad", "set_grad_enabled",
+    "is_grad_enabled", "tensor", "zeros", "ones", "empty", "full", "eye", "arange", "linspace", "rand",
+    "randn", "zeros_like", "ones_like", "empty_like", "full_like", "rand_like", "randn_like", "manual_seed",
+    "get_default_dtype", "set_default_dtype", "EngineError", "LimitExceeded", "SizeLimit",
+]

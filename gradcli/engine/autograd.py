@@ -1,0 +1,485 @@
+"""The autograd core: grad mode, graph nodes (`Function`) and the backward pass.
+
+A `Function` subclass is one op: `forward` on numpy arrays and `backward` written with operations that
+work on numpy arrays *and* on Tensors (see `dual.py`).  The plain first-order pass feeds it arrays, so it
+runs at numpy speed; with ``create_graph=True`` it is fed Tensors with grad mode on, so the gradient is
+itself a graph that can be differentiated again.
+
+Gradients are reduced to each input's shape in one place (`_edge_grad`), never inside the rules.
+"""
+
+from __future__ import annotations
+
+import weakref
+
+import numpy as np
+
+from .errors import TorchRuntimeError
+
+
+class GradMode:
+    enabled = True
+
+
+class _GradModeContext:
+    """Base for no_grad / enable_grad: usable as a context manager and as a decorator."""
+
+    mode = True
+
+    def __enter__(self):
+        self._prev = GradMode.enabled
+        GradMode.enabled = self.mode
+
+    def __exit__(self, *exc):
+        GradMode.enabled = self._prev
+        return False
+
+    def __call__(self, fn):
+        def wrapper(*args, **kwargs):
+            with self.__class__():
+                return fn(*args, **kwargs)
+
+        return wrapper
+
+
+class no_grad(_GradModeContext):  # noqa: N801 - PyTorch's name
+    mode = False
+
+
+class enable_grad(_GradModeContext):  # noqa: N801 - PyTorch's name
+    mode = True
+
+
+class set_grad_enabled(_GradModeContext):  # noqa: N801 - PyTorch's name
+    def __init__(self, mode: bool):
+        self.mode = bool(mode)
+        self._prev = GradMode.enabled
+        GradMode.enabled = self.mode  # torch applies it on construction, too
+
+    def __enter__(self):
+        pass
+
+    def __call__(self, fn):  # pragma: no cover - decorator form is rare
+        raise TypeError("set_grad_enabled cannot be used as a decorator here")
+
+
+def is_grad_enabled() -> bool:
+    return GradMode.enabled
+
+
+SECOND_BACKWARD = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after they have "
+    "already been freed). Saved intermediate values of the graph are freed when you call .backward() or "
+    "autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or "
+    "if you need to access saved tensors after calling backward."
+)
+
+
+class Function:
+    """One op and, once applied, the graph node that remembers how to differentiate it.
+
+    Subclasses set `name` (PyTorch's grad_fn name), `saves` (indices of the inputs the backward rule needs)
+    and `saves_output`, and define ``forward(ctx, *arrays, **params) -> array`` and
+    ``backward(ctx, grad, *saved) -> tuple of grads (one per input, None where not needed)``.
+    Non-tensor state for backward goes in ``ctx.aux``.  `broadcast_grad_ok` marks elementwise rules that
+    accept a gradient merely broadcastable to the output (saves materialising e.g. ``sum``'s expanded grad).
+    """
+
+    __slots__ = ("next_functions", "needs_input_grad", "in_shapes", "out_shape", "saved", "versions",
+                 "out", "out_version", "aux", "released", "retained", "__weakref__")
+
+    name = "Backward"
+    saves: tuple = ()
+    # {i: j}: input i is only needed (saved) when input j needs a gradient, as for a * b
+    saves_when: dict | None = None
+    saves_output = False
+    broadcast_grad_ok = False
+
+    @staticmethod
+    def forward(ctx, *arrays, **params):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    @staticmethod
+    def backward(ctx, grad, *saved):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    @classmethod
+    def apply(cls, *args, **params):
+        """Run forward on the arrays of `args` (Tensors or Python numbers) and record the node if needed."""
+        ctx = object.__new__(cls)
+        ctx.aux = None
+        arrays = [a.array if isinstance(a, Tensor) else a for a in args]
+        out = cls.forward(ctx, *arrays, **params)
+        if type(out) is not np.ndarray:
+            out = np.asarray(out)
+        if not GradMode.enabled:
+            return Tensor._make(out, None)
+        needs = tuple([isinstance(a, Tensor) and a.requires_grad for a in args])
+        if True not in needs:
+            return Tensor._make(out, None)
+        cls._record(ctx, args, arrays, needs, out)
+        result = Tensor._make(out, ctx)
+        if cls.saves_output:
+            ctx.out_version = result._version  # so an in-place edit of the output is detected
+        return result
+
+    @classmethod
+    def _record(cls, ctx, args, arrays, needs, out):
+        ctx.needs_input_grad = needs
+        ctx.next_functions = tuple([(a.grad_fn or a) if n else None for a, n in zip(args, needs)])
+        ctx.in_shapes = tuple([a.shape if isinstance(a, np.ndarray) else () for a in arrays])
+        ctx.out_shape = out.shape
+        ctx.released = False
+        ctx.retained = None
+        if cls.saves:
+            when = cls.saves_when
+            ctx.saved = tuple([args[i] if when is None or i not in when or needs[when[i]] else None
+                               for i in cls.saves])
+            ctx.versions = tuple([a._version[0] if isinstance(a, Tensor) else 0 for a in ctx.saved])
+        else:
+            ctx.saved = ()
+            ctx.versions = ()
+        ctx.out = out if cls.saves_output else None
+
+    # -- used by the backward pass -------------------------------------------------------------------
+    def _saved_values(self, create_graph: bool):
+        if self.released:
+            raise TorchRuntimeError(SECOND_BACKWARD)
+        values = []
+        for i, (value, version) in enumerate(zip(self.saved, self.versions)):
+            if isinstance(value, Tensor):
+                if value._version[0] != version:
+                    raise TorchRuntimeError(_modified_message(value, self, i, version))
+                values.append(value if create_graph else value.array)
+            else:
+                values.append(value)
+        if self.saves_output:
+            if self.out_version[0] != 0:
+                raise TorchRuntimeError(_modified_output_message(self))
+            out = self.out
+            values.append(Tensor._make(out, self) if create_graph else out)
+        return values
+
+    def _release(self):
+        if self.saved or self.saves_output:
+            self.released = True
+            self.saved = ()
+            self.out = None
+
+    def __repr__(self) -> str:
+        return f"<{self.name} object>"
+
+
+def _modified_message(value, node, index, version) -> str:
+    return (
+        "one of the variables needed for gradient computation has been modified by an inplace operation: "
+        f"[{_type_name(value)} {_size_str(value.array.shape)}] is at version {value._version[0]}; expected "
+        f"version {version} instead. Hint: enable anomaly detection to find the operation that failed to "
+        "compute its gradient, with torch.autograd.set_detect_anomaly(True)."
+    )
+
+
+def _modified_output_message(node) -> str:
+    return (
+        "one of the variables needed for gradient computation has been modified by an inplace operation: "
+        f"[{_type_name_np(node.out)} {_size_str(node.out.shape)}], which is output 0 of {node.name}, is at "
+        f"version {node.out_version[0]}; expected version 0 instead. Hint: enable "
+        "anomaly detection to find the operation that failed to compute its gradient, with "
+        "torch.autograd.set_detect_anomaly(True)."
+    )
+
+
+_TYPE_NAMES = {"float32": "FloatTensor", "float64": "DoubleTensor", "float16": "HalfTensor",
+               "int64": "LongTensor", "int32": "IntTensor", "int16": "ShortTensor", "int8": "CharTensor",
+               "uint8": "ByteTensor", "bool": "BoolTensor"}
+
+
+def _type_name_np(array) -> str:
+    return "torch." + _TYPE_NAMES[str(array.dtype)]
+
+
+def _type_name(tensor) -> str:
+    return _type_name_np(tensor.array)
+
+
+def _size_str(shape) -> str:
+    return "[" + ", ".join(str(s) for s in shape) + "]"
+
+
+# -- the backward pass --------------------------------------------------------------------------------
+
+def _expand(grad, shape, create_graph):
+    """Broadcast a gradient that is merely broadcastable to `shape` (kept small until someone needs it)."""
+    return dual.expand(grad, shape) if create_graph else np.broadcast_to(grad, shape)
+
+
+def _is_larger(gshape, shape) -> bool:
+    """True when `gshape` has dims that broadcasting added to `shape`, which must be summed away."""
+    lead = len(gshape) - len(shape)
+    if lead > 0:
+        return True
+    if lead < 0:
+        return False
+    return any(s == 1 and g != 1 for g, s in zip(gshape, shape))
+
+
+def _edge_grad(node, grad, i, create_graph):
+    """The gradient a node hands to input `i`, reduced to that input's shape: the one unbroadcast site.
+
+    A gradient smaller than the input (e.g. ``sum``'s scalar grad) stays small: it means "broadcast me",
+    and elementwise consumers use it as is, which saves a full-size pass.
+    """
+    shape = node.in_shapes[i]
+    if grad.shape == shape:
+        return grad
+    if node.broadcast_grad_ok and shape != node.out_shape and grad.shape != node.out_shape:
+        # An elementwise rule's small grad stands for the full output: expand before summing it down.
+        grad = _expand(grad, node.out_shape, create_graph)
+    if _is_larger(grad.shape, shape):
+        grad = dual.sum_to(grad, shape) if create_graph else sum_to_shape(grad, shape)
+    return grad
+
+
+def _fit(grad, shape, create_graph):
+    """Make a gradient exactly `shape` (for storing in .grad or returning from autograd.grad)."""
+    if grad.shape == shape:
+        return grad
+    if _is_larger(grad.shape, shape):
+        return dual.sum_to(grad, shape) if create_graph else sum_to_shape(grad, shape)
+    return _expand(grad, shape, create_graph)
+
+
+def sum_to_shape(array: np.ndarray, shape: tuple) -> np.ndarray:
+    """Sum `array` over the leading and size-1 dims that broadcasting added, giving `shape`."""
+    lead = array.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape) if s == 1 and array.shape[i + lead] != 1)
+    if axes:
+        array = array.sum(axis=axes, keepdims=True)
+    if lead:
+        array = array.reshape(shape)
+    return array
+
+
+def _collect_dependencies(roots):
+    """Count, for every node reachable from `roots`, how many edges point at it (iteratively)."""
+    deps = {}
+    stack = [r for r in roots if isinstance(r, Function)]
+    seen = set(stack)
+    while stack:
+        node = stack.pop()
+        for nxt in node.next_functions:
+            if isinstance(nxt, Function):
+                deps[nxt] = deps.get(nxt, 0) + 1
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append(nxt)
+    return deps
+
+
+def _add(a, b):
+    return b if a is None else a + b
+
+
+def run_backward(outputs, grad_outputs, *, retain_graph: bool, create_graph: bool, inputs=None,
+                 accumulate: bool = True):
+    """Backpropagate `grad_outputs` from `outputs`.
+
+    With ``accumulate`` the leaves' ``.grad`` (and retained non-leaf grads) are updated, as
+    ``Tensor.backward`` does; otherwise the gradients of `inputs` are returned, as ``autograd.grad`` does.
+    """
+    leaf_grads = {}  # id(leaf) -> [leaf, summed grad]
+    node_grads = {}
+    roots = []
+    for out, g in zip(outputs, grad_outputs):
+        node = out.grad_fn
+        if node is None:
+            entry = leaf_grads.setdefault(id(out), [out, None])
+            entry[1] = _add(entry[1], g)
+        else:
+            node_grads[node] = _add(node_grads.get(node), g)
+            roots.append(node)
+
+    capture_nodes = {}
+    if inputs is not None:
+        for t in inputs:
+            if t.grad_fn is not None:
+                capture_nodes[t.grad_fn] = None
+
+    deps = _collect_dependencies(roots)
+    ready = [n for n in dict.fromkeys(roots) if deps.get(n, 0) == 0]
+    prev_mode = GradMode.enabled
+    GradMode.enabled = create_graph
+    try:
+        while ready:
+            node = ready.pop()
+            grad = node_grads.pop(node, None)
+            if grad is not None:
+                if node in capture_nodes:
+                    capture_nodes[node] = grad
+                if node.retained is not None and accumulate:
+                    tensor = node.retained()
+                    if tensor is not None:
+                        _accumulate_into(tensor, grad, create_graph, given=None)
+                if grad.shape != node.out_shape and not node.broadcast_grad_ok:
+                    grad = _expand(grad, node.out_shape, create_graph)
+                saved = node._saved_values(create_graph)
+                in_grads = node.backward(node, grad, *saved)
+                if not retain_graph:
+                    node._release()
+            else:
+                in_grads = None
+            for i, nxt in enumerate(node.next_functions):
+                if nxt is None:
+                    continue
+                g = None if in_grads is None else in_grads[i]
+                if g is not None and g.shape != node.in_shapes[i]:
+                    g = _edge_grad(node, g, i, create_graph)
+                if isinstance(nxt, Function):
+                    if g is not None:
+                        node_grads[nxt] = _add(node_grads.get(nxt), g)
+                    left = deps[nxt] - 1
+                    deps[nxt] = left
+                    if left == 0:
+                        ready.append(nxt)
+                elif g is not None:
+                    entry = leaf_grads.setdefault(id(nxt), [nxt, None])
+                    entry[1] = _add(entry[1], g)
+    finally:
+        GradMode.enabled = prev_mode
+
+    if accumulate:
+        given = set()
+        for leaf, g in leaf_grads.values():
+            if g is not None and leaf.requires_grad:
+                _accumulate_into(leaf, g, create_graph, given)
+        return None
+    results = []
+    for t in inputs:
+        if t.grad_fn is not None:
+            results.append(capture_nodes.get(t.grad_fn))
+        else:
+            entry = leaf_grads.get(id(t))
+            results.append(None if entry is None else entry[1])
+    return results
+
+
+def _accumulate_into(tensor, grad, create_graph, given):
+    """x.grad += grad, as AccumulateGrad does: in place normally, out of place with create_graph."""
+    if isinstance(grad, Tensor):
+        if not create_graph:
+            grad = grad.array
+    elif type(grad) is not np.ndarray:
+        grad = np.asarray(grad)  # numpy turns 0-d results into scalars
+    if grad.shape != tensor.array.shape:
+        grad = _fit(grad, tensor.array.shape, create_graph)
+    current = tensor._grad
+    if create_graph and isinstance(grad, np.ndarray):
+        grad = Tensor._make(grad, None)
+    if current is None:
+        if isinstance(grad, np.ndarray):
+            # Gradient arrays can be shared (AddBackward hands the same array to both inputs) or be
+            # read-only broadcast views; a leaf's .grad must be its own, since zero_() writes into it.
+            if (not grad.flags.writeable or not grad.flags.owndata or given is None or id(grad) in given):
+                grad = grad.copy()
+            if grad.dtype != tensor.array.dtype:
+                grad = grad.astype(tensor.array.dtype)
+            if given is not None:
+                given.add(id(grad))
+            tensor._grad = Tensor._make(grad, None)
+        else:
+            tensor._grad = grad if create_graph else Tensor._make(grad.array, None)
+    elif create_graph:
+        tensor._grad = current + grad
+    else:
+        current.array += grad
+        current._version[0] += 1
+
+
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
+    """torch.autograd.backward."""
+    if isinstance(tensors, Tensor):
+        tensors = [tensors]
+    if grad_tensors is None or isinstance(grad_tensors, Tensor):
+        grad_tensors = [grad_tensors] * len(tensors) if grad_tensors is None else [grad_tensors]
+    if retain_graph is None:
+        retain_graph = create_graph
+    outs, grads = _prepare_roots(tensors, grad_tensors, create_graph)
+    run_backward(outs, grads, retain_graph=retain_graph, create_graph=create_graph)
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, allow_unused=None,
+         materialize_grads=False):
+    """torch.autograd.grad: the gradients of `outputs` with respect to `inputs`, without touching .grad."""
+    single_input = isinstance(inputs, Tensor)
+    outputs = [outputs] if isinstance(outputs, Tensor) else list(outputs)
+    inputs = [inputs] if single_input else list(inputs)
+    if grad_outputs is None or isinstance(grad_outputs, Tensor):
+        grad_outputs = [grad_outputs] * len(outputs) if grad_outputs is None else [grad_outputs]
+    if retain_graph is None:
+        retain_graph = create_graph
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    for t in inputs:
+        if not t.requires_grad:
+            raise TorchRuntimeError("One of the differentiated Tensors does not require grad")
+    outs, grads = _prepare_roots(outputs, grad_outputs, create_graph)
+    results = run_backward(outs, grads, retain_graph=retain_graph, create_graph=create_graph,
+                           inputs=inputs, accumulate=False)
+    final = []
+    for t, g in zip(inputs, results):
+        if isinstance(g, np.generic):
+            g = np.asarray(g)
+        if g is None:
+            if materialize_grads:
+                g = np.zeros_like(t.array)
+            elif not allow_unused:
+                raise TorchRuntimeError(
+                    "One of the differentiated Tensors appears to not have been used in the graph. "
+                    "Set allow_unused=True if this is the desired behavior.")
+            else:
+                final.append(None)
+                continue
+        if isinstance(g, np.ndarray):
+            if g.shape != t.array.shape:
+                g = _fit(g, t.array.shape, False)
+            g = Tensor._make(np.array(g, dtype=t.array.dtype), None)
+        elif g.shape != t.shape:
+            g = _fit(g, t.array.shape, True)
+        final.append(g)
+    return tuple(final)
+
+
+def _prepare_roots(tensors, grad_tensors, create_graph):
+    outs, grads = [], []
+    for i, (t, g) in enumerate(zip(tensors, grad_tensors)):
+        if not t.requires_grad:
+            raise TorchRuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
+        if g is None:
+            if t.array.size != 1:
+                raise TorchRuntimeError("grad can be implicitly created only for scalar outputs")
+            if not t.array.dtype.kind == "f":
+                raise TorchRuntimeError(
+                    f"grad can be implicitly created only for real scalar outputs but got {t.dtype}")
+            g = np.ones_like(t.array)
+        else:
+            if not isinstance(g, Tensor):
+                g = Tensor._make(np.asarray(g, dtype=t.array.dtype), None)
+            if g.array.shape != t.array.shape:
+                raise TorchRuntimeError(
+                    f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and output[{i}] has a shape "
+                    f"of {t.shape}.")
+            g = g if create_graph else g.array
+        if create_graph and isinstance(g, np.ndarray):
+            g = Tensor._make(g, None)
+        outs.append(t)
+        grads.append(g)
+    return outs, grads
+
+
+def retain_node_grad(tensor) -> None:
+    """Make backward store the gradient flowing into non-leaf `tensor` in its .grad."""
+    tensor.grad_fn.retained = weakref.ref(tensor)
+
+
+from . import dual  # noqa: E402  (dual and tensor import this module)
+from .tensor import Tensor  # noqa: E402

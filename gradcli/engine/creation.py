@@ -1,0 +1,182 @@
+"""Tensor creation: torch.tensor, zeros/ones/full/eye/arange/linspace, rand/randn, *_like, manual_seed."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import dtypes
+from .errors import TorchRuntimeError, TorchTypeError, TorchValueError
+from .ops._util import as_shape, check_size
+from .tensor import Tensor
+
+
+class _Random:
+    generator = np.random.default_rng(0)
+
+
+def manual_seed(seed: int) -> None:
+    """Seeds gradcli's generator (values differ from PyTorch's: only reproducibility is promised)."""
+    _Random.generator = np.random.default_rng(int(seed))
+
+
+def _finish(array: np.ndarray, dtype, requires_grad: bool) -> Tensor:
+    if dtype is not None:
+        array = array.astype(_np_dtype(dtype), copy=False)
+    t = Tensor._make(array, None)
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
+
+
+def _np_dtype(dtype) -> np.dtype:
+    if isinstance(dtype, dtypes.DType):
+        return dtype.np
+    if dtype in (float, "float"):
+        return np.dtype(np.float64)
+    if dtype in (int, "int"):
+        return np.dtype(np.int64)
+    if dtype in (bool, "bool"):
+        return np.dtype(np.bool_)
+    raise TorchTypeError(f"invalid dtype {dtype!r}")
+
+
+def _infer(data):
+    """A nested list of numbers/0-d tensors as an array, with torch's dtype inference and ragged errors."""
+    kinds = set()
+
+    def walk(x, depth, shape):
+        if isinstance(x, Tensor):
+            if x.array.ndim:
+                return walk(x.array.tolist(), depth, shape)
+            x = x.array.item()
+        if isinstance(x, (list, tuple)):
+            if len(shape) <= depth:
+                shape.append(len(x))
+            elif shape[depth] != len(x):
+                raise TorchValueError(f"expected sequence of length {shape[depth]} at dim {depth} (got {len(x)})")
+            return [walk(v, depth + 1, shape) for v in x]
+        if isinstance(x, (bool, np.bool_)):
+            kinds.add("b")
+            return bool(x)
+        if isinstance(x, (int, np.integer)):
+            kinds.add("i")
+            return int(x)
+        if isinstance(x, (float, np.floating)):
+            kinds.add("f")
+            return float(x)
+        raise TorchTypeError(f"new(): invalid data type '{type(x).__name__}'")
+
+    shape: list = []
+    nested = walk(data, 0, shape)
+    if "f" in kinds:
+        dtype = dtypes.get_default_dtype().np
+    elif "i" in kinds:
+        dtype = np.dtype(np.int64)
+    elif "b" in kinds:
+        dtype = np.dtype(np.bool_)
+    else:
+        dtype = dtypes.get_default_dtype().np  # empty list
+    return np.array(nested, dtype=dtype).reshape(shape) if not shape or 0 not in shape else \
+        np.zeros(shape, dtype=dtype)
+
+
+def tensor(data, dtype=None, requires_grad: bool = False, device=None) -> Tensor:
+    if isinstance(data, Tensor):
+        array = data.array.copy()
+    elif isinstance(data, np.ndarray):
+        array = data.copy()
+    else:
+        array = _infer(data)
+    check_size(array.shape)
+    return _finish(array, dtype, requires_grad)
+
+
+def _filled(shape, fill, dtype, requires_grad) -> Tensor:
+    shape = as_shape(shape)
+    check_size(shape)
+    if dtype is None:
+        dtype = dtypes.get_default_dtype()
+    return _finish(np.full(shape, fill, dtype=_np_dtype(dtype)), None, requires_grad)
+
+
+def zeros(*size, dtype=None, requires_grad=False, device=None) -> Tensor:
+    return _filled(size, 0, dtype, requires_grad)
+
+
+def ones(*size, dtype=None, requires_grad=False, device=None) -> Tensor:
+    return _filled(size, 1, dtype, requires_grad)
+
+
+def empty(*size, dtype=None, requires_grad=False, device=None) -> Tensor:
+    return _filled(size, 0, dtype, requires_grad)
+
+
+def full(size, fill_value, dtype=None, requires_grad=False, device=None) -> Tensor:
+    if dtype is None:
+        dtype = dtypes.bool_ if isinstance(fill_value, bool) else dtypes.int64 if isinstance(fill_value, int) \
+            else dtypes.get_default_dtype()
+    return _filled((size,) if isinstance(size, int) else size, fill_value, dtype, requires_grad)
+
+
+def eye(n, m=None, dtype=None, requires_grad=False, device=None) -> Tensor:
+    m = n if m is None else m
+    check_size((n, m))
+    return _finish(np.eye(n, m, dtype=_np_dtype(dtype or dtypes.get_default_dtype())), None, requires_grad)
+
+
+def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None) -> Tensor:
+    if end is None:
+        start, end = 0, start
+    if step == 0:
+        raise TorchRuntimeError("step must be nonzero")
+    if (end - start) / step < 0:
+        raise TorchRuntimeError("upper bound and larger bound inconsistent with step sign")
+    count = int(np.ceil((end - start) / step))
+    check_size((count,))
+    if dtype is None:
+        is_int = all(isinstance(v, int) for v in (start, end, step))
+        dtype = dtypes.int64 if is_int else dtypes.get_default_dtype()
+    np_dtype = _np_dtype(dtype)
+    values = start + step * np.arange(count, dtype=np.float64 if np_dtype.kind == "f" else np.int64)
+    return _finish(values.astype(np_dtype), None, requires_grad)
+
+
+def linspace(start, end, steps, dtype=None, requires_grad=False, device=None) -> Tensor:
+    if steps < 0:
+        raise TorchRuntimeError("linspace(): number of steps must be non-negative")
+    check_size((steps,))
+    np_dtype = _np_dtype(dtype or dtypes.get_default_dtype())
+    return _finish(np.linspace(start, end, int(steps)).astype(np_dtype), None, requires_grad)
+
+
+def rand(*size, dtype=None, requires_grad=False, device=None, generator=None) -> Tensor:
+    shape = as_shape(size)
+    check_size(shape)
+    np_dtype = _np_dtype(dtype or dtypes.get_default_dtype())
+    return _finish(_Random.generator.random(shape).astype(np_dtype), None, requires_grad)
+
+
+def randn(*size, dtype=None, requires_grad=False, device=None, generator=None) -> Tensor:
+    shape = as_shape(size)
+    check_size(shape)
+    np_dtype = _np_dtype(dtype or dtypes.get_default_dtype())
+    return _finish(_Random.generator.standard_normal(shape).astype(np_dtype), None, requires_grad)
+
+
+def _like(fn):
+    def like(input, dtype=None, requires_grad=False, device=None):
+        return fn(*input.array.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
+
+    like.__name__ = fn.__name__ + "_like"
+    return like
+
+
+zeros_like = _like(zeros)
+ones_like = _like(ones)
+empty_like = _like(empty)
+rand_like = _like(rand)
+randn_like = _like(randn)
+
+
+def full_like(input, fill_value, dtype=None, requires_grad=False, device=None) -> Tensor:
+    return full(input.array.shape, fill_value, dtype=dtype or input.dtype, requires_grad=requires_grad)

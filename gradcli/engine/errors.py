@@ -1,0 +1,31 @@
+"""Errors the engine raises, carrying the exception type PyTorch would raise.
+
+The engine knows nothing of terminals: callers decide how to show these.  `torch_type` is the name
+PyTorch uses (``RuntimeError``, ``IndexError`` ...), so `gradcli run` can print exactly what PyTorch prints.
+"""
+
+
+class EngineError(Exception):
+    torch_type = "RuntimeError"
+
+
+class TorchRuntimeError(EngineError, RuntimeError):
+    torch_type = "RuntimeError"
+
+
+class TorchIndexError(EngineError, IndexError):
+    torch_type = "IndexError"
+
+
+class TorchTypeError(EngineError, TypeError):
+    torch_type = "TypeError"
+
+
+class TorchValueError(EngineError, ValueError):
+    torch_type = "ValueError"
+
+
+class LimitExceeded(EngineError):
+    """A tensor would exceed the configured size limit (not a PyTorch error: a gradcli safety limit)."""
+
+    torch_type = "RuntimeError"

@@ -1,0 +1,99 @@
+"""Small helpers shared by the op modules."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..dtypes import get_default_dtype, result_type
+from ..errors import TorchRuntimeError
+from ..tensor import Tensor, _wrap_dim
+
+
+def val(x):
+    """The numpy value of a Tensor, or `x` itself (rules see arrays or Tensors)."""
+    return x.array if isinstance(x, Tensor) else x
+
+
+def as_float(x: np.ndarray) -> np.ndarray:
+    """Float-producing ops promote integer and bool input to the default float dtype, as torch does."""
+    if x.dtype.kind == "f":
+        return x
+    return x.astype(get_default_dtype().np)
+
+
+def promote(a, b):
+    """Cast two operands (arrays or Python numbers) to torch's result dtype."""
+    if type(a) is np.ndarray:
+        if type(b) is np.ndarray:
+            if a.dtype == b.dtype:
+                return a, b
+        elif type(b) is float and a.dtype.kind == "f":
+            return a, b
+        elif type(b) is int and a.dtype.kind in "fiu" and not isinstance(b, bool):
+            return a, b
+    elif type(b) is np.ndarray:
+        if type(a) is float and b.dtype.kind == "f":
+            return a, b
+        if type(a) is int and b.dtype.kind in "fiu":
+            return a, b
+    dtype = result_type(a, b)
+    return _cast(a, dtype), _cast(b, dtype)
+
+
+def _cast(x, dtype):
+    if isinstance(x, np.ndarray):
+        return x if x.dtype == dtype else x.astype(dtype)
+    return np.asarray(x, dtype=dtype)
+
+
+def norm_dims(dim, ndim: int) -> tuple:
+    """`dim` (None, int or sequence) as a sorted tuple of non-negative axes."""
+    if dim is None:
+        return tuple(range(ndim))
+    if isinstance(dim, (int, np.integer)):
+        return (_wrap_dim(int(dim), ndim),)
+    dims = tuple(_wrap_dim(int(d), ndim) for d in dim)
+    if len(set(dims)) != len(dims):
+        raise TorchRuntimeError(f"dim {dims[0]} appears multiple times in the list of dims")
+    return tuple(sorted(dims))
+
+
+def keepdim_shape(shape: tuple, dims: tuple) -> tuple:
+    return tuple(1 if i in dims else s for i, s in enumerate(shape))
+
+
+def as_shape(sizes) -> tuple:
+    """Accept both f(x, 2, 3) and f(x, (2, 3)) as PyTorch does for shapes."""
+    if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)):
+        sizes = sizes[0]
+    return tuple(int(s) for s in sizes)
+
+
+class SizeLimit:
+    """The largest tensor ops may create (None: unlimited).  Set by the front ends from their Limits."""
+
+    max_elements: int | None = None
+
+
+def check_size(shape: tuple) -> None:
+    limit = SizeLimit.max_elements
+    if limit is not None:
+        n = 1
+        for s in shape:
+            n *= s
+        if n > limit:
+            from ..errors import LimitExceeded
+
+            raise LimitExceeded(f"a tensor of shape {tuple(shape)} ({n} elements) exceeds the limit of "
+                                f"{limit} elements per tensor")
+
+
+def check_broadcast(a, b) -> None:
+    """Only a broadcast between different shapes can create something larger than its inputs."""
+    if SizeLimit.max_elements is not None and isinstance(a, np.ndarray) and isinstance(b, np.ndarray) \
+            and a.shape != b.shape:
+        try:
+            shape = np.broadcast_shapes(a.shape, b.shape)
+        except ValueError:
+            return  # the op itself reports the mismatch
+        check_size(shape)

@@ -1,0 +1,331 @@
+"""Arithmetic: + - * / ** and unary minus, with broadcasting and PyTorch's type promotion."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dual
+from ..autograd import Function
+from ..dtypes import get_default_dtype
+from ..errors import TorchRuntimeError
+from ..tensor import Tensor
+from ._util import check_broadcast, promote, val
+from .registry import register
+
+
+def _broadcast_error(a, b):
+    sa, sb = np.shape(a), np.shape(b)
+    # torch names the first non-singleton dim that disagrees, counting from the right
+    for i in range(1, min(len(sa), len(sb)) + 1):
+        if sa[-i] != sb[-i] and sa[-i] != 1 and sb[-i] != 1:
+            dim = max(len(sa), len(sb)) - i
+            return TorchRuntimeError(
+                f"The size of tensor a ({sa[-i]}) must match the size of tensor b ({sb[-i]}) at "
+                f"non-singleton dimension {dim}")
+    return TorchRuntimeError("shapes cannot be broadcast together")
+
+
+def _binary(np_fn, a, b):
+    a, b = promote(a, b)
+    check_broadcast(a, b)
+    try:
+        return np_fn(a, b)
+    except ValueError:
+        raise _broadcast_error(a, b) from None
+
+
+class Add(Function):
+    __slots__ = ()
+    name = "AddBackward0"
+    broadcast_grad_ok = True
+
+    @staticmethod
+    def forward(ctx, a, b, alpha=1):
+        if alpha != 1:
+            ctx.aux = alpha
+            return _binary(np.add, a, _binary(np.multiply, b, alpha))
+        return _binary(np.add, a, b)
+
+    @staticmethod
+    def backward(ctx, g):
+        return g, (g if ctx.aux is None else g * ctx.aux)
+
+
+class Sub(Function):
+    __slots__ = ()
+    name = "SubBackward0"
+    broadcast_grad_ok = True
+
+    @staticmethod
+    def forward(ctx, a, b, alpha=1):
+        if alpha != 1:
+            ctx.aux = alpha
+            return _binary(np.subtract, a, _binary(np.multiply, b, alpha))
+        return _binary(np.subtract, a, b)
+
+    @staticmethod
+    def backward(ctx, g):
+        return g, (-g if ctx.aux is None else g * -ctx.aux)
+
+
+class RSub(Function):
+    """scalar - tensor, recorded as torch's rsub (other - self)."""
+
+    __slots__ = ()
+    name = "RsubBackward1"
+    broadcast_grad_ok = True
+
+    @staticmethod
+    def forward(ctx, a, b):
+        return _binary(np.subtract, b, a)
+
+    @staticmethod
+    def backward(ctx, g):
+        return -g, None
+
+
+class Mul(Function):
+    __slots__ = ()
+    name = "MulBackward0"
+    saves = (0, 1)
+    saves_when = {0: 1, 1: 0}
+    broadcast_grad_ok = True
+
+    @staticmethod
+    def forward(ctx, a, b):
+        return _binary(np.multiply, a, b)
+
+    @staticmethod
+    def backward(ctx, g, a, b):
+        ga, gb = ctx.needs_input_grad
+        return (g * b if ga else None), (g * a if gb else None)
+
+
+class Div(Function):
+    __slots__ = ()
+    name = "DivBackward0"
+    saves = (0, 1)
+    saves_when = {0: 1}
+    broadcast_grad_ok = True
+
+    @staticmethod
+    def forward(ctx, a, b):
+        a, b = promote(a, b)
+        if np.result_type(a, b).kind != "f":  # integer true division gives the default float dtype
+            dtype = get_default_dtype().np
+            a, b = np.asarray(a, dtype=dtype), np.asarray(b, dtype=dtype)
+        check_broadcast(a, b)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            try:
+                return np.true_divide(a, b)
+            except ValueError:
+                raise _broadcast_error(a, b) from None
+
+    @staticmethod
+    def backward(ctx, g, a, b):
+        ga, gb = ctx.needs_input_grad
+        return (g / b if ga else None), (-g * ((a / b) / b) if gb else None)
+
+
+class Neg(Function):
+    __slots__ = ()
+    name = "NegBackward0"
+    broadcast_grad_ok = True
+
+    @staticmethod
+    def forward(ctx, a):
+        if a.dtype.kind == "b":
+            raise TorchRuntimeError(
+                "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a "
+                "mask, use the `~` or `logical_not()` operator instead.")
+        return np.negative(a)
+
+    @staticmethod
+    def backward(ctx, g):
+        return (-g,)
+
+
+class PowScalar(Function):
+    """tensor ** number."""
+
+    __slots__ = ()
+    name = "PowBackward0"
+    saves = (0,)
+    broadcast_grad_ok = True
+
+    @staticmethod
+    def forward(ctx, x, exponent):
+        ctx.aux = exponent
+        if x.dtype.kind in "iub":
+            if isinstance(exponent, float):
+                x = x.astype(get_default_dtype().np)
+            elif exponent < 0:
+                raise TorchRuntimeError("Integers to negative integer powers are not allowed.")
+        if exponent == 2:
+            return x * x
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.power(x, exponent)
+
+    @staticmethod
+    def backward(ctx, g, x):
+        e = ctx.aux
+        if e == 0:
+            return (g * 0.0 * x,) if isinstance(x, Tensor) else (np.zeros_like(x),)
+        # (g * e) first: when g is sum's scalar grad this costs no full-size pass
+        if e == 2:
+            return ((g * 2.0) * x,)
+        return ((g * float(e)) * dual.pow(x, e - 1),)
+
+
+class PowTensor(Function):
+    """tensor ** tensor."""
+
+    __slots__ = ()
+    name = "PowBackward1"
+    saves = (0, 1)
+    saves_output = True
+    broadcast_grad_ok = True
+
+    @staticmethod
+    def forward(ctx, x, y):
+        x, y = promote(x, y)
+        check_broadcast(x, y)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.power(x, y)
+
+    @staticmethod
+    def backward(ctx, g, x, y, out):
+        gx = gy = None
+        xv, yv = val(x), val(y)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if ctx.needs_input_grad[0]:
+                gx = dual.where(yv == 0, 0.0, g * (y * dual.pow(x, y - 1)))
+            if ctx.needs_input_grad[1]:
+                gy = g * dual.where((xv == 0) & (yv >= 0), 0.0, out * dual.log(x))
+        return gx, gy
+
+
+class RPow(Function):
+    """number ** tensor."""
+
+    __slots__ = ()
+    name = "PowBackward2"
+    saves_output = True
+    broadcast_grad_ok = True
+
+    @staticmethod
+    def forward(ctx, base, y):
+        ctx.aux = base
+        base_arr, y = promote(base, y)
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            return np.power(base_arr, y)
+
+    @staticmethod
+    def backward(ctx, g, out):
+        base = ctx.aux
+        if base == 0:
+            # torch: zero where the exponent is >= 0 (d/dy 0**y), here every saved exponent
+            return None, g * 0.0
+        return None, g * (out * float(np.log(base)))
+
+
+# -- public functions ---------------------------------------------------------------------------------
+
+def _t(x):
+    return isinstance(x, Tensor)
+
+
+@register("add", sig="add(input, other, *, alpha=1)", doc="input + alpha * other, broadcasting",
+          category="arithmetic")
+def add(input, other, *, alpha=1):
+    return Add.apply(input, other, alpha=alpha)
+
+
+@register("sub", sig="sub(input, other, *, alpha=1)", doc="input - alpha * other, broadcasting",
+          category="arithmetic", aliases=("subtract",))
+def sub(input, other, *, alpha=1):
+    if not _t(input):
+        return RSub.apply(other, input)
+    return Sub.apply(input, other, alpha=alpha)
+
+
+@register("mul", sig="mul(input, other)", doc="input * other elementwise, broadcasting", category="arithmetic",
+          aliases=("multiply",))
+def mul(input, other):
+    return Mul.apply(input, other)
+
+
+@register("div", sig="div(input, other)", doc="input / other (true division), broadcasting",
+          category="arithmetic", aliases=("divide", "true_divide"))
+def div(input, other):
+    if not _t(input):
+        return mul(reciprocal(other), input)  # torch computes number / t as t.reciprocal() * number
+    return Div.apply(input, other)
+
+
+@register("neg", sig="neg(input)", doc="-input", category="arithmetic", aliases=("negative",))
+def neg(input):
+    return Neg.apply(input)
+
+
+@register("pow", sig="pow(input, exponent)", doc="input ** exponent (tensor or number on either side)",
+          category="arithmetic")
+def pow(input, exponent):  # noqa: A001 - torch's name
+    if _t(exponent):
+        if _t(input):
+            return PowTensor.apply(input, exponent)
+        return RPow.apply(input, exponent)
+    if isinstance(exponent, np.ndarray):
+        return PowTensor.apply(input, exponent)
+    return PowScalar.apply(input, exponent)
+
+
+class Reciprocal(Function):
+    __slots__ = ()
+    name = "ReciprocalBackward0"
+    saves_output = True
+    broadcast_grad_ok = True
+
+    @staticmethod
+    def forward(ctx, x):
+        if x.dtype.kind != "f":
+            x = x.astype(get_default_dtype().np)
+        with np.errstate(divide="ignore"):
+            return np.reciprocal(x)
+
+    @staticmethod
+    def backward(ctx, g, out):
+        return (-g * (out * out),)
+
+
+@register("reciprocal", sig="reciprocal(input)", doc="1 / input", category="elementwise")
+def reciprocal(input):
+    return Reciprocal.apply(input)
+
+
+# -- operators ----------------------------------------------------------------------------------------
+
+def _rsub(self, other):
+    return RSub.apply(self, other)
+
+
+def _rtruediv(self, other):
+    return Mul.apply(Reciprocal.apply(self), other)
+
+
+def _rpow(self, other):
+    return RPow.apply(other, self)
+
+
+Tensor.__add__ = add
+Tensor.__radd__ = add
+Tensor.__sub__ = sub
+Tensor.__rsub__ = _rsub
+Tensor.__mul__ = mul
+Tensor.__rmul__ = mul
+Tensor.__truediv__ = div
+Tensor.__rtruediv__ = _rtruediv
+Tensor.__neg__ = neg
+Tensor.__pos__ = lambda self: self
+Tensor.__pow__ = pow
+Tensor.__rpow__ = _rpow

@@ -1,0 +1,63 @@
+"""Comparisons and logical ops: results are bool tensors outside the graph."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..tensor import Tensor
+from ._util import promote, val
+from .registry import register
+
+
+def _compare(np_fn, name, doc):
+    def op(input, other):
+        a, b = promote(val(input), val(other))
+        return Tensor._make(np.asarray(np_fn(a, b)), None)
+
+    op.__name__ = name
+    register(name, sig=f"{name}(input, other)", doc=doc, category="comparison")(op)
+    return op
+
+
+eq = _compare(np.equal, "eq", "input == other elementwise (bool)")
+ne = _compare(np.not_equal, "ne", "input != other elementwise (bool)")
+lt = _compare(np.less, "lt", "input < other elementwise (bool)")
+le = _compare(np.less_equal, "le", "input <= other elementwise (bool)")
+gt = _compare(np.greater, "gt", "input > other elementwise (bool)")
+ge = _compare(np.greater_equal, "ge", "input >= other elementwise (bool)")
+
+Tensor.__eq__ = eq
+Tensor.__ne__ = ne
+Tensor.__lt__ = lt
+Tensor.__le__ = le
+Tensor.__gt__ = gt
+Tensor.__ge__ = ge
+
+
+def _logical(np_fn):
+    def op(self, other):
+        return Tensor._make(np.asarray(np_fn(val(self), val(other))), None)
+
+    return op
+
+
+Tensor.__and__ = Tensor.__rand__ = _logical(np.bitwise_and)
+Tensor.__or__ = Tensor.__ror__ = _logical(np.bitwise_or)
+Tensor.__xor__ = Tensor.__rxor__ = _logical(np.bitwise_xor)
+Tensor.__invert__ = lambda self: Tensor._make(np.invert(self.array), None)
+
+
+@register("isnan", sig="isnan(input)", doc="elementwise test for nan (bool)", category="comparison")
+def isnan(input):
+    return Tensor._make(np.isnan(input.array), None)
+
+
+@register("isinf", sig="isinf(input)", doc="elementwise test for +-inf (bool)", category="comparison")
+def isinf(input):
+    return Tensor._make(np.isinf(input.array), None)
+
+
+@register("isfinite", sig="isfinite(input)", doc="elementwise test for finite values (bool)",
+          category="comparison")
+def isfinite(input):
+    return Tensor._make(np.isfinite(input.array), None)

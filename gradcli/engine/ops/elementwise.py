@@ -1,0 +1,127 @@
+"""Unary elementwise ops.  Each is one `unary(...)` line: forward in numpy, backward as a rule in `dual`
+operations (so it is differentiable again), with PyTorch's grad_fn name."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dual
+from ..autograd import Function
+from ._util import as_float, val
+from .registry import register
+
+
+def unary(name, grad_fn, forward, rule, *, uses="x", doc, functional=False, method=True, category="elementwise",
+          float_only=True, aliases=()):
+    """Define op `name`: ``forward(array) -> array`` and ``rule(g, saved) -> grad`` where `saved` is the
+    input (uses="x") or the output (uses="out")."""
+
+    def fwd(ctx, x):
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            return forward(as_float(x) if float_only else x)
+
+    def bwd(ctx, g, saved):
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            return (rule(g, saved),)
+
+    cls = type(grad_fn.replace("Backward0", ""), (Function,), {
+        "__slots__": (), "name": grad_fn, "saves": (0,) if uses == "x" else (), "saves_output": uses == "out",
+        "broadcast_grad_ok": True, "forward": staticmethod(fwd), "backward": staticmethod(bwd)})
+
+    def op(input):
+        return cls.apply(input)
+
+    op.__name__ = name
+    op.__doc__ = doc
+    register(name, sig=f"{name}(input)", doc=doc, category=category, functional=functional, method=method,
+             aliases=aliases)(op)
+    return op
+
+
+exp = unary("exp", "ExpBackward0", np.exp, lambda g, y: g * y, uses="out", doc="e ** input")
+log = unary("log", "LogBackward0", np.log, lambda g, x: g / x, doc="natural logarithm")
+sin = unary("sin", "SinBackward0", np.sin, lambda g, x: g * dual.cos(x), doc="sine")
+cos = unary("cos", "CosBackward0", np.cos, lambda g, x: g * -dual.sin(x), doc="cosine")
+tan = unary("tan", "TanBackward0", np.tan, lambda g, y: g * (1 + y * y), uses="out", doc="tangent")
+tanh = unary("tanh", "TanhBackward0", np.tanh, lambda g, y: g * (1 - y * y), uses="out",
+             doc="hyperbolic tangent", functional=True)
+sqrt = unary("sqrt", "SqrtBackward0", np.sqrt, lambda g, y: g / (2 * y), uses="out",
+             doc="square root (gradient inf at 0, as torch)")
+abs = unary("abs", "AbsBackward0", np.abs, lambda g, x: g * np.sign(val(x)), doc="absolute value (gradient 0 at 0)",
+            float_only=False, aliases=("absolute",))
+
+
+def _sigmoid(x):
+    # exp of a non-positive number only: stable at +-1000, as torch's kernel
+    e = np.exp(-np.abs(x))
+    return np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
+
+
+sigmoid = unary("sigmoid", "SigmoidBackward0", _sigmoid, lambda g, y: g * (1 - y) * y, uses="out",
+                doc="logistic function 1 / (1 + e**-x)", functional=True)
+relu = unary("relu", "ReluBackward0", lambda x: np.maximum(x, 0, dtype=x.dtype),
+             lambda g, y: dual.where(val(y) > 0, g, 0.0), uses="out", doc="max(x, 0) (gradient 0 at 0)",
+             functional=True, float_only=False)
+
+
+class Clamp(Function):
+    __slots__ = ()
+    name = "ClampBackward1"
+    saves = (0,)
+    broadcast_grad_ok = True
+
+    @staticmethod
+    def forward(ctx, x, min=None, max=None):  # noqa: A002 - torch's names
+        ctx.aux = (min, max)
+        if min is None and max is None:
+            from ..errors import TorchRuntimeError
+
+            raise TorchRuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+        return np.clip(x, min, max).astype(x.dtype, copy=False) if x.dtype.kind == "f" else np.clip(x, min, max)
+
+    @staticmethod
+    def backward(ctx, g, x):
+        lo, hi = ctx.aux
+        xv = val(x)
+        inside = np.ones(xv.shape, dtype=bool)
+        if lo is not None:
+            inside &= xv >= lo
+        if hi is not None:
+            inside &= xv <= hi
+        return (dual.where(inside, g, 0.0),)
+
+
+@register("clamp", sig="clamp(input, min=None, max=None)", doc="limit values to [min, max] (gradient 1 at the bounds)",
+          category="elementwise", aliases=("clip",))
+def clamp(input, min=None, max=None):  # noqa: A002 - torch's names
+    return Clamp.apply(input, min=min, max=max)
+
+
+class Where(Function):
+    __slots__ = ()
+    name = "WhereBackward0"
+    broadcast_grad_ok = True
+
+    @staticmethod
+    def forward(ctx, cond, a, b):
+        cond = np.asarray(cond, dtype=bool)
+        ctx.aux = cond
+        from ._util import promote
+
+        a, b = promote(a, b)
+        return np.where(cond, a, b)
+
+    @staticmethod
+    def backward(ctx, g):
+        cond = ctx.aux
+        return None, dual.where(cond, g, 0.0), dual.where(cond, 0.0, g)
+
+
+@register("where", sig="where(condition, input, other)", doc="input where condition holds, else other",
+          category="elementwise", method=False)
+def where(condition, input, other):
+    return Where.apply(val(condition), input, other)
+
+
+sign = unary("sign", "SignBackward0", np.sign, lambda g, x: g * 0.0, doc="sign of input (-1, 0 or 1)",
+             float_only=False)

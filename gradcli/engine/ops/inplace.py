@@ -1,0 +1,130 @@
+"""In-place ops (add_, mul_, zero_, ..., and augmented assignment) with PyTorch's autograd rules:
+a leaf that requires grad cannot be modified in place while grad mode is on; a non-leaf gets the op
+appended to its history; every in-place write bumps the version counter, so a backward that needs the
+old value fails with PyTorch's error instead of silently using the new one."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..autograd import Function, GradMode
+from ..errors import TorchRuntimeError
+from ..tensor import Tensor
+from . import arith
+from ._util import val
+from .elementwise import clamp
+from .registry import register
+
+LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
+
+def _title(dtype) -> str:
+    return {"float32": "Float", "float64": "Double", "int64": "Long", "int32": "Int", "bool": "Bool",
+            "float16": "Half", "uint8": "Byte"}.get(str(dtype), str(dtype))
+
+
+def apply_inplace(self: Tensor, compute) -> Tensor:
+    """Replace `self`'s value by ``compute(self)`` in place, keeping autograd history consistent."""
+    tracking = GradMode.enabled
+    if tracking and self.requires_grad and self.grad_fn is None:
+        raise TorchRuntimeError(LEAF_INPLACE)
+    result = compute(self)
+    new = result.array
+    if new.dtype != self.array.dtype and new.dtype.kind == "f" and self.array.dtype.kind in "iub":
+        raise TorchRuntimeError(
+            f"result type {_title(new.dtype)} can't be cast to the desired output type {_title(self.array.dtype)}")
+    if new.shape != self.array.shape:
+        try:
+            new = np.broadcast_to(new, self.array.shape)
+        except ValueError:
+            raise TorchRuntimeError(
+                f"output with shape [{', '.join(map(str, self.array.shape))}] doesn't match the broadcast shape "
+                f"[{', '.join(map(str, new.shape))}]") from None
+    if not self.array.flags.writeable:
+        raise TorchRuntimeError(
+            "unsupported operation: more than one element of the written-to tensor refers to a single memory "
+            "location. Please clone() the tensor before performing the operation.")
+    self.array[...] = new
+    self._version[0] += 1
+    if tracking and result.grad_fn is not None:
+        # self's history now ends in the new node (whose inputs are self's old history)
+        self.grad_fn = result.grad_fn
+        self.requires_grad = True
+    return self
+
+
+class Fill(Function):
+    __slots__ = ()
+    name = "FillBackward0"
+
+    @staticmethod
+    def forward(ctx, x, value):
+        return np.full(x.shape, value, dtype=x.dtype)
+
+    @staticmethod
+    def backward(ctx, g):
+        return (g * 0.0,)
+
+
+class Zero(Fill):
+    __slots__ = ()
+    name = "ZeroBackward0"
+
+
+def zero_(self):
+    return apply_inplace(self, lambda s: Zero.apply(s, 0))
+
+
+def fill_(self, value):
+    return apply_inplace(self, lambda s: Fill.apply(s, val(value)))
+
+
+def add_(self, other, *, alpha=1):
+    return apply_inplace(self, lambda s: arith.add(s, other, alpha=alpha))
+
+
+def sub_(self, other, *, alpha=1):
+    return apply_inplace(self, lambda s: arith.sub(s, other, alpha=alpha))
+
+
+def mul_(self, other):
+    return apply_inplace(self, lambda s: arith.mul(s, other))
+
+
+def div_(self, other):
+    return apply_inplace(self, lambda s: arith.div(s, other))
+
+
+def pow_(self, exponent):
+    return apply_inplace(self, lambda s: arith.pow(s, exponent))
+
+
+def clamp_(self, min=None, max=None):  # noqa: A002 - torch's names
+    return apply_inplace(self, lambda s: clamp(s, min, max))
+
+
+class Copy(Function):
+    __slots__ = ()
+    name = "CopyBackwards"
+
+    @staticmethod
+    def forward(ctx, x, src):
+        return np.broadcast_to(np.asarray(src, dtype=x.dtype), x.shape).copy()
+
+    @staticmethod
+    def backward(ctx, g):
+        return g * 0.0, g
+
+
+def copy_(self, src):
+    return apply_inplace(self, lambda s: Copy.apply(s, src))
+
+
+for _name, _fn in {"zero_": zero_, "fill_": fill_, "add_": add_, "sub_": sub_, "mul_": mul_, "div_": div_,
+                   "pow_": pow_, "clamp_": clamp_, "copy_": copy_}.items():
+    register(_name, sig=f"{_name}(...)", doc=f"in-place {_name[:-1]}", category="inplace", torch=False)(_fn)
+
+Tensor.__iadd__ = add_
+Tensor.__isub__ = sub_
+Tensor.__imul__ = mul_
+Tensor.__itruediv__ = div_
+Tensor.__ipow__ = pow_

@@ -1,0 +1,118 @@
+"""matmul in all its torch forms: dot, matrix-vector, vector-matrix, matrix-matrix, batched."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dual
+from ..autograd import Function
+from ..errors import TorchRuntimeError
+from ._util import check_size, promote
+from .registry import register
+
+
+def _shape_str(shape):
+    return "x".join(str(s) for s in shape)
+
+
+class MatMul(Function):
+    __slots__ = ()
+    name = "MmBackward0"
+    saves = (0, 1)
+
+    @staticmethod
+    def forward(ctx, a, b):
+        a, b = promote(a, b)
+        if a.ndim == 0 or b.ndim == 0:
+            raise TorchRuntimeError(
+                f"both arguments to matmul need to be at least 1D, but they are {a.ndim}D and {b.ndim}D")
+        k_a = a.shape[-1]
+        k_b = b.shape[0] if b.ndim == 1 else b.shape[-2]
+        if k_a != k_b:
+            if a.ndim == 1 and b.ndim == 1:
+                n, m = a.shape[0], b.shape[0]
+                raise TorchRuntimeError(
+                    f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same number of "
+                    f"elements, but got {n} and {m} elements respectively")
+            if a.ndim == 2 and b.ndim == 1:
+                raise TorchRuntimeError(
+                    f"size mismatch, got input ({a.shape[0]}), mat ({_shape_str(a.shape)}), vec ({b.shape[0]})")
+            left = a.shape if a.ndim > 1 else (1, a.shape[0])
+            right = b.shape if b.ndim > 1 else (b.shape[0], 1)
+            raise TorchRuntimeError(
+                f"mat1 and mat2 shapes cannot be multiplied ({left[-2]}x{left[-1]} and {right[-2]}x{right[-1]})")
+        if a.ndim > 2 or b.ndim > 2:
+            try:
+                batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2] if b.ndim > 1 else ())
+            except ValueError:
+                raise TorchRuntimeError("matmul: batch dimensions cannot be broadcast") from None
+            check_size(batch + ((a.shape[-2] if a.ndim > 1 else 1), (b.shape[-1] if b.ndim > 1 else 1)))
+        else:
+            check_size(((a.shape[0] if a.ndim > 1 else 1), (b.shape[-1] if b.ndim > 1 else 1)))
+        return np.matmul(a, b)
+
+    @staticmethod
+    def backward(ctx, g, a, b):
+        ga = gb = None
+        a_vec, b_vec = a.ndim == 1, b.ndim == 1
+        # Lift vectors to matrices so one formula serves every case; the engine sums batch dims away.
+        a2 = dual.reshape(a, (1, a.shape[0])) if a_vec else a
+        b2 = dual.reshape(b, (b.shape[0], 1)) if b_vec else b
+        g_shape = g.shape
+        if a_vec and b_vec:
+            g2 = dual.reshape(g, (1, 1))
+        elif a_vec:
+            g2 = dual.reshape(g, g_shape[:-1] + (1, g_shape[-1]))
+        elif b_vec:
+            g2 = dual.reshape(g, g_shape + (1,))
+        else:
+            g2 = g
+        if ctx.needs_input_grad[0]:
+            ga = dual.matmul(g2, dual.swap_last(b2))
+            if a_vec:
+                ga = dual.reshape(dual.sum_to(ga, (1, a.shape[0])) if ga.ndim > 2 else ga, (a.shape[0],))
+        if ctx.needs_input_grad[1]:
+            gb = dual.matmul(dual.swap_last(a2), g2)
+            if b_vec:
+                gb = dual.reshape(dual.sum_to(gb, (b.shape[0], 1)) if gb.ndim > 2 else gb, (b.shape[0],))
+        return ga, gb
+
+
+def _named(name):
+    return type(name.replace("Backward0", ""), (MatMul,), {"__slots__": (), "name": name})
+
+
+Dot, Mv, Bmm, UnsafeViewMM, SqueezeMM = (_named(n) for n in (
+    "DotBackward0", "MvBackward0", "BmmBackward0", "UnsafeViewBackward0", "SqueezeBackward4"))
+
+
+def _matmul_class(a_ndim, b_ndim):
+    """The node torch's matmul ends in for these ranks (it decomposes into dot/mv/mm/bmm + views)."""
+    if a_ndim == 1 and b_ndim == 1:
+        return Dot
+    if a_ndim == 2 and b_ndim == 1:
+        return Mv
+    if a_ndim == 1 and b_ndim == 2:
+        return SqueezeMM
+    if a_ndim == 2 and b_ndim == 2:
+        return MatMul
+    if a_ndim >= 3 and b_ndim <= 2:
+        return UnsafeViewMM
+    return UnsafeViewMM if a_ndim != b_ndim or a_ndim > 3 else Bmm
+
+
+@register("matmul", sig="matmul(input, other)", doc="matrix product (dot, mv, mm, batched), also `@`",
+          category="linalg")
+def matmul(input, other):
+    return _matmul_class(np.ndim(input.array if hasattr(input, "array") else input),
+                         np.ndim(other.array if hasattr(other, "array") else other)).apply(input, other)
+
+
+def _rmatmul(self, other):
+    return matmul(other, self)
+
+
+from ..tensor import Tensor  # noqa: E402
+
+Tensor.__matmul__ = matmul
+Tensor.__rmatmul__ = _rmatmul

@@ -1,0 +1,202 @@
+"""Reductions: sum, mean, max, min.  Backward returns the gradient at the reduced shape (with the
+reduced dims kept as 1): the engine treats a smaller gradient as "broadcast me", so no full-size
+expanded copy is made unless a consumer needs one."""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from .. import dual
+from ..autograd import Function
+from ..errors import TorchIndexError, TorchRuntimeError
+from ..tensor import Tensor
+from ._util import keepdim_shape, norm_dims
+from .registry import register
+
+ReturnTypes = namedtuple("ReturnTypes", ["values", "indices"])
+
+
+class _Reduce(Function):
+    __slots__ = ()
+    broadcast_grad_ok = False
+
+    @staticmethod
+    def _kept(ctx, g):
+        dims, keepdim, in_shape = ctx.aux[:3]
+        if not keepdim and dims:
+            g = dual.reshape(g, keepdim_shape(in_shape, dims))
+        return g
+
+
+class Sum(_Reduce):
+    __slots__ = ()
+    name = "SumBackward0"
+
+    @staticmethod
+    def forward(ctx, x, dim=None, keepdim=False, dtype=None):
+        dims = norm_dims(dim, x.ndim)
+        ctx.aux = (dims, keepdim, x.shape)
+        if x.dtype.kind in "bu" or (x.dtype.kind == "i" and x.dtype != np.int64):
+            x = x.astype(np.int64)  # torch sums integers and bools as int64
+        return x.sum(axis=dims, keepdims=keepdim)
+
+    @staticmethod
+    def backward(ctx, g):
+        return (_Reduce._kept(ctx, g),)
+
+
+class SumDim(Sum):
+    __slots__ = ()
+    name = "SumBackward1"
+
+
+class Mean(_Reduce):
+    __slots__ = ()
+    name = "MeanBackward0"
+
+    @staticmethod
+    def forward(ctx, x, dim=None, keepdim=False):
+        if x.dtype.kind != "f":
+            raise TorchRuntimeError(
+                "mean(): could not infer output dtype. Input dtype must be either a floating point or complex "
+                f"dtype. Got: {_dtype_title(x)}")
+        dims = norm_dims(dim, x.ndim)
+        count = 1
+        for d in dims:
+            count *= x.shape[d]
+        ctx.aux = (dims, keepdim, x.shape, count)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return x.mean(axis=dims, keepdims=keepdim) if x.size else x.sum(axis=dims, keepdims=keepdim) / count
+
+    @staticmethod
+    def backward(ctx, g):
+        return (_Reduce._kept(ctx, g) / ctx.aux[3],)
+
+
+class MeanDim(Mean):
+    __slots__ = ()
+    name = "MeanBackward1"
+
+
+def _dtype_title(x) -> str:
+    return {"i": "Long", "b": "Bool", "u": "Byte"}.get(x.dtype.kind, str(x.dtype))
+
+
+@register("sum", sig="sum(input, dim=None, keepdim=False)", doc="sum of all elements, or over dim",
+          category="reduction")
+def sum(input, dim=None, keepdim=False, *, dtype=None, axis=None):  # noqa: A001 - torch's name
+    dim = axis if dim is None else dim
+    if dim is None or dim == ():
+        return Sum.apply(input) if not keepdim else SumDim.apply(input, None, True)
+    return SumDim.apply(input, dim, keepdim)
+
+
+@register("mean", sig="mean(input, dim=None, keepdim=False)", doc="mean of all elements, or over dim",
+          category="reduction")
+def mean(input, dim=None, keepdim=False, *, dtype=None, axis=None):
+    dim = axis if dim is None else dim
+    if dim is None:
+        return Mean.apply(input) if not keepdim else MeanDim.apply(input, None, True)
+    return MeanDim.apply(input, dim, keepdim)
+
+
+class MaxAll(Function):
+    """Full max/min: the gradient is split evenly between tied extrema, as torch does."""
+
+    __slots__ = ()
+    name = "MaxBackward1"
+
+    @staticmethod
+    def forward(ctx, x, largest=True):
+        if x.size == 0:
+            raise TorchRuntimeError(
+                f"{'max' if largest else 'min'}(): Expected reduction dim to be specified for input.numel() == 0. "
+                "Specify the reduction dim with the 'dim' argument.")
+        value = np.max(x) if largest else np.min(x)
+        mask = np.isnan(x) if np.isnan(value) else (x == value)
+        ctx.aux = (mask, int(mask.sum()))
+        return np.asarray(value)
+
+    @staticmethod
+    def backward(ctx, g):
+        mask, count = ctx.aux
+        return (dual.where(mask, g / count, 0.0),)
+
+
+class MinAll(MaxAll):
+    __slots__ = ()
+    name = "MinBackward1"
+
+
+def _argextremum(x, d, largest):
+    """Indices of the max/min along axis `d` (first occurrence; a nan wins, as in torch)."""
+    idx = np.argmax(x, axis=d) if largest else np.argmin(x, axis=d)
+    if x.dtype.kind == "f":
+        nan = np.isnan(x)
+        nan_any = nan.any(axis=d)
+        if nan_any.any():
+            idx = np.where(nan_any, np.argmax(nan, axis=d), idx)
+    return idx
+
+
+class MaxDim(Function):
+    """max/min along a dim: the gradient goes to the selected index only."""
+
+    __slots__ = ()
+    name = "MaxBackward0"
+
+    @staticmethod
+    def forward(ctx, x, idx_kept, d, keepdim):
+        if idx_kept is None:
+            return x.copy()
+        values = np.take_along_axis(x, idx_kept, axis=d)
+        ctx.aux = (idx_kept, d, keepdim, x.shape)
+        return values if keepdim else values.squeeze(d)
+
+    @staticmethod
+    def backward(ctx, g):
+        if ctx.aux is None:
+            return (g,)
+        idx_kept, d, keepdim, in_shape = ctx.aux
+        if not keepdim:
+            g = dual.reshape(g, keepdim_shape(in_shape, (d,)))
+        mask = np.zeros(in_shape, dtype=bool)
+        np.put_along_axis(mask, idx_kept, True, axis=d)
+        return (dual.where(mask, g, 0.0),)
+
+
+class MinDim(MaxDim):
+    __slots__ = ()
+    name = "MinBackward0"
+
+
+def _extremum(input, dim, keepdim, largest):
+    name = "max" if largest else "min"
+    if dim is None:
+        return (MaxAll if largest else MinAll).apply(input, largest)
+    x = input.array
+    d = norm_dims(dim, x.ndim)[0]  # also validates dim for a 0-d tensor
+    if x.ndim == 0:  # the value itself, at index 0
+        values = (MaxDim if largest else MinDim).apply(input, None, None, True)
+        return ReturnTypes(values, Tensor._make(np.zeros((), dtype=np.int64), None))
+    if x.shape[d] == 0:
+        raise TorchIndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+    idx = _argextremum(x, d, largest)
+    idx_kept = np.expand_dims(idx, d)
+    values = (MaxDim if largest else MinDim).apply(input, idx_kept, d, keepdim)
+    return ReturnTypes(values, Tensor._make(idx_kept if keepdim else idx, None))
+
+
+@register("max", sig="max(input, dim=None, keepdim=False)",
+          doc="largest element (ties share the gradient), or (values, indices) along dim", category="reduction")
+def max(input, dim=None, keepdim=False):  # noqa: A001 - torch's name
+    return _extremum(input, dim, keepdim, True)
+
+
+@register("min", sig="min(input, dim=None, keepdim=False)",
+          doc="smallest element (ties share the gradient), or (values, indices) along dim", category="reduction")
+def min(input, dim=None, keepdim=False):  # noqa: A001 - torch's name
+    return _extremum(input, dim, keepdim, False)
+

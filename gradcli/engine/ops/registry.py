@@ -1,0 +1,45 @@
+"""The table of user-visible ops: one entry per name, used by the expression language, `gradcli ops`
+and the Tensor methods.  Adding an op touches one place: its `@register` line next to its definition."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..tensor import Tensor
+
+
+@dataclass(frozen=True)
+class OpSpec:
+    name: str
+    fn: Callable
+    signature: str
+    doc: str
+    category: str
+    torch: bool  # available as torch.NAME
+    method: bool  # available as x.NAME(...)
+    functional: bool  # available as F.NAME (torch.nn.functional)
+    linalg: bool  # available as torch.linalg.NAME
+
+
+REGISTRY: dict[str, OpSpec] = {}
+LINALG: dict[str, OpSpec] = {}
+
+
+def register(name: str, *, sig: str, doc: str, category: str, torch: bool = True, method: bool = True,
+             functional: bool = False, linalg: bool = False, aliases: tuple = ()):
+    """Record `fn` under `name` (and `aliases`) and, if `method`, attach it to Tensor."""
+
+    def decorate(fn):
+        for alias in (name, *aliases):
+            spec = OpSpec(alias, fn, sig.replace(name, alias, 1) if alias != name else sig, doc, category,
+                          torch, method, functional, linalg)
+            if linalg:
+                LINALG[alias] = spec
+            else:
+                REGISTRY[alias] = spec
+            if method and not linalg:
+                setattr(Tensor, alias, fn)
+        return fn
+
+    return decorate

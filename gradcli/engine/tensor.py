@@ -1,0 +1,249 @@
+"""Tensor: a numpy array plus PyTorch's autograd attributes (.grad, .requires_grad, .grad_fn, .is_leaf).
+
+Ops (arithmetic operators and methods such as ``x.sum()``) are attached by `gradcli.engine.ops`, each
+defined once there.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from . import dtypes
+from .errors import TorchRuntimeError, TorchTypeError, TorchValueError
+
+NON_LEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute won't "
+    "be populated during autograd.backward(). If you indeed want the .grad field to be populated for a "
+    "non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor by "
+    "mistake, make sure you access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for "
+    "more informations. (Triggered internally at /pytorch/build/aten/src/ATen/core/TensorBody.h:497.)"
+)
+
+
+class Size(tuple):
+    """torch.Size: a tuple of ints that prints as ``torch.Size([2, 3])``."""
+
+    def __repr__(self) -> str:
+        return f"torch.Size([{', '.join(str(d) for d in self)}])"
+
+    __str__ = __repr__
+
+    def numel(self) -> int:
+        n = 1
+        for d in self:
+            n *= d
+        return n
+
+
+class Tensor:
+    __slots__ = ("array", "requires_grad", "grad_fn", "_grad", "_version", "_retains_grad", "__weakref__")
+    __hash__ = object.__hash__  # __eq__ is elementwise, identity hashing stays
+    __array_priority__ = 1000  # numpy array <op> Tensor defers to Tensor's reflected operator
+
+    def __init__(self, data, requires_grad: bool = False):
+        array = data.array if isinstance(data, Tensor) else np.asarray(data)
+        self.array = array
+        self.grad_fn = None
+        self._grad = None
+        self._version = [0]
+        self._retains_grad = False
+        self.requires_grad = False
+        if requires_grad:
+            self.requires_grad_(True)
+
+    @staticmethod
+    def _make(array: np.ndarray, grad_fn) -> Tensor:
+        """Fast constructor used by ops: `array` must already be an ndarray."""
+        t = object.__new__(Tensor)
+        t.array = array
+        t.grad_fn = grad_fn
+        t.requires_grad = grad_fn is not None
+        t._grad = None
+        t._version = [0]
+        t._retains_grad = False
+        return t
+
+    # -- autograd attributes -------------------------------------------------------------------------
+    @property
+    def is_leaf(self) -> bool:
+        return self.grad_fn is None
+
+    @property
+    def grad(self):
+        if self.grad_fn is not None and not self._retains_grad:
+            warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value):
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TorchTypeError(f"assigned grad expected to be a Tensor or None but got grad of {type(value)}")
+            if value.array.shape != self.array.shape:
+                raise TorchRuntimeError("assigned grad has data of a different size")
+        self._grad = value
+
+    @property
+    def retains_grad(self) -> bool:
+        return self._retains_grad
+
+    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        if self.grad_fn is not None:
+            if not requires_grad:
+                raise TorchRuntimeError(
+                    "you can only change requires_grad flags of leaf variables. If you want to use a computed "
+                    "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().")
+            return self
+        if requires_grad and self.array.dtype.kind not in "fc":
+            raise TorchRuntimeError("only Tensors of floating point and complex dtype can require gradients")
+        self.requires_grad = bool(requires_grad)
+        return self
+
+    def retain_grad(self) -> None:
+        if not self.requires_grad:
+            raise TorchRuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self.grad_fn is None or self._retains_grad:
+            return
+        from .autograd import retain_node_grad
+
+        retain_node_grad(self)
+        self._retains_grad = True
+
+    def detach(self) -> Tensor:
+        t = Tensor._make(self.array, None)
+        t._version = self._version  # shares storage and version counter, as torch's detach does
+        return t
+
+    def detach_(self) -> Tensor:
+        self.grad_fn = None
+        self.requires_grad = False
+        return self
+
+    @property
+    def data(self) -> Tensor:
+        return Tensor._make(self.array, None)
+
+    @data.setter
+    def data(self, value: Tensor) -> None:
+        self.array = value.array if isinstance(value, Tensor) else np.asarray(value)
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None) -> None:
+        from .autograd import backward
+
+        backward([self], None if gradient is None else [gradient], retain_graph, create_graph, inputs)
+
+    # -- shape and type ------------------------------------------------------------------------------
+    @property
+    def shape(self) -> Size:
+        return Size(self.array.shape)
+
+    def size(self, dim: int | None = None):
+        if dim is None:
+            return Size(self.array.shape)
+        return self.array.shape[_wrap_dim(dim, self.array.ndim)]
+
+    @property
+    def ndim(self) -> int:
+        return self.array.ndim
+
+    def dim(self) -> int:
+        return self.array.ndim
+
+    def numel(self) -> int:
+        return self.array.size
+
+    def nelement(self) -> int:
+        return self.array.size
+
+    @property
+    def dtype(self) -> dtypes.DType:
+        return dtypes.of_array(self.array)
+
+    def is_floating_point(self) -> bool:
+        return self.array.dtype.kind == "f"
+
+    @property
+    def device(self) -> str:
+        return "cpu"
+
+    def element_size(self) -> int:
+        return self.array.itemsize
+
+    # -- conversion ----------------------------------------------------------------------------------
+    def item(self):
+        if self.array.size != 1:
+            raise TorchRuntimeError(f"a Tensor with {self.array.size} elements cannot be converted to Scalar")
+        return self.array.reshape(()).item()
+
+    def tolist(self):
+        return self.array.tolist()
+
+    def numpy(self) -> np.ndarray:
+        if self.requires_grad:
+            raise TorchRuntimeError(
+                "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        return self.array
+
+    def __float__(self) -> float:
+        return float(self._scalar("float"))
+
+    def __int__(self) -> int:
+        return int(self._scalar("int"))
+
+    def __index__(self) -> int:
+        if self.array.dtype.kind not in "iu" or self.array.size != 1:
+            raise TorchTypeError("only integer tensors of a single element can be converted to an index")
+        return int(self.array.reshape(()))
+
+    def __bool__(self) -> bool:
+        if self.array.size != 1:
+            if self.array.size == 0:
+                raise TorchRuntimeError("Boolean value of Tensor with no values is ambiguous")
+            raise TorchRuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self.array.reshape(()))
+
+    def _scalar(self, kind):
+        if self.array.size != 1:
+            raise TorchValueError("only one element tensors can be converted to Python scalars")
+        return self.array.reshape(()).item()
+
+    def __len__(self) -> int:
+        if self.array.ndim == 0:
+            raise TorchTypeError("len() of a 0-d tensor")
+        return self.array.shape[0]
+
+    def __iter__(self):
+        if self.array.ndim == 0:
+            raise TorchTypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(self.array.shape[0]))
+
+    def __format__(self, spec: str) -> str:
+        if self.array.ndim == 0:
+            return format(self.item(), spec)
+        return format(repr(self), spec)
+
+    def __repr__(self) -> str:
+        from ..render.torch_repr import format_tensor
+
+        grad_fn = self.grad_fn.name if self.grad_fn is not None else None
+        return format_tensor(self.array, default_dtype=dtypes.get_default_dtype().name,
+                             requires_grad=self.requires_grad, grad_fn=grad_fn)
+
+    __str__ = __repr__
+
+    # -- in-place helpers (the autograd-aware in-place ops live in ops.inplace) ---------------------
+    def _bump_version(self) -> None:
+        self._version[0] += 1
+
+
+def _wrap_dim(dim: int, ndim: int) -> int:
+    """Normalise a possibly negative dim, raising PyTorch's IndexError when out of range."""
+    n = max(ndim, 1)
+    if not -n <= dim < n:
+        from .errors import TorchIndexError
+
+        raise TorchIndexError(
+            f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
+    return dim + n if dim < 0 else dim
