@@ -308,7 +308,7 @@ for _op, _spellings, _domain in SCALAR_OPERAND:
     sweep(_op, "core", _spellings, _domain)
 add("add", "torch.add(x, y, alpha=2)", x=ANY(MAT), y=ANY(VEC))
 add("sub", "x.sub(y, alpha=0.5)", x=ANY(MAT), y=ANY(MAT))
-add("pow", "x ** y", tag="edge", x=V([0.5, 1.0, 2.0]), y=V([0.0, 2.0, -1.0]))
+add("pow", "x ** y", tag="edge", x=V([0.5, 1.0, 2.0]), y=V([3.0, 2.0, -1.0]))  # base 1: log(x) = 0
 add("pow", "x ** 2", tag="edge", x=V([-1.0, 0.0, 1.0]))
 add("div", "(x - y) / (x + y)", x=POS(MAT), y=POS(VEC))
 
@@ -702,17 +702,17 @@ def hessian(expr, const=None, tag="", **inputs):
     HESSIANS.append(Case("hessian", "full", expr, inputs, const or {}, False, tag))
 
 
-hessian("x @ A @ x", x=ANY(VEC), const={"A": ANY((3, 3))})
-hessian("(x ** 3).sum()", x=ANY(VEC))
-hessian("torch.sin(x).prod()", x=ANY(VEC))
-hessian("(x * y).sum() ** 2", x=ANY(VEC), y=ANY(VEC))
-hessian("torch.logsumexp(x, 0)", x=ANY(VEC))
-hessian("F.softmax(x, 0)[0]", x=ANY(VEC))
-hessian("torch.tanh(x @ W).sum()", x=ANY(VEC), W=ANY((3, 2)))
-hessian("torch.norm(x)", x=ANY(VEC))
-hessian("F.cross_entropy(x, torch.tensor([1, 0]))", x=ANY(MAT))
-hessian("(x / y).sum()", x=ANY(VEC), y=POS(VEC))
-hessian("(x ** 2 * y).sum()", x=ANY(SCALAR), y=ANY(SCALAR))
+hessian("x @ A @ x", tag="quadratic_form", x=ANY(VEC), const={"A": ANY((3, 3))})
+hessian("(x ** 3).sum()", tag="cubes", x=ANY(VEC))
+hessian("torch.sin(x).prod()", tag="sin_prod", x=ANY(VEC))
+hessian("(x * y).sum() ** 2", tag="dot_squared", x=ANY(VEC), y=ANY(VEC))
+hessian("torch.logsumexp(x, 0)", tag="logsumexp", x=ANY(VEC))
+hessian("F.softmax(x, 0)[0]", tag="softmax", x=ANY(VEC))
+hessian("torch.tanh(x @ W).sum()", tag="tanh_layer", x=ANY(VEC), W=ANY((3, 2)))
+hessian("torch.norm(x)", tag="norm", x=ANY(VEC))
+hessian("F.cross_entropy(x, torch.tensor([1, 0]))", tag="cross_entropy", x=ANY(MAT))
+hessian("(x / y).sum()", tag="ratio", x=ANY(VEC), y=POS(VEC))
+hessian("(x ** 2 * y).sum()", tag="scalars", x=ANY(SCALAR), y=ANY(SCALAR))
 
 
 # ----------------------------------------------------------------------------------------------

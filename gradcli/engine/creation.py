@@ -7,6 +7,7 @@ import numpy as np
 from . import dtypes
 from .errors import TorchRuntimeError, TorchTypeError, TorchValueError
 from .ops._util import as_shape, check_size
+from .ops.registry import register
 from .tensor import Tensor
 
 
@@ -180,3 +181,22 @@ randn_like = _like(randn)
 
 def full_like(input, fill_value, dtype=None, requires_grad=False, device=None) -> Tensor:
     return full(input.array.shape, fill_value, dtype=dtype or input.dtype, requires_grad=requires_grad)
+
+
+for _fn, _sig, _doc in (
+    (tensor, "tensor(data, dtype=None, requires_grad=False)", "a constant tensor from (nested) numbers"),
+    (zeros, "zeros(*size, dtype=None)", "a tensor of zeros"),
+    (ones, "ones(*size, dtype=None)", "a tensor of ones"),
+    (full, "full(size, fill_value, dtype=None)", "a tensor filled with fill_value"),
+    (eye, "eye(n, m=None, dtype=None)", "the identity matrix"),
+    (arange, "arange(start, end=None, step=1, dtype=None)", "evenly spaced values in [start, end)"),
+    (linspace, "linspace(start, end, steps, dtype=None)", "steps values from start to end inclusive"),
+    (rand, "rand(*size)", "uniform random values in [0, 1)"),
+    (randn, "randn(*size)", "standard normal random values"),
+    (zeros_like, "zeros_like(input)", "zeros of input's shape"),
+    (ones_like, "ones_like(input)", "ones of input's shape"),
+    (full_like, "full_like(input, fill_value)", "fill_value in input's shape"),
+    (rand_like, "rand_like(input)", "uniform random values of input's shape"),
+    (randn_like, "randn_like(input)", "standard normal random values of input's shape"),
+):
+    register(_fn.__name__, sig=_sig, doc=_doc, category="creation", method=False)(_fn)

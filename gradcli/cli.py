@@ -1,0 +1,237 @@
+"""The command line.  Each command is thin: read options, call the core, render, choose the exit code.
+
+Exit codes, as grep and diff: 0 success, 1 a definite "no" (a wrong derivative, a disagreeing check under
+--strict), 2 any error.
+"""
+
+from __future__ import annotations
+
+import sys
+from contextlib import contextmanager
+from enum import Enum
+from typing import Annotated, Optional
+
+import typer
+
+from . import __version__
+
+app = typer.Typer(
+    rich_markup_mode="rich",
+    add_completion=False,
+    no_args_is_help=True,
+    help="Gradients of PyTorch-style expressions, exactly as PyTorch computes them, without PyTorch.",
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+EXIT_OK, EXIT_NO, EXIT_ERROR = 0, 1, 2
+
+
+class DType(str, Enum):
+    float64 = "float64"
+    float32 = "float32"
+
+
+def _version(value: bool):
+    if value:
+        typer.echo(f"gradcli {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main_callback(
+    version: Annotated[Optional[bool], typer.Option("--version", callback=_version, is_eager=True,
+                                                    help="Show the version and exit.")] = None,
+):
+    """Gradients of PyTorch-style expressions, exactly as PyTorch computes them, without PyTorch."""
+
+
+@contextmanager
+def _user_errors(debug: bool):
+    """Turn every failure into one clear message on stderr and exit code 2 (a traceback only with --debug)."""
+    from .engine.errors import EngineError
+    from .errors import GradcliError
+
+    try:
+        yield
+    except GradcliError as err:
+        if debug:
+            raise
+        sys.stderr.write(err.render() + "\n")
+        raise typer.Exit(EXIT_ERROR) from None
+    except EngineError as err:
+        if debug:
+            raise
+        sys.stderr.write(f"gradcli: error: {err}\n")
+        raise typer.Exit(EXIT_ERROR) from None
+    except KeyboardInterrupt:
+        sys.stderr.write("gradcli: interrupted\n")
+        raise typer.Exit(130) from None
+    except (typer.Exit, typer.Abort):
+        raise
+    except Exception as err:  # a bug in gradcli: say so plainly
+        if debug:
+            raise
+        sys.stderr.write(f"gradcli: internal error: {type(err).__name__}: {err}\n"
+                         "hint: rerun with --debug for the traceback, and please report it\n")
+        raise typer.Exit(EXIT_ERROR) from None
+
+
+def _limits(max_length, max_depth, max_nodes, max_elements, max_exponent, timeout):
+    from .limits import Limits
+
+    return Limits(max_length=max_length, max_depth=max_depth, max_nodes=max_nodes, max_elements=max_elements,
+                  max_exponent=max_exponent, max_seconds=timeout)
+
+
+def _console(no_color: bool):
+    from rich.console import Console
+
+    return Console(no_color=no_color or None, highlight=False, soft_wrap=False)
+
+
+_D = __import__("gradcli.limits", fromlist=["Limits"]).Limits()
+
+# Options shared by commands that evaluate expressions.
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one strict-JSON object instead of a table.")]
+DebugOpt = Annotated[bool, typer.Option("--debug", help="Show Python tracebacks for errors.")]
+NoColorOpt = Annotated[bool, typer.Option("--no-color", help="Plain text output (also when piped or NO_COLOR is set).")]
+MaxLengthOpt = Annotated[int, typer.Option("--max-length", help="Longest expression or value, in characters.",
+                                           rich_help_panel="Limits")]
+MaxDepthOpt = Annotated[int, typer.Option("--max-depth", help="Deepest nesting of the expression.",
+                                          rich_help_panel="Limits")]
+MaxNodesOpt = Annotated[int, typer.Option("--max-nodes", help="Most syntax nodes in the expression.",
+                                          rich_help_panel="Limits")]
+MaxElementsOpt = Annotated[int, typer.Option("--max-elements", help="Most elements in any one tensor.",
+                                             rich_help_panel="Limits")]
+MaxExponentOpt = Annotated[float, typer.Option("--max-exponent", help="Largest |literal exponent| as in x**1000.",
+                                               rich_help_panel="Limits")]
+TimeoutOpt = Annotated[float, typer.Option("--timeout", help="Wall-time limit for the evaluation, in seconds.",
+                                           rich_help_panel="Limits")]
+
+
+@app.command("eval")
+def eval_command(
+    expression: Annotated[str, typer.Argument(help="A PyTorch-style expression, e.g. \"(x**2).sum()\". "
+                                                   "[bold]^[/] means power.", show_default=False)],
+    assignments: Annotated[Optional[list[str]], typer.Argument(
+        metavar="NAME=VALUE...", show_default=False,
+        help="Tensors that require grad. VALUE: a number, a nested list [1,2,3], randn(3,4), rand(..), "
+             "zeros(..), ones(..), arange(..), linspace(..), eye(n), full(shape, v), @file (.npy, .json, text) "
+             "or - for stdin.")] = None,
+    const: Annotated[Optional[list[str]], typer.Option("--const", "-c", metavar="NAME=VALUE",
+                                                       help="A tensor that does not require grad (.grad is None).")] = None,
+    grad_output: Annotated[Optional[str], typer.Option("--grad-output", metavar="VALUE",
+                                                       help="The gradient= of backward() for a non-scalar output.")] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Seed for randn(...)/rand(...) values.")] = 0,
+    dtype: Annotated[DType, typer.Option("--dtype", help="Floating-point type of every tensor.")] = DType.float64,
+    json_out: JsonOpt = False,
+    no_color: NoColorOpt = False,
+    debug: DebugOpt = False,
+    max_length: MaxLengthOpt = _D.max_length,
+    max_depth: MaxDepthOpt = _D.max_depth,
+    max_nodes: MaxNodesOpt = _D.max_nodes,
+    max_elements: MaxElementsOpt = _D.max_elements,
+    max_exponent: MaxExponentOpt = _D.max_exponent,
+    timeout: TimeoutOpt = _D.max_seconds,
+):
+    """Evaluate EXPRESSION, run backward() and print the output and every tensor's .grad.
+
+    Example: [bold]gradcli eval "(x**2).sum()" x=[1,2,3][/]
+    """
+    with _user_errors(debug):
+        import numpy as np
+
+        from .calc import evaluate_expression
+        from .engine import dtypes
+        from .inputs import parse_assignment, parse_value
+
+        limits = _limits(max_length, max_depth, max_nodes, max_elements, max_exponent, timeout)
+        np_dtype = np.dtype(dtype.value)
+        rng = np.random.default_rng(seed)
+        inputs = _assignments(assignments or [], np_dtype, rng, limits, parse_assignment)
+        consts = _assignments(const or [], np_dtype, rng, limits, parse_assignment)
+        gout = None if grad_output is None else parse_value(grad_output, dtype=np_dtype, rng=rng, limits=limits)
+        result = evaluate_expression(expression, inputs, consts, grad_output=gout,
+                                     dtype=dtypes.by_name(dtype.value), limits=limits)
+        if json_out:
+            from .render import json_out as render_json
+
+            sys.stdout.write(render_json.dumps(render_json.eval_result(result)) + "\n")
+        else:
+            from .render.table import print_eval_result
+
+            print_eval_result(result, _console(no_color))
+        if result.error is not None:
+            sys.stderr.write(f"gradcli: error: {result.error}\n")
+            if "implicitly created only for scalar outputs" in result.error:
+                sys.stderr.write("hint: pass --grad-output VALUE (the gradient= of backward), or reduce the "
+                                 "output with .sum() or .mean()\n")
+            raise typer.Exit(EXIT_ERROR)
+
+
+def _assignments(specs, np_dtype, rng, limits, parse_assignment) -> dict:
+    from .errors import InputError
+
+    values = {}
+    for spec in specs:
+        a = parse_assignment(spec, dtype=np_dtype, rng=rng, limits=limits)
+        if a.name in values:
+            raise InputError(f"'{a.name}' is given twice", source=spec, span=(0, len(a.name)))
+        values[a.name] = a.value
+    return values
+
+
+@app.command("ops")
+def ops_command(
+    json_out: JsonOpt = False,
+    no_color: NoColorOpt = False,
+):
+    """List every supported operation with its signature and a one-line description."""
+    from .engine.ops import LINALG, REGISTRY
+
+    entries = []
+    for name, spec in sorted(REGISTRY.items()) + sorted(("linalg." + n, s) for n, s in LINALG.items()):
+        forms = [f for f, ok in (("torch", spec.torch and not spec.linalg), ("torch.linalg", spec.linalg),
+                                 ("F", spec.functional), ("method", spec.method)) if ok]
+        entries.append({"name": name, "signature": spec.signature, "description": spec.doc,
+                        "category": spec.category, "forms": forms})
+    if json_out:
+        from .render import json_out as render_json
+
+        sys.stdout.write(render_json.dumps({"ops": entries}) + "\n")
+        return
+    from rich.table import Table
+
+    table = Table(box=None, header_style="bold", show_edge=False)
+    for col in ("name", "signature", "forms", "description"):
+        table.add_column(col)
+    for e in entries:
+        table.add_row(e["name"], e["signature"], ", ".join(e["forms"]), e["description"])
+    _console(no_color).print(table)
+
+
+@app.command("run")
+def run_command(
+    file: Annotated[str, typer.Argument(help="A PyTorch autograd program (.py), or - for standard input.")],
+    debug: DebugOpt = False,
+):
+    """Run a PyTorch autograd snippet on gradcli's engine and print what PyTorch would print."""
+    with _user_errors(debug):
+        from pathlib import Path
+
+        from .errors import InputError
+        from .run import run_source
+
+        if file == "-":
+            source, name = sys.stdin.read(), "<stdin>"
+        else:
+            path = Path(file)
+            if not path.is_file():
+                raise InputError(f"no such file: {file}")
+            source, name = path.read_text(encoding="utf-8"), file
+        code = run_source(source, name, stdout=sys.stdout, stderr=sys.stderr)
+    raise typer.Exit(code)
+
+
+def main() -> None:
+    app()

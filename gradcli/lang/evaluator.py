@@ -1,0 +1,278 @@
+"""Evaluate a validated Program on a backend: the autograd engine here, sympy symbols in symbolic.py.
+
+The evaluator only walks the tree; what `+`, a call or an index *means* is the backend's business, so the
+same parsed expression runs on Tensors and on symbols.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any, Protocol
+
+import numpy as np
+
+from ..engine import Tensor
+from ..engine.errors import EngineError
+from ..errors import EvalError, GradcliError
+from . import names
+from .parser import Program, _dotted
+
+_BINOP_SYMBOLS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**", ast.BitXor: "**",
+                  ast.MatMult: "@"}
+_CMP_SYMBOLS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
+
+
+class Backend(Protocol):
+    def variable(self, name: str) -> Any: ...
+    def binary(self, op: str, a, b) -> Any: ...
+    def unary(self, op: str, a) -> Any: ...
+    def compare(self, op: str, a, b) -> Any: ...
+    def call(self, spec, args: list, kwargs: dict) -> Any: ...
+    def method(self, obj, spec, args: list, kwargs: dict) -> Any: ...
+    def attribute(self, obj, name: str) -> Any: ...
+    def getitem(self, obj, key) -> Any: ...
+
+
+def evaluate(program: Program, backend: Backend):
+    return _Evaluator(program, backend).eval(program.tree.body)
+
+
+class _Evaluator:
+    def __init__(self, program: Program, backend: Backend):
+        self.program = program
+        self.backend = backend
+
+    def fail(self, node, message, hint=None):
+        raise EvalError(message, source=self.program.source, span=self.program.span(node), hint=hint)
+
+    def eval(self, node):
+        method = getattr(self, "eval_" + type(node).__name__)
+        try:
+            return method(node)
+        except GradcliError as err:
+            raise err.with_source(self.program.source, self.program.span(node)) from None
+        except EngineError as err:
+            self.fail(node, str(err))
+        except (TypeError, ValueError, IndexError, ZeroDivisionError, OverflowError) as err:
+            self.fail(node, _clean_python_error(err))
+
+    def eval_Constant(self, node):
+        return node.value
+
+    def eval_Name(self, node):
+        constant = names.resolve_constant((node.id,))
+        if constant is not None:
+            return constant
+        return self.backend.variable(node.id)
+
+    def eval_BinOp(self, node):
+        left = self.eval(node.left)
+        right = self.eval(node.right)
+        op = _BINOP_SYMBOLS[type(node.op)]
+        try:
+            return self.backend.binary(op, left, right)
+        except (EngineError, TypeError, ValueError, OverflowError) as err:
+            self.fail(node, _clean_python_error(err) if not isinstance(err, EngineError) else str(err))
+
+    def eval_UnaryOp(self, node):
+        operand = self.eval(node.operand)
+        return self.backend.unary("-" if isinstance(node.op, ast.USub) else "+", operand)
+
+    def eval_Compare(self, node):
+        left = self.eval(node.left)
+        right = self.eval(node.comparators[0])
+        return self.backend.compare(_CMP_SYMBOLS[type(node.ops[0])], left, right)
+
+    def eval_Attribute(self, node):
+        path = _dotted(node)
+        if path is not None and path[0] in ("torch", "F", "nn", "math"):
+            return names.resolve_constant(path)
+        return self.backend.attribute(self.eval(node.value), node.attr)
+
+    def eval_Call(self, node):
+        args = [self.eval(a) for a in node.args]
+        kwargs = {kw.arg: self.eval(kw.value) for kw in node.keywords}
+        func = node.func
+        path = _dotted(func)
+        if path is not None and (len(path) == 1 or path[0] in ("torch", "F", "nn", "math")):
+            spec = names.resolve_function(path)
+            return self.backend.call(spec, args, kwargs)
+        # a method call on a value: x.sum(dim=0)
+        obj = self.eval(func.value)
+        return self.backend.method(obj, names.resolve_method(func.attr), args, kwargs)
+
+    def eval_Subscript(self, node):
+        obj = self.eval(node.value)
+        key = self.eval(node.slice)
+        return self.backend.getitem(obj, key)
+
+    def eval_Slice(self, node):
+        parts = [None if p is None else _as_index(self.eval(p)) for p in (node.lower, node.upper, node.step)]
+        return slice(*parts)
+
+    def eval_Tuple(self, node):
+        return tuple(self.eval(e) for e in node.elts)
+
+    def eval_List(self, node):
+        return [self.eval(e) for e in node.elts]
+
+
+def _as_index(value):
+    """Floats that are whole numbers work as indices and dims (literals may have become floats)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def _clean_python_error(err: Exception) -> str:
+    text = str(err)
+    return text[0].lower() + text[1:] if text else type(err).__name__
+
+
+class EngineBackend:
+    """Expressions on the autograd engine: operators on Tensors, Python numbers computed as float64."""
+
+    def __init__(self, variables: dict[str, Tensor], dtype):
+        self.variables = variables
+        self.dtype = dtype
+
+    def variable(self, name):
+        return self.variables[name]
+
+    def _scalar_tensor(self, value):
+        return Tensor._make(np.asarray(value, dtype=self.dtype.np), None)
+
+    def binary(self, op, a, b):
+        if _is_number(a) and _is_number(b):
+            # Both plain numbers: float64 arithmetic, so no Python big-integer power ever runs.
+            a, b = np.float64(a), np.float64(b)
+            with np.errstate(all="ignore"):
+                result = {"+": a + b, "-": a - b, "*": a * b, "/": a / b if b != 0 else _divide(a, b),
+                          "**": a ** b}.get(op)
+            if result is None:
+                raise EvalError("@ needs tensors on both sides")
+            return float(result)
+        if op == "@":
+            a = self._scalar_tensor(a) if _is_number(a) else a
+            b = self._scalar_tensor(b) if _is_number(b) else b
+            return a @ b
+        return {"+": _add, "-": _sub, "*": _mul, "/": _div, "**": _pow}[op](a, b)
+
+    def unary(self, op, a):
+        if _is_number(a):
+            return -float(a) if op == "-" else float(a)
+        return -a if op == "-" else a
+
+    def compare(self, op, a, b):
+        if _is_number(a) and _is_number(b):
+            a = self._scalar_tensor(a)
+        return {"<": _lt, "<=": _le, ">": _gt, ">=": _ge, "==": _eq, "!=": _ne}[op](a, b)
+
+    def call(self, spec, args, kwargs):
+        if args and _is_number(args[0]) and spec.category not in ("creation",):
+            args[0] = self._scalar_tensor(args[0])  # a calculator accepts sin(2)
+        return _call_op(spec, spec.fn, args, kwargs)
+
+    def method(self, obj, spec, args, kwargs):
+        if not isinstance(obj, Tensor):
+            obj = self._scalar_tensor(obj) if _is_number(obj) else obj
+            if not isinstance(obj, Tensor):
+                raise EvalError(f"{type(obj).__name__} has no method '{spec.name}'")
+        return _call_op(spec, spec.fn, [obj, *args], kwargs)
+
+    def attribute(self, obj, name):
+        if isinstance(obj, tuple) and name in ("values", "indices") and hasattr(obj, name):
+            return getattr(obj, name)
+        if isinstance(obj, Tensor) and name in ("T", "mT", "shape", "ndim", "dtype"):
+            return getattr(obj, name)
+        raise EvalError(f"{_kind(obj)} has no attribute '{name}'")
+
+    def getitem(self, obj, key):
+        key = _normalise_key(key)
+        if isinstance(obj, (tuple, list)):
+            if not isinstance(key, int):
+                raise EvalError("a tuple can only be indexed with an integer")
+            if not -len(obj) <= key < len(obj):
+                raise EvalError(f"index {key} is out of range for a result of {len(obj)} values")
+            return obj[key]
+        if not isinstance(obj, Tensor):
+            raise EvalError(f"{_kind(obj)} cannot be indexed")
+        return obj[key]
+
+
+def _call_op(spec, fn, args, kwargs):
+    try:
+        return fn(*args, **kwargs)
+    except TypeError as err:
+        if isinstance(err, EngineError):
+            raise
+        # Python's message names our internal function; say it in the user's terms instead
+        detail = str(err).split(") ", 1)[-1] if ") " in str(err) else str(err)
+        raise EvalError(f"wrong arguments for {spec.name}: {detail}", hint=f"usage: {spec.signature}") from None
+
+
+def _divide(a, b):
+    with np.errstate(all="ignore"):
+        return np.float64(a) / np.float64(b)
+
+
+def _kind(obj) -> str:
+    if isinstance(obj, Tensor):
+        return "a tensor"
+    if isinstance(obj, tuple):
+        return "a tuple"
+    return f"a {type(obj).__name__}"
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _normalise_key(key):
+    if isinstance(key, tuple):
+        return tuple(_normalise_key(k) for k in key)
+    return _as_index(key)
+
+
+def _add(a, b):
+    return a + b
+
+
+def _sub(a, b):
+    return a - b
+
+
+def _mul(a, b):
+    return a * b
+
+
+def _div(a, b):
+    return a / b
+
+
+def _pow(a, b):
+    return a ** b
+
+
+def _lt(a, b):
+    return a < b
+
+
+def _le(a, b):
+    return a <= b
+
+
+def _gt(a, b):
+    return a > b
+
+
+def _ge(a, b):
+    return a >= b
+
+
+def _eq(a, b):
+    return a == b
+
+
+def _ne(a, b):
+    return a != b

@@ -1,0 +1,297 @@
+"""Text -> validated program.  Python's `ast` parses; a default-deny table decides what may appear.
+
+Nothing here evaluates text: no `eval`, no `exec`.  Literal numbers are checked (exponent magnitude) and
+every name is resolved against the op table now, so a typo fails before anything runs, with a caret under
+it and the closest known names as a hint.
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import math
+from dataclasses import dataclass, field
+
+from ..errors import ParseError
+from ..limits import Limits
+from . import names
+
+# Keywords whose value may be a string (torch takes strings there); anywhere else a string is an error.
+STRING_KEYWORDS = frozenset({"reduction", "p", "ord", "approximate", "mode", "indexing", "equation",
+                             "nonlinearity", "rounding_mode"})
+# Ops whose first positional argument is a string.
+STRING_FIRST_ARG = frozenset({"einsum"})
+
+_BINOPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.MatMult, ast.BitXor, ast.Mod, ast.FloorDiv,
+           ast.BitAnd, ast.BitOr)
+_CMPOPS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
+
+
+@dataclass
+class Program:
+    source: str
+    tree: ast.Expression
+    offsets: list[int]  # character offset of each line start, for spans
+    variables: list[str] = field(default_factory=list)  # free names the user must supply, in order of use
+
+    def span(self, node: ast.AST) -> tuple[int, int]:
+        return node_span(self.source, self.offsets, node)
+
+
+def line_offsets(source: str) -> list[int]:
+    offsets = [0]
+    for i, ch in enumerate(source):
+        if ch == "\n":
+            offsets.append(i + 1)
+    return offsets
+
+
+def node_span(source: str, offsets: list[int], node: ast.AST) -> tuple[int, int]:
+    """Character span of `node` (ast columns are UTF-8 byte offsets within a line)."""
+
+    def char_offset(lineno, col):
+        start = offsets[lineno - 1]
+        line = source[start:].split("\n", 1)[0]
+        return start + len(line.encode("utf-8")[:col].decode("utf-8", errors="ignore"))
+
+    start = char_offset(node.lineno, node.col_offset)
+    end_line = getattr(node, "end_lineno", None) or node.lineno
+    end_col = getattr(node, "end_col_offset", None)
+    end = char_offset(end_line, end_col) if end_col is not None else start + 1
+    return start, max(end, start + 1)
+
+
+def parse(source: str, limits: Limits = Limits(), *, known_variables: frozenset = frozenset()) -> Program:
+    """Parse and validate one expression.  Free names not in the op table are the user's variables."""
+    if len(source) > limits.max_length:
+        raise ParseError(f"expression is {len(source)} characters long; the limit is {limits.max_length}",
+                         hint="raise it with --max-length")
+    if not source.strip():
+        raise ParseError("empty expression")
+    try:
+        tree = ast.parse(source.strip() if "\n" not in source.strip() else source, mode="eval")
+        if source != source.strip() and "\n" not in source.strip():
+            source = source.strip()
+    except SyntaxError as err:
+        raise _syntax_error(source, err) from None
+    except (RecursionError, MemoryError):
+        raise ParseError("expression is nested too deeply", source=source,
+                         hint=f"at most {limits.max_depth} levels are allowed") from None
+    program = Program(source, tree, line_offsets(source))
+    _Validator(program, limits, known_variables).check()
+    return program
+
+
+def _syntax_error(source: str, err: SyntaxError) -> ParseError:
+    offsets = line_offsets(source)
+    lineno = err.lineno or 1
+    col = max((err.offset or 1) - 1, 0)
+    start = offsets[min(lineno, len(offsets)) - 1] + col
+    start = min(start, max(len(source) - 1, 0))
+    msg = err.msg
+    hint = None
+    if "was never closed" in msg or "unexpected EOF" in msg:
+        hint = "check that every bracket is closed"
+    elif msg.startswith("invalid syntax") or "decimal literal" in msg:
+        msg = "invalid syntax" if msg.startswith("invalid syntax") else msg
+        if "decimal literal" in msg or _looks_implicit_mul(source, start):
+            hint = "write multiplication explicitly: 2*x, not 2x"
+    return ParseError(f"cannot parse the expression: {msg}", source=source, span=(start, start + 1), hint=hint)
+
+
+def _looks_implicit_mul(source: str, pos: int) -> bool:
+    before = source[:pos].rstrip()
+    return bool(before) and (before[-1].isdigit() or before[-1] == ")") and pos < len(source) and \
+        (source[pos].isalpha() or source[pos] == "(")
+
+
+class _Validator:
+    """Walks the tree once (iteratively), rejecting everything not explicitly allowed."""
+
+    def __init__(self, program: Program, limits: Limits, known_variables: frozenset):
+        self.program = program
+        self.limits = limits
+        self.known_variables = known_variables
+
+    def fail(self, node: ast.AST, message: str, hint: str | None = None):
+        raise ParseError(message, source=self.program.source, span=self.program.span(node), hint=hint)
+
+    def check(self):
+        stack = [(self.program.tree.body, 1, "value")]
+        count = 0
+        seen_vars: dict[str, None] = {}
+        while stack:
+            node, depth, role = stack.pop()
+            count += 1
+            if count > self.limits.max_nodes:
+                self.fail(node, f"expression has more than {self.limits.max_nodes} syntax nodes",
+                          hint="raise it with --max-nodes")
+            if depth > self.limits.max_depth:
+                self.fail(node, f"expression is nested more than {self.limits.max_depth} levels deep",
+                          hint="raise it with --max-depth")
+            visit = getattr(self, "visit_" + type(node).__name__, None)
+            if visit is None:
+                self.fail(node, f"{_describe(node)} is not allowed in an expression",
+                          hint="expressions use numbers, names, + - * / ** @, calls and indexing")
+            # children come in source order; push reversed so errors are found left to right
+            for child, child_role in reversed(visit(node, role, seen_vars)):
+                stack.append((child, depth + 1, child_role))
+        self.program.variables = list(seen_vars)
+
+    # Each visit method validates one node and returns (child, role) pairs to visit next.
+    def visit_BinOp(self, node, role, seen):
+        if not isinstance(node.op, _BINOPS):
+            self.fail(node, f"operator {type(node.op).__name__} is not supported")
+        if isinstance(node.op, (ast.Mod, ast.FloorDiv, ast.BitAnd, ast.BitOr)):
+            symbol = {ast.Mod: "%", ast.FloorDiv: "//", ast.BitAnd: "&", ast.BitOr: "|"}[type(node.op)]
+            self.fail(node, f"operator {symbol} is not supported", hint="use + - * / ** (or ^) and @")
+        if isinstance(node.op, (ast.Pow, ast.BitXor)):
+            exponent = _literal_number(node.right)
+            if exponent is not None and abs(exponent) > self.limits.max_exponent:
+                self.fail(node.right, f"exponent {exponent:g} exceeds the limit of {self.limits.max_exponent:g}",
+                          hint="raise it with --max-exponent")
+        return [(node.left, "value"), (node.right, "value")]
+
+    def visit_UnaryOp(self, node, role, seen):
+        if not isinstance(node.op, (ast.USub, ast.UAdd)):
+            self.fail(node, f"unary operator {type(node.op).__name__} is not supported")
+        return [(node.operand, "value")]
+
+    def visit_Compare(self, node, role, seen):
+        if len(node.ops) != 1 or not isinstance(node.ops[0], _CMPOPS):
+            self.fail(node, "only single comparisons (x > 0) are supported")
+        return [(node.left, "value"), (node.comparators[0], "value")]
+
+    def visit_Constant(self, node, role, seen):
+        value = node.value
+        if isinstance(value, bool) or value is None:
+            return []
+        if isinstance(value, (int, float)):
+            if isinstance(value, int) and abs(value) > 2**63:
+                self.fail(node, "integer literal is too large")
+            return []
+        if isinstance(value, str):
+            if role != "string":
+                self.fail(node, "a string is not allowed here",
+                          hint="strings are only accepted where torch takes one, e.g. reduction='sum'")
+            return []
+        self.fail(node, f"literal of type {type(value).__name__} is not allowed")
+
+    def visit_Name(self, node, role, seen):
+        name = node.id
+        _check_identifier(self, node, name)
+        if role == "callee":
+            if names.resolve_function((name,)) is None:
+                self._unknown(node, name, names.function_names())
+            return []
+        if name in names.CONSTANTS or name in self.known_variables:
+            if name in self.known_variables:
+                seen.setdefault(name, None)
+            return []
+        if name in ("torch", "F", "nn", "math"):
+            self.fail(node, f"'{name}' is a namespace, not a value", hint=f"write e.g. {name}.exp(x)")
+        if names.resolve_function((name,)) is not None:
+            self.fail(node, f"'{name}' is a function: call it, e.g. {name}(x)")
+        seen.setdefault(name, None)
+        return []
+
+    def visit_Attribute(self, node, role, seen):
+        _check_identifier(self, node, node.attr)
+        path = _dotted(node)
+        if path is not None and path[0] in ("torch", "F", "nn", "math"):
+            if role == "callee":
+                if names.resolve_function(path) is None:
+                    self._unknown(node, ".".join(path), names.function_names(path[:-1]), last=path[-1])
+                return []
+            if names.resolve_constant(path) is None:
+                self.fail(node, f"'{'.'.join(path)}' is not a known value",
+                          hint="known values: " + ", ".join(names.constant_names()))
+            return []
+        # attribute of a value: x.T, torch.max(x, 0).values, x.sum (as method when called)
+        if role == "callee":
+            if names.resolve_method(node.attr) is None:
+                self._unknown(node, node.attr, names.method_names(), what="tensor method")
+        elif node.attr not in names.VALUE_ATTRIBUTES:
+            hint = None
+            if names.resolve_method(node.attr) is not None:
+                hint = f"'{node.attr}' is a method: call it, e.g. x.{node.attr}()"
+            self.fail(node, f"attribute '{node.attr}' is not supported", hint=hint)
+        return [(node.value, "value")]
+
+    def visit_Call(self, node, role, seen):
+        callee_name = _callee_name(node.func)
+        children = [(node.func, "callee")]
+        for i, arg in enumerate(node.args):
+            if isinstance(arg, ast.Starred):
+                self.fail(arg, "*arguments are not supported")
+            string_ok = i == 0 and callee_name in STRING_FIRST_ARG
+            children.append((arg, "string" if string_ok else "value"))
+        for kw in node.keywords:
+            if kw.arg is None:
+                self.fail(node, "**keyword arguments are not supported")
+            _check_identifier(self, node, kw.arg)
+            children.append((kw.value, "string" if kw.arg in STRING_KEYWORDS else "value"))
+        return children
+
+    def visit_Subscript(self, node, role, seen):
+        return [(node.value, "value"), (node.slice, "index")]
+
+    def visit_Slice(self, node, role, seen):
+        return [(part, "value") for part in (node.lower, node.upper, node.step) if part is not None]
+
+    def visit_Tuple(self, node, role, seen):
+        return [(elt, "index" if role == "index" else "value") for elt in node.elts]
+
+    def visit_List(self, node, role, seen):
+        return [(elt, "value") for elt in node.elts]
+
+    def _unknown(self, node, name, candidates, *, last=None, what="function"):
+        key = last or name
+        close = difflib.get_close_matches(key, list(candidates), n=3, cutoff=0.6)
+        hint = "did you mean " + " or ".join(f"`{c}`" for c in close) + "?" if close else \
+            "run `gradcli ops` to list the supported operations"
+        self.fail(node, f"unknown {what} '{name}'", hint=hint)
+
+
+def _check_identifier(validator, node, name):
+    if name.startswith("_"):
+        validator.fail(node, f"names starting with '_' are not allowed ('{name}')")
+
+
+def _describe(node: ast.AST) -> str:
+    return {
+        "Lambda": "lambda", "ListComp": "a list comprehension", "GeneratorExp": "a generator expression",
+        "DictComp": "a dict comprehension", "SetComp": "a set comprehension", "Dict": "a dict",
+        "Set": "a set", "IfExp": "a conditional expression", "JoinedStr": "an f-string",
+        "NamedExpr": "the := operator", "BoolOp": "and/or", "Starred": "*unpacking", "Await": "await",
+    }.get(type(node).__name__, type(node).__name__)
+
+
+def _dotted(node) -> tuple[str, ...] | None:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return tuple(reversed(parts))
+    return None
+
+
+def _callee_name(func) -> str | None:
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return None
+
+
+def _literal_number(node) -> float | None:
+    sign = 1.0
+    while isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        sign = -sign if isinstance(node.op, ast.USub) else sign
+        node = node.operand
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+        value = float(node.value) if abs(node.value) < 1e308 else math.inf
+        return sign * value
+    return None

@@ -1,0 +1,51 @@
+"""Strict RFC 8259 JSON for results: NaN and infinities become the strings "nan", "inf", "-inf"."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+
+
+def jsonable(value):
+    """numpy arrays/scalars and nested containers as JSON-safe Python values."""
+    if isinstance(value, np.ndarray):
+        return jsonable(value.tolist())
+    if isinstance(value, (np.floating, np.integer, np.bool_)):
+        return jsonable(value.item())
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "nan"
+        if math.isinf(value):
+            return "inf" if value > 0 else "-inf"
+        return value
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    return value
+
+
+def dumps(obj) -> str:
+    return json.dumps(jsonable(obj), allow_nan=False, ensure_ascii=False)
+
+
+def eval_result(result) -> dict:
+    """The `gradcli eval --json` object."""
+    obj = {
+        "expression": result.expression,
+        "output": {"value": result.output, "shape": list(np.shape(result.output))},
+        "tensors": {
+            name: {"shape": list(t.value.shape), "value": t.value, "requires_grad": t.requires_grad,
+                   "grad": t.grad, "used": t.used}
+            for name, t in result.tensors.items()
+        },
+    }
+    if result.grad_output is not None:
+        obj["grad_output"] = result.grad_output
+    if result.error is not None:
+        obj["error"] = result.error
+    obj.update(result.extras)
+    obj["warnings"] = list(result.warnings)
+    return obj
