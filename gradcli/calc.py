@@ -72,7 +72,8 @@ def engine_settings(dtype: dtypes.DType, limits: Limits):
     engine.set_default_dtype(dtype)
     engine.SizeLimit.max_elements = limits.max_elements
     try:
-        yield
+        with np.errstate(all="ignore"):  # nan/inf are results here, reported as warnings, not numpy noise
+            yield
     finally:
         engine.set_default_dtype(prev_dtype)
         engine.SizeLimit.max_elements = prev_limit

@@ -309,6 +309,8 @@ def run_backward(outputs, grad_outputs, *, retain_graph: bool, create_graph: boo
     ready = [n for n in dict.fromkeys(roots) if deps.get(n, 0) == 0]
     prev_mode = GradMode.enabled
     GradMode.enabled = create_graph
+    errstate = np.errstate(all="ignore")  # torch computes inf/nan silently; so do the rules
+    errstate.__enter__()
     try:
         while ready:
             node = ready.pop()
@@ -346,6 +348,7 @@ def run_backward(outputs, grad_outputs, *, retain_graph: bool, create_graph: boo
                     entry[1] = _add(entry[1], g)
     finally:
         GradMode.enabled = prev_mode
+        errstate.__exit__(None, None, None)
 
     if accumulate:
         given = set()

@@ -160,7 +160,7 @@ class EngineBackend:
 
     def unary(self, op, a):
         if _is_number(a):
-            return -float(a) if op == "-" else float(a)
+            return -a if op == "-" else a
         return -a if op == "-" else a
 
     def compare(self, op, a, b):
@@ -169,7 +169,8 @@ class EngineBackend:
         return {"<": _lt, "<=": _le, ">": _gt, ">=": _ge, "==": _eq, "!=": _ne}[op](a, b)
 
     def call(self, spec, args, kwargs):
-        if args and _is_number(args[0]) and spec.category not in ("creation",):
+        if args and _is_number(args[0]) and spec.category != "creation" \
+                and not any(isinstance(a, Tensor) for a in args):
             args[0] = self._scalar_tensor(args[0])  # a calculator accepts sin(2)
         return _call_op(spec, spec.fn, args, kwargs)
 

@@ -82,30 +82,30 @@ def _named(name):
     return type(name.replace("Backward0", ""), (MatMul,), {"__slots__": (), "name": name})
 
 
-Dot, Mv, Bmm, UnsafeViewMM, SqueezeMM = (_named(n) for n in (
-    "DotBackward0", "MvBackward0", "BmmBackward0", "UnsafeViewBackward0", "SqueezeBackward4"))
+Dot, Mv, UnsafeViewMM, SqueezeMM, CloneMM = (_named(n) for n in (
+    "DotBackward0", "MvBackward0", "UnsafeViewBackward0", "SqueezeBackward4", "CloneBackward0"))
 
 
-def _matmul_class(a_ndim, b_ndim):
-    """The node torch's matmul ends in for these ranks (it decomposes into dot/mv/mm/bmm + views)."""
-    if a_ndim == 1 and b_ndim == 1:
-        return Dot
-    if a_ndim == 2 and b_ndim == 1:
-        return Mv
-    if a_ndim == 1 and b_ndim == 2:
-        return SqueezeMM
-    if a_ndim == 2 and b_ndim == 2:
-        return MatMul
-    if a_ndim >= 3 and b_ndim <= 2:
-        return UnsafeViewMM
-    return UnsafeViewMM if a_ndim != b_ndim or a_ndim > 3 else Bmm
+def _matmul_class(a_shape, b_shape):
+    """The node torch's matmul ends in: it decomposes into dot/mv/mm/bmm plus views, and a batched
+    operand whose batch dims are all 1 is folded like a matrix."""
+    a_ndim, b_ndim = len(a_shape), len(b_shape)
+    if a_ndim <= 2 and b_ndim <= 2:
+        return {(1, 1): Dot, (2, 1): Mv, (1, 2): SqueezeMM, (2, 2): MatMul}.get((a_ndim, b_ndim), MatMul)
+
+    def effective(shape):
+        return 2 if len(shape) >= 3 and all(s == 1 for s in shape[:-2]) else len(shape)
+
+    if effective(a_shape) == 2 and effective(b_shape) >= 3:
+        return CloneMM  # computed as (b.mT @ a.mT).mT.contiguous()
+    return UnsafeViewMM
 
 
 @register("matmul", sig="matmul(input, other)", doc="matrix product (dot, mv, mm, batched), also `@`",
           category="linalg")
 def matmul(input, other):
-    return _matmul_class(np.ndim(input.array if hasattr(input, "array") else input),
-                         np.ndim(other.array if hasattr(other, "array") else other)).apply(input, other)
+    return _matmul_class(np.shape(getattr(input, "array", input)),
+                         np.shape(getattr(other, "array", other))).apply(input, other)
 
 
 def _rmatmul(self, other):

@@ -91,6 +91,8 @@ class Transpose(Function):
     @staticmethod
     def backward(ctx, g):
         d0, d1 = ctx.aux
+        if d0 == d1:
+            return (g,)
         if isinstance(g, Tensor):
             return (transpose(g, d0, d1),)
         return (np.swapaxes(g, d0, d1),)
@@ -143,10 +145,6 @@ def permute(input, *dims):
 
 
 def _T(self):
-    if self.ndim == 2:
-        return Permute.apply(self, (1, 0))
-    if self.ndim < 2:
-        return self
     return Permute.apply(self, tuple(range(self.ndim - 1, -1, -1)))
 
 
@@ -365,7 +363,10 @@ def index_put_zeros(g, key, shape):
 
 def getitem(self, key):
     key = _to_index(key)
+    single_slice = isinstance(key, slice)  # torch records x[:] as a slice, but skips full slices in x[:, 0]
     key, kind = _normalise_key(key, self.array.shape)
+    if single_slice:
+        kind = "Slice"
     return _index_class(kind).apply(self, key)
 
 
