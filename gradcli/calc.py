@@ -81,7 +81,8 @@ def engine_settings(dtype: dtypes.DType, limits: Limits):
 
 def evaluate_expression(expression: str, inputs: dict[str, np.ndarray], consts: dict[str, np.ndarray] | None = None,
                         *, grad_output: np.ndarray | None = None, dtype: dtypes.DType = dtypes.float64,
-                        limits: Limits = Limits()) -> EvalResult:
+                        limits: Limits | None = None) -> EvalResult:
+    limits = limits or Limits()
     consts = consts or {}
     clash = sorted(set(inputs) & set(consts))
     if clash:

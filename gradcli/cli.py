@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from contextlib import contextmanager
 from enum import Enum
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -39,7 +39,7 @@ def _version(value: bool):
 
 @app.callback()
 def main_callback(
-    version: Annotated[Optional[bool], typer.Option("--version", callback=_version, is_eager=True,
+    version: Annotated[bool | None, typer.Option("--version", callback=_version, is_eager=True,
                                                     help="Show the version and exit.")] = None,
 ):
     """Gradients of PyTorch-style expressions, exactly as PyTorch computes them, without PyTorch."""
@@ -113,15 +113,15 @@ TimeoutOpt = Annotated[float, typer.Option("--timeout", help="Wall-time limit fo
 def eval_command(
     expression: Annotated[str, typer.Argument(help="A PyTorch-style expression, e.g. \"(x**2).sum()\". "
                                                    "[bold]^[/] means power.", show_default=False)],
-    assignments: Annotated[Optional[list[str]], typer.Argument(
+    assignments: Annotated[list[str] | None, typer.Argument(
         metavar="NAME=VALUE...", show_default=False,
         help="Tensors that require grad. VALUE: a number, a nested list [1,2,3], randn(3,4), rand(..), "
              "zeros(..), ones(..), arange(..), linspace(..), eye(n), full(shape, v), @file (.npy, .json, text) "
              "or - for stdin.")] = None,
-    const: Annotated[Optional[list[str]], typer.Option("--const", "-c", metavar="NAME=VALUE",
-                                                       help="A tensor that does not require grad (.grad is None).")] = None,
-    grad_output: Annotated[Optional[str], typer.Option("--grad-output", metavar="VALUE",
-                                                       help="The gradient= of backward() for a non-scalar output.")] = None,
+    const: Annotated[list[str] | None, typer.Option(
+        "--const", "-c", metavar="NAME=VALUE", help="A tensor that does not require grad (.grad is None).")] = None,
+    grad_output: Annotated[str | None, typer.Option(
+        "--grad-output", metavar="VALUE", help="The gradient= of backward() for a non-scalar output.")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed for randn(...)/rand(...) values.")] = 0,
     dtype: Annotated[DType, typer.Option("--dtype", help="Floating-point type of every tensor.")] = DType.float64,
     json_out: JsonOpt = False,

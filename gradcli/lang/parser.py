@@ -61,8 +61,9 @@ def node_span(source: str, offsets: list[int], node: ast.AST) -> tuple[int, int]
     return start, max(end, start + 1)
 
 
-def parse(source: str, limits: Limits = Limits(), *, known_variables: frozenset = frozenset()) -> Program:
+def parse(source: str, limits: Limits | None = None, *, known_variables: frozenset = frozenset()) -> Program:
     """Parse and validate one expression.  Free names not in the op table are the user's variables."""
+    limits = limits or Limits()
     if len(source) > limits.max_length:
         raise ParseError(f"expression is {len(source)} characters long; the limit is {limits.max_length}",
                          hint="raise it with --max-length")
