@@ -3,6 +3,8 @@
 The engine knows nothing of text or terminals; it raises `EngineError`s carrying PyTorch's messages.
 """
 
+import numpy as _np
+
 from . import dtypes, ops
 from .autograd import backward, enable_grad, grad, is_grad_enabled, no_grad, set_grad_enabled
 from .creation import (
@@ -28,6 +30,10 @@ from .dtypes import get_default_dtype, set_default_dtype
 from .errors import EngineError, LimitExceeded
 from .ops._util import SizeLimit
 from .tensor import Size, Tensor
+
+# PyTorch computes inf and nan silently; numpy would warn on every log(0).  Set once here rather than
+# entering np.errstate in every op, which would cost a microsecond per op.
+_np.seterr(all="ignore")
 
 __all__ = [
     "Tensor", "Size", "dtypes", "ops", "backward", "grad", "no_grad", "enable_grad", "set_grad_enabled",

@@ -106,40 +106,39 @@ class Function:
     @classmethod
     def apply(cls, *args, **params):
         """Run forward on the arrays of `args` (Tensors or Python numbers) and record the node if needed."""
+        # The hot path of every op: kept flat (no helper calls, `type(...) is`) to stay within a few µs.
         ctx = object.__new__(cls)
         ctx.aux = None
-        arrays = [a.array if isinstance(a, Tensor) else a for a in args]
+        arrays = [a.array if type(a) is Tensor else a for a in args]
         out = cls.forward(ctx, *arrays, **params)
         if type(out) is not np.ndarray:
             out = np.asarray(out)
         if not GradMode.enabled:
             return Tensor._make(out, None)
-        needs = tuple([isinstance(a, Tensor) and a.requires_grad for a in args])
+        needs = tuple([type(a) is Tensor and a.requires_grad for a in args])
         if True not in needs:
             return Tensor._make(out, None)
-        cls._record(ctx, args, arrays, needs, out)
-        result = Tensor._make(out, ctx)
-        if cls.saves_output:
-            ctx.out_version = result._version  # so an in-place edit of the output is detected
-        return result
-
-    @classmethod
-    def _record(cls, ctx, args, arrays, needs, out):
         ctx.needs_input_grad = needs
         ctx.next_functions = tuple([(a.grad_fn or a) if n else None for a, n in zip(args, needs)])
-        ctx.in_shapes = tuple([a.shape if isinstance(a, np.ndarray) else () for a in arrays])
+        ctx.in_shapes = tuple([a.shape if type(a) is np.ndarray else () for a in arrays])
         ctx.out_shape = out.shape
         ctx.released = False
         ctx.retained = None
-        if cls.saves:
+        saves = cls.saves
+        if saves:
             when = cls.saves_when
-            ctx.saved = tuple([args[i] if when is None or i not in when or needs[when[i]] else None
-                               for i in cls.saves])
-            ctx.versions = tuple([a._version[0] if isinstance(a, Tensor) else 0 for a in ctx.saved])
+            saved = tuple([args[i] if when is None or i not in when or needs[when[i]] else None for i in saves])
+            ctx.saved = saved
+            ctx.versions = tuple([a._version[0] if type(a) is Tensor else 0 for a in saved])
         else:
-            ctx.saved = ()
-            ctx.versions = ()
-        ctx.out = out if cls.saves_output else None
+            ctx.saved = ctx.versions = ()
+        result = Tensor._make(out, ctx)
+        if cls.saves_output:
+            ctx.out = out
+            ctx.out_version = result._version  # so an in-place edit of the output is detected
+        else:
+            ctx.out = None
+        return result
 
     # -- used by the backward pass -------------------------------------------------------------------
     def _saved_values(self, create_graph: bool):
@@ -167,7 +166,7 @@ class Function:
             self.out = None
 
     def __repr__(self) -> str:
-        return f"<{self.name} object>"
+        return f"<{self.name} object at {id(self):#x}>"
 
 
 def _modified_message(value, node, index, version) -> str:

@@ -12,12 +12,18 @@ from .tensor import Tensor
 
 
 class _Random:
-    generator = np.random.default_rng(0)
+    _generator = None  # created on first use: numpy.random costs ~15 ms of start-up
+
+    @classmethod
+    def generator(cls) -> np.random.Generator:
+        if cls._generator is None:
+            cls._generator = np.random.default_rng(0)
+        return cls._generator
 
 
 def manual_seed(seed: int) -> None:
     """Seeds gradcli's generator (values differ from PyTorch's: only reproducibility is promised)."""
-    _Random.generator = np.random.default_rng(int(seed))
+    _Random._generator = np.random.default_rng(int(seed))
 
 
 def _finish(array: np.ndarray, dtype, requires_grad: bool) -> Tensor:
@@ -25,6 +31,8 @@ def _finish(array: np.ndarray, dtype, requires_grad: bool) -> Tensor:
         array = array.astype(_np_dtype(dtype), copy=False)
     t = Tensor._make(array, None)
     if requires_grad:
+        if array.dtype.kind != "f":  # torch's factory functions word it differently from requires_grad_()
+            raise TorchRuntimeError("Only Tensors of floating point and complex dtype can require gradients")
         t.requires_grad_(True)
     return t
 
@@ -154,14 +162,14 @@ def rand(*size, dtype=None, requires_grad=False, device=None, generator=None) ->
     shape = as_shape(size)
     check_size(shape)
     np_dtype = _np_dtype(dtype or dtypes.get_default_dtype())
-    return _finish(_Random.generator.random(shape).astype(np_dtype), None, requires_grad)
+    return _finish(_Random.generator().random(shape).astype(np_dtype), None, requires_grad)
 
 
 def randn(*size, dtype=None, requires_grad=False, device=None, generator=None) -> Tensor:
     shape = as_shape(size)
     check_size(shape)
     np_dtype = _np_dtype(dtype or dtypes.get_default_dtype())
-    return _finish(_Random.generator.standard_normal(shape).astype(np_dtype), None, requires_grad)
+    return _finish(_Random.generator().standard_normal(shape).astype(np_dtype), None, requires_grad)
 
 
 def _like(fn):

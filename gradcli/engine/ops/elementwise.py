@@ -7,6 +7,7 @@ import numpy as np
 
 from .. import dual
 from ..autograd import Function
+from ..tensor import Tensor
 from ._util import as_float, val
 from .registry import register
 
@@ -17,12 +18,10 @@ def unary(name, grad_fn, forward, rule, *, uses="x", doc, functional=False, meth
     input (uses="x") or the output (uses="out")."""
 
     def fwd(ctx, x):
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            return forward(as_float(x) if float_only else x)
+        return forward(as_float(x) if float_only else x)
 
     def bwd(ctx, g, saved):
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            return (rule(g, saved),)
+        return (rule(g, saved),)
 
     cls = type(grad_fn.replace("Backward0", ""), (Function,), {
         "__slots__": (), "name": grad_fn, "saves": (0,) if uses == "x" else (), "saves_output": uses == "out",
@@ -49,6 +48,7 @@ sqrt = unary("sqrt", "SqrtBackward0", np.sqrt, lambda g, y: g / (2 * y), uses="o
              doc="square root (gradient inf at 0, as torch)")
 abs = unary("abs", "AbsBackward0", np.abs, lambda g, x: g * np.sign(val(x)), doc="absolute value (gradient 0 at 0)",
             float_only=False, aliases=("absolute",))
+Tensor.__abs__ = abs  # Python's abs(x)
 
 
 def _sigmoid(x):

@@ -1,0 +1,220 @@
+"""Engine speed, as ratios against baselines measured in the same run (never asserted in tests).
+
+  python benchmarks/bench_engine.py            # everything
+  python benchmarks/bench_engine.py --quick    # 10^6 only, fewer repeats
+
+1. Large tensors: forward+backward of gradcli's engine vs hand-written numpy (the value and its gradient
+   written by hand, the fastest plain-numpy way), and vs PyTorch when it is installed.
+2. Per-op overhead: a 10,000-op chain on 3-element tensors, forward plus backward, in microseconds per op.
+3. Start-up: `gradcli eval "(x**2).sum()" x=[1,2,3] --json` vs `python -c "import numpy"`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from gradcli import engine as E  # noqa: E402
+
+try:
+    import torch
+except ImportError:  # PyTorch is optional: its column is skipped
+    torch = None
+
+
+def best_of(fn, repeat: int) -> float:
+    fn()  # warm-up (page faults, caches)
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+# -- 1. large tensors ----------------------------------------------------------------------------------
+
+def numpy_square_sum(x):
+    loss = np.dot(x, x)  # hand-written: the fastest way to sum squares
+    return loss, 2.0 * x
+
+
+def numpy_sin_exp_mean(x):
+    s, e = np.sin(x), np.exp(x)
+    loss = np.mean(s * e)
+    return loss, (np.cos(x) + s) * e / x.size
+
+
+def numpy_matmul_tanh(W, V):
+    t = np.tanh(W @ V)
+    loss = t.sum()
+    g = 1.0 - t * t
+    return loss, g @ V.T, W.T @ g
+
+
+def engine_case(name, arrays):
+    tensors = [E.Tensor(a, requires_grad=True) for a in arrays]
+
+    def run():
+        for t in tensors:
+            t._grad = None
+        if name == "square_sum":
+            (x,) = tensors
+            loss = (x ** 2).sum()
+        elif name == "sin_exp_mean":
+            (x,) = tensors
+            loss = (x.sin() * x.exp()).mean()
+        else:
+            W, V = tensors
+            loss = (W @ V).tanh().sum()
+        loss.backward()
+
+    return run
+
+
+def torch_case(name, arrays):
+    tensors = [torch.tensor(a, requires_grad=True) for a in arrays]
+
+    def run():
+        for t in tensors:
+            t.grad = None
+        if name == "square_sum":
+            (x,) = tensors
+            loss = (x ** 2).sum()
+        elif name == "sin_exp_mean":
+            (x,) = tensors
+            loss = (x.sin() * x.exp()).mean()
+        else:
+            W, V = tensors
+            loss = (W @ V).tanh().sum()
+        loss.backward()
+
+    return run
+
+
+def check_same_gradients(name, arrays):
+    """The benchmark is only meaningful if both sides compute the same thing."""
+    tensors = [E.Tensor(a, requires_grad=True) for a in arrays]
+    engine_case(name, arrays)  # compile-free; just make sure shapes work
+    hand = {"square_sum": numpy_square_sum, "sin_exp_mean": numpy_sin_exp_mean,
+            "matmul_tanh": numpy_matmul_tanh}[name](*arrays)
+    if name == "square_sum":
+        (x,) = tensors
+        loss = (x ** 2).sum()
+    elif name == "sin_exp_mean":
+        (x,) = tensors
+        loss = (x.sin() * x.exp()).mean()
+    else:
+        W, V = tensors
+        loss = (W @ V).tanh().sum()
+    loss.backward()
+    for t, g in zip(tensors, hand[1:]):
+        np.testing.assert_allclose(t.grad.array, g, rtol=1e-8, atol=1e-10)
+
+
+def bench_large(sizes, repeat):
+    rng = np.random.default_rng(0)
+    print("1. forward+backward on large tensors (float64, best of %d)" % repeat)
+    header = f"{'case':<34}{'numpy by hand':>14}{'gradcli':>10}{'ratio':>8}"
+    header += f"{'torch':>10}{'ratio':>8}" if torch is not None else "   (torch not installed)"
+    print(header)
+    cases = [(f"(x**2).sum()  x: {n:.0e}", "square_sum", [rng.standard_normal(n)]) for n in sizes]
+    cases += [(f"(x.sin()*x.exp()).mean()  {n:.0e}", "sin_exp_mean", [rng.standard_normal(n)]) for n in sizes]
+    cases += [("(W@V).tanh().sum() 2000², 2000×64", "matmul_tanh",
+               [rng.standard_normal((2000, 2000)) / 45, rng.standard_normal((2000, 64))])]
+    ratios = []
+    for label, name, arrays in cases:
+        check_same_gradients(name, arrays)
+        hand = {"square_sum": numpy_square_sum, "sin_exp_mean": numpy_sin_exp_mean,
+                "matmul_tanh": numpy_matmul_tanh}[name]
+        t_np = best_of(lambda: hand(*arrays), repeat)
+        t_gc = best_of(engine_case(name, arrays), repeat)
+        ratios.append(t_gc / t_np)
+        line = f"{label:<34}{t_np * 1e3:>11.2f} ms{t_gc * 1e3:>7.2f} ms{t_gc / t_np:>7.2f}x"
+        if torch is not None:
+            t_pt = best_of(torch_case(name, arrays), repeat)
+            line += f"{t_pt * 1e3:>7.2f} ms{t_gc / t_pt:>7.2f}x"
+        print(line)
+    return ratios
+
+
+# -- 2. per-op overhead -----------------------------------------------------------------------------------
+
+def chain(x, n, mod):
+    y = x
+    for i in range(n // 4):
+        y = mod.tanh(y * 0.5 + 0.1) - 0.01
+    return y.sum()
+
+
+def bench_chain(repeat):
+    n = 10_000
+    ops = (n // 4) * 4 + 1
+    print(f"\n2. per-op cost on a {n}-op chain of 3-element tensors (forward + backward, best of {repeat})")
+    x = E.tensor([0.1, 0.2, 0.3], requires_grad=True)
+
+    def run_engine():
+        x._grad = None
+        chain(x, n, E.ops).backward()
+
+    t = best_of(run_engine, repeat)
+    print(f"gradcli   {t / ops * 1e6:6.2f} µs/op   ({t * 1e3:.1f} ms for {ops} ops)")
+    if torch is not None:
+        xt = torch.tensor([0.1, 0.2, 0.3], requires_grad=True)
+
+        def run_torch():
+            xt.grad = None
+            chain(xt, n, torch).backward()
+
+        tt = best_of(run_torch, repeat)
+        print(f"torch     {tt / ops * 1e6:6.2f} µs/op   (gradcli/torch = {t / tt:.2f}x)")
+    return t / ops * 1e6
+
+
+# -- 3. start-up ------------------------------------------------------------------------------------------
+
+def wall(cmd, runs):
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        subprocess.run(cmd, check=True, capture_output=True)
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def bench_startup(runs):
+    print(f"\n3. start-up (median of {runs} runs)")
+    base = wall([sys.executable, "-c", "import numpy"], runs)
+    both = wall([sys.executable, "-c", "import numpy, typer"], runs)
+    cmd = [sys.executable, "-m", "gradcli", "eval", "(x**2).sum()", "x=[1,2,3]", "--json"]
+    flags = subprocess.run([*cmd[:3], "eval", "--help"], capture_output=True, text=True).stdout
+    if "--no-check" in flags:
+        cmd.append("--no-check")
+    gc = wall(cmd, runs)
+    print(f"python -c 'import numpy'           {base * 1e3:7.1f} ms   1.00x")
+    print(f"python -c 'import numpy, typer'    {both * 1e3:7.1f} ms   {both / base:.2f}x")
+    print(f"{' '.join(cmd[2:4])} eval ... --json{'':>7}{gc * 1e3:7.1f} ms   {gc / base:.2f}x")
+    return gc / base
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="10^6 elements only, fewer repeats")
+    args = parser.parse_args()
+    sizes = [10**6] if args.quick else [10**6, 10**7]
+    repeat = 3 if args.quick else 7
+    E.set_default_dtype(E.dtypes.float64)
+    bench_large(sizes, repeat)
+    bench_chain(repeat)
+    bench_startup(5 if args.quick else 15)
+
+
+if __name__ == "__main__":
+    main()

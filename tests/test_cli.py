@@ -1,0 +1,187 @@
+"""`gradcli eval` end to end: the seeds' examples as commands, JSON shape, exit codes, error messages."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from gradcli.cli import app
+
+runner = CliRunner()
+
+
+def run(*args, input=None):
+    return runner.invoke(app, list(args), input=input)
+
+
+def run_json(*args, input=None):
+    result = run(*args, "--json", "--no-check", input=input) if _has_check_flag() else run(*args, "--json",
+                                                                                           input=input)
+    return result, (json.loads(result.stdout) if result.stdout.strip() else None)
+
+
+def _has_check_flag() -> bool:
+    return "--no-check" in run("eval", "--help").stdout
+
+
+def test_seed_sum_of_squares_as_a_command():
+    result, obj = run_json("eval", "(x**2).sum()", "x=[1,2,3]")
+    assert result.exit_code == 0
+    assert obj["output"] == {"value": 14.0, "shape": []}
+    assert obj["tensors"]["x"]["grad"] == [2.0, 4.0, 6.0]
+
+
+def test_seed_linear_with_const():
+    result, obj = run_json("eval", "w*x + b", "x=2", "w=3", "b=1", "--const", "z=4")
+    assert result.exit_code == 0
+    grads = {n: t["grad"] for n, t in obj["tensors"].items()}
+    assert grads == {"x": 3.0, "w": 2.0, "b": 1.0, "z": None}
+    assert obj["tensors"]["z"]["requires_grad"] is False
+    assert obj["output"]["value"] == 7.0
+
+
+def test_seed_square_at_two():
+    result, obj = run_json("eval", "x**2", "x=2")
+    assert obj["tensors"]["x"]["grad"] == 4.0
+
+
+def test_table_output_shows_value_and_grad():
+    result = run("eval", "(x**2).sum()", "x=[1,2,3]", "--no-color")
+    assert result.exit_code == 0
+    assert "14.0" in result.stdout
+    assert "[2. 4. 6.]" in result.stdout
+    assert "\x1b[" not in result.stdout  # no colour codes when not a terminal
+
+
+def test_json_is_one_strict_object_with_non_finite_as_strings():
+    result, obj = run_json("eval", "torch.sqrt(x).sum()", "x=[0,4]")
+    assert result.exit_code == 0
+    assert obj["tensors"]["x"]["grad"] == ["inf", 0.25]
+    assert any("inf" in w for w in obj["warnings"])
+    json.loads(result.stdout, parse_constant=lambda c: pytest.fail(f"non-strict JSON constant {c}"))
+    assert len(result.stdout.strip().splitlines()) == 1
+
+
+def test_unused_tensor_keeps_none_grad_and_is_reported():
+    result, obj = run_json("eval", "x*2", "x=1", "y=[1,2]")
+    assert obj["tensors"]["y"]["grad"] is None and obj["tensors"]["y"]["used"] is False
+    assert any("y is not used" in w for w in obj["warnings"])
+
+
+def test_non_scalar_output_without_grad_output_is_torch_error_exit_2():
+    result = run("eval", "x**2", "x=[1,2]", "--no-color")
+    assert result.exit_code == 2
+    assert "[1. 4.]" in result.stdout  # the value is still shown
+    assert "grad can be implicitly created only for scalar outputs" in result.stderr
+
+
+def test_grad_output_is_the_backward_gradient():
+    result, obj = run_json("eval", "x**2", "x=[1,2,3]", "--grad-output", "[1,0,2]")
+    assert result.exit_code == 0
+    assert obj["tensors"]["x"]["grad"] == [2.0, 0.0, 12.0]
+
+
+def test_grad_output_shape_mismatch_is_an_error():
+    result = run("eval", "x**2", "x=[1,2,3]", "--grad-output", "[1,0]")
+    assert result.exit_code == 2
+    assert "Mismatch in shape" in result.stderr
+
+
+@pytest.mark.parametrize("expr,needle", [
+    ("sigmod(x)", "did you mean `sigmoid`"),
+    ("__import__('os')", "names starting with '_' are not allowed"),
+    ("x.__class__", "names starting with '_' are not allowed"),
+    ("lambda: x", "lambda is not allowed"),
+    ("[v for v in x]", "comprehension is not allowed"),
+    ("x + 'a'", "a string is not allowed here"),
+    ("x.sum(", "never closed"),
+    ("2x", "write multiplication explicitly"),
+    ("x**100000", "exceeds the limit"),
+])
+def test_bad_expressions_give_one_clear_error_with_caret(expr, needle):
+    result = run("eval", expr, "x=[1,2]")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("gradcli: error:")
+    assert needle in result.stderr
+    assert "^" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_missing_names_are_listed():
+    result = run("eval", "x*y + z", "x=1")
+    assert result.exit_code == 2
+    assert "no value given for y, z" in result.stderr
+
+
+def test_caret_points_at_the_failing_operation():
+    result = run("eval", "x @ y", "x=[1,2]", "y=[1,2,3]")
+    assert result.exit_code == 2
+    lines = result.stderr.splitlines()
+    assert "inconsistent tensor size" in lines[0]
+    assert lines[1] == "  x @ y" and lines[2] == "  ^^^^^"
+
+
+def test_bad_value_is_reported_with_caret():
+    result = run("eval", "x", "x=[1,2")
+    assert result.exit_code == 2
+    assert "cannot read the value" in result.stderr
+
+
+def test_value_generators_are_seeded_and_shaped():
+    _, a = run_json("eval", "W.sum()", "W=randn(3,4)", "--seed", "7")
+    _, b = run_json("eval", "W.sum()", "W=randn(3,4)", "--seed", "7")
+    assert a["tensors"]["W"]["value"] == b["tensors"]["W"]["value"]
+    assert np.shape(a["tensors"]["W"]["value"]) == (3, 4)
+    assert a["tensors"]["W"]["grad"] == np.ones((3, 4)).tolist()
+
+
+def test_values_from_file_and_stdin(tmp_path):
+    path = tmp_path / "x.npy"
+    np.save(path, np.array([1.0, 2.0]))
+    _, obj = run_json("eval", "(x*y).sum()", f"x=@{path}", "y=-", input="[3, 4]")
+    assert obj["tensors"]["x"]["grad"] == [3.0, 4.0]
+    assert obj["tensors"]["y"]["grad"] == [1.0, 2.0]
+
+
+def test_float32_mode():
+    _, obj = run_json("eval", "(x*0.1).sum()", "x=[1,2]", "--dtype", "float32")
+    assert obj["tensors"]["x"]["grad"] == [pytest.approx(0.1, rel=1e-7)] * 2
+
+
+def test_limits_are_enforced_with_hints():
+    result = run("eval", "x.sum()", "x=zeros(1000)", "--max-elements", "100")
+    assert result.exit_code == 2 and "limit is 100" in result.stderr
+    result = run("eval", "x" + "+x" * 50, "x=1", "--max-length", "20")
+    assert result.exit_code == 2 and "--max-length" in result.stderr
+    result = run("eval", "(x[:, None] * x).sum()", "x=zeros(2000)", "--max-elements", "10000")
+    assert result.exit_code == 2 and "exceeds the limit" in result.stderr
+
+
+def test_huge_integer_power_never_runs():
+    result, obj = run_json("eval", "x * 9**9**9", "x=1", "--max-exponent", "1e12")
+    assert result.exit_code == 0
+    assert obj["tensors"]["x"]["grad"] == "inf"
+
+
+def test_deep_nesting_is_refused_not_crashing():
+    result = run("eval", "(" * 500 + "x" + ")" * 500, "x=1")
+    assert result.exit_code == 2 and "Traceback" not in result.stderr
+
+
+def test_version_and_ops_listing():
+    assert run("--version").stdout.startswith("gradcli ")
+    obj = json.loads(run("ops", "--json").stdout)
+    names = {e["name"] for e in obj["ops"]}
+    assert {"exp", "sum", "matmul", "softmax", "relu"} <= names
+
+
+def test_python_dash_m_entry_point():
+    proc = subprocess.run([sys.executable, "-m", "gradcli", "eval", "x**2", "x=3", "--json"],
+                          capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["tensors"]["x"]["grad"] == 6.0
