@@ -86,7 +86,10 @@ def _limits(max_length, max_depth, max_nodes, max_elements, max_exponent, timeou
 def _console(no_color: bool):
     from rich.console import Console
 
-    return Console(no_color=no_color or None, highlight=False, soft_wrap=False)
+    console = Console(no_color=no_color or None, highlight=False, soft_wrap=False)
+    if not console.is_terminal:
+        console.width = max(console.width, 160)  # piped output: do not fold rows at 80 columns
+    return console
 
 
 _D = __import__("gradcli.limits", fromlist=["Limits"]).Limits()

@@ -14,8 +14,8 @@ def format_array(array: np.ndarray | None, *, precision: int = 6) -> str:
     if array.ndim == 0:
         return format_number(array.item(), precision)
     if array.size <= SUMMARY_THRESHOLD:
-        with np.printoptions(precision=precision, linewidth=60):
-            return np.array2string(array, separator=" ")
+        # one line per matrix row: the table, not numpy, decides the width
+        return np.array2string(array, separator=" ", precision=precision, max_line_width=10**6)
     # Large: the first and last values (flattened) and summary statistics, so a table row stays short.
     flat = array.ravel()
     head = " ".join(format_number(v, 4) for v in flat[:3].tolist())
