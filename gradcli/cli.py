@@ -14,6 +14,7 @@ from typing import Annotated
 import typer
 
 from . import __version__
+from .limits import Limits
 
 app = typer.Typer(
     rich_markup_mode="rich",
@@ -77,8 +78,6 @@ def _user_errors(debug: bool):
 
 
 def _limits(max_length, max_depth, max_nodes, max_elements, max_exponent, timeout):
-    from .limits import Limits
-
     return Limits(max_length=max_length, max_depth=max_depth, max_nodes=max_nodes, max_elements=max_elements,
                   max_exponent=max_exponent, max_seconds=timeout)
 
@@ -92,7 +91,7 @@ def _console(no_color: bool):
     return console
 
 
-_D = __import__("gradcli.limits", fromlist=["Limits"]).Limits()
+_D = Limits()  # defaults shown in --help
 
 # Options shared by commands that evaluate expressions.
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one strict-JSON object instead of a table.")]

@@ -185,3 +185,9 @@ def test_python_dash_m_entry_point():
                           capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["tensors"]["x"]["grad"] == 6.0
+
+
+def test_time_limit_interrupts_long_evaluations():
+    result = run("eval", "(x.exp().sin().exp().sin().exp()).sum()", "x=zeros(20000000)", "--timeout", "0.05")
+    assert result.exit_code == 2
+    assert "longer than 0.05 s" in result.stderr

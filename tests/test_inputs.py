@@ -1,0 +1,76 @@
+"""NAME=VALUE parsing: every value form, and clear errors for bad ones."""
+
+from __future__ import annotations
+
+import io
+import math
+
+import numpy as np
+import pytest
+
+from gradcli.errors import InputError
+from gradcli.inputs import parse_assignment, parse_value
+from gradcli.limits import Limits
+
+F64 = np.dtype(np.float64)
+
+
+def value(text, **kw):
+    return parse_value(text, dtype=F64, rng=np.random.default_rng(0), limits=Limits(**kw))
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("2", 2.0), ("-1.5", -1.5), ("1e-3", 1e-3), ("pi", math.pi), ("-inf", -math.inf),
+    ("[1,2,3]", [1.0, 2.0, 3.0]), ("[[1,2],[3,4]]", [[1.0, 2.0], [3.0, 4.0]]), ("[]", []),
+    ("zeros(2,3)", np.zeros((2, 3))), ("ones(2)", [1.0, 1.0]), ("arange(4)", [0.0, 1.0, 2.0, 3.0]),
+    ("arange(0,1,0.25)", [0.0, 0.25, 0.5, 0.75]), ("linspace(0,1,3)", [0.0, 0.5, 1.0]),
+    ("eye(2)", np.eye(2)), ("full((2,2),7)", np.full((2, 2), 7.0)), ("zeros((2,3))", np.zeros((2, 3))),
+])
+def test_value_forms(text, expected):
+    np.testing.assert_array_equal(value(text), np.asarray(expected, dtype=np.float64))
+
+
+def test_random_values_have_shape_and_are_reproducible():
+    a, b = value("randn(3,4)"), value("randn(3,4)")
+    assert a.shape == (3, 4)
+    np.testing.assert_array_equal(a, b)
+    assert ((value("rand(100)") >= 0) & (value("rand(100)") < 1)).all()
+
+
+def test_files_and_stdin(tmp_path):
+    (tmp_path / "a.json").write_text("[[1, 2], [3, \"inf\"]]")
+    (tmp_path / "b.txt").write_text("1 2 3\n4,5,6\n")
+    np.save(tmp_path / "c.npy", np.arange(3.0))
+    np.testing.assert_array_equal(value(f"@{tmp_path / 'a.json'}"), [[1, 2], [3, np.inf]])
+    np.testing.assert_array_equal(value(f"@{tmp_path / 'b.txt'}"), [[1, 2, 3], [4, 5, 6]])
+    np.testing.assert_array_equal(value(f"@{tmp_path / 'c.npy'}"), [0, 1, 2])
+    got = parse_value("-", dtype=F64, rng=np.random.default_rng(0), limits=Limits(), stdin=io.StringIO("7"))
+    assert got == 7.0
+
+
+@pytest.mark.parametrize("text,needle", [
+    ("[1,2", "cannot read the value"),
+    ("[[1,2],[3]]", "same length"),
+    ("randm(3)", "did you mean `rand`"),
+    ("__import__('os')", "unknown value generator"),
+    ("x", "not a value"),
+    ("zeros(-1)", "bad arguments"),
+    ("@/no/such/file.npy", "no such file"),
+    ("", "empty value"),
+])
+def test_bad_values(text, needle):
+    with pytest.raises(InputError, match=needle):
+        value(text)
+
+
+def test_size_limit_is_checked_before_allocating():
+    with pytest.raises(InputError, match="limit is 1000"):
+        value("zeros(100000, 100000)", max_elements=1000)
+
+
+def test_assignment_names():
+    a = parse_assignment("W1=[1,2]", dtype=F64, rng=np.random.default_rng(0), limits=Limits())
+    assert a.name == "W1"
+    for bad in ("1x=2", "_x=2", "x"):
+        with pytest.raises(InputError):
+            parse_assignment(bad, dtype=F64, rng=np.random.default_rng(0), limits=Limits())
