@@ -51,7 +51,6 @@ def test_files_and_stdin(tmp_path):
 @pytest.mark.parametrize("text,needle", [
     ("[1,2", "cannot read the value"),
     ("[[1,2],[3]]", "same length"),
-    ("randm(3)", "did you mean `rand`"),
     ("__import__('os')", "unknown value generator"),
     ("x", "not a value"),
     ("zeros(-1)", "bad arguments"),
@@ -61,6 +60,12 @@ def test_files_and_stdin(tmp_path):
 def test_bad_values(text, needle):
     with pytest.raises(InputError, match=needle):
         value(text)
+
+
+def test_unknown_generator_suggests_the_closest():
+    with pytest.raises(InputError, match="unknown value generator 'randm'") as info:
+        value("randm(3)")
+    assert info.value.hint == "did you mean `rand`?"
 
 
 def test_size_limit_is_checked_before_allocating():
