@@ -45,6 +45,12 @@ index_select
 mse_loss l1_loss smooth_l1_loss huber_loss cross_entropy nll_loss binary_cross_entropy
 binary_cross_entropy_with_logits kl_div cosine_similarity normalize linear
 """.split()
+# Other names gradcli lists (aliases and small extras): every listed op has a golden case.
+EXTRA_OPS = """
+arcsin arccos arctan arctan2 arcsinh arccosh arctanh absolute negative fix subtract multiply divide true_divide
+clamp_min clamp_max xlogy swapaxes swapdims concat concatenate ger linalg.diagonal linalg.matmul linalg.vector_norm
+""".split()
+FULL_ONLY_OPS += EXTRA_OPS
 ALL_OPS = CORE_OPS + FULL_ONLY_OPS
 
 ELEMENTWISE = set("""
@@ -52,10 +58,12 @@ add sub mul div pow neg exp log sin cos tan tanh sigmoid relu sqrt abs clamp
 exp2 expm1 log2 log10 log1p asin acos atan atan2 sinh cosh asinh acosh atanh logsigmoid softplus
 leaky_relu elu selu gelu silu mish hardtanh rsqrt square sign floor ceil round trunc frac reciprocal
 erf erfc clip maximum minimum where lerp
+arcsin arccos arctan arctan2 arcsinh arccosh arctanh absolute negative fix subtract multiply divide true_divide
+clamp_min clamp_max xlogy
 """.split())
-REDUCTIONS = set("sum mean max min prod amax amin std var norm logsumexp cumsum cumprod".split())
+REDUCTIONS = set("sum mean max min prod amax amin std var norm logsumexp cumsum cumprod linalg.vector_norm".split())
 SECOND_ORDER_OPS = ELEMENTWISE | REDUCTIONS
-TIE_SENSITIVE = {"max", "min", "amax", "amin", "norm", "linalg.norm"}
+TIE_SENSITIVE = {"max", "min", "amax", "amin", "norm", "linalg.norm", "linalg.vector_norm"}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -331,6 +339,7 @@ add("where", "torch.where(y > 0, x * 2, x ** 2)", x=ANY(VEC), y=ANY(VEC))
 add("where", "torch.where(x > 0, x, 0.0)", x=ANY(MAT))
 add("where", "torch.where(x < y, x, y)", x=ANY(MAT), y=ANY(VEC))
 add("where", "torch.where(x > 0.5, torch.exp(x), x)", x=ANY(SCALAR))
+add("where", "x.where(x > 0, y)", x=ANY(MAT), y=ANY(VEC))
 
 add("lerp", "torch.lerp(x, y, 0.25)", x=ANY(VEC), y=ANY(VEC))
 add("lerp", "x.lerp(y, 0.5)", x=ANY(MAT), y=ANY(VEC))
@@ -695,6 +704,103 @@ add("linear", "F.linear(x, W)", x=ANY(MAT), W=ANY((2, 3)))
 add("linear", "F.linear(x, W, b)", x=ANY(VEC), W=ANY((2, 3)), b=ANY((2,)))
 add("linear", "F.linear(x, W, b)", x=ANY((2, 2, 3)), W=ANY((2, 3)), b=ANY(SCALAR))
 
+# --- aliases and extra ops ------------------------------------------------------------------------
+
+for _op, _spellings, _domain in [
+    ("arcsin", ["torch.arcsin(x)", "x.arcsin()"], UNIT), ("arccos", ["torch.arccos(x)", "x.arccos()"], UNIT),
+    ("arctan", ["torch.arctan(x)", "x.arctan()"], ANY), ("arcsinh", ["torch.arcsinh(x)", "x.arcsinh()"], ANY),
+    ("arccosh", ["torch.arccosh(x)", "x.arccosh()"], GT1), ("arctanh", ["torch.arctanh(x)", "x.arctanh()"], UNIT),
+    ("absolute", ["torch.absolute(x)", "x.absolute()"], ANY), ("negative", ["torch.negative(x)", "x.negative()"], ANY),
+    ("fix", ["torch.fix(x)", "x.fix()"], ANY),
+    ("clamp_min", ["torch.clamp_min(x, -0.5)", "x.clamp_min(0.2)"], ANY),
+    ("clamp_max", ["torch.clamp_max(x, 0.5)", "x.clamp_max(-0.2)"], ANY),
+]:
+    sweep(_op, "full", _spellings, _domain, shapes=(VEC, MAT))
+edges("clamp_min", "full", [("x.clamp_min(0.0)", [-1.0, 0.0, 1.0])])
+edges("clamp_max", "full", [("torch.clamp_max(x, 0.5)", [0.0, 0.5, 1.0])])
+for _op, _spellings, _xdom, _ydom in [
+    ("arctan2", ["torch.arctan2(x, y)", "x.arctan2(y)"], NZ, NZ),
+    ("subtract", ["torch.subtract(x, y)", "x.subtract(y)"], ANY, ANY),
+    ("multiply", ["torch.multiply(x, y)", "x.multiply(y)"], ANY, ANY),
+    ("divide", ["torch.divide(x, y)", "x.divide(y)"], ANY, NZ),
+    ("true_divide", ["torch.true_divide(x, y)", "x.true_divide(y)"], ANY, NZ),
+    ("xlogy", ["torch.xlogy(x, y)", "x.xlogy(y)"], ANY, POS),
+]:
+    sweep2(_op, "full", _spellings, _xdom, _ydom, pairs=[(MAT, MAT), (MAT, VEC)])
+add("xlogy", "torch.xlogy(x, y)", tag="zero", x=V([0.0, 1.0, 2.0]), y=V([0.5, 0.5, 3.0]))
+exprs("swapaxes", "full", [("x.swapaxes(0, 1)", MAT), ("torch.swapaxes(x, 0, 2)", (2, 3, 4))])
+exprs("swapdims", "full", [("torch.swapdims(x, 0, 1)", MAT), ("x.swapdims(-1, 0)", (2, 3, 4))])
+add("concat", "torch.concat([x, y])", x=ANY(VEC), y=ANY((2,)))
+add("concatenate", "torch.concatenate((x, y), dim=1)", x=ANY(MAT), y=ANY((2, 1)))
+add("ger", "torch.ger(x, y)", x=ANY(VEC), y=ANY((2,)))
+add("ger", "x.ger(y)", x=ANY((2,)), y=ANY(VEC))
+add("linalg.diagonal", "torch.linalg.diagonal(x)", x=ANY((2, 3, 3)))
+add("linalg.diagonal", "torch.linalg.diagonal(x, offset=1)", x=ANY((3, 4)))
+add("linalg.matmul", "torch.linalg.matmul(x, y)", x=ANY((2, 3, 4)), y=ANY((4, 2)))
+add("linalg.matmul", "torch.linalg.matmul(x, y)", x=ANY(VEC), y=ANY((3, 2)))
+exprs("linalg.vector_norm", "full", [
+    ("torch.linalg.vector_norm(x)", MAT), ("torch.linalg.vector_norm(x, ord=1, dim=1)", MAT),
+    ("torch.linalg.vector_norm(x, ord=math.inf)", VEC),
+    ("torch.linalg.vector_norm(x, 3, dim=(0, 1), keepdim=True)", MAT),
+    ("torch.linalg.vector_norm(x, ord=0.5)", VEC),
+], domain=NZ)
+add("linalg.norm", "torch.linalg.norm(x, ord=1)", x=ANY((3, 3)))
+add("linalg.norm", "torch.linalg.norm(x, ord=-math.inf, dim=(0, 1), keepdim=True)", x=ANY((3, 3)))
+
+# --- second derivatives of the ops whose cases above record only first derivatives -----------------
+# (losses, linear algebra, shape and nn ops: the rules must differentiate again for Hessians)
+
+for _op, _expr, _inputs, _const in [
+    ("mse_loss", "F.mse_loss(x, y)", {"x": ANY(MAT), "y": ANY(MAT)}, None),
+    ("l1_loss", "F.l1_loss(x, y, reduction='sum')", {"x": ANY(MAT), "y": ANY(MAT)}, None),
+    ("smooth_l1_loss", "F.smooth_l1_loss(x, y, beta=0.5)", {"x": ANY(MAT), "y": ANY(MAT)}, None),
+    ("huber_loss", "F.huber_loss(x, y, reduction='sum', delta=0.5)", {"x": ANY(MAT), "y": ANY(MAT)}, None),
+    ("cross_entropy", "F.cross_entropy(x, torch.tensor([1, 0]))", {"x": ANY(MAT)}, None),
+    ("cross_entropy", "F.cross_entropy(x, torch.tensor([2, -100, 0]), reduction='sum', label_smoothing=0.2)",
+     {"x": ANY((3, 3))}, None),
+    ("cross_entropy", "F.cross_entropy(x, y)", {"x": ANY(MAT), "y": U(MAT, 0.0, 1.0)}, None),
+    ("nll_loss", "F.nll_loss(F.log_softmax(x, 1), torch.tensor([2, 0]))", {"x": ANY(MAT)}, None),
+    ("binary_cross_entropy", "F.binary_cross_entropy(x, y)", {"x": PROB(MAT), "y": U(MAT, 0.0, 1.0)}, None),
+    ("binary_cross_entropy_with_logits", "F.binary_cross_entropy_with_logits(x, y)",
+     {"x": ANY(MAT), "y": U(MAT, 0.0, 1.0)}, None),
+    ("binary_cross_entropy_with_logits",
+     "F.binary_cross_entropy_with_logits(x, y, pos_weight=torch.tensor([1.0, 2.0, 0.5]), reduction='sum')",
+     {"x": ANY(MAT), "y": U(MAT, 0.0, 1.0)}, None),
+    ("kl_div", "F.kl_div(F.log_softmax(x, 1), y, reduction='batchmean')", {"x": ANY(MAT), "y": U(MAT, 0.1, 1.0)},
+     None),
+    ("kl_div", "F.kl_div(x, y, reduction='sum', log_target=True)", {"x": LOGPROB(MAT), "y": LOGPROB(MAT)}, None),
+    ("cosine_similarity", "F.cosine_similarity(x, y)", {"x": ANY(MAT), "y": ANY(MAT)}, None),
+    ("normalize", "F.normalize(x)", {"x": ANY(MAT)}, None),
+    ("normalize", "F.normalize(x, p=3, dim=0)", {"x": NZ(MAT)}, None),
+    ("linear", "torch.tanh(F.linear(x, W, b))", {"x": ANY(MAT), "W": ANY((4, 3)), "b": ANY((4,))}, None),
+    ("softmax", "F.softmax(x, dim=1)", {"x": ANY(MAT)}, None),
+    ("log_softmax", "F.log_softmax(x, dim=0)", {"x": ANY(MAT)}, None),
+    ("det", "torch.det(W)", {"W": WC((3, 3))}, None),
+    ("det", "torch.det(W)", {"W": WC((2, 3, 3))}, None),
+    ("inverse", "torch.inverse(W)", {"W": WC((3, 3))}, None),
+    ("linalg.solve", "torch.linalg.solve(W, y)", {"W": WC((3, 3)), "y": ANY(VEC)}, None),
+    ("linalg.solve", "torch.linalg.solve(W, y)", {"W": WC((2, 2, 2)), "y": ANY((2, 2, 1))}, None),
+    ("linalg.norm", "torch.linalg.norm(x, dim=1)", {"x": ANY(MAT)}, None),
+    ("einsum", "torch.einsum('ij,jk->ik', x, y) ** 2", {"x": ANY(MAT), "y": ANY((3, 2))}, None),
+    ("einsum", "torch.einsum('bij,bjk->bik', x, y)", {"x": ANY((2, 3, 4)), "y": ANY((2, 4, 2))}, None),
+    ("mm", "torch.mm(x, y) ** 2", {"x": ANY(MAT), "y": ANY((3, 4))}, None),
+    ("bmm", "torch.bmm(x, y)", {"x": ANY((2, 3, 4)), "y": ANY((2, 4, 2))}, None),
+    ("outer", "torch.outer(x, y) ** 2", {"x": ANY(VEC), "y": ANY((2,))}, None),
+    ("trace", "torch.trace(W @ W)", {"W": ANY((3, 3))}, None),
+    ("diag", "torch.diag(x) @ W", {"x": ANY(VEC), "W": ANY((3, 3))}, None),
+    ("tril", "torch.tril(W) ** 2", {"W": ANY((3, 3))}, None),
+    ("cat", "torch.cat([x, y]) ** 2", {"x": ANY(VEC), "y": ANY((2,))}, None),
+    ("stack", "torch.stack([x, y], dim=1) ** 3", {"x": ANY(MAT), "y": ANY(MAT)}, None),
+    ("repeat", "x.repeat(2, 1) ** 2", {"x": ANY(MAT)}, None),
+    ("gather", "torch.gather(x, 1, torch.tensor([[0, 0], [2, 1]])) ** 2", {"x": ANY(MAT)}, None),
+    ("index_select", "x.index_select(0, torch.tensor([1, 0, 1])) ** 2", {"x": ANY(MAT)}, None),
+    ("roll", "torch.roll(x, 1, 1) ** 2", {"x": ANY(MAT)}, None),
+    ("flip", "x.flip(0) * x", {"x": ANY(MAT)}, None),
+    ("split", "torch.split(x, [1, 2], dim=1)[1] ** 2", {"x": ANY(MAT)}, None),
+    ("index", "x[[0, 0, 1]] ** 2", {"x": ANY(VEC)}, None),
+]:
+    add(_op, _expr, second=True, tag="grad2", const=_const, **_inputs)
+
 # --- Hessians of scalar functions (torch.autograd.functional.hessian) ----------------------------
 
 
@@ -713,6 +819,30 @@ hessian("torch.norm(x)", tag="norm", x=ANY(VEC))
 hessian("F.cross_entropy(x, torch.tensor([1, 0]))", tag="cross_entropy", x=ANY(MAT))
 hessian("(x / y).sum()", tag="ratio", x=ANY(VEC), y=POS(VEC))
 hessian("(x ** 2 * y).sum()", tag="scalars", x=ANY(SCALAR), y=ANY(SCALAR))
+hessian("torch.det(W)", tag="det", W=WC((3, 3)))
+hessian("torch.inverse(W).sum()", tag="inverse", W=WC((2, 2)))
+hessian("(torch.linalg.solve(W, y) ** 2).sum()", tag="solve", W=WC((2, 2)), y=ANY((2,)))
+hessian("F.binary_cross_entropy_with_logits(x, y)", tag="bce_logits", x=ANY(VEC), y=U(VEC, 0.0, 1.0))
+hessian("F.binary_cross_entropy(torch.sigmoid(x), t)", tag="bce", x=ANY(VEC), const={"t": U(VEC, 0.0, 1.0)})
+hessian("F.huber_loss(x, y, delta=0.5)", tag="huber", x=ANY(VEC), y=ANY(VEC))
+hessian("F.smooth_l1_loss(x, t)", tag="smooth_l1", x=ANY(VEC), const={"t": ANY(VEC)})
+hessian("F.mse_loss(x, y)", tag="mse", x=ANY(VEC), y=ANY(VEC))
+hessian("F.kl_div(F.log_softmax(x, 0), t, reduction='sum')", tag="kl_div", x=ANY(VEC), const={"t": SIMPLEX(VEC)})
+hessian("F.cross_entropy(x, t, label_smoothing=0.1)", tag="cross_entropy_probs", x=ANY(MAT), const={"t": SIMPLEX(MAT)})
+hessian("F.cosine_similarity(x, y, dim=0)", tag="cosine", x=ANY(VEC), y=ANY(VEC))
+hessian("F.gelu(x).sum() + F.silu(x).prod() + F.mish(x).sum()", tag="activations", x=ANY(VEC))
+hessian("F.softplus(x, beta=2).sum() + F.logsigmoid(x).sum() + F.elu(x).sum()", tag="smooth_activations",
+        x=ANY(VEC))
+hessian("torch.std(x) + torch.var(x, dim=0).sum()", tag="std_var", x=ANY(MAT))
+hessian("torch.norm(x, p=3) + torch.linalg.vector_norm(x, ord=1.5)", tag="p_norms", x=NZ(VEC))
+hessian("torch.cumprod(x, 0).sum() + x.prod()", tag="cumprod_prod", x=ANY((4,)))
+hessian("torch.cumprod(x, 0).sum() + x.prod()", tag="cumprod_prod_zero", x=V([1.5, 0.0, -2.0, 0.5]))
+hessian("torch.einsum('i,ij,j->', x, W, x)", tag="einsum", x=ANY(VEC), W=ANY((3, 3)))
+hessian("torch.atan2(x, y).sum() + torch.erf(x * y).sum()", tag="atan2_erf", x=NZ(VEC), y=NZ(VEC))
+hessian("(F.normalize(x, dim=0) * y).sum()", tag="normalize", x=NZ(VEC), y=ANY(VEC))
+hessian("torch.lerp(x, y, w).pow(2).sum()", tag="lerp", x=ANY(VEC), y=ANY(VEC), w=U(VEC, 0.0, 1.0))
+hessian("torch.logsumexp(x * y, 0) + torch.maximum(x, y).pow(2).sum()", tag="logsumexp_max", x=ANY(VEC),
+        y=ANY(VEC))
 
 
 # ----------------------------------------------------------------------------------------------

@@ -12,8 +12,11 @@ from gradcli.engine import Tensor, dtypes
 from gradcli.lang.evaluator import EngineBackend, evaluate
 from gradcli.lang.parser import parse
 
+# F.kl_div's reduction='mean' warns as torch does; its goldens cover that reduction on purpose
+pytestmark = pytest.mark.filterwarnings("ignore:reduction. 'mean' divides the total loss")
+
 GOLDEN = load("ops.json")
-TIERS = ("core",)
+TIERS = ("core", "full")
 CASES = [c for c in GOLDEN["cases"] if c["tier"] in TIERS]
 
 
@@ -28,7 +31,9 @@ def float64_mode():
 def _build(case):
     inputs = {n: Tensor(decode(v["value"]), requires_grad=True) for n, v in case["inputs"].items()}
     consts = {n: Tensor(decode(v["value"])) for n, v in case.get("const", {}).items()}
-    out = evaluate(parse(case["expr"]), EngineBackend({**inputs, **consts}, dtypes.float64))
+    # the case's names are variables even where they spell an op (a const called `t`)
+    program = parse(case["expr"], known_variables=frozenset(inputs) | frozenset(consts))
+    out = evaluate(program, EngineBackend({**inputs, **consts}, dtypes.float64))
     return inputs, out
 
 
@@ -77,3 +82,72 @@ def test_second_derivatives(case):
         want = np.zeros(shape) if expected is None else decode(expected)
         got = np.zeros(shape) if g2 is None else g2.array
         assert_close(got, want, rtol=1e-8, atol=1e-10, what=f"d2/d{name}")
+
+
+HESSIANS = GOLDEN["hessians"]
+
+
+@pytest.mark.parametrize("case", HESSIANS, ids=[h["id"] + " " + h["expr"] for h in HESSIANS])
+def test_hessian_goldens(case):
+    """Full Hessian blocks against torch.autograd.functional.hessian, by differentiating the create_graph
+    gradient (gradcli.engine.functional.hessian, what `eval --hessian` uses)."""
+    from gradcli.engine import functional
+
+    inputs, out = _build(case)
+    assert_close(out.array, decode(case["output"]["value"]), what="output")
+    names = list(inputs)
+    blocks = functional.hessian(out, [inputs[n] for n in names])
+    for i, a in enumerate(names):
+        for j, b in enumerate(names):
+            assert_close(blocks[i, j], decode(case["hessian"][f"{a},{b}"]), rtol=1e-8, atol=1e-10,
+                         what=f"hessian {a},{b}")
+
+
+# -- coverage: every op gradcli lists has a golden case ---------------------------------------------------
+
+# Categories outside the calculator's differentiable op set: they make tensors (creation), compare them
+# (bool results, no gradient), modify them in place (`gradcli run`'s business) or convert dtypes.
+UNCOVERED_CATEGORIES = {"creation", "comparison", "inplace", "conversion"}
+_OPERATOR_OPS = {"Add": "add", "Sub": "sub", "Mult": "mul", "Div": "div", "Pow": "pow", "MatMult": "matmul",
+                 "USub": "neg"}
+
+
+def _names_used(expr: str) -> set[str]:
+    """Every op name an expression spells: calls (torch.X, F.X, torch.linalg.X as linalg.X, x.X()) and operators."""
+    import ast
+
+    used = set()
+    for node in ast.walk(ast.parse(expr, mode="eval")):
+        if isinstance(node, ast.Call):
+            func, parts = node.func, []
+            while isinstance(func, ast.Attribute):
+                parts.append(func.attr)
+                func = func.value
+            if isinstance(func, ast.Name):
+                parts.append(func.id)
+            parts.reverse()
+            if parts[:2] == ["torch", "linalg"]:
+                used.add("linalg." + parts[-1])
+            else:
+                used.add(parts[-1])
+        elif isinstance(node, (ast.BinOp, ast.UnaryOp)) and type(node.op).__name__ in _OPERATOR_OPS:
+            used.add(_OPERATOR_OPS[type(node.op).__name__])
+    return used
+
+
+def test_every_listed_op_has_a_golden_case():
+    from gradcli.engine.ops import LINALG, REGISTRY
+
+    used = set()
+    for case in GOLDEN["cases"] + GOLDEN["hessians"]:
+        used |= _names_used(case["expr"])
+    listed = {n for n, s in REGISTRY.items() if s.category not in UNCOVERED_CATEGORIES}
+    listed |= {"linalg." + n for n, s in LINALG.items() if s.category not in UNCOVERED_CATEGORIES}
+    missing = sorted(listed - used)
+    assert not missing, f"ops without a golden case (add them to scripts/make_op_goldens.py): {missing}"
+
+
+def test_golden_op_list_matches_the_cases():
+    ops = {c["op"] for c in GOLDEN["cases"]}
+    assert set(GOLDEN["ops"]["full"]) == ops
+    assert set(GOLDEN["ops"]["core"]) <= ops

@@ -16,10 +16,11 @@ from gradcli.lang.parser import parse
 # by v*v + 1, exp of a tanh) so any composition is differentiable everywhere.
 UNARY = [
     "torch.exp(torch.tanh({}))", "torch.log({0}*{0} + 1)", "torch.sin({})", "{}.cos()", "torch.tanh({})",
-    "torch.sigmoid({0})", "torch.sqrt({0}*{0} + 1)", "-{}", "({})**2", "({})**3", "torch.tan(0.5*torch.tanh({}))",
+    "torch.sigmoid({0})", "torch.sqrt({0}*{0} + 1)", "-{}", "(({})**2)", "(({})**3)", "torch.tan(0.5*torch.tanh({}))",
     "F.softmax({}, dim=-1)", "torch.log_softmax({}, -1)", "{}.exp().log()",
 ]
-BINARY = ["({0} + {1})", "({0} - {1})", "({0} * {1})", "({0} / ({1}*{1} + 1))", "torch.pow({0}*{0} + 1, torch.tanh({1}))"]
+BINARY = ["({0} + {1})", "({0} - {1})", "({0} * {1})", "({0} / ({1}*{1} + 1))",
+          "torch.pow({0}*{0} + 1, torch.tanh({1}))"]
 REDUCE = ["{}.sum()", "{}.mean()", "torch.sum({}, dim=-1)", "{}.mean(dim=0, keepdim=True)"]
 
 leaves = st.sampled_from(["x", "y"])

@@ -170,21 +170,22 @@ class Function:
 
 
 def _modified_message(value, node, index, version) -> str:
-    return (
-        "one of the variables needed for gradient computation has been modified by an inplace operation: "
-        f"[{_type_name(value)} {_size_str(value.array.shape)}] is at version {value._version[0]}; expected "
-        f"version {version} instead. Hint: enable anomaly detection to find the operation that failed to "
-        "compute its gradient, with torch.autograd.set_detect_anomaly(True)."
-    )
+    producer = value.grad_fn.name if value.grad_fn is not None else None  # its history now, as torch reports
+    return _inplace_message(_type_name(value), value.array.shape, producer, value._version[0], version)
 
 
 def _modified_output_message(node) -> str:
+    return _inplace_message(_type_name_np(node.out), node.out.shape, node.name, node.out_version[0], 0)
+
+
+def _inplace_message(type_name, shape, producer, current, expected) -> str:
+    # torch names the producing op, not its node: MulBackward0 -> Mul, SumBackward1 -> Sum1
+    which = f", which is output 0 of {producer.replace('Backward0', '').replace('Backward', '')}," if producer else ""
     return (
         "one of the variables needed for gradient computation has been modified by an inplace operation: "
-        f"[{_type_name_np(node.out)} {_size_str(node.out.shape)}], which is output 0 of {node.name}, is at "
-        f"version {node.out_version[0]}; expected version 0 instead. Hint: enable "
-        "anomaly detection to find the operation that failed to compute its gradient, with "
-        "torch.autograd.set_detect_anomaly(True)."
+        f"[{type_name} {_size_str(shape)}]{which} is at version {current}; expected version {expected} instead. "
+        "Hint: enable anomaly detection to find the operation that failed to compute its gradient, with "
+        "torch.autograd.set_detect_anomaly(True, check_nan=False)."
     )
 
 
@@ -280,11 +281,12 @@ def _add(a, b):
 
 
 def run_backward(outputs, grad_outputs, *, retain_graph: bool, create_graph: bool, inputs=None,
-                 accumulate: bool = True):
+                 accumulate: bool = True, observer=None):
     """Backpropagate `grad_outputs` from `outputs`.
 
     With ``accumulate`` the leaves' ``.grad`` (and retained non-leaf grads) are updated, as
     ``Tensor.backward`` does; otherwise the gradients of `inputs` are returned, as ``autograd.grad`` does.
+    ``observer(node, grad)``, if given, sees the summed gradient flowing into each node (`gradcli explain`).
     """
     leaf_grads = {}  # id(leaf) -> [leaf, summed grad]
     node_grads = {}
@@ -315,6 +317,8 @@ def run_backward(outputs, grad_outputs, *, retain_graph: bool, create_graph: boo
             node = ready.pop()
             grad = node_grads.pop(node, None)
             if grad is not None:
+                if observer is not None:
+                    observer(node, grad)
                 if node in capture_nodes:
                     capture_nodes[node] = grad
                 if node.retained is not None and accumulate:
@@ -428,7 +432,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     results = run_backward(outs, grads, retain_graph=retain_graph, create_graph=create_graph,
                            inputs=inputs, accumulate=False)
     final = []
-    for t, g in zip(inputs, results):
+    for index, (t, g) in enumerate(zip(inputs, results)):
         if isinstance(g, np.generic):
             g = np.asarray(g)
         if g is None:
@@ -436,7 +440,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                 g = np.zeros_like(t.array)
             elif not allow_unused:
                 raise TorchRuntimeError(
-                    "One of the differentiated Tensors appears to not have been used in the graph. "
+                    f"The differentiated Tensor at index {index} appears to not have been used in the graph. "
                     "Set allow_unused=True if this is the desired behavior.")
             else:
                 final.append(None)

@@ -70,10 +70,17 @@ def where(mask, a, b):
     return np.where(mask, a, b)
 
 
+def _op(name):
+    """The op function `name` (exported by ops, else from the registry)."""
+    ops = _ops()
+    fn = getattr(ops, name, None)
+    return fn if fn is not None else ops.REGISTRY[name].fn
+
+
 def _unary(name, np_fn):
     def fn(x):
         if isinstance(x, Tensor):
-            return getattr(_ops(), name)(x)
+            return _op(name)(x)
         return np_fn(x)
 
     fn.__name__ = name
@@ -93,3 +100,91 @@ def pow(x, exponent):  # noqa: A001 - mirrors Python's name on purpose
     if isinstance(x, Tensor) or isinstance(exponent, Tensor):
         return _ops().pow(x, exponent)
     return np.power(x, exponent)
+
+
+# -- more elementwise functions, for the rules of the full op set ----------------------------------------
+
+def _np_sigmoid(x):
+    e = np.exp(-np.abs(x))
+    return np.where(x >= 0, 1 / (1 + e), e / (1 + e))
+
+
+def np_erf(x):
+    """erf elementwise with the C library's erf (numpy has none; torch uses std::erf)."""
+    import math
+
+    return _vectorised(math.erf, x)
+
+
+def np_erfc(x):
+    import math
+
+    return _vectorised(math.erfc, x)
+
+
+def _vectorised(fn, x):
+    x = np.asarray(x)
+    out = np.frompyfunc(fn, 1, 1)(x)
+    return np.asarray(out, dtype=x.dtype if x.dtype.kind == "f" else np.float64)
+
+
+sinh = _unary("sinh", np.sinh)
+cosh = _unary("cosh", np.cosh)
+expm1 = _unary("expm1", np.expm1)
+log1p = _unary("log1p", np.log1p)
+abs = _unary("abs", np.abs)  # noqa: A001 - mirrors numpy's name on purpose
+sigmoid = _unary("sigmoid", _np_sigmoid)
+erf = _unary("erf", np_erf)
+rsqrt = _unary("rsqrt", lambda x: 1 / np.sqrt(x))
+
+
+def softplus(x, beta=1.0, threshold=20.0):
+    if isinstance(x, Tensor):
+        return _ops().softplus(x, beta=beta, threshold=threshold)
+    from .ops.activations import np_softplus
+
+    return np_softplus(x, beta, threshold)
+
+
+def cumsum(g, dim):
+    if isinstance(g, Tensor):
+        return _ops().cumsum(g, dim)
+    return np.cumsum(g, axis=dim)
+
+
+def cumprod(g, dim):
+    if isinstance(g, Tensor):
+        return _ops().cumprod(g, dim)
+    return np.cumprod(g, axis=dim)
+
+
+def flip(g, dims):
+    if isinstance(g, Tensor):
+        return _ops().flip(g, dims)
+    return np.flip(g, axis=dims)
+
+
+def cat(values, dim):
+    if _is_t(*values):
+        ops = _ops()
+        return ops.cat([v if isinstance(v, Tensor) else Tensor._make(np.asarray(v), None) for v in values], dim)
+    return np.concatenate(values, axis=dim)
+
+
+def inverse(a):
+    return _ops().inverse(a) if isinstance(a, Tensor) else np.linalg.inv(a)
+
+
+def solve(a, b):
+    """a^-1 b for a batch of matrices b (not vectors)."""
+    if _is_t(a, b):
+        return _ops().linalg_solve_matrix(a, b)
+    return np.linalg.solve(a, b)
+
+
+def logsigmoid(x):
+    if isinstance(x, Tensor):
+        return _ops().logsigmoid(x)
+    from .ops.activations import _logsigmoid
+
+    return _logsigmoid(x)

@@ -18,7 +18,13 @@ NON_LEAF_GRAD_WARNING = (
     "be populated during autograd.backward(). If you indeed want the .grad field to be populated for a "
     "non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor by "
     "mistake, make sure you access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for "
-    "more informations. (Triggered internally at /pytorch/build/aten/src/ATen/core/TensorBody.h:497.)"
+    "more information. (Triggered internally at /__w/pytorch/pytorch/build/aten/src/ATen/core/TensorBody.h:493.)"
+)
+
+SCALAR_CONVERSION_WARNING = (
+    "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
+    "Consider using tensor.detach() first. (Triggered internally at "
+    "/__w/pytorch/pytorch/torch/csrc/autograd/generated/python_variable_methods.cpp:822.)"
 )
 
 
@@ -97,7 +103,7 @@ class Tensor:
                     "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().")
             return self
         if requires_grad and self.array.dtype.kind not in "fc":
-            raise TorchRuntimeError("only Tensors of floating point and complex dtype can require gradients")
+            raise TorchRuntimeError("only Tensors of floating point dtype can require gradients")
         self.requires_grad = bool(requires_grad)
         return self
 
@@ -207,6 +213,8 @@ class Tensor:
     def _scalar(self, kind):
         if self.array.size != 1:
             raise TorchValueError("only one element tensors can be converted to Python scalars")
+        if self.requires_grad:  # float(x) and int(x) warn, x.item() does not
+            warnings.warn(SCALAR_CONVERSION_WARNING, UserWarning, stacklevel=3)
         return self.array.reshape(()).item()
 
     def __len__(self) -> int:

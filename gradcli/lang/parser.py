@@ -167,6 +167,10 @@ class _Validator:
         value = node.value
         if isinstance(value, bool) or value is None:
             return []
+        if value is Ellipsis:
+            if role != "index":
+                self.fail(node, "... is only allowed inside [ ] indexing, as in x[..., 0]")
+            return []
         if isinstance(value, (int, float)):
             if isinstance(value, int) and abs(value) > 2**63:
                 self.fail(node, "integer literal is too large")

@@ -218,6 +218,8 @@ def _python_repr(value: Any, repr_tensor: Callable[[Any], str]) -> str:
         return repr(value.item())
     if value is None or isinstance(value, (bool, int, float, complex, str, Size)):
         return repr(value)
+    if isinstance(value, tuple) and type(value).__repr__ is not tuple.__repr__:
+        return repr(value)  # a tuple subclass that prints itself, as the engine's torch.Size
     if isinstance(value, list):
         return "[" + ", ".join(_python_repr(item, repr_tensor) for item in value) + "]"
     if isinstance(value, tuple):

@@ -51,8 +51,10 @@ def norm_dims(dim, ndim: int) -> tuple:
     if dim is None:
         return tuple(range(ndim))
     if isinstance(dim, (int, np.integer)):
-        return (_wrap_dim(int(dim), ndim),)
+        dim = (dim,)
     dims = tuple(_wrap_dim(int(d), ndim) for d in dim)
+    if ndim == 0:
+        return ()  # dim 0 (or -1) of a 0-d tensor is valid and reduces nothing
     if len(set(dims)) != len(dims):
         raise TorchRuntimeError(f"dim {dims[0]} appears multiple times in the list of dims")
     return tuple(sorted(dims))

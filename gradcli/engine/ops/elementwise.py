@@ -118,8 +118,11 @@ class Where(Function):
 
 
 @register("where", sig="where(condition, input, other)", doc="input where condition holds, else other",
-          category="elementwise", method=False)
+          category="elementwise")
 def where(condition, input, other):
+    if isinstance(condition, Tensor) and condition.array.dtype != bool and isinstance(input, Tensor) \
+            and input.array.dtype == bool:
+        condition, input = input, condition  # the method form: input.where(condition, other)
     return Where.apply(val(condition), input, other)
 
 

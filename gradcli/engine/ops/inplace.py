@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import dual
 from ..autograd import Function, GradMode
 from ..errors import TorchRuntimeError
 from ..tensor import Tensor
@@ -14,6 +15,7 @@ from . import arith
 from ._util import val
 from .elementwise import clamp
 from .registry import register
+from .shape import _normalise_key, _to_index, expand, getitem
 
 LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
 
@@ -119,10 +121,43 @@ def copy_(self, src):
     return apply_inplace(self, lambda s: Copy.apply(s, src))
 
 
+class CopySlices(Function):
+    """x[key] = value: the overwritten elements' gradient goes to value, the others' to x."""
+
+    __slots__ = ()
+    name = "CopySlices"
+
+    @staticmethod
+    def forward(ctx, x, value, key):
+        target = x[key]
+        # validates and broadcasts as torch does, with its "expanded size" error
+        value = expand(Tensor._make(np.asarray(value), None), np.shape(target)).array
+        out = x.copy()
+        out[key] = value
+        mask = np.zeros(x.shape, dtype=bool)
+        mask[key] = True
+        ctx.aux = (key, mask)
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        key, mask = ctx.aux
+        value_grad = getitem(g, key) if isinstance(g, Tensor) else g[key]
+        return dual.where(mask, 0.0, g), value_grad, None
+
+
+def setitem(self, key, value):
+    key = _normalise_key(_to_index(key), self.array.shape)[0]
+    if GradMode.enabled and self.requires_grad and self.grad_fn is None:
+        raise TorchRuntimeError("a view of " + LEAF_INPLACE)  # torch writes through a view of self
+    apply_inplace(self, lambda s: CopySlices.apply(s, value, key))
+
+
 for _name, _fn in {"zero_": zero_, "fill_": fill_, "add_": add_, "sub_": sub_, "mul_": mul_, "div_": div_,
                    "pow_": pow_, "clamp_": clamp_, "copy_": copy_}.items():
     register(_name, sig=f"{_name}(...)", doc=f"in-place {_name[:-1]}", category="inplace", torch=False)(_fn)
 
+Tensor.__setitem__ = setitem
 Tensor.__iadd__ = add_
 Tensor.__isub__ = sub_
 Tensor.__imul__ = mul_

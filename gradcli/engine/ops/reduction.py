@@ -176,11 +176,16 @@ def _extremum(input, dim, keepdim, largest):
     name = "max" if largest else "min"
     if dim is None:
         return (MaxAll if largest else MinAll).apply(input, largest)
+    if isinstance(dim, Tensor):  # torch.max(x, y): the elementwise maximum
+        from .elementwise_extra import maximum, minimum
+
+        return maximum(input, dim) if largest else minimum(input, dim)
     x = input.array
-    d = norm_dims(dim, x.ndim)[0]  # also validates dim for a 0-d tensor
     if x.ndim == 0:  # the value itself, at index 0
+        norm_dims(dim, 0)  # validates dim
         values = (MaxDim if largest else MinDim).apply(input, None, None, True)
         return ReturnTypes(values, Tensor._make(np.zeros((), dtype=np.int64), None))
+    d = norm_dims(dim, x.ndim)[0]
     if x.shape[d] == 0:
         raise TorchIndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
     idx = _argextremum(x, d, largest)

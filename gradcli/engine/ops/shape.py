@@ -343,7 +343,7 @@ class IndexPutZeros(Function):
 
     @staticmethod
     def backward(ctx, gg):
-        return (getitem(gg, ctx.aux),)
+        return (getitem(gg, ctx.aux) if isinstance(gg, Tensor) else gg[ctx.aux],)
 
 
 def _scatter_zeros(g, key, shape):

@@ -1,0 +1,200 @@
+"""Activation functions of torch.nn.functional: logsigmoid, softplus, leaky_relu, elu, selu, gelu, silu, mish,
+hardtanh.  Forward formulas are torch's CPU kernels (stable at +-1000); backward rules are torch's
+`*_backward` formulas (the differentiable variants torch uses under create_graph), in `dual` operations."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import dual
+from ..autograd import Function
+from ._util import as_float, val
+from .registry import register
+
+SQRT1_2 = 1.0 / math.sqrt(2.0)
+GELU_PDF = 1.0 / math.sqrt(2.0 * math.pi)  # the normal density's constant
+GELU_TANH_BETA = math.sqrt(2.0 / math.pi)
+GELU_TANH_KAPPA = 0.044715
+SELU_ALPHA = 1.6732632423543772848170429916717
+SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def np_softplus(x, beta=1.0, threshold=20.0):
+    with np.errstate(over="ignore"):
+        bx = x * beta
+        return np.where(bx > threshold, x, np.log1p(np.exp(bx)) / beta)
+
+
+class _Act(Function):
+    """An elementwise activation with parameters (in ctx.aux) and the input saved."""
+
+    __slots__ = ()
+    saves = (0,)
+    broadcast_grad_ok = True
+
+    @classmethod
+    def forward(cls, ctx, x, *params):
+        ctx.aux = params
+        x = as_float(x)
+        with np.errstate(all="ignore"):
+            return np.asarray(cls.f(x, *params), dtype=x.dtype)
+
+    @classmethod
+    def backward(cls, ctx, g, x):
+        with np.errstate(all="ignore"):
+            return (cls.rule(g, x, *ctx.aux),)
+
+
+def _act(grad_fn, f, rule):
+    """The node class of one activation: forward ``f(x, *params)``, rule ``rule(g, x, *params)``."""
+    return type(grad_fn.replace("Backward0", ""), (_Act,), {
+        "__slots__": (), "name": grad_fn, "f": staticmethod(f), "rule": staticmethod(rule)})
+
+
+# logsigmoid: log(sigmoid(x)) = min(x, 0) - log1p(exp(-|x|))
+def _logsigmoid(x):
+    return np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))
+
+
+def _logsigmoid_rule(g, x):
+    # d/dx log(sigmoid(x)) = sigmoid(-x), computed stably
+    return g * dual.sigmoid(-x)
+
+
+LogSigmoid = _act("LogSigmoidBackward0", _logsigmoid, _logsigmoid_rule)
+
+
+@register("logsigmoid", sig="logsigmoid(input)", doc="log(sigmoid(input)), stable at +-1000", category="activation",
+          torch=False, method=False, functional=True)
+def logsigmoid(input):
+    return LogSigmoid.apply(input)
+
+
+def _softplus_rule(g, x, beta, threshold):
+    bx = val(x) * beta
+    # torch's double backward differentiates sigmoid only where beta*x < threshold (strictly)
+    s = dual.where(bx < threshold, dual.sigmoid(x * beta), dual._np_sigmoid(bx))
+    return dual.where(bx > threshold, g, g * s)
+
+
+Softplus = _act("SoftplusBackward0", np_softplus, _softplus_rule)
+
+
+@register("softplus", sig="softplus(input, beta=1.0, threshold=20.0)",
+          doc="log(1 + exp(beta*x)) / beta (the identity above threshold)", category="activation",
+          torch=False, method=False, functional=True)
+def softplus(input, beta=1.0, threshold=20.0):
+    return Softplus.apply(input, float(beta), float(threshold))
+
+
+LeakyRelu = _act("LeakyReluBackward0", lambda x, s: np.where(x > 0, x, x * s),
+                 lambda g, x, s: dual.where(val(x) > 0, g, g * s))
+
+
+@register("leaky_relu", sig="leaky_relu(input, negative_slope=0.01)",
+          doc="x if x > 0 else negative_slope * x (slope at 0: negative_slope)", category="activation",
+          torch=False, method=False, functional=True)
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    return LeakyRelu.apply(input, float(negative_slope))
+
+
+def _elu(x, alpha, scale):
+    return np.where(x <= 0, np.expm1(np.minimum(x, 0)) * (alpha * scale), x * scale)
+
+
+def _elu_rule(g, x, alpha, scale):
+    xv = val(x)
+    # the slope at 0 is alpha*scale (x <= 0), but torch's double backward is 0 there (x < 0 strictly)
+    e = dual.where(xv < 0, dual.exp(x), 1.0)
+    return dual.where(xv <= 0, g * (alpha * scale) * e, g * scale)
+
+
+Elu = _act("EluBackward0", _elu, _elu_rule)
+
+
+@register("elu", sig="elu(input, alpha=1.0)", doc="x if x > 0 else alpha * (exp(x) - 1)", category="activation",
+          torch=False, method=False, functional=True)
+def elu(input, alpha=1.0, inplace=False):
+    return Elu.apply(input, float(alpha), 1.0)
+
+
+@register("selu", sig="selu(input)", doc="scale * elu(x, alpha) with the self-normalising constants",
+          category="activation", torch=True, method=False, functional=True)
+def selu(input, inplace=False):
+    return Elu.apply(input, SELU_ALPHA, SELU_SCALE)
+
+
+def _gelu(x, approximate):
+    if approximate == "tanh":
+        inner = GELU_TANH_BETA * (x + GELU_TANH_KAPPA * x * x * x)
+        return 0.5 * x * (1 + np.tanh(inner))
+    return x * 0.5 * (1 + dual.np_erf(x * SQRT1_2))
+
+
+def _gelu_rule(g, x, approximate):
+    if approximate == "tanh":
+        x_sq = x * x
+        inner = GELU_TANH_BETA * (x + GELU_TANH_KAPPA * (x_sq * x))
+        t = dual.tanh(inner)
+        left_derivative = 0.5 * (1 + t)
+        right_derivative = (0.5 * x) * (1 - t * t) * (GELU_TANH_BETA * (1 + 3 * GELU_TANH_KAPPA * x_sq))
+        return g * (left_derivative + right_derivative)
+    cdf = 0.5 * (1 + dual.erf(x * SQRT1_2))
+    pdf = GELU_PDF * dual.exp(x * x * -0.5)
+    return g * (cdf + x * pdf)
+
+
+Gelu = _act("GeluBackward0", _gelu, _gelu_rule)
+
+
+@register("gelu", sig="gelu(input, approximate='none')",
+          doc="x * Phi(x), Phi the normal CDF (approximate='tanh': the tanh formula)", category="activation",
+          torch=False, method=False, functional=True)
+def gelu(input, approximate="none"):
+    if approximate not in ("none", "tanh"):
+        from ..errors import TorchRuntimeError
+
+        raise TorchRuntimeError("approximate argument must be either none or tanh.")
+    return Gelu.apply(input, approximate)
+
+
+def _silu_rule(g, x):
+    s = dual.sigmoid(x)
+    return g * s * (1 + x * (1 - s))
+
+
+Silu = _act("SiluBackward0", lambda x: x * dual._np_sigmoid(x), _silu_rule)
+
+
+@register("silu", sig="silu(input)", doc="x * sigmoid(x) (swish)", category="activation", torch=False,
+          method=False, functional=True)
+def silu(input, inplace=False):
+    return Silu.apply(input)
+
+
+def _mish_rule(g, x):
+    # torch's infinitely differentiable mish backward
+    tsp = dual.tanh(dual.softplus(x))
+    return g * (tsp + x * dual.sigmoid(x) * (1 - tsp * tsp))
+
+
+Mish = _act("MishBackward0", lambda x: x * np.tanh(np.log1p(np.exp(x))), _mish_rule)
+
+
+@register("mish", sig="mish(input)", doc="x * tanh(softplus(x))", category="activation", torch=False, method=False,
+          functional=True)
+def mish(input, inplace=False):
+    return Mish.apply(input)
+
+
+Hardtanh = _act("HardtanhBackward0", lambda x, lo, hi: np.clip(x, lo, hi),
+                lambda g, x, lo, hi: dual.where((val(x) <= lo) | (val(x) >= hi), 0.0, g))
+
+
+@register("hardtanh", sig="hardtanh(input, min_val=-1.0, max_val=1.0)",
+          doc="clamp to [min_val, max_val] (gradient 0 at the bounds, unlike clamp)", category="activation",
+          torch=False, method=False, functional=True)
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    return Hardtanh.apply(input, float(min_val), float(max_val))

@@ -1,0 +1,94 @@
+"""Copies and dtype conversions: clone, .to(...), .float() .double() .half() .long() .int() .bool().
+
+As in torch, a conversion to the dtype a tensor already has returns the tensor itself (no copy, no node),
+and integer or bool results never require grad: they are not differentiable.
+"""
+
+from __future__ import annotations
+
+from .. import dtypes
+from ..autograd import Function
+from ..errors import TorchRuntimeError, TorchTypeError
+from ..tensor import Tensor
+from .registry import register
+
+
+class Clone(Function):
+    __slots__ = ()
+    name = "CloneBackward0"
+    broadcast_grad_ok = True
+
+    @staticmethod
+    def forward(ctx, x):
+        return x.copy()
+
+    @staticmethod
+    def backward(ctx, g):
+        return (g,)
+
+
+class ToCopy(Function):
+    __slots__ = ()
+    name = "ToCopyBackward0"
+    broadcast_grad_ok = True
+
+    @staticmethod
+    def forward(ctx, x, dtype):
+        ctx.aux = x.dtype
+        return x.astype(dtype)
+
+    @staticmethod
+    def backward(ctx, g):
+        # the gradient flows back in the input's dtype
+        source = ctx.aux
+        if isinstance(g, Tensor):
+            return (g if g.array.dtype == source else ToCopy.apply(g, source),)
+        return (g.astype(source, copy=False),)
+
+
+@register("clone", sig="clone(input)", doc="a copy that stays in the graph", category="conversion")
+def clone(input):
+    return Clone.apply(input)
+
+
+def _convert(input: Tensor, dtype: dtypes.DType, copy: bool = False) -> Tensor:
+    if input.array.dtype == dtype.np and not copy:
+        return input
+    if not dtype.is_floating_point:
+        return Tensor._make(input.array.astype(dtype.np), None)
+    return ToCopy.apply(input, dtype.np)
+
+
+def _check_device(device) -> None:
+    if device is not None and str(device) != "cpu":
+        raise TorchRuntimeError(f"gradcli computes on the CPU only; device '{device}' is not available")
+
+
+@register("to", sig="to(input, dtype_or_device_or_tensor, *, dtype=None, copy=False)",
+          doc="convert to a dtype (or another tensor's dtype); the device must be 'cpu'", category="conversion",
+          torch=False)
+def to(input, *args, dtype=None, device=None, copy=False, non_blocking=False):
+    for arg in args:
+        if isinstance(arg, dtypes.DType):
+            dtype = arg
+        elif isinstance(arg, Tensor):
+            dtype = arg.dtype
+        elif isinstance(arg, str):
+            device = arg
+        else:
+            raise TorchTypeError(f"to() received an invalid combination of arguments - got ({type(arg).__name__})")
+    _check_device(device)
+    return _convert(input, dtype or input.dtype, copy)
+
+
+def _conversion(name: str, dtype: dtypes.DType) -> None:
+    def convert(input):
+        return _convert(input, dtype)
+
+    convert.__name__ = name
+    register(name, sig=f"{name}(input)", doc=f"convert to {dtype}", category="conversion", torch=False)(convert)
+
+
+for _name, _dtype in (("float", dtypes.float32), ("double", dtypes.float64), ("half", dtypes.float16),
+                      ("long", dtypes.int64), ("int", dtypes.int32), ("bool", dtypes.bool_)):
+    _conversion(_name, _dtype)

@@ -1,0 +1,297 @@
+"""The rest of the unary math functions, one `unary(...)` line each (see elementwise.py), plus the
+binary elementwise ops atan2, maximum/minimum, lerp and clamp with tensor bounds.
+
+Rules follow torch's tools/autograd/derivatives.yaml term for term (same kinks, same tie conventions),
+written in `dual` operations so they differentiate again.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import dual
+from ..autograd import Function
+from ..errors import TorchRuntimeError
+from ..tensor import Tensor
+from . import arith
+from ._util import as_float, check_broadcast, promote, val
+from .elementwise import Clamp, unary
+from .registry import register
+
+LN2 = math.log(2.0)
+LN10 = math.log(10.0)
+TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
+
+
+def _zeros(g, _x):
+    """Gradient 0 that is not part of any graph (torch's zeros_like(grad)): step functions."""
+    return np.zeros(np.shape(val(g)), dtype=val(g).dtype) if not isinstance(g, Tensor) else \
+        Tensor._make(np.zeros(g.array.shape, dtype=g.array.dtype), None)
+
+
+exp2 = unary("exp2", "Exp2Backward0", np.exp2, lambda g, y: g * (y * LN2), uses="out", doc="2 ** input")
+expm1 = unary("expm1", "Expm1Backward0", np.expm1, lambda g, y: g * (y + 1), uses="out",
+              doc="e ** input - 1, accurate near 0")
+log2 = unary("log2", "Log2Backward0", np.log2, lambda g, x: g / (x * LN2), doc="base-2 logarithm")
+log10 = unary("log10", "Log10Backward0", np.log10, lambda g, x: g / (x * LN10), doc="base-10 logarithm")
+log1p = unary("log1p", "Log1PBackward0", np.log1p, lambda g, x: g / (x + 1), doc="log(1 + input), accurate near 0")
+asin = unary("asin", "AsinBackward0", np.arcsin, lambda g, x: g * dual.rsqrt(-x * x + 1), doc="arcsine",
+             aliases=("arcsin",))
+acos = unary("acos", "AcosBackward0", np.arccos, lambda g, x: g * -dual.rsqrt(-x * x + 1), doc="arccosine",
+             aliases=("arccos",))
+atan = unary("atan", "AtanBackward0", np.arctan, lambda g, x: g / (x * x + 1), doc="arctangent",
+             aliases=("arctan",))
+sinh = unary("sinh", "SinhBackward0", np.sinh, lambda g, x: g * dual.cosh(x), doc="hyperbolic sine")
+cosh = unary("cosh", "CoshBackward0", np.cosh, lambda g, x: g * dual.sinh(x), doc="hyperbolic cosine")
+asinh = unary("asinh", "AsinhBackward0", np.arcsinh, lambda g, x: g * dual.rsqrt(x * x + 1),
+              doc="inverse hyperbolic sine", aliases=("arcsinh",))
+acosh = unary("acosh", "AcoshBackward0", np.arccosh, lambda g, x: g * dual.rsqrt(x * x - 1),
+              doc="inverse hyperbolic cosine (input >= 1)", aliases=("arccosh",))
+atanh = unary("atanh", "AtanhBackward0", np.arctanh, lambda g, x: g * (1 / (1 - x * x)),
+              doc="inverse hyperbolic tangent (|input| < 1)", aliases=("arctanh",))
+rsqrt = unary("rsqrt", "RsqrtBackward0", lambda x: 1 / np.sqrt(x), lambda g, y: (g * -0.5) * (y * y * y),
+              uses="out", doc="1 / sqrt(input)")
+erf = unary("erf", "ErfBackward0", dual.np_erf, lambda g, x: (TWO_OVER_SQRT_PI * dual.exp(-(x * x))) * g,
+            doc="error function")
+erfc = unary("erfc", "ErfcBackward0", dual.np_erfc, lambda g, x: (-TWO_OVER_SQRT_PI * dual.exp(-(x * x))) * g,
+             doc="complementary error function 1 - erf(input)")
+floor = unary("floor", "FloorBackward0", np.floor, _zeros, doc="largest integer <= input (gradient 0)",
+              float_only=False)
+ceil = unary("ceil", "CeilBackward0", np.ceil, _zeros, doc="smallest integer >= input (gradient 0)",
+             float_only=False)
+trunc = unary("trunc", "TruncBackward0", np.trunc, _zeros, doc="input rounded towards 0 (gradient 0)",
+              float_only=False, aliases=("fix",))
+frac = unary("frac", "FracBackward0", lambda x: x - np.trunc(x), lambda g, x: g,
+             doc="fractional part input - trunc(input)")
+_round0 = unary("round", "RoundBackward0", np.rint, _zeros, doc="", float_only=False)
+
+
+class RoundDecimals(Function):
+    __slots__ = ()
+    name = "RoundBackward1"
+    broadcast_grad_ok = True
+
+    @staticmethod
+    def forward(ctx, x, decimals):
+        if x.dtype.kind != "f":
+            return x.copy()
+        # torch: nearbyint(x * 10**d) / 10**d (negative d: x / 10**-d, rounded, times 10**-d)
+        if decimals >= 0:
+            scale = 10.0 ** decimals
+            return (np.rint(x * scale) / scale).astype(x.dtype, copy=False)
+        scale = 10.0 ** -decimals
+        return (np.rint(x / scale) * scale).astype(x.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, g):
+        return (_zeros(g, None),)
+
+
+@register("round", sig="round(input, *, decimals=0)",
+          doc="round half to even (to `decimals` places); gradient 0", category="elementwise")
+def round(input, *, decimals=0):  # noqa: A001 - torch's name
+    if decimals == 0:
+        return _round0(input)
+    return RoundDecimals.apply(input, int(decimals))
+
+
+@register("square", sig="square(input)", doc="input ** 2 (recorded as pow, as torch does)", category="elementwise")
+def square(input):
+    return arith.pow(input, 2)
+
+
+# -- binary ---------------------------------------------------------------------------------------------
+
+def _binary_forward(np_fn, a, b):
+    a, b = promote(a, b)
+    check_broadcast(a, b)
+    try:
+        with np.errstate(all="ignore"):
+            out = np_fn(a, b)
+    except ValueError:
+        raise arith._broadcast_error(a, b) from None
+    return as_float(np.asarray(out))
+
+
+class Atan2(Function):
+    __slots__ = ()
+    name = "Atan2Backward0"
+    saves = (0, 1)
+    broadcast_grad_ok = True
+
+    @staticmethod
+    def forward(ctx, a, b):
+        return _binary_forward(np.arctan2, as_float(np.asarray(a)), b)
+
+    @staticmethod
+    def backward(ctx, g, a, b):
+        denom = a * a + b * b
+        recip = dual.where(val(denom) == 0, 0.0, 1 / denom)  # torch: gradient 0 at (0, 0)
+        ga, gb = ctx.needs_input_grad
+        return (g * (b * recip) if ga else None), (g * (-a * recip) if gb else None)
+
+
+@register("atan2", sig="atan2(input, other)", doc="angle of the point (other, input), in (-pi, pi]",
+          category="elementwise", aliases=("arctan2",))
+def atan2(input, other):
+    return Atan2.apply(input, other)
+
+
+class Maximum(Function):
+    """Elementwise max: at a tie each side gets half the gradient (torch's rule)."""
+
+    __slots__ = ()
+    name = "MaximumBackward0"
+    broadcast_grad_ok = True
+    largest = True
+
+    @classmethod
+    def forward(cls, ctx, a, b):
+        a, b = promote(a, b)
+        out = _binary_forward(np.maximum if cls.largest else np.minimum, a, b)
+        ctx.aux = (a, b)
+        return out
+
+    @classmethod
+    def backward(cls, ctx, g, *saved):
+        a, b = ctx.aux
+        tie = a == b
+        a_wins = a > b if cls.largest else a < b
+        b_wins = b > a if cls.largest else b < a
+        half = g / 2
+        ga, gb = ctx.needs_input_grad
+        return (dual.where(a_wins, g, dual.where(tie, half, 0.0)) if ga else None,
+                dual.where(b_wins, g, dual.where(tie, half, 0.0)) if gb else None)
+
+
+class Minimum(Maximum):
+    __slots__ = ()
+    name = "MinimumBackward0"
+    largest = False
+
+
+@register("maximum", sig="maximum(input, other)", doc="elementwise larger value (ties share the gradient)",
+          category="elementwise")
+def maximum(input, other):
+    return Maximum.apply(input, other)
+
+
+@register("minimum", sig="minimum(input, other)", doc="elementwise smaller value (ties share the gradient)",
+          category="elementwise")
+def minimum(input, other):
+    return Minimum.apply(input, other)
+
+
+def _lerp_forward(start, end, weight):
+    # torch's kernel: the formula depends on which side of 0.5 the weight is, for accuracy
+    with np.errstate(all="ignore"):
+        diff = end - start
+        return np.where(np.abs(weight) < 0.5, start + weight * diff, end - diff * (1 - weight))
+
+
+class LerpScalar(Function):
+    __slots__ = ()
+    name = "LerpBackward0"
+    broadcast_grad_ok = True
+
+    @staticmethod
+    def forward(ctx, start, end, weight):
+        start, end = promote(start, end)
+        check_broadcast(start, end)
+        ctx.aux = weight
+        return np.asarray(_lerp_forward(start, end, weight), dtype=np.result_type(start, end))
+
+    @staticmethod
+    def backward(ctx, g):
+        w = ctx.aux
+        ga, gb = ctx.needs_input_grad[:2]
+        return (g * (1 - w) if ga else None), (g * w if gb else None)
+
+
+class LerpTensor(Function):
+    __slots__ = ()
+    name = "LerpBackward1"
+    saves = (0, 1, 2)
+    saves_when = {0: 2, 1: 2}
+    broadcast_grad_ok = True
+
+    @staticmethod
+    def forward(ctx, start, end, weight):
+        start, end = promote(start, end)
+        check_broadcast(start, end)
+        return np.asarray(_lerp_forward(start, end, weight), dtype=np.result_type(start, end))
+
+    @staticmethod
+    def backward(ctx, g, start, end, weight):
+        ga, gb, gw = ctx.needs_input_grad
+        return ((g * (1 - weight) if ga else None), (g * weight if gb else None),
+                (g * (end - start) if gw else None))
+
+
+@register("lerp", sig="lerp(input, end, weight)", doc="input + weight * (end - input)", category="elementwise")
+def lerp(input, end, weight):
+    if isinstance(weight, Tensor):
+        return LerpTensor.apply(input, end, weight)
+    return LerpScalar.apply(input, end, float(weight))
+
+
+class ClampTensor(Function):
+    """clamp with tensor bounds: min(max(input, min), max); the bounds get the gradient where they win."""
+
+    __slots__ = ()
+    name = "ClampBackward0"
+    saves = (0, 1, 2)
+    broadcast_grad_ok = True
+
+    @staticmethod
+    def forward(ctx, x, lo, hi):
+        if lo is None and hi is None:
+            raise TorchRuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+        out = x
+        if lo is not None:
+            out = _binary_forward(np.maximum, out, lo)
+        if hi is not None:
+            out = _binary_forward(np.minimum, out, hi)
+        return out
+
+    @staticmethod
+    def backward(ctx, g, x, lo, hi):
+        xv, lov, hiv = val(x), val(lo), val(hi)
+        need_x, need_lo, need_hi = ctx.needs_input_grad
+        gx = glo = ghi = None
+        if need_x:
+            inside = True
+            if lo is not None:
+                inside = xv >= lov
+            if hi is not None:
+                inside = (xv <= hiv) & inside
+            gx = dual.where(inside, g, 0.0)
+        if need_lo:
+            pred = xv < lov if hi is None else (xv < lov) & (lov < hiv)
+            glo = dual.where(pred, g, 0.0)
+        if need_hi:
+            pred = xv > hiv if lo is None else (xv > hiv) | (hiv < lov)
+            ghi = dual.where(pred, g, 0.0)
+        return gx, glo, ghi
+
+
+def _tensor_bound(b) -> bool:
+    return isinstance(b, Tensor) and (b.ndim > 0 or b.requires_grad)
+
+
+def clamp_any(input, min=None, max=None):  # noqa: A002 - torch's names
+    """torch.clamp: number bounds give ClampBackward1, tensor bounds ClampBackward0."""
+    if _tensor_bound(min) or _tensor_bound(max):
+        lo = min if isinstance(min, Tensor) or min is None else Tensor._make(np.asarray(min, input.array.dtype), None)
+        hi = max if isinstance(max, Tensor) or max is None else Tensor._make(np.asarray(max, input.array.dtype), None)
+        return ClampTensor.apply(input, lo, hi)
+    lo = min.item() if isinstance(min, Tensor) else min
+    hi = max.item() if isinstance(max, Tensor) else max
+    return Clamp.apply(input, min=lo, max=hi)
+
+
+register("clamp", sig="clamp(input, min=None, max=None)",
+         doc="limit values to [min, max] (numbers or tensors; gradient 1 at the bounds)", category="elementwise",
+         aliases=("clip",))(clamp_any)

@@ -1,0 +1,504 @@
+"""Loss functions of torch.nn.functional."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from ..autograd import Function
+from ..errors import TorchIndexError, TorchRuntimeError, TorchValueError
+from ..tensor import Tensor
+from .arith import _binary
+from .inplace import _title
+from .registry import register
+
+REDUCTIONS = ("none", "mean", "sum")
+
+
+def check_reduction(reduction: str) -> None:
+    if reduction not in REDUCTIONS:
+        raise TorchValueError(f"{reduction} is not a valid value for reduction")
+
+
+class MseLoss(Function):
+    __slots__ = ()
+    name = "MseLossBackward0"
+    saves = (0, 1)
+
+    @staticmethod
+    def forward(ctx, x, target, reduction):
+        diff = _binary(np.subtract, x, target)  # broadcasts, with torch's size-mismatch error
+        if diff.dtype.kind != "f":
+            raise TorchRuntimeError(f'"mse_cpu" not implemented for \'{_title(diff.dtype)}\'')
+        ctx.aux = (reduction, diff.size)
+        squared = diff * diff
+        if reduction == "none":
+            return squared
+        return squared.mean() if reduction == "mean" else squared.sum()
+
+    @staticmethod
+    def backward(ctx, g, x, target):
+        reduction, count = ctx.aux
+        # torch's kernel: norm * (input - target) * grad, norm = 2/N for 'mean' and 2 otherwise
+        norm = 2.0 / count if reduction == "mean" else 2.0
+        grad = (x - target) * norm * g
+        want_x, want_target = ctx.needs_input_grad[:2]
+        return (grad if want_x else None), (-grad if want_target else None), None
+
+
+@register("mse_loss", sig="mse_loss(input, target, reduction='mean')",
+          doc="mean (or sum, or elementwise) squared error", category="loss", functional=True, method=False,
+          torch=False)
+def mse_loss(input, target, reduction="mean"):
+    _same_size_warning(input, target)
+    check_reduction(reduction)
+    return MseLoss.apply(input, target, reduction)
+
+
+# -- the rest of the losses (the op-set feature): l1, smooth_l1, huber, nll, cross_entropy, binary cross
+# entropies, kl_div.  Fused torch kernels are Functions with torch's backward formulas (in `dual` operations,
+# so Hessians work); composite ones are built from ops exactly as torch builds them.
+
+_REDUCTION_ENUM = {0: "none", 1: "mean", 2: "sum"}
+
+
+def _reduction_name(reduction, size_average=None, reduce=None) -> str:
+    if size_average is not None or reduce is not None:  # torch's legacy arguments
+        size_average = True if size_average is None else size_average
+        reduce = True if reduce is None else reduce
+        return "none" if not reduce else ("mean" if size_average else "sum")
+    if isinstance(reduction, int) and not isinstance(reduction, bool):
+        return _REDUCTION_ENUM.get(reduction, str(reduction))
+    return reduction
+
+
+def _reduce(loss, reduction):
+    from .reduction import mean as _mean
+    from .reduction import sum as _sum
+
+    if reduction == "mean":
+        return _mean(loss)
+    if reduction == "sum":
+        return _sum(loss)
+    return loss
+
+
+def _same_size_warning(input, target):
+    if isinstance(target, Tensor) and target.shape != input.shape:
+        warnings.warn(
+            f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
+            "This will likely lead to incorrect results due to broadcasting. Please ensure they have the same size.",
+            UserWarning, stacklevel=3)
+
+
+@register("l1_loss", sig="l1_loss(input, target, reduction='mean')",
+          doc="mean (or sum, or elementwise) |input - target|", category="loss", functional=True, method=False,
+          torch=False)
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    from .elementwise import abs as _abs
+
+    reduction = _reduction_name(reduction, size_average, reduce)
+    check_reduction(reduction)
+    _same_size_warning(input, target)
+    return _reduce(_abs(input - target), reduction)  # torch: (input - target).abs(), then the reduction
+
+
+class _PointwiseLoss(Function):
+    """A fused elementwise loss of (input, target) with reduction; `rule` gives d loss_i / d input_i."""
+
+    __slots__ = ()
+    saves = (0, 1)
+    broadcast_grad_ok = True
+
+    @classmethod
+    def forward(cls, ctx, x, target, reduction, param):
+        diff = _binary(np.subtract, x, target)
+        if diff.dtype.kind != "f":
+            raise TorchRuntimeError(f'"{cls.kernel}" not implemented for \'{_title(diff.dtype)}\'')
+        ctx.aux = (reduction, diff.size, param, diff.shape)
+        loss = cls.loss(diff, param)
+        if reduction == "none":
+            return loss
+        return np.asarray(loss.mean() if reduction == "mean" else loss.sum())
+
+    @classmethod
+    def backward(cls, ctx, g, x, target):
+        from .. import dual
+
+        reduction, count, param, shape = ctx.aux
+        norm = 1.0 / count if reduction == "mean" else 1.0
+        diff = x - target
+        grad = cls.rule(diff, (g * norm) if norm != 1.0 else g, param)
+        if grad.shape != shape:
+            grad = dual.expand(grad, shape)
+        want_x, want_t = ctx.needs_input_grad[:2]
+        return (grad if want_x else None), (-grad if want_t else None), None, None
+
+
+class SmoothL1Loss(_PointwiseLoss):
+    __slots__ = ()
+    name = "SmoothL1LossBackward0"
+    kernel = "smooth_l1_cpu"
+
+    @staticmethod
+    def loss(diff, beta):
+        z = np.abs(diff)
+        return np.where(z < beta, 0.5 * z * z / beta, z - 0.5 * beta)
+
+    @staticmethod
+    def rule(diff, g, beta):
+        from .. import dual
+        from ._util import val
+
+        d = val(diff)
+        return dual.where(np.abs(d) < beta, g * diff / beta, g * np.sign(d))
+
+
+class HuberLoss(_PointwiseLoss):
+    __slots__ = ()
+    name = "HuberLossBackward0"
+    kernel = "huber_cpu"
+
+    @staticmethod
+    def loss(diff, delta):
+        z = np.abs(diff)
+        return np.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta))
+
+    @staticmethod
+    def rule(diff, g, delta):
+        from .. import dual
+        from ._util import val
+
+        d = val(diff)
+        # at |x| == delta both formulas agree; torch's double backward is 0 there, as for the outer branches
+        return dual.where(d <= -delta, g * -delta, dual.where(d >= delta, g * delta, diff * g))
+
+
+@register("smooth_l1_loss", sig="smooth_l1_loss(input, target, reduction='mean', beta=1.0)",
+          doc="squared error below beta, absolute error above (scaled to join smoothly)", category="loss",
+          functional=True, method=False, torch=False)
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
+    reduction = _reduction_name(reduction, size_average, reduce)
+    check_reduction(reduction)
+    _same_size_warning(input, target)
+    if beta < 0:
+        raise TorchRuntimeError("smooth_l1_loss does not support negative values for beta.")
+    if beta == 0:
+        return l1_loss(input, target, reduction=reduction)  # torch does the same
+    return SmoothL1Loss.apply(input, target, reduction, float(beta))
+
+
+@register("huber_loss", sig="huber_loss(input, target, reduction='mean', delta=1.0)",
+          doc="squared error below delta, delta * absolute error above", category="loss", functional=True,
+          method=False, torch=False)
+def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
+    reduction = _reduction_name(reduction)
+    check_reduction(reduction)
+    _same_size_warning(input, target)
+    if delta <= 0:
+        raise TorchRuntimeError("huber_loss does not support non-positive values for delta.")
+    return HuberLoss.apply(input, target, reduction, float(delta))
+
+
+# -- nll_loss and cross_entropy ---------------------------------------------------------------------------
+
+class NllLoss(Function):
+    """-input[i, target[i]] (times weight[target[i]]); ignored targets contribute 0 and no weight."""
+
+    __slots__ = ()
+    name = "NllLossBackward0"
+
+    @staticmethod
+    def forward(ctx, x, target, weight, reduction, ignore_index):
+        if x.ndim == 0 or x.ndim > 1 and target.shape != (x.shape[0],) + x.shape[2:] or \
+                x.ndim == 1 and target.ndim != 0 and target.shape != (1,):
+            raise TorchValueError(f"Expected input batch_size ({x.shape[0] if x.ndim else 1}) to match target "
+                                  f"batch_size ({target.shape[0] if target.ndim else 1}).")
+        if target.dtype.kind not in "iu":
+            raise TorchRuntimeError(f"expected scalar type Long but found {_title(target.dtype)}")
+        c_dim = 0 if x.ndim == 1 else 1
+        n_classes = x.shape[c_dim]
+        t = target.reshape(()) if x.ndim == 1 else target
+        ignored = t == ignore_index
+        safe = np.where(ignored, 0, t)
+        bad = (safe < 0) | (safe >= n_classes)
+        if bad.any():
+            raise TorchIndexError(f"Target {int(np.asarray(safe)[bad].flat[0])} is out of bounds.")
+        w = np.ones(n_classes, dtype=x.dtype) if weight is None else weight.astype(x.dtype, copy=False)
+        wt = np.where(ignored, 0.0, w[safe]).astype(x.dtype)
+        idx = np.expand_dims(safe, c_dim)
+        picked = np.squeeze(np.take_along_axis(x, idx, axis=c_dim), c_dim) if x.ndim > 1 else x[safe]
+        losses = -(picked * wt)
+        total = wt.sum()
+        ctx.aux = (reduction, c_dim, idx, wt, total, x.shape)
+        if reduction == "none":
+            return losses.astype(x.dtype, copy=False)
+        if reduction == "sum":
+            return np.asarray(losses.sum(), dtype=x.dtype)
+        with np.errstate(all="ignore"):
+            return np.asarray(losses.sum() / total, dtype=x.dtype)
+
+    @staticmethod
+    def backward(ctx, g, *_):
+        from .. import dual
+
+        reduction, c_dim, idx, wt, total, shape = ctx.aux
+        coef = np.zeros(shape, dtype=wt.dtype)
+        if len(shape) > 1:
+            np.put_along_axis(coef, idx, np.expand_dims(-wt, c_dim), axis=c_dim)
+        else:
+            coef[idx] = -wt
+        if reduction == "mean":  # entries of ignored targets stay 0, even when every target is ignored
+            coef = np.divide(coef, total, out=np.zeros_like(coef), where=coef != 0)
+        if reduction == "none" and len(shape) > 1:
+            g = dual.reshape(g, g.shape[:1] + (1,) + g.shape[1:])
+        return g * coef, None, None
+
+
+class NllLoss2d(NllLoss):
+    __slots__ = ()
+    name = "NllLoss2DBackward0"
+
+
+@register("nll_loss", sig="nll_loss(input, target, weight=None, ignore_index=-100, reduction='mean')",
+          doc="negative log likelihood of class indices, from log-probabilities", category="loss",
+          functional=True, method=False, torch=False)
+def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
+    reduction = _reduction_name(reduction, size_average, reduce)
+    check_reduction(reduction)
+    cls = NllLoss2d if input.ndim > 2 else NllLoss
+    w = None if weight is None else weight.array
+    out = cls.apply(input, target.array if isinstance(target, Tensor) else np.asarray(target), w, reduction,
+                    int(ignore_index))
+    if input.ndim > 2 and input.ndim != 4 and reduction == "none":
+        from .shape import view
+
+        out = view(out, *out.shape)  # torch runs other ranks through the 4-D kernel and views back
+    return out
+
+
+class DivScalar(Function):
+    """tensor / number as C++ ATen records it (div.Scalar), e.g. inside cross_entropy."""
+
+    __slots__ = ()
+    name = "DivBackward1"
+    broadcast_grad_ok = True
+
+    @staticmethod
+    def forward(ctx, x, other):
+        ctx.aux = other
+        return x / other
+
+    @staticmethod
+    def backward(ctx, g):
+        return g / ctx.aux, None
+
+
+@register("cross_entropy",
+          sig="cross_entropy(input, target, weight=None, ignore_index=-100, reduction='mean', label_smoothing=0.0)",
+          doc="log_softmax + nll_loss (class indices) or -sum(target * log_softmax) (probabilities)",
+          category="loss", functional=True, method=False, torch=False)
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
+                  reduction="mean", label_smoothing=0.0):
+    from . import arith
+    from .nn import log_softmax
+    from .reduction import sum as _sum
+
+    reduction = _reduction_name(reduction, size_average, reduce)
+    check_reduction(reduction)
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise TorchRuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+    c_dim = 0 if input.ndim == 1 else 1
+    n_classes = input.shape[c_dim]
+    logp = log_softmax(input, c_dim)
+    weight_b = None
+    if weight is not None:
+        shape = [1] * input.ndim
+        shape[c_dim] = n_classes
+        weight_b = weight.reshape(*shape)
+    if isinstance(target, Tensor) and target.array.dtype.kind == "f":  # class probabilities
+        if target.shape != input.shape:
+            raise TorchRuntimeError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
+                                    f"({target.shape[0] if target.ndim else 1}).")
+        tgt = target
+        if label_smoothing > 0:
+            tgt = arith.add(arith.mul(target, 1 - label_smoothing), label_smoothing / n_classes)
+        prod = arith.mul(logp, tgt)
+        if weight_b is not None:
+            prod = arith.mul(prod, weight_b)
+        if reduction == "mean":
+            return DivScalar.apply(arith.neg(_sum(prod)), input.array.size / n_classes)
+        if reduction == "sum":
+            return arith.neg(_sum(prod))
+        return arith.neg(_sum(prod, c_dim))
+    nll = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
+    if label_smoothing <= 0:
+        return nll
+    t = target.array if isinstance(target, Tensor) else np.asarray(target)
+    ignored = t == ignore_index
+    from .elementwise import where
+
+    smooth = arith.neg(_sum(logp if weight_b is None else arith.mul(logp, weight_b), c_dim))
+    smooth = where(Tensor._make(np.asarray(ignored), None), 0.0, smooth)
+    if reduction == "mean":
+        if weight is None:
+            denom = float((~ignored).sum())
+        else:
+            safe = np.where(ignored, 0, t)
+            denom = float(np.where(ignored, 0.0, weight.array[safe]).sum())
+        ret = arith.div(_sum(smooth), Tensor._make(np.asarray(denom, dtype=input.array.dtype), None))
+    elif reduction == "sum":
+        ret = _sum(smooth)
+    else:
+        ret = smooth
+    return arith.add(arith.mul(nll, 1 - label_smoothing), arith.mul(ret, label_smoothing / n_classes))
+
+
+# -- binary cross entropies -------------------------------------------------------------------------------
+
+class BinaryCrossEntropy(Function):
+    __slots__ = ()
+    name = "BinaryCrossEntropyBackward0"
+    saves = (0, 1, 2)
+
+    @staticmethod
+    def forward(ctx, x, target, weight, reduction):
+        if ((x < 0) | (x > 1)).any():
+            raise TorchRuntimeError("all elements of input should be between 0 and 1")
+        ctx.aux = (reduction, x.size, x.shape)
+        with np.errstate(all="ignore"):
+            loss = -(target * np.maximum(np.log(x), -100.0) + (1 - target) * np.maximum(np.log1p(-x), -100.0))
+        if weight is not None:
+            loss = loss * weight
+        if reduction == "none":
+            return loss.astype(x.dtype, copy=False)
+        return np.asarray(loss.mean() if reduction == "mean" else loss.sum(), dtype=x.dtype)
+
+    @staticmethod
+    def backward(ctx, g, x, target, weight):
+        from .. import dual
+        from ._util import val
+
+        reduction, count, shape = ctx.aux
+        need_x, need_t = ctx.needs_input_grad[:2]
+        if reduction == "mean":
+            g = g / count
+        gx = gt = None
+        if need_x:
+            denom = x * (1 - x)
+            denom = dual.where(val(denom) < 1e-12, 1e-12, denom)  # torch: clamp(x * (1 - x), min=1e-12)
+            gx = g * (x - target) / denom
+        if need_t:
+            gt = -(g * (dual.log(x) - dual.log1p(-x)))  # torch: -logit(x) * grad
+        if weight is not None:
+            gx = None if gx is None else gx * weight
+            gt = None if gt is None else gt * weight
+        if gx is not None and gx.shape != shape:
+            gx = dual.expand(gx, shape)
+        return gx, gt, None, None
+
+
+@register("binary_cross_entropy", sig="binary_cross_entropy(input, target, weight=None, reduction='mean')",
+          doc="-(t*log(x) + (1-t)*log(1-x)) for probabilities x (log clamped at -100)", category="loss",
+          functional=True, method=False, torch=False)
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
+    reduction = _reduction_name(reduction, size_average, reduce)
+    check_reduction(reduction)
+    if target.shape != input.shape:
+        raise TorchValueError(f"Using a target size ({target.shape}) that is different to the input size "
+                              f"({input.shape}) is deprecated. Please ensure they have the same size.")
+    return BinaryCrossEntropy.apply(input, target, weight, reduction)
+
+
+class BinaryCrossEntropyWithLogits(Function):
+    __slots__ = ()
+    name = "BinaryCrossEntropyWithLogitsBackward0"
+    saves = (0, 1, 2, 3)
+
+    @staticmethod
+    def forward(ctx, x, target, weight, pos_weight, reduction):
+        from .activations import _logsigmoid
+
+        ctx.aux = (reduction, x.size, np.broadcast_shapes(x.shape, target.shape))
+        with np.errstate(all="ignore"):
+            log_sig = _logsigmoid(x)
+            if pos_weight is not None:
+                log_sig = log_sig * ((pos_weight - 1) * target + 1)
+            loss = (1 - target) * x - log_sig
+        if weight is not None:
+            loss = loss * weight
+        if reduction == "none":
+            return loss.astype(x.dtype, copy=False)
+        return np.asarray(loss.mean() if reduction == "mean" else loss.sum(), dtype=x.dtype)
+
+    @staticmethod
+    def backward(ctx, g, x, target, weight, pos_weight):
+        from .. import dual
+
+        reduction, count, shape = ctx.aux
+        need_x, need_t = ctx.needs_input_grad[:2]
+        gx = gt = None
+        if need_x:
+            if pos_weight is not None:
+                t = pos_weight * target
+                gx = (t + 1 - target) * dual.sigmoid(x) - t
+            else:
+                gx = dual.sigmoid(x) - target
+            gx = gx * g
+        if need_t:
+            if pos_weight is not None:
+                gt = (dual.logsigmoid(-x) - dual.logsigmoid(x) * pos_weight) * g
+            else:
+                gt = -x * g
+        if weight is not None:
+            gx = None if gx is None else gx * weight
+            gt = None if gt is None else gt * weight
+        if reduction == "mean":
+            gx = None if gx is None else gx / count
+            gt = None if gt is None else gt / count
+        if gx is not None and gx.shape != shape:
+            gx = dual.expand(gx, shape)
+        return gx, gt, None, None, None
+
+
+@register("binary_cross_entropy_with_logits",
+          sig="binary_cross_entropy_with_logits(input, target, weight=None, reduction='mean', pos_weight=None)",
+          doc="binary cross entropy of sigmoid(input), computed stably from the logits", category="loss",
+          functional=True, method=False)
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction="mean",
+                                     pos_weight=None):
+    reduction = _reduction_name(reduction, size_average, reduce)
+    check_reduction(reduction)
+    if target.shape != input.shape:
+        raise TorchValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
+    return BinaryCrossEntropyWithLogits.apply(input, target, weight, pos_weight, reduction)
+
+
+# -- kl_div -----------------------------------------------------------------------------------------------
+
+@register("kl_div", sig="kl_div(input, target, reduction='mean', log_target=False)",
+          doc="KL divergence sum(target * (log(target) - input)), input as log-probabilities", category="loss",
+          functional=True, method=False)
+def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
+    from . import arith
+    from .elementwise import exp
+    from .nn_extra import xlogy
+
+    reduction = _reduction_name(reduction, size_average, reduce)
+    if reduction not in REDUCTIONS + ("batchmean",):
+        raise TorchValueError(f"{reduction} is not a valid value for reduction")
+    if reduction == "mean":
+        warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the support size."
+                      "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+                      "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
+                      UserWarning, stacklevel=2)
+    # torch's kl_div: exp(t) * (t - x) for log targets, else xlogy(t, t) - t * x; then the reduction
+    if log_target:
+        loss = arith.mul(exp(target), arith.sub(target, input))
+    else:
+        loss = arith.sub(xlogy(target, target), arith.mul(target, input))
+    if reduction == "batchmean":
+        reduced = _reduce(loss, "sum")
+        return arith.div(reduced, input.shape[0]) if input.ndim else reduced
+    return _reduce(loss, reduction)

@@ -1,0 +1,205 @@
+"""torch.nn.functional's linear, normalize and cosine_similarity, composed from ops exactly as torch composes
+them (so values, gradients and grad_fn names agree), plus clamp_min/clamp_max and xlogy."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dual
+from ..autograd import Function, no_grad
+from ..errors import TorchRuntimeError
+from ..tensor import Tensor, _wrap_dim
+from . import arith, shape
+from ._util import promote, val
+from .convert import clone
+from .linalg import matmul
+from .reduction import sum as _sum
+from .reduction_extra import VectorNorm
+from .registry import register
+
+# -- clamp_min, clamp_max, xlogy ----------------------------------------------------------------------------
+
+
+class ClampMin(Function):
+    __slots__ = ()
+    name = "ClampMinBackward0"
+    saves = (0,)
+    broadcast_grad_ok = True
+    upper = False
+
+    @classmethod
+    def forward(cls, ctx, x, bound):
+        ctx.aux = bound
+        with np.errstate(invalid="ignore"):
+            out = np.minimum(x, bound) if cls.upper else np.maximum(x, bound)
+        return out.astype(x.dtype, copy=False) if x.dtype.kind == "f" else out
+
+    @classmethod
+    def backward(cls, ctx, g, x):
+        xv = val(x)
+        return (dual.where(xv <= ctx.aux if cls.upper else xv >= ctx.aux, g, 0.0),)
+
+
+class ClampMax(ClampMin):
+    __slots__ = ()
+    name = "ClampMaxBackward0"
+    upper = True
+
+
+class ClampMinTensor(Function):
+    """clamp_min with a tensor bound: the bound gets the gradient where it wins (strictly)."""
+
+    __slots__ = ()
+    name = "ClampMinBackward1"
+    saves = (0, 1)
+    broadcast_grad_ok = True
+    upper = False
+
+    @classmethod
+    def forward(cls, ctx, x, bound):
+        x, bound = promote(x, bound)
+        with np.errstate(invalid="ignore"):
+            return np.minimum(x, bound) if cls.upper else np.maximum(x, bound)
+
+    @classmethod
+    def backward(cls, ctx, g, x, bound):
+        xv, bv = val(x), val(bound)
+        need_x, need_b = ctx.needs_input_grad
+        keep = xv <= bv if cls.upper else xv >= bv
+        return (dual.where(keep, g, 0.0) if need_x else None), (dual.where(keep, 0.0, g) if need_b else None)
+
+
+class ClampMaxTensor(ClampMinTensor):
+    __slots__ = ()
+    name = "ClampMaxBackward1"
+    upper = True
+
+
+@register("clamp_min", sig="clamp_min(input, min)", doc="max(input, min) (gradient 1 at the bound)",
+          category="elementwise")
+def clamp_min(input, min):  # noqa: A002 - torch's name
+    if isinstance(min, Tensor):
+        return ClampMinTensor.apply(input, min)
+    return ClampMin.apply(input, float(min))
+
+
+@register("clamp_max", sig="clamp_max(input, max)", doc="min(input, max) (gradient 1 at the bound)",
+          category="elementwise")
+def clamp_max(input, max):  # noqa: A002 - torch's name
+    if isinstance(max, Tensor):
+        return ClampMaxTensor.apply(input, max)
+    return ClampMax.apply(input, float(max))
+
+
+def _np_xlogy(x, y):
+    with np.errstate(all="ignore"):
+        return np.where((x == 0) & ~np.isnan(y), 0.0, x * np.log(y))
+
+
+class Xlogy(Function):
+    __slots__ = ()
+    name = "XlogyBackward0"
+    saves = (0, 1)
+    broadcast_grad_ok = True
+
+    @staticmethod
+    def forward(ctx, x, y):
+        x, y = promote(x, y)
+        if np.result_type(x, y).kind != "f":
+            x, y = np.asarray(x, dtype=np.float32), np.asarray(y, dtype=np.float32)
+        return np.asarray(_np_xlogy(x, y), dtype=np.result_type(x, y))
+
+    @staticmethod
+    def backward(ctx, g, x, y):
+        gx_need, gy_need = ctx.needs_input_grad
+        gx = gy = None
+        with np.errstate(all="ignore"):
+            if gx_need:
+                # torch: xlogy(grad, other), masked to 0 where self == 0 and other <= 0
+                xv, yv, gv = val(x), val(y), val(g)
+                gx = dual.where(((xv == 0) & (yv <= 0)) | (gv == 0), 0.0, g * dual.log(y))
+            if gy_need:
+                gy = g * x / y
+        return gx, gy
+
+
+@register("xlogy", sig="xlogy(input, other)", doc="input * log(other), 0 where input is 0", category="elementwise")
+def xlogy(input, other):
+    return Xlogy.apply(input, other)
+
+
+# -- linear ---------------------------------------------------------------------------------------------------
+
+class Addmm(Function):
+    """bias + mat1 @ mat2, as torch's addmm (beta = alpha = 1)."""
+
+    __slots__ = ()
+    name = "AddmmBackward0"
+    saves = (1, 2)
+    saves_when = {1: 2, 2: 1}
+
+    @staticmethod
+    def forward(ctx, bias, mat1, mat2):
+        bias, prod = promote(bias, np.matmul(mat1, mat2))
+        return bias + prod
+
+    @staticmethod
+    def backward(ctx, g, mat1, mat2):
+        gb, g1, g2 = ctx.needs_input_grad
+        return ((g if gb else None), (dual.matmul(g, dual.swap_last(mat2)) if g1 else None),
+                (dual.matmul(dual.swap_last(mat1), g) if g2 else None))
+
+
+@register("linear", sig="linear(input, weight, bias=None)", doc="input @ weight.T + bias", category="nn",
+          torch=False, method=False, functional=True)
+def linear(input, weight, bias=None):
+    if input.shape[-1] != weight.shape[-1]:
+        rows = 1
+        for s in input.shape[:-1]:
+            rows *= s
+        raise TorchRuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{input.shape[-1]} and "
+                                f"{weight.shape[-1]}x{weight.shape[0] if weight.ndim > 1 else 1})")
+    if bias is not None and input.ndim == 2:
+        return Addmm.apply(bias, input, shape.t(weight))
+    if bias is not None and bias.ndim == 1 and input.ndim >= 1 and input.array.flags.c_contiguous:
+        # torch's _flatten_nd_linear: view to 2-D, addmm, view back
+        flat = shape.reshape(input, -1, input.shape[-1])
+        out = Addmm.apply(bias, flat, shape.t(weight))
+        return shape.view(out, *input.shape[:-1], out.shape[-1])
+    out = matmul(input, shape.t(weight))
+    if bias is not None:
+        out = arith.add(out, bias)
+    return out
+
+
+# -- normalize, cosine_similarity -------------------------------------------------------------------------
+
+@register("normalize", sig="normalize(input, p=2.0, dim=1, eps=1e-12)", doc="input / max(norm over dim, eps)",
+          category="nn", torch=False, method=False, functional=True)
+def normalize(input, p=2.0, dim=1, eps=1e-12):
+    from .reduction_extra import norm
+
+    denom = clamp_min(norm(input, float(p), dim, True), eps)
+    return arith.div(input, shape.expand(denom, *input.shape))
+
+
+@register("cosine_similarity", sig="cosine_similarity(x1, x2, dim=1, eps=1e-8)",
+          doc="cosine of the angle between x1 and x2 along dim", category="nn", method=False, functional=True)
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    if x1.shape != x2.shape:
+        try:
+            common = np.broadcast_shapes(x1.shape, x2.shape)
+        except ValueError:
+            raise TorchRuntimeError(f"The size of tensor a ({x1.shape[-1]}) must match the size of tensor b "
+                                    f"({x2.shape[-1]}) at non-singleton dimension {max(x1.ndim, x2.ndim) - 1}") \
+                from None
+        x1 = x1 if x1.shape == common else shape.expand(x1, *common)
+        x2 = x2 if x2.shape == common else shape.expand(x2, *common)
+    d = _wrap_dim(dim, x1.ndim)
+    # torch divides each side by its (cloned) norm, clamped to eps outside the graph
+    n1 = clone(VectorNorm.apply(x1, 2.0, (d,), True))
+    n2 = clone(VectorNorm.apply(x2, 2.0, (d,), True))
+    with no_grad():
+        np.maximum(n1.array, eps, out=n1.array)
+        np.maximum(n2.array, eps, out=n2.array)
+    return _sum(arith.mul(arith.div(x1, n1), arith.div(x2, n2)), d)

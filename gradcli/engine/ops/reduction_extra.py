@@ -1,0 +1,432 @@
+"""More reductions: prod, amax/amin, std/var, norm, logsumexp, cumsum/cumprod.
+
+As in reduction.py, rules hand back the gradient at the reduced shape (reduced dims kept as 1) where the
+engine can broadcast it.  Tie and zero conventions are torch's (FunctionsManual.cpp): amax/amin share the
+gradient between tied extrema, the inf-norm too; prod and cumprod are exact when inputs contain zeros.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import dual
+from ..autograd import Function
+from ..errors import TorchRuntimeError
+from ..tensor import Tensor, _wrap_dim
+from ._util import as_float, keepdim_shape, norm_dims, val
+from .registry import register
+
+
+def _kept(g, dims, keepdim, in_shape):
+    """Re-insert reduced dims as size 1, so `g` broadcasts against the input."""
+    if not keepdim and dims and len(in_shape):
+        g = dual.reshape(g, keepdim_shape(in_shape, dims))
+    return g
+
+
+def _reduce_dims(dim, ndim):
+    """torch's dim argument for the reductions that take a list: None or () mean every dim."""
+    if dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0):
+        return tuple(range(ndim))
+    return norm_dims(dim, ndim)
+
+
+def _narrow(x, dim, start, length):
+    key = (slice(None),) * dim + (slice(start, start + length),)
+    return x[key]
+
+
+# -- prod -------------------------------------------------------------------------------------------------
+
+def _ones_like_slice(x, dim):
+    shape = list(np.shape(val(x)))
+    shape[dim] = 1
+    return np.ones(shape, dtype=val(x).dtype)
+
+
+def _prod_of_others(x, dim):
+    """prod over `dim` of every element but the one at each position (exact with zeros), torch's
+    prod_safe_zeros_backward: exclusive cumprods from the left and from the right."""
+    n = np.shape(val(x))[dim]
+    if n == 1:
+        return np.ones_like(val(x))
+    ones = _ones_like_slice(x, dim)
+    left = dual.cumprod(dual.cat([ones, _narrow(x, dim, 0, n - 1)], dim), dim)
+    right_rev = dual.cumprod(dual.cat([ones, dual.flip(_narrow(x, dim, 1, n - 1), (dim,))], dim), dim)
+    return left * dual.flip(right_rev, (dim,))
+
+
+class Prod(Function):
+    __slots__ = ()
+    name = "ProdBackward0"
+    saves = (0,)
+    saves_output = True
+
+    @staticmethod
+    def forward(ctx, x, dim, keepdim):
+        x = as_float(x) if x.dtype.kind == "b" else x
+        if dim is None:
+            ctx.aux = None
+            return np.asarray(np.prod(x))
+        d = _wrap_dim(dim, x.ndim)
+        ctx.aux = (d, keepdim)
+        if x.ndim == 0:
+            return x.copy()
+        return np.prod(x, axis=d, keepdims=keepdim)
+
+    @staticmethod
+    def backward(ctx, g, x, out):
+        xv = val(x)
+        if xv.ndim == 0:
+            return (g,)
+        if ctx.aux is None:  # over every element: flatten, as torch does
+            if not (xv == 0).any():
+                return (g * (out / x),)
+            flat = dual.reshape(x, (xv.size,))
+            return (g * dual.reshape(_prod_of_others(flat, 0), xv.shape),)
+        d, keepdim = ctx.aux
+        g = _kept(g, (d,), keepdim, xv.shape)
+        out = _kept(out, (d,), keepdim, xv.shape)
+        if not (xv == 0).any():
+            return (g * (out / x),)
+        return (g * _prod_of_others(x, d),)
+
+
+class ProdDim(Prod):
+    __slots__ = ()
+    name = "ProdBackward1"
+
+
+@register("prod", sig="prod(input, dim=None, keepdim=False)", doc="product of all elements, or over dim",
+          category="reduction")
+def prod(input, dim=None, keepdim=False, *, dtype=None):
+    if dim is None:
+        return Prod.apply(input, None, False)
+    return ProdDim.apply(input, int(dim), keepdim)
+
+
+# -- amax / amin ------------------------------------------------------------------------------------------
+
+class Amax(Function):
+    __slots__ = ()
+    name = "AmaxBackward0"
+    largest = True
+
+    @classmethod
+    def forward(cls, ctx, x, dim, keepdim):
+        dims = _reduce_dims(dim, x.ndim)
+        if x.size == 0:
+            raise TorchRuntimeError(f"{'amax' if cls.largest else 'amin'}(): Expected reduction dim to be "
+                                    "specified for input.numel() == 0.")
+        fn = np.max if cls.largest else np.min
+        kept = fn(x, axis=dims, keepdims=True) if x.ndim else x
+        mask = (x == kept) | (np.isnan(x) & np.isnan(kept))
+        ctx.aux = (dims, keepdim, x.shape, mask, np.sum(mask, axis=dims, keepdims=True).astype(x.dtype))
+        return kept if keepdim or not x.ndim else np.squeeze(kept, axis=dims)
+
+    @staticmethod
+    def backward(ctx, g):
+        dims, keepdim, shape, mask, count = ctx.aux
+        g = _kept(g, dims, keepdim, shape)
+        return (dual.where(mask, g / count, 0.0),)
+
+
+class Amin(Amax):
+    __slots__ = ()
+    name = "AminBackward0"
+    largest = False
+
+
+@register("amax", sig="amax(input, dim=(), keepdim=False)",
+          doc="largest value over dims (ties share the gradient evenly)", category="reduction")
+def amax(input, dim=(), keepdim=False):
+    return Amax.apply(input, dim, keepdim)
+
+
+@register("amin", sig="amin(input, dim=(), keepdim=False)",
+          doc="smallest value over dims (ties share the gradient evenly)", category="reduction")
+def amin(input, dim=(), keepdim=False):
+    return Amin.apply(input, dim, keepdim)
+
+
+# -- var / std --------------------------------------------------------------------------------------------
+
+def _var_args(dim, unbiased, correction):
+    if isinstance(dim, bool):  # x.var(False): the old `unbiased` positional form
+        unbiased, dim = dim, None
+    if correction is None:
+        correction = 1 if unbiased is None or unbiased else 0
+    return dim, float(correction)
+
+
+def _var_forward(ctx, x, dim, correction, keepdim):
+    if x.dtype.kind != "f":
+        raise TorchRuntimeError("std and var only support floating point and complex dtypes")
+    dims = _reduce_dims(dim, x.ndim)
+    n = 1
+    for d in dims:
+        n *= x.shape[d]
+    if not x.ndim:
+        n = 1
+    ctx.aux = (dims, keepdim, x.shape, n, correction)
+    axis = dims if x.ndim else None
+    with np.errstate(all="ignore"):
+        centred = x - np.mean(x, axis=axis, keepdims=True)
+        return np.sum(centred * centred, axis=axis, keepdims=keepdim) / max(n - correction, 0)
+
+
+def _var_backward(ctx, g, x):
+    dims, keepdim, shape, n, correction = ctx.aux
+    g = _kept(g, dims, keepdim, shape)
+    axis = dims if len(shape) else None
+    mean = dual.sum(x, axis=axis, keepdims=True) / n
+    coef = 2.0 / (n - correction) if n != correction else math.inf  # inf * 0 = nan, as torch
+    return coef * g * (x - mean)
+
+
+class Var(Function):
+    __slots__ = ()
+    name = "VarBackward0"
+    saves = (0,)
+
+    @staticmethod
+    def forward(ctx, x, dim, correction, keepdim):
+        return _var_forward(ctx, x, dim, correction, keepdim)
+
+    @staticmethod
+    def backward(ctx, g, x):
+        with np.errstate(all="ignore"):
+            return (_var_backward(ctx, g, x),)
+
+
+class Std(Function):
+    __slots__ = ()
+    name = "StdBackward0"
+    saves = (0,)
+    saves_output = True
+
+    @staticmethod
+    def forward(ctx, x, dim, correction, keepdim):
+        return np.sqrt(_var_forward(ctx, x, dim, correction, keepdim))
+
+    @staticmethod
+    def backward(ctx, g, x, out):
+        with np.errstate(all="ignore"):
+            grad_var = dual.where(val(out) == 0, 0.0, g / (out * 2))
+            return (_var_backward(ctx, grad_var, x),)
+
+
+@register("var", sig="var(input, dim=None, *, correction=1, keepdim=False)",
+          doc="variance (correction=1: unbiased; unbiased=False: correction=0)", category="reduction")
+def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    dim, correction = _var_args(dim, unbiased, correction)
+    return Var.apply(input, dim, correction, keepdim)
+
+
+@register("std", sig="std(input, dim=None, *, correction=1, keepdim=False)",
+          doc="standard deviation (correction=1: unbiased; unbiased=False: correction=0)", category="reduction")
+def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    dim, correction = _var_args(dim, unbiased, correction)
+    return Std.apply(input, dim, correction, keepdim)
+
+
+# -- vector norms -----------------------------------------------------------------------------------------
+
+def _ord_value(p) -> float:
+    if isinstance(p, str):
+        if p == "fro":
+            return 2.0
+        raise TorchRuntimeError(f"norm with p='{p}' is not supported by gradcli (only numbers and 'fro')")
+    return float(p)
+
+
+class VectorNorm(Function):
+    __slots__ = ()
+    name = "LinalgVectorNormBackward0"
+    saves = (0,)
+    saves_output = True
+
+    @staticmethod
+    def forward(ctx, x, ord, dim, keepdim):  # noqa: A002 - torch's name
+        if x.dtype.kind != "f":
+            raise TorchRuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as input. "
+                                    f"Got {_dtype_title(x)}")
+        dims = _reduce_dims(dim, x.ndim)
+        ctx.aux = (ord, dims, keepdim, x.shape)
+        axis = dims if x.ndim else None
+        a = np.abs(x)
+        with np.errstate(all="ignore"):
+            if ord == 0:
+                return np.sum(a != 0, axis=axis, keepdims=keepdim).astype(x.dtype)
+            if ord == math.inf:
+                return np.max(a, axis=axis, keepdims=keepdim) if a.size else np.zeros(())
+            if ord == -math.inf:
+                return np.min(a, axis=axis, keepdims=keepdim)
+            if ord == 1:
+                return np.sum(a, axis=axis, keepdims=keepdim)
+            if ord == 2:
+                return np.sqrt(np.sum(a * a, axis=axis, keepdims=keepdim))
+            return np.power(np.sum(np.power(a, ord), axis=axis, keepdims=keepdim), 1.0 / ord)
+
+    @staticmethod
+    def backward(ctx, g, x, norm):
+        p, dims, keepdim, shape = ctx.aux
+        xv = val(x)
+        g = _kept(g, dims, keepdim, shape)
+        norm = _kept(norm, dims, keepdim, shape)
+        nv = val(norm)
+        with np.errstate(all="ignore"):
+            if p == 0:
+                return (np.zeros_like(xv) if not isinstance(g, Tensor) else g * 0.0 * x,)
+            sgn = np.sign(xv)
+            if p == 1:
+                return (g * sgn,)
+            if p == 2:
+                return (g * dual.where(nv == 0, 0.0, x / norm),)
+            if math.isinf(p):
+                a = np.abs(xv)
+                mask = (a == nv) | np.isnan(a)
+                count = np.sum(mask, axis=dims if xv.ndim else None, keepdims=True).astype(xv.dtype)
+                return (dual.where(mask, (g / count) * sgn, 0.0),)
+            if p < 1:
+                scaled = dual.where(xv == 0, 0.0, sgn * dual.pow(dual.abs(x), p - 1))
+                return (scaled * g * dual.pow(norm, 1 - p),)
+            if p < 2:
+                scaled = sgn * dual.pow(dual.abs(x), p - 1)
+            else:
+                scaled = x * dual.pow(dual.abs(x), p - 2)
+            scale = dual.where(nv == 0, 0.0, g / dual.pow(norm, p - 1))
+            return (scaled * scale,)
+
+
+def _dtype_title(x) -> str:
+    return {"i": "Long", "b": "Bool", "u": "Byte"}.get(x.dtype.kind, str(x.dtype))
+
+
+def vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None):  # noqa: A002 - torch's name
+    return VectorNorm.apply(input, _ord_value(ord), dim, keepdim)
+
+
+register("vector_norm", sig="linalg.vector_norm(input, ord=2, dim=None, keepdim=False)",
+         doc="vector p-norm over dims (all dims by default)", category="reduction", linalg=True,
+         method=False)(vector_norm)
+
+
+@register("norm", sig="norm(input, p='fro', dim=None, keepdim=False)",
+          doc="vector p-norm (p = number, inf or 'fro') over all elements or dim", category="reduction")
+def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
+    if isinstance(p, str) and p != "fro":
+        raise TorchRuntimeError(f"norm with p='{p}' is not supported by gradcli (only numbers and 'fro')")
+    return VectorNorm.apply(input, _ord_value(2.0 if p is None else p), dim, keepdim)
+
+
+# -- logsumexp --------------------------------------------------------------------------------------------
+
+class LogSumExp(Function):
+    __slots__ = ()
+    name = "LogsumexpBackward0"
+    saves = (0,)
+    saves_output = True
+
+    @staticmethod
+    def forward(ctx, x, dim, keepdim):
+        x = as_float(x)
+        dims = _reduce_dims(dim, x.ndim)
+        ctx.aux = (dims, keepdim, x.shape)
+        if x.ndim == 0:
+            return x.copy()
+        with np.errstate(all="ignore"):
+            m = np.max(x, axis=dims, keepdims=True)
+            m = np.where(np.isinf(m), 0.0, m)  # an infinite max would give inf - inf
+            out = np.log(np.sum(np.exp(x - m), axis=dims, keepdims=True)) + m
+        return out if keepdim else np.squeeze(out, axis=dims)
+
+    @staticmethod
+    def backward(ctx, g, x, out):
+        dims, keepdim, shape = ctx.aux
+        if not shape:
+            return (g,)
+        g = _kept(g, dims, keepdim, shape)
+        out = _kept(out, dims, keepdim, shape)
+        return (g * dual.exp(x - out),)
+
+
+@register("logsumexp", sig="logsumexp(input, dim, keepdim=False)", doc="log(sum(exp(input))) over dim, stably",
+          category="reduction")
+def logsumexp(input, dim, keepdim=False):
+    return LogSumExp.apply(input, dim, keepdim)
+
+
+# -- cumulative -------------------------------------------------------------------------------------------
+
+class CumSum(Function):
+    __slots__ = ()
+    name = "CumsumBackward0"
+
+    @staticmethod
+    def forward(ctx, x, dim):
+        if x.dtype.kind in "bui":
+            x = x.astype(np.int64)
+        d = _wrap_dim(dim, x.ndim)
+        ctx.aux = d
+        return x.copy() if x.ndim == 0 else np.cumsum(x, axis=d)
+
+    @staticmethod
+    def backward(ctx, g):
+        d = ctx.aux
+        if g.ndim == 0:
+            return (g,)
+        return (dual.flip(dual.cumsum(dual.flip(g, (d,)), d), (d,)),)
+
+
+@register("cumsum", sig="cumsum(input, dim)", doc="running sum along dim", category="reduction")
+def cumsum(input, dim, *, dtype=None):
+    return CumSum.apply(input, dim)
+
+
+class CumProd(Function):
+    __slots__ = ()
+    name = "CumprodBackward0"
+    saves = (0,)
+    saves_output = True
+
+    @staticmethod
+    def forward(ctx, x, dim):
+        if x.dtype.kind in "bui":
+            x = x.astype(np.int64)
+        d = _wrap_dim(dim, x.ndim)
+        ctx.aux = d
+        return x.copy() if x.ndim == 0 else np.cumprod(x, axis=d)
+
+    @staticmethod
+    def backward(ctx, g, x, out):
+        d = ctx.aux
+        xv = val(x)
+        if xv.size <= 1 or xv.shape[d] == 1:
+            return (g,)
+        if not (xv == 0).any():
+            w = g * out
+            return (dual.flip(dual.cumsum(dual.flip(w, (d,)), d), (d,)) / x,)
+        # With zeros, torch's formula: for each k, sum_j>=k g_j * prod_{i<=j, i!=k} x_i, built from
+        # the output before k and cumulative products after k (differentiable, exact).
+        n = xv.shape[d]
+        ones = _ones_like_slice(x, d)
+        pieces = []
+        for k in range(n):
+            if k == 0:
+                omitted = dual.cat([ones, dual.cumprod(_narrow(x, d, 1, n - 1), d)], d)
+            elif k == n - 1:
+                omitted = _narrow(out, d, k - 1, 1)
+            else:
+                before = _narrow(out, d, k - 1, 1)
+                omitted = dual.cat([before, before * dual.cumprod(_narrow(x, d, k + 1, n - k - 1), d)], d)
+            pieces.append(dual.sum(_narrow(g, d, k, n - k) * omitted, axis=d, keepdims=True))
+        return (dual.cat(pieces, d),)
+
+
+@register("cumprod", sig="cumprod(input, dim)", doc="running product along dim (exact with zeros)",
+          category="reduction")
+def cumprod(input, dim, *, dtype=None):
+    return CumProd.apply(input, dim)

@@ -1,0 +1,173 @@
+"""torch.optim.SGD and torch.optim.Adam, following torch's single-tensor update formulas step by step.
+
+Updates are computed on the parameters' numpy arrays in the parameters' dtype, in torch's order of
+operations: a Python-float hyperparameter meets a float32 array as a float32, as torch's kernels cast
+their scalar arguments, and where torch's CPU kernels use a fused multiply-add (add with alpha, lerp,
+addcmul) so does `_fma`, so float32 results agree bit for bit.  The result is written in place with a
+version bump, as torch's in-place updates under no_grad do.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .autograd import _type_name, enable_grad
+from .errors import TorchTypeError, TorchValueError
+from .tensor import Tensor
+
+
+def _typename(value) -> str:
+    """torch.typename: what torch's optimizer errors call a value."""
+    return _type_name(value) if isinstance(value, Tensor) else type(value).__name__
+
+
+class Optimizer:
+    """Parameter groups (dicts with "params" and the hyperparameters), zero_grad() and per-parameter state."""
+
+    def __init__(self, params, defaults: dict):
+        if isinstance(params, Tensor):
+            raise TorchTypeError("params argument given to the optimizer should be an iterable of Tensors or dicts, "
+                                 f"but got {_typename(params)}")
+        groups = list(params)
+        if not groups:
+            raise TorchValueError("optimizer got an empty parameter list")
+        if not isinstance(groups[0], dict):
+            groups = [{"params": groups}]
+        self.defaults = defaults
+        self.param_groups: list[dict] = []
+        self.state: dict = {}
+        for group in groups:
+            self._add_param_group(dict(group))
+
+    def _add_param_group(self, group: dict) -> None:
+        params = group["params"]
+        params = [params] if isinstance(params, Tensor) else list(params)
+        for p in params:
+            if not isinstance(p, Tensor):
+                raise TorchTypeError(f"optimizer can only optimize Tensors, but one of the params is {_typename(p)}")
+            if p.grad_fn is not None:
+                raise TorchValueError("can't optimize a non-leaf Tensor")
+        group["params"] = params
+        for name, default in self.defaults.items():
+            group.setdefault(name, default)
+        self.param_groups.append(group)
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        for group in self.param_groups:
+            for p in group["params"]:
+                if p._grad is None:
+                    continue
+                if set_to_none:
+                    p._grad = None
+                else:
+                    p._grad.detach_()
+                    p._grad.zero_()
+
+    def step(self, closure=None):
+        loss = None
+        if closure is not None:
+            with enable_grad():
+                loss = closure()
+        for group in self.param_groups:
+            for p in group["params"]:
+                if p._grad is not None:
+                    self._update(p, p._grad.array, group, self.state.setdefault(p, {}))
+        return loss
+
+    def _update(self, param: Tensor, grad: np.ndarray, group: dict, state: dict) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+
+def _write(param: Tensor, value: np.ndarray) -> None:
+    param.array[...] = value
+    param._bump_version()
+
+
+class SGD(Optimizer):
+    def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0, nesterov=False, *,
+                 maximize=False):
+        if lr < 0.0:
+            raise TorchValueError(f"Invalid learning rate: {lr}")
+        if momentum < 0.0:
+            raise TorchValueError(f"Invalid momentum value: {momentum}")
+        if weight_decay < 0.0:
+            raise TorchValueError(f"Invalid weight_decay value: {weight_decay}")
+        if nesterov and (momentum <= 0 or dampening != 0):
+            raise TorchValueError("Nesterov momentum requires a momentum and zero dampening")
+        super().__init__(params, {"lr": lr, "momentum": momentum, "dampening": dampening,
+                                  "weight_decay": weight_decay, "nesterov": nesterov, "maximize": maximize})
+
+    def _update(self, param, grad, group, state):
+        if group["maximize"]:
+            grad = -grad
+        if group["weight_decay"] != 0:
+            grad = _fma(group["weight_decay"], param.array, grad)
+        momentum = group["momentum"]
+        if momentum != 0:
+            buf = state.get("momentum_buffer")
+            if buf is None:
+                buf = grad.copy()
+            else:
+                buf = _fma(1 - group["dampening"], grad, buf * momentum)
+            state["momentum_buffer"] = buf
+            grad = _fma(momentum, buf, grad) if group["nesterov"] else buf
+        _write(param, _fma(-group["lr"], grad, param.array))
+
+
+class Adam(Optimizer):
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False, *,
+                 maximize=False):
+        if not 0.0 <= lr:
+            raise TorchValueError(f"Invalid learning rate: {lr}")
+        if not 0.0 <= eps:
+            raise TorchValueError(f"Invalid epsilon value: {eps}")
+        if not 0.0 <= betas[0] < 1.0:
+            raise TorchValueError(f"Invalid beta parameter at index 0: {betas[0]}")
+        if not 0.0 <= betas[1] < 1.0:
+            raise TorchValueError(f"Invalid beta parameter at index 1: {betas[1]}")
+        if not 0.0 <= weight_decay:
+            raise TorchValueError(f"Invalid weight_decay value: {weight_decay}")
+        super().__init__(params, {"lr": lr, "betas": tuple(betas), "eps": eps, "weight_decay": weight_decay,
+                                  "amsgrad": amsgrad, "maximize": maximize})
+
+    def _update(self, param, grad, group, state):
+        if not state:
+            state["step"] = 0.0
+            state["exp_avg"] = np.zeros_like(param.array)
+            state["exp_avg_sq"] = np.zeros_like(param.array)
+            if group["amsgrad"]:
+                state["max_exp_avg_sq"] = np.zeros_like(param.array)
+        beta1, beta2 = group["betas"]
+        if group["maximize"]:
+            grad = -grad
+        state["step"] += 1
+        if group["weight_decay"] != 0:
+            grad = _fma(group["weight_decay"], param.array, grad)
+        exp_avg = state["exp_avg"] = _lerp(state["exp_avg"], grad, 1 - beta1)
+        exp_avg_sq = state["exp_avg_sq"] = _fma((1 - beta2) * grad, grad, state["exp_avg_sq"] * beta2)
+        step = state["step"]
+        bias_correction1 = 1 - beta1 ** step
+        bias_correction2_sqrt = (1 - beta2 ** step) ** 0.5
+        step_size = group["lr"] / bias_correction1
+        second_moment = exp_avg_sq
+        if group["amsgrad"]:
+            np.maximum(state["max_exp_avg_sq"], exp_avg_sq, out=state["max_exp_avg_sq"])
+            second_moment = state["max_exp_avg_sq"]
+        denom = np.sqrt(second_moment) / bias_correction2_sqrt + group["eps"]
+        _write(param, param.array + (-step_size) * exp_avg / denom)
+
+
+def _fma(x, y, z: np.ndarray) -> np.ndarray:
+    """x * y + z rounded once.  Exact for float32 (the float64 product of two float32 cannot round);
+    float64 falls back to two roundings."""
+    if z.dtype != np.float32:
+        return x * y + z
+    wide = np.asarray(x, np.float32).astype(np.float64) * np.asarray(y, np.float32).astype(np.float64)
+    return (wide + z.astype(np.float64)).astype(np.float32)
+
+
+def _lerp(start: np.ndarray, end: np.ndarray, weight: float) -> np.ndarray:
+    """torch.lerp with a scalar weight: the formula it picks depends on the weight's size."""
+    if abs(weight) < 0.5:
+        return _fma(weight, end - start, start)
+    return _fma(weight - 1, end - start, end)
