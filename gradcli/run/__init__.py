@@ -1,0 +1,72 @@
+"""`gradcli run`: execute a PyTorch autograd program on gradcli's engine and print what PyTorch prints.
+
+The program is parsed with Python's `ast`, checked as a whole against the supported subset (nothing runs
+if any part is unsupported), then executed by gradcli's own interpreter under `RunLimits`.
+Exit codes: 0 ran to the end; 1 the program raised an error (PyTorch's or Python's, printed as they would
+print it after a `gradcli run: error at line L` line); 2 unsupported construct or exceeded limit.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from contextlib import contextmanager
+
+from ..engine import SizeLimit, dtypes
+from ..engine.autograd import GradMode
+from .checker import check_program
+from .errors import LimitReached, ProgramFailed, RunError
+from .interpreter import SUPPORTED_NODES, Interpreter
+from .limits import RunLimits
+
+__all__ = ["RunLimits", "run_source"]
+
+# Python frames the interpreter may stack: a few per level of syntax, a dozen per call of the program's
+# functions.  Python's default of 1000 is too few for max_call_depth=100; pure-Python frames cost no C
+# stack in 3.11+, so a higher limit is safe.
+PYTHON_RECURSION_LIMIT = 20_000
+
+
+def run_source(source: str, filename: str, *, stdout, stderr, limits: RunLimits | None = None) -> int:
+    """Run `source` (named `filename` in messages); write its output to `stdout`, diagnostics to `stderr`."""
+    limits = limits or RunLimits()
+    try:
+        tree = _parse(source, filename, limits)
+        check_program(tree, SUPPORTED_NODES, limits.max_nesting)
+        with _engine_state(limits):
+            Interpreter(limits, stdout, stderr).run(tree)
+    except RunError as error:
+        stdout.flush()  # what the program printed comes before the error, on a terminal too
+        stderr.write(error.render() + "\n")
+        return error.exit_code
+    return 0
+
+
+def _parse(source: str, filename: str, limits: RunLimits) -> ast.Module:
+    if len(source) > limits.max_source_chars:
+        raise LimitReached(f"the program has {len(source)} characters (max_source_chars={limits.max_source_chars})")
+    try:
+        return ast.parse(source, filename)
+    except SyntaxError as error:
+        raise ProgramFailed(type(error).__name__, error.msg, error.lineno or 1) from None
+    except (RecursionError, MemoryError):
+        raise LimitReached("the program nests too deeply to parse") from None
+    except ValueError as error:  # null bytes
+        raise ProgramFailed("SyntaxError", str(error), 1) from None
+
+
+@contextmanager
+def _engine_state(limits: RunLimits):
+    """PyTorch's defaults for the run (float32, grad mode on) and the tensor size limit, restored after."""
+    saved = (dtypes.get_default_dtype(), SizeLimit.max_elements, GradMode.enabled, sys.getrecursionlimit())
+    dtypes.set_default_dtype(dtypes.float32)
+    SizeLimit.max_elements = limits.max_tensor_elements
+    GradMode.enabled = True
+    sys.setrecursionlimit(max(saved[3], PYTHON_RECURSION_LIMIT))
+    try:
+        yield
+    finally:
+        dtypes.set_default_dtype(saved[0])
+        SizeLimit.max_elements = saved[1]
+        GradMode.enabled = saved[2]
+        sys.setrecursionlimit(saved[3])

@@ -1,0 +1,151 @@
+"""The world a program sees: the torch, torch.nn.functional and math modules, the builtins, and for each
+kind of value the attributes a program may read or set.  Anything not listed here does not exist for it.
+
+torch's functions come from the engine's op registry (`torch.X`, `x.X` and `F.X` as each op's spec says),
+so an op added to the engine is available to programs at once.
+"""
+
+from __future__ import annotations
+
+import builtins
+import math
+from functools import cache
+
+from .. import engine
+from ..engine import dtypes, optim
+from ..engine.autograd import Function
+from ..engine.ops import LINALG, REGISTRY
+from ..engine.ops.reduction import ReturnTypes
+from ..engine.tensor import Size, Tensor
+
+
+class Module:
+    """A module as a program sees it: a dotted name and a fixed table of members."""
+
+    __slots__ = ("name", "members")
+
+    def __init__(self, name: str, members: dict):
+        self.name = name
+        self.members = members
+
+    def __repr__(self) -> str:
+        return f"<module '{self.name}'>"
+
+
+class TypeRef:
+    """What ``type(x)`` gives a program: prints and compares like the class, but cannot be called."""
+
+    __slots__ = ("cls",)
+
+    def __init__(self, cls: type):
+        self.cls = cls
+
+    def __eq__(self, other) -> bool:
+        return self.cls is (other.cls if isinstance(other, TypeRef) else other)
+
+    def __hash__(self) -> int:
+        return hash(self.cls)
+
+    def __repr__(self) -> str:
+        return f"<class '{TORCH_CLASS_NAMES.get(self.cls, self.cls.__name__)}'>"
+
+
+TORCH_CLASS_NAMES = {Tensor: "torch.Tensor", Size: "torch.Size", dtypes.DType: "torch.dtype"}
+
+
+def type_of(obj) -> TypeRef:
+    """The program's type()."""
+    return TypeRef(type(obj))
+
+
+# Tensor members beyond the registry's methods (which come from `tensor_attributes`).
+TENSOR_ATTRIBUTES = frozenset("""
+dtype shape size requires_grad grad grad_fn is_leaf data item tolist numel nelement dim ndim detach detach_
+requires_grad_ retain_grad retains_grad backward T mT device is_floating_point element_size
+""".split())
+
+# Tensor attributes a program may assign (torch's property setters, with their checks).
+TENSOR_SETTABLE = frozenset({"grad", "data", "requires_grad"})
+
+# Members of the other kinds of values a program meets, by class (subclasses included).
+VALUE_ATTRIBUTES: dict[type, frozenset] = {
+    list: frozenset("append extend insert pop remove index count reverse sort copy clear".split()),
+    tuple: frozenset({"count", "index"}),
+    dict: frozenset("keys values items get pop setdefault copy clear".split()),
+    str: frozenset("format join split strip lstrip rstrip upper lower startswith endswith".split()),
+    Size: frozenset({"count", "index", "numel"}),
+    ReturnTypes: frozenset({"values", "indices", "count", "index"}),
+    dtypes.DType: frozenset({"is_floating_point", "itemsize"}),
+    optim.Optimizer: frozenset({"zero_grad", "step", "param_groups"}),
+    Function: frozenset({"name"}),
+}
+
+MATH_NAMES = """
+pi e tau inf nan sqrt exp log log2 log10 log1p expm1 sin cos tan asin acos atan atan2 sinh cosh tanh floor ceil
+trunc fabs copysign hypot degrees radians isclose isnan isinf isfinite pow fmod erf
+""".split()
+
+PYTHON_BUILTINS = """
+len range enumerate zip min max sum abs round float int bool str list tuple dict isinstance sorted reversed
+""".split()
+BUILTIN_NAMES = frozenset(PYTHON_BUILTINS) | {"print", "type"}  # the last two are the interpreter's own
+
+# Callables that take a range or an iterator without draining it.  Any other callable (list, sum, sorted,
+# torch.Size, an optimizer ...) would drain it inside C code, where no limit reaches, so the interpreter
+# hands it such an argument item by item, each counting against max_iterations.
+LAZY_AWARE = (len, reversed, enumerate, zip, isinstance, str, bool, type_of)
+
+
+def python_builtins() -> dict:
+    return {name: getattr(builtins, name) for name in PYTHON_BUILTINS}
+
+
+@cache
+def modules() -> dict[str, Module]:
+    """The importable modules by dotted name (built once: the registry is complete after engine import)."""
+    functional = Module("torch.nn.functional", {n: s.fn for n, s in REGISTRY.items() if s.functional})
+    nn = Module("torch.nn", {"functional": functional})
+    autograd = Module("torch.autograd", {"grad": engine.grad, "backward": engine.backward})
+    torch_optim = Module("torch.optim", {"SGD": optim.SGD, "Adam": optim.Adam})
+    linalg = Module("torch.linalg", {n: s.fn for n, s in LINALG.items()})
+    members = {n: s.fn for n, s in REGISTRY.items() if s.torch}
+    members.update({name: getattr(engine, name) for name in (
+        "tensor", "zeros", "ones", "full", "eye", "arange", "linspace", "rand", "randn", "empty", "zeros_like",
+        "ones_like", "empty_like", "full_like", "rand_like", "randn_like", "manual_seed", "no_grad",
+        "enable_grad", "set_grad_enabled", "is_grad_enabled", "get_default_dtype", "set_default_dtype")})
+    members.update({name: dtypes.by_name(name) for name in (
+        "float32", "float", "float64", "double", "float16", "half", "int64", "long", "int32", "int", "int16",
+        "short", "int8", "uint8", "bool")})
+    members.update({"Tensor": Tensor, "Size": Size, "is_tensor": lambda obj: isinstance(obj, Tensor),
+                    "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan,
+                    "nn": nn, "autograd": autograd, "optim": torch_optim, "linalg": linalg})
+    torch = Module("torch", members)
+    math_module = Module("math", {name: getattr(math, name) for name in MATH_NAMES})
+    return {m.name: m for m in (torch, nn, functional, autograd, torch_optim, linalg, math_module)}
+
+
+@cache
+def tensor_attributes() -> frozenset:
+    return TENSOR_ATTRIBUTES | {n for n, s in REGISTRY.items() if s.method}
+
+
+@cache
+def known_attributes() -> frozenset:
+    """Every attribute name some value has: the static check refuses any other before the program runs."""
+    names = set(tensor_attributes())
+    for table in VALUE_ATTRIBUTES.values():
+        names |= table
+    for module in modules().values():
+        names |= module.members.keys()
+    return frozenset(names)
+
+
+def readable_attributes(obj) -> frozenset:
+    if isinstance(obj, Tensor):
+        return tensor_attributes()
+    for cls in type(obj).__mro__:
+        table = VALUE_ATTRIBUTES.get(cls)
+        if table is not None:
+            return table
+    return frozenset()
+

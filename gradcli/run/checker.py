@@ -1,0 +1,238 @@
+"""The static check: the whole program is validated before any of it runs.
+
+Default deny: a node type the interpreter has no visit method for is refused, and so are names and
+attributes starting with "_", imports of anything but torch and math, builtins outside the supported
+set (open, eval, exec, getattr ...), attributes no supported value has, torch functions gradcli lacks,
+nested functions, decorators, *args and **kwargs, and syntax nested deeper than max_nesting.
+Errors Python itself would report at compile time ('return' outside function) come out as SyntaxError.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+
+from . import api
+from .errors import LimitReached, ProgramFailed, Refused
+
+# Human names for the constructs people most often try.
+CONSTRUCT_NAMES = {
+    ast.ClassDef: "class definitions", ast.Lambda: "lambda expressions", ast.Try: "try statements",
+    ast.Raise: "raise statements", ast.Global: "global statements", ast.Nonlocal: "nonlocal statements",
+    ast.Delete: "del statements", ast.AsyncFunctionDef: "async functions", ast.Await: "await",
+    ast.AsyncFor: "async for", ast.AsyncWith: "async with", ast.Yield: "generators (yield)",
+    ast.YieldFrom: "generators (yield from)", ast.NamedExpr: "assignment expressions (:=)",
+    ast.Set: "sets", ast.SetComp: "set comprehensions", ast.Match: "match statements",
+    ast.AnnAssign: "annotated assignments",
+}
+if hasattr(ast, "TryStar"):
+    CONSTRUCT_NAMES[ast.TryStar] = "try statements"
+
+# Nodes that carry no behaviour of their own: contexts, operators, and the parts of larger nodes.
+STRUCTURAL_NODES = frozenset({
+    ast.Module, ast.Load, ast.Store, ast.arguments, ast.arg, ast.keyword, ast.alias, ast.withitem,
+    ast.comprehension, ast.And, ast.Or, ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow,
+    ast.MatMult, ast.LShift, ast.RShift, ast.BitAnd, ast.BitOr, ast.BitXor, ast.Not, ast.USub, ast.UAdd,
+    ast.Invert, ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Is, ast.IsNot, ast.In, ast.NotIn,
+})
+
+CONSTANT_TYPES = (str, int, float, bool, type(None), type(Ellipsis))
+
+
+def check_program(tree: ast.Module, supported: frozenset, max_nesting: int) -> None:
+    """Raise Refused, LimitReached or ProgramFailed(SyntaxError) for the first problem in source order.
+
+    `supported` holds the node types the interpreter can execute.
+    """
+    _Checker(tree, supported | STRUCTURAL_NODES, max_nesting).run()
+
+
+class _Checker:
+    def __init__(self, tree: ast.Module, allowed: frozenset, max_nesting: int):
+        self.tree = tree
+        self.allowed = allowed
+        self.max_nesting = max_nesting
+        self.bound = _bound_names(tree)
+        self.module_aliases = _module_aliases(tree)
+
+    def run(self) -> None:
+        # (node, depth, in_function, in_loop), depth-first in source order, without recursion
+        stack = [(self.tree, 0, False, False)]
+        while stack:
+            node, depth, in_function, in_loop = stack.pop()
+            if depth > self.max_nesting:
+                raise LimitReached(f"the program nests deeper than {self.max_nesting} levels (max_nesting)",
+                                   getattr(node, "lineno", None))
+            self.check_node(node, in_function, in_loop)
+            children = []
+            for field, value in ast.iter_fields(node):
+                if field in ("annotation", "returns", "type_comment"):
+                    continue  # annotations are never evaluated
+                child_loop = in_loop
+                child_function = in_function
+                if isinstance(node, (ast.For, ast.While)):
+                    child_loop = in_loop or field == "body"
+                elif isinstance(node, ast.FunctionDef) and field == "body":
+                    child_function, child_loop = True, False
+                for child in value if isinstance(value, list) else [value]:
+                    if isinstance(child, ast.AST):
+                        children.append((child, depth + 1, child_function, child_loop))
+            stack.extend(reversed(children))
+
+    def refuse(self, what: str, node: ast.AST):
+        raise Refused(what, getattr(node, "lineno", 1), getattr(node, "col_offset", 0) + 1)
+
+    def check_node(self, node: ast.AST, in_function: bool, in_loop: bool) -> None:
+        kind = type(node)
+        if kind not in self.allowed:
+            self.refuse(CONSTRUCT_NAMES.get(kind, f"{kind.__name__} nodes"), node)
+        check = getattr(self, "check_" + kind.__name__, None)
+        if check is not None:
+            check(node, in_function, in_loop)
+
+    # -- one method per node type that needs more than being allowed ----------------------------------
+    def check_Name(self, node: ast.Name, *_):
+        _check_identifier(self, node.id, node)
+        if isinstance(node.ctx, ast.Load) and node.id not in self.bound and node.id not in api.BUILTIN_NAMES \
+                and hasattr(builtins, node.id):
+            self.refuse(f"the builtin {node.id}()", node)
+
+    def check_Attribute(self, node: ast.Attribute, *_):
+        if node.attr.startswith("_"):
+            self.refuse(f"the attribute .{node.attr} (names starting with '_' are off limits)", node)
+        dotted = _dotted_module_path(node, self.module_aliases)
+        if dotted is not None:
+            module, attr = dotted
+            if attr not in module.members:
+                self.refuse(f"{module.name}.{attr}", node)
+        elif node.attr not in api.known_attributes():
+            self.refuse(f"the attribute .{node.attr}", node)
+
+    def check_keyword(self, node: ast.keyword, *_):
+        if node.arg is not None:
+            _check_identifier(self, node.arg, node)
+
+    def check_arg(self, node: ast.arg, *_):
+        _check_identifier(self, node.arg, node)
+
+    def check_Constant(self, node: ast.Constant, *_):
+        if not isinstance(node.value, CONSTANT_TYPES):
+            self.refuse(f"{type(node.value).__name__} literals", node)
+
+    def check_FunctionDef(self, node: ast.FunctionDef, in_function: bool, _):
+        _check_identifier(self, node.name, node)
+        if in_function:
+            self.refuse("nested function definitions", node)
+        if node.decorator_list:
+            self.refuse("decorators", node.decorator_list[0])
+        if node.args.vararg or node.args.kwarg:
+            self.refuse("*args and **kwargs parameters", node.args.vararg or node.args.kwarg)
+
+    def check_Return(self, node: ast.Return, in_function: bool, _):
+        if not in_function:
+            raise ProgramFailed("SyntaxError", "'return' outside function", node.lineno)
+
+    def check_Break(self, node: ast.Break, _, in_loop: bool):
+        if not in_loop:
+            raise ProgramFailed("SyntaxError", "'break' outside loop", node.lineno)
+
+    def check_Continue(self, node: ast.Continue, _, in_loop: bool):
+        if not in_loop:
+            raise ProgramFailed("SyntaxError", "'continue' not properly in loop", node.lineno)
+
+    def check_Assign(self, node: ast.Assign, *_):
+        for target in node.targets:
+            _check_target(self, target)
+
+    def check_For(self, node: ast.For, *_):
+        _check_target(self, node.target)
+
+    def check_comprehension(self, node: ast.comprehension, *_):
+        _check_target(self, node.target)
+
+    def check_withitem(self, node: ast.withitem, *_):
+        if node.optional_vars is not None:
+            _check_target(self, node.optional_vars)
+
+    def check_Import(self, node: ast.Import, *_):
+        for alias in node.names:
+            if alias.name not in api.modules():
+                self.refuse(f"importing {alias.name} (only torch, torch.nn, torch.nn.functional, torch.optim, "
+                            "torch.autograd and math)", node)
+
+    def check_ImportFrom(self, node: ast.ImportFrom, *_):
+        module = api.modules().get(node.module) if node.level == 0 else None
+        if module is None:
+            self.refuse(f"importing from {'.' * node.level}{node.module or ''}", node)
+        for alias in node.names:
+            if alias.name not in module.members:
+                self.refuse(f"{module.name}.{alias.name}" if alias.name != "*" else "import *", node)
+
+
+def _check_identifier(checker: _Checker, name: str, node: ast.AST) -> None:
+    if name.startswith("_") and name != "_":
+        checker.refuse(f"the name {name} (names starting with '_' are off limits)", node)
+
+
+def _check_target(checker: _Checker, target: ast.AST) -> None:
+    if isinstance(target, (ast.Tuple, ast.List)):
+        for element in target.elts:
+            if isinstance(element, ast.Starred):
+                checker.refuse("starred assignment targets", element)
+            _check_target(checker, element)
+
+
+def _bound_names(tree: ast.Module) -> set[str]:
+    """Every name the program binds anywhere (so a user's own `sum` is not mistaken for the builtin)."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, ast.FunctionDef):
+            names.add(node.name)
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+        elif isinstance(node, ast.alias):
+            names.add((node.asname or node.name).split(".")[0])
+    return names
+
+
+def _module_aliases(tree: ast.Module) -> dict[str, api.Module]:
+    """Names bound to a module by an import and never rebound: their attribute chains resolve statically."""
+    aliases: dict[str, api.Module] = {}
+    modules = api.modules()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    aliases[alias.asname] = modules.get(alias.name)
+                else:
+                    aliases[alias.name.split(".")[0]] = modules.get(alias.name.split(".")[0])
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module in modules:
+            for alias in node.names:
+                member = modules[node.module].members.get(alias.name)
+                if isinstance(member, api.Module):
+                    aliases[alias.asname or alias.name] = member
+    rebound = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
+    rebound |= {node.arg for node in ast.walk(tree) if isinstance(node, ast.arg)}
+    return {name: module for name, module in aliases.items() if module is not None and name not in rebound}
+
+
+def _dotted_module_path(node: ast.Attribute, aliases: dict) -> tuple[api.Module, str] | None:
+    """For a chain that starts at an imported module, the module and attribute where it leaves the modules:
+    `torch.nn.functional.relu` -> (torch.nn.functional, "relu"), `torch.fft.fft` -> (torch, "fft").
+    None when the chain does not start at a module or `node` is past the modules (`torch.float32.itemsize`)."""
+    path = []
+    while isinstance(node, ast.Attribute):
+        path.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name) or node.id not in aliases:
+        return None
+    module = aliases[node.id]
+    for depth, attr in enumerate(reversed(path)):
+        member = module.members.get(attr)
+        if member is None or depth == len(path) - 1:
+            return module, attr
+        if not isinstance(member, api.Module):
+            return None
+        module = member

@@ -1,0 +1,49 @@
+"""How a run ends early.  Each error renders the exact text for stderr and carries the exit code."""
+
+from __future__ import annotations
+
+
+class RunError(Exception):
+    exit_code = 2
+
+    def render(self) -> str:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+class Refused(RunError):
+    """The program uses something outside the supported subset: found by the static check (with the
+    column), or, for what only values reveal, while running (at the statement's line)."""
+
+    def __init__(self, what: str, line: int, column: int | None = None):
+        super().__init__(what)
+        self.what, self.line, self.column = what, line, column
+
+    def render(self) -> str:
+        where = f"line {self.line}" if self.column is None else f"line {self.line}, column {self.column}"
+        return f"gradcli run does not support {self.what} ({where})"
+
+
+class LimitReached(RunError):
+    """The program exceeded one of the RunLimits."""
+
+    def __init__(self, what: str, line: int | None = None):
+        super().__init__(what)
+        self.what, self.line = what, line
+
+    def render(self) -> str:
+        where = f" at line {self.line}" if self.line else ""
+        return f"gradcli run: limit exceeded{where}: {self.what}"
+
+
+class ProgramFailed(RunError):
+    """The program raised an exception, as it would under Python and PyTorch: shown as Python shows it."""
+
+    exit_code = 1
+
+    def __init__(self, type_name: str, message: str, line: int):
+        super().__init__(message)
+        self.type_name, self.message, self.line = type_name, message, line
+
+    def render(self) -> str:
+        error = f"{self.type_name}: {self.message}" if self.message else self.type_name
+        return f"gradcli run: error at line {self.line}\n{error}"

@@ -1,0 +1,81 @@
+"""Record what real Python + PyTorch prints for every snippet and example, as goldens for tests/test_run.py.
+
+Each program runs in a subprocess under a small runner that executes it as a script and reports, on
+stderr, in the exact form `gradcli run` uses:
+  - each UserWarning Python shows (once per line, Python's default filter):
+        gradcli run: warning at line L
+        UserWarning: <message>
+  - an uncaught exception, after everything printed before it:
+        gradcli run: error at line L
+        <Type>: <message>
+stdout goes to tests/snippets/expected/NAME.out, stderr (when not empty) to NAME.err; the exit status
+is 1 exactly when an error line is present.  Object addresses (`at 0x7f...`) are normalised to `at 0x…`.
+Dev-only: needs torch; the test suite never imports it.
+
+    python scripts/make_snippet_goldens.py [NAME_FILTER]
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SNIPPETS = ROOT / "tests" / "snippets"
+EXPECTED = SNIPPETS / "expected"
+ADDRESS = re.compile(r" at 0x[0-9a-f]+")
+
+RUNNER = r"""
+import runpy, sys, traceback, warnings
+
+path = sys.argv[1]
+
+def show(message, category, filename, lineno, file=None, line=None):
+    if issubclass(category, UserWarning):
+        sys.stderr.write(f"gradcli run: warning at line {lineno}\n{category.__name__}: {message}\n")
+
+warnings.showwarning = show
+try:
+    runpy.run_path(path, run_name="__main__")
+except Exception as error:
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename == path]
+    message = str(error)
+    sys.stdout.flush()
+    sys.stderr.write(f"gradcli run: error at line {frames[-1].lineno}\n")
+    sys.stderr.write(f"{type(error).__name__}: {message}\n" if message else f"{type(error).__name__}\n")
+    sys.exit(1)
+"""
+
+
+def programs() -> list[Path]:
+    return sorted(SNIPPETS.glob("*.py")) + sorted((ROOT / "examples").glob("seed_*.py"))
+
+
+def record(program: Path) -> str:
+    done = subprocess.run([sys.executable, "-c", RUNNER, str(program)], capture_output=True, text=True,
+                          cwd=program.parent, timeout=120)
+    if done.returncode != ("gradcli run: error at line" in done.stderr):
+        raise SystemExit(f"{program.name}: exit status {done.returncode} but stderr was:\n{done.stderr}")
+    out = EXPECTED / f"{program.stem}.out"
+    err = EXPECTED / f"{program.stem}.err"
+    out.write_text(ADDRESS.sub(" at 0x…", done.stdout))
+    if done.stderr:
+        err.write_text(ADDRESS.sub(" at 0x…", done.stderr))
+    else:
+        err.unlink(missing_ok=True)
+    return f"{program.name}: exit {done.returncode}"
+
+
+def main() -> None:
+    name_filter = sys.argv[1] if len(sys.argv) > 1 else ""
+    EXPECTED.mkdir(parents=True, exist_ok=True)
+    with ThreadPoolExecutor(max_workers=2) as pool:  # each run is mostly torch's import: two at a time
+        for line in pool.map(record, [p for p in programs() if name_filter in p.name]):
+            print(line)
+
+
+if __name__ == "__main__":
+    main()

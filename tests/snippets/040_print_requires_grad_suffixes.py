@@ -1,0 +1,16 @@
+import torch
+
+a = torch.tensor([1.0, 2.0], requires_grad=True)
+print(a)
+print(a * 2)
+print(a + 1)
+print(a - 1)
+print(1 - a)
+print(a / 2)
+print(2 / a)
+print(-a)
+print(a ** 2)
+print(2 ** a)
+print(a.sum())
+print(a.mean())
+print(torch.tensor([[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0]], requires_grad=True) * 1.5)

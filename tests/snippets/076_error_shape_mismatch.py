@@ -1,0 +1,5 @@
+import torch
+
+a = torch.ones(3)
+b = torch.ones(4)
+print(a + b)

@@ -1,0 +1,4 @@
+import torch
+
+x = torch.tensor([1.0, 2.0])
+print(x.item())

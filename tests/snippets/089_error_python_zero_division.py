@@ -1,0 +1,5 @@
+import torch
+
+lr = 0.0
+steps = 10
+print(steps / lr)

@@ -1,0 +1,4 @@
+import torch
+
+x = torch.arange(6.0)
+print(x.reshape(4, -1))

@@ -1,0 +1,216 @@
+"""`gradcli run`: every snippet and example against what real PyTorch printed (goldens from
+scripts/make_snippet_goldens.py), the constructs the interpreter refuses, and each RunLimits bound.
+Needs no torch."""
+
+from __future__ import annotations
+
+import io
+import re
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from gradcli.engine import SizeLimit, dtypes, is_grad_enabled
+from gradcli.run import RunLimits, run_source
+
+ROOT = Path(__file__).resolve().parent.parent
+SNIPPETS = ROOT / "tests" / "snippets"
+EXPECTED = SNIPPETS / "expected"
+PROGRAMS = sorted(SNIPPETS.glob("*.py")) + sorted((ROOT / "examples").glob("seed_*.py"))
+ADDRESS = re.compile(r" at 0x[0-9a-f]+")  # as the golden script normalises object addresses
+
+
+def run(source: str, limits: RunLimits | None = None) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = run_source(source, "prog.py", stdout=out, stderr=err, limits=limits)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_there_are_enough_snippets():
+    assert len(list(SNIPPETS.glob("*.py"))) >= 60
+    assert len(list(EXPECTED.glob("*error*.err"))) >= 10
+
+
+@pytest.mark.parametrize("program", PROGRAMS, ids=lambda p: p.stem)
+def test_program_prints_what_pytorch_prints(program: Path):
+    expected_out = (EXPECTED / f"{program.stem}.out").read_text()
+    err_file = EXPECTED / f"{program.stem}.err"
+    expected_err = err_file.read_text() if err_file.exists() else ""
+    code, out, err = run(program.read_text())
+    assert ADDRESS.sub(" at 0x…", out) == expected_out
+    assert err == expected_err
+    assert code == (1 if "gradcli run: error at line" in expected_err else 0)
+
+
+def test_run_restores_engine_state():
+    before = (dtypes.get_default_dtype(), SizeLimit.max_elements)
+    run("import torch\ntorch.set_grad_enabled(False)\ntorch.set_default_dtype(torch.float64)\n")
+    assert (dtypes.get_default_dtype(), SizeLimit.max_elements) == before
+    assert is_grad_enabled()
+
+
+# -- refused before anything runs ------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("source", "what", "line", "column"), [
+    ("class A:\n    pass\n", "class definitions", 1, 1),
+    ("import os\n", "importing os", 1, 1),
+    ("import numpy as np\n", "importing numpy", 1, 1),
+    ("from os import path\n", "importing from os", 1, 1),
+    ("x = 1\nf = open('x')\n", "the builtin open()", 2, 5),
+    ("eval('1+1')\n", "the builtin eval()", 1, 1),
+    ("exec('x=1')\n", "the builtin exec()", 1, 1),
+    ("getattr(1, 'real')\n", "the builtin getattr()", 1, 1),
+    ("x = (1).__class__\n", "the attribute .__class__", 1, 5),
+    ("print(__builtins__)\n", "the name __builtins__", 1, 7),
+    ("__import__('os')\n", "the name __import__", 1, 1),
+    ("f = lambda x: x\n", "lambda expressions", 1, 5),
+    ("try:\n    pass\nexcept Exception:\n    pass\n", "try statements", 1, 1),
+    ("def f():\n    def g():\n        pass\n", "nested function definitions", 2, 5),
+    ("import torch\n@torch.no_grad()\ndef f():\n    pass\n", "decorators", 2, 2),
+    ("def f(*args):\n    pass\n", "*args and **kwargs parameters", 1, 8),
+    ("import torch\nx = torch.cumsum_nonexistent(1)\n", "torch.cumsum_nonexistent", 2, 5),
+    ("import torch\nx = torch.nn.Linear(2, 2)\n", "torch.nn.Linear", 2, 5),
+    ("x = [1]\nx.__len__()\n", "the attribute .__len__", 2, 1),
+    ("x = 1\nx.foo = 2\n", "the attribute .foo", 2, 1),
+    ("a, *b = [1, 2, 3]\n", "starred assignment targets", 1, 4),
+    ("x = {1, 2}\n", "sets", 1, 5),
+    ("global x\n", "global statements", 1, 1),
+    ("del x\n", "del statements", 1, 1),
+    ("x = 1j\n", "complex literals", 1, 5),
+])
+def test_refused_before_running(source, what, line, column):
+    code, out, err = run("print('ran')\n" + source)
+    assert code == 2
+    assert out == ""  # nothing ran, not even the first line
+    assert err.startswith(f"gradcli run does not support {what}")
+    assert err.endswith(f"(line {line + 1}, column {column})\n")
+
+
+@pytest.mark.parametrize(("source", "what"), [
+    ("print('{0.__class__}'.format(1))\n", "the str.format field {0.__class__}"),
+    ("template = '{x[0]}'\nprint(template.format(x=[1]))\n", "the str.format field {x[0]}"),
+    ("import torch\nprint(torch.Tensor([1, 2]))\n", "the legacy constructor torch.Tensor(...)"),
+    ("x = sum([[1]] * 3, [])\n", "sum() of lists"),
+])
+def test_refused_while_running(source, what):
+    code, _, err = run(source)
+    assert code == 2
+    assert err.startswith(f"gradcli run does not support {what}")
+    assert err.endswith(f"(line {source.count(chr(10))})\n")
+
+
+def test_refusal_reports_line_and_column():
+    code, out, err = run("import torch\n\nx = torch.ones(2)\ny = x.__dict__\n")
+    assert code == 2 and out == ""
+    assert err == ("gradcli run does not support the attribute .__dict__ (names starting with '_' are off limits) "
+                   "(line 4, column 5)\n")
+
+
+def test_syntax_errors_are_program_errors():
+    code, out, err = run("x = (1,\n")
+    assert code == 1 and err.startswith("gradcli run: error at line 1\nSyntaxError: ")
+    assert run("return 3\n")[2] == "gradcli run: error at line 1\nSyntaxError: 'return' outside function\n"
+    assert run("break\n")[2] == "gradcli run: error at line 1\nSyntaxError: 'break' outside loop\n"
+
+
+def test_error_location_is_innermost_statement_and_output_before_it_is_kept():
+    code, out, err = run("print(1)\ndef f(x):\n    y = x + 1\n    return y / 0\nprint(2)\nf(1)\n")
+    assert (code, out) == (1, "1\n2\n")
+    assert err == "gradcli run: error at line 4\nZeroDivisionError: division by zero\n"
+
+
+def test_unbound_local_like_python():
+    code, _, err = run("x = 1\ndef f():\n    print(x)\n    x = 2\nf()\n")
+    assert code == 1 and "UnboundLocalError: cannot access local variable 'x'" in err
+
+
+@pytest.mark.parametrize(("source", "expected"), [
+    ("print(sum(x * x for x in range(4)), ', '.join(str(i) for i in range(3)))\n", "14 0, 1, 2\n"),
+    ("print(*[1, 2], **{'sep': '-'})\n", "1-2\n"),
+    ("i = 0\nwhile i < 3:\n    i += 1\nelse:\n    print('else', i)\n", "else 3\n"),
+    ("for i in range(3):\n    if i == 1:\n        break\nelse:\n    print('no')\nprint(i)\n", "1\n"),
+    ("def key(v):\n    return -v\nprint(sorted([3, 1, 2], key=key))\n", "[3, 2, 1]\n"),
+    ("print('{} {:.2f} {name}'.format(1, 2, name='n'), '%5.1f|' % 2.25)\n", "1 2.00 n   2.2|\n"),
+    ("print(1 < 2 < 3, 1 < 3 < 2, 0 or 'x', 1 and 0, not [])\n", "True False x 0 True\n"),
+    ("a, (b, c) = 1, [2, 3]\nd = e = a + b + c\nprint(d, e)\n", "6 6\n"),
+    ("x = [1, 2]\nx += range(2)\nx[0] += 10\nprint(x, x[-1:], x[::2])\n", "[11, 2, 0, 1] [1] [11, 0]\n"),
+    ("def f(a, b=[]):\n    b.append(a)\n    return b\nf(1)\nprint(f(2))\n", "[1, 2]\n"),
+    ("n = 10\ndef g(x):\n    return x + n\nprint(g(1), {k: k * 2 for k in range(2)})\n", "11 {0: 0, 1: 2}\n"),
+])
+def test_python_semantics(source, expected):
+    assert run(source) == (0, expected, "")
+
+
+def test_values_are_reached_only_through_the_tables():
+    code, _, err = run("x = [1]\nx.foo_bar = 1\n")
+    assert code == 2  # static: no value has .foo_bar
+    code, _, err = run("import torch\nx = torch.ones(2)\nx.append(1)\n")
+    assert code == 1 and err.endswith("AttributeError: 'Tensor' object has no attribute 'append'\n")
+    code, _, err = run("t = type(1)\nt('5')\n")
+    assert code == 1 and "TypeError: 'TypeRef' object is not callable" in err
+    assert run("print(type(1.5), type([]) == list)\n")[1] == "<class 'float'> True\n"
+
+
+# -- limits -------------------------------------------------------------------------------------------------
+
+def limit_case(source: str, **limits) -> tuple[int, str]:
+    code, _, err = run(source, replace(RunLimits(), **limits))
+    return code, err
+
+
+@pytest.mark.parametrize(("source", "limits", "name"), [
+    ("x = 0\nwhile True:\n    x += 1\n", {"max_statements": 1000}, "max_statements"),
+    ("x = [i for i in range(10**9)]\n", {"max_iterations": 1000}, "max_iterations"),
+    ("x = sum(range(10**12))\n", {"max_iterations": 1000}, "max_iterations"),
+    ("x = list(zip(range(10**12), range(10**12)))\n", {"max_iterations": 1000}, "max_iterations"),
+    ("x = [*range(10**12)]\n", {"max_iterations": 1000}, "max_iterations"),
+    ("x = []\nx += range(10**12)\n", {"max_iterations": 1000}, "max_iterations"),
+    ("x = 'a'.join(str(i) for i in range(10**12))\n", {"max_iterations": 1000}, "max_iterations"),
+    ("def f(n):\n    return f(n + 1)\nf(0)\n", {}, "max_call_depth"),
+    ("import torch\nx = torch.zeros(1000, 1000)\n", {"max_tensor_elements": 10_000}, "max_tensor_elements"),
+    ("import torch\nx = torch.ones(100).expand(1000, 100)\n", {"max_tensor_elements": 10_000},
+     "max_tensor_elements"),
+    ("x = 9 ** 9 ** 9\n", {}, "max_int_bits"),
+    ("x = 1 << 10**9\n", {}, "max_int_bits"),
+    ("x = 'ab' * 10**10\n", {}, "max_sequence_length"),
+    ("x = [0] * 10**10\n", {}, "max_sequence_length"),
+    ("s = 'x' * 1000\nwhile True:\n    s = s + s\n", {}, "max_sequence_length"),
+    ("print(f'{1:100000000000}')\n", {}, "max_sequence_length"),
+    ("print('%100000000000d' % 1)\n", {}, "max_sequence_length"),
+    ("while True:\n    print('spam')\n", {"max_output_chars": 1000}, "max_output_chars"),
+    ("x = 0\nwhile True:\n    x += 1\n", {"max_seconds": 0.2, "max_statements": 10**9, "max_iterations": 10**9},
+     "max_seconds"),
+    ("x = 1\n" * 100, {"max_source_chars": 50}, "max_source_chars"),
+    ("x = " + "-" * 60 + "1\n", {"max_nesting": 20}, "max_nesting"),
+    ("import torch\nkeep = []\nwhile True:\n    keep.append(torch.ones(1_000_000))\n",
+     {"max_memory_mb": 64, "max_statements": 10**9, "max_iterations": 10**9}, "max_memory_mb"),
+])
+def test_limits(source, limits, name):
+    code, err = limit_case(source, **limits)
+    assert code == 2, err
+    assert err.startswith("gradcli run: limit exceeded"), err
+    assert name in err
+
+
+def test_limit_message_names_the_line():
+    code, err = limit_case("x = 1\nfor i in range(10):\n    x += 1\n", max_iterations=5)
+    assert code == 2
+    assert err == "gradcli run: limit exceeded at line 2: too many loop iterations (max_iterations=5)\n"
+
+
+def test_default_limits_leave_tutorials_alone():
+    code, out, _ = run("total = 0\nfor i in range(100000):\n    total += i\nprint(total)\n")
+    assert (code, out) == (0, "4999950000\n")
+
+
+def test_stdin_and_cli_entry_point():
+    source = (ROOT / "examples" / "seed_3.py").read_text()
+    done = subprocess.run([sys.executable, "-m", "gradcli", "run", "-"], input=source, capture_output=True,
+                          text=True, cwd=ROOT, timeout=60)
+    assert (done.returncode, done.stdout) == (0, "tensor(4.)\n")
+    done = subprocess.run([sys.executable, "-m", "gradcli", "run", "-"], input="import os\n", capture_output=True,
+                          text=True, cwd=ROOT, timeout=60)
+    assert done.returncode == 2 and "does not support importing os" in done.stderr
