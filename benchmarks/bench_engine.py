@@ -121,7 +121,7 @@ def check_same_gradients(name, arrays):
 
 def bench_large(sizes, repeat):
     rng = np.random.default_rng(0)
-    print("1. forward+backward on large tensors (float64, best of %d)" % repeat)
+    print(f"1. forward+backward on large tensors (float64, best of {repeat})")
     header = f"{'case':<34}{'numpy by hand':>14}{'gradcli':>10}{'ratio':>8}"
     header += f"{'torch':>10}{'ratio':>8}" if torch is not None else "   (torch not installed)"
     print(header)
@@ -134,7 +134,7 @@ def bench_large(sizes, repeat):
         check_same_gradients(name, arrays)
         hand = {"square_sum": numpy_square_sum, "sin_exp_mean": numpy_sin_exp_mean,
                 "matmul_tanh": numpy_matmul_tanh}[name]
-        t_np = best_of(lambda: hand(*arrays), repeat)
+        t_np = best_of(lambda hand=hand, arrays=arrays: hand(*arrays), repeat)
         t_gc = best_of(engine_case(name, arrays), repeat)
         ratios.append(t_gc / t_np)
         line = f"{label:<34}{t_np * 1e3:>11.2f} ms{t_gc * 1e3:>7.2f} ms{t_gc / t_np:>7.2f}x"
@@ -149,7 +149,7 @@ def bench_large(sizes, repeat):
 
 def chain(x, n, mod):
     y = x
-    for i in range(n // 4):
+    for _ in range(n // 4):
         y = mod.tanh(y * 0.5 + 0.1) - 0.01
     return y.sum()
 

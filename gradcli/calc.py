@@ -153,3 +153,110 @@ def _first_use_span(program: Program, name: str):
         if isinstance(node, ast.Name) and node.id == name:
             return program.span(node)
     return None
+
+
+def attach_checks(result: EvalResult, *, check: bool | None = None, check_limit: int = 64,
+                  check_timeout: float = 5.0, latex: bool = False, gradcheck: bool = False,
+                  dtype: dtypes.DType = dtypes.float64) -> None:
+    """`eval`'s trust features, stored in result.extras: "symbolic" (the sympy cross-check: on by default
+    when the inputs have at most `check_limit` elements, forced by check=True, off with check=False) and
+    "numeric" (finite differences, with `gradcheck`).  sympy is imported only if the cross-check runs."""
+    if check is not False:
+        size = sum(t.value.size for t in result.tensors.values())
+        if result.error is not None:
+            result.extras["symbolic"] = {"status": "skipped", "reason": "backward failed, no gradients to compare"}
+        elif check or size <= check_limit:
+            from .symbolic import cross_check
+
+            result.extras["symbolic"] = cross_check(result, timeout=check_timeout, dtype_name=dtype.name,
+                                                    latex=latex)
+        else:
+            reason = f"too large: {size} input elements, more than --check-limit {check_limit} (--check forces it)"
+            result.extras["symbolic"] = {"status": "skipped", "reason": reason}
+    if gradcheck:
+        from .numeric import gradcheck as finite_difference_check
+
+        result.extras["numeric"] = finite_difference_check(result, timeout=check_timeout)
+    if "symbolic" in result.extras or "numeric" in result.extras:
+        result.extras.setdefault("_render", []).append(lambda console: _print_checks(result, console))
+
+
+def _print_checks(result: EvalResult, console) -> None:
+    from .render.symbolic_render import print_checks  # rich is imported only when a table is printed
+
+    print_checks(result.extras, console)
+
+
+MAX_DERIVATIVE_ORDER = 20
+
+
+def attach_derivatives(result: EvalResult, *, hessian: bool = False, jacobian: bool = False,
+                       order: int | None = None, dtype: dtypes.DType = dtypes.float64,
+                       limits: Limits | None = None) -> None:
+    """`eval --hessian / --jacobian / --order N`: higher derivatives, stored in result.extras as numbers:
+    "hessian" {"x,y": d2 out / dx dy (shape x.shape + y.shape)}, "jacobian" {"x": d out / dx (shape
+    out.shape + x.shape)}, "derivatives" {"wrt", "order", "value": dN, "values": [d1, ..., dN]}.
+    The expression is evaluated again on fresh tensors and differentiated through its create_graph
+    gradient graph."""
+    if not (hessian or jacobian or order):
+        return
+    from .engine import functional
+
+    limits = limits or Limits()
+    program = result.program
+    names = [n for n, t in result.tensors.items() if t.requires_grad]
+    out_shape = np.shape(result.output)
+    sizes = {n: result.tensors[n].value.size for n in names}
+    if hessian:
+        if int(np.prod(out_shape)) != 1:
+            raise EvalError(f"--hessian needs a scalar output; this one has shape {tuple(out_shape)}",
+                            source=program.source, span=(0, len(program.source)),
+                            hint="reduce it, e.g. with .sum(), or use --jacobian")
+        _check_derivative_size(sum(sizes.values()) ** 2, "--hessian", program, limits)
+    if jacobian:
+        _check_derivative_size(int(np.prod(out_shape)) * sum(sizes.values()), "--jacobian", program, limits)
+    if order is not None:
+        if not 1 <= order <= MAX_DERIVATIVE_ORDER:
+            raise EvalError(f"--order must be between 1 and {MAX_DERIVATIVE_ORDER}, not {order}")
+        if len(names) != 1 or sizes[names[0]] != 1 or int(np.prod(out_shape)) != 1:
+            raise EvalError("--order N needs one scalar input (NAME=VALUE) and a scalar output",
+                            source=program.source, span=(0, len(program.source)),
+                            hint="give the other tensors with --const; reduce the output with .sum()")
+    with engine_settings(dtype, limits), time_limit(limits.max_seconds):
+        tensors = {n: Tensor._make(np.array(result.tensors[n].value, dtype=dtype.np), None).requires_grad_(True)
+                   for n in names}
+        constants = {n: Tensor._make(np.array(t.value, dtype=dtype.np), None)
+                     for n, t in result.tensors.items() if not t.requires_grad}
+        out = _as_output(evaluate(program, EngineBackend({**tensors, **constants}, dtype)), program)
+        inputs = [tensors[n] for n in names]
+        try:
+            if hessian:
+                blocks = functional.hessian(out, inputs)
+                result.extras["hessian"] = {f"{a},{b}": blocks[i, j] for i, a in enumerate(names)
+                                            for j, b in enumerate(names)}
+            if jacobian:
+                result.extras["jacobian"] = dict(zip(names, functional.jacobian(out, inputs)))
+            if order is not None:
+                values = functional.nth_derivative(out, inputs[0], order)
+                result.extras["derivatives"] = {"wrt": names[0], "order": order, "value": values[-1].reshape(()),
+                                                "values": [v.reshape(()) for v in values]}
+        except EngineError as err:
+            raise EvalError(f"higher derivatives failed: {err}") from None
+    if jacobian and result.error is not None and "implicitly created only for scalar outputs" in result.error:
+        # backward() of a non-scalar output needs --grad-output; the Jacobian is what was asked for
+        result.error = None
+        result.warnings.append("the output is not a scalar: .grad needs --grad-output (the Jacobian has every "
+                               "gradient)")
+    result.extras.setdefault("_render", []).append(lambda console: _print_derivatives(result, console))
+
+
+def _check_derivative_size(n: int, flag: str, program: Program, limits: Limits) -> None:
+    if limits.max_elements is not None and n > limits.max_elements:
+        raise EvalError(f"{flag} would have {n} entries, more than the limit of {limits.max_elements}",
+                        source=program.source, span=(0, len(program.source)), hint="raise it with --max-elements")
+
+
+def _print_derivatives(result: EvalResult, console) -> None:
+    from .render.derivatives import print_derivatives  # rich is imported only when a table is printed
+
+    print_derivatives(result.extras, console)

@@ -135,6 +135,32 @@ def eval_command(
     max_elements: MaxElementsOpt = _D.max_elements,
     max_exponent: MaxExponentOpt = _D.max_exponent,
     timeout: TimeoutOpt = _D.max_seconds,
+    check: Annotated[bool | None, typer.Option(
+        "--check/--no-check", show_default=False, rich_help_panel="Checks",
+        help="Cross-check the gradients with sympy: --check forces it past --check-limit, --no-check skips it "
+             "(default: only for small inputs).")] = None,
+    check_limit: Annotated[int, typer.Option(
+        "--check-limit", metavar="N", rich_help_panel="Checks",
+        help="Run the sympy cross-check by default when the tensors have at most N elements in all.")] = 64,
+    check_timeout: Annotated[float, typer.Option(
+        "--check-timeout", metavar="SECONDS", rich_help_panel="Checks",
+        help="Time budget of the sympy cross-check (and of --gradcheck).")] = 5.0,
+    strict: Annotated[bool, typer.Option(
+        "--strict", rich_help_panel="Checks", help="Exit 1 when a check disagrees with autograd.")] = False,
+    latex: Annotated[bool, typer.Option(
+        "--latex", rich_help_panel="Checks", help="Print the symbolic derivatives in LaTeX.")] = False,
+    gradcheck: Annotated[bool, typer.Option(
+        "--gradcheck", rich_help_panel="Checks",
+        help="Also check by central finite differences in float64 (eps 1e-6, atol 1e-5, rtol 1e-3).")] = False,
+    hessian: Annotated[bool, typer.Option(
+        "--hessian", rich_help_panel="Higher derivatives",
+        help="The Hessian of a scalar output: a block d2out/da db for every pair of inputs.")] = False,
+    jacobian: Annotated[bool, typer.Option(
+        "--jacobian", rich_help_panel="Higher derivatives",
+        help="The Jacobian d out / d x of the output for every input (shape out.shape + x.shape).")] = False,
+    order: Annotated[int | None, typer.Option(
+        "--order", metavar="N", rich_help_panel="Higher derivatives",
+        help="Derivatives 1..N of a scalar output with respect to its one scalar input.")] = None,
 ):
     """Evaluate EXPRESSION, run backward() and print the output and every tensor's .grad.
 
@@ -143,7 +169,7 @@ def eval_command(
     with _user_errors(debug):
         import numpy as np
 
-        from .calc import evaluate_expression
+        from .calc import attach_checks, attach_derivatives, evaluate_expression
         from .engine import dtypes
         from .inputs import parse_assignment, parse_value
 
@@ -155,6 +181,10 @@ def eval_command(
         gout = None if grad_output is None else parse_value(grad_output, dtype=np_dtype, rng=rng, limits=limits)
         result = evaluate_expression(expression, inputs, consts, grad_output=gout,
                                      dtype=dtypes.by_name(dtype.value), limits=limits)
+        attach_checks(result, check=check, check_limit=check_limit, check_timeout=check_timeout, latex=latex,
+                      gradcheck=gradcheck, dtype=dtypes.by_name(dtype.value))
+        attach_derivatives(result, hessian=hessian, jacobian=jacobian, order=order,
+                           dtype=dtypes.by_name(dtype.value), limits=limits)
         if json_out:
             from .render import json_out as render_json
 
@@ -169,6 +199,8 @@ def eval_command(
                 sys.stderr.write("hint: pass --grad-output VALUE (the gradient= of backward), or reduce the "
                                  "output with .sum() or .mean()\n")
             raise typer.Exit(EXIT_ERROR)
+        if strict and any(result.extras.get(k, {}).get("status") == "disagrees" for k in ("symbolic", "numeric")):
+            raise typer.Exit(EXIT_NO)
 
 
 def _assignments(specs, np_dtype, rng, limits, parse_assignment) -> dict:
@@ -233,6 +265,119 @@ def run_command(
             source, name = path.read_text(encoding="utf-8"), file
         code = run_source(source, name, stdout=sys.stdout, stderr=sys.stderr)
     raise typer.Exit(code)
+
+
+@app.command("check")
+def check_command(
+    function: Annotated[str, typer.Argument(
+        help="The function, in homework notation: x^2 sin(x), 3x e^(2x), ln(x)/x ...", show_default=False)],
+    expect: Annotated[list[str] | None, typer.Option(
+        "--expect", "-e", metavar="[VAR=]DERIVATIVE",
+        help="Your derivative (homework notation). Name the variable for partials: --expect y=\"2*x*y\".")] = None,
+    wrt: Annotated[str | None, typer.Option("--wrt", metavar="VAR", help="The variable to differentiate by.")] = None,
+    order: Annotated[int, typer.Option("--order", min=1, max=10, help="Which derivative: 2 for the second.")] = 1,
+    at: Annotated[list[str] | None, typer.Option(
+        "--at", metavar="VAR=VALUE",
+        help="Also print the values at this point (repeat for several variables).")] = None,
+    timeout: Annotated[float, typer.Option("--timeout", help="Time budget of each sympy step, in seconds.")] = 5.0,
+    json_out: JsonOpt = False,
+    no_color: NoColorOpt = False,
+    debug: DebugOpt = False,
+):
+    """Check a derivative: is --expect the derivative of FUNCTION? Without --expect, print the derivative.
+
+    Example: [bold]gradcli check "x^2 sin(x)" --wrt x --expect "2x sin(x) + x^2 cos(x)"[/]
+    Exit code 0: correct, 1: incorrect, 2: an error.
+    """
+    with _user_errors(debug):
+        import re
+
+        from .homework import check_derivative
+
+        expectations = []
+        for text in expect or []:
+            named = re.fullmatch(r"\s*([A-Za-z_]\w*)\s*=(?!=)(.*)", text, flags=re.S)
+            expectations.append((named.group(1), named.group(2)) if named else (None, text))
+        report = check_derivative(function, expectations, wrt=wrt, order=order, at=_point(at), timeout=timeout)
+        data = report.to_dict()
+        if json_out:
+            from .render import json_out as render_json
+
+            sys.stdout.write(render_json.dumps(data) + "\n")
+        else:
+            from .render.symbolic_render import print_check_report
+
+            print_check_report(data, _console(no_color))
+        if any(r["verdict"] == "undecided" for r in data["results"]):
+            raise typer.Exit(EXIT_ERROR)
+    raise typer.Exit(report.exit_code)
+
+
+@app.command("explain")
+def explain_command(
+    expression: Annotated[str, typer.Argument(help="A PyTorch-style expression.", show_default=False)],
+    assignments: Annotated[list[str] | None, typer.Argument(
+        metavar="NAME=VALUE...", show_default=False, help="Tensors that require grad (as for eval).")] = None,
+    const: Annotated[list[str] | None, typer.Option(
+        "--const", "-c", metavar="NAME=VALUE", help="A tensor that does not require grad.")] = None,
+    grad_output: Annotated[str | None, typer.Option(
+        "--grad-output", metavar="VALUE", help="The gradient= of backward() for a non-scalar output.")] = None,
+    dot: Annotated[bool, typer.Option("--dot", help="Print the graph as Graphviz DOT (for dot -Tsvg).")] = False,
+    seed: Annotated[int, typer.Option("--seed", help="Seed for randn(...)/rand(...) values.")] = 0,
+    json_out: JsonOpt = False,
+    no_color: NoColorOpt = False,
+    debug: DebugOpt = False,
+    timeout: TimeoutOpt = _D.max_seconds,
+):
+    """Show how backward() computed the gradients: the graph with each node's value, incoming gradient and
+    local rule, and for scalar functions the chain rule step by step.
+
+    Example: [bold]gradcli explain "x**2 * sin(x)" x=1.5[/]
+    """
+    with _user_errors(debug):
+        import numpy as np
+
+        from .explain import explain, to_dict
+        from .inputs import parse_assignment, parse_value
+
+        limits = _limits(_D.max_length, _D.max_depth, _D.max_nodes, _D.max_elements, _D.max_exponent, timeout)
+        rng = np.random.default_rng(seed)
+        f64 = np.dtype("float64")
+        inputs = _assignments(assignments or [], f64, rng, limits, parse_assignment)
+        consts = _assignments(const or [], f64, rng, limits, parse_assignment)
+        gout = None if grad_output is None else parse_value(grad_output, dtype=f64, rng=rng, limits=limits)
+        explanation = explain(expression, inputs, consts, grad_output=gout, limits=limits)
+        if dot:
+            from .render.explain_render import to_dot
+
+            sys.stdout.write(to_dot(explanation) + "\n")
+        elif json_out:
+            from .render import json_out as render_json
+
+            sys.stdout.write(render_json.dumps(to_dict(explanation)) + "\n")
+        else:
+            from .render.explain_render import print_explanation
+
+            print_explanation(explanation, _console(no_color))
+
+
+def _point(specs: list[str] | None) -> dict | None:
+    """--at x=1.5 --at y=2 (or x=1.5,y=2) as {name: value}."""
+    if not specs:
+        return None
+    import numpy as np
+
+    from .errors import InputError
+    from .inputs import parse_assignment
+    from .limits import Limits
+
+    point = {}
+    for spec in (part for text in specs for part in text.split(",")):
+        a = parse_assignment(spec, dtype=np.dtype("float64"), rng=np.random.default_rng(0), limits=Limits())
+        if a.value.ndim:
+            raise InputError(f"--at needs one number per variable, got {spec}", source=spec)
+        point[a.name] = float(a.value)
+    return point
 
 
 def main() -> None:

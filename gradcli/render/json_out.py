@@ -46,6 +46,6 @@ def eval_result(result) -> dict:
         obj["grad_output"] = result.grad_output
     if result.error is not None:
         obj["error"] = result.error
-    obj.update(result.extras)
+    obj.update({k: v for k, v in result.extras.items() if not k.startswith("_")})  # "_render": hooks for tables
     obj["warnings"] = list(result.warnings)
     return obj

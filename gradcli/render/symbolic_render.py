@@ -1,0 +1,143 @@
+"""Human output of the trust features: the sympy/numeric lines under `gradcli eval`'s table, and the
+one-line formula style (x²·sin(x)) that `check` and `explain` share.
+
+Works on the plain data the checks store in `EvalResult.extras`, so it needs neither sympy nor the engine.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rich.console import Console
+from rich.text import Text
+
+from .text import format_number
+
+_SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+_SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+_STYLES = {"agrees": "green", "disagrees": "bold red", "convention": "yellow", "skipped": "dim"}
+LINE_WIDTH = 100  # longer sympy lines put one formula per line
+MAX_FORMULA = 160  # characters of one formula shown in the table footer
+
+
+def prettify(formula: str) -> str:
+    """sympy's one-line text made readable: x**2*sin(x) -> x²·sin(x), other powers as ^."""
+    formula = re.sub(r"\*\*(\d+)(?![.\d(])", lambda m: m.group(1).translate(_SUPERSCRIPT), formula)
+    return re.sub(r"\bAbs\(", "abs(", formula).replace("**", "^").replace("*", "·")
+
+
+def subscript_digits(name: str) -> str:
+    """u3 -> u₃ (explain's names for intermediate values)."""
+    return re.sub(r"(?<=[A-Za-z])(\d+)\b", lambda m: m.group(1).translate(_SUBSCRIPT), name)
+
+
+def derivative_lines(symbolic: dict) -> list[str]:
+    """'∂/∂x_i = 2·x_i' for each input: its index pattern, its few element formulas, or a count."""
+    latex = "latex" in symbolic
+    source = symbolic["latex"] if latex else symbolic
+    lines = []
+    for name, formulas in source.get("formulas", {}).items():
+        pattern = source["patterns"].get(name)
+        if pattern is not None:
+            lines.append(_equation(pattern["symbol"], pattern["formula"], latex))
+        elif len(formulas) <= 4:
+            lines.extend(_equation(s, f, latex) for s, f in zip(source["symbols"][name], formulas))
+        else:
+            lines.append(f"∂/∂{name}: {len(formulas)} element formulas (see --json)")
+    return lines
+
+
+def _equation(symbol: str, formula: str, latex: bool) -> str:
+    if latex:
+        return rf"\frac{{\partial L}}{{\partial {symbol}}} = {formula}"
+    text = prettify(formula)
+    if len(text) > MAX_FORMULA:
+        text = text[:MAX_FORMULA] + "… (see --json)"
+    return f"∂/∂{symbol} = {text}"
+
+
+def short_number(value: float) -> str:
+    return format_number(value + 0.0).removesuffix(".0")  # + 0.0 turns -0.0 into 0.0
+
+
+def verdict_text(check: dict) -> str:
+    if check["status"] == "agrees":
+        return f"agrees (max |Δ| = {short_number(check['max_abs_diff'])})"
+    return f"{check['status']}: {check['reason']}"
+
+
+def print_checks(extras: dict, console: Console) -> None:
+    """The lines after the eval table: sympy's formulas and verdict, then the numeric check."""
+    symbolic = extras.get("symbolic")
+    if symbolic is not None:
+        lines = derivative_lines(symbolic)
+        verdict = Text(verdict_text(symbolic), style=_STYLES[symbolic["status"]])
+        one_line = "   ".join(lines)
+        if len(one_line) + len(verdict) <= LINE_WIDTH and "\n" not in one_line:
+            console.print(Text.assemble(("sympy   ", "bold"), one_line + ("   " if one_line else ""), verdict))
+        else:
+            console.print(Text.assemble(("sympy   ", "bold"), verdict))
+            for line in lines:
+                console.print(Text("        " + line), soft_wrap=True)
+        if symbolic.get("grad_output_symbol"):
+            console.print(Text(f"        L = sum({symbolic['grad_output_symbol']} * output), "
+                               f"{symbolic['grad_output_symbol']} = --grad-output", style="dim"))
+    numeric = extras.get("numeric")
+    if numeric is not None:
+        detail = (f"central differences, eps {short_number(numeric['eps'])}, atol {short_number(numeric['atol'])}, "
+                  f"rtol {short_number(numeric['rtol'])}")
+        verdict = Text(verdict_text(numeric), style=_STYLES[numeric["status"]])
+        console.print(Text.assemble(("numeric ", "bold"), verdict, (f"   ({detail})", "dim")))
+
+
+# -- gradcli check ------------------------------------------------------------------------------------
+
+_MARKS = {"correct": ("✓", "bold green"), "incorrect": ("✗", "bold red"), "undecided": ("?", "bold yellow")}
+
+
+def derivative_label(wrt: str, order: int, partial: bool) -> str:
+    """d/dx, d²/dx², ∂/∂x ..."""
+    d = "∂" if partial else "d"
+    power = str(order).translate(_SUPERSCRIPT) if order > 1 else ""
+    return f"{d}{power}/{d}{wrt}{power}"
+
+
+def print_check_report(report: dict, console: Console) -> None:
+    """`gradcli check`: one verdict per derivative, the counterexample when wrong, who decided."""
+    function = prettify(report["parsed"]) if report["parsed"] else report["function"]
+    partial = len(report["variables"]) > 1
+    for r in report["results"]:
+        label = f"{derivative_label(r['wrt'], r['order'], partial)} [{function}]"
+        derivative = prettify(r["derivative"]) if r["derivative"] else None
+        answer = prettify(r["expected_parsed"]) if r["expected_parsed"] else r["expected"]
+        if r["verdict"] == "computed":
+            console.print(Text(f"{label} = {derivative or '(sympy has no form for it)'}"))
+        elif r["verdict"] == "correct":
+            mark, style = _MARKS["correct"]
+            console.print(Text.assemble((f"{mark} correct", style), f": {label} = {derivative or answer}"))
+        else:
+            mark, style = _MARKS[r["verdict"]]
+            console.print(Text.assemble((f"{mark} {r['verdict']}", style), f": {label} ≠ {answer}"))
+            if derivative:
+                console.print(Text(f"  the derivative is {derivative}"))
+        example = r["counterexample"]
+        if example is not None and r["verdict"] == "incorrect":
+            console.print(Text(f"  at {_point(example['point'])}: your answer gives "
+                               f"{short_number(example['expected'])}, the derivative is "
+                               f"{short_number(example['derivative'])}"))
+        if r["decided_by"] or r["verdict"] == "undecided":
+            who = f"decided by {r['decided_by']}" if r["decided_by"] else "not decided"
+            console.print(Text(f"  {who}: {r['reason']}", style="dim"))
+        if r["at"] is not None:
+            parts = [f"f = {short_number(report['at']['function'])}",
+                     f"{derivative_label(r['wrt'], r['order'], partial)} = {short_number(r['at']['derivative'])}"]
+            if r["at"]["expected"] is not None:
+                parts.append(f"your answer = {short_number(r['at']['expected'])}")
+            console.print(Text(f"  at {_point(report['at']['point'])}: " + ", ".join(parts)))
+    if report["symbolic_note"]:
+        console.print(Text(f"note: sympy could not read the function ({report['symbolic_note']}); the numbers "
+                           "decided", style="yellow"))
+
+
+def _point(point: dict) -> str:
+    return ", ".join(f"{name} = {short_number(value)}" for name, value in point.items())

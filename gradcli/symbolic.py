@@ -1,0 +1,619 @@
+"""sympy's view of an expression: the same parsed Program evaluated on symbols (`SympyBackend`),
+differentiated exactly, and compared with the autograd gradients (`cross_check`, run by `gradcli eval`).
+
+sympy takes ~0.3 s to import, so only the paths that need it import this module.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import operator
+import signal
+import threading
+from collections import namedtuple
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import numpy as np
+import sympy as sp
+
+from .errors import GradcliError
+from .lang.evaluator import evaluate
+from .lang.names import CONSTANTS
+
+# Cross-check tolerances |autograd - sympy| <= atol + rtol * |sympy|, per dtype: the derivative is
+# exact; autograd's rounding grows with the depth of the expression.
+TOLERANCES = {"float64": (1e-7, 1e-9), "float32": (1e-4, 1e-5), "float16": (1e-2, 1e-2)}
+INDEX_LETTERS = "ijklmn"
+
+
+class NoSymbolicForm(GradcliError):
+    """The expression uses something sympy cannot express; the cross-check is skipped, naming it."""
+
+
+class SymbolicTimeout(GradcliError):
+    pass
+
+
+class _OutOfTime(BaseException):
+    """Raised by the alarm.  A BaseException, so sympy's broad `except Exception` cannot swallow it."""
+
+
+@contextmanager
+def time_budget(seconds: float):
+    """Interrupt sympy after `seconds` with SymbolicTimeout (main thread only; elsewhere unbounded).
+
+    The alarm repeats every 0.1 s until the budget closes, in case a bare `except:` inside sympy ate one.
+    """
+    if seconds <= 0 or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+    active = [True]
+
+    def on_alarm(signum, frame):
+        if active[0]:
+            raise _OutOfTime
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds, 0.1)
+    try:
+        yield
+    except _OutOfTime:
+        active[0] = False
+        raise SymbolicTimeout(f"sympy took longer than {seconds:g} s") from None
+    finally:
+        active[0] = False
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def bounded(seconds: float, fn, *args, **kwargs):
+    """fn(*args) within a time budget; SymbolicTimeout when it runs out."""
+    try:
+        with time_budget(seconds):
+            return fn(*args, **kwargs)
+    except _OutOfTime:  # the repeated alarm landed while the budget was closing
+        raise SymbolicTimeout(f"sympy took longer than {seconds:g} s") from None
+
+
+# -- reductions that stay cheap for tensors ----------------------------------------------------------
+
+class amax(sp.Function):  # noqa: N801 - printed as amax(...), like torch.amax
+    """Max over a tensor's elements, kept unevaluated: sympy's Max compares every pair of symbolic
+    arguments and becomes unusable past ~12 elements.  Its derivative follows sympy's Max:
+    Heaviside(a_k - max(rest)), so ties get Heaviside(0) = 1/2."""
+
+    _numeric = staticmethod(sp.Max)
+
+    @classmethod
+    def eval(cls, *args):
+        if len(args) == 1:
+            return args[0]
+        if all(a.is_number for a in args):
+            return cls._numeric(*args)
+        return None
+
+    def fdiff(self, argindex=1):
+        k = argindex - 1
+        rest = self.func(*(self.args[:k] + self.args[k + 1:]))
+        return sp.Heaviside(self._lead(self.args[k], rest))
+
+    @staticmethod
+    def _lead(arg, rest):
+        return arg - rest
+
+
+class amin(amax):  # noqa: N801
+    _numeric = staticmethod(sp.Min)
+
+    @staticmethod
+    def _lead(arg, rest):
+        return rest - arg
+
+
+# -- the backend -------------------------------------------------------------------------------------
+
+ReturnTypes = namedtuple("ReturnTypes", ["values", "indices"])
+Relational = sp.core.relational.Relational
+
+
+@dataclass(frozen=True)
+class Kink:
+    """Where an op is not differentiable: the expression is 0 (kind "zero"), or the largest ("max-tie") or
+    smallest ("min-tie") of `exprs` is shared."""
+
+    op: str
+    kind: str
+    exprs: tuple
+
+
+class _Unavailable:
+    """A value sympy cannot give (e.g. the indices of max): fine to carry around, an error to use."""
+
+    def __init__(self, what: str):
+        self.what = what
+
+
+def number(value):
+    """A Python number as an exact sympy number (0.1 -> 1/10, math.pi -> pi)."""
+    if isinstance(value, sp.Basic):
+        return value
+    if isinstance(value, (bool, np.bool_)):
+        return sp.true if value else sp.false
+    if isinstance(value, (int, np.integer)):
+        return sp.Integer(int(value))
+    value = float(value)
+    if math.isnan(value):
+        return sp.nan
+    if math.isinf(value):
+        return sp.oo if value > 0 else -sp.oo
+    for constant, symbol in ((CONSTANTS["pi"], sp.pi), (CONSTANTS["e"], sp.E)):
+        if value == constant:  # the names pi and e, evaluated to floats by the evaluator
+            return symbol
+    return sp.Integer(int(value)) if value.is_integer() else sp.Rational(repr(value))
+
+
+def wrap(value) -> np.ndarray:
+    """Any result as an object array (numpy returns bare objects for 0-d results)."""
+    if isinstance(value, np.ndarray) and value.dtype == object:
+        return value
+    if isinstance(value, np.ndarray):
+        return constant_array(value)
+    array = np.empty((), dtype=object)
+    array[()] = sp.sympify(value)
+    return array
+
+
+def constant_array(array: np.ndarray) -> np.ndarray:
+    out = np.empty(array.shape, dtype=object)
+    for idx in np.ndindex(array.shape):
+        value = array[idx]
+        out[idx] = number(value.item() if isinstance(value, np.generic) else value)
+    return out
+
+
+def as_tensor(x) -> np.ndarray:
+    if isinstance(x, _Unavailable):
+        raise NoSymbolicForm(f"no symbolic form for {x.what}")
+    if isinstance(x, (list, tuple)):
+        return np.stack([as_tensor(e) for e in x]) if x else np.empty((0,), dtype=object)
+    if isinstance(x, np.ndarray) and x.dtype == object:
+        return x
+    return wrap(number(x) if not isinstance(x, np.ndarray) else x)
+
+
+def _operand(x):
+    """A number stays a (sympy) scalar so numpy broadcasts it; everything else is an object array."""
+    if isinstance(x, (int, float, np.number)) and not isinstance(x, bool):
+        return number(x)
+    if isinstance(x, sp.Basic):
+        return x
+    return as_tensor(x)
+
+
+def elementwise(fn, *arrays) -> np.ndarray:
+    return wrap(np.frompyfunc(fn, len(arrays), 1)(*arrays))
+
+
+def dims_of(dim, ndim: int) -> tuple:
+    if dim is None:
+        return tuple(range(ndim))
+    dims = (dim,) if not isinstance(dim, (tuple, list)) else dim
+    n = max(ndim, 1)
+    return tuple(sorted(int(d) % n for d in dims)) if ndim else ()
+
+
+def shape_args(shape) -> tuple:
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+        shape = shape[0]
+    return tuple(int(s) for s in shape)
+
+
+# what `+`, `<` ... mean on sympy values
+_BINARY = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv, "**": operator.pow}
+_RELATIONS = {"<": sp.Lt, "<=": sp.Le, ">": sp.Gt, ">=": sp.Ge, "==": sp.Eq, "!=": sp.Ne}
+
+
+class SympyBackend:
+    """The evaluator's Backend on sympy: tensors are numpy object arrays of sympy expressions, so numpy
+    does the broadcasting, indexing and reshaping, and `OPS` says what each op is symbolically."""
+
+    def __init__(self, variables: dict[str, np.ndarray], dtype=None, point: dict | None = None):
+        self.variables = variables
+        self.dtype = dtype
+        self.point = point  # {symbol: value}: decides what depends on the values (masks, argmax indices)
+        self.kinks: list[Kink] = []
+
+    def numeric(self, array: np.ndarray, what: str) -> np.ndarray:
+        """Elements evaluated at the point, as numbers (constant near the point, like torch's masks)."""
+        if self.point is None:
+            raise NoSymbolicForm(f"no symbolic form for {what} that depend on the values")
+
+        def at_point(e):
+            return bool(e.xreplace(self.point)) if isinstance(e, sp.logic.boolalg.Boolean) else value_at(e, self.point)
+
+        return constant_array(np.vectorize(at_point, otypes=[object])(array))
+
+    def indices_of(self, kept_values, x, d, keepdim):
+        """Where each maximum (minimum) sits along dim d: the first match, as torch returns it."""
+        if self.point is None:
+            return _Unavailable("the indices of max/min")
+        hits = np.vectorize(lambda a, v: _vanishes(a - v, self.point, 1.0), otypes=[bool])(x, kept_values)
+        index = np.argmax(hits, axis=d)
+        return constant_array(np.expand_dims(index, d) if keepdim else index)
+
+    def note_kinks(self, op: str, kind: str, *groups) -> None:
+        for exprs in groups:
+            exprs = tuple(sp.sympify(e) for e in exprs)
+            if any(e.free_symbols for e in exprs):
+                self.kinks.append(Kink(op, kind, exprs))
+
+    # -- Backend protocol --------------------------------------------------------------------------
+    def variable(self, name):
+        return self.variables[name]
+
+    def binary(self, op, a, b):
+        a, b = _operand(a), _operand(b)
+        if isinstance(a, sp.Basic) and isinstance(b, sp.Basic) and op != "@":
+            return _BINARY[op](a, b)
+        # both as object arrays: sympy would otherwise turn a numpy operand into its own Array type
+        a, b = as_tensor(a), as_tensor(b)
+        return wrap(np.matmul(a, b) if op == "@" else _BINARY[op](a, b))
+
+    def unary(self, op, a):
+        if isinstance(a, (int, float)):  # keep Python numbers Python: they may be dims (x.sum(-1))
+            return -a if op == "-" else a
+        a = _operand(a)
+        return (-a if op == "-" else a) if isinstance(a, sp.Basic) else wrap(-a if op == "-" else a)
+
+    def compare(self, op, a, b):
+        return elementwise(_RELATIONS[op], as_tensor(a), as_tensor(b))
+
+    def call(self, spec, args, kwargs):
+        impl = _implementation(spec)
+        if impl is None:
+            if spec.category == "creation":
+                return _creation(spec, args, kwargs)
+            raise NoSymbolicForm(f"no symbolic form for {spec.name}")
+        args, kwargs = _by_name(spec.fn, args, kwargs)
+        return impl(self, *args, **kwargs)
+
+    def method(self, obj, spec, args, kwargs):
+        return self.call(spec, [obj, *args], kwargs)
+
+    def attribute(self, obj, name):
+        if isinstance(obj, tuple) and name in ("values", "indices") and hasattr(obj, name):
+            return getattr(obj, name)
+        x = as_tensor(obj)
+        attributes = {"T": lambda: x.T, "mT": lambda: np.swapaxes(x, -1, -2), "shape": lambda: tuple(x.shape),
+                      "ndim": lambda: x.ndim, "dtype": lambda: self.dtype}
+        if name not in attributes:
+            raise NoSymbolicForm(f"no symbolic form for .{name}")
+        return attributes[name]()
+
+    def getitem(self, obj, key):
+        if isinstance(obj, (tuple, list)):
+            return obj[int(key)]
+        return wrap(as_tensor(obj)[index_key(key, self)])
+
+
+def index_key(key, backend=None):
+    """A key for numpy indexing: ints, slices, and index or mask tensors as numeric arrays."""
+    if isinstance(key, tuple):
+        return tuple(index_key(k, backend) for k in key)
+    if isinstance(key, (slice, type(None), type(Ellipsis))):
+        return key
+    if isinstance(key, (list, np.ndarray, _Unavailable)):
+        array = as_tensor(key)
+        if backend is not None and any(e.free_symbols for e in array.flat):
+            backend.note_kinks("a mask", "zero", *[(e.lhs - e.rhs,) for e in array.flat
+                                                   if isinstance(e, Relational)])
+            array = backend.numeric(array, "masks")
+        if all(e in (sp.true, sp.false) for e in array.flat):
+            return np.array([e == sp.true for e in array.flat], dtype=bool).reshape(array.shape)
+        if all(getattr(e, "is_Integer", False) for e in array.flat):
+            return np.array([int(e) for e in array.flat], dtype=np.int64).reshape(array.shape)
+        raise NoSymbolicForm("no symbolic form for indexing with values that depend on the inputs")
+    return int(key)
+
+
+def _by_name(fn, args, kwargs):
+    """The arguments of a call rebound to the engine function's parameter names, so that a sympy form
+    depends on the names (shared with the engine), not on how the user ordered them."""
+    signature = inspect.signature(fn)
+    parameters = signature.parameters
+    bound = signature.bind(*args, **kwargs)
+    star = any(p.kind is p.VAR_POSITIONAL for p in parameters.values())
+    positional, named = [], {}
+    for name, value in bound.arguments.items():
+        kind = parameters[name].kind
+        if kind is inspect.Parameter.VAR_POSITIONAL:
+            positional.extend(value)
+        elif kind is inspect.Parameter.VAR_KEYWORD:
+            named.update(value)
+        elif kind is inspect.Parameter.POSITIONAL_ONLY or (star and kind is inspect.Parameter.POSITIONAL_OR_KEYWORD):
+            positional.append(value)
+        else:
+            named[name] = value
+    return positional, named
+
+
+def _implementation(spec):
+    """The sympy form of a registered op, found by name or through any alias sharing its function."""
+    from .engine.ops import REGISTRY
+    from .symbolic_ops import OPS  # the table imports this module's helpers: imported when first needed
+
+    name = "linalg." + spec.name if spec.linalg else spec.name
+    if name in OPS:
+        return OPS[name]
+    if spec.linalg:
+        return None
+
+    for alias, other in REGISTRY.items():
+        if other.fn is spec.fn and alias in OPS:
+            return OPS[alias]
+    return None
+
+
+def _creation(spec, args, kwargs):
+    """Constant tensors (zeros, arange, eye...) are numbers: let the engine make them."""
+    if "rand" in spec.name:
+        raise NoSymbolicForm(f"no symbolic form for {spec.name} (random values)")
+    from .engine import Tensor
+
+    def plain(v):
+        if isinstance(v, np.ndarray) and v.dtype == object:  # zeros_like(x) only needs x's shape
+            return Tensor._make(np.zeros(v.shape), None)
+        if isinstance(v, sp.Basic):
+            return float(v)
+        if isinstance(v, (list, tuple)):
+            return type(v)(plain(e) for e in v)
+        return v
+
+    result = spec.fn(*[plain(a) for a in args], **{k: plain(v) for k, v in kwargs.items()})
+    return constant_array(result.array)
+
+
+# -- symbols for tensors -----------------------------------------------------------------------------
+
+def symbol_names(name: str, shape: tuple) -> np.ndarray:
+    """x for a scalar, x_0, x_1 ... for 1-D, W_0_1 for 2-D: one name per element."""
+    names = np.empty(shape, dtype=object)
+    for idx in np.ndindex(shape):
+        names[idx] = "_".join([name, *map(str, idx)])
+    return names
+
+
+def tensor_symbols(name: str, shape: tuple) -> np.ndarray:
+    return np.vectorize(lambda n: sp.Symbol(n, real=True), otypes=[object])(symbol_names(name, shape)) \
+        if shape else wrap(sp.Symbol(name, real=True))
+
+
+def evaluate_symbolic(program, symbols: dict[str, np.ndarray], dtype=None, point: dict | None = None):
+    """(output as an object array, the backend with its recorded kinks)."""
+    backend = SympyBackend(symbols, dtype, point)
+    out = evaluate(program, backend)
+    if isinstance(out, tuple):
+        raise NoSymbolicForm("the expression gives several values")
+    return as_tensor(out), backend
+
+
+def value_at(expr, subs: dict) -> float:
+    """The real value of `expr` at a point (nan where it is not real or not a number, inf for sympy's zoo)."""
+    # xreplace, not subs: far faster, and the 30-digit Floats carry the arithmetic past float64 cancellations
+    try:
+        value = sp.sympify(expr).xreplace(subs)
+        if not value.has(sp.zoo):
+            value = value.evalf(30)
+    except (TypeError, ValueError):  # e.g. a derivative sympy left unevaluated
+        return math.nan
+    if value.has(sp.zoo):
+        return math.inf
+    if value in (sp.oo, -sp.oo):
+        return math.inf if value == sp.oo else -math.inf
+    try:
+        c = complex(value)
+    except (TypeError, ValueError):
+        return math.nan
+    if abs(c.imag) > 1e-12 * max(1.0, abs(c.real)):
+        return math.nan
+    return c.real
+
+
+def point_subs(symbols: np.ndarray, values: np.ndarray) -> dict:
+    """{symbol: exact Float} for every element (30 digits hold a binary double exactly)."""
+    values = np.broadcast_to(np.asarray(values, dtype=np.float64), symbols.shape)
+    return {s: sp.Float(float(v), 30) for s, v in zip(symbols.flat, values.flat)}
+
+
+# -- the cross-check ---------------------------------------------------------------------------------
+
+def skipped(reason: str) -> dict:
+    return {"status": "skipped", "reason": reason}
+
+
+def cross_check(result, *, timeout: float, dtype_name: str = "float64", latex: bool = False) -> dict:
+    """Evaluate the Program of an `EvalResult` on symbols, differentiate, compare with its .grad values."""
+    from .calc import engine_settings
+    from .engine import dtypes
+    from .limits import Limits
+
+    try:
+        with engine_settings(dtypes.by_name(dtype_name), Limits()):
+            return bounded(timeout, _cross_check, result, dtype_name, latex)
+    except SymbolicTimeout:
+        return skipped(f"sympy took longer than {timeout:g} s (raise --check-timeout)")
+    except NoSymbolicForm as err:
+        return skipped(err.message)
+    except GradcliError as err:
+        return skipped(f"sympy could not evaluate the expression: {err.message}")
+
+
+def _cross_check(result, dtype_name: str, latex: bool) -> dict:
+    symbols = {name: tensor_symbols(name, t.value.shape) for name, t in result.tensors.items()}
+    names = [str(s) for syms in symbols.values() for s in syms.flat]
+    if len(set(names)) != len(names):
+        return skipped("two tensors' element names clash (e.g. x of shape (2, 3) and x_0 of shape (3,))")
+    subs = {}
+    for name, t in result.tensors.items():
+        subs.update(point_subs(symbols[name], t.value))
+    out, backend = evaluate_symbolic(result.program, symbols, point=subs)
+    if out.shape != np.shape(result.output):
+        return skipped(f"sympy gives shape {out.shape}, autograd {np.shape(result.output)}")
+    check = {"status": "agrees", "reason": None}
+    if result.grad_output is None:
+        loss = out.flat[0]
+    else:  # what backward(gradient=g) differentiates: sum(g * output), with g as symbols too
+        g_name = _fresh_name("g", symbols)
+        symbols[g_name] = tensor_symbols(g_name, np.shape(result.grad_output))
+        subs.update(point_subs(symbols[g_name], result.grad_output))
+        loss = sp.Add(*wrap(symbols[g_name] * out).flat)
+        check["grad_output_symbol"] = g_name
+
+    derivatives = {name: _gradient(loss, symbols[name]) for name, t in result.tensors.items()
+                   if t.requires_grad and t.used}
+    unevaluated = [d for deriv in derivatives.values() for e in deriv.flat for d in sp.sympify(e).atoms(sp.Derivative)]
+    if unevaluated:
+        return skipped(f"sympy cannot differentiate {sp.sstr(unevaluated[0].expr)}")
+    rtol, atol = TOLERANCES.get(dtype_name, TOLERANCES["float64"])
+    scale = 1.0 + max((abs(float(v)) for v in subs.values()), default=0.0)
+    mismatches, kinks, max_diff = [], [], 0.0
+    for name, deriv in derivatives.items():
+        grad = result.tensors[name].grad
+        autograd = np.zeros(deriv.shape) if grad is None else np.asarray(grad, dtype=np.float64)
+        for idx in np.ndindex(deriv.shape):
+            entry = {"tensor": name, "index": list(idx), "autograd": float(autograd[idx]),
+                     "sympy": value_at(deriv[idx], subs)}
+            undefined = not math.isfinite(entry["sympy"]) and math.isfinite(entry["autograd"])
+            if undefined or _at_kink(deriv[idx], subs, scale):
+                kinks.append(entry)
+            elif not _close(entry["autograd"], entry["sympy"], rtol, atol):
+                mismatches.append(entry)
+            elif math.isfinite(entry["sympy"]):
+                max_diff = max(max_diff, abs(entry["autograd"] - entry["sympy"]))
+    check.update(max_abs_diff=max_diff, rtol=rtol, atol=atol, **_formulas(derivatives, symbols, sp.sstr))
+    if latex:
+        check["latex"] = _formulas(derivatives, symbols, sp.latex)
+    if mismatches:
+        worst = max(mismatches, key=lambda e: _difference(e["autograd"], e["sympy"]))
+        check.update(status="disagrees", mismatches=mismatches[:20],
+                     reason=f"{_element(worst)}: autograd {_fmt(worst['autograd'])}, sympy {_fmt(worst['sympy'])}")
+    elif kinks:
+        ops = sorted({k.op for k in backend.kinks if _kink_active(k, subs, scale)})
+        differing = [e for e in kinks if not _close(e["autograd"], e["sympy"], rtol, atol)]
+        first = (differing or kinks)[0]
+        where = f"a non-differentiable point of {', '.join(ops)}" if ops else \
+            "a point where the derivative is undefined"
+        sympy_says = f"sympy gives {_fmt(first['sympy'])}" if differing else "sympy gives the same"
+        check.update(status="convention", kinks=kinks[:20], kink_ops=ops, convention="PyTorch",
+                     reason=f"{_element(first)} sits at {where}: gradcli follows PyTorch's convention "
+                            f"({_fmt(first['autograd'])}), {sympy_says}")
+    return check
+
+
+def _gradient(loss, symbols: np.ndarray) -> np.ndarray:
+    deriv = np.empty(symbols.shape, dtype=object)
+    for idx in np.ndindex(symbols.shape):
+        deriv[idx] = sp.diff(loss, symbols[idx])
+    return deriv
+
+
+def _formulas(derivatives: dict, symbols: dict, printer) -> dict:
+    """The element names, element formulas and (where one exists) the single index pattern, as text."""
+    patterns = _patterns(derivatives, symbols)
+    return {
+        "symbols": {n: [printer(s) for s in symbols[n].flat] for n in derivatives},
+        "formulas": {n: [printer(d) for d in derivatives[n].flat] for n in derivatives},
+        "patterns": {n: {"symbol": printer(s), "formula": printer(f)} for n, (s, f) in patterns.items()},
+    }
+
+
+def _fresh_name(base: str, taken) -> str:
+    name = base
+    while name in taken or any(t.startswith(name + "_") for t in taken):
+        name += "_"
+    return name
+
+
+def _close(got: float, exact: float, rtol: float, atol: float) -> bool:
+    if not (math.isfinite(got) and math.isfinite(exact)):
+        # no finite derivative on either side (sqrt at 0: inf vs sympy's zoo) counts as the same answer
+        return not math.isfinite(got) and not math.isfinite(exact)
+    return abs(got - exact) <= atol + rtol * abs(exact)
+
+
+def _difference(a: float, b: float) -> float:
+    return abs(a - b) if math.isfinite(a) and math.isfinite(b) else math.inf
+
+
+def _element(entry: dict) -> str:
+    return entry["tensor"] + (f"[{', '.join(map(str, entry['index']))}]" if entry["index"] else "")
+
+
+def _fmt(value: float) -> str:
+    from .render.text import format_number
+
+    return format_number(value + 0.0).removesuffix(".0")  # + 0.0 turns -0.0 into 0.0
+
+
+def _vanishes(expr, subs, scale) -> bool:
+    value = value_at(expr, subs)
+    return math.isfinite(value) and abs(value) <= 1e-12 * scale
+
+
+def _tie(exprs, subs, scale, largest=True) -> bool:
+    values = [value_at(e, subs) for e in exprs]
+    if len(values) < 2 or not all(math.isfinite(v) for v in values):
+        return False
+    best = max(values) if largest else min(values)
+    return sum(abs(v - best) <= 1e-12 * scale for v in values) >= 2
+
+
+def _at_kink(derivative, subs, scale) -> bool:
+    """Does this derivative jump at the point, so that its value there is a convention (Heaviside(0),
+    sign(0), DiracDelta(0), the boundary of a Piecewise)?  Max and Min are continuous: ties inside them
+    do not matter."""
+    derivative = sp.sympify(derivative)
+    for f in derivative.atoms(sp.Heaviside, sp.sign, sp.DiracDelta):
+        if _vanishes(f.args[0], subs, scale):
+            return True
+    for f in derivative.atoms(sp.Piecewise):
+        for _, cond in f.args:
+            if isinstance(cond, Relational) and _vanishes(cond.lhs - cond.rhs, subs, scale):
+                return True
+    return False
+
+
+def _kink_active(kink: Kink, subs, scale) -> bool:
+    if kink.kind == "zero":
+        return _vanishes(kink.exprs[0], subs, scale)
+    return _tie(kink.exprs, subs, scale, largest=kink.kind == "max-tie")
+
+
+def _patterns(derivatives: dict, symbols: dict) -> dict:
+    """{name: (x_i, formula)} for tensors whose every element follows one formula, found by renaming each
+    element's symbols (and the broadcast-aligned symbols of the other tensors) to index letters."""
+    found = {}
+    for name, deriv in derivatives.items():
+        shape = deriv.shape
+        if deriv.size < 2 or len(shape) > len(INDEX_LETTERS):
+            continue
+        letters = INDEX_LETTERS[:len(shape)]
+        forms = set()
+        for idx in np.ndindex(shape):
+            renames = {}
+            for other, syms in symbols.items():
+                offset = len(shape) - syms.ndim
+                aligned = offset >= 0 and all(s in (1, shape[offset + d]) for d, s in enumerate(syms.shape))
+                if syms.ndim == 0 or not aligned:
+                    continue
+                at = tuple(idx[offset + d] if s != 1 else 0 for d, s in enumerate(syms.shape))
+                label = "_".join([other, *(letters[offset + d] if s != 1 else "0" for d, s in enumerate(syms.shape))])
+                renames[syms[at]] = sp.Symbol(label, real=True)
+            forms.add(sp.sympify(deriv[idx]).xreplace(renames))
+            if len(forms) > 1:
+                break
+        if len(forms) == 1:
+            found[name] = (sp.Symbol("_".join([name, *letters]), real=True), forms.pop())
+    return found

@@ -1,0 +1,205 @@
+"""`gradcli check`: homework notation, and derivative pairs from a first calculus course with their
+known verdicts (counterexample values computed by hand from the formulas)."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from typer.testing import CliRunner
+
+from gradcli.cli import app
+from gradcli.errors import GradcliError
+from gradcli.homework import check_derivative, parse_homework, to_expression
+
+runner = CliRunner()
+
+
+# -- homework notation -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, expression", [
+    ("x^2", "x**2"),
+    ("2x", "2*x"),
+    ("3(x+1)", "3*(x+1)"),
+    ("(x+1)(x-1)", "(x+1)*(x-1)"),
+    ("x sin(x)", "x *sin(x)"),
+    ("2 sin(x)", "2 *sin(x)"),
+    ("x^2y", "x**2*y"),
+    ("2e^x", "2*e**x"),
+    ("ln x", "log(x)"),
+    ("x ln x", "x *log(x)"),
+    ("arcsin(x)", "asin(x)"),
+    ("arctan(2x)", "atan(2*x)"),
+    ("sin^2(x)", "sin(x)**2"),
+    ("sin^-1(x)", "asin(x)"),
+    ("sec(x)", "(1/cos(x))"),
+    ("sec^2(x)", "(1/cos(x))**2"),
+    ("cot x", "(1/tan(x))"),
+    ("sin(x)cos(x)", "sin(x)*cos(x)"),
+    ("x²·e^x", "x**2*e**x"),
+    ("t^2 + 3t", "t_**2 + 3*t_"),  # t is torch.t: the student's t is renamed, and shown as t
+])
+def test_homework_notation_becomes_an_expression(text, expression):
+    assert to_expression(text)[0] == expression
+
+
+def test_xy_is_a_product_when_x_and_y_are_variables():
+    assert to_expression("2xy + y", frozenset({"x"}))[0] == "2*x*y + y"
+    assert to_expression("xy")[0] == "xy"  # nothing says xy is not one variable
+
+
+def test_renamed_variables_keep_the_students_name():
+    assert parse_homework("t^2 + 3t").variables == {"t_": "t"}
+
+
+@pytest.mark.parametrize("text, span", [
+    ("x^2 + $", (6, 7)),  # the $ itself, in the student's text
+    ("3x^2 + sin(2x", (10, 11)),  # the unclosed bracket
+    ("sin 2x", (0, 3)),  # a function without brackets before a product
+])
+def test_errors_point_into_the_original_text(text, span):
+    with pytest.raises(GradcliError) as info:
+        parse_homework(text)
+    assert info.value.source == text
+    assert info.value.span == span
+
+
+# -- derivative pairs from a calculus course ---------------------------------------------------------
+
+CORRECT = [
+    ("x^2 sin(x)", "2x sin(x) + x^2 cos(x)"),  # product rule
+    ("x^3 - 4x + 7", "3x^2 - 4"),  # power rule
+    ("(x^2+1)/(x-1)", "(2x(x-1) - (x^2+1))/(x-1)^2"),  # quotient rule
+    ("sin(x^2)", "2x cos(x^2)"),  # chain rule
+    ("e^(3x)", "3e^(3x)"),
+    ("ln(x^2+1)", "2x/(x^2+1)"),
+    ("arctan(x)", "1/(1+x^2)"),
+    ("arcsin(2x)", "2/sqrt(1-4x^2)"),
+    ("x e^x", "e^x (x+1)"),
+    ("sqrt(1+x^2)", "x/sqrt(1+x^2)"),
+    ("tan(x)", "sec^2(x)"),
+    ("ln(sin x)", "cot x"),
+    ("x^x", "x^x (ln x + 1)"),
+    ("2^x", "2^x ln 2"),
+    ("cos(3x)^2", "-6 sin(3x) cos(3x)"),
+    ("(x+1)(x-1)", "2x"),
+    ("e^x sin x", "e^x (sin x + cos x)"),
+    ("1/(1+e^(-x))", "e^(-x)/(1+e^(-x))^2"),
+]
+
+
+@pytest.mark.parametrize("function, derivative", CORRECT)
+def test_correct_derivatives(function, derivative):
+    report = check_derivative(function, [(None, derivative)])
+    (result,) = report.results
+    assert result.verdict == "correct", result.reason
+    assert result.decided_by in ("sympy", "numbers")
+    assert result.counterexample is None
+    assert report.exit_code == 0
+
+
+# (function, wrong answer, the first round point where they differ, the answer there, the derivative there)
+INCORRECT = [
+    # forgot the product rule: 2x cos x; at x = 1: 2cos1 vs 2sin1 + cos1
+    ("x^2 sin(x)", "2x cos(x)", 1.0, 2 * math.cos(1), 2 * math.sin(1) + math.cos(1)),
+    # quotient rule with + : at x = 2: (2*2*1 + 5)/1 = 9 vs (4 - 5)/1 = -1
+    ("(x^2+1)/(x-1)", "(2x(x-1) + (x^2+1))/(x-1)^2", 2.0, 9.0, -1.0),
+    # forgot the inner derivative: cos(x²) vs 2x cos(x²); at x = 1
+    ("sin(x^2)", "cos(x^2)", 1.0, math.cos(1), 2 * math.cos(1)),
+    ("e^(3x)", "e^(3x)", 1.0, math.exp(3), 3 * math.exp(3)),
+    ("ln(x^2+1)", "1/(x^2+1)", 1.0, 0.5, 1.0),
+    # 1/(1-x²) is undefined at x = ±1, so the first round point where both sides exist is x = 2
+    ("arctan(x)", "1/(1-x^2)", 2.0, -1 / 3, 1 / 5),
+    ("x^3", "3x^3", 2.0, 24.0, 12.0),  # equal at x = 1 (3 = 3): the counterexample is x = 2
+    ("sqrt(x)", "1/sqrt(x)", 1.0, 1.0, 0.5),
+    ("2^x", "x 2^(x-1)", 1.0, 1.0, 2 * math.log(2)),  # the power rule does not apply to a^x
+    ("arcsin(x)", "1/sqrt(1+x^2)", 0.5, 1 / math.sqrt(1.25), 1 / math.sqrt(0.75)),  # arcsin lives in [-1, 1]
+    ("cos(x)", "sin(x)", 1.0, math.sin(1), -math.sin(1)),  # the sign
+    ("x^3 + 5", "3x^2 + 5", 1.0, 8.0, 3.0),  # the constant's derivative is 0
+    ("ln(x)", "1/x^2", 2.0, 0.25, 0.5),  # equal at x = 1
+]
+
+
+@pytest.mark.parametrize("function, answer, x, answer_value, derivative_value", INCORRECT)
+def test_incorrect_derivatives_come_with_a_counterexample(function, answer, x, answer_value, derivative_value):
+    report = check_derivative(function, [(None, answer)])
+    (result,) = report.results
+    assert result.verdict == "incorrect"
+    assert report.exit_code == 1
+    example = result.counterexample
+    assert example["point"] == {"x": x}
+    assert math.isclose(example["expected"], answer_value, rel_tol=1e-9)
+    assert math.isclose(example["derivative"], derivative_value, rel_tol=1e-9)
+
+
+def test_sympy_decides_a_constant_difference():
+    (result,) = check_derivative("x^3 + 5", [(None, "3x^2 + 5")]).results
+    assert result.decided_by == "sympy" and "constant -5" in result.reason
+
+
+def test_numbers_decide_when_sympy_cannot_simplify():
+    # sign(x) and x/|x| are the same function for x != 0, which sympy's simplify does not see
+    (result,) = check_derivative("abs(x)", [(None, "x/abs(x)")]).results
+    assert result.verdict == "correct" and result.decided_by == "numbers"
+    assert result.points >= 20
+
+
+def test_partial_derivatives_of_two_variables():
+    report = check_derivative("x^2 y + y^3", [("x", "2xy"), ("y", "x^2 + 3y^2")])
+    assert [(r.wrt, r.verdict) for r in report.results] == [("x", "correct"), ("y", "correct")]
+    wrong = check_derivative("x^2 y + y^3", [("y", "x^2 + 3y")])
+    assert wrong.results[0].verdict == "incorrect"
+
+
+def test_second_derivative():
+    assert check_derivative("1/x", [(None, "2/x^3")], order=2).results[0].verdict == "correct"
+    assert check_derivative("sin(x)", [(None, "cos(x)")], order=2).results[0].verdict == "incorrect"
+
+
+def test_values_at_a_point():
+    report = check_derivative("x^2 sin(x)", [(None, "2x sin(x) + x^2 cos(x)")], at={"x": 0.0})
+    assert report.at == {"point": {"x": 0.0}, "function": 0.0}
+    assert report.results[0].at == {"derivative": 0.0, "expected": 0.0}
+
+
+def test_derivative_without_an_answer():
+    (result,) = check_derivative("x^3", []).results
+    assert result.verdict == "computed" and str(result.derivative) == "3*x**2"
+
+
+def test_several_variables_need_a_name():
+    with pytest.raises(GradcliError, match="say which variable"):
+        check_derivative("x y", [(None, "y")])
+
+
+# -- the command line --------------------------------------------------------------------------------
+
+def test_cli_correct():
+    out = runner.invoke(app, ["check", "x**2*sin(x)", "--wrt", "x", "--expect", "2*x*sin(x) + x**2*cos(x)",
+                              "--no-color"])
+    assert out.exit_code == 0
+    assert out.stdout.splitlines()[0] == "✓ correct: d/dx [x²·sin(x)] = x²·cos(x) + 2·x·sin(x)"
+
+
+def test_cli_incorrect_shows_the_counterexample():
+    out = runner.invoke(app, ["check", "x^2 sin x", "--expect", "2x cos x", "--no-color"])
+    assert out.exit_code == 1
+    assert "✗ incorrect" in out.stdout
+    assert "the derivative is x²·cos(x) + 2·x·sin(x)" in out.stdout
+    assert "at x = 1: your answer gives 1.080605, the derivative is 2.223244" in out.stdout
+
+
+def test_cli_named_partials_and_at():
+    out = runner.invoke(app, ["check", "x^2 y", "--expect", "x=2xy", "--expect", "y=x^2", "--at", "x=1,y=2",
+                              "--json"])
+    data = json.loads(out.stdout)
+    assert out.exit_code == 0 and data["correct"]
+    assert [r["at"] for r in data["results"]] == [{"derivative": 4.0, "expected": 4.0},
+                                                  {"derivative": 1.0, "expected": 1.0}]
+
+
+def test_cli_parse_error_exit_2_with_caret():
+    out = runner.invoke(app, ["check", "x^2 + sin(2x", "--expect", "2x"])
+    assert out.exit_code == 2
+    assert "x^2 + sin(2x\n" in out.stderr and "         ^" in out.stderr
