@@ -109,18 +109,28 @@ class Function:
         # The hot path of every op: kept flat (no helper calls, `type(...) is`) to stay within a few µs.
         ctx = object.__new__(cls)
         ctx.aux = None
-        arrays = [a.array if type(a) is Tensor else a for a in args]
+        arrays = []
+        needs = []
+        shapes = []
+        for a in args:  # one pass over the inputs (1-3 of them) instead of several comprehensions
+            if type(a) is Tensor:
+                arr = a.array
+                arrays.append(arr)
+                needs.append(a.requires_grad)
+                shapes.append(arr.shape)
+            else:
+                arrays.append(a)
+                needs.append(False)
+                shapes.append(a.shape if type(a) is np.ndarray else ())
         out = cls.forward(ctx, *arrays, **params)
         if type(out) is not np.ndarray:
             out = np.asarray(out)
-        if not GradMode.enabled:
+        if not GradMode.enabled or True not in needs:
             return Tensor._make(out, None)
-        needs = tuple([type(a) is Tensor and a.requires_grad for a in args])
-        if True not in needs:
-            return Tensor._make(out, None)
+        needs = tuple(needs)
         ctx.needs_input_grad = needs
         ctx.next_functions = tuple([(a.grad_fn or a) if n else None for a, n in zip(args, needs)])
-        ctx.in_shapes = tuple([a.shape if type(a) is np.ndarray else () for a in arrays])
+        ctx.in_shapes = tuple(shapes)
         ctx.out_shape = out.shape
         ctx.released = False
         ctx.retained = None
