@@ -62,63 +62,36 @@ def numpy_matmul_tanh(W, V):
     return loss, g @ V.T, W.T @ g
 
 
-def engine_case(name, arrays):
-    tensors = [E.Tensor(a, requires_grad=True) for a in arrays]
-
-    def run():
-        for t in tensors:
-            t._grad = None
-        if name == "square_sum":
-            (x,) = tensors
-            loss = (x ** 2).sum()
-        elif name == "sin_exp_mean":
-            (x,) = tensors
-            loss = (x.sin() * x.exp()).mean()
-        else:
-            W, V = tensors
-            loss = (W @ V).tanh().sum()
-        loss.backward()
-
-    return run
+def loss_of(name, tensors):
+    """The benchmarked expression, written once: gradcli's Tensor and torch.Tensor share this API."""
+    if name == "square_sum":
+        (x,) = tensors
+        return (x ** 2).sum()
+    if name == "sin_exp_mean":
+        (x,) = tensors
+        return (x.sin() * x.exp()).mean()
+    W, V = tensors
+    return (W @ V).tanh().sum()
 
 
-def torch_case(name, arrays):
-    tensors = [torch.tensor(a, requires_grad=True) for a in arrays]
-
+def forward_backward(name, tensors):
     def run():
         for t in tensors:
             t.grad = None
-        if name == "square_sum":
-            (x,) = tensors
-            loss = (x ** 2).sum()
-        elif name == "sin_exp_mean":
-            (x,) = tensors
-            loss = (x.sin() * x.exp()).mean()
-        else:
-            W, V = tensors
-            loss = (W @ V).tanh().sum()
-        loss.backward()
+        loss_of(name, tensors).backward()
 
     return run
+
+
+HAND_WRITTEN = {"square_sum": numpy_square_sum, "sin_exp_mean": numpy_sin_exp_mean,
+                "matmul_tanh": numpy_matmul_tanh}
 
 
 def check_same_gradients(name, arrays):
     """The benchmark is only meaningful if both sides compute the same thing."""
     tensors = [E.Tensor(a, requires_grad=True) for a in arrays]
-    engine_case(name, arrays)  # compile-free; just make sure shapes work
-    hand = {"square_sum": numpy_square_sum, "sin_exp_mean": numpy_sin_exp_mean,
-            "matmul_tanh": numpy_matmul_tanh}[name](*arrays)
-    if name == "square_sum":
-        (x,) = tensors
-        loss = (x ** 2).sum()
-    elif name == "sin_exp_mean":
-        (x,) = tensors
-        loss = (x.sin() * x.exp()).mean()
-    else:
-        W, V = tensors
-        loss = (W @ V).tanh().sum()
-    loss.backward()
-    for t, g in zip(tensors, hand[1:]):
+    loss_of(name, tensors).backward()
+    for t, g in zip(tensors, HAND_WRITTEN[name](*arrays)[1:]):
         np.testing.assert_allclose(t.grad.array, g, rtol=1e-8, atol=1e-10)
 
 
@@ -135,14 +108,13 @@ def bench_large(sizes, repeat):
     ratios = []
     for label, name, arrays in cases:
         check_same_gradients(name, arrays)
-        hand = {"square_sum": numpy_square_sum, "sin_exp_mean": numpy_sin_exp_mean,
-                "matmul_tanh": numpy_matmul_tanh}[name]
+        hand = HAND_WRITTEN[name]
         t_np = best_of(lambda hand=hand, arrays=arrays: hand(*arrays), repeat)
-        t_gc = best_of(engine_case(name, arrays), repeat)
+        t_gc = best_of(forward_backward(name, [E.Tensor(a, requires_grad=True) for a in arrays]), repeat)
         ratios.append(t_gc / t_np)
         line = f"{label:<34}{t_np * 1e3:>11.2f} ms{t_gc * 1e3:>7.2f} ms{t_gc / t_np:>7.2f}x"
         if torch is not None:
-            t_pt = best_of(torch_case(name, arrays), repeat)
+            t_pt = best_of(forward_backward(name, [torch.tensor(a, requires_grad=True) for a in arrays]), repeat)
             line += f"{t_pt * 1e3:>7.2f} ms{t_gc / t_pt:>7.2f}x"
         print(line)
     return ratios

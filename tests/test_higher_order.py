@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from gradcli import engine
 from gradcli.calc import attach_derivatives, evaluate_expression
 from gradcli.cli import app
-from gradcli.engine import Tensor, dtypes, functional
+from gradcli.engine import Tensor, functional
 from gradcli.errors import EvalError
 
 
@@ -21,12 +21,7 @@ def t(values):
     return Tensor(np.array(values, dtype=np.float64), requires_grad=True)
 
 
-@pytest.fixture(autouse=True)
-def float64_mode():
-    previous = engine.get_default_dtype()
-    engine.set_default_dtype(dtypes.float64)
-    yield
-    engine.set_default_dtype(previous)
+pytestmark = pytest.mark.usefixtures("float64_mode")
 
 
 # -- engine ---------------------------------------------------------------------------------------------

@@ -20,12 +20,7 @@ TIERS = ("core", "full")
 CASES = [c for c in GOLDEN["cases"] if c["tier"] in TIERS]
 
 
-@pytest.fixture(autouse=True)
-def float64_mode():
-    previous = engine.get_default_dtype()
-    engine.set_default_dtype(dtypes.float64)
-    yield
-    engine.set_default_dtype(previous)
+pytestmark = pytest.mark.usefixtures("float64_mode")
 
 
 def _build(case):

@@ -125,12 +125,7 @@ def _sample(spec, rng):
     return {n: rng.uniform(lo, hi, shape) for n, (shape, (lo, hi)) in spec.items()}
 
 
-@pytest.fixture(autouse=True)
-def float64_mode():
-    previous = engine.get_default_dtype()
-    engine.set_default_dtype(dtypes.float64)
-    yield
-    engine.set_default_dtype(previous)
+pytestmark = pytest.mark.usefixtures("float64_mode")
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow,

@@ -1,0 +1,17 @@
+"""Shared fixtures."""
+
+from __future__ import annotations
+
+import pytest
+
+from gradcli import engine
+from gradcli.engine import dtypes
+
+
+@pytest.fixture
+def float64_mode():
+    """The calculator's numeric mode: new tensors and Python floats become float64, as in `gradcli eval`."""
+    previous = engine.get_default_dtype()
+    engine.set_default_dtype(dtypes.float64)
+    yield
+    engine.set_default_dtype(previous)
