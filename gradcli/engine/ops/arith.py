@@ -35,37 +35,32 @@ def _binary(np_fn, a, b):
 
 
 class Add(Function):
+    """a + alpha * b; Sub is the same op with the other sign."""
+
     __slots__ = ()
     name = "AddBackward0"
     broadcast_grad_ok = True
+    combine = np.add
+    sign = 1
 
     @staticmethod
     def forward(ctx, a, b, alpha=1):
         if alpha != 1:
             ctx.aux = alpha
-            return _binary(np.add, a, _binary(np.multiply, b, alpha))
-        return _binary(np.add, a, b)
+            b = _binary(np.multiply, b, alpha)
+        return _binary(ctx.combine, a, b)
 
     @staticmethod
     def backward(ctx, g):
-        return g, (g if ctx.aux is None else g * ctx.aux)
+        scale = ctx.sign * (1 if ctx.aux is None else ctx.aux)
+        return g, (g if scale == 1 else -g if scale == -1 else g * scale)
 
 
-class Sub(Function):
+class Sub(Add):
     __slots__ = ()
     name = "SubBackward0"
-    broadcast_grad_ok = True
-
-    @staticmethod
-    def forward(ctx, a, b, alpha=1):
-        if alpha != 1:
-            ctx.aux = alpha
-            return _binary(np.subtract, a, _binary(np.multiply, b, alpha))
-        return _binary(np.subtract, a, b)
-
-    @staticmethod
-    def backward(ctx, g):
-        return g, (-g if ctx.aux is None else g * -ctx.aux)
+    combine = np.subtract
+    sign = -1
 
 
 class RSub(Function):

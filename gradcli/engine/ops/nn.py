@@ -24,15 +24,18 @@ class Softmax(Function):
     saves_output = True
 
     @staticmethod
+    def kernel(x, d):
+        e = np.exp(x - x.max(axis=d, keepdims=True))
+        return e / e.sum(axis=d, keepdims=True)
+
+    @staticmethod
     def forward(ctx, x, dim):
         x = as_float(x)
         d = _softmax_dim(x, dim)
         ctx.aux = d
-        if x.ndim == 0:
-            return np.ones_like(x)
-        with np.errstate(invalid="ignore", over="ignore"):
-            e = np.exp(x - x.max(axis=d, keepdims=True))
-            return e / e.sum(axis=d, keepdims=True)
+        if x.ndim == 0:  # softmax of one value is 1, log_softmax 0
+            return ctx.kernel(x.reshape(1), 0).reshape(())
+        return ctx.kernel(x, d)
 
     @staticmethod
     def backward(ctx, g, y):
@@ -40,21 +43,14 @@ class Softmax(Function):
         return (y * (g - dual.sum(g * y, axis=d, keepdims=True)),)
 
 
-class LogSoftmax(Function):
+class LogSoftmax(Softmax):
     __slots__ = ()
     name = "LogSoftmaxBackward0"
-    saves_output = True
 
     @staticmethod
-    def forward(ctx, x, dim):
-        x = as_float(x)
-        d = _softmax_dim(x, dim)
-        ctx.aux = d
-        if x.ndim == 0:
-            return np.zeros_like(x)
-        with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-            shifted = x - x.max(axis=d, keepdims=True)
-            return shifted - np.log(np.exp(shifted).sum(axis=d, keepdims=True))
+    def kernel(x, d):
+        shifted = x - x.max(axis=d, keepdims=True)
+        return shifted - np.log(np.exp(shifted).sum(axis=d, keepdims=True))
 
     @staticmethod
     def backward(ctx, g, y):
