@@ -362,8 +362,11 @@ def logsumexp(input, dim, keepdim=False):
 # -- cumulative -------------------------------------------------------------------------------------------
 
 class CumSum(Function):
+    """Running sum along dim; CumProd shares this forward with another kernel."""
+
     __slots__ = ()
     name = "CumsumBackward0"
+    kernel = staticmethod(np.cumsum)
 
     @staticmethod
     def forward(ctx, x, dim):
@@ -371,7 +374,7 @@ class CumSum(Function):
             x = x.astype(np.int64)
         d = _wrap_dim(dim, x.ndim)
         ctx.aux = d
-        return x.copy() if x.ndim == 0 else np.cumsum(x, axis=d)
+        return x.copy() if x.ndim == 0 else ctx.kernel(x, axis=d)
 
     @staticmethod
     def backward(ctx, g):
@@ -386,19 +389,12 @@ def cumsum(input, dim, *, dtype=None):
     return CumSum.apply(input, dim)
 
 
-class CumProd(Function):
+class CumProd(CumSum):
     __slots__ = ()
     name = "CumprodBackward0"
+    kernel = staticmethod(np.cumprod)
     saves = (0,)
     saves_output = True
-
-    @staticmethod
-    def forward(ctx, x, dim):
-        if x.dtype.kind in "bui":
-            x = x.astype(np.int64)
-        d = _wrap_dim(dim, x.ndim)
-        ctx.aux = d
-        return x.copy() if x.ndim == 0 else np.cumprod(x, axis=d)
 
     @staticmethod
     def backward(ctx, g, x, out):
