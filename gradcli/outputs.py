@@ -350,7 +350,7 @@ class CsvRowsWriter(RowsWriter):
         d = self.delimiter
         n = len(chunk)
         if chunk.records is not None:  # NDJSON input: the first object's keys are the columns
-            prefix = [d.join(_quote(cell_text(_item(r.get(k))) if isinstance(r, dict) else "", d)
+            prefix = [d.join(_quote(_echo(r.get(k)) if isinstance(r, dict) else "", d)
                              for k in self.input_columns) for r in chunk.records]
         elif chunk.fields is None and d == self.input_delimiter:
             prefix = chunk.raw
@@ -365,6 +365,13 @@ class CsvRowsWriter(RowsWriter):
             columns.append([c or "" for c in chunk.checks] if chunk.checks is not None else [""] * n)
         columns.append(["" if e is None else _quote(e[1], d) for e in chunk.errors])
         return "".join([d.join(parts) + "\n" for parts in zip(prefix, *columns)])
+
+
+def _echo(value) -> str:
+    """An NDJSON input value in a CSV cell: text as is, anything else as its JSON."""
+    if value is None:
+        return ""
+    return value if isinstance(value, str) else json_out.dumps(value)
 
 
 def _texts(column, n: int, d: str) -> list[str]:

@@ -218,8 +218,8 @@ class LineChunks:
     """Whole lines from a binary stream, in chunks of at most CHUNK_ROWS lines.  From a pipe or terminal a
     chunk also ends as soon as no more input is ready, so each line is answered when it arrives."""
 
-    def __init__(self, stream, *, max_rows: int = CHUNK_ROWS):
-        self.max_rows = max_rows
+    def __init__(self, stream, *, max_rows: int | None = None):
+        self.max_rows = max_rows or CHUNK_ROWS
         self.fd = None
         try:
             fd = stream.fileno()
@@ -492,20 +492,18 @@ class RowsRun:
                     and all(np.ndim(v) == 0 for v in rows[i].values())]
             cols = {name: np.array([float(rows[i][name]) for i in good]) for name in wanted}
             self._check(chunk, program_info, cols, len(good), good)
+            chunk.checks = [c if c is not None or errors[i] is not None else "skipped"  # vector rows
+                            for i, c in enumerate(chunk.checks)]
 
     def _check(self, chunk, program_info, columns, n, positions=None):
         if self.checker is None:
             return
         checks = [None] * len(chunk)
         if n:
-            idx = np.arange(len(chunk)) if positions is None else np.array(positions)
-            outputs = [chunk.outputs[i] for i in idx]
-            grads = {name: np.array([np.asarray(g[i], dtype=np.float64) for i in idx])
-                     for name, g in chunk.grads.items()} if positions is not None else \
-                {name: np.asarray(g, dtype=np.float64) for name, g in chunk.grads.items()}
-            verdicts = self.checker.verdicts(program_info, columns, grads, n, outputs)
-            for k, i in enumerate(idx):
-                checks[int(i)] = verdicts[k]
+            idx = list(range(len(chunk))) if positions is None else positions
+            grads = {name: g if positions is None else [g[i] for i in idx] for name, g in chunk.grads.items()}
+            for i, verdict in zip(idx, self.checker.verdicts(program_info, columns, grads, n, None)):
+                checks[i] = verdict
         chunk.checks = checks
 
 
@@ -636,7 +634,7 @@ class _NdjsonRows:
             first = next((r for r in records if isinstance(r, dict)), None)
             self.keys = list(first) if first is not None else []
             _, wanted, _ = ev.program([k for k in self.keys if k in names.CONSTANTS])
-            self.grad_names = ev.grad_names(wanted)
+            self.grad_names = ev.grad_names(self._input_order(wanted))
             run.writer.start(input_columns=self.keys, grad_names=self.grad_names, delimiter=",",
                              check=run.checker is not None, kind="ndjson")
             self.started = True
@@ -655,6 +653,8 @@ class _NdjsonRows:
                     chunk.errors[i] = (records[i].kind, records[i].message)
                 continue
             program, wanted, rowwise = info
+            wanted = self._input_order(wanted)
+            info = (program, wanted, rowwise)
             rows = [self._row(records[i], wanted) for i in positions]
             part = Chunk([lines[i] for i in positions], [raw[i] for i in positions])
             columns = None
@@ -669,6 +669,11 @@ class _NdjsonRows:
                 if chunk.checks is not None and part.checks is not None:
                     chunk.checks[i] = part.checks[k]
         return chunk
+
+    def _input_order(self, wanted: list[str]) -> list[str]:
+        """The names in the order of the first object's keys (input order, as CSV columns)."""
+        position = {k: i for i, k in enumerate(self.keys)}
+        return sorted(wanted, key=lambda n: position.get(n, len(position)))
 
     def _row(self, record: dict, wanted: list[str]):
         ev = self.run.ev
