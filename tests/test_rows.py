@@ -100,7 +100,7 @@ def test_rows_equal_single_evaluations(expression, points):
     if not names:
         return
     lines = [json.dumps({n: v for n, v in zip(("x", "y"), p) if n in names}, allow_nan=True) for p in points]
-    result = run(expression, "--rows", "-", input="\n".join(lines) + "\n")
+    result = run("--rows", "-", "--", expression, input="\n".join(lines) + "\n")
     records = ndjson(result.stdout)
     assert len(records) == len(points)
     for record, p in zip(records, points):
@@ -118,7 +118,7 @@ def test_csv_rows_equal_single_evaluations_with_a_shared_tensor(expression, poin
     except Exception:
         return
     text = "x,y\n" + "".join(f"{a!r},{b!r}\n" for a, b in points)
-    result = run(expression, "--rows", "-", "w=1.5", "--format", "ndjson", input=text)
+    result = run("--rows", "-", "--format", "ndjson", "--", expression, "w=1.5", input=text)
     records = ndjson(result.stdout)
     assert len(records) == len(points)
     for record, (a, b) in zip(records, points):
