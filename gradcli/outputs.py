@@ -8,6 +8,8 @@ Numbers are written at full precision: Python's repr, the shortest text that rea
 
 from __future__ import annotations
 
+import json
+import math
 import os
 import sys
 import tempfile
@@ -297,17 +299,25 @@ class RowsWriter:
 
 
 def _item(value):
-    """0-d results as bare numbers (the --json convention); arrays as nested lists."""
-    if isinstance(value, np.ndarray) and value.ndim == 0:
-        return value.item()
-    if isinstance(value, np.generic):
-        return value.item()
+    """0-d results as bare numbers (the --json convention); arrays as nested lists (nan and inf as strings,
+    as json_out.jsonable writes them)."""
+    if isinstance(value, (np.ndarray, np.generic)):
+        if value.dtype.kind == "f" and np.isfinite(value).all():
+            return value.tolist()  # no non-finite values: nothing for jsonable to rewrite
+        return json_out.jsonable(value)
+    if type(value) is float and not math.isfinite(value):
+        return json_out.jsonable(value)
     return value
+
+
+def _dumps(obj) -> str:
+    """A record already made JSON-ready by _item: strict JSON without a second pass."""
+    return json.dumps(obj, allow_nan=False, ensure_ascii=False)
 
 
 class NdjsonRowsWriter(RowsWriter):
     def text(self, chunk) -> str:
-        dumps = json_out.dumps
+        dumps = _dumps
         return "".join(dumps(self.record(chunk, i)) + "\n" for i in range(len(chunk)))
 
 
@@ -319,7 +329,7 @@ class JsonRowsWriter(RowsWriter):
         self.first = True
 
     def text(self, chunk) -> str:
-        dumps = json_out.dumps
+        dumps = _dumps
         parts = []
         for i in range(len(chunk)):
             parts.append(("\n" if self.first else ",\n") + dumps(self.record(chunk, i)))
@@ -363,8 +373,10 @@ class CsvRowsWriter(RowsWriter):
         columns += [_texts(chunk.grads.get(name, [None] * n), n, d) for name in self.grad_names]
         if self.check:
             columns.append([c or "" for c in chunk.checks] if chunk.checks is not None else [""] * n)
-        columns.append(["" if e is None else _quote(e[1], d) for e in chunk.errors])
-        return "".join([d.join(parts) + "\n" for parts in zip(prefix, *columns)])
+        errors = chunk.errors
+        columns.append([""] * n if errors.count(None) == n else
+                       ["" if e is None else _quote(e[1], d) for e in errors])
+        return "\n".join(map(d.join, zip(prefix, *columns))) + "\n"
 
 
 def _echo(value) -> str:

@@ -20,13 +20,16 @@ import json
 import math
 import os
 import select
+import signal
 import sys
+import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from itertools import repeat
 
 import numpy as np
 
-from .calc import _as_output, _backward, engine_settings, time_limit
+from .calc import TimeLimit, _as_output, _backward, engine_settings
 from .engine import Tensor, dtypes
 from .engine.errors import EngineError
 from .errors import EvalError, GradcliError, InputError
@@ -56,7 +59,7 @@ class Chunk:
     """A run of input rows and their answers, in input order.  Column values are per row: a Python float,
     an ndarray, or None (failed rows); a whole column may be one float array when every row succeeded."""
 
-    lines: list[int]  # 1-based line numbers in the input
+    lines: list[int] | range  # 1-based line numbers in the input
     raw: list[str]  # the rows' text as read (CSV: echoed when the output has the input's delimiter)
     fields: list | None = None  # CSV: each row's fields (None when `raw` can be echoed as is)
     records: list | None = None  # NDJSON: each row's object (None when it was not one)
@@ -123,6 +126,45 @@ def _rowwise(node, variables) -> bool:
 
 # -- evaluation --------------------------------------------------------------------------------------
 
+class RowDeadline:
+    """--timeout for each row (or batch), as calc.time_limit does for one evaluation, but with the SIGALRM
+    handler installed once per run (`installed()`): per row only the timer is armed and disarmed, two
+    system calls instead of the handler swap that dominated a small row's cost."""
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+        self.active = False
+
+    @contextmanager
+    def installed(self):
+        usable = self.seconds > 0 and hasattr(signal, "setitimer") \
+            and threading.current_thread() is threading.main_thread()
+        if not usable:
+            yield
+            return
+
+        def on_alarm(signum, frame):
+            raise TimeLimit(f"evaluation took longer than {self.seconds:g} s", hint="raise it with --timeout")
+
+        previous = signal.signal(signal.SIGALRM, on_alarm)
+        self.active = True
+        try:
+            yield
+        finally:
+            self.active = False
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+
+    def __enter__(self):
+        if self.active:
+            signal.setitimer(signal.ITIMER_REAL, self.seconds)
+
+    def __exit__(self, *exc):
+        if self.active:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        return False
+
+
 class RowEvaluator:
     """The expression parsed once (per set of constant names shadowed by row names), evaluated per row or
     per batch with the shared NAME=VALUE tensors and --const values."""
@@ -143,6 +185,7 @@ class RowEvaluator:
         self.scalar_shared = all(np.ndim(v) == 0 for v in inputs.values()) and \
             all(np.ndim(v) == 0 for v in consts.values())
         self.scalar_grad_output = grad_output is None or np.ndim(grad_output) == 0
+        self.deadline = RowDeadline(self.limits.max_seconds)
 
     def program(self, row_names) -> tuple[Program, list[str], bool]:
         """(program, the names rows must supply in order of use, row-wise?) for rows that bind `row_names`;
@@ -170,7 +213,7 @@ class RowEvaluator:
         for n, v in self.consts.items():
             variables[n] = Tensor._make(np.array(v, dtype=dt), None)
         try:
-            with time_limit(self.limits.max_seconds):
+            with self.deadline:
                 out = _as_output(evaluate(program, EngineBackend(variables, self.dtype)), program)
                 error = _backward(out, self.grad_output, self.dtype)
         except GradcliError as err:
@@ -194,7 +237,7 @@ class RowEvaluator:
         for name, v in self.consts.items():
             variables[name] = Tensor._make(np.array(v, dtype=dt), None)
         try:
-            with time_limit(self.limits.max_seconds):
+            with self.deadline:
                 out = evaluate(program, EngineBackend(variables, self.dtype))
                 if type(out) is not Tensor or out.array.shape != (n,) or out.array.dtype != dt:
                     return None
@@ -245,23 +288,43 @@ class LineChunks:
             return True
 
     def __iter__(self):
-        pending = b""
-        lines: list[bytes] = []
+        """(lines, has_blank) per chunk: decoded lines (CRLF and a leading BOM handled) and whether any is
+        blank (blank lines are skipped, not rows)."""
+        buffer = bytearray()
+        newlines = 0
+        first = True
         while True:
             data = self._read()
+            if data:
+                self.bytes_read += len(data)
+                buffer += data
+                newlines += data.count(b"\n")
+                if newlines < self.max_rows and (not newlines or self._ready()):
+                    continue
+                cut = buffer.rfind(b"\n") + 1
+                blob = bytes(buffer[:cut])
+                del buffer[:cut]
+                newlines = 0
+            else:
+                blob = bytes(buffer)
+                if not blob:
+                    return
+            yield _lines(blob, first)
+            first = False
             if not data:
-                if pending:
-                    lines.append(pending)
-                if lines:
-                    yield lines
                 return
-            self.bytes_read += len(data)
-            parts = (pending + data).split(b"\n")
-            pending = parts.pop()
-            lines.extend(parts)
-            if len(lines) >= self.max_rows or (lines and not self._ready()):
-                yield lines
-                lines = []
+
+
+def _lines(blob: bytes, first: bool) -> tuple[list[str], bool]:
+    text = blob.decode("utf-8", errors="replace")  # a bad byte becomes U+FFFD: that row fails to parse
+    if first and text.startswith("\ufeff"):
+        text = text[1:]
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")
+    body = text[:-1] if text.endswith("\n") else text
+    # a blank line is empty or starts with whitespace: cheap substring tests rule both out for most chunks
+    maybe_blank = not body or body[0].isspace() or any(f"\n{c}" in body for c in "\n \t\f\v\r")
+    return body.split("\n"), maybe_blank
 
 
 def _is_regular(fd: int) -> bool:
@@ -271,17 +334,6 @@ def _is_regular(fd: int) -> bool:
         return stat.S_ISREG(os.fstat(fd).st_mode)
     except OSError:
         return False
-
-
-def decode_lines(lines: list[bytes], first: bool) -> list[str]:
-    """Bytes to text, a trailing \\r dropped (CRLF files) and, on the very first line, a UTF-8 BOM."""
-    try:
-        text = b"\n".join(lines).decode("utf-8").split("\n")
-    except UnicodeDecodeError:
-        text = [line.decode("utf-8", errors="replace") for line in lines]
-    if first and text and text[0].startswith("\ufeff"):
-        text[0] = text[0][1:]
-    return [t[:-1] if t.endswith("\r") else t for t in text]
 
 
 def sniff_delimiter(header: str) -> str:
@@ -343,6 +395,13 @@ class ValueReader:
         if isinstance(value, str) and value in _NUMBER_WORDS:
             return _NUMBER_WORDS[value]
         if isinstance(value, list):
+            if _plain_numbers(value):  # the common case, without a text round trip: what parse_value reads
+                try:
+                    array = np.array(value, dtype=np.float64)
+                except (ValueError, OverflowError):
+                    array = None
+                if array is not None and array.size <= self.limits.max_elements:
+                    return array.astype(self.np_dtype, copy=False)
             try:
                 text = _list_text(value)
             except (TypeError, ValueError) as err:
@@ -352,6 +411,19 @@ class ValueReader:
             except GradcliError as err:
                 raise RowError("InputError", f"bad value for {name}: {err.message}") from None
         raise RowError("InputError", f"bad value for {name}: {json.dumps(value)[:40]} is not a number or a nested list")
+
+
+def _plain_numbers(value: list) -> bool:
+    """A nested list holding only JSON numbers (no booleans, strings or nulls)."""
+    stack = [value]
+    while stack:
+        for item in stack.pop():
+            kind = type(item)
+            if kind is list:
+                stack.append(item)
+            elif kind is not float and kind is not int:
+                return False
+    return True
 
 
 def _list_text(value) -> str:
@@ -395,28 +467,30 @@ class RowsRun:
         reader = LineChunks(stream)
         handler = None
         line_no = 0
-        with engine_settings(self.ev.dtype, self.ev.limits):
-            for raw_lines in reader:
-                texts = decode_lines(raw_lines, first=line_no == 0)
-                numbered = []
-                for text in texts:
-                    line_no += 1
-                    if text.strip():
-                        numbered.append((line_no, text))
+        with engine_settings(self.ev.dtype, self.ev.limits), self.ev.deadline.installed():
+            for texts, has_blank in reader:
+                start = line_no + 1
+                line_no += len(texts)
+                if has_blank:
+                    kept = [i for i, t in enumerate(texts) if t.strip()]
+                    lines: range | list = [start + i for i in kept]
+                    texts = [texts[i] for i in kept]
+                else:
+                    lines = range(start, start + len(texts))
                 if handler is None:
-                    if not numbered:
+                    if not texts:
                         continue
-                    kind = input_kind(path, numbered[0][1])
+                    kind = input_kind(path, texts[0])
                     if kind == "ndjson":
                         handler = _NdjsonRows(self)
                     else:
-                        (_, header), numbered = numbered[0], numbered[1:]
+                        header, lines, texts = texts[0], lines[1:], texts[1:]
                         delimiter = self.delimiter or ("\t" if kind == "tsv" else
                                                        "," if kind == "csv" and path and path.lower().endswith(
                                                            ".csv") else sniff_delimiter(header))
                         handler = _CsvRows(self, header, delimiter)
-                if numbered:
-                    chunk = handler.chunk(numbered)
+                if texts:
+                    chunk = handler.chunk(lines, texts)
                     self._finish(chunk)
                     if self.summary.stopped:
                         break
@@ -547,35 +621,34 @@ class _CsvRows:
         run.writer.start(input_columns=self.columns, grad_names=ev.grad_names(order), delimiter=delimiter,
                          check=run.checker is not None)
 
-    def chunk(self, numbered: list) -> Chunk:
+    def chunk(self, lines, raw: list[str]) -> Chunk:
         d = self.delimiter
-        lines = [n for n, _ in numbered]
-        raw = [t for _, t in numbered]
         chunk = Chunk(lines, raw)
         width = len(self.columns)
-        quoted = any('"' in t for t in raw)
-        split = [_split(t, d) for t in raw] if quoted else [t.split(d) for t in raw]
-        regular = all(len(f) == width for f in split)
-        if quoted or not regular:
-            chunk.fields = split  # the writer re-quotes, and pads or cuts ragged rows to the header
-        program, order, _ = self.program_info
-        columns = None
-        if regular:
-            try:
-                columns = {name: np.array([float(f[i]) for f in split], dtype=np.float64)
-                           for name, i in zip(order, self.indices)}
+        n = len(raw)
+        quoted = any(map(str.__contains__, raw, repeat('"')))
+        regular = not quoted and list(map(str.count, raw, repeat(d))).count(width - 1) == n
+        if regular and self.indices:
+            try:  # numpy's C reader; its numbers are Python's float() of each field
+                table = np.loadtxt(raw, delimiter=d, dtype=np.float64, comments=None, usecols=self.indices,
+                                   ndmin=2, quotechar=None)
             except ValueError:
-                columns = None
-        if columns is not None:
-            self.run.evaluate(chunk, self.program_info, _LazyRows(columns, len(split)), columns)
-            return chunk
+                table = None
+            if table is not None and table.shape == (n, len(self.indices)):
+                columns = {name: table[:, k] for k, name in enumerate(self.program_info[1])}
+                self.run.evaluate(chunk, self.program_info, _LazyRows(columns, n), columns)
+                return chunk
+        split = [_split(t, d) for t in raw]
+        if not regular:
+            chunk.fields = split  # the writer re-quotes, and pads or cuts ragged rows to the header
         rows = []
         for f in split:
             if len(f) != width:
                 rows.append(RowError("InputError", f"the row has {len(f)} fields, the header has {width}"))
                 continue
             try:
-                rows.append({name: self.run.values.text(name, f[i]) for name, i in zip(order, self.indices)})
+                rows.append({name: self.run.values.text(name, f[i])
+                             for name, i in zip(self.program_info[1], self.indices)})
             except RowError as err:
                 rows.append(err)
         self.run.evaluate(chunk, self.program_info, rows, None)
@@ -613,11 +686,9 @@ class _NdjsonRows:
         self.keys: list[str] = []
         self.grad_names: list[str] = []
 
-    def chunk(self, numbered: list) -> Chunk:
+    def chunk(self, lines, raw: list[str]) -> Chunk:
         run = self.run
         ev = run.ev
-        lines = [n for n, _ in numbered]
-        raw = [t for _, t in numbered]
         chunk = Chunk(lines, raw)
         records = []
         for text in raw:

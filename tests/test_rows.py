@@ -379,3 +379,24 @@ def _tensor(v):
     from gradcli.engine import Tensor
 
     return Tensor(np.array(v), requires_grad=True)
+
+
+def test_timeout_is_per_row(monkeypatch, tmp_path):
+    """A row that runs past --timeout fails alone; the rows after it are still answered."""
+    from gradcli.engine.ops import elementwise
+
+    node_class = type(elementwise.exp(_tensor(0.5)).grad_fn)
+    forward = node_class.forward
+
+    def slow_at_two(ctx, x):
+        if np.any(x == 2.0):
+            time.sleep(2)
+        return forward(ctx, x)
+
+    monkeypatch.setattr(node_class, "forward", staticmethod(slow_at_two))
+    path = write(tmp_path, "p.csv", "x\n1\n2\n3\n")
+    result = run("exp(x)", "--rows", path, "--timeout", "0.3")
+    rows = csv_rows(result.stdout)
+    assert [r["error"] for r in rows] == ["", "evaluation took longer than 0.3 s", ""]
+    assert float(rows[2]["grad_x"]) == math.exp(3)
+    assert result.exit_code == 2
