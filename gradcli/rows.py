@@ -503,7 +503,8 @@ class RowsRun:
         return self.summary
 
     def _finish(self, chunk: Chunk) -> None:
-        for i, err in enumerate(chunk.errors):
+        failed = len(chunk) - chunk.errors.count(None)
+        for i, err in enumerate(chunk.errors if failed else ()):
             if err is not None:
                 self.summary.failed += 1
                 if self.summary.first_failure is None:
@@ -655,13 +656,15 @@ class _CsvRows:
         return chunk
 
 
-class _LazyRows(list):
+class _LazyRows:
     """Rows as dicts, built only if the batch falls back to the loop."""
 
     def __init__(self, columns: dict, n: int):
-        super().__init__(range(n))
         self.columns = columns
         self.n = n
+
+    def __len__(self) -> int:
+        return self.n
 
     def __getitem__(self, i):
         return {name: float(col[i]) for name, col in self.columns.items()}
