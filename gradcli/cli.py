@@ -219,6 +219,10 @@ def eval_command(
         limits = _limits(max_length, max_depth, max_nodes, max_elements, max_exponent, timeout)
         np_dtype = np.dtype(dtype.value)
         rng = np.random.default_rng(seed)
+        if rows == "-":
+            from .rows import check_stdin_once
+
+            check_stdin_once(rows, [*(assignments or []), *(const or []), f"grad_output={grad_output or ''}"])
         inputs = _assignments(assignments or [], np_dtype, rng, limits, parse_assignment)
         consts = _assignments(const or [], np_dtype, rng, limits, parse_assignment)
         gout = None if grad_output is None else parse_value(grad_output, dtype=np_dtype, rng=rng, limits=limits)
@@ -345,7 +349,7 @@ def check_command(
     Example: [bold]gradcli check "x^2 sin(x)" --wrt x --expect "2x sin(x) + x^2 cos(x)"[/]
     Exit code 0: correct, 1: incorrect, 2: an error.
     """
-    with _user_errors(debug):
+    with _user_errors(debug, json_out):
         import re
 
         from .homework import check_derivative
@@ -390,7 +394,7 @@ def explain_command(
 
     Example: [bold]gradcli explain "x**2 * sin(x)" x=1.5[/]
     """
-    with _user_errors(debug):
+    with _user_errors(debug, json_out):
         import numpy as np
 
         from .explain import explain, to_dict

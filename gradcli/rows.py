@@ -763,6 +763,12 @@ class _NdjsonRows:
             return err
 
 
+def check_stdin_once(rows_path: str | None, specs: list[str]) -> None:
+    """--rows - and a NAME=- value cannot both read standard input."""
+    if rows_path == "-" and any(spec.partition("=")[2].strip() in ("-", "@-") for spec in specs):
+        raise InputError("standard input is already the --rows input", hint="give the value as NAME=@FILE")
+
+
 def run_rows_command(expression: str, rows_path: str, inputs: dict, consts: dict, grad_output, *,
                      dtype: dtypes.DType, limits: Limits, rng, delimiter: str | None, fail_fast: bool,
                      output: str | None, fmt: str | None, json_flag: bool, raw: bool, saves: list[str] | None,

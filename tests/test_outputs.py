@@ -198,3 +198,12 @@ def test_json_error_object_for_bad_input_and_rows():
 def test_no_json_object_without_json():
     result = run("sigmod(x)", "x=1")
     assert result.exit_code == 2 and result.stdout == ""
+
+
+def test_json_errors_from_check_and_explain():
+    for args in (["check", "x^^2", "--json"], ["explain", "sigmod(x)", "x=1", "--json"]):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2
+        obj = json.loads(result.stdout)
+        assert set(obj["error"]) == {"type", "message", "hint", "span"}
+        assert result.stderr.startswith("gradcli: error:")

@@ -400,3 +400,35 @@ def test_timeout_is_per_row(monkeypatch, tmp_path):
     assert [r["error"] for r in rows] == ["", "evaluation took longer than 0.3 s", ""]
     assert float(rows[2]["grad_x"]) == math.exp(3)
     assert result.exit_code == 2
+
+
+def test_stdin_cannot_be_read_twice():
+    result = run("x*y", "--rows", "-", "y=-", input="x\n1\n")
+    assert result.exit_code == 2 and "already the --rows input" in result.stderr
+
+
+def test_header_only_and_empty_inputs(tmp_path):
+    result = run("x*2", "--rows", write(tmp_path, "h.csv", "x\n"))
+    assert result.exit_code == 0 and result.stdout == "x,output,grad_x,error\n"
+    result = run("x*2", "--rows", write(tmp_path, "e.csv", "\n\n"))
+    assert result.exit_code == 2 and "has no rows" in result.stderr
+
+
+def test_rows_mode_imports_neither_sympy_nor_rich(tmp_path):
+    path = write(tmp_path, "p.csv", "x\n1\n")
+    code = ("import sys; from gradcli.cli import app\n"
+            "try:\n    app(['eval', 'x*2', '--rows', sys.argv[1]])\nexcept SystemExit:\n    pass\n"
+            "print(sorted(m for m in ('sympy', 'rich') if m in sys.modules), file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", code, path], capture_output=True, text=True, timeout=60)
+    assert done.stderr.strip().endswith("[]"), done.stderr
+
+
+def test_progress_bar_only_for_a_terminal_and_a_long_input(monkeypatch):
+    with rows_module._progress(10 * rows_module.PROGRESS_BYTES) as progress:
+        assert progress is None  # stderr is not a terminal under pytest
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    with rows_module._progress(100) as progress:
+        assert progress is None  # short input
+    with rows_module._progress(10 * rows_module.PROGRESS_BYTES) as progress:
+        assert callable(progress)
+        progress(rows_module.PROGRESS_BYTES)
