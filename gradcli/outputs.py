@@ -274,6 +274,8 @@ class RowsWriter:
         self.input_delimiter = delimiter
         self.check = check
         self.header()
+        if self.flush:
+            self.stream.flush()
 
     def header(self) -> None:
         pass

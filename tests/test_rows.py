@@ -13,6 +13,7 @@ import sys
 import time
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -234,6 +235,13 @@ def test_column_named_like_a_constant_answers_as_single_eval_does(tmp_path):
         json.dumps(single("e*x", {"e": 2.0, "x": 3.0}), sort_keys=True)
 
 
+def test_vector_values_in_quoted_csv_fields(tmp_path):
+    path = write(tmp_path, "p.csv", 'x,y\n"[1, 2]",3\n4,5\n')
+    rows = csv_rows(run("(x*y).sum()", "--rows", path).stdout)
+    assert [r["grad_x"] for r in rows] == ["[3.0, 3.0]", "5.0"]  # d/dx_i sum(x*y) = y
+    assert [r["grad_y"] for r in rows] == ["3.0", "4.0"]  # d/dy = sum(x)
+
+
 def test_quoted_fields_and_crlf(tmp_path):
     path = tmp_path / "p.csv"
     path.write_bytes(b'\xef\xbb\xbfx,name\r\n2,"a, b"\r\n')
@@ -317,18 +325,26 @@ def test_chunks_bound_memory_and_keep_order(monkeypatch, tmp_path):
     assert float(rows[i]["grad_x"]) == (i % 7) + math.cos(i * 0.25)
 
 
-def test_ndjson_from_a_pipe_is_answered_line_by_line():
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+@pytest.mark.parametrize("form", ["ndjson", "csv"])
+def test_a_pipe_is_answered_line_by_line(form):
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}  # gradcli must flush by itself
     proc = subprocess.Popen([sys.executable, "-m", "gradcli", "eval", "x*3", "--rows", "-"],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     try:
         answers = []
+        if form == "csv":
+            proc.stdin.write(b"x\n")
+            proc.stdin.flush()
+            assert _readline(proc.stdout, timeout=30) == "x,output,grad_x,error\n"
         for value in (1, 2):
-            proc.stdin.write(f'{{"x": {value}}}\n'.encode())
+            proc.stdin.write((f'{{"x": {value}}}\n' if form == "ndjson" else f"{value}\n").encode())
             proc.stdin.flush()
             answers.append(_readline(proc.stdout, timeout=30))  # before stdin is closed
-        assert [json.loads(a) for a in answers] == [{"output": 3.0, "grads": {"x": 3.0}},
-                                                     {"output": 6.0, "grads": {"x": 3.0}}]
+        if form == "ndjson":
+            assert [json.loads(a) for a in answers] == [{"output": 3.0, "grads": {"x": 3.0}},
+                                                         {"output": 6.0, "grads": {"x": 3.0}}]
+        else:
+            assert answers == ["1,3.0,3.0,\n", "2,6.0,3.0,\n"]
     finally:
         proc.stdin.close()
         proc.wait(timeout=30)
