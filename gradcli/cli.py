@@ -82,6 +82,13 @@ def _limits(max_length, max_depth, max_nodes, max_elements, max_exponent, timeou
                   max_exponent=max_exponent, max_seconds=timeout)
 
 
+def _guarded(seconds: float, what: str = "the evaluation"):
+    """The whole command under its wall-time and memory limits (see gradcli/guard.py)."""
+    from .guard import command
+
+    return command(seconds, memory_mb=_D.max_memory_mb, what=what)
+
+
 def _console(no_color: bool):
     from rich.console import Console
 
@@ -166,7 +173,7 @@ def eval_command(
 
     Example: [bold]gradcli eval "(x**2).sum()" x=[1,2,3][/]
     """
-    with _user_errors(debug):
+    with _user_errors(debug), _guarded(timeout):
         import numpy as np
 
         from .calc import attach_checks, attach_derivatives, evaluate_expression
@@ -279,7 +286,8 @@ def check_command(
     at: Annotated[list[str] | None, typer.Option(
         "--at", metavar="VAR=VALUE",
         help="Also print the values at this point (repeat for several variables).")] = None,
-    timeout: Annotated[float, typer.Option("--timeout", help="Time budget of each sympy step, in seconds.")] = 5.0,
+    timeout: Annotated[float, typer.Option(
+        "--timeout", help="Time budget of the whole check (and of each sympy step), in seconds.")] = 5.0,
     json_out: JsonOpt = False,
     no_color: NoColorOpt = False,
     debug: DebugOpt = False,
@@ -289,7 +297,7 @@ def check_command(
     Example: [bold]gradcli check "x^2 sin(x)" --wrt x --expect "2x sin(x) + x^2 cos(x)"[/]
     Exit code 0: correct, 1: incorrect, 2: an error.
     """
-    with _user_errors(debug):
+    with _user_errors(debug), _guarded(timeout, "the check"):
         import re
 
         from .homework import check_derivative
@@ -334,7 +342,7 @@ def explain_command(
 
     Example: [bold]gradcli explain "x**2 * sin(x)" x=1.5[/]
     """
-    with _user_errors(debug):
+    with _user_errors(debug), _guarded(timeout):
         import numpy as np
 
         from .explain import explain, to_dict
@@ -381,4 +389,7 @@ def _point(specs: list[str] | None) -> dict | None:
 
 
 def main() -> None:
+    from .guard import own_process
+
+    own_process()  # one command per process: its limits may end the process (see gradcli/guard.py)
     app()

@@ -131,7 +131,7 @@ class Interpreter:
             except RecursionError:
                 raise LimitReached("the program recursed too deeply for Python's stack", self.line) from None
             except MemoryError:
-                raise LimitReached("out of memory", self.line) from None
+                raise self.limit("the program needed more memory than the limit", "max_memory_mb") from None
             except EngineError as error:
                 raise ProgramFailed(error.torch_type, str(error), self.line) from None
             except Exception as error:  # the program's own Python error, reported as Python would
