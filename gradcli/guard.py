@@ -9,12 +9,13 @@ Two layers, both context managers that leave no thread, handler or limit behind 
   this fires when the current numpy call returns.
 - `command(seconds, memory_mb, ...)`: for a command that owns its process (entered through
   `gradcli.cli.main`, see `own_process`).  It adds an address-space limit (`RLIMIT_AS`: an allocation past it
-  fails at once, and the MemoryError becomes a clear limit error) and a watchdog thread that ends the process
-  when the main thread cannot: GRACE seconds after the deadline it flushes stdout, writes the one-line error
-  and exits with code 2; after Ctrl-C it prints ``gradcli: interrupted`` and exits 130 unless the main thread
-  has already stopped.  The watchdog sees SIGINT through `signal.set_wakeup_fd`, which the C-level signal
-  handler writes to while the main thread is stuck in numpy.  In-process callers (CliRunner tests, the REPL)
-  never get the process-ending layer: `command` is then just `deadline`.
+  fails at once, and the MemoryError becomes a clear limit error), and it forks: the child does the work, the
+  parent only supervises.  GRACE seconds after a deadline the child missed (stuck in one long C call), the
+  parent kills it, writes the one-line error and exits 2; after Ctrl-C it gives the child a moment to stop by
+  itself (``gradcli: interrupted``, exit 130) and otherwise ends it and says so; a child that crashes becomes
+  a clear error.  A watchdog thread could not promise this: a C loop that holds the GIL (``str()`` of a huge
+  list, ``np.add.at``) stops every thread of its process.  In-process callers (CliRunner tests, the REPL)
+  never get this layer: `command` is then just `deadline`.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from contextlib import contextmanager
 
 from .errors import GradcliError
 
-GRACE_SECONDS = 0.5  # the watchdog ends the process this long after a deadline the main thread missed
+GRACE_SECONDS = 0.5  # the supervisor ends the worker this long after a deadline the worker missed
 INTERRUPT_GRACE_SECONDS = 0.3  # ... and this long after Ctrl-C, if KeyboardInterrupt has not ended it
 EXIT_ERROR, EXIT_INTERRUPTED = 2, 130
 
@@ -145,75 +146,73 @@ def _memory_limit(memory_mb: float | None, what: str):
         resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
 
 
-def _end_process(code: int, text: str) -> None:
-    """Flush what was printed (without waiting on a stuck writer), say why, and exit at once."""
-    flusher = threading.Thread(target=_flush_stdout, daemon=True)
-    flusher.start()
-    flusher.join(0.2)
-    try:
-        os.write(2, text.encode("utf-8", "replace"))
-    finally:
-        os._exit(code)
+def _supervise(child: int, child_done: int, seconds: float | None, timeout_text: Callable[[], str]) -> None:
+    """The parent's whole job after the fork: wait for the worker, end it if it overruns or on Ctrl-C, and
+    exit with its exit code.  Never returns."""
+    end = None if seconds is None else time.monotonic() + seconds + GRACE_SECONDS
+    interrupted = None
+    while True:
+        now = time.monotonic()
+        wakes = [t for t in (end, interrupted and interrupted + INTERRUPT_GRACE_SECONDS) if t]
+        try:
+            ready, _, _ = select.select([child_done], [], [], max(0.0, min(wakes) - now) if wakes else None)
+        except KeyboardInterrupt:  # the worker got it too from the terminal; it has a moment to stop itself
+            if interrupted is None:
+                interrupted = time.monotonic()
+            continue
+        if ready:
+            break
+        now = time.monotonic()
+        if interrupted is not None and now >= interrupted + INTERRUPT_GRACE_SECONDS:
+            _end_worker(child, EXIT_INTERRUPTED, "gradcli: interrupted\n")
+        if end is not None and now >= end:
+            _end_worker(child, EXIT_ERROR, timeout_text())
+    code = os.waitstatus_to_exitcode(os.waitpid(child, 0)[1])
+    if code < 0:  # the worker died of a signal
+        if -code == signal.SIGINT:
+            os._exit(EXIT_INTERRUPTED)
+        name = signal.Signals(-code).name
+        os.write(2, f"gradcli: error: the computation crashed ({name}); nothing was lost but its output\n"
+                    "hint: please report it, with the command that caused it\n".encode())
+        os._exit(EXIT_ERROR)
+    os._exit(code)
 
 
-def _flush_stdout() -> None:
-    try:
-        sys.stdout.flush()
-    except Exception:  # a closed pipe: nothing left to save
-        pass
+def _end_worker(child: int, code: int, text: str) -> None:
+    os.kill(child, signal.SIGKILL)
+    os.waitpid(child, 0)
+    os.write(2, text.encode("utf-8", "replace"))
+    os._exit(code)
 
 
-class _Watchdog:
-    """A thread that ends the process when the deadline has passed by GRACE seconds, or after Ctrl-C."""
+_supervised = False  # this process is the worker under a supervising parent
 
-    def __init__(self, seconds: float | None, timeout_text: Callable[[], str]):
-        self.end = None if seconds is None else time.monotonic() + seconds + GRACE_SECONDS
-        self.timeout_text = timeout_text
-        self.wake_r, self.wake_w = os.pipe()
-        self.stop_r, self.stop_w = os.pipe()
-        os.set_blocking(self.wake_w, False)
-        self.previous_wakeup = None
-        self.thread = threading.Thread(target=self.watch, name="gradcli-watchdog", daemon=True)
 
-    def start(self) -> None:
-        if threading.current_thread() is threading.main_thread():
-            self.previous_wakeup = signal.set_wakeup_fd(self.wake_w, warn_on_full_buffer=False)
-        self.thread.start()
+def _fork_supervisor(seconds: float | None, timeout_text: Callable[[], str]) -> None:
+    """Split into a supervising parent and a worker child; return in the child (the parent never returns).
 
-    def stop(self) -> None:
-        os.write(self.stop_w, b"x")
-        self.thread.join()
-        if self.previous_wakeup is not None:
-            signal.set_wakeup_fd(self.previous_wakeup)
-        for fd in (self.wake_r, self.wake_w, self.stop_r, self.stop_w):
-            os.close(fd)
-
-    def watch(self) -> None:
-        while True:
-            wait = None if self.end is None else max(0.0, self.end - time.monotonic())
-            ready, _, _ = select.select([self.wake_r, self.stop_r], [], [], wait)
-            if self.stop_r in ready:
-                return
-            if self.wake_r in ready:
-                signals = os.read(self.wake_r, 512)
-                if signal.SIGINT in signals:
-                    # KeyboardInterrupt ends the command itself if the main thread runs Python code
-                    ready, _, _ = select.select([self.stop_r], [], [], INTERRUPT_GRACE_SECONDS)
-                    if not ready:
-                        _end_process(EXIT_INTERRUPTED, "gradcli: interrupted\n")
-                    return
-                continue
-            if self.end is not None and time.monotonic() >= self.end:
-                _end_process(EXIT_ERROR, self.timeout_text())
+    A watchdog thread would not do: a long C loop that holds the GIL (str() of a huge list, np.add.at)
+    keeps every other thread of the process from running; another process is never held up."""
+    global _supervised
+    sys.stdout.flush()  # what is buffered now must be written once, not by both processes
+    sys.stderr.flush()
+    done_r, done_w = os.pipe()
+    child = os.fork()
+    if child:
+        os.close(done_w)  # the pipe reads end-of-file when the worker exits: select can wait on it
+        _supervise(child, done_r, seconds, timeout_text)
+    os.close(done_r)
+    _supervised = True
 
 
 @contextmanager
 def command(seconds: float | None, *, memory_mb: float | None = None, what: str = "the evaluation",
             hint: str | None = "raise it with --timeout", timeout_text: Callable[[], str] | None = None):
-    """Bound a whole command: `seconds` of wall time and `memory_mb` of memory growth (process-owning callers).
+    """Bound a whole command: `seconds` of wall time and `memory_mb` of memory growth.
 
-    `timeout_text` gives what the watchdog prints when it has to end the process (by default the same
-    ``gradcli: error:`` line and hint as the TimeLimit the main thread would raise).
+    In a process-owning command the work goes on in a forked worker under a supervising parent (once per
+    process); `timeout_text` is what the parent prints if it has to end the worker (by default the same
+    ``gradcli: error:`` line and hint as the TimeLimit the worker raises itself when it can).
     """
     message = f"{what} took longer than {seconds:g} s" if seconds is not None else ""
     if seconds is not None and (not math.isfinite(seconds) or seconds <= 0):
@@ -225,10 +224,7 @@ def command(seconds: float | None, *, memory_mb: float | None = None, what: str 
         with deadline(seconds, message, hint):
             yield
         return
-    watchdog = _Watchdog(seconds, timeout_text)
-    watchdog.start()
-    try:
-        with _memory_limit(memory_mb, what), deadline(seconds, message, hint):
-            yield
-    finally:
-        watchdog.stop()
+    if not _supervised and hasattr(os, "fork"):
+        _fork_supervisor(seconds, timeout_text)
+    with _memory_limit(memory_mb, what), deadline(seconds, message, hint):
+        yield

@@ -65,8 +65,9 @@ def _outside_limits(limits: RunLimits, interpreter: Interpreter):
                             interpreter.line if line is None else line)
 
     try:
+        # the supervising process cannot know the line the worker reached
         with guard.command(limits.max_seconds, memory_mb=limits.max_memory_mb, what="the program",
-                           timeout_text=lambda: too_long().render() + "\n"):
+                           timeout_text=lambda: LimitReached(too_long().what).render() + "\n"):
             yield
     except guard.TimeLimit:
         raise too_long() from None
