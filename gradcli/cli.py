@@ -255,13 +255,17 @@ def ops_command(
 def run_command(
     file: Annotated[str, typer.Argument(help="A PyTorch autograd program (.py), or - for standard input.")],
     debug: DebugOpt = False,
+    timeout: Annotated[float, typer.Option("--timeout", help="Wall-time limit of the program, in seconds.",
+                                           rich_help_panel="Limits")] = 30.0,
+    max_memory: Annotated[int, typer.Option("--max-memory", metavar="MB", rich_help_panel="Limits",
+                                            help="Memory the program may take, in MB.")] = 2048,
 ):
     """Run a PyTorch autograd snippet on gradcli's engine and print what PyTorch would print."""
     with _user_errors(debug):
         from pathlib import Path
 
         from .errors import InputError
-        from .run import run_source
+        from .run import RunLimits, run_source
 
         if file == "-":
             source, name = sys.stdin.read(), "<stdin>"
@@ -270,7 +274,8 @@ def run_command(
             if not path.is_file():
                 raise InputError(f"no such file: {file}")
             source, name = path.read_text(encoding="utf-8"), file
-        code = run_source(source, name, stdout=sys.stdout, stderr=sys.stderr)
+        code = run_source(source, name, stdout=sys.stdout, stderr=sys.stderr,
+                          limits=RunLimits(max_seconds=timeout, max_memory_mb=max_memory))
     raise typer.Exit(code)
 
 

@@ -41,8 +41,7 @@ def flatten(input, start_dim=0, end_dim=-1):
     return shape.reshape(input, *sizes[:start], merged, *sizes[end + 1:])
 
 
-@register("expand_as", sig="expand_as(input, other)", doc="expand to other's shape", category="shape", torch=False,
-          result_shape=sizes.expand_as)
+@register("expand_as", sig="expand_as(input, other)", doc="expand to other's shape", category="shape", torch=False)
 def expand_as(input, other):
     return shape.expand(input, *other.shape)
 

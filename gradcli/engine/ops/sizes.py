@@ -141,30 +141,26 @@ def expand(input, *sizes):
     return tuple(shape[i - lead] if int(s) == -1 and i >= lead else int(s) for i, s in enumerate(sizes))
 
 
-def expand_as(input, other):
-    return shape_of(other)
-
-
-def _tensor_shapes(tensors):
-    return [shape_of(t) for t in tensors if shape_of(t) is not None]
-
-
 def cat(tensors, dim=0, *, axis=None):
-    shapes = [s for s in _tensor_shapes(tensors) if s != (0,)]  # torch skips legacy empty tensors
-    if not shapes:
+    first, total = None, 0
+    for t in tensors:  # no list of shapes: cat([x] * 10**6) must cost little to refuse
+        shape = shape_of(t)
+        if shape is None or shape == (0,):  # torch skips legacy empty tensors
+            continue
+        if first is None:
+            first, d = shape, _wrap_dim(int(dim if axis is None else axis), len(shape))
+        total += shape[d] if d < len(shape) else 0
+    if first is None:
         return None
-    d = _wrap_dim(int(dim if axis is None else axis), len(shapes[0]))
-    out = list(shapes[0])
-    out[d] = sum(s[d] for s in shapes)
-    return tuple(out)
+    return first[:d] + (total,) + first[d + 1:]
 
 
 def stack(tensors, dim=0):
-    shapes = _tensor_shapes(tensors)
-    if not shapes:
+    shape = shape_of(tensors[0]) if len(tensors) else None
+    if shape is None:
         return None
-    d = _wrap_dim(int(dim), len(shapes[0]) + 1)
-    return shapes[0][:d] + (len(shapes),) + shapes[0][d:]
+    d = _wrap_dim(int(dim), len(shape) + 1)
+    return shape[:d] + (len(tensors),) + shape[d:]
 
 
 def index_select(input, dim, index):
