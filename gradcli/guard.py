@@ -151,17 +151,29 @@ def _supervise(child: int, child_done: int, seconds: float | None, timeout_text:
     exit with its exit code.  Never returns."""
     end = None if seconds is None else time.monotonic() + seconds + GRACE_SECONDS
     interrupted = None
+    # signals arrive as bytes on a pipe, so no exception can land between two steps of this loop
+    signals_r, signals_w = os.pipe()
+    os.set_blocking(signals_w, False)
+
+    def note(signum, frame):
+        os.write(signals_w, bytes([signum]))
+
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, note)
     while True:
         now = time.monotonic()
         wakes = [t for t in (end, interrupted and interrupted + INTERRUPT_GRACE_SECONDS) if t]
-        try:
-            ready, _, _ = select.select([child_done], [], [], max(0.0, min(wakes) - now) if wakes else None)
-        except KeyboardInterrupt:  # the worker got it too from the terminal; it has a moment to stop itself
-            if interrupted is None:
-                interrupted = time.monotonic()
-            continue
-        if ready:
+        ready, _, _ = select.select([child_done, signals_r], [], [], max(0.0, min(wakes) - now) if wakes else None)
+        if child_done in ready:
             break
+        if signals_r in ready:
+            for signum in os.read(signals_r, 64):
+                if signum != signal.SIGINT:  # terminated: take the worker along
+                    os.kill(child, signal.SIGKILL)
+                    os.waitpid(child, 0)
+                    os._exit(128 + signum)
+                if interrupted is None:  # the worker got it too from the terminal: a moment to stop itself
+                    interrupted = time.monotonic()
         now = time.monotonic()
         if interrupted is not None and now >= interrupted + INTERRUPT_GRACE_SECONDS:
             _end_worker(child, EXIT_INTERRUPTED, "gradcli: interrupted\n")
@@ -203,6 +215,17 @@ def _fork_supervisor(seconds: float | None, timeout_text: Callable[[], str]) -> 
         _supervise(child, done_r, seconds, timeout_text)
     os.close(done_r)
     _supervised = True
+    _die_with_parent()
+
+
+def _die_with_parent() -> None:
+    """Linux: should the supervisor be killed outright (SIGKILL), the worker goes too."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
 
 
 @contextmanager
