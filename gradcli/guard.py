@@ -146,7 +146,8 @@ def _memory_limit(memory_mb: float | None, what: str):
         resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
 
 
-def _supervise(child: int, child_done: int, seconds: float | None, timeout_text: Callable[[], str]) -> None:
+def _supervise(child: int, child_done: int, settled: int, seconds: float | None,
+               timeout_text: Callable[[], str]) -> None:
     """The parent's whole job after the fork: wait for the worker, end it if it overruns or on Ctrl-C, and
     exit with its exit code.  Never returns."""
     end = None if seconds is None else time.monotonic() + seconds + GRACE_SECONDS
@@ -163,9 +164,13 @@ def _supervise(child: int, child_done: int, seconds: float | None, timeout_text:
     while True:
         now = time.monotonic()
         wakes = [t for t in (end, interrupted and interrupted + INTERRUPT_GRACE_SECONDS) if t]
-        ready, _, _ = select.select([child_done, signals_r], [], [], max(0.0, min(wakes) - now) if wakes else None)
+        ready, _, _ = select.select([child_done, signals_r, settled], [], [],
+                                    max(0.0, min(wakes) - now) if wakes else None)
         if child_done in ready:
             break
+        if settled in ready:  # the work is over and the worker reports it itself: no deadline for its exit
+            os.read(settled, 1)
+            end = None
         if signals_r in ready:
             for signum in os.read(signals_r, 64):
                 if signum != signal.SIGINT:  # terminated: take the worker along
@@ -198,6 +203,7 @@ def _end_worker(child: int, code: int, text: str) -> None:
 
 
 _supervised = False  # this process is the worker under a supervising parent
+_settled_fd: int | None = None  # the worker tells the supervisor here that the guarded work is over
 
 
 def _fork_supervisor(seconds: float | None, timeout_text: Callable[[], str]) -> None:
@@ -205,16 +211,19 @@ def _fork_supervisor(seconds: float | None, timeout_text: Callable[[], str]) -> 
 
     A watchdog thread would not do: a long C loop that holds the GIL (str() of a huge list, np.add.at)
     keeps every other thread of the process from running; another process is never held up."""
-    global _supervised
+    global _supervised, _settled_fd
     sys.stdout.flush()  # what is buffered now must be written once, not by both processes
     sys.stderr.flush()
     done_r, done_w = os.pipe()
+    settled_r, settled_w = os.pipe()
     child = os.fork()
     if child:
         os.close(done_w)  # the pipe reads end-of-file when the worker exits: select can wait on it
-        _supervise(child, done_r, seconds, timeout_text)
+        os.close(settled_w)
+        _supervise(child, done_r, settled_r, seconds, timeout_text)
     os.close(done_r)
-    _supervised = True
+    os.close(settled_r)
+    _supervised, _settled_fd = True, settled_w
     _die_with_parent()
 
 
@@ -247,7 +256,12 @@ def command(seconds: float | None, *, memory_mb: float | None = None, what: str 
         with deadline(seconds, message, hint):
             yield
         return
-    if not _supervised and hasattr(os, "fork"):
+    forked = not _supervised and hasattr(os, "fork")
+    if forked:
         _fork_supervisor(seconds, timeout_text)
-    with _memory_limit(memory_mb, what), deadline(seconds, message, hint):
-        yield
+    try:
+        with _memory_limit(memory_mb, what), deadline(seconds, message, hint):
+            yield
+    finally:
+        if forked:  # whatever is left (reporting an error, freeing a large graph) is no longer timed
+            os.write(_settled_fd, b"s")

@@ -225,6 +225,7 @@ def test_hostile_command_is_refused_quickly_and_small(case):
     assert result["exit_code"] == case.exit_code, result["stderr"]
     assert case.message in result["stderr"], result["stderr"]
     assert "Traceback" not in result["stderr"] and "internal error" not in result["stderr"]
+    assert result["stderr"].count("gradcli: error") + result["stderr"].count("gradcli run:") == 1  # said once
     assert result["seconds"] < case.max_seconds + 10, result  # + start-up on a busy machine
     assert result["peak_mb"] < PEAK_MB, result
     if case.stdout is not None:
