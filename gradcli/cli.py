@@ -82,11 +82,11 @@ def _limits(max_length, max_depth, max_nodes, max_elements, max_exponent, timeou
                   max_exponent=max_exponent, max_seconds=timeout)
 
 
-def _guarded(seconds: float, what: str = "the evaluation"):
+def _guarded(seconds: float, what: str = "the evaluation", memory_mb: float | None = None):
     """The whole command under its wall-time and memory limits (see gradcli/guard.py)."""
     from .guard import command
 
-    return command(seconds, memory_mb=_D.max_memory_mb, what=what)
+    return command(seconds, memory_mb=memory_mb or Limits().max_memory_mb, what=what)
 
 
 def _console(no_color: bool):
@@ -142,6 +142,9 @@ def eval_command(
     max_elements: MaxElementsOpt = _D.max_elements,
     max_exponent: MaxExponentOpt = _D.max_exponent,
     timeout: TimeoutOpt = _D.max_seconds,
+    max_memory: Annotated[float, typer.Option(
+        "--max-memory", metavar="MB", rich_help_panel="Limits",
+        help="Memory the command may take beyond its start-up, in MB.")] = _D.max_memory_mb,
     check: Annotated[bool | None, typer.Option(
         "--check/--no-check", show_default=False, rich_help_panel="Checks",
         help="Cross-check the gradients with sympy: --check forces it past --check-limit, --no-check skips it "
@@ -173,7 +176,7 @@ def eval_command(
 
     Example: [bold]gradcli eval "(x**2).sum()" x=[1,2,3][/]
     """
-    with _user_errors(debug), _guarded(timeout):
+    with _user_errors(debug), _guarded(timeout, memory_mb=max_memory):
         import numpy as np
 
         from .calc import attach_checks, attach_derivatives, evaluate_expression

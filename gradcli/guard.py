@@ -141,7 +141,7 @@ def _memory_limit(memory_mb: float | None, what: str):
         yield
     except MemoryError:
         raise MemoryLimit(f"{what} needed more than the memory limit of {memory_mb:g} MB",
-                          hint="use smaller tensors") from None
+                          hint="use smaller tensors, or raise the limit with --max-memory") from None
     finally:
         resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
 
