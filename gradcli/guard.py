@@ -13,8 +13,10 @@ Two layers, both context managers that leave no thread, handler or limit behind 
   parent only supervises.  GRACE seconds after a deadline the child missed (stuck in one long C call), the
   parent kills it, writes the one-line error and exits 2; after Ctrl-C it gives the child a moment to stop by
   itself (``gradcli: interrupted``, exit 130) and otherwise ends it and says so; a child that crashes becomes
-  a clear error.  A watchdog thread could not promise this: a C loop that holds the GIL (``str()`` of a huge
-  list, ``np.add.at``) stops every thread of its process.  In-process callers (CliRunner tests, the REPL)
+  a clear error.  When the guarded block ends, the child says so, and its exit (reporting, freeing a large
+  graph) is no longer timed, so a limit is reported once.  SIGTERM/SIGHUP to the parent end the child too.
+  A watchdog thread could not promise this: a C loop that holds the GIL (``str()`` of a huge list,
+  ``np.add.at``) stops every thread of its process.  In-process callers (CliRunner tests, the REPL)
   never get this layer: `command` is then just `deadline`.
 """
 
