@@ -5,8 +5,6 @@ Pure data in, pure data out (no printing): the renderers turn an `EvalResult` in
 
 from __future__ import annotations
 
-import signal
-import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -15,7 +13,8 @@ import numpy as np
 from . import engine
 from .engine import Tensor, dtypes
 from .engine.errors import EngineError
-from .errors import EvalError, GradcliError, InputError
+from .errors import EvalError, InputError
+from .guard import TimeLimit, deadline  # noqa: F401  (TimeLimit: re-exported for callers)
 from .lang.evaluator import EngineBackend, evaluate
 from .lang.parser import Program, parse
 from .limits import Limits
@@ -42,27 +41,9 @@ class EvalResult:
     extras: dict = field(default_factory=dict)  # later features: "symbolic", "numeric", ...
 
 
-class TimeLimit(GradcliError):
-    pass
-
-
-@contextmanager
 def time_limit(seconds: float):
-    """Interrupt the evaluation after `seconds` (main thread only; elsewhere the limit is not enforced)."""
-    if seconds <= 0 or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
-        yield
-        return
-
-    def on_alarm(signum, frame):
-        raise TimeLimit(f"evaluation took longer than {seconds:g} s", hint="raise it with --timeout")
-
-    previous = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+    """Raise TimeLimit when the evaluation runs longer than `seconds` (any thread; see `guard.deadline`)."""
+    return deadline(seconds, f"evaluation took longer than {seconds:g} s", hint="raise it with --timeout")
 
 
 @contextmanager

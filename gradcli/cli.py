@@ -104,6 +104,13 @@ def _limits(max_length, max_depth, max_nodes, max_elements, max_exponent, timeou
                   max_exponent=max_exponent, max_seconds=timeout)
 
 
+def _guarded(seconds: float, what: str = "the evaluation", memory_mb: float | None = None):
+    """The whole command under its wall-time and memory limits (see gradcli/guard.py)."""
+    from .guard import command
+
+    return command(seconds, memory_mb=memory_mb or Limits().max_memory_mb, what=what)
+
+
 def _console(no_color: bool):
     from rich.console import Console
 
@@ -157,6 +164,9 @@ def eval_command(
     max_elements: MaxElementsOpt = _D.max_elements,
     max_exponent: MaxExponentOpt = _D.max_exponent,
     timeout: TimeoutOpt = _D.max_seconds,
+    max_memory: Annotated[float, typer.Option(
+        "--max-memory", metavar="MB", rich_help_panel="Limits",
+        help="Memory the command may take beyond its start-up, in MB.")] = _D.max_memory_mb,
     check: Annotated[bool | None, typer.Option(
         "--check/--no-check", show_default=False, rich_help_panel="Checks",
         help="Cross-check the gradients with sympy: --check forces it past --check-limit, --no-check skips it "
@@ -209,7 +219,8 @@ def eval_command(
 
     Example: [bold]gradcli eval "(x**2).sum()" x=[1,2,3][/]
     """
-    with _user_errors(debug, json_out):
+    # rows mode bounds each row by --timeout (gradcli/rows.py), not the whole stream
+    with _user_errors(debug, json_out), _guarded(None if rows is not None else timeout, memory_mb=max_memory):
         import numpy as np
 
         from .calc import attach_checks, attach_derivatives, evaluate_expression
@@ -308,13 +319,17 @@ def ops_command(
 def run_command(
     file: Annotated[str, typer.Argument(help="A PyTorch autograd program (.py), or - for standard input.")],
     debug: DebugOpt = False,
+    timeout: Annotated[float, typer.Option("--timeout", help="Wall-time limit of the program, in seconds.",
+                                           rich_help_panel="Limits")] = 30.0,
+    max_memory: Annotated[int, typer.Option("--max-memory", metavar="MB", rich_help_panel="Limits",
+                                            help="Memory the program may take, in MB.")] = 2048,
 ):
     """Run a PyTorch autograd snippet on gradcli's engine and print what PyTorch would print."""
     with _user_errors(debug):
         from pathlib import Path
 
         from .errors import InputError
-        from .run import run_source
+        from .run import RunLimits, run_source
 
         if file == "-":
             source, name = sys.stdin.read(), "<stdin>"
@@ -323,7 +338,8 @@ def run_command(
             if not path.is_file():
                 raise InputError(f"no such file: {file}")
             source, name = path.read_text(encoding="utf-8"), file
-        code = run_source(source, name, stdout=sys.stdout, stderr=sys.stderr)
+        code = run_source(source, name, stdout=sys.stdout, stderr=sys.stderr,
+                          limits=RunLimits(max_seconds=timeout, max_memory_mb=max_memory))
     raise typer.Exit(code)
 
 
@@ -339,7 +355,8 @@ def check_command(
     at: Annotated[list[str] | None, typer.Option(
         "--at", metavar="VAR=VALUE",
         help="Also print the values at this point (repeat for several variables).")] = None,
-    timeout: Annotated[float, typer.Option("--timeout", help="Time budget of each sympy step, in seconds.")] = 5.0,
+    timeout: Annotated[float, typer.Option(
+        "--timeout", help="Time budget of the whole check (and of each sympy step), in seconds.")] = 5.0,
     json_out: JsonOpt = False,
     no_color: NoColorOpt = False,
     debug: DebugOpt = False,
@@ -349,7 +366,7 @@ def check_command(
     Example: [bold]gradcli check "x^2 sin(x)" --wrt x --expect "2x sin(x) + x^2 cos(x)"[/]
     Exit code 0: correct, 1: incorrect, 2: an error.
     """
-    with _user_errors(debug, json_out):
+    with _user_errors(debug, json_out), _guarded(timeout, "the check"):
         import re
 
         from .homework import check_derivative
@@ -394,7 +411,7 @@ def explain_command(
 
     Example: [bold]gradcli explain "x**2 * sin(x)" x=1.5[/]
     """
-    with _user_errors(debug, json_out):
+    with _user_errors(debug, json_out), _guarded(timeout):
         import numpy as np
 
         from .explain import explain, to_dict
@@ -441,4 +458,7 @@ def _point(specs: list[str] | None) -> dict | None:
 
 
 def main() -> None:
+    from .guard import own_process
+
+    own_process()  # one command per process: its limits may end the process (see gradcli/guard.py)
     app()

@@ -49,6 +49,17 @@ def _np_dtype(dtype) -> np.dtype:
     raise TorchTypeError(f"invalid dtype {dtype!r}")
 
 
+def _leading_shape(data) -> tuple:
+    """The shape nested lists claim, read along their first elements (a ragged list fails later)."""
+    shape = []
+    while isinstance(data, (list, tuple)):
+        shape.append(len(data))
+        if not data:
+            break
+        data = data[0]
+    return tuple(shape)
+
+
 def _infer(data):
     """A nested list of numbers/0-d tensors as an array, with torch's dtype inference and ragged errors."""
     kinds = set()
@@ -75,6 +86,7 @@ def _infer(data):
             return float(x)
         raise TorchTypeError(f"new(): invalid data type '{type(x).__name__}'")
 
+    check_size(_leading_shape(data), "tensor")  # before walking: [[0] * 10**7] * 10**7 is small as a list
     shape: list = []
     nested = walk(data, 0, shape)
     if "f" in kinds:

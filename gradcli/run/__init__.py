@@ -12,6 +12,7 @@ import ast
 import sys
 from contextlib import contextmanager
 
+from .. import guard
 from ..engine import SizeLimit, dtypes
 from ..engine.autograd import GradMode
 from .checker import check_program
@@ -33,8 +34,9 @@ def run_source(source: str, filename: str, *, stdout, stderr, limits: RunLimits 
     try:
         tree = _parse(source, filename, limits)
         check_program(tree, SUPPORTED_NODES, limits.max_nesting)
-        with _engine_state(limits):
-            Interpreter(limits, stdout, stderr).run(tree)
+        interpreter = Interpreter(limits, stdout, stderr)
+        with _engine_state(limits), _outside_limits(limits, interpreter):
+            interpreter.run(tree)
     except RunError as error:
         stdout.flush()  # what the program printed comes before the error, on a terminal too
         stderr.write(error.render() + "\n")
@@ -53,6 +55,25 @@ def _parse(source: str, filename: str, limits: RunLimits) -> ast.Module:
         raise LimitReached("the program nests too deeply to parse") from None
     except ValueError as error:  # null bytes
         raise ProgramFailed("SyntaxError", str(error), 1) from None
+
+
+@contextmanager
+def _outside_limits(limits: RunLimits, interpreter: Interpreter):
+    """Wall time and memory enforced from outside the interpreter (inside one statement, one numpy call too)."""
+    def too_long(line=None):
+        return LimitReached(f"the program ran too long (max_seconds={limits.max_seconds})",
+                            interpreter.line if line is None else line)
+
+    try:
+        # the supervising process cannot know the line the worker reached
+        with guard.command(limits.max_seconds, memory_mb=limits.max_memory_mb, what="the program",
+                           timeout_text=lambda: LimitReached(too_long().what).render() + "\n"):
+            yield
+    except guard.TimeLimit:
+        raise too_long() from None
+    except guard.MemoryLimit:
+        raise LimitReached(f"the program needed more memory than the limit (max_memory_mb={limits.max_memory_mb})",
+                           interpreter.line) from None
 
 
 @contextmanager

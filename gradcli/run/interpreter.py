@@ -92,7 +92,10 @@ EAGER_TYPES = frozenset({Tensor, float, int, bool, str, list, tuple, dict, type(
 GROWING_OPS = frozenset({ast.Add, ast.Mult, ast.Pow, ast.LShift, ast.Mod})
 # ... unless both operands are of these types (tensors are bounded by the engine's size limit).
 BOUNDED_OPERANDS = frozenset({float, Tensor})
-PERCENT_FIELD = re.compile(r"%[-+ #0]*(\d*)(?:\.(\d+))?")
+# one conversion of printf-style formatting: %(key)s, flags, width and precision (numbers or *), the type
+PERCENT_FIELD = re.compile(r"%(?:\([^)]*\))?[-+ #0]*(\*|\d*)(?:\.(\*|\d*))?[hlL]?(.)", re.S)
+# containers whose `in` hashes the left operand (dict views included)
+HASHING_CONTAINERS = (dict, type({}.keys()), type({}.items()))
 DIGITS = re.compile(r"\d+")
 MEMORY_CHECK_SECONDS = 0.01  # between two looks at the process's memory: a few tens of MB can grow meanwhile
 CLOCK_EVERY_ITERATIONS = 64  # iterations between two looks at the clock inside one statement
@@ -108,6 +111,7 @@ class Interpreter:
         self.iterations = 0
         self.depth = 0
         self.output_chars = 0
+        self.unflushed = False  # printed since the last flush
         self.deadline = time.monotonic() + limits.max_seconds
         self.memory_start = _resident_bytes()
         self.next_clock_check = 0.0
@@ -131,7 +135,7 @@ class Interpreter:
             except RecursionError:
                 raise LimitReached("the program recursed too deeply for Python's stack", self.line) from None
             except MemoryError:
-                raise LimitReached("out of memory", self.line) from None
+                raise self.limit("the program needed more memory than the limit", "max_memory_mb") from None
             except EngineError as error:
                 raise ProgramFailed(error.torch_type, str(error), self.line) from None
             except Exception as error:  # the program's own Python error, reported as Python would
@@ -165,6 +169,9 @@ class Interpreter:
         if now > self.deadline:
             raise self.limit("the program ran too long", "max_seconds")
         self.next_clock_check = min(now + MEMORY_CHECK_SECONDS, self.deadline)
+        if self.unflushed:  # what was printed survives a statement that has to be killed (gradcli/guard.py)
+            self.unflushed = False
+            self.stdout.flush()
         if self.memory_start is not None:
             grown = (_resident_bytes() - self.memory_start) / 2**20
             if grown > self.limits.max_memory_mb:
@@ -182,6 +189,35 @@ class Interpreter:
         """Format widths and precisions allocate what they ask for: '{:1000000000}' must not."""
         for digits in DIGITS.findall(spec):
             self.check_length(int(digits))
+
+    def check_hashable(self, value) -> None:
+        """Hashing a tuple recurses in C without a depth check: a deep one would crash the process."""
+        if type(value) is not tuple:
+            return
+        limit = self.limits.max_value_depth
+        heights: dict[int, int] = {}  # memo by id: a tuple built as (t, t) repeatedly is a DAG, not a tree
+        stack = [(value, False)]
+        while stack:
+            item, children_done = stack.pop()
+            if children_done:
+                height = 1 + max((heights[id(c)] for c in item if type(c) is tuple), default=0)
+                if height > limit:
+                    raise self.limit("a tuple nested too deeply to be hashed", "max_value_depth")
+                heights[id(item)] = height
+            elif id(item) not in heights:
+                stack.append((item, True))
+                stack.extend((c, False) for c in item if type(c) is tuple and id(c) not in heights)
+                if len(stack) > limit + len(item):
+                    self.check_depth_of_chain(item, limit)
+
+    def check_depth_of_chain(self, item, limit: int) -> None:
+        """A cheap early answer for the usual deep value, t = (t,) repeated: follow first tuple children."""
+        depth = 0
+        while type(item) is tuple:
+            depth += 1
+            if depth > limit:
+                raise self.limit("a tuple nested too deeply to be hashed", "max_value_depth")
+            item = next((c for c in item if type(c) is tuple), None)
 
     def metered(self, iterable):
         for item in iterable:
@@ -380,6 +416,8 @@ class Interpreter:
             obj.requires_grad_(value)
 
     def set_item(self, obj, key, value) -> None:
+        if isinstance(obj, dict):
+            self.check_hashable(key)
         if self.is_lazy(value):
             value = list(self.metered(value))
         obj[key] = value
@@ -398,7 +436,10 @@ class Interpreter:
         return self.get_attribute(self.eval(node.value, frame), node.attr)
 
     def eval_Subscript(self, node, frame):
-        return self.eval(node.value, frame)[self.eval(node.slice, frame)]
+        obj, key = self.eval(node.value, frame), self.eval(node.slice, frame)
+        if isinstance(obj, dict):
+            self.check_hashable(key)
+        return obj[key]
 
     def eval_Slice(self, node, frame):
         parts = (node.lower, node.upper, node.step)
@@ -426,7 +467,9 @@ class Interpreter:
             if key is None:  # {**other}
                 result.update(self.eval(value, frame))
             else:
-                result[self.eval(key, frame)] = self.eval(value, frame)
+                key = self.eval(key, frame)
+                self.check_hashable(key)
+                result[key] = self.eval(value, frame)
         return result
 
     def eval_BinOp(self, node, frame):
@@ -453,9 +496,24 @@ class Interpreter:
             if hasattr(right, "__len__") and hasattr(left, "__len__"):
                 self.check_length(len(left) + len(right))
         elif kind is ast.Mod and type(left) is str:
-            for width, precision in PERCENT_FIELD.findall(left):
-                self.check_length(int(width or 0))
-                self.check_length(int(precision or 0))
+            self.guard_percent_format(left, right)
+
+    def guard_percent_format(self, template: str, args) -> None:
+        """'%*d' % (10**9, 1) takes its width from the arguments: check those as well as written ones."""
+        args = args if type(args) is tuple else (args,)
+        position = 0
+        for width, precision, conversion in PERCENT_FIELD.findall(template):
+            if conversion == "%":
+                continue
+            for number in (width, precision):
+                if number == "*":
+                    value = args[position] if position < len(args) else 0
+                    position += 1
+                    if isinstance(value, int):
+                        self.check_length(abs(value))
+                else:
+                    self.check_length(int(number or 0))
+            position += 1
 
     def guard_int_op(self, kind, left: int, right: int) -> None:
         if kind is ast.Pow:
@@ -483,8 +541,11 @@ class Interpreter:
         last = len(node.ops) - 1
         for position, (op, right_node) in enumerate(zip(node.ops, node.comparators)):
             right = self.eval(right_node, frame)
-            if type(op) in (ast.In, ast.NotIn) and self.is_lazy(right) and type(left) is not int:
-                right = self.metered(right)  # `x in zip(...)` scans in C
+            if type(op) in (ast.In, ast.NotIn):
+                if self.is_lazy(right) and type(left) is not int:
+                    right = self.metered(right)  # `x in zip(...)` scans in C
+                elif isinstance(right, HASHING_CONTAINERS):
+                    self.check_hashable(left)
             result = COMPARE[type(op)](left, right)
             if position == last or not result:  # a chain a < b < c stops at the first false link
                 return result
@@ -506,6 +567,8 @@ class Interpreter:
                 kwargs[name] = item
         if type(func) is UserFunction:
             return self.call_function(func, args, kwargs)
+        if func is dict or isinstance(getattr(func, "__self__", None), dict):  # dict(pairs), d.get(key) ...
+            args = self.hash_checked_arguments(func, args)
         if func is Tensor:
             raise Refused("the legacy constructor torch.Tensor(...); use torch.tensor(...)", self.line)
         if func is sum and isinstance(args[1] if len(args) > 1 else kwargs.get("start"), SEQUENCES):
@@ -518,6 +581,17 @@ class Interpreter:
             if self.is_lazy(arg) and not self.is_lazy_aware(func):
                 kwargs[name] = self.metered(arg)
         return func(*args, **kwargs)
+
+    def hash_checked_arguments(self, func, args: list) -> list:
+        if func is dict and args and not isinstance(args[0], dict):
+            pairs = list(self.metered(args[0])) if self.is_lazy(args[0]) else args[0]
+            for pair in pairs:
+                if isinstance(pair, (tuple, list)) and pair:
+                    self.check_hashable(pair[0])
+            return [pairs, *args[1:]]
+        if func is not dict and args:
+            self.check_hashable(args[0])
+        return args
 
     def is_lazy_aware(self, func) -> bool:
         return func is self.builtins["print"] or any(func is aware for aware in api.LAZY_AWARE)
@@ -562,8 +636,12 @@ class Interpreter:
         return (self.eval(node.elt, scope) for scope in self.bindings(node.generators, frame))
 
     def eval_DictComp(self, node, frame):
-        return {self.eval(node.key, scope): self.eval(node.value, scope)
-                for scope in self.bindings(node.generators, frame)}
+        result = {}
+        for scope in self.bindings(node.generators, frame):
+            key = self.eval(node.key, scope)
+            self.check_hashable(key)
+            result[key] = self.eval(node.value, scope)
+        return result
 
     # -- strings and printing -------------------------------------------------------------------------
     def eval_JoinedStr(self, node, frame):
@@ -605,6 +683,7 @@ class Interpreter:
         if self.output_chars > self.limits.max_output_chars:
             raise self.limit("the program printed too much", "max_output_chars")
         self.stdout.write(text)
+        self.unflushed = True
 
     print.__qualname__ = "print"  # so its TypeErrors read like the builtin's: "print() got an unexpected ..."
 

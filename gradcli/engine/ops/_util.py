@@ -7,6 +7,7 @@ import numpy as np
 from ..dtypes import get_default_dtype, result_type
 from ..errors import TorchRuntimeError
 from ..tensor import Tensor, _wrap_dim
+from .sizes import SizeLimit, check_size  # noqa: F401  (re-exported: ops import them from here)
 
 
 def val(x):
@@ -69,25 +70,6 @@ def as_shape(sizes) -> tuple:
     if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)):
         sizes = sizes[0]
     return tuple(int(s) for s in sizes)
-
-
-class SizeLimit:
-    """The largest tensor ops may create (None: unlimited).  Set by the front ends from their Limits."""
-
-    max_elements: int | None = None
-
-
-def check_size(shape: tuple) -> None:
-    limit = SizeLimit.max_elements
-    if limit is not None:
-        n = 1
-        for s in shape:
-            n *= s
-        if n > limit:
-            from ..errors import LimitExceeded
-
-            raise LimitExceeded(f"a tensor of shape {tuple(shape)} ({n} elements) exceeds the limit of "
-                                f"{limit} elements per tensor")
 
 
 def check_broadcast(a, b) -> None:

@@ -9,6 +9,7 @@ from ..autograd import Function
 from ..dtypes import get_default_dtype
 from ..errors import TorchRuntimeError
 from ..tensor import Tensor
+from . import sizes
 from ._util import check_broadcast, promote, val
 from .registry import register
 
@@ -231,13 +232,13 @@ def _t(x):
 
 
 @register("add", sig="add(input, other, *, alpha=1)", doc="input + alpha * other, broadcasting",
-          category="arithmetic")
+          category="arithmetic", result_shape=sizes.broadcast)
 def add(input, other, *, alpha=1):
     return Add.apply(input, other, alpha=alpha)
 
 
 @register("sub", sig="sub(input, other, *, alpha=1)", doc="input - alpha * other, broadcasting",
-          category="arithmetic", aliases=("subtract",))
+          category="arithmetic", aliases=("subtract",), result_shape=sizes.broadcast)
 def sub(input, other, *, alpha=1):
     if not _t(input):
         return RSub.apply(other, input)
@@ -245,13 +246,13 @@ def sub(input, other, *, alpha=1):
 
 
 @register("mul", sig="mul(input, other)", doc="input * other elementwise, broadcasting", category="arithmetic",
-          aliases=("multiply",))
+          aliases=("multiply",), result_shape=sizes.broadcast)
 def mul(input, other):
     return Mul.apply(input, other)
 
 
 @register("div", sig="div(input, other)", doc="input / other (true division), broadcasting",
-          category="arithmetic", aliases=("divide", "true_divide"))
+          category="arithmetic", aliases=("divide", "true_divide"), result_shape=sizes.broadcast)
 def div(input, other):
     if not _t(input):
         return mul(reciprocal(other), input)  # torch computes number / t as t.reciprocal() * number
@@ -264,7 +265,7 @@ def neg(input):
 
 
 @register("pow", sig="pow(input, exponent)", doc="input ** exponent (tensor or number on either side)",
-          category="arithmetic")
+          category="arithmetic", result_shape=sizes.broadcast)
 def pow(input, exponent):  # noqa: A001 - torch's name
     if _t(exponent):
         if _t(input):

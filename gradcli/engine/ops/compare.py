@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..tensor import Tensor
+from . import sizes
 from ._util import promote, val
 from .registry import register
 
@@ -15,8 +16,8 @@ def _compare(np_fn, name, doc):
         return Tensor._make(np.asarray(np_fn(a, b)), None)
 
     op.__name__ = name
-    register(name, sig=f"{name}(input, other)", doc=doc, category="comparison")(op)
-    return op
+    return register(name, sig=f"{name}(input, other)", doc=doc, category="comparison",
+                    result_shape=sizes.broadcast)(op)
 
 
 eq = _compare(np.equal, "eq", "input == other elementwise (bool)")
@@ -38,7 +39,7 @@ def _logical(np_fn):
     def op(self, other):
         return Tensor._make(np.asarray(np_fn(val(self), val(other))), None)
 
-    return op
+    return sizes.guarded(np_fn.__name__, op, sizes.broadcast)
 
 
 Tensor.__and__ = Tensor.__rand__ = _logical(np.bitwise_and)

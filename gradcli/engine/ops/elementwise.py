@@ -8,6 +8,7 @@ import numpy as np
 from .. import dual
 from ..autograd import Function
 from ..tensor import Tensor
+from . import sizes
 from ._util import as_float, val
 from .registry import register
 
@@ -92,7 +93,7 @@ class Clamp(Function):
 
 
 @register("clamp", sig="clamp(input, min=None, max=None)", doc="limit values to [min, max] (gradient 1 at the bounds)",
-          category="elementwise", aliases=("clip",))
+          category="elementwise", aliases=("clip",), result_shape=sizes.broadcast)
 def clamp(input, min=None, max=None):  # noqa: A002 - torch's names
     return Clamp.apply(input, min=min, max=max)
 
@@ -118,7 +119,7 @@ class Where(Function):
 
 
 @register("where", sig="where(condition, input, other)", doc="input where condition holds, else other",
-          category="elementwise")
+          category="elementwise", result_shape=sizes.broadcast)
 def where(condition, input, other):
     if isinstance(condition, Tensor) and condition.array.dtype != bool and isinstance(input, Tensor) \
             and input.array.dtype == bool:

@@ -15,7 +15,7 @@ from .. import dual
 from ..autograd import Function
 from ..errors import TorchRuntimeError
 from ..tensor import Tensor
-from . import arith
+from . import arith, sizes
 from ._util import as_float, check_broadcast, promote, val
 from .elementwise import Clamp, unary
 from .registry import register
@@ -134,7 +134,7 @@ class Atan2(Function):
 
 
 @register("atan2", sig="atan2(input, other)", doc="angle of the point (other, input), in (-pi, pi]",
-          category="elementwise", aliases=("arctan2",))
+          category="elementwise", aliases=("arctan2",), result_shape=sizes.broadcast)
 def atan2(input, other):
     return Atan2.apply(input, other)
 
@@ -173,13 +173,13 @@ class Minimum(Maximum):
 
 
 @register("maximum", sig="maximum(input, other)", doc="elementwise larger value (ties share the gradient)",
-          category="elementwise")
+          category="elementwise", result_shape=sizes.broadcast)
 def maximum(input, other):
     return Maximum.apply(input, other)
 
 
 @register("minimum", sig="minimum(input, other)", doc="elementwise smaller value (ties share the gradient)",
-          category="elementwise")
+          category="elementwise", result_shape=sizes.broadcast)
 def minimum(input, other):
     return Minimum.apply(input, other)
 
@@ -230,7 +230,8 @@ class LerpTensor(Function):
                 (g * (end - start) if gw else None))
 
 
-@register("lerp", sig="lerp(input, end, weight)", doc="input + weight * (end - input)", category="elementwise")
+@register("lerp", sig="lerp(input, end, weight)", doc="input + weight * (end - input)", category="elementwise",
+          result_shape=sizes.broadcast)
 def lerp(input, end, weight):
     if isinstance(weight, Tensor):
         return LerpTensor.apply(input, end, weight)
@@ -294,4 +295,4 @@ def clamp_any(input, min=None, max=None):  # noqa: A002 - torch's names
 
 register("clamp", sig="clamp(input, min=None, max=None)",
          doc="limit values to [min, max] (numbers or tensors; gradient 1 at the bounds)", category="elementwise",
-         aliases=("clip",))(clamp_any)
+         aliases=("clip",), result_shape=sizes.broadcast)(clamp_any)

@@ -7,6 +7,7 @@ import numpy as np
 from .. import dual
 from ..autograd import Function
 from ..errors import TorchRuntimeError
+from . import sizes
 from ._util import check_size, promote
 from .registry import register
 
@@ -102,7 +103,7 @@ def _matmul_class(a_shape, b_shape):
 
 
 @register("matmul", sig="matmul(input, other)", doc="matrix product (dot, mv, mm, batched), also `@`",
-          category="linalg")
+          category="linalg", result_shape=sizes.matmul)
 def matmul(input, other):
     return _matmul_class(np.shape(getattr(input, "array", input)),
                          np.shape(getattr(other, "array", other))).apply(input, other)

@@ -17,8 +17,8 @@ from .. import dual
 from ..autograd import Function
 from ..errors import TorchRuntimeError
 from ..tensor import Tensor, _wrap_dim
-from . import arith, shape
-from ._util import check_size, promote, val
+from . import arith, shape, sizes
+from ._util import promote, val
 from .linalg import Dot, MatMul, Mv, matmul
 from .reduction_extra import Amax, Amin, VectorNorm, _ord_value
 from .registry import register
@@ -35,7 +35,8 @@ class Bmm(MatMul):
     name = "BmmBackward0"
 
 
-@register("mm", sig="mm(input, mat2)", doc="matrix product of two 2-D tensors", category="linalg")
+@register("mm", sig="mm(input, mat2)", doc="matrix product of two 2-D tensors", category="linalg",
+          result_shape=sizes.matmul)
 def mm(input, mat2):
     if input.ndim != 2:
         raise TorchRuntimeError("self must be a matrix")
@@ -58,7 +59,8 @@ def dot(input, tensor):
     return Dot.apply(input, tensor)
 
 
-@register("bmm", sig="bmm(input, mat2)", doc="batched matrix product of two 3-D tensors", category="linalg")
+@register("bmm", sig="bmm(input, mat2)", doc="batched matrix product of two 3-D tensors", category="linalg",
+          result_shape=sizes.matmul)
 def bmm(input, mat2):
     if input.ndim != 3:
         raise TorchRuntimeError("batch1 must be a 3D tensor")
@@ -71,7 +73,7 @@ def bmm(input, mat2):
 
 
 @register("outer", sig="outer(input, vec2)", doc="outer product of two 1-D tensors", category="linalg",
-          aliases=("ger",))
+          aliases=("ger",), result_shape=sizes.outer)
 def outer(input, vec2):
     if input.ndim != 1 or vec2.ndim != 1:
         raise TorchRuntimeError(f"outer: Expected 1-D argument self, but got {input.ndim}-D")
@@ -197,8 +199,20 @@ def _take_diagonals(op, letters):
         letters = letters[:i] + letters[i + 1:j] + letters[j + 1:] + repeated
 
 
+def _einsum_shape(equation, *operands):
+    """einsum's result: each output letter's size, as its operands give it (size 1 broadcasts)."""
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    terms, out = _parse_einsum(equation, operands)
+    sizes_of = {}
+    for op, t in zip(operands, terms):
+        for c, s in zip(t, op.shape):
+            sizes_of[c] = max(sizes_of.get(c, 1), s)
+    return tuple(sizes_of[c] for c in out)
+
+
 @register("einsum", sig="einsum(equation, *operands)", doc="Einstein summation, e.g. einsum('ij,jk->ik', a, b)",
-          category="linalg", method=False)
+          category="linalg", method=False, result_shape=_einsum_shape)
 def einsum(equation, *operands):
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
@@ -228,7 +242,6 @@ def einsum(equation, *operands):
                 raise TorchRuntimeError(f"einsum(): operands do not broadcast with remapped shapes (original->"
                                         f"remapped): dimension {c} has sizes {sizes[c]} and {s}")
             sizes[c] = max(sizes[c], s)
-    check_size(tuple(sizes[c] for c in out))
     # size-1 dims broadcast (as with ...): expand them, so every operand agrees on every letter's size
     ops = [op if tuple(op.shape) == tuple(sizes[c] for c in t) else shape.expand(op, *(sizes[c] for c in t))
            for op, t in prepared]
@@ -355,7 +368,8 @@ class DiagEmbed(Function):
 
 
 @register("diag", sig="diag(input, diagonal=0)",
-          doc="vector -> matrix with it on a diagonal; matrix -> that diagonal as a vector", category="linalg")
+          doc="vector -> matrix with it on a diagonal; matrix -> that diagonal as a vector", category="linalg",
+          result_shape=sizes.diag)
 def diag(input, diagonal=0):  # noqa: A002 - torch's name shadows the function below on purpose
     if input.ndim == 1:
         return DiagEmbed.apply(input, int(diagonal))
@@ -554,10 +568,10 @@ def linalg_solve_matrix(A, B):
 
 
 register("solve", sig="linalg.solve(A, B)", doc="X with A @ X = B (B a vector or a matrix)", category="linalg",
-         linalg=True, method=False)(linalg_solve)
+         linalg=True, method=False, result_shape=sizes.solve)(linalg_solve)
 
 register("matmul", sig="linalg.matmul(input, other)", doc="matrix product, as torch.matmul", category="linalg",
-         linalg=True, method=False)(matmul)
+         linalg=True, method=False, result_shape=sizes.matmul)(matmul)
 
 
 # -- linalg.norm ------------------------------------------------------------------------------------------

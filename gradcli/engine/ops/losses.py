@@ -9,6 +9,7 @@ import numpy as np
 from ..autograd import Function
 from ..errors import TorchIndexError, TorchRuntimeError, TorchValueError
 from ..tensor import Tensor
+from . import sizes
 from .arith import _binary
 from .inplace import _title
 from .registry import register
@@ -49,7 +50,7 @@ class MseLoss(Function):
 
 @register("mse_loss", sig="mse_loss(input, target, reduction='mean')",
           doc="mean (or sum, or elementwise) squared error", category="loss", functional=True, method=False,
-          torch=False)
+          torch=False, result_shape=sizes.broadcast)
 def mse_loss(input, target, reduction="mean"):
     _same_size_warning(input, target)
     check_reduction(reduction)
@@ -94,7 +95,7 @@ def _same_size_warning(input, target):
 
 @register("l1_loss", sig="l1_loss(input, target, reduction='mean')",
           doc="mean (or sum, or elementwise) |input - target|", category="loss", functional=True, method=False,
-          torch=False)
+          torch=False, result_shape=sizes.broadcast)
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     from .elementwise import abs as _abs
 
@@ -177,7 +178,7 @@ class HuberLoss(_PointwiseLoss):
 
 @register("smooth_l1_loss", sig="smooth_l1_loss(input, target, reduction='mean', beta=1.0)",
           doc="squared error below beta, absolute error above (scaled to join smoothly)", category="loss",
-          functional=True, method=False, torch=False)
+          functional=True, method=False, torch=False, result_shape=sizes.broadcast)
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
     reduction = _reduction_name(reduction, size_average, reduce)
     check_reduction(reduction)
@@ -191,7 +192,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
 
 @register("huber_loss", sig="huber_loss(input, target, reduction='mean', delta=1.0)",
           doc="squared error below delta, delta * absolute error above", category="loss", functional=True,
-          method=False, torch=False)
+          method=False, torch=False, result_shape=sizes.broadcast)
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     reduction = _reduction_name(reduction)
     check_reduction(reduction)
@@ -401,7 +402,7 @@ class BinaryCrossEntropy(Function):
 
 @register("binary_cross_entropy", sig="binary_cross_entropy(input, target, weight=None, reduction='mean')",
           doc="-(t*log(x) + (1-t)*log(1-x)) for probabilities x (log clamped at -100)", category="loss",
-          functional=True, method=False, torch=False)
+          functional=True, method=False, torch=False, result_shape=sizes.broadcast)
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
     reduction = _reduction_name(reduction, size_average, reduce)
     check_reduction(reduction)
@@ -465,7 +466,7 @@ class BinaryCrossEntropyWithLogits(Function):
 @register("binary_cross_entropy_with_logits",
           sig="binary_cross_entropy_with_logits(input, target, weight=None, reduction='mean', pos_weight=None)",
           doc="binary cross entropy of sigmoid(input), computed stably from the logits", category="loss",
-          functional=True, method=False)
+          functional=True, method=False, result_shape=sizes.broadcast)
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction="mean",
                                      pos_weight=None):
     reduction = _reduction_name(reduction, size_average, reduce)
@@ -479,7 +480,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
 
 @register("kl_div", sig="kl_div(input, target, reduction='mean', log_target=False)",
           doc="KL divergence sum(target * (log(target) - input)), input as log-probabilities", category="loss",
-          functional=True, method=False)
+          functional=True, method=False, result_shape=sizes.broadcast)
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
     from . import arith
     from .elementwise import exp

@@ -9,7 +9,7 @@ from .. import dual
 from ..autograd import Function, no_grad
 from ..errors import TorchRuntimeError
 from ..tensor import Tensor, _wrap_dim
-from . import arith, shape
+from . import arith, shape, sizes
 from ._util import promote, val
 from .convert import clone
 from .linalg import matmul
@@ -76,7 +76,7 @@ class ClampMaxTensor(ClampMinTensor):
 
 
 @register("clamp_min", sig="clamp_min(input, min)", doc="max(input, min) (gradient 1 at the bound)",
-          category="elementwise")
+          category="elementwise", result_shape=sizes.broadcast)
 def clamp_min(input, min):  # noqa: A002 - torch's name
     if isinstance(min, Tensor):
         return ClampMinTensor.apply(input, min)
@@ -84,7 +84,7 @@ def clamp_min(input, min):  # noqa: A002 - torch's name
 
 
 @register("clamp_max", sig="clamp_max(input, max)", doc="min(input, max) (gradient 1 at the bound)",
-          category="elementwise")
+          category="elementwise", result_shape=sizes.broadcast)
 def clamp_max(input, max):  # noqa: A002 - torch's name
     if isinstance(max, Tensor):
         return ClampMaxTensor.apply(input, max)
@@ -123,7 +123,8 @@ class Xlogy(Function):
         return gx, gy
 
 
-@register("xlogy", sig="xlogy(input, other)", doc="input * log(other), 0 where input is 0", category="elementwise")
+@register("xlogy", sig="xlogy(input, other)", doc="input * log(other), 0 where input is 0", category="elementwise",
+          result_shape=sizes.broadcast)
 def xlogy(input, other):
     return Xlogy.apply(input, other)
 
@@ -151,7 +152,7 @@ class Addmm(Function):
 
 
 @register("linear", sig="linear(input, weight, bias=None)", doc="input @ weight.T + bias", category="nn",
-          torch=False, method=False, functional=True)
+          torch=False, method=False, functional=True, result_shape=sizes.linear)
 def linear(input, weight, bias=None):
     if input.shape[-1] != weight.shape[-1]:
         rows = 1
@@ -184,7 +185,8 @@ def normalize(input, p=2.0, dim=1, eps=1e-12):
 
 
 @register("cosine_similarity", sig="cosine_similarity(x1, x2, dim=1, eps=1e-8)",
-          doc="cosine of the angle between x1 and x2 along dim", category="nn", method=False, functional=True)
+          doc="cosine of the angle between x1 and x2 along dim", category="nn", method=False, functional=True,
+          result_shape=sizes.broadcast)
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     if x1.shape != x2.shape:
         try:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..tensor import Tensor
+from .sizes import guarded
 
 
 @dataclass(frozen=True)
@@ -20,6 +21,7 @@ class OpSpec:
     method: bool  # available as x.NAME(...)
     functional: bool  # available as F.NAME (torch.nn.functional)
     linalg: bool  # available as torch.linalg.NAME
+    result_shape: Callable | None = None  # the size rule of an op whose result can outgrow its inputs
 
     @property
     def elementwise(self) -> bool:
@@ -34,13 +36,19 @@ LINALG: dict[str, OpSpec] = {}
 
 
 def register(name: str, *, sig: str, doc: str, category: str, torch: bool = True, method: bool = True,
-             functional: bool = False, linalg: bool = False, aliases: tuple = ()):
-    """Record `fn` under `name` (and `aliases`) and, if `method`, attach it to Tensor."""
+             functional: bool = False, linalg: bool = False, aliases: tuple = (), result_shape=None):
+    """Record `fn` under `name` (and `aliases`) and, if `method`, attach it to Tensor.
+
+    `result_shape` (a rule from `sizes`) is required of every op whose result can have more elements than
+    its largest tensor input: the op is then wrapped so its output size is checked before it is computed.
+    """
 
     def decorate(fn):
+        if result_shape is not None:
+            fn = guarded(name, fn, result_shape)
         for alias in (name, *aliases):
             spec = OpSpec(alias, fn, sig.replace(name, alias, 1) if alias != name else sig, doc, category,
-                          torch, method, functional, linalg)
+                          torch, method, functional, linalg, result_shape)
             if linalg:
                 LINALG[alias] = spec
             else:

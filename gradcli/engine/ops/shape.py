@@ -8,6 +8,7 @@ from .. import dual
 from ..autograd import Function
 from ..errors import TorchIndexError, TorchRuntimeError
 from ..tensor import Tensor, _wrap_dim
+from . import sizes
 from ._util import as_shape, check_size, val
 from .registry import register
 
@@ -188,7 +189,7 @@ def _dt(x):
 
 
 @register("expand", sig="expand(input, *sizes)", doc="broadcast to a larger shape without copying",
-          category="shape", torch=False)
+          category="shape", torch=False, result_shape=sizes.expand)
 def expand(input, *sizes):
     return Expand.apply(input, as_shape(sizes))
 
@@ -365,6 +366,8 @@ def getitem(self, key):
     key = _to_index(key)
     single_slice = isinstance(key, slice)  # torch records x[:] as a slice, but skips full slices in x[:, 0]
     key, kind = _normalise_key(key, self.array.shape)
+    if kind == "Index" and sizes.SizeLimit.max_elements is not None:  # x[[0] * N] can outgrow x
+        check_size(sizes.indexing(self.array.shape, key), "advanced indexing")
     if single_slice:
         kind = "Slice"
     return _index_class(kind).apply(self, key)

@@ -13,7 +13,7 @@ from ..autograd import Function
 from ..dtypes import result_type
 from ..errors import TorchIndexError, TorchRuntimeError
 from ..tensor import Tensor, _wrap_dim
-from . import shape
+from . import shape, sizes
 from ._util import as_shape, check_size, val
 from .registry import register
 
@@ -75,7 +75,7 @@ class Repeat(Function):
 
 
 @register("repeat", sig="repeat(input, *repeats)", doc="tile the tensor repeats[i] times along each dim",
-          category="shape", torch=False)
+          category="shape", torch=False, result_shape=sizes.repeat)
 def repeat(input, *repeats):
     return Repeat.apply(input, as_shape(repeats))
 
@@ -124,7 +124,7 @@ class Cat(Function):
 
 
 @register("cat", sig="cat(tensors, dim=0)", doc="join tensors along an existing dim", category="shape",
-          method=False, aliases=("concat", "concatenate"))
+          method=False, aliases=("concat", "concatenate"), result_shape=sizes.cat)
 def cat(tensors, dim=0, *, axis=None):
     tensors = _tensor_list(tensors, "cat")
     return Cat.apply(*tensors, dim=dim if axis is None else axis)
@@ -154,7 +154,7 @@ class Stack(Function):
 
 
 @register("stack", sig="stack(tensors, dim=0)", doc="join same-shape tensors along a new dim", category="shape",
-          method=False)
+          method=False, result_shape=sizes.stack)
 def stack(tensors, dim=0):
     tensors = _tensor_list(tensors, "stack")
     return Stack.apply(*tensors, dim=dim)
@@ -381,6 +381,6 @@ class IndexSelect(Function):
 
 
 @register("index_select", sig="index_select(input, dim, index)", doc="the entries at `index` along dim",
-          category="shape")
+          category="shape", result_shape=sizes.index_select)
 def index_select(input, dim, index):
     return IndexSelect.apply(input, int(dim), _index_array(index, "index_select"))

@@ -1,0 +1,202 @@
+"""The size guard: every op's result shape, known before numpy allocates it.
+
+An op whose result can hold more elements than its largest tensor input declares a rule in its registry
+entry (``register(..., result_shape=RULE)``).  A rule takes the op's own arguments and returns the shape the
+op would produce (None when it cannot grow or the arguments are invalid: the op then reports its own error).
+`guarded` wraps such an op so that, while a size limit is set, the rule runs first and an oversized result is
+refused with `LimitExceeded` — for `eval` and `run` alike, whatever path calls the op.  Ops without a rule never
+produce more elements than their largest tensor input (tests/test_hostile_limits.py checks that for every op).
+"""
+
+from __future__ import annotations
+
+import functools
+from itertools import chain
+
+import numpy as np
+
+from ..errors import LimitExceeded
+from ..tensor import Tensor, _wrap_dim
+
+
+class SizeLimit:
+    """The largest tensor ops may create (None: unlimited).  Set by the front ends from their Limits."""
+
+    max_elements: int | None = None
+
+
+def numel(shape) -> int:
+    n = 1
+    for s in shape:
+        n *= int(s)
+    return n
+
+
+def check_size(shape: tuple, op: str | None = None) -> None:
+    limit = SizeLimit.max_elements
+    if limit is not None:
+        n = numel(shape)
+        if n > limit:
+            what = f"{op}() would create" if op and op.isidentifier() else f"{op or 'this'} would create"
+            raise LimitExceeded(f"{what} a tensor of shape {tuple(int(s) for s in shape)} ({n:,} elements), "
+                                f"which exceeds the limit of {limit:,} elements per tensor")
+
+
+def guarded(name: str, fn, rule):
+    """`fn` preceded by its size rule whenever a limit is set."""
+
+    @functools.wraps(fn)
+    def checked(*args, **kwargs):
+        if SizeLimit.max_elements is not None:
+            try:
+                shape = rule(*args, **kwargs)
+            except (TypeError, ValueError, IndexError, AttributeError, KeyError, OverflowError):
+                shape = None  # invalid arguments: the op itself says what is wrong
+            if shape is not None:
+                check_size(shape, name)
+        return fn(*args, **kwargs)
+
+    checked.result_shape = rule
+    return checked
+
+
+def shape_of(value):
+    kind = type(value)
+    if kind is Tensor:
+        return value.array.shape
+    if kind is np.ndarray:
+        return value.shape
+    return None
+
+
+# -- rules ------------------------------------------------------------------------------------------------
+
+def broadcast(*args, **kwargs):
+    """Elementwise ops, comparisons, where, lerp, xlogy, losses: the broadcast of every tensor argument."""
+    first = None
+    shapes = None
+    for value in chain(args, kwargs.values()):
+        kind = type(value)
+        if kind is Tensor:
+            shape = value.array.shape
+        elif kind is np.ndarray:
+            shape = value.shape
+        else:
+            continue
+        if first is None:
+            first = shape
+        elif shape != first:
+            shapes = shapes or [first]
+            shapes.append(shape)
+    if shapes is None:
+        return None  # one shape (or none): nothing larger than an input
+    return np.broadcast_shapes(*shapes)
+
+
+def matmul(a, b, *args, **kwargs):
+    sa, sb = shape_of(a), shape_of(b)
+    if sa is None or sb is None or not sa or not sb:
+        return None
+    if len(sa) == 1 and len(sb) == 1:
+        return ()
+    if len(sb) == 1:
+        return sa[:-1]
+    if len(sa) == 1:
+        return sb[:-2] + sb[-1:]
+    return np.broadcast_shapes(sa[:-2], sb[:-2]) + (sa[-2], sb[-1])
+
+
+def outer(a, b):
+    return (numel(shape_of(a)), numel(shape_of(b)))
+
+
+def linear(input, weight, bias=None):
+    out = shape_of(input)[:-1] + shape_of(weight)[:1]
+    bias_shape = shape_of(bias)
+    return out if bias_shape is None else np.broadcast_shapes(out, bias_shape)
+
+
+def diag(input, diagonal=0):
+    shape = shape_of(input)
+    if len(shape) != 1:
+        return None  # a matrix's diagonal is smaller than the matrix
+    n = shape[0] + abs(int(diagonal))
+    return (n, n)
+
+
+def repeat(input, *repeats):
+    if len(repeats) == 1 and isinstance(repeats[0], (tuple, list)):
+        repeats = repeats[0]
+    repeats = tuple(int(r) for r in repeats)
+    shape = shape_of(input)
+    padded = (1,) * (len(repeats) - len(shape)) + tuple(shape)
+    return tuple(r * s for r, s in zip(repeats, padded))
+
+
+def expand(input, *sizes):
+    if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)):
+        sizes = sizes[0]
+    shape = shape_of(input)
+    lead = len(sizes) - len(shape)
+    return tuple(shape[i - lead] if int(s) == -1 and i >= lead else int(s) for i, s in enumerate(sizes))
+
+
+def cat(tensors, dim=0, *, axis=None):
+    first, total = None, 0
+    for t in tensors:  # no list of shapes: cat([x] * 10**6) must cost little to refuse
+        shape = shape_of(t)
+        if shape is None or shape == (0,):  # torch skips legacy empty tensors
+            continue
+        if first is None:
+            first, d = shape, _wrap_dim(int(dim if axis is None else axis), len(shape))
+        total += shape[d] if d < len(shape) else 0
+    if first is None:
+        return None
+    return first[:d] + (total,) + first[d + 1:]
+
+
+def stack(tensors, dim=0):
+    shape = shape_of(tensors[0]) if len(tensors) else None
+    if shape is None:
+        return None
+    d = _wrap_dim(int(dim), len(shape) + 1)
+    return shape[:d] + (len(tensors),) + shape[d:]
+
+
+def index_select(input, dim, index):
+    shape = list(shape_of(input))
+    if not shape:
+        return None
+    shape[_wrap_dim(int(dim), len(shape))] = numel(shape_of(index))
+    return tuple(shape)
+
+
+def solve(A, B, *args, **kwargs):
+    return matmul(A, B)
+
+
+def indexing(shape: tuple, key: tuple) -> tuple | None:
+    """An upper bound on the shape of x[key] for a normalised key (advanced indices as ndarrays)."""
+    def width(k):  # how many of the tensor's dims an index entry takes
+        if isinstance(k, np.ndarray) and k.dtype == bool:
+            return k.ndim
+        return 0 if k is None or k is Ellipsis or isinstance(k, (bool, np.bool_)) else 1
+
+    advanced = []
+    taken = set()
+    dim = 0
+    for k in key:
+        if k is Ellipsis:
+            dim += len(shape) - sum(width(k) for k in key)
+            continue
+        if isinstance(k, np.ndarray):
+            advanced.append((int(np.count_nonzero(k)),) if k.dtype == bool else k.shape)
+        elif isinstance(k, (bool, np.bool_)):
+            advanced.append((1,))
+        taken.update(range(dim, dim + width(k)))
+        dim += width(k)
+    if not advanced:
+        return None  # basic indexing: a view no larger than the tensor
+    # the advanced indices broadcast together; every dim no index takes survives at most whole
+    rest = tuple(s for i, s in enumerate(shape) if i not in taken)
+    return tuple(np.broadcast_shapes(*advanced)) + rest

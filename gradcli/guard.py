@@ -1,0 +1,269 @@
+"""Limits enforced from outside the computation: wall time, memory and Ctrl-C, even inside one numpy call.
+
+Two layers, both context managers that leave no thread, handler or limit behind when they exit:
+
+- `deadline(seconds, message, hint)`: a per-evaluation deadline for any caller (a CLI command, a REPL line,
+  a test).  When it passes, a timer thread raises an exception in the calling thread at its next Python
+  instruction; it leaves the block as `TimeLimit` (a `GradcliError`).  Usable from any thread, any number of
+  times, nested.  Numpy's long loops release the GIL but only return to Python when they end, so on its own
+  this fires when the current numpy call returns.
+- `command(seconds, memory_mb, ...)`: for a command that owns its process (entered through
+  `gradcli.cli.main`, see `own_process`).  It adds an address-space limit (`RLIMIT_AS`: an allocation past it
+  fails at once, and the MemoryError becomes a clear limit error), and it forks: the child does the work, the
+  parent only supervises.  GRACE seconds after a deadline the child missed (stuck in one long C call), the
+  parent kills it, writes the one-line error and exits 2; after Ctrl-C it gives the child a moment to stop by
+  itself (``gradcli: interrupted``, exit 130) and otherwise ends it and says so; a child that crashes becomes
+  a clear error.  When the guarded block ends, the child says so, and its exit (reporting, freeing a large
+  graph) is no longer timed, so a limit is reported once.  SIGTERM/SIGHUP to the parent end the child too.
+  A watchdog thread could not promise this: a C loop that holds the GIL (``str()`` of a huge list,
+  ``np.add.at``) stops every thread of its process.  In-process callers (CliRunner tests, the REPL)
+  never get this layer: `command` is then just `deadline`.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import select
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable
+from contextlib import contextmanager
+
+from .errors import GradcliError
+
+GRACE_SECONDS = 0.5  # the supervisor ends the worker this long after a deadline the worker missed
+INTERRUPT_GRACE_SECONDS = 0.3  # ... and this long after Ctrl-C, if KeyboardInterrupt has not ended it
+EXIT_ERROR, EXIT_INTERRUPTED = 2, 130
+
+
+class TimeLimit(GradcliError):
+    """A wall-time limit passed."""
+
+
+class MemoryLimit(GradcliError):
+    """The address-space limit refused an allocation."""
+
+
+class _Expired(BaseException):
+    """Raised asynchronously in the guarded thread.  A BaseException, so `except Exception` cannot swallow it;
+    each deadline uses its own subclass, so nested deadlines each report their own limit."""
+
+
+_process_owned = False
+
+
+def own_process() -> None:
+    """Called by the command-line entry point: this process runs one command and may be ended by `command`."""
+    global _process_owned
+    _process_owned = True
+
+
+# -- the per-evaluation deadline ----------------------------------------------------------------------------
+
+def _raise_in_thread(thread_id: int, exc_type) -> None:
+    import ctypes  # only when a deadline fires: keeps start-up lean
+
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread_id),
+                                               ctypes.py_object(exc_type) if exc_type is not None else None)
+
+
+@contextmanager
+def deadline(seconds: float | None, message: str, hint: str | None = None):
+    """Raise TimeLimit(message, hint) in the calling thread if the block runs longer than `seconds`."""
+    if seconds is None or not math.isfinite(seconds) or seconds <= 0:
+        yield
+        return
+    expired = type("_Expired", (_Expired,), {})
+    thread_id = threading.get_ident()
+    lock = threading.Lock()
+    state = {"done": False, "fired": False}
+    stop = threading.Event()
+
+    def fire():
+        if stop.wait(seconds):
+            return
+        with lock:
+            if not state["done"]:
+                state["fired"] = True
+                _raise_in_thread(thread_id, expired)
+
+    timer = threading.Thread(target=fire, name="gradcli-deadline", daemon=True)
+    timer.start()
+    try:
+        yield
+    except expired:
+        raise TimeLimit(message, hint=hint) from None
+    finally:
+        while True:  # the exception may land here, as the block ends: finish the clean-up all the same
+            try:
+                with lock:
+                    state["done"] = True
+                    if state["fired"]:
+                        _raise_in_thread(thread_id, None)  # drop one not delivered yet
+                stop.set()
+                timer.join()
+                break
+            except expired:
+                continue
+
+
+# -- the process-level guard --------------------------------------------------------------------------------
+
+def _address_space() -> int | None:
+    """This process's virtual size in bytes (Linux), what RLIMIT_AS counts."""
+    try:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+@contextmanager
+def _memory_limit(memory_mb: float | None, what: str):
+    """Cap the address space at its current size plus `memory_mb`; restore the previous soft limit after."""
+    try:
+        import resource
+    except ImportError:  # not on this platform: the size guard still bounds every tensor
+        resource = None
+    current = _address_space()
+    if resource is None or current is None or memory_mb is None:
+        yield
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    wanted = current + int(memory_mb * 2**20)
+    if hard != resource.RLIM_INFINITY:
+        wanted = min(wanted, hard)
+    if soft != resource.RLIM_INFINITY:
+        wanted = min(wanted, soft)
+    resource.setrlimit(resource.RLIMIT_AS, (wanted, hard))
+    try:
+        yield
+    except MemoryError:
+        raise MemoryLimit(f"{what} needed more than the memory limit of {memory_mb:g} MB",
+                          hint="use smaller tensors, or raise the limit with --max-memory") from None
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
+
+def _supervise(child: int, child_done: int, settled: int, seconds: float | None,
+               timeout_text: Callable[[], str]) -> None:
+    """The parent's whole job after the fork: wait for the worker, end it if it overruns or on Ctrl-C, and
+    exit with its exit code.  Never returns."""
+    end = None if seconds is None else time.monotonic() + seconds + GRACE_SECONDS
+    interrupted = None
+    # signals arrive as bytes on a pipe, so no exception can land between two steps of this loop
+    signals_r, signals_w = os.pipe()
+    os.set_blocking(signals_w, False)
+
+    def note(signum, frame):
+        os.write(signals_w, bytes([signum]))
+
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, note)
+    while True:
+        now = time.monotonic()
+        wakes = [t for t in (end, interrupted and interrupted + INTERRUPT_GRACE_SECONDS) if t]
+        ready, _, _ = select.select([child_done, signals_r, settled], [], [],
+                                    max(0.0, min(wakes) - now) if wakes else None)
+        if child_done in ready:
+            break
+        if settled in ready:  # the work is over and the worker reports it itself: no deadline for its exit
+            os.read(settled, 1)
+            end = None
+        if signals_r in ready:
+            for signum in os.read(signals_r, 64):
+                if signum != signal.SIGINT:  # terminated: take the worker along
+                    os.kill(child, signal.SIGKILL)
+                    os.waitpid(child, 0)
+                    os._exit(128 + signum)
+                if interrupted is None:  # the worker got it too from the terminal: a moment to stop itself
+                    interrupted = time.monotonic()
+        now = time.monotonic()
+        if interrupted is not None and now >= interrupted + INTERRUPT_GRACE_SECONDS:
+            _end_worker(child, EXIT_INTERRUPTED, "gradcli: interrupted\n")
+        if end is not None and now >= end:
+            _end_worker(child, EXIT_ERROR, timeout_text())
+    code = os.waitstatus_to_exitcode(os.waitpid(child, 0)[1])
+    if code < 0:  # the worker died of a signal
+        if -code == signal.SIGINT:
+            os._exit(EXIT_INTERRUPTED)
+        name = signal.Signals(-code).name
+        os.write(2, f"gradcli: error: the computation crashed ({name}); nothing was lost but its output\n"
+                    "hint: please report it, with the command that caused it\n".encode())
+        os._exit(EXIT_ERROR)
+    os._exit(code)
+
+
+def _end_worker(child: int, code: int, text: str) -> None:
+    os.kill(child, signal.SIGKILL)
+    os.waitpid(child, 0)
+    os.write(2, text.encode("utf-8", "replace"))
+    os._exit(code)
+
+
+_supervised = False  # this process is the worker under a supervising parent
+_settled_fd: int | None = None  # the worker tells the supervisor here that the guarded work is over
+
+
+def _fork_supervisor(seconds: float | None, timeout_text: Callable[[], str]) -> None:
+    """Split into a supervising parent and a worker child; return in the child (the parent never returns).
+
+    A watchdog thread would not do: a long C loop that holds the GIL (str() of a huge list, np.add.at)
+    keeps every other thread of the process from running; another process is never held up."""
+    global _supervised, _settled_fd
+    sys.stdout.flush()  # what is buffered now must be written once, not by both processes
+    sys.stderr.flush()
+    done_r, done_w = os.pipe()
+    settled_r, settled_w = os.pipe()
+    child = os.fork()
+    if child:
+        os.close(done_w)  # the pipe reads end-of-file when the worker exits: select can wait on it
+        os.close(settled_w)
+        _supervise(child, done_r, settled_r, seconds, timeout_text)
+    os.close(done_r)
+    os.close(settled_r)
+    _supervised, _settled_fd = True, settled_w
+    _die_with_parent()
+
+
+def _die_with_parent() -> None:
+    """Linux: should the supervisor be killed outright (SIGKILL), the worker goes too."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+@contextmanager
+def command(seconds: float | None, *, memory_mb: float | None = None, what: str = "the evaluation",
+            hint: str | None = "raise it with --timeout", timeout_text: Callable[[], str] | None = None):
+    """Bound a whole command: `seconds` of wall time and `memory_mb` of memory growth.
+
+    In a process-owning command the work goes on in a forked worker under a supervising parent (once per
+    process); `timeout_text` is what the parent prints if it has to end the worker (by default the same
+    ``gradcli: error:`` line and hint as the TimeLimit the worker raises itself when it can).
+    """
+    message = f"{what} took longer than {seconds:g} s" if seconds is not None else ""
+    if seconds is not None and (not math.isfinite(seconds) or seconds <= 0):
+        seconds = None
+    if timeout_text is None:
+        def timeout_text():
+            return TimeLimit(message, hint=hint).render() + "\n"
+    if not _process_owned:
+        with deadline(seconds, message, hint):
+            yield
+        return
+    forked = not _supervised and hasattr(os, "fork")
+    if forked:
+        _fork_supervisor(seconds, timeout_text)
+    try:
+        with _memory_limit(memory_mb, what), deadline(seconds, message, hint):
+            yield
+    finally:
+        if forked:  # whatever is left (reporting an error, freeing a large graph) is no longer timed
+            os.write(_settled_fd, b"s")
