@@ -179,6 +179,10 @@ def explain(expression: str, inputs: dict[str, np.ndarray], consts: dict[str, np
             limits: Limits | None = None, timeout: float = 5.0) -> Explanation:
     consts = consts or {}
     limits = limits or Limits()
+    taken = sorted(n for n in (*inputs, *consts) if n == "L" or re.fullmatch(r"u\d+", n))
+    if taken:  # the steps name the output L and the intermediate values u1, u2 ...: a tensor so named would blur
+        raise EvalError(f"'{taken[0]}' names a step of the explanation (L is the output, u1, u2 ... the "
+                        "intermediate values)", hint=f"give the tensor '{taken[0]}' another name")
     result = evaluate_expression(expression, inputs, consts, grad_output=grad_output, dtype=dtype, limits=limits)
     if result.error is not None:
         raise EvalError(result.error, hint="pass --grad-output VALUE for a non-scalar output"

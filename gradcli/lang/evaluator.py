@@ -60,6 +60,8 @@ class _Evaluator:
         return node.value
 
     def eval_Name(self, node):
+        if node.id in self.program.variables:  # a tensor the user named pi or e shadows the constant, as in Python
+            return self.backend.variable(node.id)
         constant = names.resolve_constant((node.id,))
         if constant is not None:
             return constant

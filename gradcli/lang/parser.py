@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import ast
 import difflib
+import keyword
 import math
+import unicodedata
 from dataclasses import dataclass, field
 
 from ..errors import ParseError
@@ -78,9 +80,22 @@ def parse(source: str, limits: Limits | None = None, *, known_variables: frozens
     except (RecursionError, MemoryError):
         raise ParseError("expression is nested too deeply", source=source,
                          hint=f"at most {limits.max_depth} levels are allowed") from None
+    _check_variable_names(known_variables)
     program = Program(source, tree, line_offsets(source))
     _Validator(program, limits, known_variables).check()
     return program
+
+
+def _check_variable_names(known_variables) -> None:
+    """A given name the expression could never refer to would be silently unused: refuse it."""
+    for name in sorted(known_variables):
+        if keyword.iskeyword(name):
+            raise ParseError(f"'{name}' is a Python keyword and cannot name a tensor",
+                             hint="names are identifiers such as x, W1 or bias")
+        normal = unicodedata.normalize("NFKC", name)
+        if normal != name:  # Python reads identifiers in NFKC form: the expression's 'ｘ' is 'x'
+            raise ParseError(f"the tensor name '{name}' is read as '{normal}' in an expression",
+                             hint=f"name it '{normal}'")
 
 
 def _syntax_error(source: str, err: SyntaxError) -> ParseError:
@@ -186,6 +201,9 @@ class _Validator:
         name = node.id
         _check_identifier(self, node, name)
         if role == "callee":
+            if name in self.known_variables:
+                self.fail(node, f"'{name}' is a tensor you gave ({name}=...), so it cannot be called",
+                          hint=f"give the tensor another name to use the function {name}()")
             if names.resolve_function((name,)) is None:
                 self._unknown(node, name, names.function_names())
             return []
@@ -204,6 +222,9 @@ class _Validator:
         _check_identifier(self, node, node.attr)
         path = _dotted(node)
         if path is not None and path[0] in ("torch", "F", "nn", "math"):
+            if path[0] in self.known_variables:
+                self.fail(node, f"'{path[0]}' is a tensor you gave ({path[0]}=...) and also the namespace of "
+                                f"{'.'.join(path)}", hint="give the tensor another name")
             if role == "callee":
                 if names.resolve_function(path) is None:
                     self._unknown(node, ".".join(path), names.function_names(path[:-1]), last=path[-1])
