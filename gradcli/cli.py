@@ -167,6 +167,11 @@ def eval_command(
     Example: [bold]gradcli eval "(x**2).sum()" x=[1,2,3][/]
     """
     with _user_errors(debug):
+        from . import options
+
+        options.check_eval(timeout=timeout, check_timeout=check_timeout, check_limit=check_limit,
+                           max_length=max_length, max_depth=max_depth, max_nodes=max_nodes,
+                           max_elements=max_elements, max_exponent=max_exponent, seed=seed, order=order)
         import numpy as np
 
         from .calc import attach_checks, attach_derivatives, evaluate_expression
@@ -235,12 +240,13 @@ def ops_command(
         sys.stdout.write(render_json.dumps({"ops": entries}) + "\n")
         return
     from rich.table import Table
+    from rich.text import Text
 
     table = Table(box=None, header_style="bold", show_edge=False)
     for col in ("name", "signature", "forms", "description"):
         table.add_column(col)
-    for e in entries:
-        table.add_row(e["name"], e["signature"], ", ".join(e["forms"]), e["description"])
+    for e in entries:  # Text, not markup: "[min, max]" in a description must print
+        table.add_row(*map(Text, (e["name"], e["signature"], ", ".join(e["forms"]), e["description"])))
     _console(no_color).print(table)
 
 
@@ -254,15 +260,17 @@ def run_command(
         from pathlib import Path
 
         from .errors import InputError
+        from .options import source_text
         from .run import run_source
 
         if file == "-":
-            source, name = sys.stdin.read(), "<stdin>"
+            stdin = getattr(sys.stdin, "buffer", None)
+            source, name = (sys.stdin.read() if stdin is None else source_text(stdin.read(), "<stdin>")), "<stdin>"
         else:
             path = Path(file)
             if not path.is_file():
                 raise InputError(f"no such file: {file}")
-            source, name = path.read_text(encoding="utf-8"), file
+            source, name = source_text(path.read_bytes(), file), file
         code = run_source(source, name, stdout=sys.stdout, stderr=sys.stderr)
     raise typer.Exit(code)
 
@@ -292,7 +300,10 @@ def check_command(
     with _user_errors(debug):
         import re
 
+        from . import options
         from .homework import check_derivative
+
+        options.seconds(timeout, "--timeout")
 
         expectations = []
         for text in expect or []:
@@ -335,6 +346,9 @@ def explain_command(
     Example: [bold]gradcli explain "x**2 * sin(x)" x=1.5[/]
     """
     with _user_errors(debug):
+        from . import options
+
+        options.check_explain(timeout=timeout, seed=seed)
         import numpy as np
 
         from .explain import explain, to_dict
@@ -381,4 +395,10 @@ def _point(specs: list[str] | None) -> dict | None:
 
 
 def main() -> None:
+    from .options import undecodable_argument
+
+    message = undecodable_argument(sys.argv[1:])
+    if message is not None:
+        sys.stderr.write(message + "\n")
+        raise SystemExit(EXIT_ERROR)
     app()

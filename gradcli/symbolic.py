@@ -192,6 +192,19 @@ def _operand(x):
     return as_tensor(x)
 
 
+MAX_EXACT_POWER_BITS = 4096
+
+
+def _huge_power(a, b) -> bool:
+    """Would number ** number be an exact rational of more than MAX_EXACT_POWER_BITS bits?"""
+    if not (isinstance(a, sp.Number) and isinstance(b, sp.Number)) or not a.is_finite or not b.is_finite:
+        return False
+    if not isinstance(a, sp.Rational):
+        return False
+    bits = max(abs(a.p).bit_length(), a.q.bit_length(), 1)
+    return abs(float(b)) * bits > MAX_EXACT_POWER_BITS
+
+
 def elementwise(fn, *arrays) -> np.ndarray:
     return wrap(np.frompyfunc(fn, len(arrays), 1)(*arrays))
 
@@ -255,6 +268,11 @@ class SympyBackend:
 
     def binary(self, op, a, b):
         a, b = _operand(a), _operand(b)
+        if op == "**" and _huge_power(a, b):
+            # as the engine computes number ** number: in float64 (2**2**2**2**2 is inf), never an exact
+            # integer of millions of digits
+            with np.errstate(all="ignore"):
+                return number(float(np.float64(float(a)) ** np.float64(float(b))))
         if isinstance(a, sp.Basic) and isinstance(b, sp.Basic) and op != "@":
             return _BINARY[op](a, b)
         # both as object arrays: sympy would otherwise turn a numpy operand into its own Array type
@@ -448,6 +466,17 @@ def cross_check(result, *, timeout: float, dtype_name: str = "float64", latex: b
         return skipped(err.message)
     except GradcliError as err:
         return skipped(f"sympy could not evaluate the expression: {err.message}")
+    except RecursionError:
+        return skipped("sympy could not evaluate the expression: nested too deeply for sympy")
+    except MemoryError:
+        return skipped("sympy ran out of memory")
+    except Exception as err:  # noqa: BLE001 - the check is optional: its failure never fails the evaluation
+        return skipped(f"sympy failed: {_short(f'{type(err).__name__}: {err}')}")
+
+
+def _short(text: str, limit: int = 160) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def _cross_check(result, dtype_name: str, latex: bool) -> dict:
@@ -471,6 +500,8 @@ def _cross_check(result, dtype_name: str, latex: bool) -> dict:
         loss = sp.Add(*wrap(symbols[g_name] * out).flat)
         check["grad_output_symbol"] = g_name
 
+    if sp.sympify(loss).has(sp.nan):  # sympy's nan is a number whose derivative is 0; autograd's gradient is nan
+        return skipped("the expression involves nan, which sympy cannot differentiate")
     derivatives = {name: _gradient(loss, symbols[name]) for name, t in result.tensors.items()
                    if t.requires_grad and t.used}
     unevaluated = [d for deriv in derivatives.values() for e in deriv.flat for d in sp.sympify(e).atoms(sp.Derivative)]

@@ -102,3 +102,154 @@ def test_explain_refuses_input_names_that_collide_with_its_step_names(name):
     result = run("explain", f"sin(x*{name})", "x=1", f"{name}=2")
     assert result.exit_code == 2
     assert f"gradcli: error: '{name}' names a step of the explanation" in result.stderr
+
+
+# -- the sympy cross-check never fails an evaluation --------------------------------------------------
+
+@pytest.mark.parametrize("expression, value", [
+    ("2**2**2**2**2*x", "2"),  # an exact 19729-digit integer in sympy (once an internal error)
+    ("2**2**2**2**2**2*x", "2"),  # 2**65536 ** 2: never computed exactly
+    ("x**x**x**x", "2"),
+    ("x**x**x**x**x", "2"),
+    ("x**nan", "1"),
+    ("x*inf - x*inf", "1"),
+    ("x**x", "-2"),
+])
+def test_the_default_cross_check_gives_the_same_exit_code_as_no_check(expression, value):
+    default = run("eval", expression, f"x={value}", "--json")
+    unchecked = run("eval", expression, f"x={value}", "--json", "--no-check")
+    assert "internal error" not in default.output
+    assert default.exit_code == unchecked.exit_code == 0, default.output
+    symbolic = json.loads(default.stdout)["symbolic"]
+    assert symbolic["status"] in ("agrees", "skipped", "convention"), symbolic
+
+
+def test_a_huge_exact_power_follows_the_engine_in_float64():
+    # 2**65536 overflows float64 as in the engine: the output is inf and so is d/dx (hand: d/dx (c*x) = c)
+    obj = run_json("eval", "2**2**2**2**2*x", "x=2")
+    assert obj["output"]["value"] == "inf" and obj["tensors"]["x"]["grad"] == "inf"
+    assert obj["symbolic"]["status"] == "agrees"
+
+
+def test_sympy_nan_is_skipped_not_reported_as_a_disagreement():
+    # sympy's d/dx x**nan is 0 (nan is a number to it); autograd's is nan, as in PyTorch
+    obj = run_json("eval", "x**nan", "x=1")
+    assert obj["tensors"]["x"]["grad"] == "nan"
+    assert obj["symbolic"]["status"] == "skipped" and "nan" in obj["symbolic"]["reason"]
+    assert run("eval", "x**nan", "x=1", "--strict").exit_code == 0
+
+
+def test_any_failure_inside_the_cross_check_becomes_skipped(monkeypatch):
+    from gradcli import symbolic
+
+    def broken(*args, **kwargs):
+        raise ZeroDivisionError("a sympy bug")
+
+    monkeypatch.setattr(symbolic, "_cross_check", broken)
+    obj = run_json("eval", "x**2", "x=3")
+    assert obj["tensors"]["x"]["grad"] == 6.0
+    assert obj["symbolic"] == {"status": "skipped", "reason": "sympy failed: ZeroDivisionError: a sympy bug"}
+
+
+# -- rich markup: values, names and texts print as they are -------------------------------------------
+
+def test_nan_and_inf_tensors_print_in_the_table():
+    result = run("eval", "(x*y).sum()", "x=[inf,1]", "y=[nan,2]", "--no-color")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    x_row = next(line for line in lines if line.startswith("x "))
+    y_row = next(line for line in lines if line.startswith("y "))
+    assert "[inf  1.]" in x_row and "[nan  2.]" in x_row  # x's value and its .grad = y
+    assert "[nan  2.]" in y_row and "[inf  1.]" in y_row
+
+
+def test_large_nan_tensors_print_their_summary_in_the_table():
+    result = run("eval", "x.sum()", "x=full((30,), nan)", "--no-color", "--no-check")
+    assert result.exit_code == 0, result.output
+    assert "[nan nan nan … nan nan nan]" in result.stdout
+
+
+def test_ops_descriptions_keep_their_brackets():
+    result = run("ops", "--no-color")
+    assert "limit values to [min, max]" in result.stdout
+    assert "out[i][j] = input[index[i][j]][j]" in result.stdout
+
+
+# -- option values and raw text: a specific message each, exit 2 --------------------------------------
+
+@pytest.mark.parametrize("option, value, message", [
+    ("--timeout", "nan", "--timeout must be a positive, finite number of seconds, not nan"),
+    ("--timeout", "-1", "--timeout must be a positive, finite number of seconds, not -1"),
+    ("--timeout", "inf", "--timeout must be a positive, finite number of seconds, not inf"),
+    ("--timeout", "0", "--timeout must be a positive, finite number of seconds, not 0"),
+    ("--check-timeout", "nan", "--check-timeout must be a positive, finite number of seconds, not nan"),
+    ("--check-limit", "-1", "--check-limit must be at least 0, not -1"),
+    ("--max-elements", "0", "--max-elements must be at least 1, not 0"),
+    ("--max-elements", "-5", "--max-elements must be at least 1, not -5"),
+    ("--max-length", "0", "--max-length must be at least 1, not 0"),
+    ("--max-depth", "-1", "--max-depth must be at least 1, not -1"),
+    ("--max-nodes", "0", "--max-nodes must be at least 1, not 0"),
+    ("--max-exponent", "nan", "--max-exponent must be a non-negative number (inf for no limit), not nan"),
+    ("--max-exponent", "-1", "--max-exponent must be a non-negative number (inf for no limit), not -1"),
+    ("--seed", "-1", "--seed must be at least 0, not -1"),
+    ("--order", "0", "--order must be at least 1, not 0"),
+])
+def test_bad_option_values_of_eval(option, value, message):
+    result = run("eval", "x+1", "x=1", option, value)
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"gradcli: error: {message}\n")
+
+
+@pytest.mark.parametrize("command", [["explain", "x", "x=1"], ["check", "x^2", "--wrt", "x"]])
+@pytest.mark.parametrize("value", ["nan", "-1", "inf", "0"])
+def test_bad_timeouts_of_explain_and_check(command, value):
+    result = run(*command, "--timeout", value)
+    assert result.exit_code == 2
+    assert "gradcli: error: --timeout must be a positive, finite number of seconds" in result.stderr
+
+
+@pytest.mark.parametrize("expression, message", [
+    ("x\udcff+1", "the expression is not valid UTF-8 text (byte 0xff)"),
+    ("x\ud800", "the expression contains a lone surrogate U+D800"),
+    ("x\x00+1", "the expression contains a NUL character"),
+    ("x\u200b+1", "cannot parse the expression: invalid non-printable character U+200B"),
+    ("x\u202e+1", "cannot parse the expression: invalid non-printable character U+202E"),
+    ("x\uff0b1", "cannot parse the expression: invalid character '\uff0b' (U+FF0B)"),
+    ("x+\U0001F600", "cannot parse the expression: invalid character '\U0001F600' (U+1F600)"),
+])
+def test_weird_characters_in_expressions(expression, message):
+    for command in ("eval", "explain"):
+        result = run(command, expression, "x=1")
+        assert result.exit_code == 2
+        assert result.stderr.startswith(f"gradcli: error: {message}\n"), result.stderr
+
+
+def test_non_utf8_arguments_are_refused_by_the_program(tmp_path):
+    import subprocess
+    import sys
+
+    code = "import sys; from gradcli.cli import main; sys.argv[0] = 'gradcli'; main()"
+    for argv, position in (([b"eval", b"x\xff+1", b"x=1"], 2), ([b"eval", b"x+1", b"x=\xfe"], 3),
+                           ([b"run", b"\xff.py"], 2), ([b"check", b"x^2", b"--wrt", b"\xc3"], 4)):
+        proc = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, timeout=60)
+        assert proc.returncode == 2
+        first = proc.stderr.decode().splitlines()[0]
+        assert first.startswith(f"gradcli: error: argument {position} (") and "is not valid UTF-8 text" in first
+
+
+def test_run_accepts_a_utf8_byte_order_mark(tmp_path):
+    program = tmp_path / "bom.py"
+    program.write_bytes(b"\xef\xbb\xbfimport torch\nprint(torch.tensor([1.5, 2.0]) * 2)\n")
+    result = run("run", str(program))
+    assert result.exit_code == 0, result.output
+    assert result.stdout == "tensor([3., 4.])\n"  # PyTorch 2.13's print
+    piped = run("run", "-", input=program.read_bytes())
+    assert piped.exit_code == 0 and piped.stdout == "tensor([3., 4.])\n"
+
+
+def test_run_refuses_a_binary_file_by_name(tmp_path):
+    program = tmp_path / "blob.py"
+    program.write_bytes(b"print(1)\n\xff\xfe\x00")
+    result = run("run", str(program))
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"gradcli: error: {program} is not UTF-8 text (byte 0xff at offset 9)")

@@ -71,6 +71,7 @@ def parse(source: str, limits: Limits | None = None, *, known_variables: frozens
                          hint="raise it with --max-length")
     if not source.strip():
         raise ParseError("empty expression")
+    _check_characters(source)
     try:
         tree = ast.parse(source.strip() if "\n" not in source.strip() else source, mode="eval")
         if source != source.strip() and "\n" not in source.strip():
@@ -84,6 +85,17 @@ def parse(source: str, limits: Limits | None = None, *, known_variables: frozens
     program = Program(source, tree, line_offsets(source))
     _Validator(program, limits, known_variables).check()
     return program
+
+
+def _check_characters(source: str) -> None:
+    """Characters Python's parser cannot take, refused by name (not a ValueError from ast)."""
+    for ch in source:
+        if ch == "\x00" or "\ud800" <= ch <= "\udfff":
+            message = "the expression contains a NUL character" if ch == "\x00" else \
+                f"the expression is not valid UTF-8 text (byte 0x{ord(ch) - 0xDC00:02x})" if ch >= "\udc80" else \
+                f"the expression contains a lone surrogate U+{ord(ch):04X}"
+            shown = source.replace("\x00", "\\x00").encode("ascii", "backslashreplace").decode("ascii")
+            raise ParseError(message, source=shown, hint="gradcli reads text as UTF-8")
 
 
 def _check_variable_names(known_variables) -> None:
