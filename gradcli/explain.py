@@ -330,9 +330,11 @@ def _replay_chain(explanation, calls, labels, leaves, constants, incoming) -> No
     formula = {label: sp.sympify(np.asarray(full[i])[()]) for i, label in labels.items() if i in full}
     symbol_of = {labels[i]: sp.sympify(np.asarray(s)[()]) for i, s in placeholders.items()}
     in_inputs = {symbol_of[label]: formula[label] for label in order if label in symbol_of}
+    computed = {labels[id(t)]: float(np.asarray(t.array).reshape(())) for _, _, t in calls if _is_node(t)}
     for label in order:
         local, _ = local_forms[label]
-        explanation.forward.append((label, sp.sstr(local), sp.sstr(formula[label]), value_at(formula[label], point)))
+        # the value autograd computed (log(0) is -inf), not sympy's evaluation of the formula (zoo, unsigned)
+        explanation.forward.append((label, sp.sstr(local), sp.sstr(formula[label]), computed[label]))
 
     grad_of = {labels[id(t)]: float(np.sum(incoming[t.grad_fn])) for _, _, t in calls
                if _is_node(t) and t.grad_fn in incoming}

@@ -426,8 +426,8 @@ def value_at(expr, subs: dict) -> float:
             value = value.evalf(30)
     except (TypeError, ValueError):  # e.g. a derivative sympy left unevaluated
         return math.nan
-    if value.has(sp.zoo):
-        return math.inf
+    if value.has(sp.zoo):  # complex infinity has no sign: the float64 arithmetic autograd does gives one
+        return float64_value(expr, subs)
     if value in (sp.oo, -sp.oo):
         return math.inf if value == sp.oo else -math.inf
     try:
@@ -437,6 +437,44 @@ def value_at(expr, subs: dict) -> float:
     if abs(c.imag) > 1e-12 * max(1.0, abs(c.real)):
         return math.nan
     return c.real
+
+
+_FLOAT64_FUNCTIONS = {"exp": np.exp, "log": np.log, "sin": np.sin, "cos": np.cos, "tan": np.tan, "sinh": np.sinh,
+                      "cosh": np.cosh, "tanh": np.tanh, "asin": np.arcsin, "acos": np.arccos, "atan": np.arctan,
+                      "Abs": np.abs, "sign": np.sign, "cot": lambda v: 1 / np.tan(v), "sec": lambda v: 1 / np.cos(v),
+                      "csc": lambda v: 1 / np.sin(v)}
+
+
+def float64_value(expr, subs: dict) -> float:
+    """`expr` at the point in IEEE float64 arithmetic (1/0 = inf, -1/0 = -inf, log(0) = -inf), as autograd
+    computes it; inf when some part has no float64 form (sympy's zoo, read as an unsigned infinity)."""
+
+    def walk(e):
+        if e in subs:
+            return np.float64(float(subs[e]))
+        if e.is_Number:
+            if e is sp.zoo or e is sp.nan:
+                raise ValueError(e)
+            return np.float64(float(e))
+        if e is sp.pi or e is sp.E:
+            return np.float64(float(e))
+        args = [walk(a) for a in e.args]
+        if e.is_Add:
+            return np.sum(args, dtype=np.float64)
+        if e.is_Mul:
+            return np.prod(args, dtype=np.float64)
+        if e.is_Pow:
+            return np.power(args[0], args[1])
+        function = _FLOAT64_FUNCTIONS.get(type(e).__name__)
+        if function is None or len(args) != 1:
+            raise ValueError(e)
+        return function(args[0])
+
+    try:
+        with np.errstate(all="ignore"):
+            return float(walk(sp.sympify(expr)))
+    except (ValueError, TypeError, AttributeError):
+        return math.inf
 
 
 def point_subs(symbols: np.ndarray, values: np.ndarray) -> dict:

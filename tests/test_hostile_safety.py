@@ -253,3 +253,29 @@ def test_run_refuses_a_binary_file_by_name(tmp_path):
     result = run("run", str(program))
     assert result.exit_code == 2
     assert result.stderr.startswith(f"gradcli: error: {program} is not UTF-8 text (byte 0xff at offset 9)")
+
+
+# -- explain keeps the sign of infinities -------------------------------------------------------------
+
+def test_explain_shows_negative_infinity():
+    # log(0) = -inf (IEEE, as torch.log); sympy's log(0) is an unsigned complex infinity
+    result = run("explain", "log(x)*2", "x=0", "--json")
+    assert result.exit_code == 0, result.output
+    obj = json.loads(result.stdout)
+    assert obj["output"] == "-inf"
+    assert [(f["name"], f["value"]) for f in obj["forward"]] == [("u1", "-inf"), ("L", "-inf")]
+    table = run("explain", "log(x)", "x=0", "--no-color")
+    assert "L = log(x) = -inf" in table.stdout
+
+
+def test_float64_values_of_sympy_infinities_keep_their_sign():
+    import sympy as sp
+
+    from gradcli.symbolic import value_at
+
+    x = sp.Symbol("x", real=True)
+    at_zero = {x: sp.Float(0.0, 30)}
+    assert value_at(-1 / x, at_zero) == -math.inf  # IEEE: -1/0 = -inf
+    assert value_at(1 / x, at_zero) == math.inf
+    assert value_at(sp.log(x), at_zero) == -math.inf
+    assert value_at(3 * sp.log(x) - 1, at_zero) == -math.inf
