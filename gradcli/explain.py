@@ -281,6 +281,9 @@ def _chain_rule(explanation, calls, labels, leaves, constants, out, incoming, ti
     except (symbolic.NoSymbolicForm, symbolic.SymbolicTimeout) as err:
         explanation.forward, explanation.steps = [], []
         explanation.note = f"no step-by-step chain rule: {err.message}"
+    except Exception as err:  # noqa: BLE001 - the steps are an extra: sympy failing there never fails explain
+        explanation.forward, explanation.steps = [], []
+        explanation.note = f"no step-by-step chain rule: sympy failed ({type(err).__name__}: {str(err)[:120]})"
 
 
 def _replay_chain(explanation, calls, labels, leaves, constants, incoming) -> None:

@@ -192,6 +192,13 @@ def _operand(x):
     return as_tensor(x)
 
 
+def _floor_divide(a, b):
+    if a.is_Number and b.is_Number:  # as the engine: float64, 7 // 0 = inf (sympy would say zoo)
+        with np.errstate(all="ignore"):
+            return number(float(np.floor_divide(np.float64(float(a)), np.float64(float(b)))))
+    return sp.floor(a / b)
+
+
 MAX_EXACT_POWER_BITS = 4096
 
 
@@ -273,6 +280,9 @@ class SympyBackend:
             # integer of millions of digits
             with np.errstate(all="ignore"):
                 return number(float(np.float64(float(a)) ** np.float64(float(b))))
+        if op == "//":  # floor_divide: constants only (autograd has no derivative for it)
+            return elementwise(_floor_divide, as_tensor(a), as_tensor(b)) \
+                if not (isinstance(a, sp.Basic) and isinstance(b, sp.Basic)) else _floor_divide(a, b)
         if isinstance(a, sp.Basic) and isinstance(b, sp.Basic) and op != "@":
             return _BINARY[op](a, b)
         # both as object arrays: sympy would otherwise turn a numpy operand into its own Array type
@@ -538,8 +548,9 @@ def _cross_check(result, dtype_name: str, latex: bool) -> dict:
         loss = sp.Add(*wrap(symbols[g_name] * out).flat)
         check["grad_output_symbol"] = g_name
 
-    if sp.sympify(loss).has(sp.nan):  # sympy's nan is a number whose derivative is 0; autograd's gradient is nan
-        return skipped("the expression involves nan, which sympy cannot differentiate")
+    if sp.sympify(loss).has(sp.nan, sp.zoo, sp.oo, -sp.oo):
+        # sympy's nan and infinities absorb terms (inf + x is inf, of derivative 0); autograd's gradients do not
+        return skipped("the expression involves nan or inf, which sympy cannot differentiate through")
     derivatives = {name: _gradient(loss, symbols[name]) for name, t in result.tensors.items()
                    if t.requires_grad and t.used}
     unevaluated = [d for deriv in derivatives.values() for e in deriv.flat for d in sp.sympify(e).atoms(sp.Derivative)]

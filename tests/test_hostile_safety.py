@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import math
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -125,10 +126,16 @@ def test_the_default_cross_check_gives_the_same_exit_code_as_no_check(expression
 
 
 def test_a_huge_exact_power_follows_the_engine_in_float64():
-    # 2**65536 overflows float64 as in the engine: the output is inf and so is d/dx (hand: d/dx (c*x) = c)
+    import sympy as sp
+
+    from gradcli.symbolic import SympyBackend
+
+    backend = SympyBackend({})
+    assert backend.binary("**", 2, 65536.0) == sp.oo  # float64 overflows, as the engine's 2.0 ** 65536.0
+    assert backend.binary("**", 2, 100) == sp.Integer(2) ** 100  # small powers stay exact
+    assert backend.binary("**", sp.Rational(3, 2), 3) == sp.Rational(27, 8)
     obj = run_json("eval", "2**2**2**2**2*x", "x=2")
-    assert obj["output"]["value"] == "inf" and obj["tensors"]["x"]["grad"] == "inf"
-    assert obj["symbolic"]["status"] == "agrees"
+    assert obj["output"]["value"] == "inf" and obj["tensors"]["x"]["grad"] == "inf"  # d/dx (c*x) = c = inf
 
 
 def test_sympy_nan_is_skipped_not_reported_as_a_disagreement():
@@ -279,3 +286,146 @@ def test_float64_values_of_sympy_infinities_keep_their_sign():
     assert value_at(1 / x, at_zero) == math.inf
     assert value_at(sp.log(x), at_zero) == -math.inf
     assert value_at(3 * sp.log(x) - 1, at_zero) == -math.inf
+
+
+# -- PyTorch fidelity: goldens printed by PyTorch 2.13 (/work/torchenv) for the same programs ------------
+
+def run_program(tmp_path, source: str):
+    program = tmp_path / "program.py"
+    program.write_text(source)
+    return run("run", str(program))
+
+
+def test_float64_tensor_keeps_python_floats_exactly(tmp_path):
+    result = run_program(tmp_path, """import torch
+a = torch.tensor([0.1], dtype=torch.float64)
+print(a == 0.1, a.item(), a)
+print(torch.tensor([1e40, 1e-45], dtype=torch.float64))
+print(torch.tensor(0.1, dtype=torch.float64).item() == 0.1)
+print(torch.tensor([16777217.0, -2.7], dtype=torch.int64))
+print(torch.tensor([0.1]).double() == 0.1)
+print(torch.tensor([True, 2.5], dtype=torch.float64))
+""")
+    assert result.exit_code == 0, result.output
+    assert result.stdout == """tensor([True]) 0.1 tensor([0.1000], dtype=torch.float64)
+tensor([1.0000e+40, 1.0000e-45], dtype=torch.float64)
+True
+tensor([16777217,       -2])
+tensor([False])
+tensor([1.0000, 2.5000], dtype=torch.float64)
+"""
+
+
+def test_float64_tensor_in_the_engine_api():
+    from gradcli import engine
+    from gradcli.engine import dtypes
+
+    assert engine.tensor([0.1, 1e40], dtype=dtypes.float64).array.tolist() == [0.1, 1e40]
+    assert engine.tensor(0.1, dtype=dtypes.float64).array.item() == 0.1
+    assert engine.tensor([0.1]).array.dtype == np.float32  # the default dtype is unchanged
+
+
+FLOOR_DIVIDE_PROGRAM = """import torch
+a = torch.tensor([7., -7., 7., -7., 0., -0., 5.5, float('inf'), float('nan'), 1.])
+b = torch.tensor([2., 2., -2., -2., 3., 3., 0., 2., 1., 0.])
+print(a // b)
+print(torch.floor_divide(a, -b))
+print(a // 2, 2 // b, -7.5 // b)
+i = torch.tensor([7, -7, 7, -7, 0])
+j = torch.tensor([2, 2, -2, -2, 3])
+print(i // j, i // 2, i // 2.5, 7 // j)
+print((i // j).dtype, (i // 2.5).dtype, (i // torch.tensor(2.)).dtype)
+print(torch.tensor(7.) // torch.tensor(-0.0), torch.tensor(-7.) // torch.tensor(0.0))
+print(torch.tensor([1,2], dtype=torch.float64) // torch.tensor([3.], dtype=torch.float32))
+print(torch.tensor([5], dtype=torch.uint8) // torch.tensor([2], dtype=torch.uint8))
+y = torch.tensor(3.0)
+print(2 // y, 7.5 // torch.tensor([2]), (7 // torch.tensor([2])).dtype)
+print(torch.tensor([2**62], dtype=torch.int64) // -1, torch.tensor([-2**63]) // -1)
+x = torch.tensor([1.5, -2.5], requires_grad=True)
+print(x // 2, (x // 2).requires_grad, x.floor_divide(2))
+with torch.no_grad():
+    print(x // 2)
+print((x.detach() // 2).requires_grad, (x // 1).is_leaf)
+z = (x.detach() // 1 * x).sum()
+z.backward()
+print(x.grad)
+"""
+
+FLOOR_DIVIDE_TORCH = """tensor([ 3., -4., -4.,  3.,  0., -0., inf, nan, nan, inf])
+tensor([-4.,  3.,  3., -4., -0.,  0., -inf, nan, nan, -inf])
+tensor([ 3., -4.,  3., -4.,  0., -0.,  2., nan, nan,  0.]) tensor([ 1.,  1., -1., -1.,  0.,  0., inf,  1.,  2., inf]) \
+tensor([-4., -4.,  3.,  3., -3., -3., -inf, -4., -8., -inf])
+tensor([ 3, -4, -4,  3,  0]) tensor([ 3, -4,  3, -4,  0]) tensor([ 2., -3.,  2., -3.,  0.]) tensor([ 3,  3, -4, -4,  2])
+torch.int64 torch.float32 torch.float32
+tensor(-inf) tensor(-inf)
+tensor([0., 0.], dtype=torch.float64)
+tensor([2], dtype=torch.uint8)
+tensor(0.) tensor([3.]) torch.int64
+tensor([-4611686018427387904]) tensor([-9223372036854775808])
+tensor([ 0., -2.], grad_fn=<NotImplemented>) True tensor([ 0., -2.], grad_fn=<NotImplemented>)
+tensor([ 0., -2.])
+False False
+tensor([ 1., -3.])
+"""
+
+
+def test_floor_divide_matches_pytorch(tmp_path):
+    result = run_program(tmp_path, FLOOR_DIVIDE_PROGRAM)
+    assert result.exit_code == 0, result.output
+    assert result.stdout == FLOOR_DIVIDE_TORCH
+
+
+@pytest.mark.parametrize("source, error", [
+    ("print(torch.tensor([1, 2]) // torch.tensor([0, 1]))", "RuntimeError: ZeroDivisionError"),
+    ("print(torch.tensor([1, 2]) // 0)", "RuntimeError: ZeroDivisionError"),
+    ("print(torch.tensor([True]) // torch.tensor([True]))",
+     "NotImplementedError: \"div_floor_cpu\" not implemented for 'Bool'"),
+    ("x = torch.tensor([1.5, -2.5], requires_grad=True)\n(x * 2 + x // 1).sum().backward()",
+     "RuntimeError: derivative for aten::floor_divide is not implemented"),
+    ("x = torch.tensor([1.5], requires_grad=True)\nprint(torch.autograd.grad((x // 2).sum(), x))",
+     "RuntimeError: derivative for aten::floor_divide is not implemented"),
+])
+def test_floor_divide_errors_match_pytorch(tmp_path, source, error):
+    result = run_program(tmp_path, "import torch\n" + source + "\n")
+    assert result.exit_code == 1
+    assert result.stderr.rstrip("\n").endswith(error)
+
+
+def test_floor_divide_in_expressions():
+    # hand: [3, -3] // 2 = [1, -2] (rounded toward -inf); d/dy sum(c // 2 * y) = c // 2
+    obj = run_json("eval", "(c // 2 * y).sum()", "y=[1,1]", "--const", "c=[3,-3]")
+    assert obj["output"]["value"] == -1.0 and obj["tensors"]["y"]["grad"] == [1.0, -2.0]
+    assert obj["symbolic"]["status"] == "agrees"
+    assert run_json("eval", "x + -7 // 2", "x=0", "--no-check")["output"]["value"] == -4.0
+    assert run_json("eval", "x + 7 // 0", "x=0", "--no-check")["output"]["value"] == "inf"  # float64, as torch
+    # x on a requires_grad path through // : backward fails as in PyTorch, exit 2 with its message
+    failed = run("eval", "(x // 2).sum()", "x=[3,-3]")
+    assert failed.exit_code == 2
+    assert "gradcli: error: derivative for aten::floor_divide is not implemented" in failed.stderr
+
+
+def test_detach_in_expressions():
+    # hand: (x.detach() * y).sum(): dL/dy = x, x gets no gradient (None, as in PyTorch)
+    obj = run_json("eval", "(x.detach() * y).sum()", "x=[1,2]", "y=[3,4]")
+    assert obj["tensors"]["y"]["grad"] == [1.0, 2.0] and obj["tensors"]["x"]["grad"] is None
+    assert obj["symbolic"]["status"] == "agrees"
+    # hand: d/dx [sin(x.detach()) * x + x] = sin(3) + 1
+    obj = run_json("eval", "x.detach().sin()*x + x", "x=3")
+    assert obj["tensors"]["x"]["grad"] == pytest.approx(math.sin(3) + 1, rel=1e-15)
+    assert obj["symbolic"]["status"] == "agrees"
+    assert run_json("eval", "torch.detach(x)*x", "x=3", "--no-check")["tensors"]["x"]["grad"] == 3.0
+    explained = run("explain", "x.detach()*x", "x=3", "--json")
+    assert explained.exit_code == 0 and json.loads(explained.stdout)["grads"] == {"x": 3.0}
+
+
+def test_negative_zero_prints_as_pytorch(tmp_path):
+    result = run_program(tmp_path, """import torch
+x = torch.tensor([0.0, 1.5], requires_grad=True)
+print(-x, x * -0.0, torch.tensor(-0.0), torch.tensor([-0.0, 1.0]))
+(x * -0.0).sum().backward()
+print(x.grad)
+""")
+    assert result.exit_code == 0, result.output
+    assert result.stdout == ("tensor([-0.0000, -1.5000], grad_fn=<NegBackward0>) "
+                             "tensor([-0., -0.], grad_fn=<MulBackward0>) tensor(-0.) tensor([-0., 1.])\n"
+                             "tensor([-0., -0.])\n")

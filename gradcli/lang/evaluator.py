@@ -18,7 +18,7 @@ from . import names
 from .parser import Program, _dotted
 
 _BINOP_SYMBOLS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**", ast.BitXor: "**",
-                  ast.MatMult: "@"}
+                  ast.MatMult: "@", ast.FloorDiv: "//"}
 _CMP_SYMBOLS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
 
 
@@ -150,7 +150,7 @@ class EngineBackend:
             a, b = np.float64(a), np.float64(b)
             with np.errstate(all="ignore"):
                 result = {"+": a + b, "-": a - b, "*": a * b, "/": a / b if b != 0 else _divide(a, b),
-                          "**": a ** b}.get(op)
+                          "**": a ** b, "//": np.floor_divide(a, b)}.get(op)
             if result is None:
                 raise EvalError("@ needs tensors on both sides")
             return float(result)
@@ -158,7 +158,7 @@ class EngineBackend:
             a = self._scalar_tensor(a) if _is_number(a) else a
             b = self._scalar_tensor(b) if _is_number(b) else b
             return a @ b
-        return {"+": _add, "-": _sub, "*": _mul, "/": _div, "**": _pow}[op](a, b)
+        return {"+": _add, "-": _sub, "*": _mul, "/": _div, "**": _pow, "//": _floordiv}[op](a, b)
 
     def unary(self, op, a):
         if _is_number(a):
@@ -255,6 +255,10 @@ def _div(a, b):
 
 def _pow(a, b):
     return a ** b
+
+
+def _floordiv(a, b):
+    return a // b
 
 
 def _lt(a, b):

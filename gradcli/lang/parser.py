@@ -170,9 +170,9 @@ class _Validator:
     def visit_BinOp(self, node, role, seen):
         if not isinstance(node.op, _BINOPS):
             self.fail(node, f"operator {type(node.op).__name__} is not supported")
-        if isinstance(node.op, (ast.Mod, ast.FloorDiv, ast.BitAnd, ast.BitOr)):
-            symbol = {ast.Mod: "%", ast.FloorDiv: "//", ast.BitAnd: "&", ast.BitOr: "|"}[type(node.op)]
-            self.fail(node, f"operator {symbol} is not supported", hint="use + - * / ** (or ^) and @")
+        if isinstance(node.op, (ast.Mod, ast.BitAnd, ast.BitOr)):
+            symbol = {ast.Mod: "%", ast.BitAnd: "&", ast.BitOr: "|"}[type(node.op)]
+            self.fail(node, f"operator {symbol} is not supported", hint="use + - * / // ** (or ^) and @")
         if isinstance(node.op, (ast.Pow, ast.BitXor)):
             exponent = _literal_number(node.right)
             if exponent is not None and abs(exponent) > self.limits.max_exponent:
