@@ -144,7 +144,21 @@ class EngineBackend:
     def _scalar_tensor(self, value):
         return Tensor._make(np.asarray(value, dtype=self.dtype.np), None)
 
+    def _constant_list(self, value):
+        """A list of numbers where a tensor is expected (x + [1, 2]): a constant tensor, as the calculator
+        reads values; anything else in a list is refused here rather than failing inside an op."""
+        if not isinstance(value, list):
+            return value
+        if _holds_tensor(value):
+            raise EvalError("a list of tensors cannot be used as a value here", hint="use torch.stack([...])")
+        try:
+            array = np.array(value, dtype=self.dtype.np)
+        except (ValueError, TypeError):
+            raise EvalError("a list used as a value must be a rectangular list of numbers") from None
+        return Tensor._make(array, None)
+
     def binary(self, op, a, b):
+        a, b = self._constant_list(a), self._constant_list(b)
         if _is_number(a) and _is_number(b):
             # Both plain numbers: float64 arithmetic, so no Python big-integer power ever runs.
             a, b = np.float64(a), np.float64(b)
@@ -171,12 +185,19 @@ class EngineBackend:
         return {"<": _lt, "<=": _le, ">": _gt, ">=": _ge, "==": _eq, "!=": _ne}[op](a, b)
 
     def call(self, spec, args, kwargs):
+        if spec.category in _TENSOR_ARGUMENT_CATEGORIES and spec.name != "einsum":
+            args[:] = [self._constant_list(a) for a in args]
+            if spec.category not in ("nn", "linalg"):  # their keywords may be dims
+                kwargs.update({k: self._constant_list(v) for k, v in kwargs.items()})
         if args and _is_number(args[0]) and spec.category != "creation" \
                 and not any(isinstance(a, Tensor) for a in args):
             args[0] = self._scalar_tensor(args[0])  # a calculator accepts sin(2)
         return _call_op(spec, spec.fn, args, kwargs)
 
     def method(self, obj, spec, args, kwargs):
+        obj = self._constant_list(obj)
+        if spec.category in _TENSOR_ARGUMENT_CATEGORIES:
+            args = [self._constant_list(a) for a in args]
         if not isinstance(obj, Tensor):
             obj = self._scalar_tensor(obj) if _is_number(obj) else obj
             if not isinstance(obj, Tensor):
@@ -203,9 +224,21 @@ class EngineBackend:
         return obj[key]
 
 
+# ops whose positional arguments are tensors or numbers (never dims or shapes given as lists)
+_TENSOR_ARGUMENT_CATEGORIES = frozenset({"arithmetic", "elementwise", "activation", "comparison", "no-gradient",
+                                         "loss", "nn", "linalg"})
+
+
+def _holds_tensor(value) -> bool:
+    return isinstance(value, Tensor) or (isinstance(value, (list, tuple)) and any(map(_holds_tensor, value)))
+
+
 def _call_op(spec, fn, args, kwargs):
     try:
         return fn(*args, **kwargs)
+    except AttributeError:  # a number or list where the op needs a tensor: torch.diag(2.0, x)
+        kinds = ", ".join(_kind(a).removeprefix("a ") for a in args)
+        raise EvalError(f"wrong arguments for {spec.name}: got ({kinds})", hint=f"usage: {spec.signature}") from None
     except TypeError as err:
         if isinstance(err, EngineError):
             raise

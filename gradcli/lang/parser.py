@@ -257,6 +257,9 @@ class _Validator:
         return [(node.value, "value")]
 
     def visit_Call(self, node, role, seen):
+        if not isinstance(node.func, (ast.Name, ast.Attribute)):
+            self.fail(node.func, "only functions and methods can be called",
+                      hint="call a function by name, e.g. sin(x), or a method, e.g. x.sum()")
         callee_name = _callee_name(node.func)
         children = [(node.func, "callee")]
         for i, arg in enumerate(node.args):
