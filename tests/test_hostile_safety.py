@@ -429,3 +429,29 @@ print(x.grad)
     assert result.stdout == ("tensor([-0.0000, -1.5000], grad_fn=<NegBackward0>) "
                              "tensor([-0., -0.], grad_fn=<MulBackward0>) tensor(-0.) tensor([-0., 1.])\n"
                              "tensor([-0., -0.])\n")
+
+
+@pytest.mark.parametrize("expression, message", [
+    ("y.mean(x)", "wrong arguments for mean: dim must be an integer, not a tensor"),
+    ("x.softmax(x)", "wrong arguments for softmax: dim must be an integer, not a tensor"),
+    ("x.reshape(x)", "wrong arguments for reshape: shape must be an integer, not a tensor"),
+    ("torch.diag(pi, x)", "wrong arguments for diag: diagonal must be an integer, not a tensor"),
+    ("torch.outer(x, 2).sum()", "wrong arguments for outer: got (tensor, int)"),
+    ("math.log(x)(2)", "only functions and methods can be called"),
+    ("x[0](1)", "only functions and methods can be called"),
+    ("(x + [x, 2]).sum()", "a list of tensors cannot be used as a value here"),
+    ("(x + [[1], [2, 3]]).sum()", "a list used as a value must be a rectangular list of numbers"),
+])
+def test_fuzz_findings_are_clear_errors(expression, message):
+    for command in ("eval", "explain"):
+        result = run(command, expression, "x=[0.5,-1.5]", "y=2")
+        assert result.exit_code == 2
+        assert result.stderr.startswith(f"gradcli: error: {message}\n"), result.stderr
+
+
+def test_lists_of_numbers_are_constants_in_tensor_ops():
+    # hand: xlogy(2, [1, 4]) = [0, 2 log 4]; d/dy sum = log 1 + log 4
+    obj = run_json("eval", "torch.xlogy(y, [1, 4]).sum()", "y=2")
+    assert obj["output"]["value"] == pytest.approx(2 * math.log(4))
+    assert obj["tensors"]["y"]["grad"] == pytest.approx(math.log(4))
+    assert run_json("eval", "[1,2] @ x", "x=[3,4]")["tensors"]["x"]["grad"] == [1.0, 2.0]

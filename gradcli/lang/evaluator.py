@@ -7,6 +7,7 @@ same parsed expression runs on Tensors and on symbols.
 from __future__ import annotations
 
 import ast
+import inspect
 from typing import Any, Protocol
 
 import numpy as np
@@ -147,7 +148,7 @@ class EngineBackend:
     def _constant_list(self, value):
         """A list of numbers where a tensor is expected (x + [1, 2]): a constant tensor, as the calculator
         reads values; anything else in a list is refused here rather than failing inside an op."""
-        if not isinstance(value, list):
+        if not isinstance(value, (list, tuple)):
             return value
         if _holds_tensor(value):
             raise EvalError("a list of tensors cannot be used as a value here", hint="use torch.stack([...])")
@@ -233,7 +234,27 @@ def _holds_tensor(value) -> bool:
     return isinstance(value, Tensor) or (isinstance(value, (list, tuple)) and any(map(_holds_tensor, value)))
 
 
+# parameters that take integers (dims, sizes): a tensor there is an error, as in torch
+_INTEGER_PARAMETERS = frozenset({"dim", "dims", "dim0", "dim1", "dim2", "axis", "shape", "size", "sizes", "repeats",
+                                 "shifts", "diagonal", "offset", "keepdim", "chunks", "split_size_or_sections",
+                                 "start_dim", "end_dim", "correction", "unbiased", "steps", "n", "m"})
+
+
+def _check_integer_arguments(spec, fn, args, kwargs):
+    if spec.name in ("max", "min"):  # torch.max(x, other): a tensor in the dim slot is the elementwise form
+        return
+    try:
+        bound = inspect.signature(fn).bind(*args, **kwargs)
+    except (TypeError, ValueError):
+        return  # the call itself reports wrong arguments
+    for name, value in bound.arguments.items():
+        if name in _INTEGER_PARAMETERS and _holds_tensor(value):
+            raise EvalError(f"wrong arguments for {spec.name}: {name} must be an integer, not a tensor",
+                            hint=f"usage: {spec.signature}")
+
+
 def _call_op(spec, fn, args, kwargs):
+    _check_integer_arguments(spec, fn, args, kwargs)
     try:
         return fn(*args, **kwargs)
     except AttributeError:  # a number or list where the op needs a tensor: torch.diag(2.0, x)
