@@ -145,10 +145,10 @@ class EngineBackend:
     def _scalar_tensor(self, value):
         return Tensor._make(np.asarray(value, dtype=self.dtype.np), None)
 
-    def _constant_list(self, value):
+    def _constant_list(self, value, tuples=True):
         """A list of numbers where a tensor is expected (x + [1, 2]): a constant tensor, as the calculator
         reads values; anything else in a list is refused here rather than failing inside an op."""
-        if not isinstance(value, (list, tuple)):
+        if not isinstance(value, list) and not (tuples and isinstance(value, tuple)):
             return value
         if _holds_tensor(value):
             raise EvalError("a list of tensors cannot be used as a value here", hint="use torch.stack([...])")
@@ -187,7 +187,8 @@ class EngineBackend:
 
     def call(self, spec, args, kwargs):
         if spec.category in _TENSOR_ARGUMENT_CATEGORIES and spec.name != "einsum":
-            args[:] = [self._constant_list(a) for a in args]
+            tuples = spec.category not in ("nn", "linalg")  # their tuples may be dims, as in normalize(x, 2, (0,))
+            args[:] = [self._constant_list(a, tuples) for a in args]
             if spec.category not in ("nn", "linalg"):  # their keywords may be dims
                 kwargs.update({k: self._constant_list(v) for k, v in kwargs.items()})
         if args and _is_number(args[0]) and spec.category != "creation" \
@@ -198,7 +199,7 @@ class EngineBackend:
     def method(self, obj, spec, args, kwargs):
         obj = self._constant_list(obj)
         if spec.category in _TENSOR_ARGUMENT_CATEGORIES:
-            args = [self._constant_list(a) for a in args]
+            args = [self._constant_list(a, spec.category not in ("nn", "linalg")) for a in args]
         if not isinstance(obj, Tensor):
             obj = self._scalar_tensor(obj) if _is_number(obj) else obj
             if not isinstance(obj, Tensor):
