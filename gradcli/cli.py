@@ -104,8 +104,11 @@ def _limits(max_length, max_depth, max_nodes, max_elements, max_exponent, timeou
                   max_exponent=max_exponent, max_seconds=timeout)
 
 
-def _guarded(seconds: float, what: str = "the evaluation", memory_mb: float | None = None):
-    """The whole command under its wall-time and memory limits (see gradcli/guard.py)."""
+def _guarded(seconds: float | None, what: str = "the evaluation", memory_mb: float | None = None,
+             validate=lambda: None):
+    """The whole command under its wall-time and memory limits (see gradcli/guard.py), once its option
+    values are known to be valid (`validate` raises a clear error otherwise)."""
+    validate()
     from .guard import command
 
     return command(seconds, memory_mb=memory_mb or Limits().max_memory_mb, what=what)
@@ -219,8 +222,16 @@ def eval_command(
 
     Example: [bold]gradcli eval "(x**2).sum()" x=[1,2,3][/]
     """
+    def valid_options():
+        from . import options
+
+        options.check_eval(timeout=timeout, check_timeout=check_timeout, check_limit=check_limit,
+                           max_length=max_length, max_depth=max_depth, max_nodes=max_nodes,
+                           max_elements=max_elements, max_exponent=max_exponent, seed=seed, order=order)
+
     # rows mode bounds each row by --timeout (gradcli/rows.py), not the whole stream
-    with _user_errors(debug, json_out), _guarded(None if rows is not None else timeout, memory_mb=max_memory):
+    with _user_errors(debug, json_out), _guarded(None if rows is not None else timeout, memory_mb=max_memory,
+                                                 validate=valid_options):
         import numpy as np
 
         from .calc import attach_checks, attach_derivatives, evaluate_expression
@@ -306,12 +317,13 @@ def ops_command(
         sys.stdout.write(render_json.dumps({"ops": entries}) + "\n")
         return
     from rich.table import Table
+    from rich.text import Text
 
     table = Table(box=None, header_style="bold", show_edge=False)
     for col in ("name", "signature", "forms", "description"):
         table.add_column(col)
-    for e in entries:
-        table.add_row(e["name"], e["signature"], ", ".join(e["forms"]), e["description"])
+    for e in entries:  # Text, not markup: "[min, max]" in a description must print
+        table.add_row(*map(Text, (e["name"], e["signature"], ", ".join(e["forms"]), e["description"])))
     _console(no_color).print(table)
 
 
@@ -329,15 +341,17 @@ def run_command(
         from pathlib import Path
 
         from .errors import InputError
+        from .options import source_text
         from .run import RunLimits, run_source
 
         if file == "-":
-            source, name = sys.stdin.read(), "<stdin>"
+            stdin = getattr(sys.stdin, "buffer", None)
+            source, name = (sys.stdin.read() if stdin is None else source_text(stdin.read(), "<stdin>")), "<stdin>"
         else:
             path = Path(file)
             if not path.is_file():
                 raise InputError(f"no such file: {file}")
-            source, name = path.read_text(encoding="utf-8"), file
+            source, name = source_text(path.read_bytes(), file), file
         code = run_source(source, name, stdout=sys.stdout, stderr=sys.stderr,
                           limits=RunLimits(max_seconds=timeout, max_memory_mb=max_memory))
     raise typer.Exit(code)
@@ -366,7 +380,12 @@ def check_command(
     Example: [bold]gradcli check "x^2 sin(x)" --wrt x --expect "2x sin(x) + x^2 cos(x)"[/]
     Exit code 0: correct, 1: incorrect, 2: an error.
     """
-    with _user_errors(debug, json_out), _guarded(timeout, "the check"):
+    def valid_options():
+        from . import options
+
+        options.seconds(timeout, "--timeout")
+
+    with _user_errors(debug, json_out), _guarded(timeout, "the check", validate=valid_options):
         import re
 
         from .homework import check_derivative
@@ -411,7 +430,12 @@ def explain_command(
 
     Example: [bold]gradcli explain "x**2 * sin(x)" x=1.5[/]
     """
-    with _user_errors(debug, json_out), _guarded(timeout):
+    def valid_options():
+        from . import options
+
+        options.check_explain(timeout=timeout, seed=seed)
+
+    with _user_errors(debug, json_out), _guarded(timeout, validate=valid_options):
         import numpy as np
 
         from .explain import explain, to_dict
@@ -459,6 +483,11 @@ def _point(specs: list[str] | None) -> dict | None:
 
 def main() -> None:
     from .guard import own_process
+    from .options import undecodable_argument
 
+    message = undecodable_argument(sys.argv[1:])
+    if message is not None:
+        sys.stderr.write(message + "\n")
+        raise SystemExit(EXIT_ERROR)
     own_process()  # one command per process: its limits may end the process (see gradcli/guard.py)
     app()

@@ -179,6 +179,10 @@ def explain(expression: str, inputs: dict[str, np.ndarray], consts: dict[str, np
             limits: Limits | None = None, timeout: float = 5.0) -> Explanation:
     consts = consts or {}
     limits = limits or Limits()
+    taken = sorted(n for n in (*inputs, *consts) if n == "L" or re.fullmatch(r"u\d+", n))
+    if taken:  # the steps name the output L and the intermediate values u1, u2 ...: a tensor so named would blur
+        raise EvalError(f"'{taken[0]}' names a step of the explanation (L is the output, u1, u2 ... the "
+                        "intermediate values)", hint=f"give the tensor '{taken[0]}' another name")
     result = evaluate_expression(expression, inputs, consts, grad_output=grad_output, dtype=dtype, limits=limits)
     if result.error is not None:
         raise EvalError(result.error, hint="pass --grad-output VALUE for a non-scalar output"
@@ -277,6 +281,9 @@ def _chain_rule(explanation, calls, labels, leaves, constants, out, incoming, ti
     except (symbolic.NoSymbolicForm, symbolic.SymbolicTimeout) as err:
         explanation.forward, explanation.steps = [], []
         explanation.note = f"no step-by-step chain rule: {err.message}"
+    except Exception as err:  # noqa: BLE001 - the steps are an extra: sympy failing there never fails explain
+        explanation.forward, explanation.steps = [], []
+        explanation.note = f"no step-by-step chain rule: sympy failed ({type(err).__name__}: {str(err)[:120]})"
 
 
 def _replay_chain(explanation, calls, labels, leaves, constants, incoming) -> None:
@@ -326,9 +333,11 @@ def _replay_chain(explanation, calls, labels, leaves, constants, incoming) -> No
     formula = {label: sp.sympify(np.asarray(full[i])[()]) for i, label in labels.items() if i in full}
     symbol_of = {labels[i]: sp.sympify(np.asarray(s)[()]) for i, s in placeholders.items()}
     in_inputs = {symbol_of[label]: formula[label] for label in order if label in symbol_of}
+    computed = {labels[id(t)]: float(np.asarray(t.array).reshape(())) for _, _, t in calls if _is_node(t)}
     for label in order:
         local, _ = local_forms[label]
-        explanation.forward.append((label, sp.sstr(local), sp.sstr(formula[label]), value_at(formula[label], point)))
+        # the value autograd computed (log(0) is -inf), not sympy's evaluation of the formula (zoo, unsigned)
+        explanation.forward.append((label, sp.sstr(local), sp.sstr(formula[label]), computed[label]))
 
     grad_of = {labels[id(t)]: float(np.sum(incoming[t.grad_fn])) for _, _, t in calls
                if _is_node(t) and t.grad_fn in incoming}

@@ -192,6 +192,26 @@ def _operand(x):
     return as_tensor(x)
 
 
+def _floor_divide(a, b):
+    if a.is_Number and b.is_Number:  # as the engine: float64, 7 // 0 = inf (sympy would say zoo)
+        with np.errstate(all="ignore"):
+            return number(float(np.floor_divide(np.float64(float(a)), np.float64(float(b)))))
+    return sp.floor(a / b)
+
+
+MAX_EXACT_POWER_BITS = 4096
+
+
+def _huge_power(a, b) -> bool:
+    """Would number ** number be an exact rational of more than MAX_EXACT_POWER_BITS bits?"""
+    if not (isinstance(a, sp.Number) and isinstance(b, sp.Number)) or not a.is_finite or not b.is_finite:
+        return False
+    if not isinstance(a, sp.Rational):
+        return False
+    bits = max(abs(a.p).bit_length(), a.q.bit_length(), 1)
+    return abs(float(b)) * bits > MAX_EXACT_POWER_BITS
+
+
 def elementwise(fn, *arrays) -> np.ndarray:
     return wrap(np.frompyfunc(fn, len(arrays), 1)(*arrays))
 
@@ -255,6 +275,14 @@ class SympyBackend:
 
     def binary(self, op, a, b):
         a, b = _operand(a), _operand(b)
+        if op == "**" and _huge_power(a, b):
+            # as the engine computes number ** number: in float64 (2**2**2**2**2 is inf), never an exact
+            # integer of millions of digits
+            with np.errstate(all="ignore"):
+                return number(float(np.float64(float(a)) ** np.float64(float(b))))
+        if op == "//":  # floor_divide: constants only (autograd has no derivative for it)
+            return elementwise(_floor_divide, as_tensor(a), as_tensor(b)) \
+                if not (isinstance(a, sp.Basic) and isinstance(b, sp.Basic)) else _floor_divide(a, b)
         if isinstance(a, sp.Basic) and isinstance(b, sp.Basic) and op != "@":
             return _BINARY[op](a, b)
         # both as object arrays: sympy would otherwise turn a numpy operand into its own Array type
@@ -408,8 +436,8 @@ def value_at(expr, subs: dict) -> float:
             value = value.evalf(30)
     except (TypeError, ValueError):  # e.g. a derivative sympy left unevaluated
         return math.nan
-    if value.has(sp.zoo):
-        return math.inf
+    if value.has(sp.zoo):  # complex infinity has no sign: the float64 arithmetic autograd does gives one
+        return float64_value(expr, subs)
     if value in (sp.oo, -sp.oo):
         return math.inf if value == sp.oo else -math.inf
     try:
@@ -419,6 +447,44 @@ def value_at(expr, subs: dict) -> float:
     if abs(c.imag) > 1e-12 * max(1.0, abs(c.real)):
         return math.nan
     return c.real
+
+
+_FLOAT64_FUNCTIONS = {"exp": np.exp, "log": np.log, "sin": np.sin, "cos": np.cos, "tan": np.tan, "sinh": np.sinh,
+                      "cosh": np.cosh, "tanh": np.tanh, "asin": np.arcsin, "acos": np.arccos, "atan": np.arctan,
+                      "Abs": np.abs, "sign": np.sign, "cot": lambda v: 1 / np.tan(v), "sec": lambda v: 1 / np.cos(v),
+                      "csc": lambda v: 1 / np.sin(v)}
+
+
+def float64_value(expr, subs: dict) -> float:
+    """`expr` at the point in IEEE float64 arithmetic (1/0 = inf, -1/0 = -inf, log(0) = -inf), as autograd
+    computes it; inf when some part has no float64 form (sympy's zoo, read as an unsigned infinity)."""
+
+    def walk(e):
+        if e in subs:
+            return np.float64(float(subs[e]))
+        if e.is_Number:
+            if e is sp.zoo or e is sp.nan:
+                raise ValueError(e)
+            return np.float64(float(e))
+        if e is sp.pi or e is sp.E:
+            return np.float64(float(e))
+        args = [walk(a) for a in e.args]
+        if e.is_Add:
+            return np.sum(args, dtype=np.float64)
+        if e.is_Mul:
+            return np.prod(args, dtype=np.float64)
+        if e.is_Pow:
+            return np.power(args[0], args[1])
+        function = _FLOAT64_FUNCTIONS.get(type(e).__name__)
+        if function is None or len(args) != 1:
+            raise ValueError(e)
+        return function(args[0])
+
+    try:
+        with np.errstate(all="ignore"):
+            return float(walk(sp.sympify(expr)))
+    except (ValueError, TypeError, AttributeError):
+        return math.inf
 
 
 def point_subs(symbols: np.ndarray, values: np.ndarray) -> dict:
@@ -448,6 +514,17 @@ def cross_check(result, *, timeout: float, dtype_name: str = "float64", latex: b
         return skipped(err.message)
     except GradcliError as err:
         return skipped(f"sympy could not evaluate the expression: {err.message}")
+    except RecursionError:
+        return skipped("sympy could not evaluate the expression: nested too deeply for sympy")
+    except MemoryError:
+        return skipped("sympy ran out of memory")
+    except Exception as err:  # noqa: BLE001 - the check is optional: its failure never fails the evaluation
+        return skipped(f"sympy failed: {_short(f'{type(err).__name__}: {err}')}")
+
+
+def _short(text: str, limit: int = 160) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def _cross_check(result, dtype_name: str, latex: bool) -> dict:
@@ -471,6 +548,9 @@ def _cross_check(result, dtype_name: str, latex: bool) -> dict:
         loss = sp.Add(*wrap(symbols[g_name] * out).flat)
         check["grad_output_symbol"] = g_name
 
+    if sp.sympify(loss).has(sp.nan, sp.zoo, sp.oo, -sp.oo):
+        # sympy's nan and infinities absorb terms (inf + x is inf, of derivative 0); autograd's gradients do not
+        return skipped("the expression involves nan or inf, which sympy cannot differentiate through")
     derivatives = {name: _gradient(loss, symbols[name]) for name, t in result.tensors.items()
                    if t.requires_grad and t.used}
     unevaluated = [d for deriv in derivatives.values() for e in deriv.flat for d in sp.sympify(e).atoms(sp.Derivative)]

@@ -21,11 +21,13 @@ from .symbolic import (
     amax,
     amin,
     as_tensor,
+    constant_array,
     dims_of,
     elementwise,
     index_key,
     number,
     shape_args,
+    value_at,
     wrap,
 )
 
@@ -313,6 +315,13 @@ def _unsqueeze(b, input, dim):
     return np.expand_dims(x, int(dim) % (x.ndim + 1))
 
 
+def _detach(b, self):
+    """Values without history: numbers at the point, so nothing differentiates through them."""
+    if b.point is None:
+        raise NoSymbolicForm("no symbolic form for detach() without values")
+    return constant_array(np.vectorize(lambda e: value_at(e, b.point), otypes=[object])(as_tensor(self)))
+
+
 def _identity(b, input):
     return as_tensor(input)
 
@@ -594,6 +603,7 @@ OPS = {
     **{name: _unary(fn) for name, fn in _ELEMENTWISE.items()},
     **{name: _unary(fn, kink=name) for name, fn in _KINKED.items()},
     "add": _add, "sub": _sub, "mul": _binary_op("*"), "div": _binary_op("/"), "pow": _pow,
+    "floor_divide": _binary_op("//"),
     "atan2": _elementwise2(sp.atan2), "maximum": _elementwise2(sp.Max, kink="maximum"),
     "minimum": _elementwise2(sp.Min, kink="minimum"), "xlogy": _xlogy, "lerp": _lerp, "where": _where,
     "clamp": _clamp, "clamp_min": lambda b, input, min: _clamp(b, input, min=min),  # noqa: A006
@@ -622,7 +632,8 @@ OPS = {
     "concat": _cat, "concatenate": _cat, "stack": _stack, "gather": _gather, "index_select": _index_select,
     "split": _split, "chunk": _chunk,
     # conversions
-    "clone": _identity, "to": _conversion(None), "double": _conversion("float64"), "float": _conversion("float32"),
+    "clone": _identity, "detach": _detach, "to": _conversion(None),
+    "double": _conversion("float64"), "float": _conversion("float32"),
     "half": _conversion("float16"),
     # losses
     "mse_loss": _pointwise_loss(lambda d: d ** 2), "l1_loss": _pointwise_loss(sp.Abs, kink="l1_loss"),

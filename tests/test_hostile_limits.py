@@ -49,6 +49,7 @@ def _row(n=5):
 SAMPLES = {
     "add": lambda: ((_col(), _row()), {}), "sub": lambda: ((_col(), _row()), {}),
     "mul": lambda: ((_col(), _row()), {}), "div": lambda: ((_col(), _row()), {}),
+    "floor_divide": lambda: ((_col(), _row()), {}),
     "pow": lambda: ((_col().abs(), _row()), {}), "atan2": lambda: ((_col(), _row()), {}),
     "maximum": lambda: ((_col(), _row()), {}), "minimum": lambda: ((_col(), _row()), {}),
     "xlogy": lambda: ((_col(), _row().abs()), {}),

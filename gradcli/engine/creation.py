@@ -60,8 +60,10 @@ def _leading_shape(data) -> tuple:
     return tuple(shape)
 
 
-def _infer(data):
-    """A nested list of numbers/0-d tensors as an array, with torch's dtype inference and ragged errors."""
+def _infer(data, target=None):
+    """A nested list of numbers/0-d tensors as an array, with torch's dtype inference and ragged errors.
+    With a `target` dtype (torch.tensor(data, dtype=...)) Python floats convert to it directly, never
+    through the default float32: torch.tensor([0.1], dtype=torch.float64) holds 0.1 exactly."""
     kinds = set()
 
     def walk(x, depth, shape):
@@ -90,7 +92,10 @@ def _infer(data):
     shape: list = []
     nested = walk(data, 0, shape)
     if "f" in kinds:
-        dtype = dtypes.get_default_dtype().np
+        if target is None:
+            dtype = dtypes.get_default_dtype().np
+        else:  # float64 carries every Python float exactly to an integer or bool target too
+            dtype = target if target.kind == "f" else np.dtype(np.float64)
     elif "i" in kinds:
         dtype = np.dtype(np.int64)
     elif "b" in kinds:
@@ -107,7 +112,7 @@ def tensor(data, dtype=None, requires_grad: bool = False, device=None) -> Tensor
     elif isinstance(data, np.ndarray):
         array = data.copy()
     else:
-        array = _infer(data)
+        array = _infer(data, None if dtype is None else _np_dtype(dtype))
     check_size(array.shape)
     return _finish(array, dtype, requires_grad)
 

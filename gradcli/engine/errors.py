@@ -25,6 +25,10 @@ class TorchValueError(EngineError, ValueError):
     torch_type = "ValueError"
 
 
+class TorchNotImplementedError(EngineError, NotImplementedError):
+    torch_type = "NotImplementedError"
+
+
 class LimitExceeded(EngineError):
     """A tensor would exceed the configured size limit (not a PyTorch error: a gradcli safety limit)."""
 

@@ -7,6 +7,7 @@ same parsed expression runs on Tensors and on symbols.
 from __future__ import annotations
 
 import ast
+import inspect
 from typing import Any, Protocol
 
 import numpy as np
@@ -18,7 +19,7 @@ from . import names
 from .parser import Program, _dotted
 
 _BINOP_SYMBOLS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**", ast.BitXor: "**",
-                  ast.MatMult: "@"}
+                  ast.MatMult: "@", ast.FloorDiv: "//"}
 _CMP_SYMBOLS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
 
 
@@ -60,6 +61,8 @@ class _Evaluator:
         return node.value
 
     def eval_Name(self, node):
+        if node.id in self.program.variables:  # a tensor the user named pi or e shadows the constant, as in Python
+            return self.backend.variable(node.id)
         constant = names.resolve_constant((node.id,))
         if constant is not None:
             return constant
@@ -142,13 +145,27 @@ class EngineBackend:
     def _scalar_tensor(self, value):
         return Tensor._make(np.asarray(value, dtype=self.dtype.np), None)
 
+    def _constant_list(self, value, tuples=True):
+        """A list of numbers where a tensor is expected (x + [1, 2]): a constant tensor, as the calculator
+        reads values; anything else in a list is refused here rather than failing inside an op."""
+        if not isinstance(value, list) and not (tuples and isinstance(value, tuple)):
+            return value
+        if _holds_tensor(value):
+            raise EvalError("a list of tensors cannot be used as a value here", hint="use torch.stack([...])")
+        try:
+            array = np.array(value, dtype=self.dtype.np)
+        except (ValueError, TypeError):
+            raise EvalError("a list used as a value must be a rectangular list of numbers") from None
+        return Tensor._make(array, None)
+
     def binary(self, op, a, b):
+        a, b = self._constant_list(a), self._constant_list(b)
         if _is_number(a) and _is_number(b):
             # Both plain numbers: float64 arithmetic, so no Python big-integer power ever runs.
             a, b = np.float64(a), np.float64(b)
             with np.errstate(all="ignore"):
                 result = {"+": a + b, "-": a - b, "*": a * b, "/": a / b if b != 0 else _divide(a, b),
-                          "**": a ** b}.get(op)
+                          "**": a ** b, "//": np.floor_divide(a, b)}.get(op)
             if result is None:
                 raise EvalError("@ needs tensors on both sides")
             return float(result)
@@ -156,7 +173,7 @@ class EngineBackend:
             a = self._scalar_tensor(a) if _is_number(a) else a
             b = self._scalar_tensor(b) if _is_number(b) else b
             return a @ b
-        return {"+": _add, "-": _sub, "*": _mul, "/": _div, "**": _pow}[op](a, b)
+        return {"+": _add, "-": _sub, "*": _mul, "/": _div, "**": _pow, "//": _floordiv}[op](a, b)
 
     def unary(self, op, a):
         if _is_number(a):
@@ -169,12 +186,20 @@ class EngineBackend:
         return {"<": _lt, "<=": _le, ">": _gt, ">=": _ge, "==": _eq, "!=": _ne}[op](a, b)
 
     def call(self, spec, args, kwargs):
+        if spec.category in _TENSOR_ARGUMENT_CATEGORIES and spec.name != "einsum":
+            tuples = spec.category not in ("nn", "linalg")  # their tuples may be dims, as in normalize(x, 2, (0,))
+            args[:] = [self._constant_list(a, tuples) for a in args]
+            if spec.category not in ("nn", "linalg"):  # their keywords may be dims
+                kwargs.update({k: self._constant_list(v) for k, v in kwargs.items()})
         if args and _is_number(args[0]) and spec.category != "creation" \
                 and not any(isinstance(a, Tensor) for a in args):
             args[0] = self._scalar_tensor(args[0])  # a calculator accepts sin(2)
         return _call_op(spec, spec.fn, args, kwargs)
 
     def method(self, obj, spec, args, kwargs):
+        obj = self._constant_list(obj)
+        if spec.category in _TENSOR_ARGUMENT_CATEGORIES:
+            args = [self._constant_list(a, spec.category not in ("nn", "linalg")) for a in args]
         if not isinstance(obj, Tensor):
             obj = self._scalar_tensor(obj) if _is_number(obj) else obj
             if not isinstance(obj, Tensor):
@@ -201,9 +226,41 @@ class EngineBackend:
         return obj[key]
 
 
+# ops whose positional arguments are tensors or numbers (never dims or shapes given as lists)
+_TENSOR_ARGUMENT_CATEGORIES = frozenset({"arithmetic", "elementwise", "activation", "comparison", "no-gradient",
+                                         "loss", "nn", "linalg"})
+
+
+def _holds_tensor(value) -> bool:
+    return isinstance(value, Tensor) or (isinstance(value, (list, tuple)) and any(map(_holds_tensor, value)))
+
+
+# parameters that take integers (dims, sizes): a tensor there is an error, as in torch
+_INTEGER_PARAMETERS = frozenset({"dim", "dims", "dim0", "dim1", "dim2", "axis", "shape", "size", "sizes", "repeats",
+                                 "shifts", "diagonal", "offset", "keepdim", "chunks", "split_size_or_sections",
+                                 "start_dim", "end_dim", "correction", "unbiased", "steps", "n", "m"})
+
+
+def _check_integer_arguments(spec, fn, args, kwargs):
+    if spec.name in ("max", "min"):  # torch.max(x, other): a tensor in the dim slot is the elementwise form
+        return
+    try:
+        bound = inspect.signature(fn).bind(*args, **kwargs)
+    except (TypeError, ValueError):
+        return  # the call itself reports wrong arguments
+    for name, value in bound.arguments.items():
+        if name in _INTEGER_PARAMETERS and _holds_tensor(value):
+            raise EvalError(f"wrong arguments for {spec.name}: {name} must be an integer, not a tensor",
+                            hint=f"usage: {spec.signature}")
+
+
 def _call_op(spec, fn, args, kwargs):
+    _check_integer_arguments(spec, fn, args, kwargs)
     try:
         return fn(*args, **kwargs)
+    except AttributeError:  # a number or list where the op needs a tensor: torch.diag(2.0, x)
+        kinds = ", ".join(_kind(a).removeprefix("a ") for a in args)
+        raise EvalError(f"wrong arguments for {spec.name}: got ({kinds})", hint=f"usage: {spec.signature}") from None
     except TypeError as err:
         if isinstance(err, EngineError):
             raise
@@ -253,6 +310,10 @@ def _div(a, b):
 
 def _pow(a, b):
     return a ** b
+
+
+def _floordiv(a, b):
+    return a // b
 
 
 def _lt(a, b):

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import ast
 import difflib
+import keyword
 import math
+import unicodedata
 from dataclasses import dataclass, field
 
 from ..errors import ParseError
@@ -69,6 +71,7 @@ def parse(source: str, limits: Limits | None = None, *, known_variables: frozens
                          hint="raise it with --max-length")
     if not source.strip():
         raise ParseError("empty expression")
+    _check_characters(source)
     try:
         tree = ast.parse(source.strip() if "\n" not in source.strip() else source, mode="eval")
         if source != source.strip() and "\n" not in source.strip():
@@ -78,9 +81,33 @@ def parse(source: str, limits: Limits | None = None, *, known_variables: frozens
     except (RecursionError, MemoryError):
         raise ParseError("expression is nested too deeply", source=source,
                          hint=f"at most {limits.max_depth} levels are allowed") from None
+    _check_variable_names(known_variables)
     program = Program(source, tree, line_offsets(source))
     _Validator(program, limits, known_variables).check()
     return program
+
+
+def _check_characters(source: str) -> None:
+    """Characters Python's parser cannot take, refused by name (not a ValueError from ast)."""
+    for ch in source:
+        if ch == "\x00" or "\ud800" <= ch <= "\udfff":
+            message = "the expression contains a NUL character" if ch == "\x00" else \
+                f"the expression is not valid UTF-8 text (byte 0x{ord(ch) - 0xDC00:02x})" if ch >= "\udc80" else \
+                f"the expression contains a lone surrogate U+{ord(ch):04X}"
+            shown = source.replace("\x00", "\\x00").encode("ascii", "backslashreplace").decode("ascii")
+            raise ParseError(message, source=shown, hint="gradcli reads text as UTF-8")
+
+
+def _check_variable_names(known_variables) -> None:
+    """A given name the expression could never refer to would be silently unused: refuse it."""
+    for name in sorted(known_variables):
+        if keyword.iskeyword(name):
+            raise ParseError(f"'{name}' is a Python keyword and cannot name a tensor",
+                             hint="names are identifiers such as x, W1 or bias")
+        normal = unicodedata.normalize("NFKC", name)
+        if normal != name:  # Python reads identifiers in NFKC form: the expression's 'ｘ' is 'x'
+            raise ParseError(f"the tensor name '{name}' is read as '{normal}' in an expression",
+                             hint=f"name it '{normal}'")
 
 
 def _syntax_error(source: str, err: SyntaxError) -> ParseError:
@@ -143,9 +170,9 @@ class _Validator:
     def visit_BinOp(self, node, role, seen):
         if not isinstance(node.op, _BINOPS):
             self.fail(node, f"operator {type(node.op).__name__} is not supported")
-        if isinstance(node.op, (ast.Mod, ast.FloorDiv, ast.BitAnd, ast.BitOr)):
-            symbol = {ast.Mod: "%", ast.FloorDiv: "//", ast.BitAnd: "&", ast.BitOr: "|"}[type(node.op)]
-            self.fail(node, f"operator {symbol} is not supported", hint="use + - * / ** (or ^) and @")
+        if isinstance(node.op, (ast.Mod, ast.BitAnd, ast.BitOr)):
+            symbol = {ast.Mod: "%", ast.BitAnd: "&", ast.BitOr: "|"}[type(node.op)]
+            self.fail(node, f"operator {symbol} is not supported", hint="use + - * / // ** (or ^) and @")
         if isinstance(node.op, (ast.Pow, ast.BitXor)):
             exponent = _literal_number(node.right)
             if exponent is not None and abs(exponent) > self.limits.max_exponent:
@@ -186,6 +213,9 @@ class _Validator:
         name = node.id
         _check_identifier(self, node, name)
         if role == "callee":
+            if name in self.known_variables:
+                self.fail(node, f"'{name}' is a tensor you gave ({name}=...), so it cannot be called",
+                          hint=f"give the tensor another name to use the function {name}()")
             if names.resolve_function((name,)) is None:
                 self._unknown(node, name, names.function_names())
             return []
@@ -204,6 +234,9 @@ class _Validator:
         _check_identifier(self, node, node.attr)
         path = _dotted(node)
         if path is not None and path[0] in ("torch", "F", "nn", "math"):
+            if path[0] in self.known_variables:
+                self.fail(node, f"'{path[0]}' is a tensor you gave ({path[0]}=...) and also the namespace of "
+                                f"{'.'.join(path)}", hint="give the tensor another name")
             if role == "callee":
                 if names.resolve_function(path) is None:
                     self._unknown(node, ".".join(path), names.function_names(path[:-1]), last=path[-1])
@@ -224,6 +257,9 @@ class _Validator:
         return [(node.value, "value")]
 
     def visit_Call(self, node, role, seen):
+        if not isinstance(node.func, (ast.Name, ast.Attribute)):
+            self.fail(node.func, "only functions and methods can be called",
+                      hint="call a function by name, e.g. sin(x), or a method, e.g. x.sum()")
         callee_name = _callee_name(node.func)
         children = [(node.func, "callee")]
         for i, arg in enumerate(node.args):

@@ -18,7 +18,7 @@ def _block_table(title: str, key_header: str, blocks: dict) -> Table:
     table.add_column("value", overflow="fold")
     for key, value in blocks.items():
         value = np.asarray(value)
-        table.add_row(key, format_shape(value.shape), Text(format_array(value), style="cyan"))
+        table.add_row(Text(key), Text(format_shape(value.shape)), Text(format_array(value), style="cyan"))
     return table
 
 

@@ -29,7 +29,8 @@ def print_eval_result(result, console: Console) -> None:
             grad = Text("None (not used)", style="yellow")
         else:
             grad = Text("None", style="dim")
-        table.add_row(name, format_shape(t.value.shape), format_array(t.value), grad)
+        # every cell is a Text, never markup: "[inf 1.]" or a name with "[" must print as it is
+        table.add_row(Text(name), Text(format_shape(t.value.shape)), Text(format_array(t.value)), grad)
     if result.tensors:
         console.print(table)
     for extra in result.extras.get("_render", []):

@@ -7,7 +7,7 @@ import numpy as np
 from .. import dual
 from ..autograd import Function
 from ..dtypes import get_default_dtype
-from ..errors import TorchRuntimeError
+from ..errors import TorchNotImplementedError, TorchRuntimeError
 from ..tensor import Tensor
 from . import sizes
 from ._util import check_broadcast, promote, val
@@ -121,6 +121,33 @@ class Div(Function):
     def backward(ctx, g, a, b):
         ga, gb = ctx.needs_input_grad
         return (g / b if ga else None), (-g * ((a / b) / b) if gb else None)
+
+
+class FloorDivide(Function):
+    """floor(a / b), rounding toward -inf as Python's // (torch.floor_divide).  PyTorch defines no
+    derivative: the result still joins the graph (grad_fn=<NotImplemented>) and backward through it fails."""
+
+    __slots__ = ()
+    name = "NotImplemented"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        a, b = promote(a, b)
+        kind = np.result_type(a, b).kind
+        if kind == "b":
+            raise TorchNotImplementedError("\"div_floor_cpu\" not implemented for 'Bool'")
+        if kind in "iu" and not np.all(b):
+            raise TorchRuntimeError("ZeroDivisionError")
+        check_broadcast(a, b)
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            try:
+                return np.floor_divide(a, b)  # numpy's float rule is Python's (and torch's): a/b where b == 0
+            except ValueError:
+                raise _broadcast_error(a, b) from None
+
+    @staticmethod
+    def backward(ctx, g):
+        raise TorchRuntimeError("derivative for aten::floor_divide is not implemented")
 
 
 class Neg(Function):
@@ -259,6 +286,17 @@ def div(input, other):
     return Div.apply(input, other)
 
 
+@register("floor_divide", sig="floor_divide(input, other)",
+          doc="input // other: the quotient rounded toward -inf (no gradient, as in PyTorch)",
+          category="no-gradient", result_shape=sizes.broadcast)
+def floor_divide(input, other):
+    return FloorDivide.apply(input, other)
+
+
+def _rfloordiv(self, other):
+    return FloorDivide.apply(other, self)
+
+
 @register("neg", sig="neg(input)", doc="-input", category="arithmetic", aliases=("negative",))
 def neg(input):
     return Neg.apply(input)
@@ -321,6 +359,8 @@ Tensor.__mul__ = mul
 Tensor.__rmul__ = mul
 Tensor.__truediv__ = div
 Tensor.__rtruediv__ = _rtruediv
+Tensor.__floordiv__ = floor_divide
+Tensor.__rfloordiv__ = _rfloordiv
 Tensor.__neg__ = neg
 Tensor.__pos__ = lambda self: self
 Tensor.__pow__ = pow

@@ -46,6 +46,10 @@ class ToCopy(Function):
         return (g.astype(source, copy=False),)
 
 
+register("detach", sig="detach(input)", category="conversion",
+         doc="the same values cut from the graph: no gradient flows back through it")(Tensor.detach)
+
+
 @register("clone", sig="clone(input)", doc="a copy that stays in the graph", category="conversion")
 def clone(input):
     return Clone.apply(input)

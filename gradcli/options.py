@@ -1,0 +1,87 @@
+"""Validation of command-line option values and raw arguments, before anything runs.
+
+typer checks types; these check meaning: a time budget is a positive finite number of seconds, a limit is a
+positive count.  Each bad value gets one specific message (exit 2), never an internal error later on.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .errors import InputError
+
+
+def seconds(value: float, flag: str) -> None:
+    if math.isnan(value) or math.isinf(value) or value <= 0:
+        raise InputError(f"{flag} must be a positive, finite number of seconds, not {value:g}",
+                         hint=f"e.g. {flag} 10")
+
+
+def count(value: int, flag: str, minimum: int = 1) -> None:
+    if value < minimum:
+        raise InputError(f"{flag} must be at least {minimum}, not {value}")
+
+
+def exponent(value: float, flag: str = "--max-exponent") -> None:
+    if math.isnan(value) or value < 0:
+        raise InputError(f"{flag} must be a non-negative number (inf for no limit), not {value:g}")
+
+
+def check_eval(*, timeout, check_timeout, check_limit, max_length, max_depth, max_nodes, max_elements,
+               max_exponent, seed, order) -> None:
+    """Every option of `gradcli eval` (and the shared ones of `explain`) that typer cannot check."""
+    seconds(timeout, "--timeout")
+    seconds(check_timeout, "--check-timeout")
+    count(check_limit, "--check-limit", minimum=0)
+    for value, flag in ((max_length, "--max-length"), (max_depth, "--max-depth"), (max_nodes, "--max-nodes"),
+                        (max_elements, "--max-elements")):
+        count(value, flag)
+    exponent(max_exponent)
+    count(seed, "--seed", minimum=0)
+    if order is not None:
+        count(order, "--order")
+
+
+def check_explain(*, timeout, seed) -> None:
+    seconds(timeout, "--timeout")
+    count(seed, "--seed", minimum=0)
+
+
+def undecodable_argument(argv: list[str]) -> str | None:
+    """The error message for the first argument that is not valid UTF-8, or None.
+
+    Python hands undecodable argv bytes over as lone surrogates (U+DC80..U+DCFF, PEP 383): they cannot be
+    printed or parsed, so they are refused here by byte value rather than failing somewhere later."""
+    for position, arg in enumerate(argv, start=1):
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError as err:
+            raw = arg.encode("utf-8", "surrogateescape") if _escaped(arg) else None
+            shown = repr(raw)[1:] if raw is not None else ascii(arg)
+            bad = arg[err.start]
+            byte = f"byte 0x{ord(bad) - 0xDC00:02x}" if 0xDC80 <= ord(bad) <= 0xDCFF else f"U+{ord(bad):04X}"
+            return (f"gradcli: error: argument {position} ({_short(shown)}) is not valid UTF-8 text ({byte} at "
+                    f"position {err.start})\nhint: gradcli reads its arguments as UTF-8; check the terminal's "
+                    "or the script's encoding")
+    return None
+
+
+def _escaped(arg: str) -> bool:
+    try:
+        arg.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _short(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def source_text(data: bytes, name: str) -> str:
+    """A program file's bytes as text: UTF-8, with or without a byte-order mark (as Python reads files)."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise InputError(f"{name} is not UTF-8 text (byte 0x{data[err.start]:02x} at offset {err.start})",
+                         hint="gradcli run reads Python source as UTF-8") from None
