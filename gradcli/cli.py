@@ -122,6 +122,9 @@ def eval_command(
              "or - for stdin.")] = None,
     const: Annotated[list[str] | None, typer.Option(
         "--const", "-c", metavar="NAME=VALUE", help="A tensor that does not require grad (.grad is None).")] = None,
+    inputs_files: Annotated[list[str] | None, typer.Option(
+        "--inputs", metavar="FILE", help="Tensors that require grad, many at once: a JSON object "
+                                         "{name: value} or an .npz (one tensor per key); - for stdin.")] = None,
     grad_output: Annotated[str | None, typer.Option(
         "--grad-output", metavar="VALUE", help="The gradient= of backward() for a non-scalar output.")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed for randn(...)/rand(...) values.")] = 0,
@@ -171,13 +174,15 @@ def eval_command(
 
         from .calc import attach_checks, attach_derivatives, evaluate_expression
         from .engine import dtypes
-        from .inputs import parse_assignment, parse_value
+        from .inputs import bind_inputs_file, parse_assignment, parse_value
 
         limits = _limits(max_length, max_depth, max_nodes, max_elements, max_exponent, timeout)
         np_dtype = np.dtype(dtype.value)
         rng = np.random.default_rng(seed)
         inputs = _assignments(assignments or [], np_dtype, rng, limits, parse_assignment)
         consts = _assignments(const or [], np_dtype, rng, limits, parse_assignment)
+        for path in inputs_files or []:
+            bind_inputs_file(inputs, path, dtype=np_dtype, limits=limits)
         gout = None if grad_output is None else parse_value(grad_output, dtype=np_dtype, rng=rng, limits=limits)
         result = evaluate_expression(expression, inputs, consts, grad_output=gout,
                                      dtype=dtypes.by_name(dtype.value), limits=limits)
@@ -247,6 +252,10 @@ def ops_command(
 @app.command("run")
 def run_command(
     file: Annotated[str, typer.Argument(help="A PyTorch autograd program (.py), or - for standard input.")],
+    arg: Annotated[list[str] | None, typer.Option(
+        "--arg", metavar="NAME=VALUE", help="Bind a global before the program runs: a plain number as a Python "
+                                            "int/float, any other value (list, @file, randn(..)) as a float32 "
+                                            "tensor.")] = None,
     debug: DebugOpt = False,
 ):
     """Run a PyTorch autograd snippet on gradcli's engine and print what PyTorch would print."""
@@ -254,8 +263,10 @@ def run_command(
         from pathlib import Path
 
         from .errors import InputError
-        from .run import run_source
+        from .inputs import run_arguments
+        from .run import RunLimits, run_source
 
+        bindings = run_arguments(arg or [], max_elements=RunLimits().max_tensor_elements)
         if file == "-":
             source, name = sys.stdin.read(), "<stdin>"
         else:
@@ -263,7 +274,7 @@ def run_command(
             if not path.is_file():
                 raise InputError(f"no such file: {file}")
             source, name = path.read_text(encoding="utf-8"), file
-        code = run_source(source, name, stdout=sys.stdout, stderr=sys.stderr)
+        code = run_source(source, name, stdout=sys.stdout, stderr=sys.stderr, bindings=bindings)
     raise typer.Exit(code)
 
 

@@ -39,7 +39,7 @@ def test_random_values_have_shape_and_are_reproducible():
 
 def test_files_and_stdin(tmp_path):
     (tmp_path / "a.json").write_text("[[1, 2], [3, \"inf\"]]")
-    (tmp_path / "b.txt").write_text("1 2 3\n4,5,6\n")
+    (tmp_path / "b.txt").write_text("1 2 3\n4 5 6\n")
     np.save(tmp_path / "c.npy", np.arange(3.0))
     np.testing.assert_array_equal(value(f"@{tmp_path / 'a.json'}"), [[1, 2], [3, np.inf]])
     np.testing.assert_array_equal(value(f"@{tmp_path / 'b.txt'}"), [[1, 2, 3], [4, 5, 6]])
