@@ -93,19 +93,35 @@ def parse_value(text: str, *, dtype: np.dtype, rng: np.random.Generator, limits:
     if stripped.startswith("@"):
         return _finish(_read_file(stripped[1:], limits, source, offset), dtype, limits, stripped[1:])
     lead = offset + (len(text) - len(text.lstrip()))
+    if not stripped.isascii():
+        _check_utf8_argument(stripped, source)
+    if "\x00" in stripped:
+        raise InputError("the value contains a NUL byte", source=source[:200].replace("\x00", "\\0"))
     try:
         tree = ast.parse(stripped, mode="eval")
-    except SyntaxError as err:
+    except (SyntaxError, ValueError) as err:
+        if "integer string conversion" in str(err):  # an integer literal with more digits than Python converts
+            raise InputError("a number in the value has too many digits", source=source[:200],
+                             hint="write it as a float, e.g. 1e400 (inf)") from None
+        if not isinstance(err, SyntaxError):
+            raise InputError(f"cannot read the value: {_excerpt(str(err), 80)}", source=source[:200]) from None
         col = lead + max((err.offset or 1) - 1, 0)
         raise InputError(f"cannot read the value: {err.msg}", source=source, span=(col, col + 1),
                          hint=_VALUE_HINT) from None
-    except ValueError:  # an integer literal with more digits than Python converts
-        raise InputError("a number in the value has too many digits", source=source[:200], hint=_VALUE_HINT) \
-            from None
     except (RecursionError, MemoryError):
         raise InputError("value is nested too deeply", source=source[:200]) from None
     array = _ValueReader(source, lead, limits, rng).read(tree.body)
     return _finish(array, dtype, limits, source[:200])
+
+
+def _check_utf8_argument(text: str, source: str) -> None:
+    """Arguments that were not UTF-8 arrive with surrogate escapes (PEP 383): say so, not 'cannot encode'."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as err:
+        byte = ord(text[err.start]) - 0xDC00 if 0xDC80 <= ord(text[err.start]) <= 0xDCFF else None
+        shown = f" (byte 0x{byte:02x})" if byte is not None else ""
+        raise InputError(f"the value is not UTF-8 text{shown}", source=source[:200]) from None
 
 
 def _finish(array, dtype, limits, what) -> np.ndarray:
