@@ -561,15 +561,10 @@ def _from_text(data: bytes, what: str, limits: Limits, *, delimiter: str | None)
     columns = _count_fields(data, first, delimiter, limits.max_elements + 1)
     if columns > limits.max_elements:
         raise InputError(f"{what} holds more than {limits.max_elements} numbers", hint="raise it with --max-elements")
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            # max_rows: never more than the element limit (+ one row, to tell that there was more)
-            array = np.loadtxt(io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"), dtype=np.float64,
-                               delimiter=delimiter, comments="#", ndmin=2,
-                               max_rows=limits.max_elements // columns + 1)
-    except ValueError as err:
-        raise _text_error(data.decode("utf-8"), what, delimiter, str(err)) from None
+    array = _loadtxt(data, what, delimiter, limits.max_elements // columns + 1)
+    if array.shape[1] != columns and array.shape[0] == limits.max_elements // columns + 1:
+        # numpy split the first line otherwise than we counted: read again, bounded by its own count
+        array = _loadtxt(data, what, delimiter, limits.max_elements // max(array.shape[1], 1) + 1)
     if array.size > limits.max_elements:
         raise InputError(f"{what} holds more than {limits.max_elements} numbers", hint="raise it with --max-elements")
     if array.shape[0] == 1:
@@ -577,12 +572,23 @@ def _from_text(data: bytes, what: str, limits: Limits, *, delimiter: str | None)
     return array[:, 0] if array.shape[1] == 1 else array
 
 
+def _loadtxt(data: bytes, what: str, delimiter: str | None, max_rows: int) -> np.ndarray:
+    """numpy's C reader, never more than `max_rows` rows (blank and comment lines do not count)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return np.loadtxt(io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"), dtype=np.float64,
+                              delimiter=delimiter, comments="#", ndmin=2, max_rows=max_rows)
+    except ValueError as err:
+        raise _text_error(data.decode("utf-8"), what, delimiter, str(err)) from None
+
+
 def _first_data_line(data: bytes) -> tuple[int, int] | None:
     """(start, end) of the first line holding something other than blanks and a # comment."""
     start = 0
     while start <= len(data):
-        end = data.find(b"\n", start)
-        end = len(data) if end == -1 else end
+        ends = [i for i in (data.find(b"\n", start), data.find(b"\r", start)) if i != -1]
+        end = min(ends, default=len(data))
         if data[start:min(end, start + 4096)].split(b"#", 1)[0].strip():
             return start, end
         start = end + 1

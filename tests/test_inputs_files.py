@@ -18,6 +18,8 @@ import threading
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from gradcli import inputs as inputs_module
@@ -102,6 +104,8 @@ def test_tsv_empty_field_is_an_error_not_a_merged_separator(tmp_path):
     ("1\n2\n3\n", [1.0, 2.0, 3.0]),
     ("# a comment\n1, 2\n\n3 ,4  # trailing comment\n", [[1.0, 2.0], [3.0, 4.0]]),
     ("1\t2\n3   4\r\n", [[1.0, 2.0], [3.0, 4.0]]),
+    ("1,2\r3,4\r5,6\r", [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]),
+    ("1 2\r\n3 4\r\n5 6", [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]),
     ("nan,inf,-inf,-1.5e-3,+2,.5\n", [np.nan, np.inf, -np.inf, -1.5e-3, 2.0, 0.5]),
 ])
 def test_text_shapes_and_numbers(tmp_path, text, expected):
@@ -476,3 +480,49 @@ def test_inputs_npz_size_limit_counts_every_array(tmp_path):
     np.savez(path, x=np.ones(6), y=np.ones(6))
     with pytest.raises(InputError, match="holds more than 10 numbers"):
         read_inputs_file(str(path), dtype=F64, limits=Limits(max_elements=10))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rows=st.integers(1, 6), cols=st.integers(2, 5), max_elements=st.integers(1, 40),
+       newline=st.sampled_from(["\n", "\r\n", "\r"]), separator=st.sampled_from([",", ", ", " ", "\t", "  "]),
+       blank_lines=st.booleans(), seed=st.integers(0, 2**16))
+def test_text_is_read_whole_or_refused_never_cut(tmp_path, rows, cols, max_elements, newline, separator,
+                                                 blank_lines, seed):
+    table = np.random.default_rng(seed).standard_normal((rows, cols)).round(3)
+    lines = [separator.join(repr(float(v)) for v in row) for row in table]
+    if blank_lines:
+        lines = ["# comment", ""] + [line for row in lines for line in (row, "")]
+    path = tmp_path / "t.txt"
+    path.write_bytes(newline.join(lines).encode())
+    if rows * cols > max_elements:
+        assert error_of(f"@{path}", max_elements=max_elements) == f"{path} holds more than {max_elements} numbers"
+    else:
+        got = file_value(path, max_elements=max_elements)
+        np.testing.assert_array_equal(got, table[0] if rows == 1 else table)
+
+
+MEASURE_PARSE = """
+import resource, sys
+import numpy as np
+from gradcli.inputs import parse_value
+from gradcli.limits import Limits
+parse_value("@" + sys.argv[1], dtype=np.dtype("float64"), rng=np.random.default_rng(0), limits=Limits())
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+array = parse_value("@" + sys.argv[2], dtype=np.dtype("float64"), rng=np.random.default_rng(0), limits=Limits())
+print(array.nbytes, (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) * 1024)
+"""
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="ru_maxrss in kB is Linux's")
+def test_text_parsing_memory_is_a_small_multiple_of_the_array(tmp_path):
+    """Issue 8: a 120 MB text file took 9.9 GB. Peak memory growth, measured in a child process, must stay
+    within 5x the final array (the file's bytes, the array, numpy's row buffer)."""
+    small, big = tmp_path / "small.txt", tmp_path / "big.txt"
+    small.write_text("1 2\n")
+    np.savetxt(big, np.random.default_rng(0).standard_normal((100_000, 10)), fmt="%.6f")
+    done = subprocess.run([sys.executable, "-c", MEASURE_PARSE, str(small), str(big)], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    array_bytes, growth = map(int, done.stdout.split())
+    assert array_bytes == 8_000_000
+    assert growth < 5 * array_bytes, f"parsing grew the process by {growth / array_bytes:.1f}x the array"
