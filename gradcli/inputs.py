@@ -129,6 +129,8 @@ def _finish(array, dtype, limits, what) -> np.ndarray:
     if array.size > limits.max_elements:
         raise InputError(f"{_excerpt(what)} has {array.size} elements; the limit is {limits.max_elements}",
                          hint="raise it with --max-elements")
+    if array.dtype == dtype and array.flags.writeable and array.flags.owndata:
+        return array  # parsed into a fresh array already: no second copy of a large value
     return array.astype(dtype)
 
 
