@@ -304,6 +304,9 @@ def _read_file(path_text: str, limits: Limits, source=None, offset=0, *, key_all
         match = _NPZ_KEY.fullmatch(path_text)
         if match and os.path.lexists(match.group(1)):
             path_text, key = match.group(1), match.group(2)
+    if not path_text:
+        raise InputError("expected a file name after @", source=source, span=(offset, offset + 1),
+                         hint="@values.npy, @data.csv, or - for standard input")
     data = _read_path_bytes(path_text, limits, source, offset)
     return _decode(data, path_text, limits, key=key, extension=_extension(path_text))
 
@@ -368,6 +371,8 @@ def _read_capped(stream, cap: int, what: str, limits: Limits) -> bytes:
         chunk = stream.read(min(1 << 24, cap + 1 - total))
         if not chunk:
             break
+        if not chunks and not chunk.startswith((_NPY_MAGIC, _GZIP_MAGIC, *_ZIP_MAGICS)) and b"\x00" in chunk:
+            raise _binary(what)  # now, not after reading all of /dev/zero
         chunks.append(chunk)
         total += len(chunk)
         if total > cap:
@@ -413,11 +418,15 @@ def _gunzip(data: bytes, what: str, limits: Limits) -> bytes:
         raise InputError(f"{what} is not a valid gzip file: {_excerpt(str(err), 80)}") from None
 
 
+def _binary(what: str) -> InputError:
+    return InputError(f"{what} is a binary file, not .npy, .npz, JSON or text",
+                      hint="values are .npy/.npz arrays, JSON lists or numbers in text")
+
+
 def _text_bytes(data: bytes, what: str) -> bytes:
     """`data` checked to be UTF-8 text (kept as bytes: numpy's reader decodes it in chunks), BOM removed."""
     if b"\x00" in data:
-        raise InputError(f"{what} is a binary file, not .npy, .npz, JSON or text",
-                         hint="values are .npy/.npz arrays, JSON lists or numbers in text")
+        raise _binary(what)
     if not data.isascii():
         try:
             data.decode("utf-8")
@@ -542,12 +551,15 @@ def _json_array(data, what: str, limits: Limits) -> np.ndarray:
             if depth >= 64:
                 raise InputError(f"{what} is nested too deeply (a tensor has at most 64 dimensions)")
             stack.extend((child, depth + 1) for child in item if not isinstance(child, float))
-        elif not (isinstance(item, float) or (isinstance(item, str) and item in ("nan", "inf", "-inf"))):
+        elif isinstance(item, bool) or not (isinstance(item, (float, int))
+                                            or (isinstance(item, str) and item in ("nan", "inf", "-inf"))):
             raise InputError(f"{what} holds {_excerpt(json.dumps(item))}, which is not a number")
     try:
         return np.array(data, dtype=np.float64)
     except ValueError:
         raise InputError(f"{what}: rows of a nested list must all have the same length") from None
+    except OverflowError:
+        raise InputError(f"{what} holds an integer too large for a float") from None
 
 
 def _from_text(data: bytes, what: str, limits: Limits, *, delimiter: str | None) -> np.ndarray:
@@ -640,6 +652,12 @@ def _text_error(text: str, what: str, delimiter: str | None, reader_message: str
 
 
 # -- many names at once: --inputs FILE (eval) and --arg NAME=VALUE (run) --------------------------------------
+
+def array_from_json(data, *, dtype: np.dtype, limits: Limits, what: str = "value") -> np.ndarray:
+    """An already decoded JSON value (a number, a nested list, "nan"/"inf"/"-inf") as an array, strictly:
+    null, booleans, other strings and ragged lists are errors (for NDJSON rows)."""
+    return _finish(_json_array(data, what, limits), dtype, limits, what)
+
 
 def read_inputs_file(path_text: str, *, dtype: np.dtype, limits: Limits, stdin=None) -> dict[str, np.ndarray]:
     """{name: array} from a JSON object {name: number | nested list} or an .npz (one array per key)."""

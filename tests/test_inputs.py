@@ -56,6 +56,7 @@ def test_files_and_stdin(tmp_path):
     ("zeros(-1)", "bad arguments"),
     ("@/no/such/file.npy", "no such file"),
     ("", "empty value"),
+    ("@", "expected a file name after @"),
 ])
 def test_bad_values(text, needle):
     with pytest.raises(InputError, match=needle):

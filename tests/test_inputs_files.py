@@ -128,6 +128,21 @@ def test_error_quotes_only_a_short_excerpt_of_a_bad_file(tmp_path):
     assert "line 1, column 2" in message and len(message) < 200 + len(str(path))
 
 
+def test_endless_binary_stream_is_refused_at_its_first_chunk():
+    if not os.path.exists("/dev/zero"):
+        pytest.skip("no /dev/zero")
+    assert error_of("@/dev/zero") == "/dev/zero is a binary file, not .npy, .npz, JSON or text"
+
+
+def test_array_from_decoded_json_for_ndjson_rows():
+    got = inputs_module.array_from_json([[1, 2.5], ["inf", 3]], dtype=F64, limits=Limits())
+    np.testing.assert_array_equal(got, [[1.0, 2.5], [np.inf, 3.0]])
+    assert inputs_module.array_from_json(4, dtype=F64, limits=Limits()).shape == ()
+    for bad in (None, True, [1, None], [[1], [1, 2]], {"a": 1}, [10**400], "1"):
+        with pytest.raises(InputError):
+            inputs_module.array_from_json(bad, dtype=F64, limits=Limits())
+
+
 def test_proc_environ_is_refused_without_quoting_it():
     if not os.path.exists("/proc/self/environ"):
         pytest.skip("no /proc")
