@@ -297,10 +297,10 @@ def _generator_shape(name, args) -> tuple:
 
 # -- files and streams ----------------------------------------------------------------------------------------
 
-def _read_file(path_text: str, limits: Limits, source=None, offset=0, *, key_allowed: bool = True):
+def _read_file(path_text: str, limits: Limits, source=None, offset=0):
     """The array in file `path_text` (`file.npz:key` names one array of an .npz)."""
     key = None
-    if key_allowed and not os.path.lexists(path_text):
+    if not os.path.lexists(path_text):
         match = _NPZ_KEY.fullmatch(path_text)
         if match and os.path.lexists(match.group(1)):
             path_text, key = match.group(1), match.group(2)
@@ -308,7 +308,7 @@ def _read_file(path_text: str, limits: Limits, source=None, offset=0, *, key_all
         raise InputError("expected a file name after @", source=source, span=(offset, offset + 1),
                          hint="@values.npy, @data.csv, or - for standard input")
     data = _read_path_bytes(path_text, limits, source, offset)
-    return _decode(data, path_text, limits, key=key, extension=_extension(path_text))
+    return _decode(data, _excerpt(path_text, 200), limits, key=key, extension=_extension(path_text))
 
 
 def _extension(path_text: str) -> str:

@@ -541,3 +541,51 @@ def test_text_parsing_memory_is_a_small_multiple_of_the_array(tmp_path):
     array_bytes, growth = map(int, done.stdout.split())
     assert array_bytes == 8_000_000
     assert growth < 5 * array_bytes, f"parsing grew the process by {growth / array_bytes:.1f}x the array"
+
+
+def _make_files(tmp: pathlib.Path) -> None:
+    np.savez(tmp / "m.npz", a=np.ones(2), b=np.arange(3.0))
+    with open(tmp / "U.NPY", "wb") as f:
+        np.save(f, np.array([1.0, 2.0]))
+    (tmp / "g.csv.gz").write_bytes(gzip.compress(b"1,2\n"))
+    (tmp / "bad.gz").write_bytes(b"\x1f\x8bnot gzip at all")
+    (tmp / "t.npy").write_text("1 2\n")
+    (tmp / "o.json").write_text('{"x": 1}')
+    (tmp / "n.json").write_text("[1, null]")
+    (tmp / "e.txt").write_text("")
+
+
+@pytest.mark.parametrize("spec,expected", [
+    ("x=@{tmp}/m.npz:b", [0.0, 1.0, 2.0]),
+    ("x=@{tmp}/U.NPY", [1.0, 2.0]),
+    ("x=@{tmp}/g.csv.gz", [1.0, 2.0]),
+])
+def test_file_forms_on_the_command_line(tmp_path, spec, expected):
+    _make_files(tmp_path)
+    obj = cli_json("eval", "(x*x).sum()", spec.format(tmp=tmp_path))
+    assert obj["tensors"]["x"]["value"] == expected
+    assert obj["tensors"]["x"]["grad"] == [2 * v for v in expected]  # d/dx sum(x^2) = 2x
+
+
+@pytest.mark.parametrize("spec,message", [
+    ("x=@{tmp}", "{tmp} is a directory, not a file"),
+    ("x=@{tmp}/none.csv", "no such file: {tmp}/none.csv"),
+    ("x=@{tmp}/m.npz", "{tmp}/m.npz holds 2 arrays (a, b): name one"),
+    ("x=@{tmp}/m.npz:c", "{tmp}/m.npz has no array 'c'; it holds: a, b"),
+    ("x=@{tmp}/bad.gz", "{tmp}/bad.gz is not a valid gzip file"),
+    ("x=@{tmp}/t.npy", "{tmp}/t.npy is not a .npy file (it does not start with the .npy signature)"),
+    ("x=@{tmp}/o.json", "{tmp}/o.json holds a JSON object, not a value"),
+    ("x=@{tmp}/n.json", "{tmp}/n.json holds null, which is not a number"),
+    ("x=@{tmp}/e.txt", "{tmp}/e.txt is empty"),
+    ("x=@/proc/self/environ", "/proc/self/environ is a binary file, not .npy, .npz, JSON or text"),
+    ("x=@/dev/zero", "/dev/zero is a binary file, not .npy, .npz, JSON or text"),
+    ("x=-", "standard input is empty"),
+])
+def test_file_error_messages_on_the_command_line(tmp_path, spec, message):
+    if "/proc/" in spec and not os.path.exists("/proc/self/environ"):
+        pytest.skip("no /proc")
+    _make_files(tmp_path)
+    result = cli("eval", "x.sum()", spec.format(tmp=tmp_path), "--no-check", input="")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[0].startswith("gradcli: error: " + message.format(tmp=tmp_path))
+    assert len(result.stderr) < 600  # an excerpt at most, never the file
