@@ -98,7 +98,9 @@ def parse_value(text: str, *, dtype: np.dtype, rng: np.random.Generator, limits:
     if "\x00" in stripped:
         raise InputError("the value contains a NUL byte", source=source[:200].replace("\x00", "\\0"))
     try:
-        tree = ast.parse(stripped, mode="eval")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # SyntaxWarning "invalid decimal literal" for 1e: the error says it
+            tree = ast.parse(stripped, mode="eval")
     except (SyntaxError, ValueError) as err:
         if "integer string conversion" in str(err):  # an integer literal with more digits than Python converts
             raise InputError("a number in the value has too many digits", source=source[:200],
@@ -742,7 +744,9 @@ def _plain_number(text: str):
             return None  # parse_value reports it
         return int(stripped)
     try:
-        tree = ast.parse(stripped, mode="eval").body
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(stripped, mode="eval").body
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     sign = 1.0

@@ -589,3 +589,29 @@ def test_file_error_messages_on_the_command_line(tmp_path, spec, message):
     assert result.exit_code == 2
     assert result.stderr.splitlines()[0].startswith("gradcli: error: " + message.format(tmp=tmp_path))
     assert len(result.stderr) < 600  # an excerpt at most, never the file
+
+
+_PREFIXES = [b"", b"\x93NUMPY\x01\x00", b"\x93NUMPY\x02\x00", b"PK\x03\x04", b"\x1f\x8b", b"[", b"{", b"1,2\n",
+             _npy_header((3,)), _npy_header((2, 2), "|O")]
+
+
+@settings(max_examples=300, deadline=None)
+@given(prefix=st.sampled_from(_PREFIXES), body=st.binary(max_size=200))
+def test_fuzz_any_bytes_give_an_array_or_an_input_error(prefix, body):
+    try:
+        got = value("-", stdin=io.BytesIO(prefix + body), max_elements=1000)
+    except InputError as err:
+        assert err.message and len(err.message) < 400
+    else:
+        assert isinstance(got, np.ndarray) and got.dtype == np.float64
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(alphabet=st.sampled_from(list("0123456789.,-+e()[]* /naifrdsolpx@_ \t")), max_size=40))
+def test_fuzz_value_text_gives_an_array_or_an_input_error(text):
+    try:
+        got = value(text, stdin=io.BytesIO(b""), max_elements=1000)
+    except InputError as err:
+        assert err.message
+    else:
+        assert isinstance(got, np.ndarray) and got.size <= 1000
