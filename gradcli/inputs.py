@@ -44,6 +44,8 @@ EXCERPT_CHARS = 40  # the most of a bad file an error message quotes
 _NPY_MAGIC = b"\x93NUMPY"
 _ZIP_MAGICS = (b"PK\x03\x04", b"PK\x05\x06")
 _GZIP_MAGIC = b"\x1f\x8b"
+_OTHER_COMPRESSIONS = ((b"BZh", "bzip2"), (b"\xfd7zXZ\x00", "xz"), (b"\x28\xb5\x2f\xfd", "zstd"),
+                       (b"7z\xbc\xaf\x27\x1c", "7-zip"))
 _NPZ_KEY = re.compile(r"(?is)(.*\.npz(?:\.gz)?):([^/]*)")
 _NUMBER = re.compile(r"(?i)[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?|nan|inf|infinity)")
 
@@ -373,13 +375,23 @@ def _read_capped(stream, cap: int, what: str, limits: Limits) -> bytes:
         chunk = stream.read(min(1 << 24, cap + 1 - total))
         if not chunk:
             break
-        if not chunks and not chunk.startswith((_NPY_MAGIC, _GZIP_MAGIC, *_ZIP_MAGICS)) and b"\x00" in chunk:
-            raise _binary(what)  # now, not after reading all of /dev/zero
+        if not chunks:
+            _check_start(chunk, what)  # now, not after reading all of /dev/zero
         chunks.append(chunk)
         total += len(chunk)
         if total > cap:
             raise _too_large(what, cap, limits)
     return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
+def _check_start(chunk: bytes, what: str) -> None:
+    """Refuse, from its first bytes, a stream no reader here understands."""
+    for magic, kind in _OTHER_COMPRESSIONS:
+        if chunk.startswith(magic):
+            raise InputError(f"{what} is {kind}-compressed; gradcli reads gzip (.gz) only",
+                             hint="decompress it first, or recompress it with gzip")
+    if not chunk.startswith((_NPY_MAGIC, _GZIP_MAGIC, *_ZIP_MAGICS)) and b"\x00" in chunk:
+        raise _binary(what)
 
 
 def _too_large(what: str, cap: int, limits: Limits) -> InputError:
@@ -497,11 +509,14 @@ def _read_npz_member(archive, member: str, what: str, limits: Limits) -> np.ndar
 def _read_npz(data: bytes, what: str, limits: Limits, key) -> np.ndarray:
     with _open_npz(data, what) as archive:
         members = _npz_members(archive)
-        keys = ", ".join(sorted(members)) or "none"
+        if not members:
+            raise InputError(f"{what} is a zip archive without .npy arrays, not an .npz",
+                             hint="save arrays with numpy.savez, or unzip a text file first")
+        keys = ", ".join(sorted(members))
         if key is None:
             if len(members) != 1:
                 raise InputError(f"{what} holds {len(members)} arrays ({_excerpt(keys, 200)}): name one",
-                                 hint=f"write @FILE.npz:KEY, e.g. @{_excerpt(what, 80)}:{min(members, default='x')}")
+                                 hint=f"write @FILE.npz:KEY, e.g. @{_excerpt(what, 80)}:{min(members)}")
             key = next(iter(members))
         if key not in members:
             raise InputError(f"{what} has no array '{_excerpt(key)}'; it holds: {_excerpt(keys, 200)}")

@@ -262,6 +262,21 @@ def test_compressed_npz_member_is_checked_by_its_header(tmp_path):
     assert error_of(f"@{path}:w", max_elements=1000) == f"{path}:w has 100000 elements; the limit is 1000"
 
 
+def test_other_archives_and_compressions_are_refused_by_name(tmp_path):
+    import bz2
+    import lzma
+    import zipfile
+
+    with zipfile.ZipFile(tmp_path / "data.zip", "w") as archive:
+        archive.writestr("data.csv", "1,2\n")
+    assert error_of(f"@{tmp_path / 'data.zip'}") == f"{tmp_path / 'data.zip'} is a zip archive without .npy " \
+                                                    "arrays, not an .npz"
+    (tmp_path / "v.txt.bz2").write_bytes(bz2.compress(b"1 2\n"))
+    (tmp_path / "v.txt.xz").write_bytes(lzma.compress(b"1 2\n"))
+    assert error_of(f"@{tmp_path / 'v.txt.bz2'}").endswith("is bzip2-compressed; gradcli reads gzip (.gz) only")
+    assert error_of(f"@{tmp_path / 'v.txt.xz'}").endswith("is xz-compressed; gradcli reads gzip (.gz) only")
+
+
 def test_key_on_a_file_that_is_not_npz(tmp_path):
     path = tmp_path / "a.npy"
     np.save(path, np.ones(2))
