@@ -605,13 +605,24 @@ def _from_text(data: bytes, what: str, limits: Limits, *, delimiter: str | None)
 
 def _loadtxt(data: bytes, what: str, delimiter: str | None, max_rows: int) -> np.ndarray:
     """numpy's C reader, never more than `max_rows` rows (blank and comment lines do not count)."""
-    try:
+    def read(lines):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            return np.loadtxt(io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"), dtype=np.float64,
-                              delimiter=delimiter, comments="#", ndmin=2, max_rows=max_rows)
+            return np.loadtxt(lines, dtype=np.float64, delimiter=delimiter, comments="#", ndmin=2,
+                              max_rows=max_rows)
+
+    try:
+        return read(io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
     except ValueError as err:
-        raise _text_error(data.decode("utf-8"), what, delimiter, str(err)) from None
+        message = str(err)
+    if delimiter is not None:
+        # numpy reads a line of blanks as one empty field when a delimiter is given; such a line holds no
+        # numbers, so skip it as numpy skips an empty line (slower, in Python: only after a first failure)
+        try:
+            return read(line for line in io.TextIOWrapper(io.BytesIO(data), encoding="utf-8") if line.strip())
+        except ValueError as err:
+            message = str(err)
+    raise _text_error(data.decode("utf-8"), what, delimiter, message)
 
 
 def _first_data_line(data: bytes) -> tuple[int, int] | None:

@@ -67,6 +67,8 @@ def cli_json(*args, input=None):
     ("# header comment\n1,2,3\n\n4,5\n", "line 4 has 2 values, line 2 has 3 (ragged rows)"),
     ("1 2 3\n4 5\n", "line 2 has 2 values, line 1 has 3 (ragged rows)"),
     ("1,2\n3,x\n", "line 2, column 2: 'x' is not a number"),
+    ("1,2\n  \n3\n", "line 3 has 1 values, line 1 has 2 (ragged rows)"),
+    ("1,2\n , \n", "line 2, column 1: empty field"),
     ("a,b\n1,2\n", "line 1, column 1: 'a' is not a number"),
     ("1 2 3\n4,5,6\n", "line 1, column 1: '1 2 3' is separated by spaces, other lines by commas"),
     ("1,0x10\n", "line 1, column 2: '0x10' is not a number"),
@@ -105,6 +107,7 @@ def test_tsv_empty_field_is_an_error_not_a_merged_separator(tmp_path):
     ("# a comment\n1, 2\n\n3 ,4  # trailing comment\n", [[1.0, 2.0], [3.0, 4.0]]),
     ("1\t2\n3   4\r\n", [[1.0, 2.0], [3.0, 4.0]]),
     ("1,2\r3,4\r5,6\r", [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]),
+    ("1,2\n   \n3,4\n \t\n", [[1.0, 2.0], [3.0, 4.0]]),
     ("1 2\r\n3 4\r\n5 6", [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]),
     ("nan,inf,-inf,-1.5e-3,+2,.5\n", [np.nan, np.inf, -np.inf, -1.5e-3, 2.0, 0.5]),
 ])
@@ -521,7 +524,7 @@ def test_text_is_read_whole_or_refused_never_cut(tmp_path, rows, cols, max_eleme
     table = np.random.default_rng(seed).standard_normal((rows, cols)).round(3)
     lines = [separator.join(repr(float(v)) for v in row) for row in table]
     if blank_lines:
-        lines = ["# comment", ""] + [line for row in lines for line in (row, "")]
+        lines = ["# comment", ""] + [line for row in lines for line in (row, " ")]
     path = tmp_path / "t.txt"
     path.write_bytes(newline.join(lines).encode())
     if rows * cols > max_elements:
