@@ -133,8 +133,8 @@ def _finish(array, dtype, limits, what) -> np.ndarray:
     if array.size > limits.max_elements:
         raise InputError(f"{_excerpt(what)} has {array.size} elements; the limit is {limits.max_elements}",
                          hint="raise it with --max-elements")
-    if array.dtype == dtype and array.flags.writeable and array.flags.owndata:
-        return array  # parsed into a fresh array already: no second copy of a large value
+    if array.dtype == dtype and array.flags.writeable:
+        return array  # every reader here makes a fresh array (read-only ones are views of bytes): no copy
     return array.astype(dtype)
 
 
@@ -311,8 +311,15 @@ def _read_file(path_text: str, limits: Limits, source=None, offset=0):
     if not path_text:
         raise InputError("expected a file name after @", source=source, span=(offset, offset + 1),
                          hint="@values.npy, @data.csv, or - for standard input")
-    data = _read_path_bytes(path_text, limits, source, offset)
-    return _decode(data, _excerpt(path_text, 200), limits, key=key, extension=_extension(path_text))
+    what = _excerpt(path_text, 200)
+    with _open_path(path_text, limits, source, offset) as stream:
+        if key is None and stream.peek(len(_NPY_MAGIC))[:len(_NPY_MAGIC)] == _NPY_MAGIC:
+            try:
+                return _read_npy(stream, what, limits)  # its header bounds what is read
+            except OSError as err:
+                raise InputError(f"cannot read {what}: {err.strerror or err}") from None
+        data = _read_opened(stream, path_text, limits, source, offset)
+    return _decode(data, what, limits, key=key, extension=_extension(path_text))
 
 
 def _extension(path_text: str) -> str:
@@ -324,10 +331,22 @@ def _extension(path_text: str) -> str:
 
 
 def _read_path_bytes(path_text: str, limits: Limits, source=None, offset=0) -> bytes:
+    with _open_path(path_text, limits, source, offset) as stream:
+        return _read_opened(stream, path_text, limits, source, offset)
+
+
+def _open_path(path_text: str, limits: Limits, source=None, offset=0):
+    """The file opened for reading, after the checks that need no reading: exists, not a directory, size."""
     span = (offset, offset + len(path_text) + 1) if source is not None else None
     shown = _excerpt(path_text, 200)
     try:
         info = os.stat(path_text)
+        if stat.S_ISDIR(info.st_mode):
+            raise InputError(f"{shown} is a directory, not a file", source=source, span=span)
+        cap = max_input_bytes(limits)
+        if stat.S_ISREG(info.st_mode) and info.st_size > cap:
+            raise _too_large(shown, cap, limits)
+        return open(path_text, "rb")
     except FileNotFoundError:
         raise InputError(f"no such file: {shown}", source=source, span=span) from None
     except PermissionError:
@@ -335,17 +354,14 @@ def _read_path_bytes(path_text: str, limits: Limits, source=None, offset=0) -> b
     except (OSError, ValueError) as err:
         raise InputError(f"cannot open {shown}: {getattr(err, 'strerror', None) or err}", source=source,
                          span=span) from None
-    if stat.S_ISDIR(info.st_mode):
-        raise InputError(f"{shown} is a directory, not a file", source=source, span=span)
-    cap = max_input_bytes(limits)
-    if stat.S_ISREG(info.st_mode) and info.st_size > cap:
-        raise _too_large(shown, cap, limits)
+
+
+def _read_opened(stream, path_text: str, limits: Limits, source=None, offset=0) -> bytes:
+    shown = _excerpt(path_text, 200)
     try:
-        with open(path_text, "rb") as stream:
-            return _read_capped(stream, cap, shown, limits)
-    except PermissionError:
-        raise InputError(f"permission denied: {shown}", source=source, span=span) from None
+        return _read_capped(stream, max_input_bytes(limits), shown, limits)
     except OSError as err:
+        span = (offset, offset + len(path_text) + 1) if source is not None else None
         raise InputError(f"cannot read {shown}: {err.strerror or err}", source=source, span=span) from None
 
 
@@ -475,11 +491,15 @@ def _read_npy(stream, what: str, limits: Limits) -> np.ndarray:
     if count > limits.max_elements:
         raise InputError(f"{what} has {_count(count)} elements; the limit is {limits.max_elements}",
                          hint="raise it with --max-elements")
-    nbytes = count * dtype.itemsize
-    data = stream.read(nbytes)
-    if len(data) < nbytes:
-        raise InputError(f"{what} is truncated: its header announces {nbytes} bytes of data, it holds {len(data)}")
-    return np.frombuffer(data, dtype=dtype, count=count).reshape(shape, order="F" if fortran_order else "C")
+    array = np.empty(count, dtype=dtype)  # read straight into the array: no second copy of a large file
+    buffer, filled = memoryview(array).cast("B"), 0
+    while filled < array.nbytes:
+        got = stream.readinto(buffer[filled:])
+        if not got:
+            raise InputError(f"{what} is truncated: its header announces {array.nbytes} bytes of data, "
+                             f"it holds {filled}")
+        filled += got
+    return array.reshape(shape, order="F" if fortran_order else "C")
 
 
 def _npz_members(archive) -> dict[str, str]:
