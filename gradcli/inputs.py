@@ -46,6 +46,8 @@ _ZIP_MAGICS = (b"PK\x03\x04", b"PK\x05\x06")
 _GZIP_MAGIC = b"\x1f\x8b"
 _OTHER_COMPRESSIONS = ((b"BZh", "bzip2"), (b"\xfd7zXZ\x00", "xz"), (b"\x28\xb5\x2f\xfd", "zstd"),
                        (b"7z\xbc\xaf\x27\x1c", "7-zip"))
+_DELIMITERS = {".csv": ",", ".tsv": "\t"}
+_STREAM_HEAD_BYTES = 1 << 16  # files larger than this are parsed straight from the file
 _NPZ_KEY = re.compile(r"(?is)(.*\.npz(?:\.gz)?):([^/]*)")
 _NUMBER = re.compile(r"(?i)[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?|nan|inf|infinity)")
 
@@ -311,15 +313,57 @@ def _read_file(path_text: str, limits: Limits, source=None, offset=0):
     if not path_text:
         raise InputError("expected a file name after @", source=source, span=(offset, offset + 1),
                          hint="@values.npy, @data.csv, or - for standard input")
-    what = _excerpt(path_text, 200)
+    what, extension = _excerpt(path_text, 200), _extension(path_text)
     with _open_path(path_text, limits, source, offset) as stream:
-        if key is None and stream.peek(len(_NPY_MAGIC))[:len(_NPY_MAGIC)] == _NPY_MAGIC:
-            try:
+        try:
+            head = stream.peek(_STREAM_HEAD_BYTES)[:_STREAM_HEAD_BYTES]
+            if key is None and head.startswith(_NPY_MAGIC):
                 return _read_npy(stream, what, limits)  # its header bounds what is read
-            except OSError as err:
-                raise InputError(f"cannot read {what}: {err.strerror or err}") from None
+            if _streamable(stream, head, extension):
+                try:
+                    return _from_text(head, _table_from_stream(stream, what, limits), what, limits,
+                                      delimiter=_DELIMITERS.get(extension))
+                except ValueError:
+                    stream.seek(0)  # bad text: the in-memory reader below finds the line and column
+        except OSError as err:
+            raise InputError(f"cannot read {what}: {err.strerror or err}") from None
         data = _read_opened(stream, path_text, limits, source, offset)
-    return _decode(data, what, limits, key=key, extension=_extension(path_text))
+    return _decode(data, what, limits, key=key, extension=extension)
+
+
+def _streamable(stream, head: bytes, extension: str) -> bool:
+    """Whether a large regular file is plain text that numpy can read straight from the file, in bounded
+    memory: it starts like text (no signature, no NUL, no JSON bracket) and its first data line is in `head`."""
+    if extension in (".json", ".npy", ".npz") or not stream.seekable() or b"\x00" in head:
+        return False
+    if os.fstat(stream.fileno()).st_size <= len(head):
+        return False  # small: read it whole
+    if head.startswith((_GZIP_MAGIC, b"\xef\xbb\xbf", *_ZIP_MAGICS, *(m for m, _ in _OTHER_COMPRESSIONS))):
+        return False
+    first = re.match(rb"\s*", head).end()
+    line = _first_data_line(head)
+    return head[first:first + 1] not in (b"[", b"{") and line is not None and line[1] < len(head)
+
+
+class _CheckedStream(io.RawIOBase):
+    """A file read through as it is: refuses NUL bytes (a binary file) and more than `cap` bytes on the way,
+    so numpy's reader can parse straight from the file."""
+
+    def __init__(self, stream, cap: int, what: str, limits: Limits):
+        self.stream, self.cap, self.what, self.limits, self.total = stream, cap, what, limits, 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        count = self.stream.readinto(buffer)
+        if count:
+            if memoryview(buffer)[:count].tobytes().find(b"\x00") != -1:
+                raise _binary(self.what)
+            self.total += count
+            if self.total > self.cap:
+                raise _too_large(self.what, self.cap, self.limits)
+        return count
 
 
 def _extension(path_text: str) -> str:
@@ -346,7 +390,7 @@ def _open_path(path_text: str, limits: Limits, source=None, offset=0):
         cap = max_input_bytes(limits)
         if stat.S_ISREG(info.st_mode) and info.st_size > cap:
             raise _too_large(shown, cap, limits)
-        return open(path_text, "rb")
+        return open(path_text, "rb", buffering=_STREAM_HEAD_BYTES)
     except FileNotFoundError:
         raise InputError(f"no such file: {shown}", source=source, span=span) from None
     except PermissionError:
@@ -431,8 +475,7 @@ def _decode(data: bytes, what: str, limits: Limits, *, key, extension: str):
     first = re.match(rb"\s*", data).end()
     if extension == ".json" or data[first:first + 1] in (b"[", b"{"):
         return _from_json(data, what, limits)
-    return _from_text(data, what, limits, delimiter="\t" if extension == ".tsv" else
-                      "," if extension == ".csv" else None)
+    return _from_text(data, _table_from_bytes(data, what), what, limits, delimiter=_DELIMITERS.get(extension))
 
 
 def _gunzip(data: bytes, what: str, limits: Limits) -> bytes:
@@ -599,23 +642,24 @@ def _json_array(data, what: str, limits: Limits) -> np.ndarray:
         raise InputError(f"{what} holds an integer too large for a float") from None
 
 
-def _from_text(data: bytes, what: str, limits: Limits, *, delimiter: str | None) -> np.ndarray:
-    """Numbers separated by commas (or, in a file without commas, by whitespace), one row per line.
+def _from_text(head: bytes, read_table, what: str, limits: Limits, *, delimiter: str | None) -> np.ndarray:
+    """Numbers separated by commas (or whitespace, when the first line has no comma), one row per line.
 
-    Parsed by numpy's C reader; every row must have the same number of fields and no field may be empty.
+    `head` holds the first data line; `read_table(delimiter, max_rows)` parses with numpy's C reader. Every
+    row must have the same number of fields and no field may be empty.
     """
-    first = _first_data_line(data)
+    first = _first_data_line(head)
     if first is None:
-        raise InputError(f"{what} is empty" if not data.strip() else f"{what} holds no numbers")
+        raise InputError(f"{what} is empty" if not head.strip() else f"{what} holds no numbers")
     if delimiter is None:
-        delimiter = "," if b"," in data else None
-    columns = _count_fields(data, first, delimiter, limits.max_elements + 1)
+        delimiter = "," if b"," in head[first[0]:first[1]].split(b"#", 1)[0] else None
+    columns = _count_fields(head, first, delimiter, limits.max_elements + 1)
     if columns > limits.max_elements:
         raise InputError(f"{what} holds more than {limits.max_elements} numbers", hint="raise it with --max-elements")
-    array = _loadtxt(data, what, delimiter, limits.max_elements // columns + 1)
+    array = read_table(delimiter, limits.max_elements // columns + 1)
     if array.shape[1] != columns and array.shape[0] == limits.max_elements // columns + 1:
         # numpy split the first line otherwise than we counted: read again, bounded by its own count
-        array = _loadtxt(data, what, delimiter, limits.max_elements // max(array.shape[1], 1) + 1)
+        array = read_table(delimiter, limits.max_elements // max(array.shape[1], 1) + 1)
     if array.size > limits.max_elements:
         raise InputError(f"{what} holds more than {limits.max_elements} numbers", hint="raise it with --max-elements")
     if array.shape[0] == 1:
@@ -623,26 +667,41 @@ def _from_text(data: bytes, what: str, limits: Limits, *, delimiter: str | None)
     return array[:, 0] if array.shape[1] == 1 else array
 
 
-def _loadtxt(data: bytes, what: str, delimiter: str | None, max_rows: int) -> np.ndarray:
+def _c_reader(lines, delimiter: str | None, max_rows: int) -> np.ndarray:
     """numpy's C reader, never more than `max_rows` rows (blank and comment lines do not count)."""
-    def read(lines):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return np.loadtxt(lines, dtype=np.float64, delimiter=delimiter, comments="#", ndmin=2,
-                              max_rows=max_rows)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return np.loadtxt(lines, dtype=np.float64, delimiter=delimiter, comments="#", ndmin=2, max_rows=max_rows)
 
-    try:
-        return read(io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
-    except ValueError as err:
-        message = str(err)
-    if delimiter is not None:
-        # numpy reads a line of blanks as one empty field when a delimiter is given; such a line holds no
-        # numbers, so skip it as numpy skips an empty line (slower, in Python: only after a first failure)
+
+def _table_from_bytes(data: bytes, what: str):
+    def read_table(delimiter, max_rows):
         try:
-            return read(line for line in io.TextIOWrapper(io.BytesIO(data), encoding="utf-8") if line.strip())
+            return _c_reader(io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"), delimiter, max_rows)
         except ValueError as err:
             message = str(err)
-    raise _text_error(data.decode("utf-8"), what, delimiter, message)
+        if delimiter is not None:
+            # numpy reads a line of blanks as one empty field when a delimiter is given; such a line holds no
+            # numbers, so skip it as numpy skips an empty line (slower, in Python: only after a first failure)
+            try:
+                lines = (line for line in io.TextIOWrapper(io.BytesIO(data), encoding="utf-8") if line.strip())
+                return _c_reader(lines, delimiter, max_rows)
+            except ValueError as err:
+                message = str(err)
+        raise _text_error(data.decode("utf-8"), what, delimiter, message)
+
+    return read_table
+
+
+def _table_from_stream(stream, what: str, limits: Limits):
+    """Parse straight from a regular file; any ValueError (bad text, bad UTF-8) is for the caller to redo
+    in memory, where the error is located."""
+    def read_table(delimiter, max_rows):
+        stream.seek(0)
+        checked = io.BufferedReader(_CheckedStream(stream, max_input_bytes(limits), what, limits), 1 << 20)
+        return _c_reader(io.TextIOWrapper(checked, encoding="utf-8"), delimiter, max_rows)
+
+    return read_table
 
 
 def _first_data_line(data: bytes) -> tuple[int, int] | None:
@@ -687,7 +746,10 @@ def _text_error(text: str, what: str, delimiter: str | None, reader_message: str
                 return InputError(f"cannot read {what}: line {number}, column {column}: empty field", hint=hint)
             if delimiter == "," and len(field.split()) > 1 and all(map(_NUMBER.fullmatch, field.split())):
                 return InputError(f"cannot read {what}: line {number}, column {column}: '{_excerpt(field)}' "
-                                  "is separated by spaces, other lines by commas", hint=hint)
+                                  "is separated by spaces, the first line by commas", hint=hint)
+            if delimiter is None and "," in field and all(map(_NUMBER.fullmatch, field.split(","))):
+                return InputError(f"cannot read {what}: line {number}, column {column}: '{_excerpt(field)}' "
+                                  "is separated by commas, the first line by whitespace", hint=hint)
             if not _NUMBER.fullmatch(field):
                 return InputError(f"cannot read {what}: line {number}, column {column}: "
                                   f"'{_excerpt(field)}' is not a number", hint=hint)

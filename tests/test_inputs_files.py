@@ -70,13 +70,18 @@ def cli_json(*args, input=None):
     ("1,2\n  \n3\n", "line 3 has 1 values, line 1 has 2 (ragged rows)"),
     ("1,2\n , \n", "line 2, column 1: empty field"),
     ("a,b\n1,2\n", "line 1, column 1: 'a' is not a number"),
-    ("1 2 3\n4,5,6\n", "line 1, column 1: '1 2 3' is separated by spaces, other lines by commas"),
+    ("1 2 3\n4,5,6\n", "line 2, column 1: '4,5,6' is separated by commas, the first line by whitespace"),
+    ("1,2,3\n4 5 6\n", "line 2, column 1: '4 5 6' is separated by spaces, the first line by commas"),
+    ("1 2 # a, b\n3 4\n", None),
     ("1,0x10\n", "line 1, column 2: '0x10' is not a number"),
     ("1,1_000\n", "line 1, column 2: '1_000' is not a number"),
 ])
 def test_text_values_are_strict_and_errors_name_line_and_column(tmp_path, text, message):
     path = tmp_path / "v.txt"
     path.write_text(text)
+    if message is None:  # a comma in a comment does not make a comma-separated file
+        np.testing.assert_array_equal(file_value(path), [[1.0, 2.0], [3.0, 4.0]])
+        return
     with pytest.raises(InputError) as info:
         file_value(path)
     assert info.value.message == f"cannot read {path}: {message}"
@@ -633,3 +638,42 @@ def test_fuzz_value_text_gives_an_array_or_an_input_error(text):
         assert err.message
     else:
         assert isinstance(got, np.ndarray) and got.size <= 1000
+
+
+_BIG_ROWS = np.random.default_rng(5).standard_normal((6000, 3)).round(6)  # ~130 kB as text: parsed as a stream
+
+
+@pytest.mark.parametrize("tail,message", [
+    (b"", None),
+    (b"   \n# the end\n", None),
+    (b"1,,3\n", "line 6001, column 2: empty field"),
+    (b"1,2\n", "line 6001 has 2 values, line 1 has 3 (ragged rows)"),
+    (b"1,2,x\n", "line 6001, column 3: 'x' is not a number"),
+    (b"1 2 3\n", "line 6001, column 1: '1 2 3' is separated by spaces, the first line by commas"),
+    (b"1,2,\xff\n", "is not UTF-8 text (byte 0xff at offset {offset})"),
+    (b"1,2,3\x00\n", "is a binary file, not .npy, .npz, JSON or text"),
+])
+def test_large_text_files_are_parsed_as_streams_with_the_same_strictness(tmp_path, tail, message):
+    body = "".join(",".join(repr(float(v)) for v in row) + "\n" for row in _BIG_ROWS).encode()
+    path = tmp_path / "big.txt"
+    path.write_bytes(body + tail)
+    assert len(body) > inputs_module._STREAM_HEAD_BYTES
+    if message is None:
+        np.testing.assert_array_equal(file_value(path), _BIG_ROWS)
+        return
+    got = error_of(f"@{path}")
+    expected = message.format(offset=len(body) + 4)
+    assert got in (f"cannot read {path}: {expected}", f"{path} {expected}")
+
+
+def test_large_text_file_over_the_element_limit(tmp_path):
+    path = tmp_path / "big.txt"
+    np.savetxt(path, _BIG_ROWS, delimiter=",")
+    assert error_of(f"@{path}", max_elements=17_999) == f"{path} holds more than 17999 numbers"
+    assert file_value(path, max_elements=18_000).shape == (6000, 3)
+
+
+def test_long_comment_header_before_the_data(tmp_path):
+    path = tmp_path / "big.txt"
+    path.write_text("#" * 100_000 + "\n" + "1 2\n3 4\n")
+    np.testing.assert_array_equal(file_value(path), [[1.0, 2.0], [3.0, 4.0]])
