@@ -76,9 +76,9 @@ def _split_assignment(spec: str) -> tuple[str, str, int]:
     return name, text, spec.index("=") + 1
 
 
-def _check_name(name: str, source: str | None = None) -> None:
+def _check_name(name: str, source: str | None = None, *, where: str = "") -> None:
     if not name.isidentifier() or name.startswith("_"):
-        raise InputError(f"'{_excerpt(name)}' is not a valid tensor name", source=source,
+        raise InputError(f"{where}'{_excerpt(name)}' is not a valid tensor name", source=source,
                          span=(0, max(len(name), 1)) if source else None,
                          hint="names are identifiers such as x, W1 or bias")
 
@@ -782,7 +782,7 @@ def read_inputs_file(path_text: str, *, dtype: np.dtype, limits: Limits, stdin=N
     if data[:4] in _ZIP_MAGICS:
         with _open_npz(data, what) as archive:
             for name, member in _npz_members(archive).items():
-                _check_inputs_name(name, what)
+                _check_name(name, where=f"{what}: ")
                 values[name] = _read_npz_member(archive, member, f"{what}:{name}", limits)
     elif extension == ".npz" or data[:6] == _NPY_MAGIC:
         raise InputError(f"{what} is not an .npz archive", hint="--inputs takes a JSON object or an .npz")
@@ -792,7 +792,7 @@ def read_inputs_file(path_text: str, *, dtype: np.dtype, limits: Limits, stdin=N
             raise InputError(f"{what} is not a JSON object {{name: value, ...}}",
                              hint='for example {"x": [1, 2, 3], "w": 0.5}')
         for name, item in obj.items():
-            _check_inputs_name(name, what)
+            _check_name(name, where=f"{what}: ")
             values[name] = _json_array(item, f"{what}: {name}", limits)
     total = 0
     for array in values.values():
@@ -801,12 +801,6 @@ def read_inputs_file(path_text: str, *, dtype: np.dtype, limits: Limits, stdin=N
             raise InputError(f"{what} holds more than {limits.max_elements} numbers",
                              hint="raise it with --max-elements")
     return {name: _finish(array, dtype, limits, f"{what}: {name}") for name, array in values.items()}
-
-
-def _check_inputs_name(name: str, what: str) -> None:
-    if not name.isidentifier() or name.startswith("_"):
-        raise InputError(f"{what}: '{_excerpt(name)}' is not a valid tensor name",
-                         hint="names are identifiers such as x, W1 or bias")
 
 
 def bind_inputs_file(bindings: dict, path_text: str, *, dtype: np.dtype, limits: Limits, stdin=None) -> None:
