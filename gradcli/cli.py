@@ -154,6 +154,9 @@ def eval_command(
              "or - for stdin.")] = None,
     const: Annotated[list[str] | None, typer.Option(
         "--const", "-c", metavar="NAME=VALUE", help="A tensor that does not require grad (.grad is None).")] = None,
+    inputs_files: Annotated[list[str] | None, typer.Option(
+        "--inputs", metavar="FILE", help="Tensors that require grad, many at once: a JSON object "
+                                         "{name: value} or an .npz (one tensor per key); - for stdin.")] = None,
     grad_output: Annotated[str | None, typer.Option(
         "--grad-output", metavar="VALUE", help="The gradient= of backward() for a non-scalar output.")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed for randn(...)/rand(...) values.")] = 0,
@@ -236,7 +239,7 @@ def eval_command(
 
         from .calc import attach_checks, attach_derivatives, evaluate_expression
         from .engine import dtypes
-        from .inputs import parse_assignment, parse_value
+        from .inputs import bind_inputs_file, parse_assignment, parse_value
 
         limits = _limits(max_length, max_depth, max_nodes, max_elements, max_exponent, timeout)
         np_dtype = np.dtype(dtype.value)
@@ -247,6 +250,8 @@ def eval_command(
             check_stdin_once(rows, [*(assignments or []), *(const or []), f"grad_output={grad_output or ''}"])
         inputs = _assignments(assignments or [], np_dtype, rng, limits, parse_assignment)
         consts = _assignments(const or [], np_dtype, rng, limits, parse_assignment)
+        for path in inputs_files or []:
+            bind_inputs_file(inputs, path, dtype=np_dtype, limits=limits)
         gout = None if grad_output is None else parse_value(grad_output, dtype=np_dtype, rng=rng, limits=limits)
         fmt = None if out_format is None else out_format.value
         if rows is not None:  # rows mode: gradcli/rows.py
@@ -330,6 +335,10 @@ def ops_command(
 @app.command("run")
 def run_command(
     file: Annotated[str, typer.Argument(help="A PyTorch autograd program (.py), or - for standard input.")],
+    arg: Annotated[list[str] | None, typer.Option(
+        "--arg", metavar="NAME=VALUE", help="Bind a global before the program runs: a plain number as a Python "
+                                            "int/float, any other value (list, @file, randn(..)) as a float32 "
+                                            "tensor.")] = None,
     debug: DebugOpt = False,
     timeout: Annotated[float, typer.Option("--timeout", help="Wall-time limit of the program, in seconds.",
                                            rich_help_panel="Limits")] = 30.0,
@@ -341,9 +350,11 @@ def run_command(
         from pathlib import Path
 
         from .errors import InputError
+        from .inputs import run_arguments
         from .options import source_text
         from .run import RunLimits, run_source
 
+        bindings = run_arguments(arg or [], max_elements=RunLimits().max_tensor_elements)
         if file == "-":
             stdin = getattr(sys.stdin, "buffer", None)
             source, name = (sys.stdin.read() if stdin is None else source_text(stdin.read(), "<stdin>")), "<stdin>"
@@ -352,7 +363,7 @@ def run_command(
             if not path.is_file():
                 raise InputError(f"no such file: {file}")
             source, name = source_text(path.read_bytes(), file), file
-        code = run_source(source, name, stdout=sys.stdout, stderr=sys.stderr,
+        code = run_source(source, name, stdout=sys.stdout, stderr=sys.stderr, bindings=bindings,
                           limits=RunLimits(max_seconds=timeout, max_memory_mb=max_memory))
     raise typer.Exit(code)
 

@@ -141,7 +141,11 @@ def _memory_limit(memory_mb: float | None, what: str):
     resource.setrlimit(resource.RLIMIT_AS, (wanted, hard))
     try:
         yield
-    except MemoryError:
+    except (MemoryError, ImportError) as error:
+        # a module first imported under the cap (numpy.random for randn) fails to map its shared library
+        if isinstance(error, ImportError) and "failed to map segment" not in str(error) \
+                and "annot allocate memory" not in str(error):
+            raise
         raise MemoryLimit(f"{what} needed more than the memory limit of {memory_mb:g} MB",
                           hint="use smaller tensors, or raise the limit with --max-memory") from None
     finally:

@@ -1,22 +1,29 @@
 """NAME=VALUE specs from the command line: numbers, nested lists, generators, files and stdin.
 
 VALUE is one of
-  2.5, -1, nan, inf, pi           a number (a 0-d tensor)
-  [1,2,3], [[1,2],[3,4]]           a nested list
+  2.5, -1, nan, inf, pi, 1/3, 10**3   a number (a 0-d tensor); arithmetic on numbers is float64 (IEEE)
+  [1,2,3], [[1,2],[3,4]]             a nested list
   randn(3,4) rand(2) zeros(2,3) ones(3) arange(5) arange(0,1,0.25) linspace(0,1,5) eye(3) full((2,2),7)
-  @path                            a file: .npy, .json (a number or nested list), or whitespace/comma text
-  @-  (or -)                       the same formats read from standard input
-Values are parsed with `ast` through a whitelist, never evaluated as Python.
+  @path                              a file: .npy, .npz (@f.npz:key), .json, or comma/whitespace text;
+                                     any of them gzip-compressed (.gz); FIFOs and /dev/stdin work
+  @-  (or -)                         the same formats read from standard input (sniffed by content)
+Values are parsed with `ast` through a whitelist, never evaluated as Python.  Files are read strictly: an
+empty field or a ragged row is an error naming its line and column, never silently skipped.  Every file and
+stdin is gated by size before it is parsed (and a .npy/.npz array by its header before its data is read).
 """
 
 from __future__ import annotations
 
 import ast
+import io
 import json
 import math
+import os
+import re
+import stat
 import sys
+import warnings
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
@@ -25,6 +32,24 @@ from .limits import Limits
 
 _GENERATORS = ("randn", "rand", "zeros", "ones", "arange", "linspace", "eye", "full")
 _NAMED_NUMBERS = {"nan": math.nan, "inf": math.inf, "pi": math.pi, "e": math.e}
+_VALUE_HINT = "a value is a number, a list like [1,2,3], randn(3,4) or @file"
+
+# A number in text takes at most ~25 characters with its separator ("-1.2345678901234567e-300,"), so 32 bytes
+# per allowed element (plus room for headers and comments) admits every legitimate file and stops the rest
+# before a byte of it is parsed.
+TEXT_BYTES_PER_ELEMENT = 32
+SIZE_SLACK_BYTES = 1 << 16
+EXCERPT_CHARS = 40  # the most of a bad file an error message quotes
+
+_NPY_MAGIC = b"\x93NUMPY"
+_ZIP_MAGICS = (b"PK\x03\x04", b"PK\x05\x06")
+_GZIP_MAGIC = b"\x1f\x8b"
+_OTHER_COMPRESSIONS = ((b"BZh", "bzip2"), (b"\xfd7zXZ\x00", "xz"), (b"\x28\xb5\x2f\xfd", "zstd"),
+                       (b"7z\xbc\xaf\x27\x1c", "7-zip"))
+_DELIMITERS = {".csv": ",", ".tsv": "\t"}
+_STREAM_HEAD_BYTES = 1 << 16  # files larger than this are parsed straight from the file
+_NPZ_KEY = re.compile(r"(?is)(.*\.npz(?:\.gz)?):([^/]*)")
+_NUMBER = re.compile(r"(?i)[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?|nan|inf|infinity)")
 
 
 @dataclass(frozen=True)
@@ -36,17 +61,26 @@ class Assignment:
 
 def parse_assignment(spec: str, *, dtype: np.dtype, rng: np.random.Generator, limits: Limits,
                      stdin=None) -> Assignment:
-    if "=" not in spec:
-        raise InputError(f"expected NAME=VALUE, got '{spec}'", source=spec, span=(0, len(spec)),
-                         hint="for example x=[1,2,3] or W=randn(3,4)")
-    name, text = spec.split("=", 1)
-    name = name.strip()
-    if not name.isidentifier() or name.startswith("_"):
-        raise InputError(f"'{name}' is not a valid tensor name", source=spec, span=(0, max(len(name), 1)),
-                         hint="names are identifiers such as x, W1 or bias")
-    offset = spec.index("=") + 1
+    name, text, offset = _split_assignment(spec)
     value = parse_value(text, dtype=dtype, rng=rng, limits=limits, stdin=stdin, source=spec, offset=offset)
     return Assignment(name, value, spec)
+
+
+def _split_assignment(spec: str) -> tuple[str, str, int]:
+    if "=" not in spec:
+        raise InputError(f"expected NAME=VALUE, got '{_excerpt(spec)}'", source=spec[:200],
+                         span=(0, min(len(spec), 200)), hint="for example x=[1,2,3] or W=randn(3,4)")
+    name, text = spec.split("=", 1)
+    name = name.strip()
+    _check_name(name, spec)
+    return name, text, spec.index("=") + 1
+
+
+def _check_name(name: str, source: str | None = None, *, where: str = "") -> None:
+    if not name.isidentifier() or name.startswith("_"):
+        raise InputError(f"{where}'{_excerpt(name)}' is not a valid tensor name", source=source,
+                         span=(0, max(len(name), 1)) if source else None,
+                         hint="names are identifiers such as x, W1 or bias")
 
 
 def parse_value(text: str, *, dtype: np.dtype, rng: np.random.Generator, limits: Limits, stdin=None,
@@ -59,29 +93,64 @@ def parse_value(text: str, *, dtype: np.dtype, rng: np.random.Generator, limits:
         raise InputError(f"value is {len(stripped)} characters long; the limit is {limits.max_length}",
                          source=source[:200], hint="put large values in a file: NAME=@values.npy")
     if stripped in ("-", "@-"):
-        stream = stdin if stdin is not None else sys.stdin
-        return _from_text(stream.read(), dtype, limits, what="standard input")
+        return _finish(_read_stdin(stdin, limits), dtype, limits, "standard input")
     if stripped.startswith("@"):
-        return _from_file(stripped[1:], dtype, limits, source, offset)
+        return _finish(_read_file(stripped[1:], limits, source, offset), dtype, limits, stripped[1:])
+    lead = offset + (len(text) - len(text.lstrip()))
+    if not stripped.isascii():
+        _check_utf8_argument(stripped, source)
+    if "\x00" in stripped:
+        raise InputError("the value contains a NUL byte", source=source[:200].replace("\x00", "\\0"))
     try:
-        tree = ast.parse(stripped, mode="eval")
-    except SyntaxError as err:
-        col = offset + max((err.offset or 1) - 1, 0) + (len(text) - len(text.lstrip()))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # SyntaxWarning "invalid decimal literal" for 1e: the error says it
+            tree = ast.parse(stripped, mode="eval")
+    except (SyntaxError, ValueError) as err:
+        if "integer string conversion" in str(err):  # an integer literal with more digits than Python converts
+            raise InputError("a number in the value has too many digits", source=source[:200],
+                             hint="write it as a float, e.g. 1e400 (inf)") from None
+        if not isinstance(err, SyntaxError):
+            raise InputError(f"cannot read the value: {_excerpt(str(err), 80)}", source=source[:200]) from None
+        col = lead + max((err.offset or 1) - 1, 0)
         raise InputError(f"cannot read the value: {err.msg}", source=source, span=(col, col + 1),
-                         hint="a value is a number, a list like [1,2,3], randn(3,4) or @file") from None
+                         hint=_VALUE_HINT) from None
     except (RecursionError, MemoryError):
         raise InputError("value is nested too deeply", source=source[:200]) from None
-    reader = _ValueReader(source, offset + (len(text) - len(text.lstrip())), limits, rng)
-    array = reader.read(tree.body)
-    return _finish(array, dtype, limits, source)
+    array = _ValueReader(source, lead, limits, rng).read(tree.body)
+    return _finish(array, dtype, limits, source[:200])
 
 
-def _finish(array, dtype, limits, source) -> np.ndarray:
+def _check_utf8_argument(text: str, source: str) -> None:
+    """Arguments that were not UTF-8 arrive with surrogate escapes (PEP 383): say so, not 'cannot encode'."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as err:
+        byte = ord(text[err.start]) - 0xDC00 if 0xDC80 <= ord(text[err.start]) <= 0xDCFF else None
+        shown = f" (byte 0x{byte:02x})" if byte is not None else ""
+        raise InputError(f"the value is not UTF-8 text{shown}", source=source[:200]) from None
+
+
+def _finish(array, dtype, limits, what) -> np.ndarray:
     array = np.asarray(array)
     if array.size > limits.max_elements:
-        raise InputError(f"value has {array.size} elements; the limit is {limits.max_elements}",
-                         source=source[:200], hint="raise it with --max-elements")
+        raise InputError(f"{_excerpt(what)} has {array.size} elements; the limit is {limits.max_elements}",
+                         hint="raise it with --max-elements")
+    if array.dtype == dtype and array.flags.writeable:
+        return array  # every reader here makes a fresh array (read-only ones are views of bytes): no copy
     return array.astype(dtype)
+
+
+def _excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
+    """At most `limit` characters of untrusted text, unprintable characters escaped."""
+    shown = text[:limit]
+    if not shown.isprintable():
+        shown = shown.encode("unicode_escape").decode("ascii")[:limit]
+    return shown + ("..." if len(text) > limit else "")
+
+
+def max_input_bytes(limits: Limits) -> int:
+    """The most bytes gradcli reads from one file or stream (after decompression) under these limits."""
+    return limits.max_elements * TEXT_BYTES_PER_ELEMENT + SIZE_SLACK_BYTES
 
 
 class _ValueReader:
@@ -101,12 +170,21 @@ class _ValueReader:
             self.fail(node, "value is nested too deeply")
         if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) \
                 and not isinstance(node.value, bool):
-            return float(node.value)
+            try:
+                return float(node.value)
+            except OverflowError:
+                self.fail(node, "integer too large for a float", hint="write it as a float, e.g. 1e400 (inf)")
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
             value = self.read(node.operand, depth + 1)
             if not isinstance(value, float):
                 self.fail(node, "a sign can only precede a number")
             return -value if isinstance(node.op, ast.USub) else value
+        if isinstance(node, ast.BinOp) and isinstance(node.op, tuple(_ARITHMETIC)):
+            left, right = self.read(node.left, depth + 1), self.read(node.right, depth + 1)
+            if not (isinstance(left, float) and isinstance(right, float)):
+                self.fail(node, "arithmetic in a value works on numbers only", hint=_VALUE_HINT)
+            with np.errstate(all="ignore"):  # IEEE results (1/0 = inf, 10**400 = inf) as PyTorch gives them
+                return float(_ARITHMETIC[type(node.op)](np.float64(left), np.float64(right)))
         if isinstance(node, ast.Name) and node.id in _NAMED_NUMBERS:
             return _NAMED_NUMBERS[node.id]
         if isinstance(node, (ast.List, ast.Tuple)):
@@ -116,35 +194,37 @@ class _ValueReader:
             except ValueError:
                 self.fail(node, "rows of a nested list must all have the same length")
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _GENERATORS:
-            return self.generate(node)
+            return self.generate(node, depth)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             import difflib
 
             close = difflib.get_close_matches(node.func.id, _GENERATORS, n=1)
             self.fail(node.func, f"unknown value generator '{node.func.id}'",
                       hint=f"did you mean `{close[0]}`?" if close else "generators: " + ", ".join(_GENERATORS))
-        self.fail(node, "not a value", hint="a value is a number, a list like [1,2,3], randn(3,4) or @file")
+        self.fail(node, "not a value", hint=_VALUE_HINT)
 
-    def generate(self, node):
+    def generate(self, node, depth):
         name = node.func.id
         if node.keywords:
             self.fail(node, f"{name}() takes positional arguments only")
         args = []
         for a in node.args:
-            value = self.read(a)
+            value = self.read(a, depth + 1)
             if isinstance(value, np.ndarray):
-                value = tuple(int(v) for v in value.ravel())
+                if value.size > 64:
+                    self.fail(a, "a shape has at most 64 sizes")
+                value = tuple(float(v) for v in value.ravel())
             args.append(value)
         try:
             shape = _generator_shape(name, args)
-        except (TypeError, ValueError) as err:
+        except (TypeError, ValueError, OverflowError) as err:
             self.fail(node, f"bad arguments for {name}(): {err}")
-        n = 1
-        for s in shape:
-            n *= s
+        n = math.prod(shape)
         if n > self.limits.max_elements:
-            self.fail(node, f"{name}{tuple(shape)} has {n} elements; the limit is {self.limits.max_elements}",
+            self.fail(node, f"{name}(...) would have {_count(n)} elements; the limit is {self.limits.max_elements}",
                       hint="raise it with --max-elements")
+        if len(shape) > 64:
+            self.fail(node, f"{name}(...) has {len(shape)} dimensions; the most is 64")
         if name == "randn":
             return self.rng.standard_normal(shape)
         if name == "rand":
@@ -154,13 +234,21 @@ class _ValueReader:
         if name == "ones":
             return np.ones(shape)
         if name == "eye":
-            return np.eye(*[int(a) for a in args])
+            return np.eye(*shape)
         if name == "full":
             return np.full(shape, float(args[1]))
         if name == "linspace":
-            return np.linspace(args[0], args[1], int(args[2]))
-        start, stop, step = _arange_args(args)
+            return np.linspace(args[0], args[1], shape[0])
+        start, _stop, step = _arange_args(args)
         return start + step * np.arange(shape[0], dtype=np.float64)
+
+
+_ARITHMETIC = {ast.Add: np.add, ast.Sub: np.subtract, ast.Mult: np.multiply, ast.Div: np.divide,
+               ast.Pow: np.power}
+
+
+def _count(n: int) -> str:
+    return str(n) if n < 10**15 else f"{float(n):.3g}"
 
 
 def _ints(args) -> tuple:
@@ -168,19 +256,22 @@ def _ints(args) -> tuple:
         args = args[0]
     values = []
     for a in args:
-        if isinstance(a, tuple) or not float(a).is_integer() or a < 0:
-            raise ValueError("sizes must be non-negative whole numbers")
+        if isinstance(a, tuple) or not math.isfinite(a) or not float(a).is_integer() or a < 0:
+            raise ValueError(f"sizes must be non-negative whole numbers, got {a}")
         values.append(int(a))
     return tuple(values)
 
 
 def _arange_args(args):
-    if not 1 <= len(args) <= 3:
+    if not 1 <= len(args) <= 3 or any(isinstance(a, tuple) for a in args):
         raise TypeError("arange(end), arange(start, end) or arange(start, end, step)")
     if len(args) == 1:
-        return 0.0, float(args[0]), 1.0
-    start, stop = float(args[0]), float(args[1])
-    step = float(args[2]) if len(args) == 3 else 1.0
+        start, stop, step = 0.0, float(args[0]), 1.0
+    else:
+        start, stop = float(args[0]), float(args[1])
+        step = float(args[2]) if len(args) == 3 else 1.0
+    if not all(map(math.isfinite, (start, stop, step))):
+        raise ValueError("start, end and step must be finite")
     if step == 0:
         raise ValueError("step must be nonzero")
     return start, stop, step
@@ -190,72 +281,582 @@ def _generator_shape(name, args) -> tuple:
     if name in ("randn", "rand", "zeros", "ones"):
         return _ints(args)
     if name == "eye":
+        if len(args) not in (1, 2):
+            raise TypeError("eye(n) or eye(n, m)")
         return _ints(args) if len(args) == 2 else _ints(args) * 2
     if name == "full":
-        if len(args) != 2:
+        if len(args) != 2 or isinstance(args[1], tuple):
             raise TypeError("full(shape, value)")
         return _ints([args[0]] if isinstance(args[0], tuple) else [args[0]])
     if name == "linspace":
-        if len(args) != 3:
+        if len(args) != 3 or isinstance(args[0], tuple) or isinstance(args[1], tuple):
             raise TypeError("linspace(start, end, steps)")
+        if not (math.isfinite(args[0]) and math.isfinite(args[1])):
+            raise ValueError("start and end must be finite")
         return _ints([args[2]])
     start, stop, step = _arange_args(args)
-    return (max(0, math.ceil((stop - start) / step)),)
+    span = (stop - start) / step
+    if not math.isfinite(span):
+        raise ValueError("too many steps")
+    return (max(0, math.ceil(span)),)
 
 
-def _from_file(path_text: str, dtype, limits, source, offset) -> np.ndarray:
-    path = Path(path_text)
-    if not path.is_file():
-        raise InputError(f"no such file: {path_text}", source=source, span=(offset, offset + len(path_text) + 1))
-    if path.stat().st_size > limits.max_elements * 32:
-        raise InputError(f"file {path_text} is too large", hint="raise --max-elements")
-    if path.suffix == ".npy":
+# -- files and streams ----------------------------------------------------------------------------------------
+
+def _read_file(path_text: str, limits: Limits, source=None, offset=0):
+    """The array in file `path_text` (`file.npz:key` names one array of an .npz)."""
+    key = None
+    if not os.path.lexists(path_text):
+        match = _NPZ_KEY.fullmatch(path_text)
+        if match and os.path.lexists(match.group(1)):
+            path_text, key = match.group(1), match.group(2)
+    if not path_text:
+        raise InputError("expected a file name after @", source=source, span=(offset, offset + 1),
+                         hint="@values.npy, @data.csv, or - for standard input")
+    what, extension = _excerpt(path_text, 200), _extension(path_text)
+    with _open_path(path_text, limits, source, offset) as stream:
         try:
-            array = np.load(path, allow_pickle=False)
-        except ValueError as err:
-            raise InputError(f"cannot read {path_text}: {err}") from None
-        if array.dtype.kind not in "fiub":
-            raise InputError(f"{path_text} does not hold numbers (dtype {array.dtype})")
-        return _finish(array, dtype, limits, source)
-    return _from_text(path.read_text(), dtype, limits, what=path_text)
+            head = stream.peek(_STREAM_HEAD_BYTES)[:_STREAM_HEAD_BYTES]
+            if key is None and head.startswith(_NPY_MAGIC):
+                return _read_npy(stream, what, limits)  # its header bounds what is read
+            if _streamable(stream, head, extension):
+                try:
+                    return _from_text(head, _table_from_stream(stream, what, limits), what, limits,
+                                      delimiter=_DELIMITERS.get(extension))
+                except ValueError:
+                    stream.seek(0)  # bad text: the in-memory reader below finds the line and column
+        except OSError as err:
+            raise InputError(f"cannot read {what}: {err.strerror or err}") from None
+        data = _read_opened(stream, path_text, limits, source, offset)
+    return _decode(data, what, limits, key=key, extension=extension)
 
 
-def _from_text(text: str, dtype, limits, *, what: str) -> np.ndarray:
-    """JSON (a number or nested list), or plain numbers separated by spaces/commas, one row per line."""
-    stripped = text.strip()
-    if not stripped:
-        raise InputError(f"{what} is empty")
-    if stripped.startswith("["):
+def _streamable(stream, head: bytes, extension: str) -> bool:
+    """Whether a large regular file is plain text that numpy can read straight from the file, in bounded
+    memory: it starts like text (no signature, no NUL, no JSON bracket) and its first data line is in `head`."""
+    if extension in (".json", ".npy", ".npz") or not stream.seekable() or b"\x00" in head:
+        return False
+    if os.fstat(stream.fileno()).st_size <= len(head):
+        return False  # small: read it whole
+    if head.startswith((_GZIP_MAGIC, b"\xef\xbb\xbf", *_ZIP_MAGICS, *(m for m, _ in _OTHER_COMPRESSIONS))):
+        return False
+    first = re.match(rb"\s*", head).end()
+    line = _first_data_line(head)
+    return head[first:first + 1] not in (b"[", b"{") and line is not None and line[1] < len(head)
+
+
+class _CheckedStream(io.RawIOBase):
+    """A file read through as it is: refuses NUL bytes (a binary file) and more than `cap` bytes on the way,
+    so numpy's reader can parse straight from the file."""
+
+    def __init__(self, stream, cap: int, what: str, limits: Limits):
+        self.stream, self.cap, self.what, self.limits, self.total = stream, cap, what, limits, 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        count = self.stream.readinto(buffer)
+        if count:
+            if memoryview(buffer)[:count].tobytes().find(b"\x00") != -1:
+                raise _binary(self.what)
+            self.total += count
+            if self.total > self.cap:
+                raise _too_large(self.what, self.cap, self.limits)
+        return count
+
+
+def _extension(path_text: str) -> str:
+    """The format extension, lower case, under any .gz: 'x.NPY' -> '.npy', 'x.csv.gz' -> '.csv'."""
+    name = os.path.basename(path_text).lower()
+    if name.endswith(".gz"):
+        name = name[:-3]
+    return os.path.splitext(name)[1]
+
+
+def _read_path_bytes(path_text: str, limits: Limits, source=None, offset=0) -> bytes:
+    with _open_path(path_text, limits, source, offset) as stream:
+        return _read_opened(stream, path_text, limits, source, offset)
+
+
+def _open_path(path_text: str, limits: Limits, source=None, offset=0):
+    """The file opened for reading, after the checks that need no reading: exists, not a directory, size."""
+    span = (offset, offset + len(path_text) + 1) if source is not None else None
+    shown = _excerpt(path_text, 200)
+    try:
+        info = os.stat(path_text)
+        if stat.S_ISDIR(info.st_mode):
+            raise InputError(f"{shown} is a directory, not a file", source=source, span=span)
+        cap = max_input_bytes(limits)
+        if stat.S_ISREG(info.st_mode) and info.st_size > cap:
+            raise _too_large(shown, cap, limits)
+        return open(path_text, "rb", buffering=_STREAM_HEAD_BYTES)
+    except FileNotFoundError:
+        raise InputError(f"no such file: {shown}", source=source, span=span) from None
+    except PermissionError:
+        raise InputError(f"permission denied: {shown}", source=source, span=span) from None
+    except (OSError, ValueError) as err:
+        raise InputError(f"cannot open {shown}: {getattr(err, 'strerror', None) or err}", source=source,
+                         span=span) from None
+
+
+def _read_opened(stream, path_text: str, limits: Limits, source=None, offset=0) -> bytes:
+    shown = _excerpt(path_text, 200)
+    try:
+        return _read_capped(stream, max_input_bytes(limits), shown, limits)
+    except OSError as err:
+        span = (offset, offset + len(path_text) + 1) if source is not None else None
+        raise InputError(f"cannot read {shown}: {err.strerror or err}", source=source, span=span) from None
+
+
+def _read_stdin(stdin, limits: Limits):
+    data = _stdin_bytes(stdin, limits)
+    return _decode(data, "standard input", limits, key=None, extension="")
+
+
+def _stdin_bytes(stdin, limits: Limits) -> bytes:
+    stream = stdin if stdin is not None else sys.stdin
+    cap = max_input_bytes(limits)
+    binary = getattr(stream, "buffer", None)
+    if binary is not None:
+        return _read_capped(binary, cap, "standard input", limits)
+    data = stream.read(cap + 1)
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    if len(data) > cap:
+        raise _too_large("standard input", cap, limits)
+    return data
+
+
+def _read_capped(stream, cap: int, what: str, limits: Limits) -> bytes:
+    """All of `stream`, or an error as soon as it holds more than `cap` bytes (pipes have no size to ask)."""
+    chunks, total = [], 0
+    while True:
+        chunk = stream.read(min(1 << 24, cap + 1 - total))
+        if not chunk:
+            break
+        if not chunks:
+            _check_start(chunk, what)  # now, not after reading all of /dev/zero
+        chunks.append(chunk)
+        total += len(chunk)
+        if total > cap:
+            raise _too_large(what, cap, limits)
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
+def _check_start(chunk: bytes, what: str) -> None:
+    """Refuse, from its first bytes, a stream no reader here understands."""
+    for magic, kind in _OTHER_COMPRESSIONS:
+        if chunk.startswith(magic):
+            raise InputError(f"{what} is {kind}-compressed; gradcli reads gzip (.gz) only",
+                             hint="decompress it first, or recompress it with gzip")
+    if not chunk.startswith((_NPY_MAGIC, _GZIP_MAGIC, *_ZIP_MAGICS)) and b"\x00" in chunk:
+        raise _binary(what)
+
+
+def _too_large(what: str, cap: int, limits: Limits) -> InputError:
+    return InputError(f"{what} is larger than {cap:,} bytes, the most read for --max-elements "
+                      f"{limits.max_elements:,}", hint="raise --max-elements, or store the array as .npy")
+
+
+def _decode(data: bytes, what: str, limits: Limits, *, key, extension: str):
+    """Bytes to an array, by content: gzip, .npy, .npz, JSON or delimited text."""
+    if data[:2] == _GZIP_MAGIC:
+        data = _gunzip(data, what, limits)
+    if data[:6] == _NPY_MAGIC:
+        if key is not None:
+            raise InputError(f"{what} is a .npy file; only an .npz has keys")
+        return _read_npy(io.BytesIO(data), what, limits)
+    if data[:4] in _ZIP_MAGICS:
+        return _read_npz(data, what, limits, key)
+    if extension in (".npy", ".npz"):
+        raise InputError(f"{what} is not a {extension} file (it does not start with the {extension} signature)")
+    data = _text_bytes(data, what)
+    first = re.match(rb"\s*", data).end()
+    if extension == ".json" or data[first:first + 1] in (b"[", b"{"):
+        return _from_json(data, what, limits)
+    return _from_text(data, _table_from_bytes(data, what), what, limits, delimiter=_DELIMITERS.get(extension))
+
+
+def _gunzip(data: bytes, what: str, limits: Limits) -> bytes:
+    import gzip
+    import zlib
+
+    cap = max_input_bytes(limits)
+    try:
+        with gzip.GzipFile(fileobj=io.BytesIO(data)) as stream:
+            # the cap applies to the decompressed bytes: a small "zip bomb" stops at the cap
+            return _read_capped(stream, cap, f"{what} (decompressed)", limits)
+    except (OSError, EOFError, zlib.error) as err:
+        raise InputError(f"{what} is not a valid gzip file: {_excerpt(str(err), 80)}") from None
+
+
+def _binary(what: str) -> InputError:
+    return InputError(f"{what} is a binary file, not .npy, .npz, JSON or text",
+                      hint="values are .npy/.npz arrays, JSON lists or numbers in text")
+
+
+def _text_bytes(data: bytes, what: str) -> bytes:
+    """`data` checked to be UTF-8 text (kept as bytes: numpy's reader decodes it in chunks), BOM removed."""
+    if b"\x00" in data:
+        raise _binary(what)
+    if not data.isascii():
         try:
-            data = json.loads(stripped, parse_constant=lambda c: {"NaN": math.nan, "Infinity": math.inf,
-                                                                   "-Infinity": -math.inf}[c])
-            return _finish(np.array(_json_numbers(data), dtype=np.float64), dtype, limits, what)
-        except (ValueError, TypeError) as err:
-            raise InputError(f"cannot read {what} as JSON: {err}") from None
-    rows = []
-    for line in stripped.splitlines():
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        try:
-            rows.append([float(tok) for tok in line.replace(",", " ").split()])
-        except ValueError as err:
-            raise InputError(f"cannot read {what}: {err}") from None
-    if len({len(r) for r in rows}) > 1:
-        raise InputError(f"cannot read {what}: rows have different lengths")
-    array = np.array(rows, dtype=np.float64)
+            data.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise InputError(f"{what} is not UTF-8 text (byte 0x{data[err.start]:02x} at offset {err.start})",
+                             hint="values are .npy/.npz arrays, JSON lists or numbers in text") from None
+        data = data.removeprefix(b"\xef\xbb\xbf")
+    return data
+
+
+# -- .npy and .npz ---------------------------------------------------------------------------------------------
+
+def _read_npy(stream, what: str, limits: Limits) -> np.ndarray:
+    """An .npy array, its header checked (dtype, size) before its data is read; never unpickles."""
+    fmt = np.lib.format
+    try:
+        version = fmt.read_magic(stream)
+        if version == (1, 0):
+            shape, fortran_order, dtype = fmt.read_array_header_1_0(stream)
+        elif version == (2, 0):
+            shape, fortran_order, dtype = fmt.read_array_header_2_0(stream)
+        else:
+            raise ValueError(f"version {version[0]}.{version[1]} is not supported")
+    except (ValueError, EOFError, SyntaxError, TypeError) as err:
+        raise InputError(f"{what} is not a valid .npy file: {_excerpt(str(err), 80)}") from None
+    if dtype.hasobject:
+        raise InputError(f"{what} holds Python objects (dtype object), not numbers",
+                         hint="gradcli never unpickles files; save a numeric array, e.g. np.save(f, a.astype(float))")
+    if dtype.kind not in "fiub" or dtype.fields is not None or dtype.subdtype is not None:
+        raise InputError(f"{what} does not hold real numbers (dtype {dtype})")
+    count = math.prod(shape)
+    if count > limits.max_elements:
+        raise InputError(f"{what} has {_count(count)} elements; the limit is {limits.max_elements}",
+                         hint="raise it with --max-elements")
+    array = np.empty(count, dtype=dtype)  # read straight into the array: no second copy of a large file
+    buffer, filled = memoryview(array).cast("B"), 0
+    while filled < array.nbytes:
+        got = stream.readinto(buffer[filled:])
+        if not got:
+            raise InputError(f"{what} is truncated: its header announces {array.nbytes} bytes of data, "
+                             f"it holds {filled}")
+        filled += got
+    return array.reshape(shape, order="F" if fortran_order else "C")
+
+
+def _npz_members(archive) -> dict[str, str]:
+    return {name[:-4]: name for name in archive.namelist() if name.endswith(".npy")}
+
+
+def _open_npz(data: bytes, what: str):
+    import zipfile
+
+    try:
+        return zipfile.ZipFile(io.BytesIO(data))
+    except (zipfile.BadZipFile, OSError, ValueError) as err:
+        raise InputError(f"{what} is not a valid .npz file: {_excerpt(str(err), 80)}") from None
+
+
+def _read_npz_member(archive, member: str, what: str, limits: Limits) -> np.ndarray:
+    import zipfile
+    import zlib
+
+    try:
+        with archive.open(member) as stream:
+            return _read_npy(stream, what, limits)
+    except (zipfile.BadZipFile, zlib.error, OSError, EOFError, NotImplementedError) as err:
+        raise InputError(f"cannot read {what}: {_excerpt(str(err), 80)}") from None
+
+
+def _read_npz(data: bytes, what: str, limits: Limits, key) -> np.ndarray:
+    with _open_npz(data, what) as archive:
+        members = _npz_members(archive)
+        if not members:
+            raise InputError(f"{what} is a zip archive without .npy arrays, not an .npz",
+                             hint="save arrays with numpy.savez, or unzip a text file first")
+        keys = ", ".join(sorted(members))
+        if key is None:
+            if len(members) != 1:
+                raise InputError(f"{what} holds {len(members)} arrays ({_excerpt(keys, 200)}): name one",
+                                 hint=f"write @FILE.npz:KEY, e.g. @{_excerpt(what, 80)}:{min(members)}")
+            key = next(iter(members))
+        if key not in members:
+            raise InputError(f"{what} has no array '{_excerpt(key)}'; it holds: {_excerpt(keys, 200)}")
+        return _read_npz_member(archive, members[key], f"{what}:{key}", limits)
+
+
+# -- JSON and text ---------------------------------------------------------------------------------------------
+
+def _json_load(data: bytes, what: str, limits: Limits):
+    # A nested list of n numbers has at least n-1 commas: too many commas means too many numbers, refused
+    # before the (memory-hungry) Python objects exist.
+    if data.count(b",") + 1 > 2 * limits.max_elements:
+        raise InputError(f"{what} holds more than {limits.max_elements} numbers", hint="raise it with --max-elements")
+
+    def constant(name):
+        return {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}[name]
+
+    def no_duplicates(pairs):
+        seen = {}
+        for k, v in pairs:
+            if k in seen:
+                raise InputError(f"{what} gives '{_excerpt(k)}' twice")
+            seen[k] = v
+        return seen
+
+    try:
+        return json.loads(data, parse_constant=constant, parse_int=float, object_pairs_hook=no_duplicates)
+    except json.JSONDecodeError as err:
+        raise InputError(f"cannot read {what} as JSON: {err.msg} at line {err.lineno}, column {err.colno}") \
+            from None
+    except RecursionError:
+        raise InputError(f"{what} is nested too deeply") from None
+
+
+def _from_json(data: bytes, what: str, limits: Limits) -> np.ndarray:
+    value = _json_load(data, what, limits)
+    if isinstance(value, dict):
+        raise InputError(f"{what} holds a JSON object, not a value",
+                         hint="bind the names of a JSON object with --inputs FILE")
+    return _json_array(value, what, limits)
+
+
+def _json_array(data, what: str, limits: Limits) -> np.ndarray:
+    """A JSON number or nested list of numbers (or "nan"/"inf"/"-inf" strings) as float64."""
+    stack = [(data, 0)]
+    while stack:  # check every leaf's type: np.array would turn null into nan and true into 1.0
+        item, depth = stack.pop()
+        if isinstance(item, list):
+            if depth >= 64:
+                raise InputError(f"{what} is nested too deeply (a tensor has at most 64 dimensions)")
+            stack.extend((child, depth + 1) for child in item if not isinstance(child, float))
+        elif isinstance(item, bool) or not (isinstance(item, (float, int))
+                                            or (isinstance(item, str) and item in ("nan", "inf", "-inf"))):
+            raise InputError(f"{what} holds {_excerpt(json.dumps(item))}, which is not a number")
+    try:
+        return np.array(data, dtype=np.float64)
+    except ValueError:
+        raise InputError(f"{what}: rows of a nested list must all have the same length") from None
+    except OverflowError:
+        raise InputError(f"{what} holds an integer too large for a float") from None
+
+
+def _from_text(head: bytes, read_table, what: str, limits: Limits, *, delimiter: str | None) -> np.ndarray:
+    """Numbers separated by commas (or whitespace, when the first line has no comma), one row per line.
+
+    `head` holds the first data line; `read_table(delimiter, max_rows)` parses with numpy's C reader. Every
+    row must have the same number of fields and no field may be empty.
+    """
+    first = _first_data_line(head)
+    if first is None:
+        raise InputError(f"{what} is empty" if not head.strip() else f"{what} holds no numbers")
+    if delimiter is None:
+        delimiter = "," if b"," in head[first[0]:first[1]].split(b"#", 1)[0] else None
+    columns = _count_fields(head, first, delimiter, limits.max_elements + 1)
+    if columns > limits.max_elements:
+        raise InputError(f"{what} holds more than {limits.max_elements} numbers", hint="raise it with --max-elements")
+    array = read_table(delimiter, limits.max_elements // columns + 1)
+    if array.shape[1] != columns and array.shape[0] == limits.max_elements // columns + 1:
+        # numpy split the first line otherwise than we counted: read again, bounded by its own count
+        array = read_table(delimiter, limits.max_elements // max(array.shape[1], 1) + 1)
+    if array.size > limits.max_elements:
+        raise InputError(f"{what} holds more than {limits.max_elements} numbers", hint="raise it with --max-elements")
     if array.shape[0] == 1:
-        array = array[0] if array.shape[1] > 1 else array.reshape(())
-    elif array.ndim == 2 and array.shape[1] == 1:
-        array = array[:, 0]
-    return _finish(array, dtype, limits, what)
+        return array[0] if array.shape[1] > 1 else array.reshape(())
+    return array[:, 0] if array.shape[1] == 1 else array
 
 
-def _json_numbers(data):
-    if isinstance(data, list):
-        return [_json_numbers(d) for d in data]
-    if isinstance(data, str) and data in ("nan", "inf", "-inf"):
-        return float(data)
-    if isinstance(data, (int, float)) and not isinstance(data, bool):
-        return float(data)
-    raise TypeError(f"not a number: {data!r}")
+def _c_reader(lines, delimiter: str | None, max_rows: int) -> np.ndarray:
+    """numpy's C reader, never more than `max_rows` rows (blank and comment lines do not count)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return np.loadtxt(lines, dtype=np.float64, delimiter=delimiter, comments="#", ndmin=2, max_rows=max_rows)
+
+
+def _table_from_bytes(data: bytes, what: str):
+    def read_table(delimiter, max_rows):
+        try:
+            return _c_reader(io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"), delimiter, max_rows)
+        except ValueError as err:
+            message = str(err)
+        if delimiter is not None:
+            # numpy reads a line of blanks as one empty field when a delimiter is given; such a line holds no
+            # numbers, so skip it as numpy skips an empty line (slower, in Python: only after a first failure)
+            try:
+                lines = (line for line in io.TextIOWrapper(io.BytesIO(data), encoding="utf-8") if line.strip())
+                return _c_reader(lines, delimiter, max_rows)
+            except ValueError as err:
+                message = str(err)
+        raise _text_error(data.decode("utf-8"), what, delimiter, message)
+
+    return read_table
+
+
+def _table_from_stream(stream, what: str, limits: Limits):
+    """Parse straight from a regular file; any ValueError (bad text, bad UTF-8) is for the caller to redo
+    in memory, where the error is located."""
+    def read_table(delimiter, max_rows):
+        stream.seek(0)
+        checked = io.BufferedReader(_CheckedStream(stream, max_input_bytes(limits), what, limits), 1 << 20)
+        return _c_reader(io.TextIOWrapper(checked, encoding="utf-8"), delimiter, max_rows)
+
+    return read_table
+
+
+def _first_data_line(data: bytes) -> tuple[int, int] | None:
+    """(start, end) of the first line holding something other than blanks and a # comment."""
+    start = 0
+    while start <= len(data):
+        ends = [i for i in (data.find(b"\n", start), data.find(b"\r", start)) if i != -1]
+        end = min(ends, default=len(data))
+        if data[start:min(end, start + 4096)].split(b"#", 1)[0].strip():
+            return start, end
+        start = end + 1
+    return None
+
+
+def _count_fields(data: bytes, line: tuple[int, int], delimiter: str | None, stop: int) -> int:
+    start, end = line
+    comment = data.find(b"#", start, end)
+    end = end if comment == -1 else comment
+    if delimiter is not None:
+        return data.count(delimiter.encode(), start, end) + 1
+    count = 0
+    for _ in re.compile(rb"\S+").finditer(data, start, end):
+        count += 1
+        if count >= stop:
+            break
+    return count
+
+
+def _text_error(text: str, what: str, delimiter: str | None, reader_message: str) -> InputError:
+    """Find the first bad line and field ourselves: numpy's messages count rows, not lines."""
+    sep = "commas" if delimiter == "," else "tabs" if delimiter == "\t" else "whitespace"
+    hint = f"numbers separated by {sep}, the same number on every line; # starts a comment"
+    columns = None
+    for number, line in enumerate(text.split("\n"), 1):
+        content = line.split("#", 1)[0]
+        if not content.strip():
+            continue
+        fields = content.split(delimiter) if delimiter else content.split()
+        for column, field in enumerate(fields, 1):
+            field = field.strip()
+            if not field:
+                return InputError(f"cannot read {what}: line {number}, column {column}: empty field", hint=hint)
+            if delimiter == "," and len(field.split()) > 1 and all(map(_NUMBER.fullmatch, field.split())):
+                return InputError(f"cannot read {what}: line {number}, column {column}: '{_excerpt(field)}' "
+                                  "is separated by spaces, the first line by commas", hint=hint)
+            if delimiter is None and "," in field and all(map(_NUMBER.fullmatch, field.split(","))):
+                return InputError(f"cannot read {what}: line {number}, column {column}: '{_excerpt(field)}' "
+                                  "is separated by commas, the first line by whitespace", hint=hint)
+            if not _NUMBER.fullmatch(field):
+                return InputError(f"cannot read {what}: line {number}, column {column}: "
+                                  f"'{_excerpt(field)}' is not a number", hint=hint)
+        if columns is None:
+            columns = (number, len(fields))
+        elif len(fields) != columns[1]:
+            return InputError(f"cannot read {what}: line {number} has {len(fields)} values, line {columns[0]} "
+                              f"has {columns[1]} (ragged rows)", hint=hint)
+    return InputError(f"cannot read {what}: {_excerpt(reader_message, 120)}", hint=hint)
+
+
+# -- many names at once: --inputs FILE (eval) and --arg NAME=VALUE (run) --------------------------------------
+
+def array_from_json(data, *, dtype: np.dtype, limits: Limits, what: str = "value") -> np.ndarray:
+    """An already decoded JSON value (a number, a nested list, "nan"/"inf"/"-inf") as an array, strictly:
+    null, booleans, other strings and ragged lists are errors (for NDJSON rows)."""
+    return _finish(_json_array(data, what, limits), dtype, limits, what)
+
+
+def read_inputs_file(path_text: str, *, dtype: np.dtype, limits: Limits, stdin=None) -> dict[str, np.ndarray]:
+    """{name: array} from a JSON object {name: number | nested list} or an .npz (one array per key)."""
+    if path_text.strip() in ("-", "@-"):
+        data, what, extension = _stdin_bytes(stdin, limits), "standard input", ""
+    else:
+        path_text = path_text.removeprefix("@")
+        data, what, extension = _read_path_bytes(path_text, limits), path_text, _extension(path_text)
+    if data[:2] == _GZIP_MAGIC:
+        data = _gunzip(data, what, limits)
+    values = {}
+    if data[:4] in _ZIP_MAGICS:
+        with _open_npz(data, what) as archive:
+            for name, member in _npz_members(archive).items():
+                _check_name(name, where=f"{what}: ")
+                values[name] = _read_npz_member(archive, member, f"{what}:{name}", limits)
+    elif extension == ".npz" or data[:6] == _NPY_MAGIC:
+        raise InputError(f"{what} is not an .npz archive", hint="--inputs takes a JSON object or an .npz")
+    else:
+        obj = _json_load(_text_bytes(data, what), what, limits)
+        if not isinstance(obj, dict):
+            raise InputError(f"{what} is not a JSON object {{name: value, ...}}",
+                             hint='for example {"x": [1, 2, 3], "w": 0.5}')
+        for name, item in obj.items():
+            _check_name(name, where=f"{what}: ")
+            values[name] = _json_array(item, f"{what}: {name}", limits)
+    total = 0
+    for array in values.values():
+        total += array.size
+        if total > limits.max_elements:
+            raise InputError(f"{what} holds more than {limits.max_elements} numbers",
+                             hint="raise it with --max-elements")
+    return {name: _finish(array, dtype, limits, f"{what}: {name}") for name, array in values.items()}
+
+
+def bind_inputs_file(bindings: dict, path_text: str, *, dtype: np.dtype, limits: Limits, stdin=None) -> None:
+    """Add the tensors of --inputs FILE to `bindings`; a name given twice is an error."""
+    for name, value in read_inputs_file(path_text, dtype=dtype, limits=limits, stdin=stdin).items():
+        if name in bindings:
+            raise InputError(f"'{name}' is given twice (again in {_excerpt(path_text, 80)})")
+        bindings[name] = value
+
+
+def parse_run_argument(spec: str, *, limits: Limits, stdin=None, rng: np.random.Generator | None = None):
+    """`gradcli run --arg NAME=VALUE`: (name, value) with a plain number as a Python int or float (int when
+    written as an integer), anything else as a float32 tensor, as torch.tensor() of float data gives."""
+    name, text, offset = _split_assignment(spec)
+    number = _plain_number(text)
+    if number is not None:
+        return name, number
+    rng = rng if rng is not None else np.random.default_rng(0)
+    array = parse_value(text, dtype=np.dtype(np.float32), rng=rng, limits=limits, stdin=stdin, source=spec,
+                        offset=offset)
+    from .engine import tensor
+
+    return name, tensor(array)
+
+
+def run_arguments(specs: list[str], *, max_elements: int, stdin=None) -> dict:
+    """The globals of `gradcli run --arg NAME=VALUE ...`; a name given twice is an error."""
+    limits = Limits(max_elements=max_elements)
+    bindings = {}
+    for spec in specs:
+        name, value = parse_run_argument(spec, limits=limits, stdin=stdin)
+        if name in bindings:
+            raise InputError(f"'{name}' is given twice", source=spec, span=(0, len(name)))
+        bindings[name] = value
+    return bindings
+
+
+def _plain_number(text: str):
+    """A (signed) integer or float literal as Python writes it, else None."""
+    stripped = text.strip()
+    if re.fullmatch(r"[+-]?\d+", stripped):
+        if len(stripped) > 4000:
+            return None  # parse_value reports it
+        return int(stripped)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(stripped, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    sign = 1.0
+    if isinstance(tree, ast.UnaryOp) and isinstance(tree.op, (ast.USub, ast.UAdd)):
+        sign = -1.0 if isinstance(tree.op, ast.USub) else 1.0
+        tree = tree.operand
+    if isinstance(tree, ast.Constant) and isinstance(tree.value, float):
+        return sign * tree.value
+    if isinstance(tree, ast.Name) and tree.id in _NAMED_NUMBERS:
+        return sign * _NAMED_NUMBERS[tree.id]
+    return None

@@ -39,7 +39,7 @@ def test_random_values_have_shape_and_are_reproducible():
 
 def test_files_and_stdin(tmp_path):
     (tmp_path / "a.json").write_text("[[1, 2], [3, \"inf\"]]")
-    (tmp_path / "b.txt").write_text("1 2 3\n4,5,6\n")
+    (tmp_path / "b.txt").write_text("1 2 3\n4 5 6\n")
     np.save(tmp_path / "c.npy", np.arange(3.0))
     np.testing.assert_array_equal(value(f"@{tmp_path / 'a.json'}"), [[1, 2], [3, np.inf]])
     np.testing.assert_array_equal(value(f"@{tmp_path / 'b.txt'}"), [[1, 2, 3], [4, 5, 6]])
@@ -56,6 +56,7 @@ def test_files_and_stdin(tmp_path):
     ("zeros(-1)", "bad arguments"),
     ("@/no/such/file.npy", "no such file"),
     ("", "empty value"),
+    ("@", "expected a file name after @"),
 ])
 def test_bad_values(text, needle):
     with pytest.raises(InputError, match=needle):
@@ -79,3 +80,48 @@ def test_assignment_names():
     for bad in ("1x=2", "_x=2", "x"):
         with pytest.raises(InputError):
             parse_assignment(bad, dtype=F64, rng=np.random.default_rng(0), limits=Limits())
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("1/3", 1 / 3), ("10**3", 1000.0), ("2**-1", 0.5), ("-2**2", -4.0), ("1/0", math.inf), ("10.0**400", math.inf),
+    ("[1/4, 2*3]", [0.25, 6.0]), ("ones(2**2)", [1.0] * 4),
+])
+def test_arithmetic_on_numbers_is_ieee_float64(text, expected):
+    np.testing.assert_array_equal(value(text), np.asarray(expected, dtype=np.float64))
+
+
+@pytest.mark.parametrize("text,message", [
+    ("randn(nan)", "bad arguments for randn(): sizes must be non-negative whole numbers, got nan"),
+    ("randn(inf)", "bad arguments for randn(): sizes must be non-negative whole numbers, got inf"),
+    ("zeros(-1)", "bad arguments for zeros(): sizes must be non-negative whole numbers, got -1.0"),
+    ("zeros(2.5)", "bad arguments for zeros(): sizes must be non-negative whole numbers, got 2.5"),
+    ("eye(3, inf)", "bad arguments for eye(): sizes must be non-negative whole numbers, got inf"),
+    ("ones(10**12)", "ones(...) would have 1000000000000 elements; the limit is 50000000"),
+    ("linspace(0, 1, 1e300)", "linspace(...) would have 1e+300 elements; the limit is 50000000"),
+    ("arange(0, inf)", "bad arguments for arange(): start, end and step must be finite"),
+    ("arange(0, 1, nan)", "bad arguments for arange(): start, end and step must be finite"),
+    ("arange(-1e300, 1e300, 1e-300)", "bad arguments for arange(): too many steps"),
+    ("linspace(0, inf, 3)", "bad arguments for linspace(): start and end must be finite"),
+    ("ones(" + ",".join(["1"] * 65) + ")", "ones(...) has 65 dimensions; the most is 64"),
+    ("9" * 400, "integer too large for a float"),
+    ("9" * 5000, "a number in the value has too many digits"),
+    ("[1, 2] * 2", "arithmetic in a value works on numbers only"),
+    ("[1, \udcff]", "the value is not UTF-8 text (byte 0xff)"),  # how Python passes a non-UTF-8 argument
+    ("1\x00", "the value contains a NUL byte"),
+])
+def test_bad_generator_arguments_and_numbers(text, message):
+    with pytest.raises(InputError) as info:
+        value(text)
+    assert info.value.message == message
+
+
+@pytest.mark.parametrize("text", ["randn(nan)", "zeros(-1)", "ones(10**12)", "arange(0,inf)", "9" * 400,
+                                  "randn(" + ",".join(["1"] * 65) + ")"])
+def test_bad_values_on_the_command_line_exit_2(text):
+    from typer.testing import CliRunner
+
+    from gradcli.cli import app
+
+    result = CliRunner().invoke(app, ["eval", "x.sum()", f"x={text}", "--no-check"])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("gradcli: error: ") and "internal error" not in result.stderr

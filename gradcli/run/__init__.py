@@ -28,13 +28,16 @@ __all__ = ["RunLimits", "run_source"]
 PYTHON_RECURSION_LIMIT = 20_000
 
 
-def run_source(source: str, filename: str, *, stdout, stderr, limits: RunLimits | None = None) -> int:
-    """Run `source` (named `filename` in messages); write its output to `stdout`, diagnostics to `stderr`."""
+def run_source(source: str, filename: str, *, stdout, stderr, limits: RunLimits | None = None,
+               bindings: dict | None = None) -> int:
+    """Run `source` (named `filename` in messages); write its output to `stdout`, diagnostics to `stderr`.
+    `bindings` are globals defined before the program starts (`gradcli run --arg NAME=VALUE`)."""
     limits = limits or RunLimits()
     try:
         tree = _parse(source, filename, limits)
         check_program(tree, SUPPORTED_NODES, limits.max_nesting)
         interpreter = Interpreter(limits, stdout, stderr)
+        interpreter.module.vars.update(bindings or {})
         with _engine_state(limits), _outside_limits(limits, interpreter):
             interpreter.run(tree)
     except RunError as error:
