@@ -82,13 +82,10 @@ def _limits(max_length, max_depth, max_nodes, max_elements, max_exponent, timeou
                   max_exponent=max_exponent, max_seconds=timeout)
 
 
-def _console(no_color: bool):
-    from rich.console import Console
+def _console(no_color: bool, color: str = "auto"):
+    from .terminal import make_console
 
-    console = Console(no_color=no_color or None, highlight=False, soft_wrap=False)
-    if not console.is_terminal:
-        console.width = max(console.width, 160)  # piped output: do not fold rows at 80 columns
-    return console
+    return make_console(getattr(color, "value", color), no_color)
 
 
 _D = Limits()  # defaults shown in --help
@@ -97,6 +94,16 @@ _D = Limits()  # defaults shown in --help
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one strict-JSON object instead of a table.")]
 DebugOpt = Annotated[bool, typer.Option("--debug", help="Show Python tracebacks for errors.")]
 NoColorOpt = Annotated[bool, typer.Option("--no-color", help="Plain text output (also when piped or NO_COLOR is set).")]
+
+
+class ColorMode(str, Enum):
+    auto = "auto"
+    always = "always"
+    never = "never"
+
+
+ColorOpt = Annotated[ColorMode, typer.Option("--color", help="Colour: auto (on a terminal without NO_COLOR), "
+                                                              "always or never.")]
 MaxLengthOpt = Annotated[int, typer.Option("--max-length", help="Longest expression or value, in characters.",
                                            rich_help_panel="Limits")]
 MaxDepthOpt = Annotated[int, typer.Option("--max-depth", help="Deepest nesting of the expression.",
@@ -128,6 +135,7 @@ def eval_command(
     dtype: Annotated[DType, typer.Option("--dtype", help="Floating-point type of every tensor.")] = DType.float64,
     json_out: JsonOpt = False,
     no_color: NoColorOpt = False,
+    color: ColorOpt = ColorMode.auto,
     debug: DebugOpt = False,
     max_length: MaxLengthOpt = _D.max_length,
     max_depth: MaxDepthOpt = _D.max_depth,
@@ -192,7 +200,7 @@ def eval_command(
         else:
             from .render.table import print_eval_result
 
-            print_eval_result(result, _console(no_color))
+            print_eval_result(result, _console(no_color, color))
         if result.error is not None:
             sys.stderr.write(f"gradcli: error: {result.error}\n")
             if "implicitly created only for scalar outputs" in result.error:
@@ -219,6 +227,7 @@ def _assignments(specs, np_dtype, rng, limits, parse_assignment) -> dict:
 def ops_command(
     json_out: JsonOpt = False,
     no_color: NoColorOpt = False,
+    color: ColorOpt = ColorMode.auto,
 ):
     """List every supported operation with its signature and a one-line description."""
     from .engine.ops import LINALG, REGISTRY
@@ -241,7 +250,7 @@ def ops_command(
         table.add_column(col)
     for e in entries:
         table.add_row(e["name"], e["signature"], ", ".join(e["forms"]), e["description"])
-    _console(no_color).print(table)
+    _console(no_color, color).print(table)
 
 
 @app.command("run")
@@ -282,6 +291,7 @@ def check_command(
     timeout: Annotated[float, typer.Option("--timeout", help="Time budget of each sympy step, in seconds.")] = 5.0,
     json_out: JsonOpt = False,
     no_color: NoColorOpt = False,
+    color: ColorOpt = ColorMode.auto,
     debug: DebugOpt = False,
 ):
     """Check a derivative: is --expect the derivative of FUNCTION? Without --expect, print the derivative.
@@ -307,7 +317,7 @@ def check_command(
         else:
             from .render.symbolic_render import print_check_report
 
-            print_check_report(data, _console(no_color))
+            print_check_report(data, _console(no_color, color))
         if any(r["verdict"] == "undecided" for r in data["results"]):
             raise typer.Exit(EXIT_ERROR)
     raise typer.Exit(report.exit_code)
@@ -326,6 +336,7 @@ def explain_command(
     seed: Annotated[int, typer.Option("--seed", help="Seed for randn(...)/rand(...) values.")] = 0,
     json_out: JsonOpt = False,
     no_color: NoColorOpt = False,
+    color: ColorOpt = ColorMode.auto,
     debug: DebugOpt = False,
     timeout: TimeoutOpt = _D.max_seconds,
 ):
@@ -358,7 +369,49 @@ def explain_command(
         else:
             from .render.explain_render import print_explanation
 
-            print_explanation(explanation, _console(no_color))
+            print_explanation(explanation, _console(no_color, color))
+
+
+@app.command("repl")
+def repl_command(
+    json_out: JsonOpt = False,
+    check: Annotated[bool, typer.Option(
+        "--check/--no-check", help="Start with the sympy cross-check on (for small inputs, as eval) or off.")] = True,
+    hessian: Annotated[bool, typer.Option("--hessian", help="Start with :hessian on.")] = False,
+    seed: Annotated[int, typer.Option("--seed", help="Seed for randn(...)/rand(...) values.")] = 0,
+    dtype: Annotated[DType, typer.Option("--dtype", help="Floating-point type of every tensor.")] = DType.float64,
+    no_color: NoColorOpt = False,
+    color: ColorOpt = ColorMode.auto,
+    debug: DebugOpt = False,
+    max_elements: MaxElementsOpt = _D.max_elements,
+    timeout: TimeoutOpt = _D.max_seconds,
+):
+    """An interactive session: x = [1,2,3] binds a tensor, an expression is evaluated as by eval.
+
+    Reads one line at a time from a pipe too ([bold]gradcli repl < session.txt[/]): one answer per line, errors
+    on stderr; exit code 0, or 2 if any line failed.  :help lists the session commands.
+    """
+    from . import repl
+
+    limits = _limits(_D.max_length, _D.max_depth, _D.max_nodes, max_elements, _D.max_exponent, timeout)
+    settings = repl.Settings(json=json_out, check=None if check else False, hessian=hessian,
+                             dtype=dtype.value, seed=seed, limits=limits, debug=debug)
+    raise typer.Exit(repl.run(settings, _console(no_color, color)))
+
+
+class Shell(str, Enum):
+    bash = "bash"
+    zsh = "zsh"
+    fish = "fish"
+
+
+@app.command("completion")
+def completion_command(shell: Annotated[Shell, typer.Argument(help="bash, zsh or fish.")]):
+    """Print the shell completion script: eval "$(gradcli completion bash)" in ~/.bashrc
+    (zsh: in ~/.zshrc; fish: gradcli completion fish > ~/.config/fish/completions/gradcli.fish)."""
+    from .terminal import completion_script
+
+    sys.stdout.write(completion_script(shell.value) + "\n")
 
 
 def _point(specs: list[str] | None) -> dict | None:
@@ -381,4 +434,13 @@ def _point(specs: list[str] | None) -> dict | None:
 
 
 def main() -> None:
-    app()
+    from .terminal import prepare_process, usage_error_exit_code
+
+    prepare_process()
+    try:
+        code = app(prog_name="gradcli", standalone_mode=False)
+    except Exception as err:  # click's usage errors: gradcli's one-line form, not typer's panel
+        code = usage_error_exit_code(err)
+        if code is None:
+            raise
+    sys.exit(code if isinstance(code, int) else 0)

@@ -1,0 +1,144 @@
+"""Terminal conventions shared by every command: colour, broken pipes, non-UTF-8 terminals, usage errors.
+
+Imports nothing heavy at module level (it runs on every start-up); rich is imported only to build a console.
+"""
+
+from __future__ import annotations
+
+import codecs
+import os
+import signal
+import sys
+
+COLOR_CHOICES = ("auto", "always", "never")
+COMPLETE_VAR = "_GRADCLI_COMPLETE"  # set by the completion scripts when they call gradcli
+
+# What a terminal that cannot encode gradcli's symbols gets instead (LANG=C, PYTHONIOENCODING=ascii).
+ASCII_FALLBACKS = {
+    "∂": "d", "·": "*", "✓": "ok", "✗": "x", "≠": "!=", "≤": "<=", "≥": ">=", "…": "...", "‖": "|",
+    "Δ": "d", "→": "->", "←": "<-", "×": "x", "—": "-", "–": "-", "′": "'", "″": "''", "ⁿ": "^n",
+    "√": "sqrt", "∞": "inf", "π": "pi", "σ": "sigma", "∑": "sum", "•": "*", "“": '"', "”": '"', "’": "'",
+    **{sup: "^" + str(digit) for digit, sup in enumerate("⁰¹²³⁴⁵⁶⁷⁸⁹")},
+    "⁻": "^-",
+    **{sub: str(digit) for digit, sub in enumerate("₀₁₂₃₄₅₆₇₈₉")},
+}
+_HORIZONTAL = set("─━═╌╍┄┅┈┉╴╶╸╺")
+_VERTICAL = set("│┃║╎╏┆┇┊┋╵╷╹╻")
+
+
+def ascii_fallback(char: str) -> str:
+    """The ASCII stand-in of one character that the output encoding cannot encode."""
+    if char in ASCII_FALLBACKS:
+        return ASCII_FALLBACKS[char]
+    if "\u2500" <= char <= "\u257f":  # box drawing
+        return "-" if char in _HORIZONTAL else "|" if char in _VERTICAL else "+"
+    if "\u2580" <= char <= "\u259f":  # block elements
+        return "#"
+    return "?"
+
+
+def _encode_fallback(err: UnicodeError):
+    if not isinstance(err, UnicodeEncodeError):
+        raise err
+    return "".join(ascii_fallback(c) for c in err.object[err.start:err.end]), err.end
+
+
+def install_ascii_fallback(*streams) -> None:
+    """Streams whose encoding cannot carry ∂, · or ✓ print ASCII stand-ins instead of raising
+    UnicodeEncodeError.  Streams that can (UTF-8) are left untouched."""
+    try:
+        codecs.lookup_error("gradcli-ascii")
+    except LookupError:
+        codecs.register_error("gradcli-ascii", _encode_fallback)
+    for stream in streams:
+        encoding = getattr(stream, "encoding", None)
+        if not encoding or not hasattr(stream, "reconfigure"):
+            continue
+        try:
+            "∂·✓─".encode(encoding)
+        except UnicodeEncodeError:
+            stream.reconfigure(errors="gradcli-ascii")
+        except LookupError:
+            pass
+
+
+def prepare_process() -> None:
+    """Start-up of the `gradcli` program (not of in-process uses such as tests).
+
+    A broken pipe (`gradcli ... | head -1`) ends the process the way it ends cat, grep and sort: killed by
+    SIGPIPE, silently, exit status 141 (128 + 13) in the shell, for every command and at any moment
+    (also while typer prints --help, or when Python flushes stdout at exit).  gradcli holds no sockets,
+    so the default disposition has no other effect."""
+    if hasattr(signal, "SIGPIPE"):
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    install_ascii_fallback(sys.stdout, sys.stderr)
+    if os.environ.get(COMPLETE_VAR):  # a completion script asks for completions: register typer's shells
+        from typer.completion import completion_init
+
+        completion_init()
+
+
+def wants_color(color: str = "auto", no_color: bool = False, stream=None) -> bool:
+    """--color always|never|auto: auto means colour only on a terminal and only without NO_COLOR
+    (https://no-color.org: set and not empty); --no-color is --color never; an explicit
+    --color always wins over NO_COLOR, as a command-line flag should."""
+    if color == "always":
+        return True
+    if color == "never" or no_color:
+        return False
+    if os.environ.get("NO_COLOR"):
+        return False
+    stream = sys.stdout if stream is None else stream
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def make_console(color: str = "auto", no_color: bool = False):
+    """A rich console for stdout.  Without colour it has no colour system at all, so not even bold or dim
+    reach the output: no escape codes whatsoever."""
+    from rich.console import Console
+
+    colored = wants_color(color, no_color)
+    console = Console(color_system="auto" if colored else None, force_terminal=True if color == "always" else None,
+                      no_color=False, highlight=False, soft_wrap=False)
+    if not console.is_terminal:
+        console.width = max(console.width, 160)  # piped output: do not fold rows at 80 columns
+    return console
+
+
+def usage_error_exit_code(err: BaseException) -> int | None:
+    """click's usage errors (unknown option, missing argument, bad value) in gradcli's one-line form on
+    stderr, instead of typer's boxed panel.  Returns the exit code, or None if `err` is not click's."""
+    import typer
+
+    try:
+        from typer._click import exceptions  # typer >= 0.28 vendors click
+    except ImportError:  # pragma: no cover - older typer
+        from click import exceptions
+
+    if isinstance(err, typer.Abort):
+        sys.stderr.write("gradcli: interrupted\n")
+        return 130
+    if not isinstance(err, exceptions.ClickException):
+        return None
+    ctx = getattr(err, "ctx", None)
+    if type(err).__name__ == "NoArgsIsHelpError" and ctx is not None:
+        sys.stdout.write(ctx.get_help() + "\n")
+        return 2
+    message = err.format_message().strip().removesuffix(".")
+    message = message[:1].lower() + message[1:] if message[:2] != message[:2].upper() else message
+    lines = [f"gradcli: error: {message}"]
+    if isinstance(err, exceptions.UsageError):
+        command = ctx.command_path if ctx is not None else "gradcli"
+        lines.append(f"hint: see {command} --help")
+    sys.stderr.write("\n".join(lines) + "\n")
+    return 2 if isinstance(err, exceptions.UsageError) else err.exit_code
+
+
+def completion_script(shell: str) -> str:
+    """typer's completion script for `shell`.  The script asks `gradcli` itself for completions
+    (_GRADCLI_COMPLETE=complete_bash gradcli ...), so it always knows the current commands and options; the
+    completion code is imported only on those calls, never on normal runs."""
+    from typer._completion_shared import get_completion_script
+
+    return get_completion_script(prog_name="gradcli", complete_var=COMPLETE_VAR, shell=shell)
