@@ -154,7 +154,8 @@ def eval_command(
         "--check-timeout", metavar="SECONDS", rich_help_panel="Checks",
         help="Time budget of the sympy cross-check (and of --gradcheck).")] = 5.0,
     strict: Annotated[bool, typer.Option(
-        "--strict", rich_help_panel="Checks", help="Exit 1 when a check disagrees with autograd.")] = False,
+        "--strict", rich_help_panel="Checks",
+        help="Exit 1 when a check disagrees with autograd or a gradient is nan or inf.")] = False,
     latex: Annotated[bool, typer.Option(
         "--latex", rich_help_panel="Checks", help="Print the symbolic derivatives in LaTeX.")] = False,
     gradcheck: Annotated[bool, typer.Option(
@@ -177,7 +178,7 @@ def eval_command(
     with _user_errors(debug):
         import numpy as np
 
-        from .calc import attach_checks, attach_derivatives, evaluate_expression
+        from .calc import attach_checks, attach_derivatives, evaluate_expression, non_finite_grads
         from .engine import dtypes
         from .inputs import parse_assignment, parse_value
 
@@ -207,7 +208,8 @@ def eval_command(
                 sys.stderr.write("hint: pass --grad-output VALUE (the gradient= of backward), or reduce the "
                                  "output with .sum() or .mean()\n")
             raise typer.Exit(EXIT_ERROR)
-        if strict and any(result.extras.get(k, {}).get("status") == "disagrees" for k in ("symbolic", "numeric")):
+        if strict and (any(result.extras.get(k, {}).get("status") == "disagrees" for k in ("symbolic", "numeric"))
+                       or non_finite_grads(result)):
             raise typer.Exit(EXIT_NO)
 
 

@@ -16,7 +16,7 @@ COMPLETE_VAR = "_GRADCLI_COMPLETE"  # set by the completion scripts when they ca
 # What a terminal that cannot encode gradcli's symbols gets instead (LANG=C, PYTHONIOENCODING=ascii).
 ASCII_FALLBACKS = {
     "∂": "d", "·": "*", "✓": "ok", "✗": "x", "≠": "!=", "≤": "<=", "≥": ">=", "…": "...", "‖": "|",
-    "Δ": "d", "→": "->", "←": "<-", "×": "x", "—": "-", "–": "-", "′": "'", "″": "''", "ⁿ": "^n",
+    "Δ": "delta", "→": "->", "←": "<-", "×": "x", "—": "-", "–": "-", "′": "'", "″": "''", "ⁿ": "^n",
     "√": "sqrt", "∞": "inf", "π": "pi", "σ": "sigma", "∑": "sum", "•": "*", "“": '"', "”": '"', "’": "'",
     **{sup: "^" + str(digit) for digit, sup in enumerate("⁰¹²³⁴⁵⁶⁷⁸⁹")},
     "⁻": "^-",
@@ -34,13 +34,37 @@ def ascii_fallback(char: str) -> str:
         return "-" if char in _HORIZONTAL else "|" if char in _VERTICAL else "+"
     if "\u2580" <= char <= "\u259f":  # block elements
         return "#"
+    import unicodedata
+
+    # modifier letters and other compatibility forms (ᶜ, ᵢ, ﬁ): their ASCII base, ^ for a superscript
+    kind, _, base = unicodedata.decomposition(char).partition(" ")
+    plain = unicodedata.normalize("NFKD", char).encode("ascii", "ignore").decode()
+    if plain:
+        return ("^" if kind == "<super>" else "") + plain
     return "?"
+
+
+def ascii_text(text: str) -> str:
+    """A run of unencodable characters in ASCII: ‖·‖ -> norm, x² -> x^2, aᶜ⁻¹ -> a^(c-1)."""
+    text = text.replace("‖·‖", "norm")
+    out, superscript = [], []
+    for char in text + "\0":
+        fallback = ascii_fallback(char) if char != "\0" else ""
+        if fallback.startswith("^") and len(fallback) > 1:
+            superscript.append(fallback[1:])
+            continue
+        if superscript:
+            exponent = "".join(superscript)
+            out.append("^" + (exponent if len(superscript) == 1 else f"({exponent})"))
+            superscript = []
+        out.append(fallback)
+    return "".join(out)
 
 
 def _encode_fallback(err: UnicodeError):
     if not isinstance(err, UnicodeEncodeError):
         raise err
-    return "".join(ascii_fallback(c) for c in err.object[err.start:err.end]), err.end
+    return ascii_text(err.object[err.start:err.end]), err.end
 
 
 def install_ascii_fallback(*streams) -> None:
