@@ -181,10 +181,11 @@ def eval_command(
         from .calc import attach_checks, attach_derivatives, evaluate_expression, non_finite_grads
         from .engine import dtypes
         from .inputs import parse_assignment, parse_value
+        from .startup import LazyGenerator
 
         limits = _limits(max_length, max_depth, max_nodes, max_elements, max_exponent, timeout)
         np_dtype = np.dtype(dtype.value)
-        rng = np.random.default_rng(seed)
+        rng = LazyGenerator(seed)  # numpy.random only if a value asks for it
         inputs = _assignments(assignments or [], np_dtype, rng, limits, parse_assignment)
         consts = _assignments(const or [], np_dtype, rng, limits, parse_assignment)
         gout = None if grad_output is None else parse_value(grad_output, dtype=np_dtype, rng=rng, limits=limits)
@@ -352,9 +353,10 @@ def explain_command(
 
         from .explain import explain, to_dict
         from .inputs import parse_assignment, parse_value
+        from .startup import LazyGenerator
 
         limits = _limits(_D.max_length, _D.max_depth, _D.max_nodes, _D.max_elements, _D.max_exponent, timeout)
-        rng = np.random.default_rng(seed)
+        rng = LazyGenerator(seed)  # numpy.random only if a value asks for it
         f64 = np.dtype("float64")
         inputs = _assignments(assignments or [], f64, rng, limits, parse_assignment)
         consts = _assignments(const or [], f64, rng, limits, parse_assignment)
@@ -436,9 +438,10 @@ def _point(specs: list[str] | None) -> dict | None:
 
 
 def main() -> None:
-    from .terminal import prepare_process, usage_error_exit_code
+    from .terminal import keep_only_invoked_command, prepare_process, usage_error_exit_code
 
     prepare_process()
+    keep_only_invoked_command(app, sys.argv[1:])
     try:
         code = app(prog_name="gradcli", standalone_mode=False)
     except Exception as err:  # click's usage errors: gradcli's one-line form, not typer's panel

@@ -22,6 +22,7 @@ import numpy as np
 
 from .errors import GradcliError, InputError
 from .limits import Limits
+from .startup import LazyGenerator
 
 PROMPT = "gradcli> "
 HISTORY_FILE = "~/.gradcli_history"
@@ -71,7 +72,7 @@ class Session:
         self.interactive = interactive
         self.inputs: dict[str, np.ndarray] = {}  # tensors that require grad
         self.consts: dict[str, np.ndarray] = {}
-        self.rng = np.random.default_rng(settings.seed)
+        self.rng = LazyGenerator(settings.seed)
         self.failed = False
 
     # -- one line --------------------------------------------------------------------------------------

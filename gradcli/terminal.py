@@ -102,6 +102,17 @@ def prepare_process() -> None:
         completion_init()
 
 
+def keep_only_invoked_command(app, argv: list[str]) -> None:
+    """typer inspects the signature of every command before it runs one (eval alone has 25 options):
+    when the first argument names a command, register that one only.  `gradcli --help`, a misspelt
+    command and shell completion still see them all."""
+    if not argv or os.environ.get(COMPLETE_VAR):
+        return
+    chosen = [c for c in app.registered_commands if (c.name or c.callback.__name__) == argv[0]]
+    if chosen:
+        app.registered_commands[:] = chosen
+
+
 def wants_color(color: str = "auto", no_color: bool = False, stream=None) -> bool:
     """--color always|never|auto: auto means colour only on a terminal and only without NO_COLOR
     (https://no-color.org: set and not empty); --no-color is --color never; an explicit
@@ -124,7 +135,7 @@ def make_console(color: str = "auto", no_color: bool = False):
 
     colored = wants_color(color, no_color)
     console = Console(color_system="auto" if colored else None, force_terminal=True if color == "always" else None,
-                      no_color=False, highlight=False, soft_wrap=False)
+                      no_color=False, highlight=False, soft_wrap=False, emoji=False)
     if not console.is_terminal:
         console.width = max(console.width, 160)  # piped output: do not fold rows at 80 columns
     return console
