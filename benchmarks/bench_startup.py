@@ -25,13 +25,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def wall(cmd, runs, env, stdin_text=None):
-    times = []
+def walls(commands: dict, runs: int, env) -> dict:
+    """Median wall time of each command; the commands take turns, so that a change in the machine's load
+    during the run affects all of them alike (the ratios are what count)."""
+    times = {name: [] for name in commands}
     for _ in range(runs):
-        t0 = time.perf_counter()
-        subprocess.run(cmd, check=False, capture_output=True, env=env, input=stdin_text, text=True)
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+        for name, (cmd, stdin_text) in commands.items():
+            t0 = time.perf_counter()
+            subprocess.run(cmd, check=False, capture_output=True, env=env, input=stdin_text, text=True)
+            times[name].append(time.perf_counter() - t0)
+    return {name: statistics.median(t) for name, t in times.items()}
 
 
 def main():
@@ -45,29 +48,56 @@ def main():
     py = sys.executable
     gradcli = [py, "-m", "gradcli"]
     print(f"start-up (median of {args.runs} runs, bytecode compiled)")
-    numpy_only = wall([py, "-c", "import numpy"], args.runs, env)
-    numpy_sympy = wall([py, "-c", "import numpy, sympy"], args.runs, env)
-    fast = wall([*gradcli, "eval", "(x**2).sum()", "x=[1,2,3]", "--no-check", "--json"], args.runs, env)
-    default = wall([*gradcli, "eval", "(x**2).sum()", "x=[1,2,3]"], args.runs, env)
-    print(f"python -c 'import numpy'               {numpy_only * 1e3:7.1f} ms")
-    print(f"gradcli eval ... --no-check --json     {fast * 1e3:7.1f} ms   {fast / numpy_only:.2f}x numpy")
-    print(f"python -c 'import numpy, sympy'        {numpy_sympy * 1e3:7.1f} ms")
-    print(f"gradcli eval ... (cross-check, table)  {default * 1e3:7.1f} ms   {default / numpy_sympy:.2f}x numpy+sympy")
+    t = walls({
+        "numpy": ([py, "-c", "import numpy"], None),
+        "numpy+sympy": ([py, "-c", "import numpy, sympy"], None),
+        "fast": ([*gradcli, "eval", "(x**2).sum()", "x=[1,2,3]", "--no-check", "--json"], None),
+        "default": ([*gradcli, "eval", "(x**2).sum()", "x=[1,2,3]"], None),
+    }, args.runs, env)
+    print(f"python -c 'import numpy'               {t['numpy'] * 1e3:7.1f} ms")
+    print(f"gradcli eval ... --no-check --json     {t['fast'] * 1e3:7.1f} ms   {t['fast'] / t['numpy']:.2f}x numpy")
+    print(f"python -c 'import numpy, sympy'        {t['numpy+sympy'] * 1e3:7.1f} ms")
+    print(f"gradcli eval ... (cross-check, table)  {t['default'] * 1e3:7.1f} ms   "
+          f"{t['default'] / t['numpy+sympy']:.2f}x numpy+sympy")
 
     lines = ["x = [1, 2, 3]", "y = 0.5"]
     exprs = ["(x**2).sum()", "(sin(x) * y).sum()", "(x * exp(-y)).mean()", "tanh(x).sum() + y**2"]
     body = [exprs[i % len(exprs)] for i in range(args.lines)]
-    one = "\n".join(lines + body[:1]) + "\n"
-    many = "\n".join(lines + body) + "\n"
-    repl = [*gradcli, "repl"]
     runs = max(3, args.runs // 3)
-    t_one = wall(repl, runs, env, one)
-    t_many = wall(repl, runs, env, many)
-    per_line = (t_many - t_one) / (args.lines - 1)
+    t = walls({"one": ([*gradcli, "repl"], "\n".join(lines + body[:1]) + "\n"),
+               "many": ([*gradcli, "repl"], "\n".join(lines + body) + "\n")}, runs, env)
+    per_line = (t["many"] - t["one"]) / (args.lines - 1)
     print(f"\nrepl, cross-check on (median of {runs} runs, piped stdin)")
-    print(f"1 line                                 {t_one * 1e3:7.1f} ms")
-    print(f"{args.lines} lines                              {t_many * 1e3:7.1f} ms")
+    print(f"1 line                                 {t['one'] * 1e3:7.1f} ms")
+    print(f"{args.lines} lines                              {t['many'] * 1e3:7.1f} ms")
     print(f"per line after the first               {per_line * 1e3:7.2f} ms")
+    in_process(lines, body)
+
+
+def in_process(lines, body):
+    """The same session driven in this process: wall and CPU time of each line after the first, so that the
+    machine's load (which the piped figure includes) can be told apart from gradcli's own work."""
+    import io
+
+    sys.path.insert(0, str(ROOT))
+    from gradcli.repl import Session, Settings
+    from gradcli.terminal import make_console
+
+    out = io.StringIO()
+    console = make_console("never")
+    console.file = out
+    session = Session(Settings(), console, stdout=out, stderr=out)
+    for line in lines + body[:1]:
+        session.handle(line)
+    walls, cpus = [], []
+    for line in body[1:]:
+        w0, c0 = time.perf_counter(), time.process_time()
+        session.handle(line)
+        walls.append(time.perf_counter() - w0)
+        cpus.append(time.process_time() - c0)
+    assert not session.failed and out.getvalue().count("agrees") == len(body)
+    print(f"in-process, per line after the first   {statistics.median(walls) * 1e3:7.2f} ms wall (median), "
+          f"{statistics.median(cpus) * 1e3:.2f} ms CPU, slowest {max(walls) * 1e3:.1f} ms")
 
 
 if __name__ == "__main__":

@@ -257,8 +257,8 @@ def run(settings: Settings, console, *, stdin=None, stdout=None, stderr=None, in
 
 def _interactive_loop(session: Session) -> int:
     history = _setup_readline(session)
-    session.console.print("gradcli repl: NAME = VALUE binds a tensor, an expression is evaluated; "
-                          ":help for more, :quit or Ctrl-D to leave", markup=False, highlight=False)
+    session.console.print("gradcli repl: x = [1,2,3] binds a tensor; :help for more, Ctrl-D to leave",
+                          markup=False, highlight=False)
     try:
         while True:
             try:
