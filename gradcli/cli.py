@@ -395,12 +395,14 @@ def repl_command(
     Reads one line at a time from a pipe too ([bold]gradcli repl < session.txt[/]): one answer per line, errors
     on stderr; exit code 0, or 2 if any line failed.  :help lists the session commands.
     """
-    from . import repl
+    with _user_errors(debug):
+        from . import repl
 
-    limits = _limits(_D.max_length, _D.max_depth, _D.max_nodes, max_elements, _D.max_exponent, timeout)
-    settings = repl.Settings(json=json_out, check=None if check else False, hessian=hessian,
-                             dtype=dtype.value, seed=seed, limits=limits, debug=debug)
-    raise typer.Exit(repl.run(settings, _console(no_color, color)))
+        limits = _limits(_D.max_length, _D.max_depth, _D.max_nodes, max_elements, _D.max_exponent, timeout)
+        settings = repl.Settings(json=json_out, check=None if check else False, hessian=hessian,
+                                 dtype=dtype.value, seed=seed, limits=limits, debug=debug)
+        code = repl.run(settings, _console(no_color, color))
+    raise typer.Exit(code)
 
 
 class Shell(str, Enum):

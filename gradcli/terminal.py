@@ -75,15 +75,22 @@ def install_ascii_fallback(*streams) -> None:
     except LookupError:
         codecs.register_error("gradcli-ascii", _encode_fallback)
     for stream in streams:
-        encoding = getattr(stream, "encoding", None)
-        if not encoding or not hasattr(stream, "reconfigure"):
-            continue
-        try:
-            "∂·✓─".encode(encoding)
-        except UnicodeEncodeError:
+        if _cannot_encode(stream):
             stream.reconfigure(errors="gradcli-ascii")
-        except LookupError:
-            pass
+
+
+def _cannot_encode(stream) -> bool:
+    """Is `stream` a text stream whose encoding lacks gradcli's symbols (ASCII, Latin-1 ...)?"""
+    encoding = getattr(stream, "encoding", None)
+    if not encoding or not hasattr(stream, "reconfigure"):
+        return False
+    try:
+        "∂·✓─".encode(encoding)
+    except UnicodeEncodeError:
+        return True
+    except LookupError:
+        return False
+    return False
 
 
 def prepare_process() -> None:
@@ -96,6 +103,8 @@ def prepare_process() -> None:
     if hasattr(signal, "SIGPIPE"):
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     install_ascii_fallback(sys.stdout, sys.stderr)
+    if _cannot_encode(sys.stdin):  # non-ASCII input on such a terminal: U+FFFD, which the parsers reject clearly
+        sys.stdin.reconfigure(errors="replace")
     if os.environ.get(COMPLETE_VAR):  # a completion script asks for completions: register typer's shells
         from typer.completion import completion_init
 

@@ -203,3 +203,11 @@ def test_a_non_utf8_terminal_gets_ascii_errors():
     done = subprocess.run([*GRADCLI, "eval", "x ≠ 1", "x=1"], capture_output=True,
                           env=environment(LANG="C", LC_ALL="C", PYTHONIOENCODING="ascii"))
     assert done.returncode == 2 and done.stderr.decode("ascii").startswith("gradcli: error:")
+
+
+def test_a_non_utf8_terminal_reading_non_ascii_input_gets_an_error_not_a_crash():
+    done = subprocess.run([*GRADCLI, "repl", "--no-check"], input="x = 1\nx * π\nx * 2\n".encode(),
+                          capture_output=True, env=environment(LANG="C", LC_ALL="C", PYTHONIOENCODING="ascii"))
+    assert done.returncode == 2 and b"Traceback" not in done.stderr
+    assert done.stderr.decode("ascii").startswith("gradcli: error: cannot parse the expression")
+    assert "2.0" in done.stdout.decode("ascii")  # the session went on
