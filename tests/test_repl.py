@@ -181,10 +181,11 @@ def test_repl_on_a_terminal_prompts_evaluates_and_quits(tmp_path):
         answer = _read_until(primary, b"gradcli> ")
         assert b"14.0" in answer and b"[2. 4. 6.]" in answer and b"agrees" in answer
         assert b"\x1b[1m" not in answer  # --color never: not even bold
-        # Ctrl-C during a long evaluation (20 products of 1000x1000 matrices, seconds) ends that evaluation only
-        os.write(primary, b"w = randn(1000, 1000)\n")
+        # Ctrl-C during a long evaluation (40 products of 1500x1500 matrices and their backward: many seconds)
+        # ends that evaluation only
+        os.write(primary, b"w = randn(1500, 1500)\n")
         _read_until(primary, b"gradcli> ")
-        os.write(primary, b"(" + b"@".join([b"w"] * 20) + b").sum()\n")
+        os.write(primary, b"(" + b"@".join([b"w"] * 40) + b").sum()\n")
         time.sleep(1.0)
         os.write(primary, b"\x03")
         assert b"gradcli: interrupted" in _read_until(primary, b"gradcli> ")
