@@ -440,10 +440,11 @@ def _point(specs: list[str] | None) -> dict | None:
 
 
 def main() -> None:
-    from .terminal import keep_only_invoked_command, prepare_process, usage_error_exit_code
+    from .terminal import keep_only_invoked_command, plain_help_when_asked, prepare_process, usage_error_exit_code
 
     prepare_process()
     keep_only_invoked_command(app, sys.argv[1:])
+    plain_help_when_asked(sys.argv[1:])
     try:
         code = app(prog_name="gradcli", standalone_mode=False)
     except Exception as err:  # click's usage errors: gradcli's one-line form, not typer's panel

@@ -122,6 +122,19 @@ def keep_only_invoked_command(app, argv: list[str]) -> None:
         app.registered_commands[:] = chosen
 
 
+def plain_help_when_asked(argv: list[str]) -> None:
+    """typer prints --help through its own rich console, which under NO_COLOR drops colours but keeps bold:
+    with colour off, give it no colour system at all (typer.rich_utils is imported only for help)."""
+    asking_help = not argv or "--help" in argv or "-h" in argv
+    color_off = (bool(os.environ.get("NO_COLOR")) and "always" not in argv and "--color=always" not in argv) \
+        or "--no-color" in argv or "--color=never" in argv or \
+        any(a == "--color" and b == "never" for a, b in zip(argv, argv[1:]))
+    if asking_help and color_off:
+        from typer import rich_utils
+
+        rich_utils.COLOR_SYSTEM = None
+
+
 def wants_color(color: str = "auto", no_color: bool = False, stream=None) -> bool:
     """--color always|never|auto: auto means colour only on a terminal and only without NO_COLOR
     (https://no-color.org: set and not empty); --no-color is --color never; an explicit

@@ -80,6 +80,15 @@ def test_piped_output_has_no_escape_codes(command):
     assert done.returncode == 0 and done.stdout and ESC not in done.stdout + done.stderr
 
 
+@posix_only
+@pytest.mark.parametrize("args, env", [(("--help",), {"NO_COLOR": "1"}), (("eval", "--help", "--no-color"), {}),
+                                       (("check", "--color", "never", "--help"), {})])
+def test_help_on_a_terminal_without_colour_has_no_escape_codes(args, env):
+    output = on_terminal(*args, **env)
+    assert b"Usage" in output and ESC.encode() not in output
+    assert ESC.encode() in on_terminal(*args[:1], "--help")  # typer's help is bold otherwise
+
+
 def test_color_always_colours_even_a_pipe_and_wins_over_no_color():
     assert ESC in gradcli(*EVAL, "--color", "always", NO_COLOR="1").stdout
 
