@@ -100,6 +100,11 @@ def evaluate_expression(expression: str, inputs: dict[str, np.ndarray], consts: 
     return result
 
 
+def non_finite_grads(result: EvalResult) -> list[str]:
+    """The tensors whose .grad holds nan or inf (`eval --strict` fails on them: exit 1)."""
+    return [name for name, t in result.tensors.items() if t.grad is not None and not np.all(np.isfinite(t.grad))]
+
+
 def _as_output(out, program: Program) -> Tensor:
     if isinstance(out, tuple):
         raise EvalError("the expression gives several values (such as values and indices)",

@@ -4,8 +4,8 @@ Exit codes, as grep and diff: 0 success, 1 a definite "no" (a wrong derivative, 
 --strict), 2 any error.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: typer would evaluate every option's annotation string again
+# (typing.get_type_hints) each time it builds a command, ~6 ms of every start-up.
 import sys
 from contextlib import contextmanager
 from enum import Enum
@@ -114,13 +114,10 @@ def _guarded(seconds: float | None, what: str = "the evaluation", memory_mb: flo
     return command(seconds, memory_mb=memory_mb or Limits().max_memory_mb, what=what)
 
 
-def _console(no_color: bool):
-    from rich.console import Console
+def _console(no_color: bool, color: str = "auto"):
+    from .terminal import make_console
 
-    console = Console(no_color=no_color or None, highlight=False, soft_wrap=False)
-    if not console.is_terminal:
-        console.width = max(console.width, 160)  # piped output: do not fold rows at 80 columns
-    return console
+    return make_console(getattr(color, "value", color), no_color)
 
 
 _D = Limits()  # defaults shown in --help
@@ -129,6 +126,16 @@ _D = Limits()  # defaults shown in --help
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one strict-JSON object instead of a table.")]
 DebugOpt = Annotated[bool, typer.Option("--debug", help="Show Python tracebacks for errors.")]
 NoColorOpt = Annotated[bool, typer.Option("--no-color", help="Plain text output (also when piped or NO_COLOR is set).")]
+
+
+class ColorMode(str, Enum):
+    auto = "auto"
+    always = "always"
+    never = "never"
+
+
+ColorOpt = Annotated[ColorMode, typer.Option("--color", help="Colour: auto (on a terminal without NO_COLOR), "
+                                                              "always or never.")]
 MaxLengthOpt = Annotated[int, typer.Option("--max-length", help="Longest expression or value, in characters.",
                                            rich_help_panel="Limits")]
 MaxDepthOpt = Annotated[int, typer.Option("--max-depth", help="Deepest nesting of the expression.",
@@ -163,6 +170,7 @@ def eval_command(
     dtype: Annotated[DType, typer.Option("--dtype", help="Floating-point type of every tensor.")] = DType.float64,
     json_out: JsonOpt = False,
     no_color: NoColorOpt = False,
+    color: ColorOpt = ColorMode.auto,
     debug: DebugOpt = False,
     max_length: MaxLengthOpt = _D.max_length,
     max_depth: MaxDepthOpt = _D.max_depth,
@@ -184,7 +192,8 @@ def eval_command(
         "--check-timeout", metavar="SECONDS", rich_help_panel="Checks",
         help="Time budget of the sympy cross-check (and of --gradcheck).")] = 5.0,
     strict: Annotated[bool, typer.Option(
-        "--strict", rich_help_panel="Checks", help="Exit 1 when a check disagrees with autograd.")] = False,
+        "--strict", rich_help_panel="Checks",
+        help="Exit 1 when a check disagrees with autograd or a gradient is nan or inf.")] = False,
     latex: Annotated[bool, typer.Option(
         "--latex", rich_help_panel="Checks", help="Print the symbolic derivatives in LaTeX.")] = False,
     gradcheck: Annotated[bool, typer.Option(
@@ -237,13 +246,14 @@ def eval_command(
                                                  validate=valid_options):
         import numpy as np
 
-        from .calc import attach_checks, attach_derivatives, evaluate_expression
+        from .calc import attach_checks, attach_derivatives, evaluate_expression, non_finite_grads
         from .engine import dtypes
         from .inputs import bind_inputs_file, parse_assignment, parse_value
+        from .startup import LazyGenerator
 
         limits = _limits(max_length, max_depth, max_nodes, max_elements, max_exponent, timeout)
         np_dtype = np.dtype(dtype.value)
-        rng = np.random.default_rng(seed)
+        rng = LazyGenerator(seed)  # numpy.random only if a value asks for it
         if rows == "-":
             from .rows import check_stdin_once
 
@@ -279,14 +289,15 @@ def eval_command(
         else:
             from .render.table import print_eval_result
 
-            print_eval_result(result, _console(no_color))
+            print_eval_result(result, _console(no_color, color))
         if result.error is not None:
             sys.stderr.write(f"gradcli: error: {result.error}\n")
             if "implicitly created only for scalar outputs" in result.error:
                 sys.stderr.write("hint: pass --grad-output VALUE (the gradient= of backward), or reduce the "
                                  "output with .sum() or .mean()\n")
             raise typer.Exit(EXIT_ERROR)
-        if strict and any(result.extras.get(k, {}).get("status") == "disagrees" for k in ("symbolic", "numeric")):
+        if strict and (any(result.extras.get(k, {}).get("status") == "disagrees" for k in ("symbolic", "numeric"))
+                       or non_finite_grads(result)):
             raise typer.Exit(EXIT_NO)
 
 
@@ -306,6 +317,7 @@ def _assignments(specs, np_dtype, rng, limits, parse_assignment) -> dict:
 def ops_command(
     json_out: JsonOpt = False,
     no_color: NoColorOpt = False,
+    color: ColorOpt = ColorMode.auto,
 ):
     """List every supported operation with its signature and a one-line description."""
     from .engine.ops import LINALG, REGISTRY
@@ -329,7 +341,7 @@ def ops_command(
         table.add_column(col)
     for e in entries:  # Text, not markup: "[min, max]" in a description must print
         table.add_row(*map(Text, (e["name"], e["signature"], ", ".join(e["forms"]), e["description"])))
-    _console(no_color).print(table)
+    _console(no_color, color).print(table)
 
 
 @app.command("run")
@@ -384,6 +396,7 @@ def check_command(
         "--timeout", help="Time budget of the whole check (and of each sympy step), in seconds.")] = 5.0,
     json_out: JsonOpt = False,
     no_color: NoColorOpt = False,
+    color: ColorOpt = ColorMode.auto,
     debug: DebugOpt = False,
 ):
     """Check a derivative: is --expect the derivative of FUNCTION? Without --expect, print the derivative.
@@ -414,7 +427,7 @@ def check_command(
         else:
             from .render.symbolic_render import print_check_report
 
-            print_check_report(data, _console(no_color))
+            print_check_report(data, _console(no_color, color))
         if any(r["verdict"] == "undecided" for r in data["results"]):
             raise typer.Exit(EXIT_ERROR)
     raise typer.Exit(report.exit_code)
@@ -433,6 +446,7 @@ def explain_command(
     seed: Annotated[int, typer.Option("--seed", help="Seed for randn(...)/rand(...) values.")] = 0,
     json_out: JsonOpt = False,
     no_color: NoColorOpt = False,
+    color: ColorOpt = ColorMode.auto,
     debug: DebugOpt = False,
     timeout: TimeoutOpt = _D.max_seconds,
 ):
@@ -451,9 +465,10 @@ def explain_command(
 
         from .explain import explain, to_dict
         from .inputs import parse_assignment, parse_value
+        from .startup import LazyGenerator
 
         limits = _limits(_D.max_length, _D.max_depth, _D.max_nodes, _D.max_elements, _D.max_exponent, timeout)
-        rng = np.random.default_rng(seed)
+        rng = LazyGenerator(seed)  # numpy.random only if a value asks for it
         f64 = np.dtype("float64")
         inputs = _assignments(assignments or [], f64, rng, limits, parse_assignment)
         consts = _assignments(const or [], f64, rng, limits, parse_assignment)
@@ -470,7 +485,51 @@ def explain_command(
         else:
             from .render.explain_render import print_explanation
 
-            print_explanation(explanation, _console(no_color))
+            print_explanation(explanation, _console(no_color, color))
+
+
+@app.command("repl")
+def repl_command(
+    json_out: JsonOpt = False,
+    check: Annotated[bool, typer.Option(
+        "--check/--no-check", help="Start with the sympy cross-check on (for small inputs, as eval) or off.")] = True,
+    hessian: Annotated[bool, typer.Option("--hessian", help="Start with :hessian on.")] = False,
+    seed: Annotated[int, typer.Option("--seed", help="Seed for randn(...)/rand(...) values.")] = 0,
+    dtype: Annotated[DType, typer.Option("--dtype", help="Floating-point type of every tensor.")] = DType.float64,
+    no_color: NoColorOpt = False,
+    color: ColorOpt = ColorMode.auto,
+    debug: DebugOpt = False,
+    max_elements: MaxElementsOpt = _D.max_elements,
+    timeout: TimeoutOpt = _D.max_seconds,
+):
+    """An interactive session: x = [1,2,3] binds a tensor, an expression is evaluated as by eval.
+
+    Reads one line at a time from a pipe too ([bold]gradcli repl < session.txt[/]): one answer per line, errors
+    on stderr; exit code 0, or 2 if any line failed.  :help lists the session commands.
+    """
+    with _user_errors(debug):
+        from . import repl
+
+        limits = _limits(_D.max_length, _D.max_depth, _D.max_nodes, max_elements, _D.max_exponent, timeout)
+        settings = repl.Settings(json=json_out, check=None if check else False, hessian=hessian,
+                                 dtype=dtype.value, seed=seed, limits=limits, debug=debug)
+        code = repl.run(settings, _console(no_color, color))
+    raise typer.Exit(code)
+
+
+class Shell(str, Enum):
+    bash = "bash"
+    zsh = "zsh"
+    fish = "fish"
+
+
+@app.command("completion")
+def completion_command(shell: Annotated[Shell, typer.Argument(help="bash, zsh or fish.")]):
+    """Print the shell completion script: eval "$(gradcli completion bash)" in ~/.bashrc
+    (zsh: in ~/.zshrc; fish: gradcli completion fish > ~/.config/fish/completions/gradcli.fish)."""
+    from .terminal import completion_script
+
+    sys.stdout.write(completion_script(shell.value) + "\n")
 
 
 def _point(specs: list[str] | None) -> dict | None:
@@ -495,10 +554,20 @@ def _point(specs: list[str] | None) -> dict | None:
 def main() -> None:
     from .guard import own_process
     from .options import undecodable_argument
+    from .terminal import keep_only_invoked_command, plain_help_when_asked, prepare_process, usage_error_exit_code
 
     message = undecodable_argument(sys.argv[1:])
     if message is not None:
         sys.stderr.write(message + "\n")
         raise SystemExit(EXIT_ERROR)
+    prepare_process()
+    keep_only_invoked_command(app, sys.argv[1:])
+    plain_help_when_asked(sys.argv[1:])
     own_process()  # one command per process: its limits may end the process (see gradcli/guard.py)
-    app()
+    try:
+        code = app(prog_name="gradcli", standalone_mode=False)
+    except Exception as err:  # click's usage errors: gradcli's one-line form, not typer's panel
+        code = usage_error_exit_code(err)
+        if code is None:
+            raise
+    sys.exit(code if isinstance(code, int) else 0)

@@ -194,6 +194,9 @@ def _supervise(child: int, child_done: int, settled: int, seconds: float | None,
     if code < 0:  # the worker died of a signal
         if -code == signal.SIGINT:
             os._exit(EXIT_INTERRUPTED)
+        if -code == getattr(signal, "SIGPIPE", None):  # the reader went away (| head): end quietly, as it did
+            signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGPIPE)
         name = signal.Signals(-code).name
         os.write(2, f"gradcli: error: the computation crashed ({name}); nothing was lost but its output\n"
                     "hint: please report it, with the command that caused it\n".encode())

@@ -19,6 +19,15 @@ def finite_difference_grads(program: Program, inputs: dict[str, np.ndarray], con
                             limits: Limits | None = None) -> dict[str, np.ndarray]:
     """d L / d every element of every input by (L(x + eps) - L(x - eps)) / (2 eps), where L is the
     output (one element) or sum(grad_output * output), all in float64."""
+    one_sided = one_sided_differences(program, inputs, consts, grad_output, eps=eps, limits=limits)
+    return {name: (forward + backward) / 2 for name, (forward, backward) in one_sided.items()}
+
+
+def one_sided_differences(program: Program, inputs: dict[str, np.ndarray], consts: dict | None = None,
+                          grad_output: np.ndarray | None = None, *, eps: float = EPS,
+                          limits: Limits | None = None) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """(forward, backward) differences (L(x + eps) - L(x)) / eps and (L(x) - L(x - eps)) / eps for every
+    element of every input; their mean is the central difference, their gap shows a kink."""
     from .calc import engine_settings
 
     point = {name: np.array(v, dtype=np.float64) for name, v in inputs.items()}
@@ -33,10 +42,11 @@ def finite_difference_grads(program: Program, inputs: dict[str, np.ndarray], con
         out = np.asarray(out.array if isinstance(out, Tensor) else out, dtype=np.float64)
         return float(np.sum(out * weights)) if weights is not None else float(out.reshape(()))
 
-    grads = {}
+    differences = {}
     with engine_settings(dtypes.float64, limits or Limits()):
+        center = loss() if point else 0.0
         for name, values in point.items():
-            grad = np.empty(values.shape)
+            forward, backward = np.empty(values.shape), np.empty(values.shape)
             for idx in np.ndindex(values.shape):
                 original = values[idx]
                 values[idx] = original + eps
@@ -44,9 +54,10 @@ def finite_difference_grads(program: Program, inputs: dict[str, np.ndarray], con
                 values[idx] = original - eps
                 minus = loss()
                 values[idx] = original
-                grad[idx] = (plus - minus) / (2 * eps)
-            grads[name] = grad
-    return grads
+                forward[idx] = (plus - center) / eps
+                backward[idx] = (center - minus) / eps
+            differences[name] = (forward, backward)
+    return differences
 
 
 def gradcheck(result, *, timeout: float, eps: float = EPS, atol: float = ATOL, rtol: float = RTOL) -> dict:
@@ -60,23 +71,45 @@ def gradcheck(result, *, timeout: float, eps: float = EPS, atol: float = ATOL, r
     consts = {n: t.value for n, t in result.tensors.items() if not (t.requires_grad and t.used)}
     try:
         with time_limit(timeout):
-            numeric = finite_difference_grads(result.program, inputs, consts, result.grad_output, eps=eps)
+            one_sided = one_sided_differences(result.program, inputs, consts, result.grad_output, eps=eps)
     except TimeLimit:
         return {**report, "status": "skipped", "reason": f"finite differences took longer than {timeout:g} s"}
-    mismatches, max_diff = [], 0.0
+
+    def close(a: float, n: float) -> bool:
+        return abs(a - n) <= atol + rtol * abs(n)
+
+    numeric = {name: (forward + backward) / 2 for name, (forward, backward) in one_sided.items()}
+    mismatches, kinks, max_diff = [], [], 0.0
     for name, approx in numeric.items():
         grad = result.tensors[name].grad
         autograd = np.zeros(approx.shape) if grad is None else np.asarray(grad, dtype=np.float64)
+        forward, backward = one_sided[name]
         for idx in np.ndindex(approx.shape):
             a, n = float(autograd[idx]), float(approx[idx])
             if not np.isfinite(a):
                 continue  # an infinite derivative has no finite difference to compare with
-            if abs(a - n) <= atol + rtol * abs(n):
+            if close(a, n):
                 max_diff = max(max_diff, abs(a - n))
+                continue
+            entry = {"tensor": name, "index": list(idx), "autograd": a, "numeric": n}
+            right, left = float(forward[idx]), float(backward[idx])
+            low, high = min(left, right), max(left, right)
+            # a kink: the one-sided slopes differ, and autograd's value is one of the slopes in between
+            # (a subgradient, as relu'(0) = 0 or abs'(0) = 0): PyTorch's convention, as the sympy check says
+            if not close(left, right) and (low <= a <= high or close(a, low) or close(a, high)):
+                kinks.append({**entry, "left": left, "right": right})
             else:
-                mismatches.append({"tensor": name, "index": list(idx), "autograd": a, "numeric": n})
+                mismatches.append(entry)
     report["max_abs_diff"] = max_diff
     report["grads"] = numeric
+    if kinks:
+        report["kinks"] = kinks[:20]
+    if not mismatches and kinks:
+        first = kinks[0]
+        where = first["tensor"] + (f"[{', '.join(map(str, first['index']))}]" if first["index"] else "")
+        report.update(status="convention", convention="PyTorch",
+                      reason=f"{where} sits at a kink (left slope {first['left']:.6g}, right slope "
+                             f"{first['right']:.6g}): gradcli follows PyTorch's convention ({first['autograd']:.6g})")
     if mismatches:
         worst = max(mismatches, key=lambda e: abs(e["autograd"] - e["numeric"]))
         where = worst["tensor"] + (f"[{', '.join(map(str, worst['index']))}]" if worst["index"] else "")

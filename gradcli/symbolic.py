@@ -21,6 +21,9 @@ import sympy as sp
 from .errors import GradcliError
 from .lang.evaluator import evaluate
 from .lang.names import CONSTANTS
+from .startup import install_sympy_placeholder
+
+install_sympy_placeholder()  # skip sympy.combinatorics on the first addition (see the module)
 
 # Cross-check tolerances |autograd - sympy| <= atol + rtol * |sympy|, per dtype: the derivative is
 # exact; autograd's rounding grows with the depth of the expression.

@@ -48,12 +48,25 @@ def test_gradcheck_agrees_with_torch_defaults():
     assert report["max_abs_diff"] < 1e-8
 
 
-def test_gradcheck_disagrees_at_a_kink():
-    # relu at 0: central differences see (0 + eps)/(2 eps) = 1/2, PyTorch's gradient is 0
+def test_gradcheck_calls_a_kink_a_convention_like_the_sympy_check():
+    # relu at 0: central differences see (0 + eps)/(2 eps) = 1/2, but the one-sided slopes are 0 (left) and
+    # 1 (right), and PyTorch's 0 is one of the slopes in between: a convention, not a wrong gradient
     report = gradcheck(evaluate_expression("x.relu()", {"x": np.array(0.0)}), timeout=10)
-    assert report["status"] == "disagrees"
-    assert report["mismatches"][0]["autograd"] == 0.0
-    assert math.isclose(report["mismatches"][0]["numeric"], 0.5, rel_tol=1e-6)
+    assert report["status"] == "convention" and report["convention"] == "PyTorch"
+    kink = report["kinks"][0]
+    assert kink["autograd"] == 0.0 and math.isclose(kink["numeric"], 0.5, rel_tol=1e-6)
+    assert kink["left"] == 0.0 and math.isclose(kink["right"], 1.0, rel_tol=1e-6)
+    assert "kink" in report["reason"]
+
+
+def test_gradcheck_still_disagrees_with_a_wrong_gradient():
+    smooth = evaluate_expression("x**2", {"x": np.array(3.0)})
+    smooth.tensors["x"].grad = np.array(7.0)  # d(x^2)/dx at 3 is 6
+    report = gradcheck(smooth, timeout=10)
+    assert report["status"] == "disagrees" and math.isclose(report["mismatches"][0]["numeric"], 6.0, rel_tol=1e-6)
+    kinked = evaluate_expression("x.relu()", {"x": np.array(0.0)})
+    kinked.tensors["x"].grad = np.array(5.0)  # outside the slopes [0, 1]: no convention makes it right
+    assert gradcheck(kinked, timeout=10)["status"] == "disagrees"
 
 
 def test_gradcheck_skips_infinite_gradients():
@@ -76,4 +89,12 @@ def test_eval_gradcheck_json():
 
 def test_eval_gradcheck_line_and_strict():
     out = runner.invoke(app, ["eval", "x.relu()", "x=0", "--gradcheck", "--no-check", "--no-color", "--strict"])
-    assert "numeric disagrees" in out.stdout and out.exit_code == 1
+    assert "numeric convention" in out.stdout and out.exit_code == 0  # a kink is not a failure
+
+
+def test_strict_fails_on_non_finite_gradients():
+    # d sqrt(x)/dx = 1 / (2 sqrt(x)) is inf at 0
+    args = ["eval", "x.sqrt().sum()", "x=[0,4]", "--no-check", "--no-color"]
+    assert runner.invoke(app, args).exit_code == 0
+    assert runner.invoke(app, [*args, "--strict"]).exit_code == 1
+    assert runner.invoke(app, ["eval", "x.sqrt().sum()", "x=[1,4]", "--no-check", "--strict"]).exit_code == 0

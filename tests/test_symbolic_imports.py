@@ -29,3 +29,35 @@ def test_the_default_eval_path_does_import_sympy():
 
 def test_too_large_inputs_skip_without_importing_sympy():
     assert "sympy" not in _imported_modules("eval", "(x**2).sum()", "x=randn(100)", "--json")
+
+
+def test_the_cross_check_does_not_load_sympy_combinatorics():
+    # sympy's first addition would import sympy.tensor.tensor and all of sympy.combinatorics (gradcli.startup)
+    modules = _imported_modules("eval", "(sin(x) * y + x**2).sum()", "x=[1,2]", "y=3", "--json")
+    assert "sympy" in modules and "gradcli.symbolic" in modules  # the probe works
+    assert not {m for m in modules if m.startswith(("sympy.combinatorics", "sympy.tensor.tensor"))}
+
+
+def test_the_placeholder_gives_way_to_the_real_module():
+    probe = ("import sympy as sp\n"
+             "from gradcli.startup import install_sympy_placeholder\n"
+             "install_sympy_placeholder()\n"
+             "x = sp.Symbol('x'); assert x + sp.sin(x) + 1 - x == sp.sin(x) + 1\n"
+             "from sympy.tensor.tensor import TensorIndexType, tensor_indices, TensorHead\n"
+             "L = TensorIndexType('L'); i = tensor_indices('i', L); A, B = TensorHead('A', [L]), TensorHead('B', [L])\n"
+             "print(type(A(i) + B(i)).__name__)\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT)
+    assert done.stdout.strip() == "TensAdd", done.stderr
+
+
+def test_numpy_random_only_when_a_value_asks_for_it():
+    assert "numpy.random" not in _imported_modules("eval", "(x**2).sum()", "x=[1,2,3]", "--no-check", "--json")
+    seeded = [subprocess.run([sys.executable, "-m", "gradcli", "eval", "x.sum()", "x=randn(3)", "--seed", "7",
+                              "--no-check", "--json"], capture_output=True, text=True, cwd=ROOT).stdout
+              for _ in range(2)]
+    import json
+
+    import numpy as np
+
+    values = json.loads(seeded[0])["tensors"]["x"]["value"]
+    assert seeded[0] == seeded[1] and values == np.random.default_rng(7).standard_normal(3).tolist()

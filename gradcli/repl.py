@@ -1,0 +1,347 @@
+"""`gradcli repl`: an interactive (or line-by-line) calculator session, like qalc or bc.
+
+    x = [1, 2, 3]          bind a tensor that requires grad (values as eval's NAME=VALUE)
+    const z = 4            bind a tensor that does not
+    (x**2).sum() * z       evaluate, backward, print exactly as `gradcli eval` prints it
+    :help                  the session commands (:hessian, :check on|off, :json, :vars, :del NAME, :quit)
+
+The evaluation, checks and rendering are calc.py's and render/'s, the ones `eval` uses; this module only
+keeps the bindings and the settings between lines.  On a terminal: a prompt, readline history
+(~/.gradcli_history) and tab completion.  Otherwise: no prompt, one answer per input line, flushed, and the
+session ends at end of input with exit code 0, or 2 if any line failed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .errors import GradcliError, InputError
+from .limits import Limits
+from .startup import LazyGenerator
+
+PROMPT = "gradcli> "
+HISTORY_FILE = "~/.gradcli_history"
+HISTORY_LENGTH = 1000
+EXIT_OK, EXIT_ERROR = 0, 2
+
+_BINDING = re.compile(r"\s*(const\s+)?([A-Za-z_]\w*)\s*=(?!=)(.*)", re.S)
+
+HELP = """\
+NAME = VALUE          bind a tensor that requires grad: 2, [1,2,3], randn(3,4), @file.npy ...
+const NAME = VALUE    bind a tensor that does not require grad (its .grad stays None)
+EXPRESSION            evaluate with the bound tensors, run backward() and print as `gradcli eval` does
+:vars                 list the bound tensors            :del NAME   forget one
+:check on|off         the sympy cross-check (on: for small inputs, as eval)
+:hessian [on|off]     also print the Hessian of a scalar output (no argument: toggle)
+:json [on|off]        print one JSON object per answer instead of a table (no argument: toggle)
+:help                 this text                          :quit       end the session (also Ctrl-D)"""
+
+COMMANDS = (":check", ":del", ":help", ":hessian", ":json", ":quit", ":vars")
+
+
+@dataclass
+class Settings:
+    json: bool = False
+    check: bool | None = None  # None: eval's default (on for small inputs); False: off; True: forced
+    hessian: bool = False
+    check_limit: int = 64
+    check_timeout: float = 5.0
+    dtype: str = "float64"
+    seed: int = 0
+    limits: Limits = field(default_factory=Limits)
+    debug: bool = False
+
+
+class Quit(Exception):
+    pass
+
+
+class Session:
+    """The bindings and settings of one session; `handle(line)` answers one line."""
+
+    def __init__(self, settings: Settings, console, *, stdout=None, stderr=None, interactive: bool = False):
+        self.settings = settings
+        self.console = console
+        self.stdout = stdout or sys.stdout
+        self.stderr = stderr or sys.stderr
+        self.interactive = interactive
+        self.inputs: dict[str, np.ndarray] = {}  # tensors that require grad
+        self.consts: dict[str, np.ndarray] = {}
+        self.rng = LazyGenerator(settings.seed)
+        self.failed = False
+
+    # -- one line --------------------------------------------------------------------------------------
+
+    def handle(self, line: str) -> None:
+        """Answer one line; errors are printed (and remembered for the exit code), never raised.
+        Raises Quit at :quit; KeyboardInterrupt passes through to the caller."""
+        text = line.strip()
+        if not text or text.startswith("#"):
+            return
+        try:
+            if text.startswith(":"):
+                self.command(text)
+            else:
+                binding = _BINDING.fullmatch(line)
+                if binding:
+                    self.bind(binding.group(2), binding.group(3), const=bool(binding.group(1)), line=line,
+                              offset=binding.start(3))
+                else:
+                    self.evaluate(text)
+        except (Quit, KeyboardInterrupt):
+            raise
+        except Exception as err:  # any failure of this line; the session goes on
+            self.failed = True
+            if self.settings.debug:
+                import traceback
+
+                traceback.print_exc(file=self.stderr)
+            self.stderr.write(error_text(err) + "\n")
+        self.stdout.flush()
+
+    def bind(self, name: str, value_text: str, *, const: bool, line: str, offset: int) -> None:
+        if value_text.strip() in ("-", "@-"):
+            raise InputError("standard input is the session itself here", source=line,
+                             span=(offset, len(line.rstrip())), hint="read values from a file: x = @values.npy")
+        from .inputs import parse_value
+
+        value = parse_value(value_text, dtype=np.dtype(self.settings.dtype), rng=self.rng,
+                            limits=self.settings.limits, source=line.rstrip("\n"), offset=offset)
+        (self.consts if const else self.inputs)[name] = value
+        (self.inputs if const else self.consts).pop(name, None)
+        if self.interactive:
+            from .render.text import format_array, format_shape
+
+            kind = "const" if const else "requires grad"
+            self.console.print(f"{name} = {format_array(value)}  {format_shape(value.shape)}, {kind}",
+                               markup=False, highlight=False)
+
+    def evaluate(self, expression: str) -> None:
+        from .calc import attach_checks, attach_derivatives, evaluate_expression
+        from .engine import dtypes
+        from .lang.parser import parse
+
+        settings = self.settings
+        bound = {**self.inputs, **self.consts}
+        # only the tensors the expression uses take part, as if given to `gradcli eval` on their own
+        used = set(parse(expression, settings.limits, known_variables=frozenset(bound)).variables)
+        dtype = dtypes.by_name(settings.dtype)
+        try:
+            result = evaluate_expression(expression, {n: v for n, v in self.inputs.items() if n in used},
+                                         {n: v for n, v in self.consts.items() if n in used},
+                                         dtype=dtype, limits=settings.limits)
+        except GradcliError as err:
+            if err.message.startswith("no value given for"):
+                err.hint = "bind it first, e.g. " + err.message.removeprefix("no value given for ").split(",")[0] \
+                    + " = 1.0"
+            raise
+        attach_checks(result, check=settings.check, check_limit=settings.check_limit,
+                      check_timeout=settings.check_timeout, dtype=dtype)
+        attach_derivatives(result, hessian=settings.hessian, dtype=dtype, limits=settings.limits)
+        print_result(result, self.console, json_out=settings.json, stdout=self.stdout, stderr=self.stderr)
+        if result.error is not None:
+            self.failed = True
+
+    # -- :commands -------------------------------------------------------------------------------------
+
+    def command(self, text: str) -> None:
+        name, _, arg = text.partition(" ")
+        arg = arg.strip()
+        settings = self.settings
+        if name in (":quit", ":q", ":exit"):
+            raise Quit
+        if name in (":help", ":h", ":?"):
+            self.console.print(HELP, markup=False, highlight=False)
+        elif name == ":vars":
+            self.list_vars()
+        elif name == ":del":
+            if not arg:
+                raise InputError(":del needs a name", source=text, hint="for example :del x")
+            for victim in arg.replace(",", " ").split():
+                if self.inputs.pop(victim, None) is None and self.consts.pop(victim, None) is None:
+                    raise InputError(f"'{victim}' is not bound", source=text,
+                                     span=(text.index(victim), text.index(victim) + len(victim)), hint="see :vars")
+        elif name == ":check":
+            choices = {"on": None, "off": False, "force": True}
+            if arg not in choices:
+                raise InputError(f":check takes on, off or force, not '{arg}'", source=text)
+            settings.check = choices[arg]
+            self._say(f"cross-check {arg}")
+        elif name in (":json", ":hessian"):
+            key = name[1:]
+            if arg not in ("", "on", "off"):
+                raise InputError(f"{name} takes on or off, not '{arg}'", source=text)
+            setattr(settings, key, (not getattr(settings, key)) if not arg else arg == "on")
+            self._say(f"{key} {'on' if getattr(settings, key) else 'off'}")
+        else:
+            from difflib import get_close_matches
+
+            close = get_close_matches(name, COMMANDS, n=1)
+            raise InputError(f"unknown command {name}", source=text, span=(0, len(name)),
+                             hint=f"did you mean {close[0]}?" if close else "see :help")
+
+    def list_vars(self) -> None:
+        from .render.text import format_array, format_shape
+
+        if not (self.inputs or self.consts):
+            self._say("no tensors bound yet (x = [1, 2, 3] binds one)")
+            return
+        for name, value in {**self.inputs, **self.consts}.items():
+            kind = "const" if name in self.consts else "requires grad"
+            self.console.print(f"{name}  {format_shape(value.shape)}  {kind}  {format_array(value)}", markup=False,
+                               highlight=False)
+
+    def _say(self, text: str) -> None:
+        """Confirmation and help texts: on a terminal only, so that piped output holds answers alone."""
+        if self.interactive:
+            self.console.print(text, markup=False, highlight=False)
+
+
+def print_result(result, console, *, json_out: bool, stdout, stderr) -> None:
+    """One answer, as `gradcli eval` prints it: the table (or one JSON object), then backward's error."""
+    if json_out:
+        from .render import json_out as render_json
+
+        stdout.write(render_json.dumps(render_json.eval_result(result)) + "\n")
+    else:
+        from .render.table import print_eval_result
+
+        print_eval_result(result, console)
+    if result.error is not None:
+        stderr.write(f"gradcli: error: {result.error}\n")
+        if "implicitly created only for scalar outputs" in result.error:
+            stderr.write("hint: reduce the output with .sum() or .mean()\n")
+
+
+def error_text(err: BaseException) -> str:
+    """The one-line (+ caret + hint) form every gradcli error takes."""
+    from .engine.errors import EngineError
+
+    if isinstance(err, GradcliError):
+        return err.render()
+    if isinstance(err, EngineError):
+        return f"gradcli: error: {err}"
+    if isinstance(err, RecursionError):
+        return "gradcli: error: the expression is nested too deeply"
+    return (f"gradcli: internal error: {type(err).__name__}: {err}\n"
+            "hint: rerun with --debug for the traceback, and please report it")
+
+
+# -- the loop ----------------------------------------------------------------------------------------------
+
+def run(settings: Settings, console, *, stdin=None, stdout=None, stderr=None, interactive: bool | None = None) -> int:
+    """Read lines until :quit or end of input; return the exit code (0, or 2 if any line failed)."""
+    stdin = stdin or sys.stdin
+    stdout = stdout or sys.stdout
+    stderr = stderr or sys.stderr
+    if interactive is None:
+        interactive = _isatty(stdin) and _isatty(stdout)
+    session = Session(settings, console, stdout=stdout, stderr=stderr, interactive=interactive)
+    if interactive:
+        return _interactive_loop(session)
+    try:
+        for line in stdin:
+            session.handle(line)
+    except Quit:
+        pass
+    except KeyboardInterrupt:
+        stderr.write("gradcli: interrupted\n")
+        return 130
+    return EXIT_ERROR if session.failed else EXIT_OK
+
+
+def _interactive_loop(session: Session) -> int:
+    history = _setup_readline(session)
+    session.console.print("gradcli repl: x = [1,2,3] binds a tensor; :help for more, Ctrl-D to leave",
+                          markup=False, highlight=False)
+    try:
+        while True:
+            try:
+                line = input(PROMPT)
+            except EOFError:
+                session.stdout.write("\n")
+                break
+            except KeyboardInterrupt:  # Ctrl-C at the prompt cancels the line
+                session.stdout.write("\n")
+                continue
+            try:
+                session.handle(line)
+            except KeyboardInterrupt:  # Ctrl-C during an evaluation ends that evaluation only
+                session.stderr.write("gradcli: interrupted\n")
+            except Quit:
+                break
+    finally:
+        if history is not None:
+            history()
+    return EXIT_ERROR if session.failed else EXIT_OK
+
+
+def _isatty(stream) -> bool:
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def _setup_readline(session: Session):
+    """History and tab completion; returns the function that saves the history (None without readline)."""
+    try:
+        import readline
+    except ImportError:  # pragma: no cover - Windows without pyreadline
+        return None
+    path = os.path.expanduser(HISTORY_FILE)
+    try:
+        readline.read_history_file(path)
+    except (OSError, ValueError):
+        pass
+    readline.set_history_length(HISTORY_LENGTH)
+    readline.set_completer(Completer(session).complete)
+    readline.set_completer_delims(" \t\n()[]{},+-*/%@=<>!&|^~:;'\"")
+    if "libedit" in (readline.__doc__ or ""):
+        readline.parse_and_bind("bind ^I rl_complete")
+    else:
+        readline.parse_and_bind("tab: complete")
+
+    def save():
+        try:
+            readline.write_history_file(path)
+        except OSError:  # not writable: the session simply has no history
+            pass
+
+    return save
+
+
+class Completer:
+    """readline's completer: op names, torch./F./linalg. paths, methods after a dot, bound tensors, :commands."""
+
+    def __init__(self, session: Session):
+        self.session = session
+        self.matches: list[str] = []
+
+    def candidates(self, text: str) -> list[str]:
+        from .engine.ops import LINALG, REGISTRY
+
+        if text.startswith(":"):
+            return [c for c in COMMANDS if c.startswith(text)]
+        head, dot, tail = text.rpartition(".")
+        if dot:
+            if head in ("torch.linalg", "linalg"):
+                pool = LINALG
+            elif head in ("torch", "F", "torch.nn.functional"):
+                pool = [*REGISTRY, "linalg"] if head == "torch" else [n for n, s in REGISTRY.items() if s.functional]
+            else:  # a method on a tensor or an expression
+                pool = [n for n, s in REGISTRY.items() if s.method]
+            return sorted(f"{head}.{n}" for n in pool if n.startswith(tail))
+        names = [*self.session.inputs, *self.session.consts, *REGISTRY, "torch", "F", "const"]
+        return sorted({n for n in names if n.startswith(text)})
+
+    def complete(self, text: str, state: int) -> str | None:
+        if state == 0:
+            try:
+                self.matches = self.candidates(text)
+            except Exception:  # a completer must never raise into readline
+                self.matches = []
+        return self.matches[state] if state < len(self.matches) else None

@@ -1,0 +1,201 @@
+"""Terminal conventions shared by every command: colour, broken pipes, non-UTF-8 terminals, usage errors.
+
+Imports nothing heavy at module level (it runs on every start-up); rich is imported only to build a console.
+"""
+
+from __future__ import annotations
+
+import codecs
+import os
+import signal
+import sys
+
+COLOR_CHOICES = ("auto", "always", "never")
+COMPLETE_VAR = "_GRADCLI_COMPLETE"  # set by the completion scripts when they call gradcli
+
+# What a terminal that cannot encode gradcli's symbols gets instead (LANG=C, PYTHONIOENCODING=ascii).
+ASCII_FALLBACKS = {
+    "∂": "d", "·": "*", "✓": "ok", "✗": "x", "≠": "!=", "≤": "<=", "≥": ">=", "…": "...", "‖": "|",
+    "Δ": "delta", "→": "->", "←": "<-", "×": "x", "—": "-", "–": "-", "′": "'", "″": "''", "ⁿ": "^n",
+    "√": "sqrt", "∞": "inf", "π": "pi", "σ": "sigma", "∑": "sum", "•": "*", "“": '"', "”": '"', "’": "'",
+    **{sup: "^" + str(digit) for digit, sup in enumerate("⁰¹²³⁴⁵⁶⁷⁸⁹")},
+    "⁻": "^-",
+    **{sub: str(digit) for digit, sub in enumerate("₀₁₂₃₄₅₆₇₈₉")},
+}
+_HORIZONTAL = set("─━═╌╍┄┅┈┉╴╶╸╺")
+_VERTICAL = set("│┃║╎╏┆┇┊┋╵╷╹╻")
+
+
+def ascii_fallback(char: str) -> str:
+    """The ASCII stand-in of one character that the output encoding cannot encode."""
+    if char in ASCII_FALLBACKS:
+        return ASCII_FALLBACKS[char]
+    if "\u2500" <= char <= "\u257f":  # box drawing
+        return "-" if char in _HORIZONTAL else "|" if char in _VERTICAL else "+"
+    if "\u2580" <= char <= "\u259f":  # block elements
+        return "#"
+    import unicodedata
+
+    # modifier letters and other compatibility forms (ᶜ, ᵢ, ﬁ): their ASCII base, ^ for a superscript
+    kind, _, base = unicodedata.decomposition(char).partition(" ")
+    plain = unicodedata.normalize("NFKD", char).encode("ascii", "ignore").decode()
+    if plain:
+        return ("^" if kind == "<super>" else "") + plain
+    return "?"
+
+
+def ascii_text(text: str) -> str:
+    """A run of unencodable characters in ASCII: ‖·‖ -> norm, x² -> x^2, aᶜ⁻¹ -> a^(c-1)."""
+    text = text.replace("‖·‖", "norm")
+    out, superscript = [], []
+    for char in text + "\0":
+        fallback = ascii_fallback(char) if char != "\0" else ""
+        if fallback.startswith("^") and len(fallback) > 1:
+            superscript.append(fallback[1:])
+            continue
+        if superscript:
+            exponent = "".join(superscript)
+            out.append("^" + (exponent if len(superscript) == 1 else f"({exponent})"))
+            superscript = []
+        out.append(fallback)
+    return "".join(out)
+
+
+def _encode_fallback(err: UnicodeError):
+    if not isinstance(err, UnicodeEncodeError):
+        raise err
+    return ascii_text(err.object[err.start:err.end]), err.end
+
+
+def install_ascii_fallback(*streams) -> None:
+    """Streams whose encoding cannot carry ∂, · or ✓ print ASCII stand-ins instead of raising
+    UnicodeEncodeError.  Streams that can (UTF-8) are left untouched."""
+    try:
+        codecs.lookup_error("gradcli-ascii")
+    except LookupError:
+        codecs.register_error("gradcli-ascii", _encode_fallback)
+    for stream in streams:
+        if _cannot_encode(stream):
+            stream.reconfigure(errors="gradcli-ascii")
+
+
+def _cannot_encode(stream) -> bool:
+    """Is `stream` a text stream whose encoding lacks gradcli's symbols (ASCII, Latin-1 ...)?"""
+    encoding = getattr(stream, "encoding", None)
+    if not encoding or not hasattr(stream, "reconfigure"):
+        return False
+    try:
+        "∂·✓─".encode(encoding)
+    except UnicodeEncodeError:
+        return True
+    except LookupError:
+        return False
+    return False
+
+
+def prepare_process() -> None:
+    """Start-up of the `gradcli` program (not of in-process uses such as tests).
+
+    A broken pipe (`gradcli ... | head -1`) ends the process the way it ends cat, grep and sort: killed by
+    SIGPIPE, silently, exit status 141 (128 + 13) in the shell, for every command and at any moment
+    (also while typer prints --help, or when Python flushes stdout at exit).  gradcli holds no sockets,
+    so the default disposition has no other effect."""
+    if hasattr(signal, "SIGPIPE"):
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    install_ascii_fallback(sys.stdout, sys.stderr)
+    if _cannot_encode(sys.stdin):  # non-ASCII input on such a terminal: U+FFFD, which the parsers reject clearly
+        sys.stdin.reconfigure(errors="replace")
+    if os.environ.get(COMPLETE_VAR):  # a completion script asks for completions: register typer's shells
+        from typer.completion import completion_init
+
+        completion_init()
+
+
+def keep_only_invoked_command(app, argv: list[str]) -> None:
+    """typer inspects the signature of every command before it runs one (eval alone has 25 options):
+    when the first argument names a command, register that one only.  `gradcli --help`, a misspelt
+    command and shell completion still see them all."""
+    if not argv or os.environ.get(COMPLETE_VAR):
+        return
+    chosen = [c for c in app.registered_commands if (c.name or c.callback.__name__) == argv[0]]
+    if chosen:
+        app.registered_commands[:] = chosen
+
+
+def plain_help_when_asked(argv: list[str]) -> None:
+    """typer prints --help through its own rich console, which under NO_COLOR drops colours but keeps bold:
+    with colour off, give it no colour system at all (typer.rich_utils is imported only for help)."""
+    asking_help = not argv or "--help" in argv or "-h" in argv
+    color_off = (bool(os.environ.get("NO_COLOR")) and "always" not in argv and "--color=always" not in argv) \
+        or "--no-color" in argv or "--color=never" in argv or \
+        any(a == "--color" and b == "never" for a, b in zip(argv, argv[1:]))
+    if asking_help and color_off:
+        from typer import rich_utils
+
+        rich_utils.COLOR_SYSTEM = None
+
+
+def wants_color(color: str = "auto", no_color: bool = False, stream=None) -> bool:
+    """--color always|never|auto: auto means colour only on a terminal and only without NO_COLOR
+    (https://no-color.org: set and not empty); --no-color is --color never; an explicit
+    --color always wins over NO_COLOR, as a command-line flag should."""
+    if color == "always":
+        return True
+    if color == "never" or no_color:
+        return False
+    if os.environ.get("NO_COLOR"):
+        return False
+    stream = sys.stdout if stream is None else stream
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def make_console(color: str = "auto", no_color: bool = False):
+    """A rich console for stdout.  Without colour it has no colour system at all, so not even bold or dim
+    reach the output: no escape codes whatsoever."""
+    from rich.console import Console
+
+    colored = wants_color(color, no_color)
+    console = Console(color_system="auto" if colored else None, force_terminal=True if color == "always" else None,
+                      no_color=False, highlight=False, soft_wrap=False, emoji=False)
+    if not console.is_terminal:
+        console.width = max(console.width, 160)  # piped output: do not fold rows at 80 columns
+    return console
+
+
+def usage_error_exit_code(err: BaseException) -> int | None:
+    """click's usage errors (unknown option, missing argument, bad value) in gradcli's one-line form on
+    stderr, instead of typer's boxed panel.  Returns the exit code, or None if `err` is not click's."""
+    import typer
+
+    try:
+        from typer._click import exceptions  # typer >= 0.28 vendors click
+    except ImportError:  # pragma: no cover - older typer
+        from click import exceptions
+
+    if isinstance(err, typer.Abort):
+        sys.stderr.write("gradcli: interrupted\n")
+        return 130
+    if not isinstance(err, exceptions.ClickException):
+        return None
+    ctx = getattr(err, "ctx", None)
+    if type(err).__name__ == "NoArgsIsHelpError" and ctx is not None:
+        sys.stdout.write(ctx.get_help() + "\n")
+        return 2
+    message = err.format_message().strip().removesuffix(".")
+    message = message[:1].lower() + message[1:] if message[:2] != message[:2].upper() else message
+    lines = [f"gradcli: error: {message}"]
+    if isinstance(err, exceptions.UsageError):
+        command = ctx.command_path if ctx is not None else "gradcli"
+        lines.append(f"hint: see {command} --help")
+    sys.stderr.write("\n".join(lines) + "\n")
+    return 2 if isinstance(err, exceptions.UsageError) else err.exit_code
+
+
+def completion_script(shell: str) -> str:
+    """typer's completion script for `shell`.  The script asks `gradcli` itself for completions
+    (_GRADCLI_COMPLETE=complete_bash gradcli ...), so it always knows the current commands and options; the
+    completion code is imported only on those calls, never on normal runs."""
+    from typer._completion_shared import get_completion_script
+
+    return get_completion_script(prog_name="gradcli", complete_var=COMPLETE_VAR, shell=shell)
