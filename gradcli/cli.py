@@ -49,7 +49,6 @@ def main_callback(
 @contextmanager
 def _user_errors(debug: bool):
     """Turn every failure into one clear message on stderr and exit code 2 (a traceback only with --debug)."""
-    from .engine.errors import EngineError
     from .errors import GradcliError
 
     try:
@@ -59,7 +58,7 @@ def _user_errors(debug: bool):
             raise
         sys.stderr.write(err.render() + "\n")
         raise typer.Exit(EXIT_ERROR) from None
-    except EngineError as err:
+    except _engine_error() as err:
         if debug:
             raise
         sys.stderr.write(f"gradcli: error: {err}\n")
@@ -75,6 +74,14 @@ def _user_errors(debug: bool):
         sys.stderr.write(f"gradcli: internal error: {type(err).__name__}: {err}\n"
                          "hint: rerun with --debug for the traceback, and please report it\n")
         raise typer.Exit(EXIT_ERROR) from None
+
+
+def _engine_error():
+    """EngineError, imported only when an error reaches it: importing the engine costs numpy's start-up,
+    which `check` does not need."""
+    from .engine.errors import EngineError
+
+    return EngineError
 
 
 def _limits(max_length, max_depth, max_nodes, max_elements, max_exponent, timeout):
@@ -302,7 +309,8 @@ def check_command(
         from .homework_check import check_derivative
 
         report = check_derivative(function, expect or [], wrt=wrt, order=order, at=_point(at), timeout=timeout,
-                                  variables=var or (), dependent=dependent, hessian=hessian)
+                                  variables=var or (), dependent=dependent, hessian=hessian,
+                                  formulas="all" if json_out else "needed")
         data = report.to_dict()
         if json_out:
             from .render import json_out as render_json

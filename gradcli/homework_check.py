@@ -80,24 +80,28 @@ class CheckReport:
         return 2 if any(r.verdict == "undecided" for r in self.results) else 0
 
     def to_dict(self) -> dict:
-        """Plain data (`check --json`, and what the text renderer reads); formulas as sympy's text."""
-        from sympy import sstr
+        """Plain data (`check --json`, and what the text renderer reads): the readings in homework notation,
+        sympy's formulas as sympy's text."""
 
         def text(expr):
-            return None if expr is None else sstr(expr)
+            if expr is None:
+                return None
+            from sympy import sstr
+
+            return sstr(expr)
 
         def reading(r: Reading | None):
             if r is None:
                 return None
             return {"typed": r.text, "read_as": r.read_as, "reinterpreted": r.reinterpreted, "notes": r.notes}
 
+        partial = len(self.variables) > 1 and not self.implicit
         return {
-            "function": self.function_text, "read": reading(self.function),
-            "parsed": text(self._function_sympy()), "variables": self.variables, "implicit": self.implicit,
-            "results": [{"wrt": list(r.wrt), "order": r.order, "label": derivative_label(
-                            r.wrt, len(self.variables) > 1 and not self.implicit, self.implicit),
+            "function": self.function_text, "read": reading(self.function), "parsed": self.function.read_as,
+            "variables": self.variables, "implicit": self.implicit,
+            "results": [{"wrt": list(r.wrt), "order": r.order, "label": derivative_label(r.wrt, partial, self.implicit),
                          "expected": r.expected_text, "read": reading(r.answer),
-                         "expected_parsed": None if r.answer is None else text(_safe_sympy(r.answer)),
+                         "expected_parsed": None if r.answer is None else r.answer.read_as,
                          "derivative": text(r.derivative), "verdict": r.verdict, "decided_by": r.decided_by,
                          "reason": r.reason, "hint": r.hint, "counterexample": r.counterexample,
                          "points": r.points, "at": r.at}
@@ -106,29 +110,6 @@ class CheckReport:
             "at": self.at, "symbolic_note": self.symbolic_note,
             "correct": all(r.verdict in ("correct", "computed") for r in self.results),
         }
-
-    def _function_sympy(self):
-        if self.implicit:
-            import sympy as sp
-
-            tree = self.function.tree
-            return sp.Eq(_safe_sympy_tree(tree[1], self.variables), _safe_sympy_tree(tree[2], self.variables))
-        return _safe_sympy(self.function)
-
-
-def _safe_sympy(reading: Reading):
-    try:
-        return reading.sympy()
-    except Exception:  # noqa: BLE001 - a formula to print; the numbers do not depend on it
-        return None
-
-
-def _safe_sympy_tree(tree, variables):
-    import sympy as sp
-
-    from .homework import to_sympy
-
-    return to_sympy(tree, {v: sp.Symbol(v, real=True) for v in variables})
 
 
 def derivative_label(wrt: tuple[str, ...], partial: bool, implicit: str | None = None) -> str:
@@ -153,13 +134,15 @@ def derivative_label(wrt: tuple[str, ...], partial: bool, implicit: str | None =
 
 def check_derivative(function: str, expectations: list, *, wrt=None, order: int = 1,
                      at: dict[str, float] | None = None, timeout: float = 5.0, limits: Limits | None = None,
-                     variables=(), dependent: str | None = None, hessian: bool = False) -> CheckReport:
+                     variables=(), dependent: str | None = None, hessian: bool = False,
+                     formulas: str = "all") -> CheckReport:
     """Check each expected answer (homework notation; `expectations`: texts, or (label, text) pairs as from
     `--expect x=...`) against the derivative of `function`.
 
     wrt: None, a name, or a list of names (a mixed partial, in that order; "x,y" is split).  order: repeats a
     single wrt.  variables: declared multi-letter variable names.  dependent: the dependent variable of an
-    equation (default y)."""
+    equation (default y).  formulas: "all" gives every result sympy's formula of the derivative; "needed"
+    only the results that are not correct (what the text output shows)."""
     limits = limits or Limits()
     f = read_homework(function, variables, limits, allow_equation=True)
     f = _explicit_definition(f, variables, limits)
@@ -177,19 +160,39 @@ def check_derivative(function: str, expectations: list, *, wrt=None, order: int 
     targets = _targets(names, wrt_list, answers, order, implicit)
     report = CheckReport(function, f, names, [], implicit=implicit)
     comparer = _Comparer(f, names, implicit)
-    symbols = _symbols(names, answers)
+    comparer.report = report
+    symbols = _Symbols(names, answers)
     for wrt_tuple, answer in targets:
         result = PartialCheck(wrt_tuple, None if answer is None else answer.written,
                               None if answer is None else answer.reading)
-        _symbolic_derivative(result, f, symbols, implicit, timeout, report)
         if answer is not None:
             comparer.judge(result, timeout, symbols)
         report.results.append(result)
+    for result in report.results:  # sympy (slow to import) only for the formulas that will be shown
+        if result.derivative is None and (formulas == "all" or result.verdict != "correct"):
+            _symbolic_derivative(result, f, symbols, implicit, timeout, report)
     if hessian:
         report.hessian = _hessian(f, names, symbols, timeout, implicit)
     if at is not None:
         _values_at(report, comparer, at)
     return report
+
+
+class _Symbols(dict):
+    """name -> real sympy Symbol, made on first use (sympy is imported only when a formula is needed)."""
+
+    def __init__(self, names, answers):
+        super().__init__()
+        self.names = list(dict.fromkeys([*names, *(v for a in answers for v in a.reading.variables)]))
+
+    def __missing__(self, name):
+        import sympy as sp
+
+        symbol = self[name] = sp.Symbol(name, real=True)
+        return symbol
+
+    def all(self) -> dict:
+        return {name: self[name] for name in self.names}
 
 
 _DEFINITION = re.compile(r"\s*(?:(?P<bare>[yzfghuFL])"
@@ -289,15 +292,6 @@ def _targets(names, wrt_list, answers, order, implicit):
     return targets
 
 
-def _symbols(names, answers):
-    import sympy as sp
-
-    every = dict.fromkeys(names)
-    for answer in answers:
-        every.update(dict.fromkeys(answer.reading.variables))
-    return {name: sp.Symbol(name, real=True) for name in every}
-
-
 # -- sympy: the formula -----------------------------------------------------------------------------------
 
 def _symbolic_derivative(result: PartialCheck, f: Reading, symbols, implicit, timeout, report) -> None:
@@ -306,7 +300,7 @@ def _symbolic_derivative(result: PartialCheck, f: Reading, symbols, implicit, ti
     from . import symbolic
 
     try:
-        expr = f.sympy(symbols)
+        expr = f.sympy(symbols.all())
         if implicit:
             x, y = symbols[result.wrt[0]], symbols[implicit]
             result.derivative = symbolic.bounded(timeout, sp.idiff, expr, y, x, len(result.wrt))
@@ -325,7 +319,7 @@ def _hessian(f: Reading, names, symbols, timeout, implicit):
 
     if implicit:
         raise GradcliError("--hessian is for a function, not an equation")
-    expr = f.sympy(symbols)
+    expr = f.sympy(symbols.all())
     return symbolic.bounded(timeout, lambda: [[sp.diff(expr, symbols[a], symbols[b]) for b in names] for a in names])
 
 
@@ -576,11 +570,12 @@ class _Comparer:
         from . import symbolic
 
         why = f"only {found} points of the domain found"
+        _symbolic_derivative(result, self.f, symbols, self.implicit, timeout, self.report)
         if result.derivative is None:
             result.verdict, result.reason = "undecided", why + " and sympy has no formula"
             return
         try:
-            expected = result.answer.sympy(symbols)
+            expected = result.answer.sympy(symbols.all())
             difference = symbolic.bounded(timeout, sp.simplify, result.derivative - expected)
         except symbolic.SymbolicTimeout:
             result.verdict, result.reason = "undecided", why + f"; sympy took longer than {timeout:g} s"

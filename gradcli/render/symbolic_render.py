@@ -11,8 +11,6 @@ import re
 from rich.console import Console
 from rich.text import Text
 
-from .text import format_number
-
 _SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 _SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 _STYLES = {"agrees": "green", "disagrees": "bold red", "convention": "yellow", "skipped": "dim"}
@@ -57,6 +55,8 @@ def _equation(symbol: str, formula: str, latex: bool) -> str:
 
 
 def short_number(value: float) -> str:
+    from .text import format_number  # numpy: imported only by the outputs that print arrays
+
     return format_number(value + 0.0).removesuffix(".0")  # + 0.0 turns -0.0 into 0.0
 
 
@@ -141,10 +141,9 @@ def print_check_report(report: dict, console: Console) -> None:
             who = f"decided by {r['decided_by']}" if r["decided_by"] else "not decided"
             console.print(Text(f"  {who}: {r['reason']}", style="dim"))
         if r["at"] is not None:
-            parts = [f"f = {short_number(report['at']['function'])}",
-                     f"{r['label']} = {short_number(r['at']['derivative'])}"]
+            parts = [f"f = {_short(report['at']['function'])}", f"{r['label']} = {_short(r['at']['derivative'])}"]
             if r["at"]["expected"] is not None:
-                parts.append(f"your answer = {short_number(r['at']['expected'])}")
+                parts.append(f"your answer = {_short(r['at']['expected'])}")
             console.print(Text(f"  at {_point(report['at']['point'])}: " + ", ".join(parts)))
     if report.get("hessian"):
         names = [v for v in report["variables"] if v != report.get("implicit")]
@@ -159,9 +158,15 @@ def print_check_report(report: dict, console: Console) -> None:
 
 
 def _short(value: float) -> str:
-    """A value with 10 significant digits: enough to show a difference in the 7th."""
-    return short_number(value) if abs(value) >= 1e-3 or value == 0 else f"{value:.6g}"
+    """As numpy prints a float with precision 6 (without importing numpy): 2.223244, 9.88148e-12."""
+    value = float(value) + 0.0
+    if value != value or value in (float("inf"), float("-inf")):
+        return str(value)
+    if value == 0 or 1e-4 <= abs(value) < 1e8:
+        return f"{value:.6f}".rstrip("0").rstrip(".")
+    mantissa, exponent = f"{value:.6e}".split("e")
+    return f"{mantissa.rstrip('0').rstrip('.')}e{int(exponent):+03d}"
 
 
 def _point(point: dict) -> str:
-    return ", ".join(f"{name} = {short_number(value)}" for name, value in point.items())
+    return ", ".join(f"{name} = {_short(value)}" for name, value in point.items())
