@@ -615,10 +615,16 @@ _SYMPY_FUNCTIONS = {
 MAX_MAGNITUDE = 4000  # |value| >= 2^4000 (~1e1200) is treated as undefined: no homework value is that large
 
 
-def real_function(tree: tuple, variables: list[str]):
+_EXP_LIMIT = [2700.0]  # the largest |u| of e^u evaluated (see real_function's exp_limit)
+
+
+def real_function(tree: tuple, variables: list[str], exp_limit: float = 2700.0):
     """A Python function of len(variables) mpmath numbers -> the real value of `tree`, raising Undefined
     where the value is not real (log of a negative, division by 0 ...).  Powers with an odd denominator
-    (x^(1/3), cbrt) are real roots of negative numbers, as in a calculus course."""
+    (x^(1/3), cbrt) are real roots of negative numbers, as in a calculus course.
+
+    exp_limit: e^u with |u| above it is Undefined.  A checker finding points for a function uses a small
+    limit, so that 1 + e^u never rounds away all the digits of e^u (ln(1 + e^-100) is not 0)."""
     import mpmath
 
     index = {name: k for k, name in enumerate(variables)}
@@ -626,10 +632,13 @@ def real_function(tree: tuple, variables: list[str]):
         compiled = _compile(tree, index, mpmath.mp)
 
     def function(*values):
+        previous, _EXP_LIMIT[0] = _EXP_LIMIT[0], exp_limit
         try:
             return compiled(values)
         except (ZeroDivisionError, OverflowError, ValueError) as err:
             raise Undefined(str(err)) from None
+        finally:
+            _EXP_LIMIT[0] = previous
 
     return function
 
@@ -722,8 +731,8 @@ def _compile(tree: tuple, index: dict, mp):
 
 
 def _exp(mp, x):
-    if x > 2700:
-        raise Undefined("overflow")
+    if abs(x) > _EXP_LIMIT[0]:
+        raise Undefined("outside the range where the digits can be trusted")
     return mp.exp(x)
 
 
@@ -773,7 +782,8 @@ _MP_FUNCTIONS = {
     "exp": _exp, "ln": _log, "log": lambda mp, x, b: _log(mp, x) / _nonzero(mp, _log(mp, b)),
     "sqrt": lambda mp, x: mp.sqrt(x) if x >= 0 else _undefined("sqrt of a negative"), "cbrt": _cbrt,
     "abs": lambda mp, x: abs(x), "sign": lambda mp, x: mp.sign(x),
-    "sigmoid": lambda mp, x: 1 / (1 + _exp(mp, -x)), "relu": lambda mp, x: max(x, 0 * x),
+    "sigmoid": lambda mp, x: 1 / (1 + _exp(mp, -x)) if x >= 0 else \
+    _exp(mp, x) / (1 + _exp(mp, x)), "relu": lambda mp, x: max(x, 0 * x),
     "max": lambda mp, a, b: max(a, b), "min": lambda mp, a, b: min(a, b),
 }
 
