@@ -770,7 +770,7 @@ _MP_FUNCTIONS = {
     "sec": lambda mp, x: 1 / _nonzero(mp, mp.cos(x)), "csc": lambda mp, x: 1 / _nonzero(mp, mp.sin(x)),
     "cot": lambda mp, x: mp.cos(x) / _nonzero(mp, mp.sin(x)),
     "sinh": lambda mp, x: mp.sinh(_bounded(x)), "cosh": lambda mp, x: mp.cosh(_bounded(x)),
-    "tanh": lambda mp, x: mp.tanh(x), "sech": lambda mp, x: mp.sech(x),
+    "tanh": lambda mp, x: mp.tanh(_bounded(x)), "sech": lambda mp, x: mp.sech(_bounded(x)),
     "csch": lambda mp, x: 1 / _nonzero(mp, mp.sinh(_bounded(x))),
     "coth": lambda mp, x: mp.cosh(_bounded(x)) / _nonzero(mp, mp.sinh(_bounded(x))),
     "asin": lambda mp, x: mp.asin(x), "acos": lambda mp, x: mp.acos(x), "atan": lambda mp, x: mp.atan(x),
@@ -789,8 +789,9 @@ _MP_FUNCTIONS = {
 
 
 def _bounded(x):
-    if abs(x) > 2700:
-        raise Undefined("overflow")
+    """The argument of a hyperbolic function, within the range of exp (see real_function's exp_limit)."""
+    if abs(x) > _EXP_LIMIT[0]:
+        raise Undefined("outside the range where the digits can be trusted")
     return x
 
 

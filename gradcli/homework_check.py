@@ -27,7 +27,7 @@ from .limits import Limits
 
 NICE_VALUES = (1.0, 2.0, 0.5, -1.0, 1.5, -0.5, 3.0, -2.0, 0.25, 2.5, -1.5, 0.75)  # readable counterexamples
 CANDIDATES = 600  # points tried, at most
-POINTS_WANTED = 16  # domain points compared
+POINTS_WANTED = 40  # domain points compared
 MIN_POINTS = 6  # fewer: the numbers cannot decide
 DIGITS = 40  # working precision
 RECHECK_DIGITS = 90  # a disagreement is confirmed at this precision (rounding noise shrinks, real ones stay)
@@ -363,13 +363,21 @@ class _Comparer:
         self._cache: dict = {}
 
     # points --------------------------------------------------------------------------------------------
-    def candidates(self):
+    def candidates(self, extra_literals=frozenset()):
+        """Round numbers first (readable counterexamples), then points near the constants of the function
+        and of the answer (where a piecewise answer changes: relu(x - 500)), points of every scale, and
+        random points."""
         free = [n for n in self.names if n != self.implicit]
         if self.smooth:
             for j in range(len(NICE_VALUES)):
                 yield {v: NICE_VALUES[(j + 5 * m) % len(NICE_VALUES)] for m, v in enumerate(free)}
+        literals = sorted({abs(c) for c in (*self.literals, *extra_literals) if abs(c) >= 2})[:8]
+        centres = [c for value in literals for c in (value, -value)]
+        probes = [c * f + d for c in centres for f, d in ((1, 0.37), (1, -0.37), (1.13, 0), (0.87, 0))]
+        probes += [s * v for v in (7.31, 23.17, 97.73, 310.3, 1234.5, 9876.5) for s in (1, -1)]
+        for j, value in enumerate(probes):
+            yield {v: round(value if (m + j) % 3 else -value, 6) for m, v in enumerate(free)}
         rng = random.Random(20261123)
-        centres = [c for c in self.literals if abs(c) >= 2] + [-c for c in self.literals if abs(c) >= 2]
         for k in range(CANDIDATES):
             yield {v: self._random_value(rng, centres, k) for v in free}
 
@@ -385,15 +393,15 @@ class _Comparer:
             return round(rng.uniform(-1, 1), 6)
         return round(rng.uniform(-1, 1) * rng.choice([2.0, 4.0, 12.0]), 6)
 
-    def domain_points(self, wrt: tuple[str, ...]):
+    def domain_points(self, wrt: tuple[str, ...], extra_literals=frozenset()):
         """Up to POINTS_WANTED (point, derivative) pairs where the derivative is defined."""
-        key = wrt
+        key = (wrt, frozenset(extra_literals))
         if key in self._cache:
             return self._cache[key]
         import mpmath
 
         found = []
-        for candidate in self.candidates():
+        for candidate in self.candidates(extra_literals):
             if len(found) >= POINTS_WANTED:
                 break
             with mpmath.workdps(DIGITS):
@@ -502,7 +510,7 @@ class _Comparer:
             result.reason = f"your answer depends on {', '.join(stray)}, which the function does not"
             return
         answer_function = real_function(answer.tree, self.names)
-        points = self.domain_points(result.wrt)
+        points = self.domain_points(result.wrt, frozenset(_literals(answer.tree)))
         result.points = len(points)
         worst_digits, differing, undefined = None, [], []
         for point, derivative in points:

@@ -112,6 +112,12 @@ def test_an_answer_right_on_part_of_the_domain_is_incorrect():
     assert verdict("relu(x - 1)", "(1 + sign(x))/2").verdict == "incorrect"  # wrong on (0, 1)
 
 
+@pytest.mark.parametrize("answer", ["2x + relu(x - 500)", "2x + relu(-x - 20)", "2x + max(0, x^2 - 10000)",
+                                    "2x + relu(x - 5)"])
+def test_an_answer_wrong_only_far_away_is_incorrect(answer):
+    assert verdict("x^2", answer).verdict == "incorrect"
+
+
 def test_an_answer_undefined_on_part_of_the_domain_is_incorrect():
     result = verdict("x^2", "2 sqrt(x)^2")
     assert result.verdict == "incorrect" and result.counterexample["expected"] is None
