@@ -89,6 +89,11 @@ def test_a_nearly_right_coefficient_is_incorrect():
     assert result.verdict == "incorrect" and "6 significant digits" in result.hint
 
 
+def test_a_tiny_real_difference_is_a_difference():
+    assert verdict("x^3", "3x^2 + 1e-25").verdict == "incorrect"
+    assert verdict("x", "1 + 1e-30").verdict == "incorrect"
+
+
 def test_rounding_noise_of_an_exact_answer_is_not_a_difference():
     assert verdict("sin(x)^2 + cos(x)^2", "0").verdict == "correct"
     assert verdict("(x+1)^2 - x^2 - 2x", "0").verdict == "correct"
