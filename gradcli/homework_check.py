@@ -6,8 +6,8 @@ not go through sympy), the answer is evaluated on the same points, both at 40 si
 found in the domain (both signs, near the constants of the function and of the answer, several scales).
 They must agree to 34 digits at every point; a smaller agreement is redone at 90 digits, where rounding
 noise shrinks (and is dismissed) and a real difference stays.  An answer that agrees only to a few digits
-(a rounded ln 10) is incorrect, and so is an answer undefined where the derivative is defined.  sympy gives the derivative's
-formula, and decides only when no point of the domain can be found.
+(a rounded ln 10) is incorrect, and so is an answer undefined where the derivative is defined.  sympy
+gives the derivative's formula, and decides only when no point of the domain can be found.
 
 Implicit differentiation: for an equation F = G in x and y, dy/dx = -H_x/H_y with H = F - G, and the answer
 is compared at points ON the curve (y solved numerically at sampled x).
