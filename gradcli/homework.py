@@ -1,458 +1,810 @@
-"""Homework notation -> gradcli's expression language, by rewriting tokens (never by evaluating text).
+"""Homework notation: the reader.  `read_homework(text)` -> a `Reading`: the syntax tree, the variables, the
+sympy expression and the "read as" text that shows how the input was understood.
 
-    x^2 sin x   ->  x**2*sin(x)        ^ is power, multiplication may be implicit
-    3(x+1)(x-1) ->  3*(x+1)*(x-1)      ln, arcsin, ... are aliases; sec, csc, cot are reciprocals
-    sin^2(x)    ->  sin(x)**2          sin^-1(x) -> asin(x)
+The notation is what students type and what Wolfram|Alpha reads:
 
-Python's `tokenize` splits the text; every character of the result remembers which character of the
-student's text it came from, so parse errors put their caret under what the student typed.
+    x^2 sin x          x²·sin(x)        ^ is power; juxtaposition multiplies (like *, left to right);
+    xy, xe^x           x·y, x·e^x       a run of letters that is not a known name is a product of letters
+    sinx, xsinx        sin(x), x·sin(x) (--var rate declares a multi-letter variable)
+    sin 2x, sin x y    sin(2·x), sin(x)·y   bare application takes one term: a number and the letters typed
+    sin^2 x, sec^2(x)  sin(x)², sec(x)²     right after it, with their powers; application binds tighter
+    sin^-1 x           arcsin(x)            than juxtaposition
+    |x|, ln|x|         abs(x), ln(abs(x))
+    log_2(x), log(x, 2), log10(x), log(x) (= ln x), cbrt, σ(x)/sigmoid, relu, max(0, x), min
+    sech csch coth, arcsec arccsc arccot (asec ...), arsinh ...
+
+The reader never evaluates text.  A tree is made of tuples:
+    ("num", Fraction, text)  ("var", name)  ("const", "e" | "pi")  ("neg", a)
+    ("add" | "sub" | "mul" | "div" | "pow", a, b)  ("call", name, (args...))  ("eq", lhs, rhs)
+Function names in the tree are canonical (FUNCTIONS below); `log` with two arguments is (x, base).
 """
 
 from __future__ import annotations
 
-import io
-import keyword
-import tokenize
-from dataclasses import dataclass
+import difflib
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
 
 from .errors import GradcliError, ParseError
-from .lang import names
-from .lang.parser import Program, parse
 from .limits import Limits
 
-# homework name -> gradcli function
+# canonical name -> (arity, how the read-as text names it)
 FUNCTIONS = {
-    "sin": "sin", "cos": "cos", "tan": "tan", "exp": "exp", "log": "log", "ln": "log", "sqrt": "sqrt", "abs": "abs",
-    "asin": "asin", "arcsin": "asin", "acos": "acos", "arccos": "acos", "atan": "atan", "arctan": "atan",
-    "sinh": "sinh", "cosh": "cosh", "tanh": "tanh", "asinh": "asinh", "arsinh": "asinh", "arcsinh": "asinh",
-    "acosh": "acosh", "arcosh": "acosh", "arccosh": "acosh", "atanh": "atanh", "artanh": "atanh",
-    "arctanh": "atanh", "log10": "log10", "log2": "log2", "sign": "sign", "sigmoid": "sigmoid",
+    "sin": (1, "sin"), "cos": (1, "cos"), "tan": (1, "tan"), "sec": (1, "sec"), "csc": (1, "csc"),
+    "cot": (1, "cot"), "sinh": (1, "sinh"), "cosh": (1, "cosh"), "tanh": (1, "tanh"), "sech": (1, "sech"),
+    "csch": (1, "csch"), "coth": (1, "coth"), "asin": (1, "arcsin"), "acos": (1, "arccos"),
+    "atan": (1, "arctan"), "asec": (1, "arcsec"), "acsc": (1, "arccsc"), "acot": (1, "arccot"),
+    "asinh": (1, "arsinh"), "acosh": (1, "arcosh"), "atanh": (1, "artanh"), "asech": (1, "arsech"),
+    "acsch": (1, "arcsch"), "acoth": (1, "arcoth"), "exp": (1, "exp"), "ln": (1, "ln"), "log": (2, "log"),
+    "sqrt": (1, "√"), "cbrt": (1, "∛"), "abs": (1, "abs"), "sign": (1, "sign"), "sigmoid": (1, "σ"),
+    "relu": (1, "relu"), "max": (2, "max"), "min": (2, "min"),
 }
-RECIPROCALS = {"sec": "cos", "csc": "sin", "cot": "tan"}  # sec(u) -> (1/cos(u))
-INVERSES = {"sin": "asin", "cos": "acos", "tan": "atan", "sinh": "asinh", "cosh": "acosh", "tanh": "atanh"}
-CONSTANTS = {"e", "pi"}
-CHARACTERS = {"²": "^2", "³": "^3", "·": "*", "×": "*", "−": "-", "π": "pi", "√": "sqrt "}
-_SKIP = {tokenize.NEWLINE, tokenize.NL, tokenize.ENDMARKER, tokenize.INDENT, tokenize.DEDENT, tokenize.COMMENT}
+# what students type -> canonical name
+ALIASES = {name: name for name in FUNCTIONS} | {
+    "arcsin": "asin", "arccos": "acos", "arctan": "atan", "arcsec": "asec", "arccsc": "acsc", "arccot": "acot",
+    "arsinh": "asinh", "arcsinh": "asinh", "arcosh": "acosh", "arccosh": "acosh", "artanh": "atanh",
+    "arctanh": "atanh", "arsech": "asech", "arcsech": "asech", "arcsch": "acsch", "arccsch": "acsch",
+    "arcoth": "acoth", "arccoth": "acoth", "cosec": "csc", "ctg": "cot", "tg": "tan", "sgn": "sign", "σ": "sigmoid",
+    "logistic": "sigmoid", "√": "sqrt", "∛": "cbrt", "log10": "log10", "log2": "log2", "lg": "log10",
+}
+INVERSE = {"sin": "asin", "cos": "acos", "tan": "atan", "sec": "asec", "csc": "acsc", "cot": "acot",
+           "sinh": "asinh", "cosh": "acosh", "tanh": "atanh", "sech": "asech", "csch": "acsch", "coth": "acoth"}
+CONSTANTS = {"e": "e", "pi": "pi", "π": "pi"}
+GREEK = {"alpha", "beta", "gamma", "delta", "epsilon", "theta", "lambda", "mu", "nu", "rho", "sigma", "tau",
+         "phi", "omega", "kappa", "eta", "zeta", "xi", "psi", "chi"}
+UNSUPPORTED = {"erf", "erfc", "floor", "ceil", "round", "mod", "sinc", "arg", "re", "im", "gcd", "lcm", "Gamma",
+               "lambertw", "li", "Si", "Ci", "Ei", "det", "tr"}
+_NAMES = sorted({*ALIASES, "pi", *UNSUPPORTED} - {"√", "∛"}, key=len, reverse=True)
+_CHARACTERS = {"·": "*", "⋅": "*", "×": "*", "∗": "*",
+               "−": "-", "–": "-", "÷": "/", "π": " pi ", "√": " √ ", "∛": " ∛ ", "\u00a0": " "}
+_SUPERSCRIPTS = {"⁰": "0", "¹": "1", "²": "2", "³": "3", "⁴": "4", "⁵": "5", "⁶": "6", "⁷": "7", "⁸": "8",
+                 "⁹": "9", "⁻": "-"}
+_TOKEN = re.compile(r"\s*(?:(?P<num>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+(?![.\d]))?)"
+                    r"|(?P<word>log(?:10|2)(?![\d.])|[A-Za-z]_\d+(?![A-Za-z])|[A-Za-z\u0370-\u03ff\u1f00-\u1fff]+)"
+                    r"|(?P<op>\*\*|[-+*/^()\[\]{},|=_√∛]))")
+
+
+class Undefined(ArithmeticError):
+    """A value that is not a real number (outside the domain), or too large to be meaningful."""
 
 
 @dataclass
-class HomeworkExpression:
-    text: str  # what the student typed
-    program: Program  # the rewritten expression, parsed
-    variables: dict[str, str]  # program variable -> the student's name (t_ -> t: t is also torch.t)
+class Reading:
+    """How a piece of homework text was read."""
+
+    text: str  # as typed
+    tree: tuple
+    variables: list[str]  # in order of first appearance
+    notes: list[str] = field(default_factory=list)  # each place the reading is not literally what was typed
+
+    @property
+    def read_as(self) -> str:
+        """The reading in homework notation, every product and bracket explicit: x² + x·y."""
+        return to_text(self.tree)
+
+    @property
+    def reinterpreted(self) -> bool:
+        """Whether to show `read as:` (a letter run split, a bare application, a power of a function ...)."""
+        return bool(self.notes)
+
+    @property
+    def is_equation(self) -> bool:
+        return self.tree[0] == "eq"
+
+    def sympy(self, symbols: dict | None = None):
+        """The sympy expression (for an equation: lhs - rhs), of real symbols named as the student named them."""
+        import sympy as sp
+
+        symbols = dict(symbols or {})
+        for name in self.variables:
+            symbols.setdefault(name, sp.Symbol(name, real=True))
+        tree = ("sub", self.tree[1], self.tree[2]) if self.is_equation else self.tree
+        return to_sympy(tree, symbols)
 
 
-def parse_homework(text: str, limits: Limits | None = None, known: frozenset = frozenset()) -> HomeworkExpression:
-    """Rewrite and parse; a parse error points into `text`.  `known`: variables of a related expression
-    (the function, when parsing its derivative), so that xy can be read as x*y."""
-    expression, origin = to_expression(text, known)
-    try:
-        program = parse(expression, limits or Limits())
-    except GradcliError as err:
-        raise _in_original(err, text, origin) from None
-    variables = {name: name.removesuffix("_") if name.endswith("_") and _collides(name[:-1]) else name
-                 for name in program.variables}
-    return HomeworkExpression(text, program, variables)
+def read_homework(text: str, variables=(), limits: Limits | None = None, allow_equation: bool = False) -> Reading:
+    """Read `text` in homework notation.  `variables`: multi-letter variable names declared by the user."""
+    limits = limits or Limits()
+    if len(text) > limits.max_length:
+        raise ParseError(f"the expression is longer than {limits.max_length} characters", source=text[:80] + "…")
+    parser = _Parser(text, frozenset(variables), limits)
+    tree = parser.parse(allow_equation)
+    return Reading(text, tree, parser.variables, parser.notes)
 
 
-def _in_original(err: GradcliError, text: str, origin: list[int]) -> GradcliError:
-    """The same error, its span moved from the rewritten expression back to the student's text."""
-    if err.span is not None and origin:
-        start, end = err.span
-        first = origin[min(start, len(origin) - 1)]
-        last = origin[min(max(end - 1, start), len(origin) - 1)]
-        err.span = (first, max(last + 1, first + 1))
-    err.source = text
-    return err
+# -- answers: "dy/dx = ...", "f'(x) = ...", "∂f/∂x = ...", "y = ..." ---------------------------------------
+
+_LHS = re.compile(
+    r"""\s*(?:
+        (?P<prime>[A-Za-z]\w*\s*(?:'+|′+|″)\s*(?:\(\s*[A-Za-z]\w*\s*\))?)              # y', f'(x), f''(x)
+      | (?P<leibniz>(?:d|∂)\s*(?:\^?\d|[²³])?\s*(?:[A-Za-z]\w*)?\s*/\s*
+                   (?:(?:d|∂)\s*(?P<first>[A-Za-z])\s*(?:\^?\d|[²³])?\s*)+)              # dy/dx, ∂²f/∂x∂y
+      | (?P<name>[A-Za-z]\w*(?:\s*\(\s*[A-Za-z]\w*(?:\s*,\s*[A-Za-z]\w*)*\s*\))?)     # y, f(x), g(x, y)
+    )\s*=(?!=)(?P<rhs>.*)""", re.X | re.S)
 
 
-def _collides(name: str) -> bool:
-    """Names gradcli's parser reserves (functions such as t, namespaces): a student's variable t is renamed t_."""
-    return names.resolve_function((name,)) is not None or name in ("torch", "F", "nn", "math") or \
-        (name in names.CONSTANTS and name not in CONSTANTS)
+@dataclass
+class Answer:
+    text: str  # the answer as given (right-hand side)
+    label: str | None = None  # `NAME=...`: the variable this partial derivative answer is for (or a `y =` name)
+    partial: str | None = None  # ∂f/∂x = ...: x
+    written: str = ""  # everything the student wrote
 
 
-class _Writer:
-    """The rewritten text plus, per character, the index of the student's character it stands for."""
-
-    def __init__(self):
-        self.parts: list[str] = []
-        self.origin: list[int] = []
-
-    def write(self, text: str, origin: int | list[int]):
-        self.parts.append(text)
-        self.origin.extend(origin if isinstance(origin, list) else [origin] * len(text))
-
-
-def _tokens(plain: str) -> list[tokenize.TokenInfo]:
-    found = []
-    try:
-        for tok in tokenize.generate_tokens(io.StringIO(plain).readline):
-            if tok.type not in _SKIP:
-                found.append(tok)
-    except (tokenize.TokenError, SyntaxError):
-        pass  # an unclosed bracket: keep what came before; the parser reports the bracket with a caret
-    return found
+def split_answer(text: str) -> Answer:
+    """An answer's right-hand side, and what its left-hand side says (see `Answer`)."""
+    match = _LHS.fullmatch(text)
+    if match is None:
+        return Answer(text, written=text)
+    rhs = match.group("rhs")
+    if match.group("leibniz"):
+        partial = match.group("first") if "∂" in match.group("leibniz") else None
+        return Answer(rhs, partial=partial, written=text)
+    if match.group("prime"):
+        return Answer(rhs, written=text)
+    name = match.group("name")
+    return Answer(rhs, label=name if "(" not in name else None, written=text)
 
 
-def to_expression(text: str, known: frozenset = frozenset()) -> tuple[str, list[int]]:
-    """(the gradcli expression, for each of its characters the index of the student's character).
+# -- the parser ---------------------------------------------------------------------------------------
 
-    A name such as xy becomes x*y when each of its letters is a one-letter variable of its own elsewhere
-    in the text or in `known`."""
-    chars, char_origin = [], []
-    for i, ch in enumerate(text):
-        replacement = CHARACTERS.get(ch, ch)
-        chars.append(replacement)
-        char_origin.extend([i] * len(replacement))
-    plain = "".join(chars)
-    line_starts = [0]
-    for line in plain.splitlines(keepends=True):
-        line_starts.append(line_starts[-1] + len(line))
-    tokens = _tokens(plain)
-    letters = set(known) | {t.string for t in tokens if t.type == tokenize.NAME and len(t.string) == 1
-                            and t.string not in CONSTANTS}
+@dataclass
+class _Token:
+    kind: str  # num | var | const | func | op | unsupported
+    value: str
+    start: int  # span in the student's text
+    end: int
+    spaced: bool  # whitespace (or the start) before it
+    run: int  # the letter run it was split from (letters typed together share a run)
 
-    def span(tok) -> tuple[int, int]:
-        return line_starts[tok.start[0] - 1] + tok.start[1], line_starts[tok.end[0] - 1] + tok.end[1]
 
-    out = _Writer()
-    closers: list[str] = []  # per open bracket, what to write after its closing bracket
-    suffix_for_next_bracket = ""
-    previous_ends_operand = False
-    position = 0
-    i = 0
-    while i < len(tokens):
-        tok = tokens[i]
-        start, end = span(tok)
-        out.write(plain[position:start], char_origin[position:start])
-        position = end
-        kind = _kind(tok)
-        if previous_ends_operand and kind in ("operand", "function", "open") and \
-                not (tok.type == tokenize.NUMBER and tokens[i - 1].type == tokenize.NUMBER):
-            out.write("*", char_origin[start])  # implicit multiplication
-        if kind == "function":
-            call = _function_call(tok.string, tokens[i + 1:])
-            if call is None:
-                raise ParseError(f"write {tok.string}(...) with brackets here", source=text,
-                                 span=(char_origin[start], char_origin[end - 1] + 1))
-            name, close, consumed, bare = call
-            out.write(name, char_origin[start])
-            i += consumed
-            position = span(tokens[i])[1]
-            if bare:  # sin x -> sin(x)
-                i += 1
-                a_start, position = span(tokens[i])
-                out.write("(" + _operand_text(tokens[i]) + ")" + close, char_origin[a_start])
-            suffix_for_next_bracket = "" if bare else close
-            previous_ends_operand = bare
-        elif kind == "open":
-            closers.append(suffix_for_next_bracket)
-            suffix_for_next_bracket = ""
-            out.write(tok.string, char_origin[start])
-            previous_ends_operand = False
-        elif tok.string in (")", "]"):
-            out.write(tok.string + (closers.pop() if closers else ""), char_origin[start])
-            previous_ends_operand = True
-        elif kind == "operand" and _is_product_of(tok, letters):
-            out.write("*".join(tok.string), [char_origin[start + k // 2] for k in range(2 * len(tok.string) - 1)])
-            previous_ends_operand = True
+class _Parser:
+    def __init__(self, text: str, declared: frozenset, limits: Limits):
+        self.text = text
+        self.declared = declared
+        self.limits = limits
+        self.variables: list[str] = []
+        self.notes: list[str] = []
+        self.tokens = self._tokenize()
+        self.i = 0
+        self.abs_depth = 0
+        self.depth = 0
+
+    # tokens ----------------------------------------------------------------------------------------
+    def _tokenize(self) -> list[_Token]:
+        chars, origin = [], []
+        for k, ch in enumerate(self.text):
+            if ch in _SUPERSCRIPTS:  # x², sin⁻¹: a run of superscripts is one exponent
+                rep = ("" if k and self.text[k - 1] in _SUPERSCRIPTS else "^") + _SUPERSCRIPTS[ch]
+            else:
+                rep = _CHARACTERS.get(ch, ch)
+            chars.append(rep)
+            origin.extend([k] * len(rep))
+        plain = "".join(chars)
+        origin.append(len(self.text))
+        tokens: list[_Token] = []
+        pos, run = 0, 0
+        while pos < len(plain):
+            match = _TOKEN.match(plain, pos)
+            if match is None or match.end() == pos:
+                if plain[pos:].strip() == "":
+                    break
+                bad = pos + len(plain[pos:]) - len(plain[pos:].lstrip())
+                raise ParseError(f"unexpected character {plain[bad]!r}", source=self.text,
+                                 span=(origin[bad], origin[bad] + 1))
+            spaced = match.start(match.lastgroup) > pos or not tokens
+            start, end = match.start(match.lastgroup), match.end(match.lastgroup)
+            run += 1
+            kind = match.lastgroup
+            if kind == "word":
+                tokens.extend(self._split_word(plain[start:end], start, origin, spaced, run))
+            elif kind == "num":
+                tokens.append(_Token("num", plain[start:end], origin[start], origin[end - 1] + 1, spaced, run))
+            else:
+                value = plain[start:end]
+                value = {"**": "^", "[": "(", "]": ")"}.get(value, value)
+                if value in ("√", "∛"):
+                    tokens.append(_Token("func", ALIASES[value], origin[start], origin[start] + 1, spaced, run))
+                else:
+                    tokens.append(_Token("op", value, origin[start], origin[end - 1] + 1, spaced, run))
+            pos = match.end()
+        return tokens
+
+    def _split_word(self, word: str, offset: int, origin: list[int], spaced: bool, run: int) -> list[_Token]:
+        """A letter run as names: declared variables, functions, constants and Greek letter names, longest
+        first; any other letter is a variable of its own (xy -> x, y; xsinx -> x, sin, x)."""
+        if word in self.declared or re.fullmatch(r"[A-Za-z]_\d+", word):
+            return [_Token("var", word, origin[offset], origin[offset + len(word) - 1] + 1, spaced, run)]
+        names = sorted({*self.declared, *_NAMES, *GREEK}, key=len, reverse=True)
+        out, k = [], 0
+        while k < len(word):
+            name = next((n for n in names if word.startswith(n, k)), word[k])
+            if name in self.declared or name in GREEK or (len(name) == 1 and name not in CONSTANTS | ALIASES.keys()):
+                kind = "var"
+            elif name in CONSTANTS:
+                kind = "const"
+            elif name in UNSUPPORTED:
+                kind = "unsupported"
+            else:
+                kind = "func"
+            value = ALIASES.get(name, name) if kind == "func" else CONSTANTS.get(name, name)
+            out.append(_Token(kind, value, origin[offset + k], origin[offset + k + len(name) - 1] + 1,
+                              spaced and k == 0, run))
+            k += len(name)
+        if len(out) > 1:
+            self._note(f"{word} read as {'·'.join(t.value for t in out)}")
+        if len(word) >= 3 and all(t.kind == "var" and len(t.value) == 1 for t in out) and \
+                self._next_char_after(origin[offset + len(word) - 1] + 1) == "(":
+            raise ParseError(f"unknown function {word!r}", source=self.text,
+                             span=(origin[offset], origin[offset + len(word) - 1] + 1),
+                             hint=self._function_hint(word))
+        return out
+
+    def _next_char_after(self, index: int) -> str:
+        rest = self.text[index:].lstrip()
+        return rest[:1]
+
+    @staticmethod
+    def _function_hint(word: str) -> str:
+        close = difflib.get_close_matches(word, [n for n in ALIASES if n.isascii()], n=1)
+        if close:
+            return f"did you mean {close[0]}? (for a product of letters write {'*'.join(word)}; " \
+                   f"for a variable: --var {word})"
+        return f"for a product of letters write {'*'.join(word)}; for a variable named {word}: --var {word}"
+
+    def _note(self, note: str) -> None:
+        if note not in self.notes:
+            self.notes.append(note)
+
+    # helpers ---------------------------------------------------------------------------------------
+    def peek(self, k: int = 0) -> _Token | None:
+        j = self.i + k
+        return self.tokens[j] if j < len(self.tokens) else None
+
+    def at_op(self, *values: str) -> bool:
+        tok = self.peek()
+        return tok is not None and tok.kind == "op" and tok.value in values
+
+    def take(self) -> _Token:
+        tok = self.peek()
+        if tok is None:
+            raise self.error("the expression ends too early", len(self.text), len(self.text) + 1)
+        self.i += 1
+        return tok
+
+    def expect(self, value: str, opened: _Token | None = None) -> _Token:
+        if self.at_op(value):
+            return self.take()
+        tok = self.peek()
+        if tok is None and opened is not None:
+            raise self.error(f"this {opened.value!r} is never closed", opened.start, opened.end)
+        where = (tok.start, tok.end) if tok else (len(self.text), len(self.text) + 1)
+        raise self.error(f"expected {value!r}" + (f", found {tok.value!r}" if tok else ""), *where)
+
+    def error(self, message: str, start: int, end: int, hint: str | None = None) -> ParseError:
+        return ParseError(message, source=self.text, span=(start, max(end, start + 1)), hint=hint)
+
+    def _enter(self, tok: _Token) -> None:
+        self.depth += 1
+        if self.depth > self.limits.max_depth:
+            raise self.error(f"the expression is nested deeper than {self.limits.max_depth}", tok.start, tok.end)
+
+    # grammar ---------------------------------------------------------------------------------------
+    def parse(self, allow_equation: bool) -> tuple:
+        if not self.tokens:
+            raise ParseError("the expression is empty", source=self.text)
+        tree = self.expression()
+        if self.at_op("="):
+            eq = self.take()
+            if not allow_equation:
+                raise self.error("an equation here: give the function (or answer) alone", eq.start, eq.end,
+                                 hint="answers may be written y = ..., dy/dx = ..., f'(x) = ...")
+            tree = ("eq", tree, self.expression())
+        tok = self.peek()
+        if tok is not None:
+            what = "closing bracket without an opening one" if tok.value in (")", "|") else f"unexpected {tok.value!r}"
+            raise self.error(what, tok.start, tok.end)
+        return tree
+
+    def expression(self) -> tuple:
+        tree = self.term()
+        while self.at_op("+", "-"):
+            op = self.take().value
+            tree = ("add" if op == "+" else "sub", tree, self.term())
+        return tree
+
+    def term(self) -> tuple:
+        tree = self.unary()
+        while True:
+            if self.at_op("*", "/"):
+                op = self.take().value
+                right = self.unary()
+                if op == "/" and self._starts_factor():
+                    self._note("a/b c is read as (a/b)·c")
+                tree = ("mul" if op == "*" else "div", tree, right)
+            elif self._starts_factor():
+                tree = ("mul", tree, self.power())
+            else:
+                return tree
+
+    def _starts_factor(self) -> bool:
+        tok = self.peek()
+        if tok is None:
+            return False
+        if tok.kind in ("num", "var", "const", "func", "unsupported"):
+            return True
+        return tok.kind == "op" and (tok.value == "(" or (tok.value == "|" and self.abs_depth == 0))
+
+    def unary(self) -> tuple:
+        if self.at_op("-", "+"):
+            tok = self.take()
+            self._enter(tok)
+            operand = self.unary()
+            self.depth -= 1
+            return ("neg", operand) if tok.value == "-" else operand
+        return self.power()
+
+    def power(self) -> tuple:
+        base = self.primary()
+        if self.at_op("^"):
+            hat = self.take()
+            self._enter(hat)
+            exponent = self.exponent()
+            self.depth -= 1
+            if self._starts_factor() and not self.peek().spaced:
+                self._note("a^b c is read as (a^b)·c")
+            return ("pow", base, exponent)
+        return base
+
+    def exponent(self) -> tuple:
+        if self.at_op("-", "+"):
+            sign = self.take().value
+            operand = self.exponent()
+            return ("neg", operand) if sign == "-" else operand
+        return self.power()
+
+    def primary(self) -> tuple:
+        tok = self.take()
+        if tok.kind == "num":
+            return ("num", Fraction(tok.value), tok.value)
+        if tok.kind == "var":
+            if tok.value not in self.variables:
+                self.variables.append(tok.value)
+            return ("var", tok.value)
+        if tok.kind == "const":
+            return ("const", tok.value)
+        if tok.kind == "unsupported":
+            raise self.error(f"{tok.value} is not supported", tok.start, tok.end)
+        if tok.kind == "func":
+            return self.application(tok)
+        if tok.value == "(":
+            self._enter(tok)
+            inner = self.expression()
+            self.expect(")", tok)
+            self.depth -= 1
+            return inner
+        if tok.value == "|":
+            return self.absolute(tok)
+        if tok.value == "{":
+            inner = self.expression()
+            self.expect("}", tok)
+            return inner
+        raise self.error(f"unexpected {tok.value!r}" if tok.value != ")" else "closing bracket without an opening one",
+                         tok.start, tok.end)
+
+    def absolute(self, bar: _Token) -> tuple:
+        self._enter(bar)
+        outer, self.abs_depth = self.abs_depth, self.abs_depth + 1
+        inner = self.expression()
+        self.abs_depth = outer
+        if not self.at_op("|"):
+            raise self.error("this | is never closed", bar.start, bar.end)
+        self.take()
+        self.depth -= 1
+        return ("call", "abs", (inner,))
+
+    def application(self, tok: _Token) -> tuple:
+        """f(x), f x, f^2 x, f^-1(x), log_b(x), log(x, b), max(a, b)."""
+        self._enter(tok)
+        name = tok.value
+        power = None
+        if self.at_op("^"):  # sin^2 x, sin^-1 x
+            self.take()
+            power = self._function_power(tok)
+        base = None
+        if self.at_op("_") and name in ("log", "ln"):
+            self.take()
+            base = self.primary() if not self.at_op("(", "{") else self._bracketed()
+            if not self.at_op("("):
+                self._note("log_b x read as log_b(x)")
+        if name in ("log10", "log2"):
+            name, base = "log", ("num", Fraction(int(name[3:])), name[3:])
+        if self.at_op("("):
+            opened = self.take()
+            args = [self.expression()]
+            while self.at_op(","):
+                self.take()
+                args.append(self.expression())
+            self.expect(")", opened)
         else:
-            out.write("**" if tok.string == "^" else _operand_text(tok), char_origin[start])
-            previous_ends_operand = kind == "operand"
-        i += 1
-    out.write(plain[position:], char_origin[position:])
-    return "".join(out.parts), out.origin
+            args = [self.bare_argument(tok)]
+            if args[0][0] == "mul" or self._starts_factor():  # sin 2x, sin x y: say how it was read
+                self._note(f"{tok.value} without brackets takes one term")
+        tree = self._call(name, args, base, tok)
+        if power is not None:
+            if power == -1 and name in INVERSE:
+                tree = self._call(INVERSE[name], args, None, tok)
+            else:
+                tree = ("pow", tree, ("num", Fraction(power), str(power)))
+                self._note(f"{tok.value}^{power} x means ({tok.value} x)^{power}")
+        self.depth -= 1
+        return tree
+
+    def _bracketed(self) -> tuple:
+        opened = self.take()
+        inner = self.expression()
+        self.expect(")" if opened.value == "(" else "}", opened)
+        return inner
+
+    def _function_power(self, tok: _Token) -> int:
+        braced = self.at_op("(", "{")
+        if braced:
+            opened = self.take()
+        sign = -1 if self.at_op("-") else 1
+        if self.at_op("-", "+"):
+            self.take()
+        number = self.peek()
+        if number is None or number.kind != "num" or not number.value.isdigit():
+            raise self.error(f"after {tok.value}^ write a whole number, as in {tok.value}^2(x)", tok.start, tok.end)
+        self.take()
+        if braced:
+            self.expect(")" if opened.value == "(" else "}", opened)
+        if sign == -1 and int(number.value) != 1:
+            raise self.error(f"{tok.value}^-{number.value} is ambiguous: write 1/{tok.value}(x)^{number.value}",
+                             tok.start, number.end)
+        return sign * int(number.value)
+
+    def _call(self, name: str, args: list, base, tok: _Token) -> tuple:
+        if name in ("log", "ln"):
+            if len(args) == 2 and base is None:
+                args, base = [args[0]], args[1]
+            if len(args) != 1:
+                raise self.error(f"{tok.value} takes one argument (or log(x, base))", tok.start, tok.end)
+            if base is None:
+                if tok.value == "log":
+                    self._note("log x is the natural logarithm ln x")
+                return ("call", "ln", (args[0],))
+            return ("call", "log", (args[0], base))
+        if name == "max" or name == "min":
+            if len(args) < 2:
+                raise self.error(f"{name} takes two or more arguments: {name}(0, x)", tok.start, tok.end)
+            tree = ("call", name, (args[0], args[1]))
+            for extra in args[2:]:
+                tree = ("call", name, (tree, extra))
+            return tree
+        if len(args) != 1:
+            raise self.error(f"{tok.value} takes one argument, got {len(args)}", tok.start, tok.end)
+        return ("call", name, (args[0],))
+
+    def bare_argument(self, func: _Token) -> tuple:
+        """The argument of `sin x`: a signed term of a number and/or the letters typed right after it, each
+        with its power (sin 2x -> sin(2x), sin x^2 -> sin(x²), sin x y -> sin(x)·y), or a function, |..|."""
+        tok = self.peek()
+        if tok is None:
+            raise self.error(f"{func.value} needs an argument", func.start, func.end)
+        if tok.kind == "op" and tok.value in ("-", "+"):
+            self.take()
+            inner = self.bare_argument(func)
+            return ("neg", inner) if tok.value == "-" else inner
+        if tok.kind == "func":
+            return self.power()
+        if tok.kind == "op" and tok.value == "|":
+            return self.power()
+        if tok.kind not in ("num", "var", "const"):
+            raise self.error(f"{func.value} needs an argument: write {func.value}(...)", func.start, func.end)
+        tree = self.power()
+        while True:
+            nxt = self.peek()
+            if nxt is None or nxt.spaced or nxt.kind not in ("var", "const", "num") or \
+                    (nxt.kind == "num" and tok.kind == "num"):
+                return tree
+            tree = ("mul", tree, self.power())
 
 
-def _kind(tok: tokenize.TokenInfo) -> str:
-    if tok.type == tokenize.NUMBER:
-        return "operand"
-    if tok.type == tokenize.NAME and not keyword.iskeyword(tok.string):
-        return "function" if tok.string in FUNCTIONS or tok.string in RECIPROCALS else "operand"
-    return "open" if tok.string in ("(", "[") else "other"
+# -- the tree as text -----------------------------------------------------------------------------------
+
+_PRECEDENCE = {"eq": 0, "add": 1, "sub": 1, "mul": 2, "div": 2, "neg": 3, "pow": 4}
+_SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 
 
-def _is_function(tok) -> bool:
-    return tok.type == tokenize.NAME and (tok.string in FUNCTIONS or tok.string in RECIPROCALS)
+def to_text(tree: tuple) -> str:
+    """Homework notation with every product (·) and bracket the reading implies: x² + x·y, sin(2·x)·y."""
+    kind = tree[0]
+    if kind == "num":
+        return tree[2]
+    if kind == "var":
+        return tree[1]
+    if kind == "const":
+        return "π" if tree[1] == "pi" else "e"
+    if kind == "call":
+        name, args = tree[1], tree[2]
+        if name == "abs":
+            return f"|{to_text(args[0])}|"
+        if name == "log":
+            base = args[1]
+            base_text = to_text(base) if base[0] in ("num", "var", "const") else f"({to_text(base)})"
+            return f"log_{base_text}({to_text(args[0])})"
+        return f"{FUNCTIONS[name][1]}({', '.join(to_text(a) for a in args)})"
+    if kind == "neg":
+        return "−" + _wrap(tree[1], 3, right=True)
+    left, right = tree[1], tree[2]
+    if kind == "pow":
+        exponent = right
+        if exponent[0] == "num" and exponent[2].isdigit():
+            return _wrap(left, 5) + exponent[2].translate(_SUPERSCRIPT)
+        if exponent[0] in ("num", "var", "const"):
+            return _wrap(left, 5) + "^" + to_text(exponent)
+        return _wrap(left, 5) + f"^({to_text(exponent)})"
+    symbol = {"add": " + ", "sub": " − ", "mul": "·", "div": "/", "eq": " = "}[kind]
+    level = _PRECEDENCE[kind]
+    if kind == "mul" and left[0] == "div":  # (1/2)·x, never 1/2·x
+        return f"({to_text(left)})" + symbol + _wrap(right, 3, right=True)
+    return _wrap(left, level) + symbol + _wrap(right, level + (kind in ("sub", "div", "mul")), right=True)
 
 
-def _function_call(name: str, rest: list) -> tuple[str, str, int, bool] | None:
-    """How to write a function applied in homework notation: (text for the name, text to add after its
-    argument, how many following tokens that consumed, whether the argument is one bare operand as in
-    `ln x`).  None when the notation is not one of these:
-        f(u)   f^2(u) -> f(u)**2   f^-1(u) -> inverse   f x (one operand, then an operator or the end)."""
-    reciprocal = name in RECIPROCALS
-    prefix = f"(1/{RECIPROCALS[name]}" if reciprocal else FUNCTIONS[name]
-    close = ")" if reciprocal else ""
-    strings = [t.string for t in rest[:4]]
-    if strings[:1] == ["("]:
-        return prefix, close, 0, False
-    if len(rest) >= 3 and strings[0] in ("^", "**") and rest[1].type == tokenize.NUMBER and strings[2] == "(":
-        return prefix, close + "**" + strings[1], 2, False
-    if strings[:4] in (["^", "-", "1", "("], ["**", "-", "1", "("]) and FUNCTIONS.get(name) in INVERSES:
-        return INVERSES[FUNCTIONS[name]], "", 3, False
-    if rest and rest[0].type in (tokenize.NAME, tokenize.NUMBER) and not _is_function(rest[0]):
-        after = rest[1] if len(rest) > 1 else None
-        operator_follows = after is not None and after.type == tokenize.OP and after.string not in ("(", "[", "^", "**")
-        if after is None or _is_function(after) or operator_follows:
-            return prefix, close, 0, True
+def _wrap(tree: tuple, level: int, right: bool = False) -> str:
+    text = to_text(tree)
+    if tree[0] == "neg":
+        return f"({text})" if right or level > 3 else text
+    return f"({text})" if _PRECEDENCE.get(tree[0], 9) < level else text
+
+
+# -- the tree in sympy --------------------------------------------------------------------------------
+
+def to_sympy(tree: tuple, symbols: dict):
+    import sympy as sp
+
+    kind = tree[0]
+    if kind == "num":
+        return sp.Rational(tree[1].numerator, tree[1].denominator)
+    if kind == "var":
+        return symbols[tree[1]]
+    if kind == "const":
+        return sp.E if tree[1] == "e" else sp.pi
+    if kind == "neg":
+        return -to_sympy(tree[1], symbols)
+    if kind == "call":
+        args = [to_sympy(a, symbols) for a in tree[2]]
+        return _SYMPY_FUNCTIONS[tree[1]](sp, *args)
+    a, b = to_sympy(tree[1], symbols), to_sympy(tree[2], symbols)
+    if kind == "add":
+        return a + b
+    if kind == "sub":
+        return a - b
+    if kind == "mul":
+        return a * b
+    if kind == "div":
+        return a / b
+    if kind == "pow":
+        return sp.exp(b) if a == sp.E else a ** b
+    if kind == "eq":
+        return a - b
+    raise AssertionError(kind)
+
+
+_SYMPY_FUNCTIONS = {
+    "sin": lambda sp, x: sp.sin(x), "cos": lambda sp, x: sp.cos(x), "tan": lambda sp, x: sp.tan(x),
+    "sec": lambda sp, x: sp.sec(x), "csc": lambda sp, x: sp.csc(x), "cot": lambda sp, x: sp.cot(x),
+    "sinh": lambda sp, x: sp.sinh(x), "cosh": lambda sp, x: sp.cosh(x), "tanh": lambda sp, x: sp.tanh(x),
+    "sech": lambda sp, x: sp.sech(x), "csch": lambda sp, x: sp.csch(x), "coth": lambda sp, x: sp.coth(x),
+    "asin": lambda sp, x: sp.asin(x), "acos": lambda sp, x: sp.acos(x), "atan": lambda sp, x: sp.atan(x),
+    "asec": lambda sp, x: sp.asec(x), "acsc": lambda sp, x: sp.acsc(x), "acot": lambda sp, x: sp.acot(x),
+    "asinh": lambda sp, x: sp.asinh(x), "acosh": lambda sp, x: sp.acosh(x), "atanh": lambda sp, x: sp.atanh(x),
+    "asech": lambda sp, x: sp.asech(x), "acsch": lambda sp, x: sp.acsch(x), "acoth": lambda sp, x: sp.acoth(x),
+    "exp": lambda sp, x: sp.exp(x), "ln": lambda sp, x: sp.log(x), "log": lambda sp, x, b: sp.log(x) / sp.log(b),
+    "sqrt": lambda sp, x: sp.sqrt(x), "cbrt": lambda sp, x: sp.real_root(x, 3) if x.is_number else sp.cbrt(x),
+    "abs": lambda sp, x: sp.Abs(x), "sign": lambda sp, x: sp.sign(x),
+    "sigmoid": lambda sp, x: 1 / (1 + sp.exp(-x)), "relu": lambda sp, x: sp.Max(0, x),
+    "max": lambda sp, a, b: sp.Max(a, b), "min": lambda sp, a, b: sp.Min(a, b),
+}
+
+
+# -- the tree as a real function, in mpmath ------------------------------------------------------------
+
+MAX_MAGNITUDE = 4000  # |value| >= 2^4000 (~1e1200) is treated as undefined: no homework value is that large
+
+
+_EXP_LIMIT = [2700.0]  # the largest |u| of e^u evaluated (see real_function's exp_limit)
+
+
+def real_function(tree: tuple, variables: list[str], exp_limit: float = 2700.0):
+    """A Python function of len(variables) mpmath numbers -> the real value of `tree`, raising Undefined
+    where the value is not real (log of a negative, division by 0 ...).  Powers with an odd denominator
+    (x^(1/3), cbrt) are real roots of negative numbers, as in a calculus course.
+
+    exp_limit: e^u with |u| above it is Undefined.  A checker finding points for a function uses a small
+    limit, so that 1 + e^u never rounds away all the digits of e^u (ln(1 + e^-100) is not 0)."""
+    import mpmath
+
+    index = {name: k for k, name in enumerate(variables)}
+    with mpmath.workdps(150):  # literals exact enough for any working precision used later
+        compiled = _compile(tree, index, mpmath.mp)
+
+    def function(*values):
+        previous, _EXP_LIMIT[0] = _EXP_LIMIT[0], exp_limit
+        try:
+            return compiled(values)
+        except (ZeroDivisionError, OverflowError, ValueError) as err:
+            raise Undefined(str(err)) from None
+        finally:
+            _EXP_LIMIT[0] = previous
+
+    return function
+
+
+def _real(value, mp):
+    if isinstance(value, mp.mpc):
+        if value.imag != 0:
+            raise Undefined("not real")
+        value = value.real
+    if not mp.isfinite(value) or (value != 0 and mp.mag(value) > MAX_MAGNITUDE):
+        raise Undefined("not finite")
+    return value
+
+
+def _constant_fraction(tree: tuple) -> Fraction | None:
+    """The exact value of a constant rational exponent such as 1/3, -2/3 or 0.5 (None if not one)."""
+    kind = tree[0]
+    if kind == "num":
+        return tree[1]
+    if kind == "neg":
+        inner = _constant_fraction(tree[1])
+        return None if inner is None else -inner
+    if kind in ("add", "sub", "mul", "div"):
+        a, b = _constant_fraction(tree[1]), _constant_fraction(tree[2])
+        if a is None or b is None or (kind == "div" and b == 0):
+            return None
+        return {"add": a + b, "sub": a - b, "mul": a * b, "div": a / b if b else None}[kind]
     return None
 
 
-def _is_product_of(tok: tokenize.TokenInfo, letters: set) -> bool:
-    return tok.type == tokenize.NAME and len(tok.string) > 1 and all(c in letters for c in tok.string)
+def _compile(tree: tuple, index: dict, mp):
+    kind = tree[0]
+    real = _real
+    if kind == "num":
+        value = mp.mpf(tree[1].numerator) / tree[1].denominator
+        return lambda v: value
+    if kind == "var":
+        k = index[tree[1]]
+        return lambda v: v[k]
+    if kind == "const":
+        return (lambda v: +mp.e) if tree[1] == "e" else (lambda v: +mp.pi)
+    if kind == "neg":
+        inner = _compile(tree[1], index, mp)
+        return lambda v: -inner(v)
+    if kind == "call":
+        fn = _MP_FUNCTIONS[tree[1]]
+        args = [_compile(a, index, mp) for a in tree[2]]
+        if len(args) == 1:
+            (a,) = args
+            return lambda v: real(fn(mp, a(v)), mp)
+        return lambda v: real(fn(mp, *(a(v) for a in args)), mp)
+    a, b = _compile(tree[1], index, mp), _compile(tree[2], index, mp)
+    if kind == "add":
+        return lambda v: a(v) + b(v)
+    if kind == "sub":
+        return lambda v: a(v) - b(v)
+    if kind == "mul":
+        return lambda v: real(a(v) * b(v), mp)
+    if kind == "div":
+        return lambda v: real(a(v) / b(v), mp)
+    if kind == "pow":
+        fraction = _constant_fraction(tree[2])
+        if tree[1] == ("const", "e"):
+            return lambda v: _exp(mp, b(v))
+        if fraction is not None and fraction.denominator % 2 == 1 and fraction.denominator > 1:
+            p, q = fraction.numerator, fraction.denominator
+            exponent = mp.mpf(p) / q
+
+            def odd_root(v):
+                base = a(v)
+                if base < 0:
+                    return real((-1) ** (p % 2) * mp.power(-base, exponent), mp)
+                if base == 0 and p < 0:
+                    raise Undefined("division by zero")
+                return real(mp.power(base, exponent), mp)
+
+            return odd_root
+        if fraction is not None and fraction.denominator == 1:
+            n = int(fraction)
+
+            def integer_power(v):
+                base = a(v)
+                if base == 0 and n < 0:
+                    raise Undefined("division by zero")
+                return real(base ** n, mp)
+
+            return integer_power
+        return lambda v: _power(mp, a(v), b(v))
+    raise AssertionError(kind)
 
 
-def _operand_text(tok: tokenize.TokenInfo) -> str:
-    if tok.type == tokenize.NAME and tok.string not in CONSTANTS and _collides(tok.string):
-        return tok.string + "_"
-    return tok.string
+def _exp(mp, x):
+    if abs(x) > _EXP_LIMIT[0]:
+        raise Undefined("outside the range where the digits can be trusted")
+    return mp.exp(x)
 
 
-# -- checking a derivative ---------------------------------------------------------------------------
-
-NICE_VALUES = (1.0, 2.0, 0.5, -1.0, 1.5, -0.5, 3.0, -2.0, 0.25, 2.5, -1.5, 0.75)  # counterexamples to read
-RANDOM_POINTS = 300
-ENOUGH_POINTS = 60  # agreeing points after which the numbers have said all they can
-MIN_POINTS = 10  # fewer valid points than this: the numbers cannot decide
-RTOL = 1e-6  # |derivative - answer| <= RTOL * max(1, |derivative|, |answer|)
-
-
-@dataclass
-class PartialCheck:
-    """One derivative: d^order f / d wrt^order, against the student's answer (if one was given)."""
-
-    wrt: str
-    order: int
-    expected_text: str | None
-    expected: object = None  # sympy expression of the answer
-    derivative: object = None  # sympy's derivative (None when sympy has no form for the function)
-    verdict: str = "computed"  # correct | incorrect | undecided | computed (no answer given)
-    decided_by: str | None = None  # sympy | numbers
-    reason: str = ""
-    counterexample: dict | None = None
-    points: int = 0
-    at: dict | None = None  # values at --at: derivative and answer
+def _power(mp, base, exponent):
+    if base == 0:
+        if exponent > 0:
+            return mp.zero
+        raise Undefined("0 to a power <= 0")
+    if base < 0:
+        raise Undefined("negative base to a real power")
+    if exponent * mp.log(base) > 2700:
+        raise Undefined("overflow")
+    return _real(mp.power(base, exponent), mp)
 
 
-@dataclass
-class CheckReport:
-    function_text: str
-    function: object  # sympy expression, or None
-    variables: list[str]
-    results: list[PartialCheck]
-    at: dict | None = None  # {"point": {...}, "function": value}
-    symbolic_note: str | None = None  # why sympy could not take part
-
-    @property
-    def exit_code(self) -> int:
-        return 1 if any(r.verdict == "incorrect" for r in self.results) else 0
-
-    def to_dict(self) -> dict:
-        """Plain data (`check --json`, and what the table renderer reads); formulas as sympy's text."""
-        from sympy import sstr
-
-        def text(expr):
-            return None if expr is None else sstr(expr)
-
-        return {
-            "function": self.function_text, "parsed": text(self.function), "variables": self.variables,
-            "results": [{"wrt": r.wrt, "order": r.order, "expected": r.expected_text,
-                         "expected_parsed": text(r.expected), "derivative": text(r.derivative),
-                         "verdict": r.verdict, "decided_by": r.decided_by, "reason": r.reason,
-                         "counterexample": r.counterexample, "points": r.points, "at": r.at}
-                        for r in self.results],
-            "at": self.at, "symbolic_note": self.symbolic_note,
-            "correct": all(r.verdict in ("correct", "computed") for r in self.results),
-        }
+def _nonzero(mp, x):
+    if x == 0:
+        raise Undefined("division by zero")
+    return x
 
 
-def check_derivative(function: str, expectations: list[tuple[str | None, str]], *, wrt: str | None = None,
-                     order: int = 1, at: dict[str, float] | None = None, timeout: float = 5.0,
-                     limits: Limits | None = None) -> CheckReport:
-    """Is each expected text the derivative of `function` (homework notation both)?  sympy decides when
-    it can prove the difference is 0 (or a nonzero constant); otherwise numbers at many points decide."""
-    import sympy as sp
-
-    from . import symbolic
-
-    limits = limits or Limits()
-    f = parse_homework(function, limits)
-    known = frozenset(f.variables.values())
-    parsed = [(name, text, parse_homework(text, limits, known)) for name, text in expectations]
-    variables = list(dict.fromkeys([*f.variables.values(), *(v for _, _, e in parsed for v in e.variables.values())]))
-    targets = _targets(f, parsed, wrt)
-    symbols = {name: sp.Symbol(name, real=True) for name in variables}
-    report = CheckReport(function, None, variables, [])
-    try:
-        report.function = symbolic.bounded(timeout, _symbolic, f, symbols)
-    except (symbolic.NoSymbolicForm, symbolic.SymbolicTimeout) as err:
-        report.symbolic_note = err.message
-    for name, text, expected in targets:
-        report.results.append(_check_one(f, name, text, expected, report.function, symbols, order, timeout, limits))
-    if at is not None:
-        missing = [v for v in variables if v not in at]
-        if missing:
-            raise GradcliError(f"--at gives no value for {', '.join(missing)}",
-                               hint="e.g. --at " + " --at ".join(f"{v}=1.5" for v in missing))
-        point = {v: float(at[v]) for v in variables}
-        report.at = {"point": point, "function": _engine_value(f, point, None, 0, limits)[0]}
-        for result in report.results:
-            derivative = _engine_value(f, point, result.wrt, order, limits)[1]
-            answer = None if result.expected is None else _engine_value(_by_text(parsed, result), point, None, 0,
-                                                                        limits)[0]
-            result.at = {"derivative": derivative, "expected": answer}
-    return report
+def _log(mp, x):
+    if x <= 0:
+        raise Undefined("log of a number <= 0")
+    return mp.log(x)
 
 
-def _targets(f: HomeworkExpression, parsed, wrt: str | None):
-    """(variable, answer text, parsed answer) for each derivative to check (or just to compute)."""
-    variables = list(f.variables.values())
-    if not parsed:
-        names_ = [wrt] if wrt else variables
-        return [(name, None, None) for name in names_]
-    targets = []
-    for name, text, expected in parsed:
-        name = name or wrt
-        if name is None:
-            if len(variables) != 1:
-                raise GradcliError(f"the function depends on {', '.join(variables) or 'no variable'}: say which "
-                                   "variable the answer is for", hint='--wrt x, or --expect x="..."')
-            name = variables[0]
-        targets.append((name, text, expected))
-    return targets
+def _cbrt(mp, x):
+    return -mp.cbrt(-x) if x < 0 else mp.cbrt(x)
 
 
-def _by_text(parsed, result: PartialCheck) -> HomeworkExpression:
-    return next(e for _, text, e in parsed if text == result.expected_text)
+_MP_FUNCTIONS = {
+    "sin": lambda mp, x: mp.sin(x), "cos": lambda mp, x: mp.cos(x),
+    "tan": lambda mp, x: mp.sin(x) / _nonzero(mp, mp.cos(x)),
+    "sec": lambda mp, x: 1 / _nonzero(mp, mp.cos(x)), "csc": lambda mp, x: 1 / _nonzero(mp, mp.sin(x)),
+    "cot": lambda mp, x: mp.cos(x) / _nonzero(mp, mp.sin(x)),
+    "sinh": lambda mp, x: mp.sinh(_bounded(x)), "cosh": lambda mp, x: mp.cosh(_bounded(x)),
+    "tanh": lambda mp, x: mp.tanh(_bounded(x)), "sech": lambda mp, x: mp.sech(_bounded(x)),
+    "csch": lambda mp, x: 1 / _nonzero(mp, mp.sinh(_bounded(x))),
+    "coth": lambda mp, x: mp.cosh(_bounded(x)) / _nonzero(mp, mp.sinh(_bounded(x))),
+    "asin": lambda mp, x: mp.asin(x), "acos": lambda mp, x: mp.acos(x), "atan": lambda mp, x: mp.atan(x),
+    "asec": lambda mp, x: mp.acos(1 / _nonzero(mp, x)), "acsc": lambda mp, x: mp.asin(1 / _nonzero(mp, x)),
+    "acot": lambda mp, x: mp.pi / 2 - mp.atan(x) if x == 0 else mp.atan(1 / x),
+    "asinh": lambda mp, x: mp.asinh(x), "acosh": lambda mp, x: mp.acosh(x), "atanh": lambda mp, x: mp.atanh(x),
+    "asech": lambda mp, x: mp.acosh(1 / _nonzero(mp, x)), "acsch": lambda mp, x: mp.asinh(1 / _nonzero(mp, x)),
+    "acoth": lambda mp, x: mp.atanh(1 / _nonzero(mp, x)),
+    "exp": _exp, "ln": _log, "log": lambda mp, x, b: _log(mp, x) / _nonzero(mp, _log(mp, b)),
+    "sqrt": lambda mp, x: mp.sqrt(x) if x >= 0 else _undefined("sqrt of a negative"), "cbrt": _cbrt,
+    "abs": lambda mp, x: abs(x), "sign": lambda mp, x: mp.sign(x),
+    "sigmoid": lambda mp, x: 1 / (1 + _exp(mp, -x)) if x >= 0 else \
+    _exp(mp, x) / (1 + _exp(mp, x)), "relu": lambda mp, x: max(x, 0 * x),
+    "max": lambda mp, a, b: max(a, b), "min": lambda mp, a, b: min(a, b),
+}
 
 
-def _symbolic(hw: HomeworkExpression, symbols: dict):
-    """The expression as one sympy expression of real symbols named as the student named them."""
-    from .symbolic import evaluate_symbolic, tensor_symbols
-
-    out, _ = evaluate_symbolic(hw.program, {prog: tensor_symbols(name, ()) for prog, name in hw.variables.items()})
-    if out.shape != ():
-        raise GradcliError("the function must give one number (a scalar)")
-    return out[()]
+def _bounded(x):
+    """The argument of a hyperbolic function, within the range of exp (see real_function's exp_limit)."""
+    if abs(x) > _EXP_LIMIT[0]:
+        raise Undefined("outside the range where the digits can be trusted")
+    return x
 
 
-def _check_one(f, wrt, text, expected, function, symbols, order, timeout, limits) -> PartialCheck:
-    import sympy as sp
-
-    from . import symbolic
-
-    result = PartialCheck(wrt, order, text)
-    symbol = symbols.get(wrt) or sp.Symbol(wrt, real=True)
-    difference = None
-    try:
-        if function is not None:
-            result.derivative = symbolic.bounded(timeout, sp.diff, function, symbol, order)
-        if expected is not None:
-            result.expected = symbolic.bounded(timeout, _symbolic, expected, symbols)
-            if result.derivative is not None:
-                difference = symbolic.bounded(timeout, sp.simplify, result.derivative - result.expected)
-    except symbolic.SymbolicTimeout:
-        result.reason = f"sympy took longer than {timeout:g} s; "
-    except symbolic.NoSymbolicForm as err:
-        result.reason = err.message + "; "
-    if expected is None:
-        return result
-
-    agree, differ, counterexample = _compare_numerically(f, expected, wrt, order, limits)
-    result.points = agree + differ
-    result.counterexample = counterexample
-    if difference is not None and difference == 0:
-        result.verdict, result.decided_by = "correct", "sympy"
-        result.reason = "the difference simplifies to 0"
-        if differ:
-            result.reason += f" (though {differ} of {agree + differ} points differ numerically)"
-    elif difference is not None and difference.is_number and difference.is_zero is False:
-        result.verdict, result.decided_by = "incorrect", "sympy"
-        result.reason = f"the difference simplifies to the constant {sp.sstr(difference)}, not 0"
-    elif differ:
-        result.verdict, result.decided_by = "incorrect", "numbers"
-        result.reason += f"they differ at {differ} of {agree + differ} points"
-    elif agree >= MIN_POINTS:
-        result.verdict, result.decided_by = "correct", "numbers"
-        result.reason += f"they agree at all {agree} points where both are defined"
-        if difference is not None:
-            result.reason = f"sympy could not simplify the difference to 0; {result.reason}"
-    else:
-        result.verdict = "undecided"
-        result.reason += f"only {agree} points where both sides are defined"
-    return result
+def _undefined(why: str):
+    raise Undefined(why)
 
 
-def _candidate_points(variables: list[str]):
-    """Round numbers first (readable counterexamples), then random points of several scales."""
-    import numpy as np
+def check_derivative(*args, **kwargs):
+    """See `gradcli.homework_check.check_derivative` (kept importable from here)."""
+    from .homework_check import check_derivative as check
 
-    k = len(variables)
-    for j in range(len(NICE_VALUES)):
-        yield {v: NICE_VALUES[(j + 5 * m) % len(NICE_VALUES)] for m, v in enumerate(variables)}
-    rng = np.random.default_rng(0)
-    for _ in range(RANDOM_POINTS):
-        scale = rng.choice([0.95, 3.0, 10.0])
-        yield dict(zip(variables, (float(v) for v in rng.uniform(-scale, scale, size=k))))
+    return check(*args, **kwargs)
 
 
-def _compare_numerically(f, expected, wrt, order, limits):
-    """(points that agree, points that differ, the first differing point) over points where the function,
-    its derivative and the answer are all finite."""
-    import math
-
-    agree = differ = 0
-    counterexample = None
-    variables = list(dict.fromkeys([*f.variables.values(), *expected.variables.values()]))
-    for point in _candidate_points(variables):
-        value, derivative = _engine_value(f, point, wrt, order, limits)
-        answer = _engine_value(expected, point, None, 0, limits)[0]
-        if not all(math.isfinite(v) for v in (value, derivative, answer)):
-            continue
-        if abs(derivative - answer) <= RTOL * max(1.0, abs(derivative), abs(answer)):
-            agree += 1
-        else:
-            differ += 1
-            if counterexample is None:
-                counterexample = {"point": point, "expected": answer, "derivative": derivative}
-        if agree + differ >= ENOUGH_POINTS:
-            break
-    return agree, differ, counterexample
-
-
-def _engine_value(hw: HomeworkExpression, point: dict, wrt: str | None, order: int, limits: Limits):
-    """(value, d^order value / d wrt^order) at `point`, by gradcli's autograd engine in float64: the
-    derivative comes from a different road than sympy's."""
-    import math
-    import warnings
-
-    import numpy as np
-
-    from . import engine
-    from .calc import engine_settings
-    from .engine import Tensor, dtypes
-    from .engine.errors import EngineError
-    from .lang.evaluator import EngineBackend, evaluate
-
-    with engine_settings(dtypes.float64, limits), warnings.catch_warnings(), np.errstate(all="ignore"):
-        warnings.simplefilter("ignore")
-        tensors = {prog: Tensor._make(np.array(point[name], dtype=np.float64), None).requires_grad_(True)
-                   for prog, name in hw.variables.items()}
-        try:
-            out = evaluate(hw.program, EngineBackend(tensors, dtypes.float64))
-            if not isinstance(out, Tensor):
-                return float(out), 0.0
-            value = float(out.array)
-            target = next((t for prog, t in tensors.items() if hw.variables[prog] == wrt), None)
-            derivative = out
-            for k in range(order):
-                if target is None or not isinstance(derivative, Tensor) or not derivative.requires_grad:
-                    return value, 0.0
-                (derivative,) = engine.grad(derivative, target, create_graph=k < order - 1, allow_unused=True)
-                if derivative is None:
-                    return value, 0.0
-            return value, float(derivative.array) if order else value
-        except (EngineError, GradcliError, ValueError, TypeError):
-            return math.nan, math.nan
+__all__ = ["Reading", "read_homework", "split_answer", "to_text", "to_sympy", "real_function", "Undefined",
+           "check_derivative", "GradcliError"]

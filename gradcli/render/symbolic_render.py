@@ -11,8 +11,6 @@ import re
 from rich.console import Console
 from rich.text import Text
 
-from .text import format_number
-
 _SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 _SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 _STYLES = {"agrees": "green", "disagrees": "bold red", "convention": "yellow", "skipped": "dim"}
@@ -57,6 +55,8 @@ def _equation(symbol: str, formula: str, latex: bool) -> str:
 
 
 def short_number(value: float) -> str:
+    from .text import format_number  # numpy: imported only by the outputs that print arrays
+
     return format_number(value + 0.0).removesuffix(".0")  # + 0.0 turns -0.0 into 0.0
 
 
@@ -102,42 +102,71 @@ def derivative_label(wrt: str, order: int, partial: bool) -> str:
     return f"{d}{power}/{d}{wrt}{power}"
 
 
+def homework_formula(formula: str) -> str:
+    """sympy's text of a derivative in the check's notation: x²·cos(x), ln(x)."""
+    return re.sub(r"\blog\(", "ln(", prettify(formula))
+
+
 def print_check_report(report: dict, console: Console) -> None:
-    """`gradcli check`: one verdict per derivative, the counterexample when wrong, who decided."""
-    function = prettify(report["parsed"]) if report["parsed"] else report["function"]
-    partial = len(report["variables"]) > 1
+    """`gradcli check`: how the input was read, one verdict per derivative, the counterexample when wrong,
+    who decided."""
+    read = report["read"]
+    function = read["read_as"] if read else report["function"]
+    if read and read["reinterpreted"]:
+        console.print(Text(f"read as: {function}", style="cyan"))
     for r in report["results"]:
-        label = f"{derivative_label(r['wrt'], r['order'], partial)} [{function}]"
-        derivative = prettify(r["derivative"]) if r["derivative"] else None
-        answer = prettify(r["expected_parsed"]) if r["expected_parsed"] else r["expected"]
+        label = f"{r['label']} [{function}]"
+        derivative = homework_formula(r["derivative"]) if r["derivative"] else None
+        answer = r["read"]["read_as"] if r["read"] else r["expected"]
         if r["verdict"] == "computed":
             console.print(Text(f"{label} = {derivative or '(sympy has no form for it)'}"))
         elif r["verdict"] == "correct":
             mark, style = _MARKS["correct"]
-            console.print(Text.assemble((f"{mark} correct", style), f": {label} = {derivative or answer}"))
+            console.print(Text.assemble((f"{mark} correct", style), f": {label} = {answer}"))
         else:
             mark, style = _MARKS[r["verdict"]]
             console.print(Text.assemble((f"{mark} {r['verdict']}", style), f": {label} ≠ {answer}"))
             if derivative:
                 console.print(Text(f"  the derivative is {derivative}"))
+        if r["read"] and r["read"]["reinterpreted"]:
+            console.print(Text(f"  your answer read as: {answer}", style="cyan"))
         example = r["counterexample"]
         if example is not None and r["verdict"] == "incorrect":
-            console.print(Text(f"  at {_point(example['point'])}: your answer gives "
-                               f"{short_number(example['expected'])}, the derivative is "
-                               f"{short_number(example['derivative'])}"))
+            yours = "is undefined" if example["expected"] is None else f"gives {_short(example['expected'])}"
+            console.print(Text(f"  at {_point(example['point'])}: your answer {yours}, the derivative is "
+                               f"{_short(example['derivative'])}"))
+        if r.get("hint"):
+            console.print(Text(f"  hint: {r['hint']}", style="yellow"))
         if r["decided_by"] or r["verdict"] == "undecided":
             who = f"decided by {r['decided_by']}" if r["decided_by"] else "not decided"
             console.print(Text(f"  {who}: {r['reason']}", style="dim"))
         if r["at"] is not None:
-            parts = [f"f = {short_number(report['at']['function'])}",
-                     f"{derivative_label(r['wrt'], r['order'], partial)} = {short_number(r['at']['derivative'])}"]
+            parts = [f"f = {_short(report['at']['function'])}", f"{r['label']} = {_short(r['at']['derivative'])}"]
             if r["at"]["expected"] is not None:
-                parts.append(f"your answer = {short_number(r['at']['expected'])}")
+                parts.append(f"your answer = {_short(r['at']['expected'])}")
             console.print(Text(f"  at {_point(report['at']['point'])}: " + ", ".join(parts)))
+    if report.get("hessian"):
+        names = [v for v in report["variables"] if v != report.get("implicit")]
+        console.print(Text(f"Hessian of {function} (rows and columns {', '.join(names)}):"))
+        for a, row in zip(names, report["hessian"]):
+            cells = [f"∂²/∂{a}∂{b} = {homework_formula(e) if e else '?'}" if a != b else
+                     f"∂²/∂{a}² = {homework_formula(e) if e else '?'}" for b, e in zip(names, row)]
+            console.print(Text("  " + "    ".join(cells)))
     if report["symbolic_note"]:
-        console.print(Text(f"note: sympy could not read the function ({report['symbolic_note']}); the numbers "
-                           "decided", style="yellow"))
+        console.print(Text(f"note: no formula from sympy ({report['symbolic_note']}); the numbers decided",
+                           style="yellow"))
+
+
+def _short(value: float) -> str:
+    """As numpy prints a float with precision 6 (without importing numpy): 2.223244, 9.88148e-12."""
+    value = float(value) + 0.0
+    if value != value or value in (float("inf"), float("-inf")):
+        return str(value)
+    if value == 0 or 1e-4 <= abs(value) < 1e8:
+        return f"{value:.6f}".rstrip("0").rstrip(".")
+    mantissa, exponent = f"{value:.6e}".split("e")
+    return f"{mantissa.rstrip('0').rstrip('.')}e{int(exponent):+03d}"
 
 
 def _point(point: dict) -> str:
-    return ", ".join(f"{name} = {short_number(value)}" for name, value in point.items())
+    return ", ".join(f"{name} = {_short(value)}" for name, value in point.items())

@@ -1,0 +1,674 @@
+"""`gradcli check`: is the student's answer the derivative of the function?
+
+"Correct" means equal as functions on the domain where the derivative is defined.  The numbers decide: the
+derivative is computed by mpmath's high-precision differentiation of the function as read (a road that does
+not go through sympy), the answer is evaluated on the same points, both at 40 significant digits, at points
+found in the domain (both signs, near the constants of the function and of the answer, several scales).
+They must agree to 34 digits at every point; a smaller agreement is redone at 90 digits, where rounding
+noise shrinks (and is dismissed) and a real difference stays.  An answer that agrees only to a few digits
+(a rounded ln 10) is incorrect, and so is an answer undefined where the derivative is defined.  sympy
+gives the derivative's formula, and decides only when no point of the domain can be found.
+
+Implicit differentiation: for an equation F = G in x and y, dy/dx = -H_x/H_y with H = F - G, and the answer
+is compared at points ON the curve (y solved numerically at sampled x).
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import random
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from .errors import GradcliError
+from .homework import Reading, Undefined, read_homework, real_function, split_answer, to_text
+from .limits import Limits
+
+NICE_VALUES = (1.0, 2.0, 0.5, -1.0, 1.5, -0.5, 3.0, -2.0, 0.25, 2.5, -1.5, 0.75)  # readable counterexamples
+CANDIDATES = 600  # points tried, at most
+POINTS_WANTED = 40  # domain points compared
+MIN_POINTS = 6  # fewer: the numbers cannot decide
+DIGITS = 40  # working precision
+RECHECK_DIGITS = 90  # a disagreement is confirmed at this precision (rounding noise shrinks, real ones stay)
+EQUAL_DIGITS = 34  # agreement needed at every point (anything less is confirmed or dismissed at 90 digits)
+NON_SMOOTH = {"abs", "sign", "relu", "max", "min"}
+ROUNDED_CONSTANTS = {  # what a rounded decimal in an answer probably stands for
+    "ln(2)": math.log(2), "ln(3)": math.log(3), "ln(10)": math.log(10), "1/ln(10)": 1 / math.log(10),
+    "1/ln(2)": 1 / math.log(2), "π": math.pi, "π/2": math.pi / 2, "2π": 2 * math.pi, "e": math.e,
+    "√2": math.sqrt(2), "√3": math.sqrt(3), "1/3": 1 / 3, "2/3": 2 / 3, "1/6": 1 / 6, "e²": math.e ** 2,
+    "ln(5)": math.log(5), "1/√2": 1 / math.sqrt(2),
+}
+
+
+@dataclass
+class PartialCheck:
+    """One derivative (d^n f / d wrt..., in the order given) against the student's answer, if any."""
+
+    wrt: tuple[str, ...]
+    expected_text: str | None
+    answer: Reading | None = None
+    derivative: object = None  # sympy's formula (None when sympy could not give one)
+    verdict: str = "computed"  # correct | incorrect | undecided | computed (no answer given)
+    decided_by: str | None = None  # numbers | sympy
+    reason: str = ""
+    hint: str | None = None
+    counterexample: dict | None = None
+    points: int = 0
+    at: dict | None = None  # values at --at: derivative and answer
+
+    @property
+    def order(self) -> int:
+        return len(self.wrt)
+
+
+@dataclass
+class CheckReport:
+    function_text: str
+    function: Reading
+    variables: list[str]
+    results: list[PartialCheck]
+    implicit: str | None = None  # the dependent variable of an equation
+    hessian: list | None = None  # sympy formulas, row by row
+    at: dict | None = None  # {"point": {...}, "function": value}
+    symbolic_note: str | None = None  # why sympy could not take part
+
+    @property
+    def exit_code(self) -> int:
+        if any(r.verdict == "incorrect" for r in self.results):
+            return 1
+        return 2 if any(r.verdict == "undecided" for r in self.results) else 0
+
+    def to_dict(self) -> dict:
+        """Plain data (`check --json`, and what the text renderer reads): the readings in homework notation,
+        sympy's formulas as sympy's text."""
+
+        def text(expr):
+            if expr is None:
+                return None
+            from sympy import sstr
+
+            return sstr(expr)
+
+        def reading(r: Reading | None):
+            if r is None:
+                return None
+            return {"typed": r.text, "read_as": r.read_as, "reinterpreted": r.reinterpreted, "notes": r.notes}
+
+        partial = len(self.variables) > 1 and not self.implicit
+        return {
+            "function": self.function_text, "read": reading(self.function), "parsed": self.function.read_as,
+            "variables": self.variables, "implicit": self.implicit,
+            "results": [{"wrt": list(r.wrt), "order": r.order, "label": derivative_label(r.wrt, partial, self.implicit),
+                         "expected": r.expected_text, "read": reading(r.answer),
+                         "expected_parsed": None if r.answer is None else r.answer.read_as,
+                         "derivative": text(r.derivative), "verdict": r.verdict, "decided_by": r.decided_by,
+                         "reason": r.reason, "hint": r.hint, "counterexample": r.counterexample,
+                         "points": r.points, "at": r.at}
+                        for r in self.results],
+            "hessian": None if self.hessian is None else [[text(e) for e in row] for row in self.hessian],
+            "at": self.at, "symbolic_note": self.symbolic_note,
+            "correct": all(r.verdict in ("correct", "computed") for r in self.results),
+        }
+
+
+def derivative_label(wrt: tuple[str, ...], partial: bool, implicit: str | None = None) -> str:
+    """d/dx, d²/dx², ∂²/∂x∂y, ∂³/∂x²∂y; dy/dx for an implicit derivative."""
+    sup = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+    n = len(wrt)
+    power = str(n).translate(sup) if n > 1 else ""
+    if implicit:
+        return f"d{power}{implicit}/d{wrt[0]}{power}"
+    d = "∂" if partial else "d"
+    groups = []
+    for name in wrt:
+        if groups and groups[-1][0] == name:
+            groups[-1][1] += 1
+        else:
+            groups.append([name, 1])
+    below = "".join(f"{d}{name}" + (str(k).translate(sup) if k > 1 else "") for name, k in groups)
+    return f"{d}{power}/{below}"
+
+
+# -- entry point ------------------------------------------------------------------------------------------
+
+def check_derivative(function: str, expectations: list, *, wrt=None, order: int = 1,
+                     at: dict[str, float] | None = None, timeout: float = 5.0, limits: Limits | None = None,
+                     variables=(), dependent: str | None = None, hessian: bool = False,
+                     formulas: str = "all") -> CheckReport:
+    """Check each expected answer (homework notation; `expectations`: texts, or (label, text) pairs as from
+    `--expect x=...`) against the derivative of `function`.
+
+    wrt: None, a name, or a list of names (a mixed partial, in that order; "x,y" is split).  order: repeats a
+    single wrt.  variables: declared multi-letter variable names.  dependent: the dependent variable of an
+    equation (default y).  formulas: "all" gives every result sympy's formula of the derivative; "needed"
+    only the results that are not correct (what the text output shows)."""
+    limits = limits or Limits()
+    f = read_homework(function, variables, limits, allow_equation=True)
+    f = _explicit_definition(f, variables, limits)
+    implicit = None
+    if f.is_equation:
+        implicit = dependent or "y"
+        if implicit not in f.variables:
+            raise GradcliError(f"the equation has no variable {implicit}",
+                               hint="say which variable depends on the other: --dependent NAME")
+    elif dependent:
+        raise GradcliError("--dependent is for equations (implicit differentiation), such as x^2 + y^2 = 25")
+    names = list(f.variables)
+    wrt_list = _wrt_list(wrt, order, names, implicit)
+    answers = [_answer(item, variables, limits) for item in expectations]
+    targets = _targets(names, wrt_list, answers, order, implicit)
+    report = CheckReport(function, f, names, [], implicit=implicit)
+    comparer = _Comparer(f, names, implicit)
+    comparer.report = report
+    symbols = _Symbols(names, answers)
+    for wrt_tuple, answer in targets:
+        result = PartialCheck(wrt_tuple, None if answer is None else answer.written,
+                              None if answer is None else answer.reading)
+        if answer is not None:
+            comparer.judge(result, timeout, symbols)
+        report.results.append(result)
+    for result in report.results:  # sympy (slow to import) only for the formulas that will be shown
+        if result.derivative is None and (formulas == "all" or result.verdict != "correct"):
+            _symbolic_derivative(result, f, symbols, implicit, timeout, report)
+    if hessian:
+        report.hessian = _hessian(f, names, symbols, timeout, implicit)
+    if at is not None:
+        _values_at(report, comparer, at)
+    return report
+
+
+class _Symbols(dict):
+    """name -> real sympy Symbol, made on first use (sympy is imported only when a formula is needed)."""
+
+    def __init__(self, names, answers):
+        super().__init__()
+        self.names = list(dict.fromkeys([*names, *(v for a in answers for v in a.reading.variables)]))
+
+    def __missing__(self, name):
+        import sympy as sp
+
+        symbol = self[name] = sp.Symbol(name, real=True)
+        return symbol
+
+    def all(self) -> dict:
+        return {name: self[name] for name in self.names}
+
+
+_DEFINITION = re.compile(r"\s*(?:(?P<bare>[yzfghuFL])"
+                         r"|(?P<called>[A-Za-z]\s*\(\s*[A-Za-z]\w*(?:\s*,\s*[A-Za-z]\w*)*\s*\)))"
+                         r"\s*=(?P<rhs>[^=]*)", re.S)
+
+
+def _explicit_definition(f: Reading, variables, limits) -> Reading:
+    """`y = x^2`, `f(x) = x^2`: a function, not an equation (when the name on the left is not on the right)."""
+    if not f.is_equation:
+        return f
+    match = _DEFINITION.fullmatch(f.text)
+    if match is None:
+        return f
+    rhs = read_homework(match.group("rhs"), variables, limits)
+    if match.group("bare") and match.group("bare") in rhs.variables:
+        return f
+    rhs.text = f.text
+    return rhs
+
+
+def _answer(item, variables, limits):
+    label, text = item if isinstance(item, tuple) else (None, item)
+    split = split_answer(text)
+    answer = read_homework(split.text, variables, limits)
+    answer.text = text.strip() if label is None else f"{label}={text}".strip()
+    return _Answer(answer, label, split, text)
+
+
+@dataclass
+class _Answer:
+    reading: Reading
+    label: str | None  # from --expect x=...
+    split: object  # homework.Answer
+    written: str
+
+    def target(self, names: list[str]) -> str | None:
+        """The variable this answer names: --expect x=..., ∂f/∂x = ..., or `x = ...` for a variable x."""
+        if self.label:
+            return self.label
+        if self.split.partial:
+            return self.split.partial
+        if self.split.label and self.split.label in names and len(names) > 1:
+            return self.split.label
+        return None
+
+
+def _did_you_mean(name: str, names: list[str]) -> str:
+    lowered = {n.lower(): n for n in names}
+    close = [lowered[name.lower()]] if name.lower() in lowered else difflib.get_close_matches(name, names, n=1)
+    return f"did you mean {close[0]}?" if close else f"the variables are {', '.join(names) or 'none'}"
+
+
+def _wrt_list(wrt, order: int, names: list[str], implicit: str | None) -> list[str] | None:
+    if wrt is None or wrt == [] or wrt == ():
+        return None
+    items = [wrt] if isinstance(wrt, str) else list(wrt)
+    wrt_names = [part.strip() for item in items for part in item.split(",") if part.strip()]
+    for name in wrt_names:
+        if name not in names or name == implicit:
+            what = f"the function has no variable {name!r}" if name != implicit else \
+                f"{name} is the dependent variable: differentiate by the other (--wrt x)"
+            raise GradcliError(f"--wrt {name}: {what}", hint=_did_you_mean(name, [n for n in names if n != implicit]))
+    if len(wrt_names) > 1 and order != 1:
+        raise GradcliError("--order with several --wrt: list every variable instead, e.g. --wrt x,x,y")
+    if implicit and len(set(wrt_names)) > 1:
+        raise GradcliError("an implicit derivative is taken with respect to one variable")
+    return wrt_names * order if len(wrt_names) == 1 else wrt_names
+
+
+def _targets(names, wrt_list, answers, order, implicit):
+    free = [n for n in names if n != implicit]
+    if not answers:
+        if wrt_list:
+            return [(tuple(wrt_list), None)]
+        if implicit and len(free) == 1:
+            return [(tuple(free * order), None)]
+        return [((name,) * order, None) for name in free]
+    targets = []
+    for answer in answers:
+        named = answer.target(names)
+        if named is not None and named not in free:
+            raise GradcliError(f"the answer {answer.written!r} is for {named}, which is not a variable of the "
+                               "function", hint=_did_you_mean(named, free))
+        if named is not None and wrt_list and (named,) * len(wrt_list) != tuple(wrt_list):
+            named = None if answer.label is None else named
+        if named is not None:
+            targets.append(((named,) * order, answer))
+        elif wrt_list:
+            targets.append((tuple(wrt_list), answer))
+        elif len(free) == 1:
+            targets.append(((free[0],) * order, answer))
+        else:
+            raise GradcliError(f"the function depends on {', '.join(free) or 'no variable'}: say which "
+                               "derivative the answer is", hint='--wrt x (--wrt x,y for ∂²f/∂x∂y), or '
+                                                                '--expect x="..."')
+    return targets
+
+
+# -- sympy: the formula -----------------------------------------------------------------------------------
+
+def _symbolic_derivative(result: PartialCheck, f: Reading, symbols, implicit, timeout, report) -> None:
+    import sympy as sp
+
+    from . import symbolic
+
+    try:
+        expr = f.sympy(symbols.all())
+        if implicit:
+            x, y = symbols[result.wrt[0]], symbols[implicit]
+            result.derivative = symbolic.bounded(timeout, sp.idiff, expr, y, x, len(result.wrt))
+        else:
+            result.derivative = symbolic.bounded(timeout, sp.diff, expr, *(symbols[v] for v in result.wrt))
+    except symbolic.SymbolicTimeout as err:
+        report.symbolic_note = err.message
+    except Exception as err:  # noqa: BLE001 - sympy failing on a formula must not stop the numbers
+        report.symbolic_note = f"sympy failed: {type(err).__name__}"
+
+
+def _hessian(f: Reading, names, symbols, timeout, implicit):
+    import sympy as sp
+
+    from . import symbolic
+
+    if implicit:
+        raise GradcliError("--hessian is for a function, not an equation")
+    expr = f.sympy(symbols.all())
+    return symbolic.bounded(timeout, lambda: [[sp.diff(expr, symbols[a], symbols[b]) for b in names] for a in names])
+
+
+# -- the numbers ------------------------------------------------------------------------------------------
+
+def _literals(tree) -> set[float]:
+    found = set()
+    if tree[0] == "num":
+        found.add(float(tree[1]))
+    for part in tree[1:]:
+        if isinstance(part, tuple):
+            if part and isinstance(part[0], str):
+                found |= _literals(part)
+            else:
+                for arg in part:
+                    found |= _literals(arg)
+    return found
+
+
+def _functions(tree) -> set[str]:
+    found = {tree[1]} if tree[0] == "call" else set()
+    for part in tree[1:]:
+        if isinstance(part, tuple):
+            for sub in ([part] if part and isinstance(part[0], str) else part):
+                found |= _functions(sub)
+    return found
+
+
+class _Comparer:
+    """Finds points of the derivative's domain and compares an answer there."""
+
+    def __init__(self, f: Reading, names: list[str], implicit: str | None):
+        self.f = f
+        self.names = names
+        self.implicit = implicit
+        tree = ("sub", f.tree[1], f.tree[2]) if implicit else f.tree
+        self.tree = tree
+        self.function = real_function(tree, names, exp_limit=100.0)
+        self.smooth = not (_functions(tree) & NON_SMOOTH)
+        self.literals = sorted(v for v in _literals(tree) if v != 0)
+        self._cache: dict = {}
+
+    # points --------------------------------------------------------------------------------------------
+    def candidates(self, extra_literals=frozenset()):
+        """Round numbers first (readable counterexamples), then points near the constants of the function
+        and of the answer (where a piecewise answer changes: relu(x - 500)), points of every scale, and
+        random points."""
+        free = [n for n in self.names if n != self.implicit]
+        if self.smooth:
+            for j in range(len(NICE_VALUES)):
+                yield {v: NICE_VALUES[(j + 5 * m) % len(NICE_VALUES)] for m, v in enumerate(free)}
+        literals = sorted({abs(c) for c in (*self.literals, *extra_literals) if abs(c) >= 2})[:8]
+        centres = [c for value in literals for c in (value, -value)]
+        probes = [c * f + d for c in centres for f, d in ((1, 0.37), (1, -0.37), (1.13, 0), (0.87, 0))]
+        probes += [s * v for v in (7.31, 23.17, 97.73, 310.3, 1234.5, 9876.5) for s in (1, -1)]
+        for j, value in enumerate(probes):
+            yield {v: round(value if (m + j) % 3 else -value, 6) for m, v in enumerate(free)}
+        rng = random.Random(20261123)
+        for k in range(CANDIDATES):
+            yield {v: self._random_value(rng, centres, k) for v in free}
+
+    @staticmethod
+    def _random_value(rng: random.Random, centres: list[float], k: int) -> float:
+        kind = k % 5
+        if kind == 4 and centres:
+            c = rng.choice(centres)
+            return round(c + rng.uniform(-1, 1) * abs(c) * rng.choice([0.01, 0.2, 1.0]), 6)
+        if kind == 3:
+            return round(rng.choice([-1, 1]) * 10 ** rng.uniform(-2, 4), 6)
+        if kind == 2:
+            return round(rng.uniform(-1, 1), 6)
+        return round(rng.uniform(-1, 1) * rng.choice([2.0, 4.0, 12.0]), 6)
+
+    def domain_points(self, wrt: tuple[str, ...], extra_literals=frozenset()):
+        """Up to POINTS_WANTED (point, derivative) pairs where the derivative is defined."""
+        key = (wrt, frozenset(extra_literals))
+        if key in self._cache:
+            return self._cache[key]
+        import mpmath
+
+        found = []
+        for candidate in self.candidates(extra_literals):
+            if len(found) >= POINTS_WANTED:
+                break
+            with mpmath.workdps(DIGITS):
+                try:
+                    point = self._on_curve(candidate) if self.implicit else candidate
+                    if point is None:
+                        continue
+                    derivative = self.derivative(point, wrt)
+                except (Undefined, ZeroDivisionError, ValueError, OverflowError):
+                    continue
+                if derivative is None:
+                    continue
+            found.append((point, derivative))
+        self._cache[key] = found
+        return found
+
+    def _values(self, point: dict):
+        import mpmath
+
+        return [mpmath.mpf(point[n]) for n in self.names]
+
+    def derivative(self, point: dict, wrt: tuple[str, ...]):
+        """d^n f / d wrt... at `point` by mpmath's differentiation, in the current precision (None if not
+        defined there)."""
+        import mpmath
+
+        values = self._values(point)
+        self.function(*values)  # defined at the point itself
+        if self.implicit:
+            return self._implicit_derivative(values, wrt)
+        counts = Counter(wrt)
+        orders = tuple(counts.get(n, 0) for n in self.names)
+        if len(self.names) == 1:
+            value = mpmath.diff(self.function, values[0], orders[0])
+        else:
+            value = mpmath.diff(self.function, tuple(values), orders)
+        if not self.smooth:  # a kink inside the stencil: one-sided derivatives differ
+            if len(self.names) == 1 and len(wrt) == 1:
+                left = mpmath.diff(self.function, values[0], 1, direction=-1)
+                right = mpmath.diff(self.function, values[0], 1, direction=1)
+                if not _close(left, right):
+                    return None
+        return value
+
+    def _implicit_derivative(self, values, wrt):
+        import mpmath
+
+        ix, iy = self.names.index(wrt[0]), self.names.index(self.implicit)
+        hf = self.function
+
+        def partial(*counts):
+            orders = [0] * len(values)
+            for index, k in counts:
+                orders[index] += k
+            return mpmath.diff(hf, tuple(values), tuple(orders)) if len(values) > 1 else \
+                mpmath.diff(hf, values[0], orders[0])
+
+        hy = partial((iy, 1))
+        hx = partial((ix, 1))
+        if hy == 0 or abs(hy) < mpmath.mpf(10) ** -8 * (abs(hx) + abs(hy)):
+            return None  # a vertical tangent or a singular point of the curve
+        slope = -hx / hy
+        if len(wrt) == 1:
+            return slope
+        if len(wrt) == 2:
+            hxx, hxy, hyy = partial((ix, 2)), partial((ix, 1), (iy, 1)), partial((iy, 2))
+            return -(hxx + 2 * hxy * slope + hyy * slope ** 2) / hy
+        raise GradcliError("implicit derivatives are checked up to the second order")
+
+    def _on_curve(self, candidate: dict):
+        """A point of the curve H = 0 at these values of the other variables (None if none is found)."""
+        import mpmath
+
+        iy = self.names.index(self.implicit)
+        start_index = len(self._cache.get("starts", []))
+        starts = (0.5, -0.5, 1.5, -1.5, 3.0, -3.0, 0.1, 10.0, -10.0)
+        base = self._values({**candidate, self.implicit: 0.0})
+
+        def h(y):
+            values = list(base)
+            values[iy] = y
+            return self.function(*values)
+
+        for k in range(len(starts)):
+            y0 = starts[(k + start_index) % len(starts)]
+            try:
+                with mpmath.workdps(20):
+                    y = mpmath.findroot(h, mpmath.mpf(y0), tol=mpmath.mpf(10) ** -15)
+                y = mpmath.findroot(h, y)  # polish at the working precision
+            except (Undefined, ZeroDivisionError, ValueError, OverflowError, TypeError):
+                continue
+            if isinstance(y, mpmath.mpc) or abs(h(y)) > mpmath.mpf(10) ** (-mpmath.mp.dps // 2):
+                continue
+            self._cache.setdefault("starts", []).append(y0)
+            return {**candidate, self.implicit: y}
+        return None
+
+    # judging -------------------------------------------------------------------------------------------
+    def judge(self, result: PartialCheck, timeout: float, symbols) -> None:
+        import mpmath
+
+        answer = result.answer
+        stray = [v for v in answer.variables if v not in self.names]
+        if stray:
+            result.verdict, result.decided_by = "incorrect", "variables"
+            result.reason = f"your answer depends on {', '.join(stray)}, which the function does not"
+            return
+        answer_function = real_function(answer.tree, self.names)
+        points = self.domain_points(result.wrt, frozenset(_literals(answer.tree)))
+        result.points = len(points)
+        worst_digits, differing, undefined = None, [], []
+        for point, derivative in points:
+            with mpmath.workdps(DIGITS):
+                try:
+                    value = answer_function(*self._values(point))
+                except Undefined:
+                    undefined.append((point, derivative))
+                    continue
+                digits = _agreement_digits(derivative, value)
+            if digits < EQUAL_DIGITS:
+                digits = self._recheck(point, result.wrt, answer_function, digits, abs(derivative - value))
+            if digits < EQUAL_DIGITS:
+                differing.append((point, derivative, value, digits))
+                worst_digits = digits if worst_digits is None else min(worst_digits, digits)
+        if undefined:
+            point, derivative = undefined[0]
+            result.verdict, result.decided_by = "incorrect", "numbers"
+            result.counterexample = {"point": _plain(point), "expected": None, "derivative": float(derivative)}
+            result.reason = (f"your answer is undefined at {len(undefined)} of {len(points)} points where the "
+                             "derivative is defined")
+            return
+        if differing:
+            point, derivative, value, _ = differing[0]
+            result.verdict, result.decided_by = "incorrect", "numbers"
+            result.counterexample = {"point": _plain(point), "expected": float(value), "derivative": float(derivative)}
+            if 2 * len(differing) >= len(points) and worst_digits is not None and worst_digits >= 3:
+                result.reason = (f"it agrees to only {worst_digits} significant digits where they differ "
+                                 f"({len(differing)} of {len(points)} points); a derivative is exact")
+                result.hint = _rounding_hint(answer.tree, worst_digits)
+            else:
+                result.reason = f"they differ at {len(differing)} of {len(points)} points of the domain"
+            return
+        if len(points) >= MIN_POINTS:
+            result.verdict, result.decided_by = "correct", "numbers"
+            result.reason = (f"equal to {EQUAL_DIGITS}+ significant digits at all {len(points)} points of the "
+                             "domain tried")
+            return
+        self._by_sympy(result, timeout, symbols, len(points))
+
+    def _recheck(self, point, wrt, answer_function, digits: int, difference) -> int:
+        """The agreement at a higher precision: rounding noise shrinks with the precision, a real
+        difference does not."""
+        import mpmath
+
+        with mpmath.workdps(RECHECK_DIGITS):
+            try:
+                if self.implicit:
+                    point = self._on_curve({k: v for k, v in point.items() if k != self.implicit})
+                    if point is None:
+                        return digits
+                derivative = self.derivative(point, wrt)
+                value = answer_function(*self._values(point))
+            except (Undefined, ZeroDivisionError, ValueError, OverflowError):
+                return digits
+            if derivative is None:
+                return digits
+            if abs(derivative - value) <= difference * mpmath.mpf(10) ** -10:
+                return 99  # the difference was rounding noise: it shrank with the precision
+            return _agreement_digits(derivative, value)
+
+    def _by_sympy(self, result: PartialCheck, timeout: float, symbols, found: int) -> None:
+        import sympy as sp
+
+        from . import symbolic
+
+        why = f"only {found} points of the domain found"
+        _symbolic_derivative(result, self.f, symbols, self.implicit, timeout, self.report)
+        if result.derivative is None:
+            result.verdict, result.reason = "undecided", why + " and sympy has no formula"
+            return
+        try:
+            expected = result.answer.sympy(symbols.all())
+            difference = symbolic.bounded(timeout, sp.simplify, result.derivative - expected)
+        except symbolic.SymbolicTimeout:
+            result.verdict, result.reason = "undecided", why + f"; sympy took longer than {timeout:g} s"
+            return
+        if difference == 0:
+            result.verdict, result.decided_by = "correct", "sympy"
+            result.reason = why + "; the difference simplifies to 0"
+        elif difference.is_number and difference.is_zero is False:
+            result.verdict, result.decided_by = "incorrect", "sympy"
+            result.reason = why + f"; the difference simplifies to the constant {sp.sstr(difference)}, not 0"
+        else:
+            result.verdict, result.reason = "undecided", why + "; sympy could not simplify the difference to 0"
+
+
+def _close(a, b) -> bool:
+    return _agreement_digits(a, b) >= EQUAL_DIGITS // 2
+
+
+def _agreement_digits(a, b) -> int:
+    """How many significant digits a and b share (99 when equal)."""
+    import mpmath
+
+    difference = abs(a - b)
+    if difference == 0:
+        return 99
+    size = max(abs(a), abs(b))
+    return max(0, int(mpmath.floor(-mpmath.log10(difference / size))))
+
+
+def _plain(point: dict) -> dict:
+    return {name: float(value) for name, value in point.items()}
+
+
+def _rounding_hint(tree, digits: int) -> str:
+    """Name the constant a rounded decimal of the answer stands for, when one matches."""
+    for value in sorted(_literals(tree), key=abs, reverse=True):
+        text = repr(value)
+        significant = len(text.replace("-", "").replace(".", "").lstrip("0"))
+        if significant < 3:
+            continue
+        for name, exact in ROUNDED_CONSTANTS.items():
+            if abs(value - exact) <= 0.6 * 10 ** (math.floor(math.log10(abs(exact))) - significant + 1):
+                return f"agrees to {digits} significant digits: write {name} exactly, not {text}"
+    return f"agrees to {digits} significant digits: write constants exactly (ln(10), π, 1/3), not rounded"
+
+
+def _values_at(report: CheckReport, comparer: _Comparer, at: dict) -> None:
+    import mpmath
+
+    free = [v for v in report.variables if v != report.implicit]
+    missing = [v for v in free if v not in at]
+    if missing:
+        raise GradcliError(f"--at gives no value for {', '.join(missing)}",
+                           hint="e.g. --at " + " --at ".join(f"{v}=1.5" for v in missing))
+    point = {v: float(at[v]) for v in report.variables if v in at}
+    with mpmath.workdps(DIGITS):
+        if report.implicit and report.implicit not in at:
+            on_curve = comparer._on_curve(point)
+            if on_curve is None:
+                raise GradcliError(f"no point of the curve with {', '.join(f'{k} = {v:g}' for k, v in point.items())}")
+            point = _plain(on_curve)
+        values = comparer._values(point)
+        try:
+            function_value = float(comparer.function(*values))
+        except Undefined:
+            function_value = math.nan
+        report.at = {"point": point, "function": function_value}
+        for result in report.results:
+            try:
+                derivative = comparer.derivative(point, result.wrt)
+                with mpmath.workdps(DIGITS + 20):
+                    finer = comparer.derivative(point, result.wrt)
+                if derivative is not None and abs(finer) <= abs(derivative) * mpmath.mpf(10) ** -15:
+                    derivative = 0  # rounding noise of an exact 0: it shrinks with the precision
+                derivative = math.nan if derivative is None else float(derivative)
+            except (Undefined, ZeroDivisionError, ValueError):
+                derivative = math.nan
+            answer = None
+            if result.answer is not None:
+                try:
+                    answer = float(real_function(result.answer.tree, report.variables)(*values))
+                except (Undefined, KeyError):
+                    answer = math.nan
+            result.at = {"derivative": derivative, "expected": answer}
+
+
+__all__ = ["check_derivative", "CheckReport", "PartialCheck", "derivative_label", "to_text"]

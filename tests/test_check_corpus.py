@@ -1,0 +1,48 @@
+"""The homework corpus (tests/corpus/homework.jsonl, made by scripts/make_homework_corpus.py from hand-written
+sympy translations and 50-digit numbers, never by gradcli): `check` must never call a wrong answer correct,
+and must get at least 98% of the verdicts right."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from gradcli.errors import GradcliError
+from gradcli.homework import check_derivative
+
+CORPUS = Path(__file__).parent / "corpus" / "homework.jsonl"
+PROBLEMS = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def verdict(problem: dict) -> str:
+    try:
+        report = check_derivative(problem["function"], [problem["answer"]], wrt=problem["wrt"] or None,
+                                  order=problem["order"] if len(problem["wrt"]) <= 1 else 1,
+                                  variables=problem["var"], dependent=problem["dependent"], formulas="needed")
+    except GradcliError as err:
+        return f"error: {err.message}"
+    (result,) = report.results
+    return result.verdict
+
+
+@pytest.fixture(scope="module")
+def verdicts():
+    return [(problem, verdict(problem)) for problem in PROBLEMS]
+
+
+def test_the_corpus_is_large_and_balanced():
+    assert len(PROBLEMS) >= 200
+    correct = sum(p["truth"] == "correct" for p in PROBLEMS)
+    assert 0.35 <= correct / len(PROBLEMS) <= 0.65
+
+
+def test_no_wrong_answer_is_called_correct(verdicts):
+    false_accepts = [(p["function"], p["answer"]) for p, v in verdicts if p["truth"] == "incorrect" and v == "correct"]
+    assert false_accepts == []
+
+
+def test_at_least_98_percent_of_verdicts_are_right(verdicts):
+    wrong = [(p["id"], p["function"], p["answer"], p["truth"], v) for p, v in verdicts if v != p["truth"]]
+    assert len(wrong) <= 0.02 * len(verdicts), wrong
