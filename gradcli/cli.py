@@ -283,6 +283,10 @@ def check_command(
     json_out: JsonOpt = False,
     no_color: NoColorOpt = False,
     debug: DebugOpt = False,
+    latex: Annotated[bool, typer.Option("--latex", help="Print the function and derivatives in LaTeX.")] = False,
+    steps: Annotated[bool, typer.Option("--steps", help="Also show the derivative step by step, naming each "
+                                                       "rule.")] = False,
+    plot: Annotated[bool, typer.Option("--plot", help="Also plot f, f' and your answer in the terminal.")] = False,
 ):
     """Check a derivative: is --expect the derivative of FUNCTION? Without --expect, print the derivative.
 
@@ -300,6 +304,9 @@ def check_command(
             expectations.append((named.group(1), named.group(2)) if named else (None, text))
         report = check_derivative(function, expectations, wrt=wrt, order=order, at=_point(at), timeout=timeout)
         data = report.to_dict()
+        from .textbook import annotate_check
+
+        annotate_check(report, data, latex=latex)
         if json_out:
             from .render import json_out as render_json
 
@@ -308,6 +315,14 @@ def check_command(
             from .render.symbolic_render import print_check_report
 
             print_check_report(data, _console(no_color))
+            if steps:
+                from .steps import print_check_steps
+
+                print_check_steps(report, _console(no_color), latex=latex)
+            if plot:
+                from .plot import plot_check
+
+                plot_check(report, _console(no_color))
         if any(r["verdict"] == "undecided" for r in data["results"]):
             raise typer.Exit(EXIT_ERROR)
     raise typer.Exit(report.exit_code)
@@ -359,6 +374,28 @@ def explain_command(
             from .render.explain_render import print_explanation
 
             print_explanation(explanation, _console(no_color))
+
+
+@app.command("steps")
+def steps_command(
+    function: Annotated[str, typer.Argument(
+        help="The function in homework notation (an equation such as x^2 + y^2 = 25 for implicit "
+             "differentiation).", show_default=False)],
+    wrt: Annotated[str | None, typer.Option("--wrt", metavar="VAR", help="The variable to differentiate by.")] = None,
+    dependent: Annotated[str, typer.Option("--dependent", metavar="NAME",
+                                           help="In an equation, the variable that depends on --wrt.")] = "y",
+    latex: Annotated[bool, typer.Option("--latex", help="Print the derivation in LaTeX (aligned).")] = False,
+    no_color: NoColorOpt = False,
+    debug: DebugOpt = False,
+):
+    """Differentiate step by step, naming the rule at each step (sum, product, quotient, chain ...).
+
+    Example: [bold]gradcli steps "x^2 sin x"[/]
+    """
+    with _user_errors(debug):
+        from .steps import derive_text, print_derivation
+
+        print_derivation(derive_text(function, wrt, dependent=dependent), _console(no_color), latex=latex)
 
 
 def _point(specs: list[str] | None) -> dict | None:
