@@ -330,7 +330,8 @@ def check_command(
 
 @app.command("explain")
 def explain_command(
-    expression: Annotated[str, typer.Argument(help="A PyTorch-style expression.", show_default=False)],
+    expression: Annotated[str, typer.Argument(
+        help="A PyTorch-style expression, or homework notation: ln(1 + e^(wx+b)).", show_default=False)],
     assignments: Annotated[list[str] | None, typer.Argument(
         metavar="NAME=VALUE...", show_default=False, help="Tensors that require grad (as for eval).")] = None,
     const: Annotated[list[str] | None, typer.Option(
@@ -343,6 +344,10 @@ def explain_command(
     no_color: NoColorOpt = False,
     debug: DebugOpt = False,
     timeout: TimeoutOpt = _D.max_seconds,
+    torch_names: Annotated[bool | None, typer.Option(
+        "--torch-names/--no-torch-names", show_default=False,
+        help="Show PyTorch's grad_fn names (AddBackward0 ...); default: yes for PyTorch syntax, no for homework "
+             "notation.")] = None,
 ):
     """Show how backward() computed the gradients: the graph with each node's value, incoming gradient and
     local rule, and for scalar functions the chain rule step by step.
@@ -373,7 +378,7 @@ def explain_command(
         else:
             from .render.explain_render import print_explanation
 
-            print_explanation(explanation, _console(no_color))
+            print_explanation(explanation, _console(no_color), torch_names=torch_names)
 
 
 @app.command("steps")

@@ -94,6 +94,46 @@ def _bottom_up(expr, fn):
     return fn(expr)
 
 
+class sigma(sp.Function):  # noqa: N801 - printed σ
+    """The logistic sigmoid σ(u) = 1/(1 + e^(-u)) kept as one function, so that gradients read as a course
+    writes them: σ'(u) = σ(u)·(1 - σ(u)), and binary cross-entropy's ∂L/∂w = x·(σ(w·x + b) - y)."""
+
+    def fdiff(self, argindex=1):
+        return sigma(self.args[0]) * (1 - sigma(self.args[0]))
+
+    def _latex(self, printer):
+        return rf"\sigma\left({printer._print(self.args[0])}\right)"
+
+    def _eval_rewrite_as_exp(self, arg, **kwargs):
+        return 1 / (1 + sp.exp(-arg))
+
+
+def with_sigma(expr):
+    """1/(1 + e^(-u)) written σ(u) (and 1/(e^(-u) + 1), the same after sympy's ordering)."""
+    if not isinstance(expr, sp.Basic):
+        return expr
+
+    def replace(node):
+        if node.is_Pow and node.exp.is_Integer and node.exp < 0 and node.base.is_Add and len(node.base.args) == 2:
+            one, other = sorted(node.base.args, key=lambda a: a != 1)
+            if one == 1 and isinstance(other, sp.exp) and other.args[0].could_extract_minus_sign():
+                return sigma(-other.args[0]) ** -node.exp
+        if node.is_Mul:  # e^(-u)·σ(u) = 1 - σ(u)
+            factors = list(node.args)
+            for k, f in enumerate(factors):
+                if isinstance(f, sp.exp):
+                    u = -f.args[0]
+                    s = next((j for j, g in enumerate(factors) if g.as_base_exp()[0] == sigma(u)), None)
+                    if s is not None:
+                        base, power = factors[s].as_base_exp()
+                        factors[s] = base ** (power - 1)
+                        factors[k] = 1 - sigma(u)
+                        return sp.Mul(*factors)
+        return node
+
+    return _bottom_up(expr, replace)
+
+
 # -- readability ---------------------------------------------------------------------------------------
 
 def readability_cost(expr, known_functions: frozenset = frozenset()) -> float:
@@ -109,7 +149,7 @@ def readability_cost(expr, known_functions: frozenset = frozenset()) -> float:
         elif node.is_Integer:
             cost += max(0, len(str(node)) - 3) / 2
         elif isinstance(node, sp.Function) and known_functions and type(node) not in known_functions:
-            cost += 3
+            cost += 6
     return cost
 
 
@@ -173,7 +213,7 @@ def textbook_form(expr, style: Style = Style(), *, function=None, budget: float 
 
 _NAMES = {"log": "ln", "asin": "arcsin", "acos": "arccos", "atan": "arctan", "acot": "arccot",
           "asec": "arcsec", "acsc": "arccsc", "asinh": "arcsinh", "acosh": "arccosh", "atanh": "arctanh",
-          "Heaviside": "H", "sign": "sgn"}
+          "Heaviside": "H", "sign": "sgn", "sigma": "σ"}
 _ADD, _MUL, _POW, _ATOM = 1, 2, 3, 4
 
 
@@ -253,7 +293,7 @@ class TextbookPrinter:
         return None
 
     def _add(self, e) -> str:
-        terms = e.as_ordered_terms()
+        terms = sorted(e.as_ordered_terms(), key=_degree, reverse=True)  # w·x + b, not b + w·x
         if terms[0].could_extract_minus_sign():  # lead with a positive term: 3x² - 2x⁴, not -2x⁴ + 3x²
             positive = next((t for t in terms if not t.could_extract_minus_sign()), None)
             if positive is not None:
@@ -332,18 +372,30 @@ def _juxtaposes(f) -> bool:
     return (base.is_Symbol and "/" not in base.name) or isinstance(f, (sp.exp, AppliedUndef))
 
 
+def _degree(term) -> int:
+    """Total degree of a term in its variables (functions count 0), for ordering a sum."""
+    degree = 0
+    for factor in sp.Mul.make_args(term):
+        base, power = factor.as_base_exp()
+        if base.is_Symbol and power.is_Integer and power > 0:
+            degree += int(power)
+    return degree
+
+
 def _factor_rank(f) -> int:
     """Textbook order of factors (stable within a rank): 2, x², e^x, sec(x)·tan(x), (x + 1)."""
     base = f.as_base_exp()[0]
     if f.is_Number or f.is_NumberSymbol:
         return 0
     if base.is_Symbol:
-        return 1 if "/" not in base.name else 5  # a rate dy/dx goes after y: 2y·dy/dx
+        return 1 if "/" not in base.name else 6  # a rate dy/dx goes after y: 2y·dy/dx
+    if f.is_Add:
+        return 2  # x·(x + 1), (3x² - 2x⁴)·e^(-x²), (1 - y)·ln(u)
     if isinstance(f, sp.exp) or (f.is_Pow and base.is_Number):
-        return 2
+        return 3
     if isinstance(base, sp.Function):
-        return 3 if isinstance(base, (sp.sec, sp.csc)) else 4  # sec(x)·tan(x), csc(x)·cot(x)
-    return 6
+        return 4 if isinstance(base, (sp.sec, sp.csc)) else 5  # sec(x)·tan(x), csc(x)·cot(x)
+    return 7
 
 
 def _float_text(value: float) -> str:
