@@ -403,6 +403,39 @@ def steps_command(
         print_derivation(derive_text(function, wrt, dependent=dependent), _console(no_color), latex=latex)
 
 
+@app.command("plot")
+def plot_command(
+    function: Annotated[str, typer.Argument(help="The function in homework notation.", show_default=False)],
+    wrt: Annotated[str | None, typer.Option("--wrt", metavar="VAR", help="The variable of the x axis.")] = None,
+    start: Annotated[float | None, typer.Option("--from", metavar="A", help="Left end of the x axis (-5).")] = None,
+    stop: Annotated[float | None, typer.Option("--to", metavar="B", help="Right end of the x axis (5).")] = None,
+    order: Annotated[int, typer.Option("--order", min=1, max=5, help="Draw f′ ... up to this derivative.")] = 1,
+    expect: Annotated[str | None, typer.Option(
+        "--expect", "-e", metavar="ANSWER", help="Your derivative: drawn, and where it differs marked.")] = None,
+    png: Annotated[str | None, typer.Option("--png", metavar="FILE", help="Also write a PNG (needs "
+                                                                          "gradcli[plot]).")] = None,
+    svg: Annotated[str | None, typer.Option("--svg", metavar="FILE", help="Also write an SVG (needs "
+                                                                          "gradcli[plot]).")] = None,
+    width: Annotated[int | None, typer.Option("--width", min=30, max=400, help="Columns of the text plot.")] = None,
+    height: Annotated[int, typer.Option("--height", min=8, max=200, help="Rows of the text plot.")] = 22,
+    no_color: NoColorOpt = False,
+    debug: DebugOpt = False,
+):
+    """Plot f, its derivative(s) and your answer in the terminal; --png/--svg write an image.
+
+    Example: [bold]gradcli plot "x^2 sin x" --expect "2x cos x"[/]
+    """
+    with _user_errors(debug):
+        from .plot import print_plot, sample, write_image
+
+        data = sample(function, wrt=wrt, start=start, stop=stop, order=order, expect=expect)
+        print_plot(data, _console(no_color), width=width, height=height)
+        for path in (png, svg):
+            if path:
+                write_image(data, path)
+                sys.stdout.write(f"wrote {path}\n")
+
+
 def _point(specs: list[str] | None) -> dict | None:
     """--at x=1.5 --at y=2 (or x=1.5,y=2) as {name: value}."""
     if not specs:

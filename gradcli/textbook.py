@@ -22,7 +22,9 @@ import sympy as sp
 from sympy.core.function import AppliedUndef
 from sympy.printing.latex import LatexPrinter
 
-_SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+from .notation import SUPERSCRIPT as _SUPERSCRIPT
+from .notation import echo  # noqa: F401 - part of this module's interface
+
 DEFAULT_BUDGET = 2.0  # seconds for the whole candidate search
 RECIPROCAL_NAMES = ("tan", "sec", "csc", "cot")  # an input using one of these gets sec/csc/cot/tan answers
 _DECIMAL = re.compile(r"(?<![\w.])(\d+\.\d+|\.\d+)")
@@ -459,26 +461,6 @@ def to_text(expr, style: Style = Style()) -> str:
 def to_latex(expr, style: Style = Style()) -> str:
     expr = sp.sympify(expr)
     return _Latex(style).doprint(_decimals_as_floats(expr, style))
-
-
-# -- the student's own text ----------------------------------------------------------------------------
-
-_SUPERSCRIPTABLE = re.compile(r"\^\s*(-?\d+)(?![\d.])")
-
-
-def echo(text: str) -> str:
-    """What the student typed, with spacing and powers normalised (never sympy's rewrite of it):
-    'x**2  *sin(x)' -> 'x²·sin(x)', 'x^2+3x' -> 'x² + 3x'."""
-    text = " ".join(text.split())
-    text = re.sub(r"\s*\*\*\s*", "^", text)
-    text = re.sub(r"\s*\^\s*", "^", text)
-    text = re.sub(r"\s*\*\s*", "·", text)
-    text = _SUPERSCRIPTABLE.sub(lambda m: m.group(1).translate(_SUPERSCRIPT), text)
-    # binary + and -: one space each side (not a sign after an operator or bracket, not 2e-5)
-    text = re.sub(r"(?<=[\w)\]²³¹⁰⁴⁵⁶⁷⁸⁹|])\s*([+\-−])\s*(?![+\-])",
-                  lambda m: m.group(0) if re.search(r"\d[eE]$", m.string[:m.start()]) else f" {m.group(1)} ", text)
-    text = re.sub(r"\s*=\s*", " = ", text)
-    return text
 
 
 # -- check's answer key ---------------------------------------------------------------------------------
