@@ -32,6 +32,16 @@ class DType(str, Enum):
     float32 = "float32"
 
 
+class OutFormat(str, Enum):
+    table = "table"
+    json = "json"
+    ndjson = "ndjson"
+    csv = "csv"
+    tsv = "tsv"
+    raw = "raw"
+    npz = "npz"
+
+
 def _version(value: bool):
     if value:
         typer.echo(f"gradcli {__version__}")
@@ -47,10 +57,18 @@ def main_callback(
 
 
 @contextmanager
-def _user_errors(debug: bool):
-    """Turn every failure into one clear message on stderr and exit code 2 (a traceback only with --debug)."""
+def _user_errors(debug: bool, json_errors: bool = False):
+    """Turn every failure into one clear message on stderr and exit code 2 (a traceback only with --debug).
+    With --json, stdout also gets exactly one object {"error": {"type", "message", "hint", "span"}}."""
     from .engine.errors import EngineError
     from .errors import GradcliError
+
+    def as_json(kind, message, hint=None, span=None):
+        if json_errors:
+            from .render import json_out as render_json
+
+            sys.stdout.write(render_json.dumps({"error": {"type": kind, "message": message, "hint": hint,
+                                                          "span": None if span is None else list(span)}}) + "\n")
 
     try:
         yield
@@ -58,14 +76,17 @@ def _user_errors(debug: bool):
         if debug:
             raise
         sys.stderr.write(err.render() + "\n")
+        as_json(type(err).__name__, err.message, err.hint, err.span)
         raise typer.Exit(EXIT_ERROR) from None
     except EngineError as err:
         if debug:
             raise
         sys.stderr.write(f"gradcli: error: {err}\n")
+        as_json(err.torch_type, str(err))
         raise typer.Exit(EXIT_ERROR) from None
     except KeyboardInterrupt:
         sys.stderr.write("gradcli: interrupted\n")
+        as_json("Interrupted", "interrupted")
         raise typer.Exit(130) from None
     except (typer.Exit, typer.Abort):
         raise
@@ -74,6 +95,7 @@ def _user_errors(debug: bool):
             raise
         sys.stderr.write(f"gradcli: internal error: {type(err).__name__}: {err}\n"
                          "hint: rerun with --debug for the traceback, and please report it\n")
+        as_json("InternalError", f"{type(err).__name__}: {err}", "rerun with --debug for the traceback")
         raise typer.Exit(EXIT_ERROR) from None
 
 
@@ -161,12 +183,33 @@ def eval_command(
     order: Annotated[int | None, typer.Option(
         "--order", metavar="N", rich_help_panel="Higher derivatives",
         help="Derivatives 1..N of a scalar output with respect to its one scalar input.")] = None,
+    rows: Annotated[str | None, typer.Option(
+        "--rows", metavar="FILE", rich_help_panel="Rows and files",
+        help="Evaluate at every row of FILE (- for stdin): CSV/TSV whose header names the variables, or NDJSON "
+             "(one {\"name\": value} object a line). Writes one answer per row.")] = None,
+    delimiter: Annotated[str | None, typer.Option(
+        "--delimiter", "-d", metavar="CHAR", rich_help_panel="Rows and files",
+        help="Field delimiter of the --rows CSV (default: from the extension or sniffed: , tab ;).")] = None,
+    fail_fast: Annotated[bool, typer.Option(
+        "--fail-fast", rich_help_panel="Rows and files", help="Stop at the first row that fails.")] = False,
+    output: Annotated[str | None, typer.Option(
+        "--output", "-o", metavar="FILE", rich_help_panel="Rows and files",
+        help="Write the result to FILE (atomically), format from the extension: .json .jsonl .csv .tsv .npz")] = None,
+    out_format: Annotated[OutFormat | None, typer.Option(
+        "--format", rich_help_panel="Rows and files", help="Output format (default: table; rows mode: as the input).",
+        show_default=False)] = None,
+    save: Annotated[list[str] | None, typer.Option(
+        "--save", metavar="NAME=FILE", rich_help_panel="Rows and files",
+        help="Write NAME's gradient to FILE (.npy .npz .json .txt), atomically. Repeatable.")] = None,
+    raw: Annotated[bool, typer.Option(
+        "--raw", "-r", rich_help_panel="Rows and files",
+        help="Print only the gradients: one tensor a line, elements space-separated, full precision.")] = False,
 ):
     """Evaluate EXPRESSION, run backward() and print the output and every tensor's .grad.
 
     Example: [bold]gradcli eval "(x**2).sum()" x=[1,2,3][/]
     """
-    with _user_errors(debug):
+    with _user_errors(debug, json_out):
         import numpy as np
 
         from .calc import attach_checks, attach_derivatives, evaluate_expression
@@ -176,16 +219,33 @@ def eval_command(
         limits = _limits(max_length, max_depth, max_nodes, max_elements, max_exponent, timeout)
         np_dtype = np.dtype(dtype.value)
         rng = np.random.default_rng(seed)
+        if rows == "-":
+            from .rows import check_stdin_once
+
+            check_stdin_once(rows, [*(assignments or []), *(const or []), f"grad_output={grad_output or ''}"])
         inputs = _assignments(assignments or [], np_dtype, rng, limits, parse_assignment)
         consts = _assignments(const or [], np_dtype, rng, limits, parse_assignment)
         gout = None if grad_output is None else parse_value(grad_output, dtype=np_dtype, rng=rng, limits=limits)
+        fmt = None if out_format is None else out_format.value
+        if rows is not None:  # rows mode: gradcli/rows.py
+            from .rows import run_rows_command
+
+            raise typer.Exit(run_rows_command(
+                expression, rows, inputs, consts, gout, dtype=dtypes.by_name(dtype.value), limits=limits, rng=rng,
+                delimiter=delimiter, fail_fast=fail_fast, output=output, fmt=fmt, json_flag=json_out, raw=raw,
+                saves=save, check=bool(check), check_timeout=check_timeout))
         result = evaluate_expression(expression, inputs, consts, grad_output=gout,
                                      dtype=dtypes.by_name(dtype.value), limits=limits)
         attach_checks(result, check=check, check_limit=check_limit, check_timeout=check_timeout, latex=latex,
                       gradcheck=gradcheck, dtype=dtypes.by_name(dtype.value))
         attach_derivatives(result, hessian=hessian, jacobian=jacobian, order=order,
                            dtype=dtypes.by_name(dtype.value), limits=limits)
-        if json_out:
+        if output or fmt or raw or save:  # files and raw output: gradcli/outputs.py
+            from .outputs import emit_single
+
+            emit_single(result, output=output, fmt=fmt, raw=raw, json_flag=json_out, saves=save or [],
+                        no_color=no_color, console_factory=_console)
+        elif json_out:
             from .render import json_out as render_json
 
             sys.stdout.write(render_json.dumps(render_json.eval_result(result)) + "\n")
@@ -293,7 +353,7 @@ def check_command(
     Example: [bold]gradcli check "x^2 sin(x)" --wrt x --expect "2x sin(x) + x^2 cos(x)"[/]
     Exit code 0: correct, 1: incorrect, 2: an error.
     """
-    with _user_errors(debug):
+    with _user_errors(debug, json_out):
         import re
 
         from .homework import check_derivative
@@ -354,7 +414,7 @@ def explain_command(
 
     Example: [bold]gradcli explain "x**2 * sin(x)" x=1.5[/]
     """
-    with _user_errors(debug):
+    with _user_errors(debug, json_out):
         import numpy as np
 
         from .explain import explain, to_dict

@@ -21,7 +21,14 @@ class OpSpec:
     functional: bool  # available as F.NAME (torch.nn.functional)
     linalg: bool  # available as torch.linalg.NAME
 
+    @property
+    def elementwise(self) -> bool:
+        """Each output element depends only on the same (broadcast) element of each input, so one call on
+        a batch of rows gives every row's own result (`gradcli eval --rows` vectorises on this)."""
+        return self.category in ELEMENTWISE_CATEGORIES
 
+
+ELEMENTWISE_CATEGORIES = frozenset({"elementwise", "activation", "arithmetic", "comparison"})
 REGISTRY: dict[str, OpSpec] = {}
 LINALG: dict[str, OpSpec] = {}
 

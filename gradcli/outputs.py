@@ -1,0 +1,461 @@
+"""Where results go: -o/--output FILE (atomic), --format, --save NAME=FILE, -r/--raw, and the rows-mode
+writers (CSV/TSV, NDJSON, JSON, .npz).
+
+Every file is written to a temporary file in the same directory and renamed over the target only when the
+run succeeded (`os.replace` is atomic), so a failing or interrupted run never leaves half a file.
+Numbers are written at full precision: Python's repr, the shortest text that reads back to the same double.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sys
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+
+import numpy as np
+
+from .errors import InputError
+from .render import json_out
+
+FORMATS = ("table", "json", "ndjson", "csv", "tsv", "raw", "npz")
+EXTENSIONS = {".json": "json", ".jsonl": "ndjson", ".ndjson": "ndjson", ".csv": "csv", ".tsv": "tsv",
+              ".npz": "npz"}
+SAVE_EXTENSIONS = (".npy", ".npz", ".json", ".txt")
+ROWS_FORMATS = ("csv", "tsv", "ndjson", "json", "npz")
+
+
+# -- atomic files ------------------------------------------------------------------------------------
+
+class AtomicFile:
+    """A temporary file next to `path`, renamed over it by commit(); discard() (or an exception inside
+    `atomic_file`) deletes it and leaves any existing `path` untouched."""
+
+    def __init__(self, path: str | os.PathLike, binary: bool):
+        self.path = Path(path)
+        directory = self.path.parent if str(self.path.parent) else Path(".")
+        if not directory.is_dir():
+            raise InputError(f"cannot write {path}: no such directory {directory}")
+        try:
+            fd, self.temp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=directory)
+        except OSError as err:
+            raise InputError(f"cannot write {path}: {err.strerror}") from None
+        self.file = os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8", newline="")
+        self.done = False
+
+    def commit(self) -> None:
+        if self.done:
+            return
+        self.done = True
+        self.file.close()
+        mode = 0o666 & ~_umask()
+        os.chmod(self.temp, mode)  # mkstemp makes 0600; a normal file gets the umask's permissions
+        os.replace(self.temp, self.path)
+
+    def discard(self) -> None:
+        if self.done:
+            return
+        self.done = True
+        self.file.close()
+        try:
+            os.unlink(self.temp)
+        except FileNotFoundError:
+            pass
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+@contextmanager
+def atomic_file(path, *, binary: bool = False):
+    target = AtomicFile(path, binary)
+    try:
+        yield target
+    except BaseException:
+        target.discard()
+        raise
+    target.commit()
+
+
+@contextmanager
+def output_stream(path: str | None, *, binary: bool = False):
+    """stdout (text) when `path` is None, else an AtomicFile; yields (stream, atomic file or None)."""
+    if path is None:
+        if binary:
+            raise InputError("a .npz result needs a file: give -o FILE.npz")
+        yield sys.stdout, None
+        sys.stdout.flush()
+        return
+    with atomic_file(path, binary=binary) as target:
+        yield target.file, target
+
+
+def format_of(output: str | None, fmt: str | None, *, json_flag: bool = False, raw: bool = False,
+              default: str = "table") -> str:
+    """The output format: --format, then -r/--json, then -o's extension, then `default`."""
+    chosen = [f for f in (fmt, "raw" if raw else None, "json" if json_flag else None) if f]
+    if len(set(chosen)) > 1:
+        raise InputError(f"conflicting output formats: {' and '.join(sorted(set(chosen)))}",
+                         hint="choose one with --format")
+    if chosen:
+        if chosen[0] not in FORMATS:
+            raise InputError(f"unknown format '{chosen[0]}'", hint="formats: " + ", ".join(FORMATS))
+        return chosen[0]
+    if output is not None:
+        suffix = Path(output).suffix.lower()
+        if suffix not in EXTENSIONS:
+            raise InputError(f"cannot tell the format of {output} from its extension",
+                             hint="use .json .jsonl .csv .tsv .npz, or give --format")
+        return EXTENSIONS[suffix]
+    return default
+
+
+# -- values as text ----------------------------------------------------------------------------------
+
+def scalar_text(value) -> str:
+    """A number at full precision (repr), as CSV and raw output write it."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, (bool, np.bool_)):
+        return "true" if value else "false"
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    return repr(float(value))
+
+
+def cell_text(value) -> str:
+    """One CSV cell: empty for None, a number at full precision, a nested list as JSON."""
+    if value is None:
+        return ""
+    if type(value) is float:
+        return repr(value)
+    if isinstance(value, np.ndarray):
+        return scalar_text(value.item()) if value.ndim == 0 else json_out.dumps(value)
+    if isinstance(value, (list, dict)):
+        return json_out.dumps(value)
+    return scalar_text(value)
+
+
+def _quote(text: str, delimiter: str) -> str:
+    if delimiter in text or '"' in text or "\n" in text or "\r" in text:
+        return '"' + text.replace('"', '""') + '"'
+    return text
+
+
+def raw_line(value) -> str:
+    """-r/--raw: every element, space-separated, at full precision; None as None."""
+    if value is None:
+        return "None"
+    array = np.asarray(value)
+    return " ".join(scalar_text(v) for v in array.ravel().tolist())
+
+
+# -- single evaluation -------------------------------------------------------------------------------
+
+def write_single(result, fmt: str, stream, *, no_color: bool = True, console=None) -> None:
+    """One `gradcli eval` result in `fmt` (table, json, ndjson, csv, tsv, raw) to a text stream."""
+    if fmt in ("json", "ndjson"):
+        stream.write(json_out.dumps(json_out.eval_result(result)) + "\n")
+    elif fmt == "raw":
+        for t in result.tensors.values():
+            if t.requires_grad:
+                stream.write(raw_line(t.grad) + "\n")
+    elif fmt in ("csv", "tsv"):
+        d = "," if fmt == "csv" else "\t"
+        grads = [n for n, t in result.tensors.items() if t.requires_grad]
+        header = [*result.tensors, "output", *(f"grad_{n}" for n in grads), "error"]
+        row = [*(cell_text(t.value) for t in result.tensors.values()), cell_text(result.output),
+               *(cell_text(result.tensors[n].grad) for n in grads), result.error or ""]
+        stream.write(d.join(_quote(h, d) for h in header) + "\n" + d.join(_quote(c, d) for c in row) + "\n")
+    elif fmt == "table":
+        from rich.console import Console
+
+        from .render.table import print_eval_result
+
+        print_eval_result(result, console or Console(file=stream, no_color=True, highlight=False,
+                                                      soft_wrap=False, width=160, force_terminal=False))
+    else:
+        raise InputError(f"format {fmt} needs a file: give -o FILE.{fmt}")
+
+
+def emit_single(result, *, output: str | None, fmt: str | None, raw: bool, json_flag: bool, saves: list[str],
+                no_color: bool = False, console_factory=None) -> None:
+    """`gradcli eval` with -o/--format/-r/--save.  Nothing is written to a file when backward failed (the
+    caller reports the error and exits 2): a failing run leaves no file behind."""
+    save_specs = parse_save_specs(saves)
+    fmt = format_of(output, fmt, json_flag=json_flag, raw=raw)
+    if output is None:
+        if fmt == "npz":
+            raise InputError("a .npz result needs a file: give -o FILE.npz")
+        console = console_factory(no_color) if fmt == "table" and console_factory is not None else None
+        write_single(result, fmt, sys.stdout, console=console)
+    elif result.error is None:
+        with output_stream(output, binary=fmt == "npz") as (stream, _):
+            if fmt == "npz":
+                single_npz(result, stream)
+            else:
+                write_single(result, fmt, stream)
+    if result.error is None:
+        for name, path in save_specs:
+            save_gradient(result, name, path)
+
+
+def single_npz(result, stream) -> None:
+    arrays = {"output": np.asarray(result.output)}
+    for name, t in result.tensors.items():
+        if t.grad is not None:
+            arrays[f"grad_{name}"] = np.asarray(t.grad)
+    np.savez(stream, **arrays)
+
+
+def parse_save_specs(specs: list[str] | None) -> list[tuple[str, str]]:
+    """--save NAME=FILE, checked before anything runs."""
+    saves = []
+    for spec in specs or []:
+        name, sep, path = spec.partition("=")
+        name = name.strip()
+        if not sep or not name.isidentifier() or not path:
+            raise InputError(f"expected --save NAME=FILE, got '{spec}'", hint="for example --save x=grad_x.npy")
+        if Path(path).suffix.lower() not in SAVE_EXTENSIONS:
+            raise InputError(f"cannot save to {path}: use one of {', '.join(SAVE_EXTENSIONS)}")
+        saves.append((name, path))
+    return saves
+
+
+def save_gradient(result, name: str, path: str) -> None:
+    """--save NAME=FILE: NAME's .grad as .npy, .npz (key grad_NAME), .json, or .txt (one row a line)."""
+    t = result.tensors.get(name)
+    if t is None:
+        raise InputError(f"--save {name}=...: there is no tensor named {name}")
+    if t.grad is None:
+        why = "it is a --const" if not t.requires_grad else "it has no .grad (not used, or backward failed)"
+        raise InputError(f"--save {name}=...: nothing to save, {why}")
+    write_array(np.asarray(t.grad), path, key=f"grad_{name}")
+
+
+def write_array(array: np.ndarray, path: str, *, key: str = "grad") -> None:
+    suffix = Path(path).suffix.lower()
+    if suffix == ".txt" and array.ndim > 2:
+        raise InputError(f"cannot write a {array.ndim}-d tensor to {path} as text", hint="save it as .npy")
+    with atomic_file(path, binary=suffix in (".npy", ".npz")) as target:
+        if suffix == ".npy":
+            np.save(target.file, array)
+        elif suffix == ".npz":
+            np.savez(target.file, **{key: array})
+        elif suffix == ".json":
+            target.file.write(json_out.dumps(array) + "\n")
+        else:  # text that `NAME=@file.txt` reads back: a number, one line, or one line per row
+            rows = [array] if array.ndim < 2 else list(array)
+            target.file.write("".join(raw_line(r) + "\n" for r in rows))
+
+
+# -- rows mode ---------------------------------------------------------------------------------------
+
+class RowsWriter:
+    """Receives `start(...)` once, then every Chunk of answers in order, then close()."""
+
+    def __init__(self, stream, *, flush: bool):
+        self.stream = stream
+        self.flush = flush
+        self.grad_names: list[str] = []
+        self.check = False
+
+    def start(self, *, input_columns, grad_names, delimiter, check, kind="csv") -> None:
+        self.input_columns = list(input_columns)
+        self.grad_names = list(grad_names)
+        self.input_delimiter = delimiter
+        self.check = check
+        self.header()
+        if self.flush:
+            self.stream.flush()
+
+    def header(self) -> None:
+        pass
+
+    def write(self, chunk) -> None:
+        self.stream.write(self.text(chunk))
+        if self.flush:
+            self.stream.flush()
+
+    def close(self) -> None:
+        pass
+
+    def record(self, chunk, i) -> dict:
+        """A row's JSON object: the answer, or {"line", "error"}."""
+        err = chunk.errors[i]
+        if err is not None:
+            return {"line": chunk.lines[i], "error": {"type": err[0], "message": err[1]}}
+        grads = {name: _item(chunk.grads[name][i]) for name in self.grad_names if name in chunk.grads}
+        obj = {"output": _item(chunk.outputs[i]), "grads": grads}
+        if self.check and chunk.checks is not None:
+            obj["check"] = chunk.checks[i]
+        return obj
+
+
+def _item(value):
+    """0-d results as bare numbers (the --json convention); arrays as nested lists (nan and inf as strings,
+    as json_out.jsonable writes them)."""
+    if isinstance(value, (np.ndarray, np.generic)):
+        if value.dtype.kind == "f" and np.isfinite(value).all():
+            return value.tolist()  # no non-finite values: nothing for jsonable to rewrite
+        return json_out.jsonable(value)
+    if type(value) is float and not math.isfinite(value):
+        return json_out.jsonable(value)
+    return value
+
+
+def _dumps(obj) -> str:
+    """A record already made JSON-ready by _item: strict JSON without a second pass."""
+    return json.dumps(obj, allow_nan=False, ensure_ascii=False)
+
+
+class NdjsonRowsWriter(RowsWriter):
+    def text(self, chunk) -> str:
+        dumps = _dumps
+        return "".join(dumps(self.record(chunk, i)) + "\n" for i in range(len(chunk)))
+
+
+class JsonRowsWriter(RowsWriter):
+    """One JSON array of the row objects, streamed element by element."""
+
+    def header(self) -> None:
+        self.stream.write("[")
+        self.first = True
+
+    def text(self, chunk) -> str:
+        dumps = _dumps
+        parts = []
+        for i in range(len(chunk)):
+            parts.append(("\n" if self.first else ",\n") + dumps(self.record(chunk, i)))
+            self.first = False
+        return "".join(parts)
+
+    def close(self) -> None:
+        self.stream.write("\n]\n")
+
+
+class CsvRowsWriter(RowsWriter):
+    """Input columns, output, grad_<name>..., [check], error.  The input's own text is echoed when the
+    delimiter is the same, so the input columns come back exactly as they were."""
+
+    def __init__(self, stream, *, flush: bool, delimiter: str | None):
+        super().__init__(stream, flush=flush)
+        self.delimiter = delimiter
+
+    def header(self) -> None:
+        if self.delimiter is None:
+            self.delimiter = self.input_delimiter
+        d = self.delimiter
+        names = [*self.input_columns, "output", *(f"grad_{n}" for n in self.grad_names),
+                 *(["check"] if self.check else []), "error"]
+        self.stream.write(d.join(_quote(str(n), d) for n in names) + "\n")
+
+    def text(self, chunk) -> str:
+        d = self.delimiter
+        n = len(chunk)
+        if chunk.records is not None:  # NDJSON input: the first object's keys are the columns
+            prefix = [d.join(_quote(_echo(r.get(k)) if isinstance(r, dict) else "", d)
+                             for k in self.input_columns) for r in chunk.records]
+        elif chunk.fields is None and d == self.input_delimiter:
+            prefix = chunk.raw
+        else:
+            width = len(self.input_columns)
+            fields = chunk.fields if chunk.fields is not None else [t.split(self.input_delimiter)
+                                                                    for t in chunk.raw]
+            prefix = [d.join(_quote(f, d) for f in (row + [""] * (width - len(row)))[:width]) for row in fields]
+        columns = [_texts(chunk.outputs, n, d)]
+        columns += [_texts(chunk.grads.get(name, [None] * n), n, d) for name in self.grad_names]
+        if self.check:
+            columns.append([c or "" for c in chunk.checks] if chunk.checks is not None else [""] * n)
+        errors = chunk.errors
+        columns.append([""] * n if errors.count(None) == n else
+                       ["" if e is None else _quote(e[1], d) for e in errors])
+        return "\n".join(map(d.join, zip(prefix, *columns))) + "\n"
+
+
+def _echo(value) -> str:
+    """An NDJSON input value in a CSV cell: text as is, anything else as its JSON."""
+    if value is None:
+        return ""
+    return value if isinstance(value, str) else json_out.dumps(value)
+
+
+def _texts(column, n: int, d: str) -> list[str]:
+    if isinstance(column, np.ndarray) and column.ndim == 1 and column.dtype.kind == "f":
+        return list(map(repr, column.tolist()))  # the fast path: a whole batch of numbers
+    return [_quote(cell_text(v), d) for v in column]
+
+
+class NpzRowsWriter(RowsWriter):
+    """`output` and `grad_<name>` stacked over rows (nan for failed rows, whose messages go in `error`).
+    The whole result is held in memory: .npz cannot be streamed."""
+
+    def header(self) -> None:
+        self.outputs, self.grads, self.errors = [], {n: [] for n in self.grad_names}, []
+
+    def write(self, chunk) -> None:
+        n = len(chunk)
+        self.outputs.extend(chunk.outputs[i] if chunk.errors[i] is None else None for i in range(n))
+        for name in self.grad_names:
+            col = chunk.grads.get(name, [None] * n)
+            self.grads[name].extend(col[i] if chunk.errors[i] is None else None for i in range(n))
+        self.errors.extend("" if e is None else e[1] for e in chunk.errors)
+
+    def close(self) -> None:
+        arrays = {"output": _stack(self.outputs, "output")}
+        for name, values in self.grads.items():
+            arrays[f"grad_{name}"] = _stack(values, f"grad_{name}")
+        if any(self.errors):
+            arrays["error"] = np.array(self.errors, dtype=str)
+        np.savez(self.stream, **arrays)
+
+
+def _stack(values: list, what: str) -> np.ndarray:
+    shapes = {np.shape(v) for v in values if v is not None}
+    if len(shapes) > 1:
+        raise InputError(f"cannot stack {what} into one array: the rows give shapes "
+                         f"{', '.join(str(s) for s in sorted(shapes))}", hint="write .jsonl or .csv instead")
+    shape = shapes.pop() if shapes else ()
+    out = np.full((len(values), *shape), np.nan)
+    for i, v in enumerate(values):
+        if v is not None:
+            out[i] = v
+    return out
+
+
+class AutoRowsWriter(RowsWriter):
+    """The default: CSV (with the input's delimiter) for CSV/TSV input, NDJSON for NDJSON input."""
+
+    def start(self, *, input_columns, grad_names, delimiter, check, kind="csv") -> None:
+        self.inner = CsvRowsWriter(self.stream, flush=self.flush, delimiter=None) if kind == "csv" \
+            else NdjsonRowsWriter(self.stream, flush=self.flush)
+        self.inner.start(input_columns=input_columns, grad_names=grad_names, delimiter=delimiter, check=check)
+
+    def write(self, chunk) -> None:
+        self.inner.write(chunk)
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+def rows_writer(fmt: str | None, stream, *, flush: bool) -> RowsWriter:
+    """The writer for `fmt`; None: decided by the input (CSV in, CSV out; NDJSON in, NDJSON out)."""
+    if fmt is None:
+        return AutoRowsWriter(stream, flush=flush)
+    if fmt not in ROWS_FORMATS:
+        raise InputError(f"rows mode writes {', '.join(ROWS_FORMATS)}, not {fmt}")
+    if fmt == "ndjson":
+        return NdjsonRowsWriter(stream, flush=flush)
+    if fmt == "json":
+        return JsonRowsWriter(stream, flush=flush)
+    if fmt == "npz":
+        return NpzRowsWriter(stream, flush=flush)
+    return CsvRowsWriter(stream, flush=flush, delimiter={"csv": ",", "tsv": "\t"}.get(fmt))

@@ -1,0 +1,450 @@
+"""`gradcli eval EXPR --rows FILE|-`: every row answered as its own single evaluation, in order, bad rows
+in place, CSV/TSV/NDJSON in and out, streaming, and the vectorised path agreeing with the per-row loop."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from gradcli import rows as rows_module
+from gradcli.calc import evaluate_expression
+from gradcli.cli import app
+from gradcli.lang.parser import parse
+from gradcli.render import json_out
+
+runner = CliRunner()
+
+
+def run(*args, input=None):
+    return runner.invoke(app, ["eval", *args], input=input)
+
+
+def ndjson(text: str) -> list[dict]:
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def csv_rows(text: str, delimiter=",") -> list[dict]:
+    return list(csv.DictReader(io.StringIO(text), delimiter=delimiter))
+
+
+def write(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+# -- rows == single evaluation (the defining property) -----------------------------------------------
+
+LEAVES = ["x", "y", "x", "y", "0.5", "2.0", "pi"]
+UNARY = ["sin({})", "exp({})", "torch.tanh({})", "sigmoid({})", "relu({})", "abs({})", "sqrt({})", "log({})",
+         "F.softplus({})", "({}).square()", "({})**2", "({})**0.5", "-({})", "clamp({}, min=-1, max=1)",
+         "F.gelu({})", "({}).sum()", "torch.stack([{0}, {0}]).mean()", "({}).reshape(1)[0]"]
+BINARY = ["({}) + ({})", "({}) - ({})", "({}) * ({})", "({}) / ({})", "({}) ** ({})", "maximum({}, {})",
+          "where(({0}) > ({1}), {0}, {1})", "atan2({}, {})"]
+
+
+@st.composite
+def expressions(draw, depth=3):
+    if depth == 0 or draw(st.integers(0, 3)) == 0:
+        return draw(st.sampled_from(LEAVES))
+    if draw(st.booleans()):
+        return draw(st.sampled_from(UNARY)).format(draw(expressions(depth - 1)))
+    return draw(st.sampled_from(BINARY)).format(draw(expressions(depth - 1)), draw(expressions(depth - 1)))
+
+
+VALUES = st.one_of(st.sampled_from([0.0, -0.0, 1.0, -1.0, 0.1, 1e-300, 1e300, math.inf, -math.inf, math.nan]),
+                   st.floats(-5, 5, allow_nan=False))
+
+
+def single(expression: str, point: dict, shared: dict | None = None) -> dict:
+    """What `gradcli eval EXPR x=.. y=..` answers, as rows mode should write it (or an error marker)."""
+    inputs = {n: np.array(v, dtype=np.float64) for n, v in point.items()}
+    inputs.update({n: np.array(v, dtype=np.float64) for n, v in (shared or {}).items()})
+    try:
+        result = evaluate_expression(expression, inputs, {})
+    except Exception:
+        return {"error": True}
+    if result.error is not None:
+        return {"error": True}
+    used = set(result.program.variables)
+    obj = json_out.jsonable(json_out.eval_result(result))
+    return {"output": obj["output"]["value"],
+            "grads": {n: t["grad"] for n, t in obj["tensors"].items() if n in used or n in (shared or {})}}
+
+
+def as_answer(record: dict) -> dict:
+    if "error" in record:
+        return {"error": True}
+    return {"output": record["output"], "grads": record["grads"]}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(expression=expressions(), points=st.lists(st.tuples(VALUES, VALUES), min_size=1, max_size=6))
+def test_rows_equal_single_evaluations(expression, points):
+    try:
+        program = parse(expression, known_variables=frozenset({"x", "y"}))
+    except Exception:
+        return
+    names = [n for n in ("x", "y") if n in program.variables]
+    if not names:
+        return
+    lines = [json.dumps({n: v for n, v in zip(("x", "y"), p) if n in names}, allow_nan=True) for p in points]
+    result = run("--rows", "-", "--", expression, input="\n".join(lines) + "\n")
+    records = ndjson(result.stdout)
+    assert len(records) == len(points)
+    for record, p in zip(records, points):
+        expected = single(expression, {n: v for n, v in zip(("x", "y"), p) if n in names})
+        assert json.dumps(as_answer(record), sort_keys=True) == json.dumps(expected, sort_keys=True), (expression, p)
+    assert result.exit_code == (2 if any("error" in r for r in records) else 0)
+
+
+@settings(max_examples=25, deadline=None)
+@given(expression=expressions(), points=st.lists(st.tuples(VALUES, VALUES), min_size=2, max_size=8))
+def test_csv_rows_equal_single_evaluations_with_a_shared_tensor(expression, points):
+    expression = f"({expression}) * w"
+    try:
+        program = parse(expression, known_variables=frozenset({"x", "y", "w"}))
+    except Exception:
+        return
+    text = "x,y\n" + "".join(f"{a!r},{b!r}\n" for a, b in points)
+    result = run("--rows", "-", "--format", "ndjson", "--", expression, "w=1.5", input=text)
+    records = ndjson(result.stdout)
+    assert len(records) == len(points)
+    for record, (a, b) in zip(records, points):
+        point = {n: v for n, v in (("x", a), ("y", b)) if n in program.variables}
+        expected = single(expression, point, {"w": 1.5})
+        assert json.dumps(as_answer(record), sort_keys=True) == json.dumps(expected, sort_keys=True)
+
+
+def test_elementwise_expressions_are_vectorised_and_others_are_not():
+    def rowwise(text):
+        return rows_module.is_rowwise(parse(text, known_variables=frozenset({"x", "y"})))
+
+    assert rowwise("sin(x)*y**2 + exp(-x*y)")
+    assert rowwise("F.softplus(x) + torch.where(x > y, x, y).clamp(min=0) + x.sigmoid() + pi")
+    assert not rowwise("x.sum()")  # a reduction: over the batch it would mix rows
+    assert not rowwise("x[0]")
+    assert not rowwise("(x @ y)")
+    assert not rowwise("x ** y")  # numpy's scalar-exponent shortcut: see is_rowwise
+    assert not rowwise("x.pow(y)")
+
+
+def test_batch_path_is_taken_for_scalar_rows(monkeypatch, tmp_path):
+    calls = []
+    original = rows_module.RowEvaluator.one
+
+    def counting_one(self, program, row):
+        calls.append(row)
+        return original(self, program, row)
+
+    monkeypatch.setattr(rows_module.RowEvaluator, "one", counting_one)
+    path = write(tmp_path, "p.csv", "x,y\n" + "".join(f"{i},{i + 1}\n" for i in range(50)))
+    result = run("x*y", "--rows", path)
+    assert result.exit_code == 0
+    assert calls == []  # no row went through the loop
+    assert len(csv_rows(result.stdout)) == 50
+    calls.clear()
+    result = run("(x*y).sum()", "--rows", path)  # not row-wise: every row through the loop
+    assert result.exit_code == 0 and len(calls) == 50
+
+
+# -- CSV ---------------------------------------------------------------------------------------------
+
+def test_csv_output_columns_and_full_precision(tmp_path):
+    path = write(tmp_path, "points.csv", "x,y,label\n0.1,0.2,a\n3,-1,b\n")
+    result = run("x*y + x", "--rows", path)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == "x,y,label,output,grad_x,grad_y,error"
+    # hand: d/dx (x*y + x) = y + 1, d/dy = x; Python's own float arithmetic gives the exact doubles
+    assert lines[1] == f"0.1,0.2,a,{0.1 * 0.2 + 0.1!r},{0.2 + 1!r},0.1,"
+    assert lines[2] == "3,-1,b,0.0,0.0,3.0,"
+
+
+def test_tsv_by_extension_and_semicolons_sniffed(tmp_path):
+    tsv = write(tmp_path, "p.tsv", "x\ty\n2\t3\n")
+    out = run("x*y", "--rows", tsv).stdout.splitlines()
+    assert out == ["x\ty\toutput\tgrad_x\tgrad_y\terror", "2\t3\t6.0\t3.0\t2.0\t"]
+    semi = write(tmp_path, "p.txt", "x;y\n2;3\n")
+    assert run("x*y", "--rows", semi).stdout.splitlines()[1] == "2;3;6.0;3.0;2.0;"
+    forced = write(tmp_path, "q.csv", "x|y\n2|3\n")
+    assert run("x*y", "--rows", forced, "-d", "|").stdout.splitlines()[1] == "2|3|6.0|3.0|2.0|"
+    # --format changes the output delimiter; the input columns are re-joined
+    assert run("x*y", "--rows", tsv, "--format", "csv").stdout.splitlines()[1] == "2,3,6.0,3.0,2.0,"
+
+
+def test_shared_tensor_gets_its_own_grad_per_row_and_const_applies(tmp_path):
+    path = write(tmp_path, "p.csv", "x\n1\n2\n")
+    rows = csv_rows(run("w*x + b + z", "--rows", path, "w=3", "b=0.5", "--const", "z=10").stdout)
+    # hand: out = 3x + 10.5; d/dx = w = 3; d/dw = x; d/db = 1; z is a const (no column)
+    assert [r["output"] for r in rows] == ["13.5", "16.5"]
+    assert [r["grad_x"] for r in rows] == ["3.0", "3.0"]
+    assert [r["grad_w"] for r in rows] == ["1.0", "2.0"]
+    assert [r["grad_b"] for r in rows] == ["1.0", "1.0"]
+    assert "grad_z" not in rows[0]
+
+
+def test_bad_rows_are_answered_in_place(tmp_path):
+    path = write(tmp_path, "p.csv", "x,y\n1,2\n,3\n2,abc\n1,2,3\n4,5\n@/etc/passwd,1\n")
+    result = run("x*y", "--rows", path)
+    assert result.exit_code == 2
+    rows = csv_rows(result.stdout)
+    assert len(rows) == 6
+    assert rows[0]["output"] == "2.0" and rows[0]["error"] == ""
+    assert rows[1]["output"] == "" and "empty value for x" in rows[1]["error"]
+    assert "bad value for y" in rows[2]["error"]
+    assert "3 fields" in rows[3]["error"]
+    assert rows[4]["output"] == "20.0" and rows[4]["error"] == ""
+    assert "file" in rows[5]["error"]
+    assert "4 of 6 rows failed" in result.stderr and "line 3" in result.stderr
+
+
+def test_fail_fast_stops_at_the_first_failure(tmp_path):
+    path = write(tmp_path, "p.csv", "x\n1\n\n,\n3\n")
+    result = run("x*2", "--rows", path, "--fail-fast")
+    assert result.exit_code == 2
+    rows = csv_rows(result.stdout)
+    assert len(rows) == 2 and rows[1]["error"]
+    assert "fail-fast" in result.stderr
+
+
+def test_missing_column_is_one_error_before_any_row(tmp_path):
+    path = write(tmp_path, "p.csv", "x,z\n1,2\n")
+    result = run("x*y", "--rows", path)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert "no value given for y" in result.stderr and "columns: x, z" in result.stderr
+
+
+def test_column_named_like_a_constant_answers_as_single_eval_does(tmp_path):
+    path = write(tmp_path, "p.jsonl", '{"e": 2, "x": 3}\n')
+    record = ndjson(run("e*x", "--rows", path).stdout)[0]
+    assert json.dumps(as_answer(record), sort_keys=True) == \
+        json.dumps(single("e*x", {"e": 2.0, "x": 3.0}), sort_keys=True)
+
+
+def test_vector_values_in_quoted_csv_fields(tmp_path):
+    path = write(tmp_path, "p.csv", 'x,y\n"[1, 2]",3\n4,5\n')
+    rows = csv_rows(run("(x*y).sum()", "--rows", path).stdout)
+    assert [r["grad_x"] for r in rows] == ["[3.0, 3.0]", "5.0"]  # d/dx_i sum(x*y) = y
+    assert [r["grad_y"] for r in rows] == ["3.0", "4.0"]  # d/dy = sum(x)
+
+
+def test_quoted_fields_and_crlf(tmp_path):
+    path = tmp_path / "p.csv"
+    path.write_bytes(b'\xef\xbb\xbfx,name\r\n2,"a, b"\r\n')
+    result = run("x**2", "--rows", str(path))
+    assert result.stdout.splitlines() == ["x,name,output,grad_x,error", '2,"a, b",4.0,4.0,']
+
+
+# -- NDJSON ------------------------------------------------------------------------------------------
+
+def test_ndjson_values_conventions_and_errors(tmp_path):
+    text = ('{"x": 2, "y": 3}\n'
+            '\n'
+            '{"x": [1, 2], "y": 3}\n'
+            '{"x": "nan", "y": 1}\n'
+            '{"x": true, "y": 1}\n'
+            '[1, 2]\n'
+            '{"y": 1}\n'
+            '{"x": [1, 2], "y": [1, 2, 3]}\n')
+    result = run("(x*y).sum()", "--rows", write(tmp_path, "p.jsonl", text))
+    records = ndjson(result.stdout)
+    assert records[0] == {"output": 6.0, "grads": {"x": 3.0, "y": 2.0}}
+    assert records[1] == {"output": 9.0, "grads": {"x": [3.0, 3.0], "y": 3.0}}
+    assert records[2] == {"output": "nan", "grads": {"x": 1.0, "y": "nan"}}
+    assert records[3]["line"] == 5 and records[3]["error"]["type"] == "InputError"
+    assert records[4] == {"line": 6, "error": {"type": "InputError", "message": records[4]["error"]["message"]}}
+    assert records[5]["error"]["message"] == "no value given for x"
+    assert records[6]["line"] == 8 and "must match the size" in records[6]["error"]["message"]
+    assert len(records) == 7  # the blank line is not a row
+    assert result.exit_code == 2
+
+
+def test_backward_error_is_a_row_error():
+    result = run("x*2", "--rows", "-", input='{"x": 1}\n{"x": [1, 2]}\n')
+    records = ndjson(result.stdout)
+    assert records[0] == {"output": 2.0, "grads": {"x": 2.0}}
+    assert records[1]["error"] == {"type": "RuntimeError",
+                                   "message": "grad can be implicitly created only for scalar outputs"}
+
+
+def test_stdin_is_sniffed():
+    as_csv = run("x+1", "--rows", "-", input="x\n1\n")
+    assert as_csv.stdout.splitlines() == ["x,output,grad_x,error", "1,2.0,1.0,"]
+    as_json = run("x+1", "--rows", "-", input='  {"x": 1}\n')
+    assert ndjson(as_json.stdout) == [{"output": 2.0, "grads": {"x": 1.0}}]
+
+
+def test_ndjson_to_csv_and_json_array():
+    text = '{"x": 1, "id": "a"}\n{"x": 2, "id": "b"}\n'
+    out = run("x**2", "--rows", "-", "--format", "csv", input=text).stdout.splitlines()
+    assert out == ["x,id,output,grad_x,error", "1,a,1.0,2.0,", "2,b,4.0,4.0,"]
+    array = json.loads(run("x**2", "--rows", "-", "--format", "json", input=text).stdout)
+    assert array == [{"output": 1.0, "grads": {"x": 2.0}}, {"output": 4.0, "grads": {"x": 4.0}}]
+    assert ndjson(run("x**2", "--rows", "-", "--json", input=text).stdout)[1] == {"output": 4.0,
+                                                                                   "grads": {"x": 4.0}}
+
+
+# -- chunks and streaming ----------------------------------------------------------------------------
+
+def test_chunks_bound_memory_and_keep_order(monkeypatch, tmp_path):
+    n = 1000
+    lines = [f"{i * 0.25},{i % 7}" if i % 97 else "oops," for i in range(n)]
+    path = write(tmp_path, "p.csv", "x,y\n" + "\n".join(lines) + "\n")
+    whole = run("x*y + sin(x)", "--rows", path).stdout
+    sizes = []
+    original = rows_module.RowsRun._finish
+
+    def recording(self, chunk):
+        sizes.append(len(chunk))
+        return original(self, chunk)
+
+    monkeypatch.setattr(rows_module, "CHUNK_ROWS", 64)
+    monkeypatch.setattr(rows_module, "READ_BYTES", 256)
+    monkeypatch.setattr(rows_module.RowsRun, "_finish", recording)
+    chunked = run("x*y + sin(x)", "--rows", path).stdout
+    assert chunked == whole
+    assert max(sizes) <= 64 + 40 and sum(sizes) == n
+    rows = csv_rows(whole)
+    assert len(rows) == n
+    assert all(rows[i]["error"] for i in range(0, n, 97))
+    i = 5  # hand: d/dx (x*y + sin x) = y + cos x
+    assert float(rows[i]["grad_x"]) == (i % 7) + math.cos(i * 0.25)
+
+
+@pytest.mark.parametrize("form", ["ndjson", "csv"])
+def test_a_pipe_is_answered_line_by_line(form):
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}  # gradcli must flush by itself
+    proc = subprocess.Popen([sys.executable, "-m", "gradcli", "eval", "x*3", "--rows", "-"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    try:
+        answers = []
+        if form == "csv":
+            proc.stdin.write(b"x\n")
+            proc.stdin.flush()
+            assert _readline(proc.stdout, timeout=30) == "x,output,grad_x,error\n"
+        for value in (1, 2):
+            proc.stdin.write((f'{{"x": {value}}}\n' if form == "ndjson" else f"{value}\n").encode())
+            proc.stdin.flush()
+            answers.append(_readline(proc.stdout, timeout=30))  # before stdin is closed
+        if form == "ndjson":
+            assert [json.loads(a) for a in answers] == [{"output": 3.0, "grads": {"x": 3.0}},
+                                                         {"output": 6.0, "grads": {"x": 3.0}}]
+        else:
+            assert answers == ["1,3.0,3.0,\n", "2,6.0,3.0,\n"]
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=30)
+    assert proc.returncode == 0
+
+
+def _readline(stream, timeout):
+    import select
+
+    deadline = time.monotonic() + timeout
+    line = b""
+    while not line.endswith(b"\n"):
+        ready, _, _ = select.select([stream], [], [], max(0.0, deadline - time.monotonic()))
+        if not ready:
+            raise AssertionError(f"no answer within {timeout} s (got {line!r})")
+        chunk = os.read(stream.fileno(), 1)
+        if not chunk:
+            break
+        line += chunk
+    return line.decode()
+
+
+# -- the cross-check in rows mode ----------------------------------------------------------------------
+
+def test_check_column_per_row(tmp_path):
+    path = write(tmp_path, "p.csv", "x,y\n1,2\n0,3\n-1,0\n")
+    rows = csv_rows(run("relu(x)*y + abs(y)", "--rows", path, "--check").stdout)
+    # relu'(0) and abs'(0) are conventions (as single eval's cross-check says); row 1 is smooth
+    assert [r["check"] for r in rows] == ["agrees", "convention", "convention"]
+    records = ndjson(run("sin(x)*y", "--rows", path, "--check", "--format", "ndjson").stdout)
+    assert {r["check"] for r in records} == {"agrees"}
+    assert "check" not in csv_rows(run("sin(x)*y", "--rows", path).stdout)[0]  # off by default
+
+
+def test_check_finds_a_wrong_gradient(monkeypatch, tmp_path):
+    """Break sin's backward rule: the vectorised check must notice, row by row."""
+    from gradcli.engine.ops import elementwise
+
+    path = write(tmp_path, "p.csv", "x\n0.5\n0\n")
+    node_class = type(elementwise.sin(_tensor(0.5)).grad_fn)
+    monkeypatch.setattr(node_class, "backward", staticmethod(lambda ctx, g, x: (g * 2.0,)))
+    rows = csv_rows(run("sin(x)", "--rows", path, "--check").stdout)
+    assert rows[0]["check"] == "disagrees"  # 2.0 vs cos(0.5)
+    assert rows[1]["check"] == "disagrees"  # 2.0 vs cos(0) = 1
+
+
+def _tensor(v):
+    from gradcli.engine import Tensor
+
+    return Tensor(np.array(v), requires_grad=True)
+
+
+def test_timeout_is_per_row(monkeypatch, tmp_path):
+    """A row that runs past --timeout fails alone; the rows after it are still answered."""
+    from gradcli.engine.ops import elementwise
+
+    node_class = type(elementwise.exp(_tensor(0.5)).grad_fn)
+    forward = node_class.forward
+
+    def slow_at_two(ctx, x):
+        if np.any(x == 2.0):
+            time.sleep(2)
+        return forward(ctx, x)
+
+    monkeypatch.setattr(node_class, "forward", staticmethod(slow_at_two))
+    path = write(tmp_path, "p.csv", "x\n1\n2\n3\n")
+    result = run("exp(x)", "--rows", path, "--timeout", "0.3")
+    rows = csv_rows(result.stdout)
+    assert [r["error"] for r in rows] == ["", "evaluation took longer than 0.3 s", ""]
+    assert float(rows[2]["grad_x"]) == math.exp(3)
+    assert result.exit_code == 2
+
+
+def test_stdin_cannot_be_read_twice():
+    result = run("x*y", "--rows", "-", "y=-", input="x\n1\n")
+    assert result.exit_code == 2 and "already the --rows input" in result.stderr
+
+
+def test_header_only_and_empty_inputs(tmp_path):
+    result = run("x*2", "--rows", write(tmp_path, "h.csv", "x\n"))
+    assert result.exit_code == 0 and result.stdout == "x,output,grad_x,error\n"
+    result = run("x*2", "--rows", write(tmp_path, "e.csv", "\n\n"))
+    assert result.exit_code == 2 and "has no rows" in result.stderr
+
+
+def test_rows_mode_imports_neither_sympy_nor_rich(tmp_path):
+    path = write(tmp_path, "p.csv", "x\n1\n")
+    code = ("import sys; from gradcli.cli import app\n"
+            "try:\n    app(['eval', 'x*2', '--rows', sys.argv[1]])\nexcept SystemExit:\n    pass\n"
+            "print(sorted(m for m in ('sympy', 'rich') if m in sys.modules), file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", code, path], capture_output=True, text=True, timeout=60)
+    assert done.stderr.strip().endswith("[]"), done.stderr
+
+
+def test_progress_bar_only_for_a_terminal_and_a_long_input(monkeypatch):
+    with rows_module._progress(10 * rows_module.PROGRESS_BYTES) as progress:
+        assert progress is None  # stderr is not a terminal under pytest
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    with rows_module._progress(100) as progress:
+        assert progress is None  # short input
+    with rows_module._progress(10 * rows_module.PROGRESS_BYTES) as progress:
+        assert callable(progress)
+        progress(rows_module.PROGRESS_BYTES)
