@@ -391,7 +391,7 @@ def _textbook_forms(explanation, forms, inputs, budget) -> None:
     loss = with_sigma(forms["loss"])
     for step in explanation.steps:
         if step.target in inputs and step.target in symbols:
-            gradient = sp.diff(loss, symbols[step.target])
+            gradient = with_sigma(sp.diff(loss, symbols[step.target]))
         elif step.target in forms["totals"]:
             gradient = with_sigma(forms["totals"][step.target])
         else:

@@ -118,18 +118,23 @@ def with_sigma(expr):
     def replace(node):
         if node.is_Pow and node.exp.is_Integer and node.exp < 0 and node.base.is_Add and len(node.base.args) == 2:
             one, other = sorted(node.base.args, key=lambda a: a != 1)
-            if one == 1 and isinstance(other, sp.exp) and other.args[0].could_extract_minus_sign():
-                return sigma(-other.args[0]) ** -node.exp
-        if node.is_Mul:  # e^(-u)·σ(u) = 1 - σ(u)
+            if one == 1 and isinstance(other, sp.exp):
+                v = other.args[0]
+                if v.could_extract_minus_sign():
+                    return sigma(-v) ** -node.exp  # 1/(1 + e^(-u)) = σ(u)
+                return (1 - sigma(v)) ** -node.exp  # 1/(1 + e^u) = 1 - σ(u)
+        if node.is_Mul:  # e^(-u)·σ(u) = 1 - σ(u),  e^u·(1 - σ(u)) = σ(u)
             factors = list(node.args)
             for k, f in enumerate(factors):
-                if isinstance(f, sp.exp):
-                    u = -f.args[0]
-                    s = next((j for j, g in enumerate(factors) if g.as_base_exp()[0] == sigma(u)), None)
-                    if s is not None:
-                        base, power = factors[s].as_base_exp()
-                        factors[s] = base ** (power - 1)
-                        factors[k] = 1 - sigma(u)
+                if not isinstance(f, sp.exp):
+                    continue
+                u = f.args[0]
+                for partner, becomes in ((sigma(-u), 1 - sigma(-u)), (1 - sigma(u), sigma(u))):
+                    j = next((j for j, g in enumerate(factors) if g.as_base_exp()[0] == partner), None)
+                    if j is not None:
+                        base, power = factors[j].as_base_exp()
+                        factors[j] = base ** (power - 1)
+                        factors[k] = becomes
                         return sp.Mul(*factors)
         return node
 
