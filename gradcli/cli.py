@@ -366,7 +366,7 @@ def check_command(
         data = report.to_dict()
         from .textbook import annotate_check
 
-        annotate_check(report, data, latex=latex)
+        annotate_check(report, data, latex=latex, display=not json_out)
         if json_out:
             from .render import json_out as render_json
 

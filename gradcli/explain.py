@@ -9,6 +9,7 @@ local derivative, and the numbers, ending in the gradients `gradcli eval` prints
 
 from __future__ import annotations
 
+import ast
 import math
 import re
 from dataclasses import dataclass, field
@@ -185,24 +186,32 @@ def reads_as_homework(text: str, known: frozenset = frozenset()) -> bool:
     """Homework notation (ln, 2x, e^(wx+b), sec x ...) rather than PyTorch syntax: the text is not valid
     PyTorch syntax, or the homework reader reads it differently; never when it uses PyTorch-only forms."""
     from .errors import GradcliError
-    from .homework import to_expression
     from .lang.parser import parse
+    from .reading import pytorch_expression
 
     if _PYTORCH_ONLY.search(text):
         return False
     try:
-        parse(text, known_variables=known)
+        as_pytorch = parse(text, known_variables=known)
     except GradcliError:
         return True
     try:
-        rewritten, _ = to_expression(text, known)
+        rewritten, _ = pytorch_expression(text, known)
+        as_homework = parse(rewritten, known_variables=known)
     except GradcliError:
         return False
-    return _plain(rewritten) != _plain(text)
+    return ast.dump(_normal(as_homework.tree)) != ast.dump(_normal(as_pytorch.tree))
 
 
-def _plain(text: str) -> str:
-    return re.sub(r"\s+", "", text).replace("^", "**")
+def _normal(tree):
+    """The tree with ^ read as ** (both parsers' meaning of ^) for comparing two readings."""
+    import copy
+
+    tree = copy.deepcopy(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitXor):
+            node.op = ast.Pow()
+    return tree
 
 
 def explain(expression: str, inputs: dict[str, np.ndarray], consts: dict[str, np.ndarray] | None = None, *,
@@ -216,11 +225,9 @@ def explain(expression: str, inputs: dict[str, np.ndarray], consts: dict[str, np
     if homework is None:
         homework = reads_as_homework(expression, known)
     if homework:
-        from .homework import parse_homework
+        from .reading import pytorch_expression
 
-        hw = parse_homework(expression, limits, known)  # errors point into what the student typed
-        expression = hw.program.source
-        renamed = {user: prog for prog, user in hw.variables.items() if prog != user}
+        expression, renamed = pytorch_expression(expression, known, limits)  # errors point into the text
         inputs = {renamed.get(k, k): v for k, v in inputs.items()}
         consts = {renamed.get(k, k): v for k, v in consts.items()}
     result = evaluate_expression(expression, inputs, consts, grad_output=grad_output, dtype=dtype, limits=limits)

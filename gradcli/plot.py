@@ -65,7 +65,6 @@ def sample(function: str, *, wrt: str | None = None, start: float | None = None,
            order: int = 1, expect: str | None = None, points: int = POINTS,
            limits: Limits | None = None) -> PlotData:
     """f and its derivatives 1..order on [start, stop] (and the answer, if given), by the engine."""
-    from .homework import parse_homework
     from .notation import echo
 
     limits = limits or Limits()
@@ -74,7 +73,7 @@ def sample(function: str, *, wrt: str | None = None, start: float | None = None,
         raise GradcliError(f"--from {start:g} --to {stop:g} is not an interval", hint="e.g. --from -5 --to 5")
     if not 1 <= order <= 5:
         raise GradcliError(f"--order must be between 1 and 5 for a plot, not {order}")
-    f = parse_homework(function, limits)
+    f = _program(function, limits)
     variables = list(f.variables.values())
     wrt = wrt or (variables[0] if len(variables) == 1 else None)
     if wrt is None or len(variables) > 1:
@@ -91,7 +90,7 @@ def sample(function: str, *, wrt: str | None = None, start: float | None = None,
               for k, ys in enumerate(values)]
     data = PlotData(echo(function), wrt, xs, curves)
     if expect is not None:
-        answer = parse_homework(expect, limits, frozenset(variables))
+        answer = _program(expect, limits, frozenset(variables))
         extra = [v for v in answer.variables.values() if v != wrt]
         if extra:
             raise GradcliError(f"the answer uses {', '.join(extra)}, which the function does not")
@@ -109,6 +108,23 @@ def sample(function: str, *, wrt: str | None = None, start: float | None = None,
         curve.values = curve.ys
         curve.ys = _broken(curve.ys, data.y_range)
     return data
+
+
+@dataclass
+class _Program:
+    program: object  # gradcli's parsed expression
+    variables: dict  # its variable -> the student's name
+
+
+def _program(text: str, limits: Limits, known=frozenset()) -> _Program:
+    """Homework text as a program for gradcli's engine (errors point into `text`)."""
+    from .lang.parser import parse
+    from .reading import pytorch_expression
+
+    expression, renamed = pytorch_expression(text, known, limits)
+    program = parse(expression, limits)
+    back = {prog: user for user, prog in renamed.items()}
+    return _Program(program, {name: back.get(name, name) for name in program.variables})
 
 
 def _engine_curves(hw, wrt: str, xs: np.ndarray, order: int, limits: Limits) -> list[np.ndarray]:

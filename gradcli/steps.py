@@ -257,20 +257,14 @@ def _solve_implicit(derivation: Derivation, x):
 def derive_text(text: str, wrt: str | None = None, *, dependent: str = "y", limits: Limits | None = None,
                 budget: float = 2.0) -> Derivation:
     """Parse homework notation (an equation F = G for implicit differentiation) and derive it."""
-    from .homework import _symbolic, parse_homework
+    from .reading import read_function
 
-    limits = limits or Limits()
+    function = read_function(text, allow_equation=True, limits=limits)
     style = style_for(text)
-    sides = _split_equation(text)
-    parsed = [parse_homework(side, limits) for side in sides]
-    known = frozenset(v for p in parsed for v in p.variables.values())
-    if len(sides) == 2:  # re-read each side knowing the other's variables (xy is x·y)
-        parsed = [parse_homework(side, limits, known) for side in sides]
-    variables = list(dict.fromkeys(v for p in parsed for v in p.variables.values()))
-    symbols = {name: sp.Symbol(name, real=True) for name in variables}
-    exprs = [_symbolic(p, symbols) for p in parsed]
+    variables = function.variables
+    symbols = {name: function.symbol(name) for name in variables}
     if wrt is None:
-        independent = [v for v in variables if not (len(sides) == 2 and v == dependent)]
+        independent = [v for v in variables if not (function.sides and v == dependent)]
         if len(independent) != 1:
             raise GradcliError(f"the function depends on {', '.join(variables) or 'no variable'}: say which "
                                "variable to differentiate by", hint="--wrt x")
@@ -279,28 +273,16 @@ def derive_text(text: str, wrt: str | None = None, *, dependent: str = "y", limi
         raise GradcliError(f"--wrt {wrt}: the function has no variable {wrt}",
                            hint=f"its variables: {', '.join(variables)}")
     x = symbols[wrt]
-    if len(sides) == 2:
+    if function.sides is not None:
         if dependent not in symbols:
             raise GradcliError(f"the equation has no {dependent} to differentiate implicitly",
                                hint="name the dependent variable with --dependent")
         y_of_x = sp.Function(dependent)(x)
-        lhs, rhs = (e.xreplace({symbols[dependent]: y_of_x}) for e in exprs)
+        lhs, rhs = (side.xreplace({symbols[dependent]: y_of_x}) for side in function.sides)
         derivation = derive(None, x, function_text=text, style=style, budget=budget, equation=(lhs, rhs))
-        derivation.function = exprs[0] - exprs[1]
+        derivation.function = function.expr
         return derivation
-    return derive(exprs[0], x, function_text=text, style=style, budget=budget)
-
-
-def _split_equation(text: str) -> list[str]:
-    """'x^2 + y^2 = 25' -> both sides; anything else -> [text]."""
-    import re
-
-    parts = re.split(r"(?<![=<>!])=(?!=)", text)
-    if len(parts) == 2 and parts[0].strip() and parts[1].strip():
-        return [parts[0], parts[1]]
-    if len(parts) > 2:
-        raise GradcliError("an equation has one =", source=text)
-    return [text]
+    return derive(function.expr, x, function_text=text, style=style, budget=budget)
 
 
 # -- printing -----------------------------------------------------------------------------------------
@@ -369,24 +351,28 @@ def print_derivation(derivation: Derivation, console, *, latex: bool = False) ->
 
 def print_check_steps(report, console, *, latex: bool = False) -> None:
     """`check --steps`: the derivation of each derivative the check computed (the N-th derivative as N
-    derivations in a row)."""
+    derivations in a row; mixed partials are not shown step by step)."""
     from rich.text import Text
 
-    from .homework import _symbolic, parse_homework
+    from .reading import report_function, result_wrt_order
 
     style = style_for(report.function_text, *(r.expected_text for r in report.results))
-    if report.function is None:
-        console.print(Text("steps: sympy has no form for this function", style="yellow"))
-        return
-    f = parse_homework(report.function_text)
     symbols = {name: sp.Symbol(name, real=True) for name in report.variables}
-    function = _symbolic(f, symbols)
+    function = report_function(report, symbols)
+    if function is None or getattr(report, "implicit", None):
+        console.print(Text("steps: see gradcli steps (this derivative has no step-by-step form here)",
+                           style="yellow"))
+        return
     for result in report.results:
-        x = symbols.get(result.wrt) or sp.Symbol(result.wrt, real=True)
+        wrt_order = result_wrt_order(result)
+        if wrt_order is None:
+            console.print(Text("steps: mixed partial derivatives are not shown step by step", style="yellow"))
+            continue
+        wrt, order = wrt_order
+        x = symbols.get(wrt) or sp.Symbol(wrt, real=True)
         current = function
-        for k in range(result.order):
-            console.print(Text(f"steps, {'derivative ' + str(k + 1) if result.order > 1 else 'd/d' + result.wrt}:",
-                               style="bold"))
+        for k in range(order):
+            console.print(Text(f"steps, {'derivative ' + str(k + 1) if order > 1 else 'd/d' + wrt}:", style="bold"))
             derivation = derive(current, x, function_text=report.function_text, style=style)
             print_derivation(derivation, console, latex=latex)
             current = derivation.answer

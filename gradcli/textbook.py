@@ -470,30 +470,34 @@ def to_latex(expr, style: Style = Style()) -> str:
 
 # -- check's answer key ---------------------------------------------------------------------------------
 
-def annotate_check(report, data: dict, *, latex: bool = False, budget: float = DEFAULT_BUDGET) -> dict:
-    """Add the textbook forms to `check`'s data: "function_display" (the student's function as typed,
-    or its LaTeX) and, per result, "derivative_display" (the textbook form of the derivative, computed
-    when it is printed: no answer given, or a wrong one) and "expected_display" (the answer as typed)."""
+def annotate_check(report, data: dict, *, latex: bool = False, display: bool = True,
+                   budget: float = DEFAULT_BUDGET) -> dict:
+    """The textbook forms in `check`'s data.  Each result gets "textbook" (and "textbook_latex"): the most
+    readable form of the derivative, computed when it is printed (no answer given, or a wrong one).
+    `display` (the table, not --json): the fields the renderer prints become the course's forms: the
+    derivative in textbook form, the function and the answer as typed (or all in LaTeX)."""
+    import sympy as sp
+
+    from .reading import report_function, result_answer
+
     texts = [report.function_text, *(r.expected_text for r in report.results)]
     style = style_for(*texts)
-    function = report.function
-    if latex:
-        data["function_display"] = to_latex(course_functions(function, style), style) if function is not None \
-            else report.function_text
-    else:
-        data["function_display"] = echo(report.function_text)
+    symbols = {name: sp.Symbol(name, real=True) for name in report.variables}
+    function = report_function(report, symbols)
+    if display and "parsed" in data:  # a renderer that prints sympy's reading of the function
+        data["parsed"] = to_latex(course_functions(function, style), style) if latex and function is not None \
+            else echo(report.function_text)
     for result, row in zip(report.results, data["results"]):
-        if latex:
-            d = "\\partial" if len(report.variables) > 1 else "d"
-            power = f"^{{{result.order}}}" if result.order > 1 else ""
-            label = rf"\frac{{{d}{power}}}{{{d} {result.wrt}{power}}}"
-            row["label_display"] = rf"{label}\left[{data['function_display']}\right]"
-        if result.expected_text is not None:
-            row["expected_display"] = to_latex(course_functions(result.expected, style), style) \
-                if latex and result.expected is not None else echo(result.expected_text)
+        answer = result_answer(result, symbols)
+        if display and "expected_parsed" in row and result.expected_text is not None:
+            row["expected_parsed"] = to_latex(course_functions(answer, style), style) \
+                if latex and answer is not None else echo(result.expected_text)
         if result.derivative is None or result.verdict == "correct":
+            if display and result.verdict == "correct" and result.expected_text is not None and "parsed" in data:
+                row["derivative"] = row["expected_parsed"]  # the answer as the student typed it
             continue
         form = textbook_form(result.derivative, style, function=function, budget=budget)
-        row["textbook"] = to_text(form, style)
-        row["derivative_display"] = to_latex(form, style) if latex else row["textbook"]
+        row["textbook"], row["textbook_latex"] = to_text(form, style), to_latex(form, style)
+        if display:
+            row["derivative"] = row["textbook_latex"] if latex else row["textbook"]
     return data

@@ -104,20 +104,17 @@ def derivative_label(wrt: str, order: int, partial: bool) -> str:
 
 def print_check_report(report: dict, console: Console) -> None:
     """`gradcli check`: one verdict per derivative, the counterexample when wrong, who decided."""
-    function = report.get("function_display") or (prettify(report["parsed"]) if report["parsed"] else
-                                                   report["function"])
+    function = prettify(report["parsed"]) if report["parsed"] else report["function"]
     partial = len(report["variables"]) > 1
     for r in report["results"]:
-        label = r.get("label_display") or f"{derivative_label(r['wrt'], r['order'], partial)} [{function}]"
-        derivative = r.get("derivative_display") or (prettify(r["derivative"]) if r["derivative"] else None)
-        answer = r.get("expected_display") or (prettify(r["expected_parsed"]) if r["expected_parsed"] else
-                                               r["expected"])
+        label = f"{derivative_label(r['wrt'], r['order'], partial)} [{function}]"
+        derivative = prettify(r["derivative"]) if r["derivative"] else None
+        answer = prettify(r["expected_parsed"]) if r["expected_parsed"] else r["expected"]
         if r["verdict"] == "computed":
             console.print(Text(f"{label} = {derivative or '(sympy has no form for it)'}"))
         elif r["verdict"] == "correct":
             mark, style = _MARKS["correct"]
-            shown = r.get("expected_display") or derivative or answer  # the answer as the student typed it
-            console.print(Text.assemble((f"{mark} correct", style), f": {label} = {shown}"))
+            console.print(Text.assemble((f"{mark} correct", style), f": {label} = {derivative or answer}"))
         else:
             mark, style = _MARKS[r["verdict"]]
             console.print(Text.assemble((f"{mark} {r['verdict']}", style), f": {label} ≠ {answer}"))
