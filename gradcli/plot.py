@@ -300,12 +300,15 @@ def write_image(data: PlotData, path: str) -> None:
 
 def plot_check(report, console, *, start: float | None = None, stop: float | None = None) -> None:
     """`check --plot`: the function, its derivative and the answer, after the verdict."""
-    result = report.results[0]
-    if len(report.variables) > 1:
-        from rich.text import Text
+    from rich.text import Text
 
+    from .reading import result_wrt_order
+
+    result = report.results[0]
+    wrt_order = result_wrt_order(result)
+    if len(report.variables) > 1 or wrt_order is None:
         console.print(Text("plot: only functions of one variable are drawn", style="yellow"))
         return
-    data = sample(report.function_text, wrt=result.wrt, start=start, stop=stop, order=result.order,
-                  expect=result.expected_text)
+    wrt, order = wrt_order
+    data = sample(report.function_text, wrt=wrt, start=start, stop=stop, order=order, expect=result.expected_text)
     print_plot(data, console)
