@@ -288,7 +288,7 @@ def _constant_operands(calls, constants) -> dict:
             if id(operand) in names:
                 texts.append(names[id(operand)])
             elif isinstance(operand, (int, float)) and not isinstance(operand, bool):
-                texts.append(short_number(float(operand)))
+                texts.append({math.e: "e", math.pi: "π"}.get(float(operand), short_number(float(operand))))
             elif isinstance(operand, Tensor) and operand.array.ndim == 0:
                 texts.append(short_number(float(operand.array)))
         found[result.grad_fn] = texts
@@ -335,17 +335,22 @@ def _graph(out, leaves, node_labels, values, incoming, constants=None) -> list[G
             node = GraphNode(node_id, node_labels.get(item, f"#{node_id}"), item.name, op, rule, tuple(item.out_shape),
                              value, None if grad is None else np.broadcast_to(grad, item.out_shape))
             nodes.append(node)
+            # the rules name tensor operands a, b ... in order and a constant c: 2 - x is c − a, e^u is c ^ a
             spare = list((constants or {}).get(item, []))
-            for slot, child in zip(SLOTS, item.next_functions):
+            letters = iter(SLOTS)
+            for child in item.next_functions:
                 if child is not None:
+                    slot = next(letters)
                     child_id = visit(child)
                     node.children.append((slot, child_id))
                     node.operands[slot] = nodes[child_id].label
-                elif spare:
+            if spare:
+                node.operands["c"] = spare[0]
+                template = node.op + " " + node.rule
+                for slot in letters:
+                    if not spare or not re.search(rf"(?<![A-Za-z_]){slot}(?![A-Za-z_])", template):
+                        break
                     node.operands[slot] = spare.pop(0)
-            first_constant = (constants or {}).get(item, [])[:1]
-            if first_constant and "c" not in node.operands:
-                node.operands["c"] = first_constant[0]
         else:
             grad = item._grad
             nodes.append(GraphNode(node_id, leaf_names.get(key, "input"), None, "input", "", tuple(item.array.shape),

@@ -102,7 +102,7 @@ def _step_lines(step) -> tuple[str, str]:
                                 if t.parent != "L" else f"∂L/∂{target}" for t in step.terms))
     parts.append(step.textbook or prettify(step.formula))
     numbers = " + ".join(short_number(t.local_value) if t.parent == "L" and t.parent_grad == 1 else
-                         f"{short_number(t.parent_grad)}·{_factor(short_number(t.local_value))}"
+                         f"{_factor(short_number(t.parent_grad))}·{_factor(short_number(t.local_value))}"
                          for t in step.terms)
     tail = [numbers] + ([short_number(step.value)] if short_number(step.value) != numbers else [])
     return head + " = " + " = ".join(parts), " " * len(head) + " = " + " = ".join(tail)
