@@ -337,6 +337,10 @@ class TextbookPrinter:
         if len(numerator) == 1 and len(denominator) == 1 and numerator[0].is_Add and denominator[0].is_Add and \
                 numerator[0].could_extract_minus_sign() and denominator[0].could_extract_minus_sign():
             numerator, denominator = [-numerator[0]], [-denominator[0]]  # (3x² + y)/(cos(y) - x)
+        elif len(numerator) == 1 and numerator[0].is_Add and denominator and \
+                all(t.could_extract_minus_sign() for t in numerator[0].args):
+            text, _ = self._mul(sp.Mul(-numerator[0], *[d ** -1 for d in denominator], evaluate=False))
+            return "-" + text, _ADD  # -(2x + y)/(x + 2y), not (-2x - y)/(x + 2y)
         numerator.sort(key=_factor_rank)
         denominator.sort(key=_factor_rank)
         top = self._product(numerator) if numerator else "1"

@@ -45,6 +45,7 @@ PROBLEMS = [
     ("log10(x^2 + 1)", sp.log(x ** 2 + 1, 10), (-3, 3)),
     ("x / sqrt(1 - x^2)", x / sp.sqrt(1 - x ** 2), (-0.9, 0.9)),
     ("x^2 + 7", x ** 2 + 7, (-1, 1)),
+    ("1/cosh(x) + 1/sinh(2x)", 1 / sp.cosh(x) + 1 / sp.sinh(2 * x), (0.3, 2)),
 ]
 
 
@@ -76,7 +77,10 @@ def test_every_rule_is_used_by_the_problems():
             used.add(step.rule.removeprefix("chain rule, "))
     names = {rule.name for rule in steps.RULES} - {"d/dx[x] = 1", "constant rule", "implicit differentiation",
                                                      "derivative of arccot", "derivative of arcsec",
-                                                     "derivative of arccsc"}
+                                                     "derivative of arccsc", "derivative of sech",
+                                                     "derivative of csch", "derivative of coth",
+                                                     "derivative of arcsech", "derivative of arccsch",
+                                                     "derivative of arccoth"}
     assert names <= used, names - used
 
 
@@ -86,9 +90,11 @@ def test_each_function_rule_is_the_chain_rule_of_sympys_derivative(rule):
     # f(u) with u = x²/3 + 1/2, which keeps every function's argument in its domain near x = 0.5
     u = x ** 2 / 3 + sp.Rational(1, 2)
     cls = next(c for c in (sp.sin, sp.cos, sp.tan, sp.sec, sp.csc, sp.cot, sp.asin, sp.acos, sp.atan, sp.acot,
-                           sp.asec, sp.acsc, sp.sinh, sp.cosh, sp.tanh, sp.asinh, sp.acosh, sp.atanh, sp.Abs)
+                           sp.asec, sp.acsc, sp.sinh, sp.cosh, sp.tanh, sp.asinh, sp.acosh, sp.atanh, sp.Abs,
+                           sp.sech, sp.csch, sp.coth, sp.asech, sp.acsch, sp.acoth)
                if rule.applies(c(u - 1), x))
-    arg = u + 1 if cls in (sp.asec, sp.acsc, sp.acosh) else u - 1 if cls is sp.Abs else u
+    arg = u + 1 if cls in (sp.asec, sp.acsc, sp.acosh, sp.acoth) else u - 1 if cls is sp.Abs else \
+        u / 2 if cls is sp.asech else u
     expr = cls(arg)
     got = rule.derive(expr, x, lambda v: sp.diff(v, x))
     for point in (0.3, 0.5, 0.7):
@@ -143,3 +149,65 @@ def test_cli_check_steps():
     assert out.exit_code == 0
     assert "chain rule, derivative of tan" in out.stdout
     assert "= 3·sec²(3x)" in out.stdout or "= 3sec²(3x)" in out.stdout
+
+
+# -- every problem of the homework corpus (issue 10's tests/corpus/homework.jsonl, when it is there) -------
+
+CORPUS = __import__("pathlib").Path(__file__).parent / "corpus" / "homework.jsonl"
+
+
+def _corpus_functions():
+    import json
+
+    if not CORPUS.exists():
+        return []
+    rows = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines() if line.strip()]
+    seen, problems = set(), []
+    for row in rows:
+        wrt = row.get("wrt") or []
+        key = (row["function"], tuple(wrt), row.get("order", 1), row.get("dependent"))
+        if key in seen or len(set(wrt)) > 1 or row.get("partial"):
+            continue
+        seen.add(key)
+        problems.append(row)
+    return problems
+
+
+@pytest.mark.skipif(not CORPUS.exists(), reason="the homework corpus (issue 10) is not in this tree")
+def test_steps_agree_with_sympy_on_every_corpus_problem():
+    from gradcli.reading import read_function
+
+    failures, derived = [], 0
+    for row in _corpus_functions():
+        text, wrt = row["function"], (row.get("wrt") or [None])[0]
+        try:
+            function = read_function(text, known=tuple(row.get("var") or ()), allow_equation=True)
+        except GradcliError:
+            continue  # notation the reader refuses is check's business, not the steps'
+        wrt = wrt or next((v for v in function.variables if v != row.get("dependent")), None)
+        if wrt is None:
+            continue
+        x_ = sp.Symbol(wrt, real=True)
+        try:
+            if function.sides is not None:
+                derivation = steps.derive_text(text, wrt, dependent=row.get("dependent") or "y")
+                y_ = sp.Symbol(row.get("dependent") or "y", real=True)
+                want = -sp.diff(function.expr, x_) / sp.diff(function.expr, y_)
+                got = derivation.answer
+            else:
+                current = function.expr
+                for _ in range(row.get("order", 1)):
+                    derivation = steps.derive(current, x_)
+                    current = derivation.result
+                got, want = current, sp.diff(function.expr, x_, row.get("order", 1))
+        except steps.NoRule:
+            continue  # max/min/relu/sign have no textbook rule: the steps say so
+        derived += 1
+        difference = sp.simplify(got - want)
+        if difference != 0:
+            symbols = sorted(difference.free_symbols, key=str)
+            values = [complex(difference.evalf(30, subs=dict(zip(symbols, point)))) for point in
+                      ([0.37 + 0.11 * k for k in range(len(symbols))], [1.3 - 0.2 * k for k in range(len(symbols))])]
+            if any(abs(v) > 1e-9 for v in values if v == v):
+                failures.append((text, wrt, str(got), str(want)))
+    assert derived > 0 and not failures, failures[:5]
