@@ -364,7 +364,7 @@ def check_command(
             expectations.append((named.group(1), named.group(2)) if named else (None, text))
         report = check_derivative(function, expectations, wrt=wrt, order=order, at=_point(at), timeout=timeout)
         data = report.to_dict()
-        from .textbook import annotate_check
+        from .notation import annotate_check
 
         annotate_check(report, data, latex=latex, display=not json_out)
         if json_out:
