@@ -9,6 +9,7 @@ import math
 import random
 import re
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 import sympy as sp
@@ -203,3 +204,31 @@ def test_budget_is_respected_on_a_hard_expression():
     _, derivative = _function_and_derivative("ln((x+1)/(x-1))")
     form = tb.textbook_form(derivative, budget=0.0)
     assert math.isclose(float(form.subs(x, 3)), float(sp.diff(sp.log((x + 1) / (x - 1)), x).subs(x, 3)))
+
+
+CORPUS = Path(__file__).parent / "corpus" / "homework.jsonl"
+
+
+@pytest.mark.skipif(not CORPUS.exists(), reason="the homework corpus (issue 10) is not in this tree")
+def test_readability_on_the_corpus():
+    # the first 60 distinct one-variable functions of the corpus: the printed derivative's operation count is
+    # at most that of the best of sympy's usual forms, and it reads back as the derivative
+    rows = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines() if line.strip()]
+    functions = list(dict.fromkeys(r["function"] for r in rows if len(r.get("wrt") or []) <= 1 and
+                                   not r.get("dependent") and not r.get("var") and "=" not in r["function"]))
+    checked = 0
+    for text in functions[:60]:
+        try:
+            function = read_function(text)
+        except Exception:  # noqa: BLE001 - notation the reader refuses is check's business
+            continue
+        if len(function.variables) != 1:
+            continue
+        symbol = sp.Symbol(function.variables[0], real=True)
+        derivative = sp.diff(function.expr, symbol)
+        style = tb.style_for(text)
+        chosen = tb.textbook_form(derivative, style, function=function.expr)
+        forms = [derivative, sp.simplify(derivative), sp.factor(derivative), sp.cancel(derivative)]
+        assert sp.count_ops(chosen) <= min(sp.count_ops(tb.course_functions(f, style)) for f in forms), text
+        checked += 1
+    assert checked > 0
