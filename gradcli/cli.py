@@ -414,6 +414,10 @@ def check_command(
     no_color: NoColorOpt = False,
     color: ColorOpt = ColorMode.auto,
     debug: DebugOpt = False,
+    latex: Annotated[bool, typer.Option("--latex", help="Print the function and derivatives in LaTeX.")] = False,
+    steps: Annotated[bool, typer.Option("--steps", help="Also show the derivative step by step, naming each "
+                                                       "rule.")] = False,
+    plot: Annotated[bool, typer.Option("--plot", help="Also plot f, f' and your answer in the terminal.")] = False,
 ):
     """Check a derivative: is --expect the derivative of FUNCTION? Without --expect, print the derivative.
 
@@ -432,6 +436,9 @@ def check_command(
                                   variables=var or (), dependent=dependent, hessian=hessian,
                                   formulas="all" if json_out else "needed")
         data = report.to_dict()
+        from .notation import annotate_check
+
+        annotate_check(report, data, latex=latex, display=not json_out)
         if json_out:
             from .render import json_out as render_json
 
@@ -440,12 +447,21 @@ def check_command(
             from .render.symbolic_render import print_check_report
 
             print_check_report(data, _console(no_color, color))
+            if steps:
+                from .steps import print_check_steps
+
+                print_check_steps(report, _console(no_color, color), latex=latex)
+            if plot:
+                from .plot import plot_check
+
+                plot_check(report, _console(no_color, color))
     raise typer.Exit(report.exit_code)
 
 
 @app.command("explain", context_settings={"ignore_unknown_options": True})
 def explain_command(
-    expression: Annotated[str, typer.Argument(help="A PyTorch-style expression.", show_default=False)],
+    expression: Annotated[str, typer.Argument(
+        help="A PyTorch-style expression, or homework notation: ln(1 + e^(wx+b)).", show_default=False)],
     assignments: Annotated[list[str] | None, typer.Argument(
         metavar="NAME=VALUE...", show_default=False, help="Tensors that require grad (as for eval).")] = None,
     const: Annotated[list[str] | None, typer.Option(
@@ -459,6 +475,10 @@ def explain_command(
     color: ColorOpt = ColorMode.auto,
     debug: DebugOpt = False,
     timeout: TimeoutOpt = _D.max_seconds,
+    torch_names: Annotated[bool | None, typer.Option(
+        "--torch-names/--no-torch-names", show_default=False,
+        help="Show PyTorch's grad_fn names (AddBackward0 ...); default: yes for PyTorch syntax, no for homework "
+             "notation.")] = None,
 ):
     """Show how backward() computed the gradients: the graph with each node's value, incoming gradient and
     local rule, and for scalar functions the chain rule step by step.
@@ -495,7 +515,78 @@ def explain_command(
         else:
             from .render.explain_render import print_explanation
 
-            print_explanation(explanation, _console(no_color, color))
+            print_explanation(explanation, _console(no_color, color), torch_names=torch_names)
+
+
+@app.command("steps", context_settings={"ignore_unknown_options": True})
+def steps_command(
+    function: Annotated[str, typer.Argument(
+        help="The function in homework notation (an equation such as x^2 + y^2 = 25 for implicit "
+             "differentiation).", show_default=False)],
+    wrt: Annotated[str | None, typer.Option("--wrt", metavar="VAR", help="The variable to differentiate by.")] = None,
+    dependent: Annotated[str, typer.Option("--dependent", metavar="NAME",
+                                           help="In an equation, the variable that depends on --wrt.")] = "y",
+    latex: Annotated[bool, typer.Option("--latex", help="Print the derivation in LaTeX (aligned).")] = False,
+    no_color: NoColorOpt = False,
+    color: ColorOpt = ColorMode.auto,
+    debug: DebugOpt = False,
+    timeout: Annotated[float, typer.Option("--timeout", help="Time budget of the whole command, in seconds.",
+                                           rich_help_panel="Limits")] = 30.0,
+):
+    """Differentiate step by step, naming the rule at each step (sum, product, quotient, chain ...).
+
+    Example: [bold]gradcli steps "x^2 sin x"[/]
+    """
+    def valid_options():
+        from . import options
+
+        options.seconds(timeout, "--timeout")
+
+    with _user_errors(debug), _guarded(timeout, "the derivation", validate=valid_options):
+        from .steps import derive_text, print_derivation
+
+        print_derivation(derive_text(function, wrt, dependent=dependent), _console(no_color, color), latex=latex)
+
+
+@app.command("plot", context_settings={"ignore_unknown_options": True})
+def plot_command(
+    function: Annotated[str, typer.Argument(help="The function in homework notation.", show_default=False)],
+    wrt: Annotated[str | None, typer.Option("--wrt", metavar="VAR", help="The variable of the x axis.")] = None,
+    start: Annotated[float | None, typer.Option("--from", metavar="A", help="Left end of the x axis (-5).")] = None,
+    stop: Annotated[float | None, typer.Option("--to", metavar="B", help="Right end of the x axis (5).")] = None,
+    order: Annotated[int, typer.Option("--order", min=1, max=5, help="Draw f′ ... up to this derivative.")] = 1,
+    expect: Annotated[str | None, typer.Option(
+        "--expect", "-e", metavar="ANSWER", help="Your derivative: drawn, and where it differs marked.")] = None,
+    png: Annotated[str | None, typer.Option("--png", metavar="FILE", help="Also write a PNG (needs "
+                                                                          "gradcli[plot]).")] = None,
+    svg: Annotated[str | None, typer.Option("--svg", metavar="FILE", help="Also write an SVG (needs "
+                                                                          "gradcli[plot]).")] = None,
+    width: Annotated[int | None, typer.Option("--width", min=30, max=400, help="Columns of the text plot.")] = None,
+    height: Annotated[int, typer.Option("--height", min=8, max=200, help="Rows of the text plot.")] = 22,
+    no_color: NoColorOpt = False,
+    color: ColorOpt = ColorMode.auto,
+    debug: DebugOpt = False,
+    timeout: Annotated[float, typer.Option("--timeout", help="Time budget of the whole command, in seconds.",
+                                           rich_help_panel="Limits")] = 30.0,
+):
+    """Plot f, its derivative(s) and your answer in the terminal; --png/--svg write an image.
+
+    Example: [bold]gradcli plot "x^2 sin x" --expect "2x cos x"[/]
+    """
+    def valid_options():
+        from . import options
+
+        options.seconds(timeout, "--timeout")
+
+    with _user_errors(debug), _guarded(timeout, "the plot", validate=valid_options):
+        from .plot import print_plot, sample, write_image
+
+        data = sample(function, wrt=wrt, start=start, stop=stop, order=order, expect=expect)
+        print_plot(data, _console(no_color, color), width=width, height=height)
+        for path in (png, svg):
+            if path:
+                write_image(data, path)
+                sys.stdout.write(f"wrote {path}\n")
 
 
 @app.command("repl")

@@ -9,6 +9,7 @@ local derivative, and the numbers, ending in the gradients `gradcli eval` prints
 
 from __future__ import annotations
 
+import ast
 import math
 import re
 from dataclasses import dataclass, field
@@ -33,9 +34,9 @@ RULES = {
     "DivBackward0": ("a / b", "∂(a/b)/∂a = 1/b, ∂(a/b)/∂b = −a/b²"),
     "NegBackward0": ("−a", "∂(−a)/∂a = −1"),
     "ReciprocalBackward0": ("1 / a", "∂(1/a)/∂a = −1/a²"),
-    "PowBackward0": ("a ^ c", "∂(aᶜ)/∂a = c·aᶜ⁻¹"),
-    "PowBackward1": ("a ^ b", "∂(aᵇ)/∂a = b·aᵇ⁻¹, ∂(aᵇ)/∂b = aᵇ·ln(a)"),
-    "PowBackward2": ("c ^ a", "∂(cᵃ)/∂a = cᵃ·ln(c)"),
+    "PowBackward0": ("a ^ c", "∂(a^c)/∂a = c·a^(c − 1)"),
+    "PowBackward1": ("a ^ b", "∂(a^b)/∂a = b·a^(b − 1), ∂(a^b)/∂b = a^b·ln(a)"),
+    "PowBackward2": ("c ^ a", "∂(c^a)/∂a = c^a·ln(c)"),
     "ExpBackward0": ("exp(a)", "∂exp(a)/∂a = exp(a)"),
     "LogBackward0": ("log(a)", "∂log(a)/∂a = 1/a"),
     "SinBackward0": ("sin(a)", "∂sin(a)/∂a = cos(a)"),
@@ -104,6 +105,7 @@ class GraphNode:
     value: np.ndarray | None  # None when the engine made it inside a composite op and kept no value
     grad: np.ndarray | None  # ∂L/∂(this value): what flowed in during backward (.grad for inputs)
     children: list[tuple[str, int]] = field(default_factory=list)  # (slot a/b/..., node id)
+    operands: dict[str, str] = field(default_factory=dict)  # slot a/b/c -> what it is: u1, x, the constant 2
 
 
 @dataclass
@@ -120,6 +122,7 @@ class ChainStep:
     terms: list[ChainTerm]
     formula: str  # ∂L/∂target in the inputs
     value: float  # from backward: the number `eval` prints for an input
+    textbook: str | None = None  # the formula simplified, in homework notation (σ, ln, e^x)
 
 
 @dataclass
@@ -131,6 +134,8 @@ class Explanation:
     forward: list[tuple[str, str, str, float]] = field(default_factory=list)  # (u, in u's, in inputs, value)
     steps: list[ChainStep] = field(default_factory=list)
     note: str | None = None  # why there is no chain rule section
+    homework: bool = False  # the expression was read as homework notation
+    forward_textbook: dict[str, tuple[str, str]] = field(default_factory=dict)  # u -> (local, in the inputs)
 
     def node(self, label: str) -> GraphNode:
         return next(n for n in self.nodes if n.label == label)
@@ -174,15 +179,65 @@ class _Recorder:
         return result
 
 
+_PYTORCH_ONLY = re.compile(r"\btorch\.|\bF\.|\.\s*[A-Za-z_]\w*\s*\(|\*\*|@|\[|\bdim\s*=")
+
+
+def reads_as_homework(text: str, known: frozenset = frozenset()) -> bool:
+    """Homework notation (ln, 2x, e^(wx+b), sec x ...) rather than PyTorch syntax: the text is not valid
+    PyTorch syntax, or the homework reader reads it differently; never when it uses PyTorch-only forms."""
+    from .errors import GradcliError
+    from .lang.parser import parse
+    from .reading import pytorch_expression
+
+    if _PYTORCH_ONLY.search(text):
+        return False
+    try:
+        as_pytorch = parse(text, known_variables=known)
+    except GradcliError:  # homework notation, if the homework reader can read it; else PyTorch's error stands
+        try:
+            pytorch_expression(text, known)
+        except GradcliError:
+            return False
+        return True
+    try:
+        rewritten, _ = pytorch_expression(text, known)
+        as_homework = parse(rewritten, known_variables=known)
+    except GradcliError:
+        return False
+    return ast.dump(_normal(as_homework.tree)) != ast.dump(_normal(as_pytorch.tree))
+
+
+def _normal(tree):
+    """The tree with ^ read as ** (both parsers' meaning of ^) for comparing two readings."""
+    import copy
+
+    tree = copy.deepcopy(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitXor):
+            node.op = ast.Pow()
+    return tree
+
+
 def explain(expression: str, inputs: dict[str, np.ndarray], consts: dict[str, np.ndarray] | None = None, *,
             grad_output: np.ndarray | None = None, dtype: dtypes.DType = dtypes.float64,
-            limits: Limits | None = None, timeout: float = 5.0) -> Explanation:
+            limits: Limits | None = None, timeout: float = 5.0, homework: bool | None = None) -> Explanation:
+    """`homework`: read the expression as homework notation (None: decide by `reads_as_homework`)."""
     consts = consts or {}
     limits = limits or Limits()
     taken = sorted(n for n in (*inputs, *consts) if n == "L" or re.fullmatch(r"u\d+", n))
     if taken:  # the steps name the output L and the intermediate values u1, u2 ...: a tensor so named would blur
         raise EvalError(f"'{taken[0]}' names a step of the explanation (L is the output, u1, u2 ... the "
                         "intermediate values)", hint=f"give the tensor '{taken[0]}' another name")
+    text = expression
+    known = frozenset(inputs) | frozenset(consts)
+    if homework is None:
+        homework = reads_as_homework(expression, known)
+    if homework:
+        from .reading import pytorch_expression
+
+        expression, renamed = pytorch_expression(expression, known, limits)  # errors point into the text
+        inputs = {renamed.get(k, k): v for k, v in inputs.items()}
+        consts = {renamed.get(k, k): v for k, v in consts.items()}
     result = evaluate_expression(expression, inputs, consts, grad_output=grad_output, dtype=dtype, limits=limits)
     if result.error is not None:
         raise EvalError(result.error, hint="pass --grad-output VALUE for a non-scalar output"
@@ -203,11 +258,49 @@ def explain(expression: str, inputs: dict[str, np.ndarray], consts: dict[str, np
                          observer=lambda node, grad: incoming.__setitem__(node, grad))
     labels = _labels(recorder.calls, leaves, out)
     node_labels = {t.grad_fn: labels[id(t)] for _, _, t in recorder.calls if _is_node(t)}
-    nodes = _graph(out, leaves, node_labels, _values(recorder.calls), incoming)
-    explanation = Explanation(expression, out.array, nodes,
-                              {name: None if t._grad is None else t._grad.array for name, t in leaves.items()})
+    nodes = _graph(out, leaves, node_labels, _values(recorder.calls), incoming,
+                   _constant_operands(recorder.calls, constants))
+    explanation = Explanation(text, out.array, nodes,
+                              {name: None if t._grad is None else t._grad.array for name, t in leaves.items()},
+                              homework=homework)
     _chain_rule(explanation, recorder.calls, labels, leaves, constants, out, incoming, timeout)
     return explanation
+
+
+def _operands(method, args) -> list:
+    """The operands of a recorded backend call, in order."""
+    if method in ("binary", "compare"):
+        return [args[1], args[2]]
+    if method == "unary":
+        return [args[1]]
+    if method == "call":
+        return list(args[1])
+    if method == "method":
+        return [args[0], *args[2]]
+    return []
+
+
+def _constant_operands(calls, constants) -> dict:
+    """grad_fn -> the texts of its operands that are not graph nodes (numbers, --const tensors), in order."""
+    from .render.symbolic_render import short_number
+
+    names = {id(t): name for name, t in constants.items()}
+    found = {}
+    for method, args, result in calls:
+        if not _is_node(result):
+            continue
+        texts = []
+        for operand in _operands(method, args):
+            if isinstance(operand, Tensor) and operand.requires_grad:
+                continue
+            if id(operand) in names:
+                texts.append(names[id(operand)])
+            elif isinstance(operand, (int, float)) and not isinstance(operand, bool):
+                texts.append({math.e: "e", math.pi: "π"}.get(float(operand), short_number(float(operand))))
+            elif isinstance(operand, Tensor) and operand.array.ndim == 0:
+                texts.append(short_number(float(operand.array)))
+        found[result.grad_fn] = texts
+    return found
 
 
 def _is_node(value) -> bool:
@@ -231,7 +324,7 @@ def _values(calls) -> dict[Function, np.ndarray]:
     return {result.grad_fn: result.array for _, _, result in calls if _is_node(result)}
 
 
-def _graph(out, leaves, node_labels, values, incoming) -> list[GraphNode]:
+def _graph(out, leaves, node_labels, values, incoming, constants=None) -> list[GraphNode]:
     """The nodes from the output down (depth first, inputs in order); a shared node appears once."""
     leaf_names = {id(t): name for name, t in leaves.items()}
     nodes: list[GraphNode] = []
@@ -250,9 +343,22 @@ def _graph(out, leaves, node_labels, values, incoming) -> list[GraphNode]:
             node = GraphNode(node_id, node_labels.get(item, f"#{node_id}"), item.name, op, rule, tuple(item.out_shape),
                              value, None if grad is None else np.broadcast_to(grad, item.out_shape))
             nodes.append(node)
-            for slot, child in zip(SLOTS, item.next_functions):
+            # the rules name tensor operands a, b ... in order and a constant c: 2 - x is c − a, e^u is c ^ a
+            spare = list((constants or {}).get(item, []))
+            letters = iter(SLOTS)
+            for child in item.next_functions:
                 if child is not None:
-                    node.children.append((slot, visit(child)))
+                    slot = next(letters)
+                    child_id = visit(child)
+                    node.children.append((slot, child_id))
+                    node.operands[slot] = nodes[child_id].label
+            if spare:
+                node.operands["c"] = spare[0]
+                template = node.op + " " + node.rule
+                for slot in letters:
+                    if not spare or not re.search(rf"(?<![A-Za-z_]){slot}(?![A-Za-z_])", template):
+                        break
+                    node.operands[slot] = spare.pop(0)
         else:
             grad = item._grad
             nodes.append(GraphNode(node_id, leaf_names.get(key, "input"), None, "input", "", tuple(item.array.shape),
@@ -277,13 +383,48 @@ def _chain_rule(explanation, calls, labels, leaves, constants, out, incoming, ti
     from . import symbolic
 
     try:
-        symbolic.bounded(timeout, _replay_chain, explanation, calls, labels, leaves, constants, incoming)
+        forms = symbolic.bounded(timeout, _replay_chain, explanation, calls, labels, leaves, constants, incoming)
     except (symbolic.NoSymbolicForm, symbolic.SymbolicTimeout) as err:
         explanation.forward, explanation.steps = [], []
         explanation.note = f"no step-by-step chain rule: {err.message}"
+        return
     except Exception as err:  # noqa: BLE001 - the steps are an extra: sympy failing there never fails explain
         explanation.forward, explanation.steps = [], []
         explanation.note = f"no step-by-step chain rule: sympy failed ({type(err).__name__}: {str(err)[:120]})"
+        return
+    try:
+        _textbook_forms(explanation, forms, list(leaves), min(timeout, TEXTBOOK_BUDGET))
+    except Exception:  # noqa: BLE001 - simplified forms are an extra: the raw chain rule above still stands
+        pass
+
+
+TEXTBOOK_BUDGET = 4.0  # seconds for simplifying every formula of the chain rule together
+
+
+def _textbook_forms(explanation, forms, inputs, budget) -> None:
+    """Each value and each input's gradient in homework notation, simplified (σ(u) for the sigmoid):
+    for binary cross-entropy ∂L/∂w = x·(σ(b + w·x) - y)."""
+    import time
+
+    import sympy as sp
+
+    from .textbook import style_for, textbook_form, to_text, with_sigma
+
+    style = style_for(explanation.expression)
+    deadline = time.monotonic() + budget
+    for label, (local, full) in forms["forward"].items():
+        explanation.forward_textbook[label] = (to_text(with_sigma(local), style), to_text(with_sigma(full), style))
+    symbols = forms["symbols"]
+    loss = with_sigma(forms["loss"])
+    for step in explanation.steps:
+        if step.target in inputs and step.target in symbols:
+            gradient = with_sigma(sp.diff(loss, symbols[step.target]))
+        elif step.target in forms["totals"]:
+            gradient = with_sigma(forms["totals"][step.target])
+        else:
+            continue
+        remaining = max(0.0, deadline - time.monotonic())
+        step.textbook = to_text(textbook_form(gradient, style, function=loss, budget=remaining), style)
 
 
 def _replay_chain(explanation, calls, labels, leaves, constants, incoming) -> None:
@@ -357,6 +498,9 @@ def _replay_chain(explanation, calls, labels, leaves, constants, incoming) -> No
         if target in terms:
             explanation.steps.append(ChainStep(target, terms[target][::-1], sp.sstr(total[target]),
                                                grad_of.get(target, math.nan)))
+    return {"forward": {label: (local_forms[label][0], formula[label]) for label in order},
+            "loss": formula.get("L", formula[order[-1]]), "totals": total,
+            "symbols": {name: sp.sympify(np.asarray(symbols[name])[()]) for name in given}}
 
 
 def to_dict(e: Explanation) -> dict:

@@ -146,7 +146,7 @@ def check_derivative(function: str, expectations: list, *, wrt=None, order: int 
     only the results that are not correct (what the text output shows)."""
     limits = limits or Limits()
     f = read_homework(function, variables, limits, allow_equation=True)
-    f = _explicit_definition(f, variables, limits)
+    f = explicit_definition(f, variables, limits)
     implicit = None
     if f.is_equation:
         implicit = dependent or "y"
@@ -201,7 +201,7 @@ _DEFINITION = re.compile(r"\s*(?:(?P<bare>[yzfghuFL])"
                          r"\s*=(?P<rhs>[^=]*)", re.S)
 
 
-def _explicit_definition(f: Reading, variables, limits) -> Reading:
+def explicit_definition(f: Reading, variables, limits) -> Reading:
     """`y = x^2`, `f(x) = x^2`: a function, not an equation (when the name on the left is not on the right)."""
     if not f.is_equation:
         return f

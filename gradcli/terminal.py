@@ -17,6 +17,7 @@ COMPLETE_VAR = "_GRADCLI_COMPLETE"  # set by the completion scripts when they ca
 ASCII_FALLBACKS = {
     "∂": "d", "·": "*", "✓": "ok", "✗": "x", "≠": "!=", "≤": "<=", "≥": ">=", "…": "...", "‖": "|",
     "Δ": "delta", "→": "->", "←": "<-", "×": "x", "—": "-", "–": "-", "′": "'", "″": "''", "ⁿ": "^n",
+    "−": "-", "∪": " U ", "±": "+-", "≈": "~", "∈": " in ", "⋅": "*",
     "√": "sqrt", "∞": "inf", "π": "pi", "σ": "sigma", "∑": "sum", "•": "*", "“": '"', "”": '"', "’": "'",
     **{sup: "^" + str(digit) for digit, sup in enumerate("⁰¹²³⁴⁵⁶⁷⁸⁹")},
     "⁻": "^-",
@@ -34,6 +35,8 @@ def ascii_fallback(char: str) -> str:
         return "-" if char in _HORIZONTAL else "|" if char in _VERTICAL else "+"
     if "\u2580" <= char <= "\u259f":  # block elements
         return "#"
+    if "\u2800" <= char <= "\u28ff":  # braille dots (terminal plots)
+        return " " if char == "\u2800" else "*"
     import unicodedata
 
     # modifier letters and other compatibility forms (ᶜ, ᵢ, ﬁ): their ASCII base, ^ for a superscript

@@ -115,7 +115,8 @@ def test_dot_output():
 def test_cli_tree_and_chain_rule():
     out = runner.invoke(app, ["explain", "x**2 * sin(x)", "x=1.5", "--no-color"])
     assert out.exit_code == 0
-    assert "L = a · b  MulBackward0  shape ()  value 2.244364  grad 1" in out.stdout
+    # operands named by the values themselves, not slots a/b (issue 11)
+    assert "L = u₁ · u₂  MulBackward0  shape ()  value 2.244364  grad 1" in out.stdout
     assert "∂L/∂x = ∂L/∂u₁·∂u₁/∂x + ∂L/∂u₂·∂u₂/∂x" in out.stdout
     assert out.stdout.rstrip().endswith("= 3.151644")
 

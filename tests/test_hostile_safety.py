@@ -275,7 +275,9 @@ def test_explain_shows_negative_infinity():
     assert obj["output"] == "-inf"
     assert [(f["name"], f["value"]) for f in obj["forward"]] == [("u1", "-inf"), ("L", "-inf")]
     table = run("explain", "log(x)", "x=0", "--no-color")
-    assert "L = log(x) = -inf" in table.stdout
+    # explain prints a formula line, then its value (issue 11)
+    lines = [line.strip() for line in table.stdout.splitlines()]
+    assert lines[lines.index("L = ln(x)") + 1] == "= -inf"
 
 
 def test_float64_values_of_sympy_infinities_keep_their_sign():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from rich.console import Console
 from rich.text import Text
 from rich.tree import Tree
@@ -16,49 +18,94 @@ def _value(array) -> str:
     return short_number(float(array)) if getattr(array, "ndim", 0) == 0 else format_array(array).replace("\n", "  ")
 
 
-def _node_line(node) -> Text:
+_SLOT = re.compile(r"(?<![A-Za-z_])([a-h])(?![A-Za-z_])")
+
+
+_BY_SLOT = re.compile(r"/∂([a-h])\s*=")
+
+
+def named(template: str, operands: dict, inputs: set | None = None) -> str:
+    """A rule written with slots a, b, c, named by the node's own operands: ∂(a·b)/∂a = b -> ∂(w·x)/∂w = x
+    (never a local a/b that an input called b would make ambiguous).  `inputs`: the slots that are graph
+    inputs; the derivatives by the other (constant) slots are left out."""
+    if not operands:
+        return template
+    if inputs is not None:
+        clauses = template.split(", ")
+        kept = [c for c in clauses if not (_BY_SLOT.search(c) and _BY_SLOT.search(c).group(1) not in inputs)]
+        template = ", ".join(kept or clauses)
+    return _SLOT.sub(lambda m: subscript_digits(operands.get(m.group(1), m.group(1))), template)
+
+
+def _node_line(node, torch_names: bool = True) -> Text:
     name = subscript_digits(node.label)
     if node.grad_fn is None:
         head = Text.assemble((name, "bold cyan"), ("  input", "dim"))
     else:
-        head = Text.assemble((name, "bold"), f" = {node.op}", (f"  {node.grad_fn}", "dim"))
+        head = Text.assemble((name, "bold"), f" = {named(node.op, node.operands)}")
+        if torch_names:
+            head.append(f"  {node.grad_fn}", style="dim")
     head.append(f"  shape {format_shape(node.shape)}  value {_value(node.value)}  ")
     head.append(f"grad {_value(node.grad)}", style="green")
     if node.rule:
-        head.append(f"\n{node.rule}", style="dim")
+        head.append(f"\n{named(node.rule, node.operands, {slot for slot, _ in node.children})}", style="dim")
     return head
 
 
-def print_explanation(e, console: Console) -> None:
+def print_explanation(e, console: Console, torch_names: bool | None = None) -> None:
+    """`torch_names`: show PyTorch's grad_fn names (AddBackward0 ...); by default not for homework input."""
+    if torch_names is None:
+        torch_names = not e.homework
     console.print(Text.assemble(("output  ", "bold"), _value(e.output)))
     console.print(Text("graph, from the output to the inputs (grad: ∂L/∂node, as backward computed it)", style="dim"))
-    tree = Tree(_node_line(e.nodes[0]))
+    tree = Tree(_node_line(e.nodes[0], torch_names))
     shown = {0}
 
     def grow(branch, node):
-        for slot, child_id in node.children:
+        for _slot, child_id in node.children:
             child = e.nodes[child_id]
             if child_id in shown and child.grad_fn is not None:
-                branch.add(Text(f"{slot}: {subscript_digits(child.label)} (shown above)", style="dim"))
+                branch.add(Text(f"{subscript_digits(child.label)} (shown above)", style="dim"))
                 continue
             shown.add(child_id)
-            grow(branch.add(Text.assemble(f"{slot}: ", _node_line(child))), child)
+            grow(branch.add(_node_line(child, torch_names)), child)
 
     grow(tree, e.nodes[0])
     console.print(tree)
     if e.forward:
-        console.print(Text("forward", style="bold"))
+        console.print(Text("forward (a formula, then its value)", style="bold"))
         for name, local, formula, value in e.forward:
-            parts = [subscript_digits(name), prettify(subscript_digits(local))]
+            local, formula = e.forward_textbook.get(name, (prettify(local), prettify(formula)))
+            parts = [subscript_digits(name), subscript_digits(local)]
             if formula != local:
-                parts.append(prettify(formula))
-            console.print(Text("  " + " = ".join(parts) + f" = {short_number(value)}"))
+                parts.append(formula)
+            head = "  " + " = ".join(parts)
+            console.print(Text(head), soft_wrap=True)
+            console.print(Text(" " * (len(subscript_digits(name)) + 3) + f"= {short_number(value)}"))
     if e.steps:
-        console.print(Text("chain rule, backward from L (∂L/∂L = 1)", style="bold"))
+        console.print(Text("chain rule, backward from L (∂L/∂L = 1): the rule, then the numbers", style="bold"))
         for step in e.steps:
-            console.print(Text("  " + _step_text(step)))
+            formula, numbers = _step_lines(step)
+            console.print(Text(formula), soft_wrap=True)
+            console.print(Text(numbers), soft_wrap=True)
     if e.note:
         console.print(Text(f"note: {e.note}", style="dim"))
+
+
+def _step_lines(step) -> tuple[str, str]:
+    """(∂L/∂t = Σ ∂L/∂p·∂p/∂t = its formula in the inputs, simplified;  = the numbers = the value)."""
+    target = subscript_digits(step.target)
+    head = f"  ∂L/∂{target}"
+    parts = []
+    if any(t.parent != "L" for t in step.terms):
+        parts.append(" + ".join(f"∂L/∂{subscript_digits(t.parent)}·∂{subscript_digits(t.parent)}/∂{target}"
+                                if t.parent != "L" else f"∂L/∂{target}" for t in step.terms))
+    parts.append(step.textbook or prettify(step.formula))
+    numbers = " + ".join(short_number(t.local_value) if t.parent == "L" and t.parent_grad == 1 else
+                         f"{_factor(short_number(t.parent_grad))}·{_factor(short_number(t.local_value))}"
+                         for t in step.terms)
+    tail = [numbers] + ([short_number(step.value)] if short_number(step.value) != numbers else [])
+    return head + " = " + " = ".join(parts), " " * len(head) + " = " + " = ".join(tail)
 
 
 def _step_text(step) -> str:
