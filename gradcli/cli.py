@@ -248,6 +248,7 @@ def eval_command(
                            max_length=max_length, max_depth=max_depth, max_nodes=max_nodes,
                            max_elements=max_elements, max_exponent=max_exponent, seed=seed, order=order)
 
+    expression = expression.strip()  # " -x^2": see _expression_may_start_with_minus
     # rows mode bounds each row by --timeout (gradcli/rows.py), not the whole stream
     with _user_errors(debug, json_out), _guarded(None if rows is not None else timeout, memory_mb=max_memory,
                                                  validate=valid_options):
@@ -485,6 +486,7 @@ def explain_command(
 
     Example: [bold]gradcli explain "x**2 * sin(x)" x=1.5[/]
     """
+    expression = expression.strip()  # " -x^2": see _expression_may_start_with_minus
     def valid_options():
         from . import options
 
@@ -652,6 +654,19 @@ def _point(specs: list[str] | None) -> dict | None:
     return point
 
 
+_EXPRESSION_COMMANDS = frozenset({"eval", "check", "explain", "steps", "plot"})
+
+
+def _expression_may_start_with_minus(argv: list[str]) -> None:
+    """`gradcli eval "-x^2" x=1`: an expression right after the command that starts with a minus is the
+    expression, not an unknown option (short options are two characters: -c, -o; `--` works as well).
+    A leading space makes click take it as an argument; the readers strip it."""
+    if len(argv) > 2 and argv[1] in _EXPRESSION_COMMANDS:
+        text = argv[2]
+        if text.startswith("-") and not text.startswith("--") and len(text) > 2 and "=" not in text:
+            argv[2] = " " + text
+
+
 def main() -> None:
     from .guard import own_process
     from .options import undecodable_argument
@@ -661,6 +676,7 @@ def main() -> None:
     if message is not None:
         sys.stderr.write(message + "\n")
         raise SystemExit(EXIT_ERROR)
+    _expression_may_start_with_minus(sys.argv)
     prepare_process()
     keep_only_invoked_command(app, sys.argv[1:])
     plain_help_when_asked(sys.argv[1:])

@@ -72,10 +72,10 @@ def parse(source: str, limits: Limits | None = None, *, known_variables: frozens
     if not source.strip():
         raise ParseError("empty expression")
     _check_characters(source)
+    if "\n" not in source.strip():
+        source = source.strip()
     try:
-        tree = ast.parse(source.strip() if "\n" not in source.strip() else source, mode="eval")
-        if source != source.strip() and "\n" not in source.strip():
-            source = source.strip()
+        tree = _parse_with_power_carets(source)
     except SyntaxError as err:
         raise _syntax_error(source, err) from None
     except (RecursionError, MemoryError):
@@ -85,6 +85,64 @@ def parse(source: str, limits: Limits | None = None, *, known_variables: frozens
     program = Program(source, tree, line_offsets(source))
     _Validator(program, limits, known_variables).check()
     return program
+
+
+def _parse_with_power_carets(source: str) -> ast.Expression:
+    """`^` means power, with power's precedence: `2*x^2` is 2*x**2, never Python's (2*x)^2 (xor binds
+    loosest).  Each `^` token is parsed as `**`, then every node's columns are moved back onto the text the
+    user typed, so carets in error messages stay under what they wrote."""
+    carets = _caret_columns(source)
+    if not carets:
+        return ast.parse(source, mode="eval")
+    lines = source.split("\n")
+    rewritten = "\n".join(_with_double_stars(line, carets.get(n, ())) for n, line in enumerate(lines, 1))
+    try:
+        tree = ast.parse(rewritten, mode="eval")
+    except SyntaxError as err:
+        if err.lineno in carets and err.offset:
+            new_line = rewritten.split("\n")[err.lineno - 1]
+            err.offset = _original_column(new_line, lines[err.lineno - 1], carets[err.lineno], err.offset - 1) + 1
+        raise
+    new_lines = rewritten.split("\n")
+    for node in ast.walk(tree):
+        for line_attr, col_attr in (("lineno", "col_offset"), ("end_lineno", "end_col_offset")):
+            line, col = getattr(node, line_attr, None), getattr(node, col_attr, None)
+            if line in carets and col is not None:
+                setattr(node, col_attr, _original_column(new_lines[line - 1], lines[line - 1], carets[line], col,
+                                                         in_bytes=True))
+    return tree
+
+
+def _caret_columns(source: str) -> dict[int, list[int]]:
+    """Line number -> character columns of the `^` operator tokens (not inside strings)."""
+    import io
+    import tokenize
+
+    carets: dict[int, list[int]] = {}
+    if "^" not in source:
+        return carets
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+            if token.type == tokenize.OP and token.string == "^":
+                carets.setdefault(token.start[0], []).append(token.start[1])
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return {}  # ast.parse reports the problem itself
+    return carets
+
+
+def _with_double_stars(line: str, columns) -> str:
+    for col in sorted(columns, reverse=True):
+        line = line[:col] + "**" + line[col + 1:]
+    return line
+
+
+def _original_column(new_line: str, old_line: str, carets, col: int, in_bytes: bool = False) -> int:
+    """A column of the rewritten line (each `^` became `**`) as a column of the typed line."""
+    if in_bytes:
+        col = len(new_line.encode("utf-8")[:col].decode("utf-8", errors="ignore"))
+    shift = sum(1 for k, c in enumerate(sorted(carets)) if c + k + 2 <= col)
+    col -= shift
+    return len(old_line[:col].encode("utf-8")) if in_bytes else col
 
 
 def _check_characters(source: str) -> None:
