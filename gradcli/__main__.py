@@ -1,3 +1,3 @@
-from gradcli.cli import main
+from gradcli.cli import run
 
-main()
+run()

@@ -182,6 +182,42 @@ def test_a_broken_pipe_in_the_shell_is_141():
     assert done.stdout.strip() == "141" and done.stderr == ""
 
 
+# -- leaving without the interpreter's teardown (gradcli.cli.run) ----------------------------------------
+
+def test_everything_written_arrives_before_the_fast_exit():
+    # far more than any buffer, to a pipe and to a file: every byte arrives, and the JSON is whole
+    import json
+
+    done = gradcli("eval", "(x*2).sum()", "x=arange(200000)", "--json", "--no-check")
+    assert done.returncode == 0 and done.stderr == ""
+    grad = json.loads(done.stdout)["tensors"]["x"]["grad"]
+    assert len(grad) == 200_000 and grad[-1] == 2.0
+
+
+def test_exit_codes_survive_the_fast_exit(tmp_path):
+    assert gradcli("check", "x^2", "--wrt", "x", "--expect", "2x").returncode == 0
+    wrong = gradcli("check", "x^2", "--wrt", "x", "--expect", "3x")
+    assert wrong.returncode == 1 and "incorrect" in wrong.stdout
+    bad = gradcli("eval", "x+", "x=1")
+    assert bad.returncode == 2 and bad.stderr.startswith("gradcli: error:")
+    with open(tmp_path / "out.json", "w") as out:
+        code = subprocess.run([*GRADCLI, "eval", "x*3", "x=2", "--json", "--no-check"], stdout=out,
+                              env=environment(), timeout=120).returncode
+    assert code == 0 and '"grad": 3.0' in (tmp_path / "out.json").read_text()
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("args", [("eval", "x*3", "x=2", "--json", "--no-check"), ("eval", "x*3", "x=2"),
+                                  ("check", "x^2", "--wrt", "x", "--expect", "2x"), ("ops",), ("--help",),
+                                  ("completion", "bash")])
+def test_a_full_disk_is_a_one_line_error(args):
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([*GRADCLI, *args], stdout=full, stderr=subprocess.PIPE, text=True,
+                              env=environment(), timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == "gradcli: error: could not complete the command: No space left on device\n"
+
+
 # -- non-UTF-8 terminals ----------------------------------------------------------------------------------
 
 def test_ascii_stand_ins():
