@@ -112,11 +112,12 @@ def deadline(seconds: float | None, message: str, hint: str | None = None):
 
 # -- the process-level guard --------------------------------------------------------------------------------
 
-def _address_space() -> int | None:
-    """This process's virtual size in bytes (Linux), what RLIMIT_AS counts."""
+def process_memory(kind: str) -> int | None:
+    """This process's `"virtual"` size (what RLIMIT_AS counts) or `"resident"` memory in bytes, where /proc
+    tells it (Linux); None elsewhere."""
     try:
         with open("/proc/self/statm") as statm:
-            return int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+            return int(statm.read().split()[("virtual", "resident").index(kind)]) * os.sysconf("SC_PAGE_SIZE")
     except (OSError, ValueError, IndexError):
         return None
 
@@ -128,7 +129,7 @@ def _memory_limit(memory_mb: float | None, what: str):
         import resource
     except ImportError:  # not on this platform: the size guard still bounds every tensor
         resource = None
-    current = _address_space()
+    current = process_memory("virtual")
     if resource is None or current is None or memory_mb is None:
         yield
         return

@@ -12,7 +12,6 @@ from __future__ import annotations
 import ast
 import inspect
 import operator
-import os
 import re
 import string
 import time
@@ -712,12 +711,9 @@ def _local_names(node: ast.FunctionDef) -> frozenset:
 
 
 def _resident_bytes() -> int | None:
-    """This process's resident memory, where /proc tells it (Linux); None elsewhere."""
-    try:
-        with open("/proc/self/statm") as statm:
-            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError, IndexError):
-        return None
+    from ..guard import process_memory
+
+    return process_memory("resident")
 
 
 # Visit methods are found by name: exec_For executes ast.For, eval_BinOp evaluates ast.BinOp.
