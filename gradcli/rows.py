@@ -19,6 +19,7 @@ import csv
 import json
 import math
 import os
+import re
 import select
 import signal
 import sys
@@ -322,9 +323,12 @@ def _lines(blob: bytes, first: bool) -> tuple[list[str], bool]:
     if "\r" in text:
         text = text.replace("\r\n", "\n")
     body = text[:-1] if text.endswith("\n") else text
-    # a blank line is empty or starts with whitespace: cheap substring tests rule both out for most chunks
-    maybe_blank = not body or body[0].isspace() or any(f"\n{c}" in body for c in "\n \t\f\v\r")
+    # a blank line is empty or starts with whitespace: one search rules both out for most chunks
+    maybe_blank = not body or body[0].isspace() or _LINE_STARTING_WITH_SPACE.search(body) is not None
     return body.split("\n"), maybe_blank
+
+
+_LINE_STARTING_WITH_SPACE = re.compile(r"\n\s")  # \s: what str.strip() removes, \n included
 
 
 def _is_regular(fd: int) -> bool:
@@ -627,7 +631,7 @@ class _CsvRows:
         chunk = Chunk(lines, raw)
         width = len(self.columns)
         n = len(raw)
-        quoted = any(map(str.__contains__, raw, repeat('"')))
+        quoted = '"' in "".join(raw)
         regular = not quoted and list(map(str.count, raw, repeat(d))).count(width - 1) == n
         if regular and self.indices:
             try:  # numpy's C reader; its numbers are Python's float() of each field

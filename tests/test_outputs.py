@@ -8,6 +8,9 @@ import json
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
 from typer.testing import CliRunner
 
 from gradcli import outputs
@@ -207,3 +210,27 @@ def test_json_errors_from_check_and_explain():
         obj = json.loads(result.stdout)
         assert set(obj["error"]) == {"type", "message", "hint", "span"}
         assert result.stderr.startswith("gradcli: error:")
+
+
+# -- numbers as text: float_texts is repr, only faster -------------------------------------------------------
+
+
+@settings(max_examples=300, deadline=None)
+@given(arrays(np.float64, st.integers(0, 40), elements=st.floats(allow_nan=True, allow_infinity=True)))
+def test_float_texts_is_repr_of_every_float64(values):
+    assert outputs.float_texts(values) == [repr(v) for v in values.tolist()]
+
+
+def test_float_texts_is_repr_at_every_magnitude_and_bit_pattern():
+    rng = np.random.default_rng(7)
+    edges = [0.0, -0.0, 1e-4, np.nextafter(1e-4, 0), 1e16, np.nextafter(1e16, 0), -1e16, 5e-324, 1.5e308,
+             np.inf, -np.inf, np.nan, 0.1, 1 / 3, 2.0 ** 53, 9999999999999998.0, 123.0]
+    bits = rng.integers(0, 2**63, size=200_000, dtype=np.uint64).view(np.float64)  # every exponent, subnormals
+    scaled = rng.normal(size=200_000) * 10.0 ** rng.integers(-8, 20, size=200_000)
+    for values in (np.array(edges), bits, -bits, scaled):
+        assert outputs.float_texts(values) == list(map(repr, values.tolist()))
+
+
+def test_float_texts_of_float32_are_the_float64_reprs_of_its_values():
+    values = np.array([0.1, 1e-5, 3.3e20, 2.5], dtype=np.float32)
+    assert outputs.float_texts(values) == [repr(float(v)) for v in values]
