@@ -588,6 +588,26 @@ def _read_npz(data: bytes, what: str, limits: Limits, key) -> np.ndarray:
 
 # -- JSON and text ---------------------------------------------------------------------------------------------
 
+class DuplicateKey(ValueError):
+    """A JSON object names a key twice (json.loads would silently keep the last value)."""
+
+    def __init__(self, key: str):
+        super().__init__(f"'{_excerpt(key)}' is given twice")
+        self.key = key
+
+
+def unique_keys(pairs) -> dict:
+    """object_pairs_hook for json.loads: a dict, or DuplicateKey for a key given twice."""
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise DuplicateKey(key)
+            seen.add(key)
+    return obj
+
+
 def _json_load(data: bytes, what: str, limits: Limits):
     # A nested list of n numbers has at least n-1 commas: too many commas means too many numbers, refused
     # before the (memory-hungry) Python objects exist.
@@ -597,16 +617,10 @@ def _json_load(data: bytes, what: str, limits: Limits):
     def constant(name):
         return {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}[name]
 
-    def no_duplicates(pairs):
-        seen = {}
-        for k, v in pairs:
-            if k in seen:
-                raise InputError(f"{what} gives '{_excerpt(k)}' twice")
-            seen[k] = v
-        return seen
-
     try:
-        return json.loads(data, parse_constant=constant, parse_int=float, object_pairs_hook=no_duplicates)
+        return json.loads(data, parse_constant=constant, parse_int=float, object_pairs_hook=unique_keys)
+    except DuplicateKey as err:
+        raise InputError(f"{what} gives '{_excerpt(err.key)}' twice") from None
     except json.JSONDecodeError as err:
         raise InputError(f"cannot read {what} as JSON: {err.msg} at line {err.lineno}, column {err.colno}") \
             from None
