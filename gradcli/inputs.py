@@ -116,7 +116,13 @@ def parse_value(text: str, *, dtype: np.dtype, rng: np.random.Generator, limits:
                          hint=_VALUE_HINT) from None
     except (RecursionError, MemoryError):
         raise InputError("value is nested too deeply", source=source[:200]) from None
-    array = _ValueReader(source, lead, limits, rng).read(tree.body)
+    body = tree.body
+    if isinstance(body, ast.Tuple) and body.elts and body.col_offset == body.elts[0].col_offset:
+        # 1,5 without brackets: a decimal comma (1.5) as often as a list; Python would make it a tuple
+        raise InputError("numbers separated by commas without brackets",
+                         source=source, span=(lead, lead + len(stripped)),
+                         hint=f"a list is written [{_excerpt(stripped)}]; a decimal point is '.', as in 1.5")
+    array = _ValueReader(source, lead, limits, rng).read(body)
     return _finish(array, dtype, limits, source[:200])
 
 
