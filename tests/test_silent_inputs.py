@@ -58,3 +58,30 @@ def test_run_argument_with_a_decimal_comma_is_refused(tmp_path):
     result = invoke("run", str(program), "--arg", "n=1,5")
     assert result.exit_code == 2
     assert "numbers separated by commas without brackets" in result.stderr
+
+
+# -- gradcli run --arg: overwritten before it is read, or never read ---------------------------------------
+
+def _program(tmp_path, text):
+    path = tmp_path / "p.py"
+    path.write_text(text)
+    return str(path)
+
+
+def test_run_argument_the_program_overwrites_before_reading_is_refused(tmp_path):
+    program = _program(tmp_path, "import torch\nn = 3\nx = torch.tensor([1.0], requires_grad=True)\n"
+                                 "(x*n).sum().backward()\nprint(x.grad)\n")
+    result = invoke("run", program, "--arg", "n=10")
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"gradcli: error: --arg n is overwritten at line 2 of {program} ")
+    assert result.stdout == ""
+    # an import rebinds too
+    assert "--arg torch is overwritten at line 1" in invoke("run", program, "--arg", "torch=1").stderr
+
+
+def test_run_argument_read_first_is_used_and_an_unread_one_is_warned(tmp_path):
+    program = _program(tmp_path, "n += 1\nm = [k for k in range(2)]\nprint(n)\n")
+    result = invoke("run", program, "--arg", "n=1", "--arg", "q=5")
+    assert result.exit_code == 0
+    assert result.stdout == "2\n"  # hand: 1 + 1, as Python prints an int
+    assert result.stderr == f"gradcli: warning: --arg q is never read by {program}; it has no effect\n"
