@@ -72,14 +72,14 @@ def _split_assignment(spec: str) -> tuple[str, str, int]:
                          span=(0, min(len(spec), 200)), hint="for example x=[1,2,3] or W=randn(3,4)")
     name, text = spec.split("=", 1)
     name = name.strip()
-    _check_name(name, spec)
+    check_name(name, spec)
     return name, text, spec.index("=") + 1
 
 
-def _check_name(name: str, source: str | None = None, *, where: str = "") -> None:
+def check_name(name: str, source: str | None = None, *, where: str = "", start: int = 0) -> None:
     if not name.isidentifier() or name.startswith("_"):
         raise InputError(f"{where}'{_excerpt(name)}' is not a valid tensor name", source=source,
-                         span=(0, max(len(name), 1)) if source else None,
+                         span=(start, start + max(len(name), 1)) if source else None,
                          hint="names are identifiers such as x, W1 or bias")
 
 
@@ -802,7 +802,7 @@ def read_inputs_file(path_text: str, *, dtype: np.dtype, limits: Limits, stdin=N
     if data[:4] in _ZIP_MAGICS:
         with _open_npz(data, what) as archive:
             for name, member in _npz_members(archive).items():
-                _check_name(name, where=f"{what}: ")
+                check_name(name, where=f"{what}: ")
                 values[name] = _read_npz_member(archive, member, f"{what}:{name}", limits)
     elif extension == ".npz" or data[:6] == _NPY_MAGIC:
         raise InputError(f"{what} is not an .npz archive", hint="--inputs takes a JSON object or an .npz")
@@ -812,7 +812,7 @@ def read_inputs_file(path_text: str, *, dtype: np.dtype, limits: Limits, stdin=N
             raise InputError(f"{what} is not a JSON object {{name: value, ...}}",
                              hint='for example {"x": [1, 2, 3], "w": 0.5}')
         for name, item in obj.items():
-            _check_name(name, where=f"{what}: ")
+            check_name(name, where=f"{what}: ")
             values[name] = _json_array(item, f"{what}: {name}", limits)
     total = 0
     for array in values.values():

@@ -85,3 +85,38 @@ def test_run_argument_read_first_is_used_and_an_unread_one_is_warned(tmp_path):
     assert result.exit_code == 0
     assert result.stdout == "2\n"  # hand: 1 + 1, as Python prints an int
     assert result.stderr == f"gradcli: warning: --arg q is never read by {program}; it has no effect\n"
+
+
+# -- repl: a failed :del leaves every binding; arguments of argument-less commands; names eval refuses -----
+
+def _session(text):
+    """A piped session in-process: (exit code, stdout, stderr)."""
+    import io
+
+    from gradcli.repl import Settings, run
+    from gradcli.terminal import make_console
+
+    out, err = io.StringIO(), io.StringIO()
+    console = make_console("never")
+    console.file = out
+    code = run(Settings(check=False), console, stdin=io.StringIO(text), stdout=out, stderr=err, interactive=False)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_repl_del_with_an_unbound_name_deletes_nothing():
+    code, out, err = _session("x = 1\ny = 2\n:del x nosuch\n:json\nx + y\n")
+    assert code == 2 and "'nosuch' is not bound" in err
+    assert json.loads(out)["output"]["value"] == 3.0  # x is still bound: hand 1 + 2
+
+
+def test_repl_commands_without_arguments_refuse_one():
+    code, out, err = _session("x = 1\n:vars extra\n:help me\n:quit now\n:json\nx * 2\n")
+    assert code == 2
+    for command, arg in ((":vars", "extra"), (":help", "me"), (":quit", "now")):
+        assert f"gradcli: error: {command} takes no argument, not '{arg}'" in err
+    assert json.loads(out)["output"]["value"] == 2.0  # the session went on past ':quit now'
+
+
+def test_repl_refuses_a_name_no_expression_can_use():
+    code, out, err = _session("const _c = 1\n:vars\n")
+    assert code == 2 and "'_c' is not a valid tensor name" in err and out == ""
