@@ -683,6 +683,8 @@ def _point(specs: list[str] | None) -> dict | None:
         a = parse_assignment(spec, dtype=np.dtype("float64"), rng=np.random.default_rng(0), limits=Limits())
         if a.value.ndim:
             raise InputError(f"--at needs one number per variable, got {spec}", source=spec)
+        if a.name in point:
+            raise InputError(f"--at gives '{a.name}' twice", source=spec, span=(0, len(a.name)))
         point[a.name] = float(a.value)
     return point
 

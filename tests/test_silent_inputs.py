@@ -120,3 +120,15 @@ def test_repl_commands_without_arguments_refuse_one():
 def test_repl_refuses_a_name_no_expression_can_use():
     code, out, err = _session("const _c = 1\n:vars\n")
     assert code == 2 and "'_c' is not a valid tensor name" in err and out == ""
+
+
+# -- check --at: a variable given twice (the last won) or one the function lacks (ignored) -----------------
+
+def test_check_at_refuses_a_variable_given_twice_or_unknown():
+    twice = invoke("check", "x^2*y", "--wrt", "x", "--at", "x=1", "--at", "x=2", "--at", "y=3")
+    assert twice.exit_code == 2 and "gradcli: error: --at gives 'x' twice" in twice.stderr
+    unknown = invoke("check", "x^2", "--wrt", "x", "--at", "z=1", "--at", "x=2")
+    assert unknown.exit_code == 2
+    assert "gradcli: error: --at z=...: z is not a variable of the function (its variables: x)" in unknown.stderr
+    good = invoke("check", "x^2*y", "--wrt", "x", "--at", "x=2,y=3", "--json")
+    assert json.loads(good.stdout)["results"][0]["at"]["derivative"] == 12.0  # hand: 2xy at (2, 3)
