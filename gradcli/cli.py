@@ -394,9 +394,31 @@ def run_command(
             if not path.is_file():
                 raise InputError(f"no such file: {file}")
             source, name = source_text(path.read_bytes(), file), file
+        _check_run_arguments(source, name, bindings)
         code = run_source(source, name, stdout=sys.stdout, stderr=sys.stderr, bindings=bindings,
                           limits=RunLimits(max_seconds=timeout, max_memory_mb=max_memory))
     raise typer.Exit(code)
+
+
+def _check_run_arguments(source: str, filename: str, bindings: dict) -> None:
+    """An --arg the program rebinds before reading it is an error; one it never reads, a warning."""
+    if not bindings:
+        return
+    import ast
+
+    from .errors import InputError
+    from .run.checker import argument_uses
+
+    try:
+        tree = ast.parse(source, filename)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return  # run_source reports it
+    overwritten, unread = argument_uses(tree, list(bindings))
+    for name, line in overwritten.items():
+        raise InputError(f"--arg {name} is overwritten at line {line} of {filename} before the program reads it",
+                         hint=f"drop --arg {name}, or rename what line {line} binds")
+    for name in unread:
+        sys.stderr.write(f"gradcli: warning: --arg {name} is never read by {filename}; it has no effect\n")
 
 
 @app.command("check", context_settings={"ignore_unknown_options": True})
@@ -661,6 +683,8 @@ def _point(specs: list[str] | None) -> dict | None:
         a = parse_assignment(spec, dtype=np.dtype("float64"), rng=np.random.default_rng(0), limits=Limits())
         if a.value.ndim:
             raise InputError(f"--at needs one number per variable, got {spec}", source=spec)
+        if a.name in point:
+            raise InputError(f"--at gives '{a.name}' twice", source=spec, span=(0, len(a.name)))
         point[a.name] = float(a.value)
     return point
 

@@ -639,6 +639,10 @@ def _values_at(report: CheckReport, comparer: _Comparer, at: dict) -> None:
     if missing:
         raise GradcliError(f"--at gives no value for {', '.join(missing)}",
                            hint="e.g. --at " + " --at ".join(f"{v}=1.5" for v in missing))
+    unknown = [name for name in at if name not in report.variables]
+    if unknown:
+        raise GradcliError(f"--at {unknown[0]}=...: {unknown[0]} is not a variable of the function "
+                           f"(its variables: {', '.join(report.variables)})", hint="drop it, or check its spelling")
     point = {v: float(at[v]) for v in report.variables if v in at}
     with mpmath.workdps(DIGITS):
         if report.implicit and report.implicit not in at:

@@ -72,14 +72,14 @@ def _split_assignment(spec: str) -> tuple[str, str, int]:
                          span=(0, min(len(spec), 200)), hint="for example x=[1,2,3] or W=randn(3,4)")
     name, text = spec.split("=", 1)
     name = name.strip()
-    _check_name(name, spec)
+    check_name(name, spec)
     return name, text, spec.index("=") + 1
 
 
-def _check_name(name: str, source: str | None = None, *, where: str = "") -> None:
+def check_name(name: str, source: str | None = None, *, where: str = "", start: int = 0) -> None:
     if not name.isidentifier() or name.startswith("_"):
         raise InputError(f"{where}'{_excerpt(name)}' is not a valid tensor name", source=source,
-                         span=(0, max(len(name), 1)) if source else None,
+                         span=(start, start + max(len(name), 1)) if source else None,
                          hint="names are identifiers such as x, W1 or bias")
 
 
@@ -116,7 +116,13 @@ def parse_value(text: str, *, dtype: np.dtype, rng: np.random.Generator, limits:
                          hint=_VALUE_HINT) from None
     except (RecursionError, MemoryError):
         raise InputError("value is nested too deeply", source=source[:200]) from None
-    array = _ValueReader(source, lead, limits, rng).read(tree.body)
+    body = tree.body
+    if isinstance(body, ast.Tuple) and body.elts and body.col_offset == body.elts[0].col_offset:
+        # 1,5 without brackets: a decimal comma (1.5) as often as a list; Python would make it a tuple
+        raise InputError("numbers separated by commas without brackets",
+                         source=source, span=(lead, lead + len(stripped)),
+                         hint=f"a list is written [{_excerpt(stripped)}]; a decimal point is '.', as in 1.5")
+    array = _ValueReader(source, lead, limits, rng).read(body)
     return _finish(array, dtype, limits, source[:200])
 
 
@@ -588,6 +594,26 @@ def _read_npz(data: bytes, what: str, limits: Limits, key) -> np.ndarray:
 
 # -- JSON and text ---------------------------------------------------------------------------------------------
 
+class DuplicateKey(ValueError):
+    """A JSON object names a key twice (json.loads would silently keep the last value)."""
+
+    def __init__(self, key: str):
+        super().__init__(f"'{_excerpt(key)}' is given twice")
+        self.key = key
+
+
+def unique_keys(pairs) -> dict:
+    """object_pairs_hook for json.loads: a dict, or DuplicateKey for a key given twice."""
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise DuplicateKey(key)
+            seen.add(key)
+    return obj
+
+
 def _json_load(data: bytes, what: str, limits: Limits):
     # A nested list of n numbers has at least n-1 commas: too many commas means too many numbers, refused
     # before the (memory-hungry) Python objects exist.
@@ -597,16 +623,10 @@ def _json_load(data: bytes, what: str, limits: Limits):
     def constant(name):
         return {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}[name]
 
-    def no_duplicates(pairs):
-        seen = {}
-        for k, v in pairs:
-            if k in seen:
-                raise InputError(f"{what} gives '{_excerpt(k)}' twice")
-            seen[k] = v
-        return seen
-
     try:
-        return json.loads(data, parse_constant=constant, parse_int=float, object_pairs_hook=no_duplicates)
+        return json.loads(data, parse_constant=constant, parse_int=float, object_pairs_hook=unique_keys)
+    except DuplicateKey as err:
+        raise InputError(f"{what} gives '{_excerpt(err.key)}' twice") from None
     except json.JSONDecodeError as err:
         raise InputError(f"cannot read {what} as JSON: {err.msg} at line {err.lineno}, column {err.colno}") \
             from None
@@ -782,7 +802,7 @@ def read_inputs_file(path_text: str, *, dtype: np.dtype, limits: Limits, stdin=N
     if data[:4] in _ZIP_MAGICS:
         with _open_npz(data, what) as archive:
             for name, member in _npz_members(archive).items():
-                _check_name(name, where=f"{what}: ")
+                check_name(name, where=f"{what}: ")
                 values[name] = _read_npz_member(archive, member, f"{what}:{name}", limits)
     elif extension == ".npz" or data[:6] == _NPY_MAGIC:
         raise InputError(f"{what} is not an .npz archive", hint="--inputs takes a JSON object or an .npz")
@@ -792,7 +812,7 @@ def read_inputs_file(path_text: str, *, dtype: np.dtype, limits: Limits, stdin=N
             raise InputError(f"{what} is not a JSON object {{name: value, ...}}",
                              hint='for example {"x": [1, 2, 3], "w": 0.5}')
         for name, item in obj.items():
-            _check_name(name, where=f"{what}: ")
+            check_name(name, where=f"{what}: ")
             values[name] = _json_array(item, f"{what}: {name}", limits)
     total = 0
     for array in values.values():

@@ -108,8 +108,9 @@ class Session:
         if value_text.strip() in ("-", "@-"):
             raise InputError("standard input is the session itself here", source=line,
                              span=(offset, len(line.rstrip())), hint="read values from a file: x = @values.npy")
-        from .inputs import parse_value
+        from .inputs import check_name, parse_value
 
+        check_name(name, line.rstrip("\n"), start=_BINDING.fullmatch(line).start(2))
         value = parse_value(value_text, dtype=np.dtype(self.settings.dtype), rng=self.rng,
                             limits=self.settings.limits, source=line.rstrip("\n"), offset=offset)
         (self.consts if const else self.inputs)[name] = value
@@ -153,6 +154,9 @@ class Session:
         name, _, arg = text.partition(" ")
         arg = arg.strip()
         settings = self.settings
+        if arg and name in (":quit", ":q", ":exit", ":help", ":h", ":?", ":vars"):
+            raise InputError(f"{name} takes no argument, not '{arg}'", source=text,
+                             span=(text.index(arg, len(name)), len(text)))
         if name in (":quit", ":q", ":exit"):
             raise Quit
         if name in (":help", ":h", ":?"):
@@ -162,10 +166,14 @@ class Session:
         elif name == ":del":
             if not arg:
                 raise InputError(":del needs a name", source=text, hint="for example :del x")
-            for victim in arg.replace(",", " ").split():
-                if self.inputs.pop(victim, None) is None and self.consts.pop(victim, None) is None:
+            victims = arg.replace(",", " ").split()
+            for victim in victims:  # all or nothing: a bad name leaves every binding in place
+                if victim not in self.inputs and victim not in self.consts:
                     raise InputError(f"'{victim}' is not bound", source=text,
                                      span=(text.index(victim), text.index(victim) + len(victim)), hint="see :vars")
+            for victim in victims:
+                self.inputs.pop(victim, None)
+                self.consts.pop(victim, None)
         elif name == ":check":
             choices = {"on": None, "off": False, "force": True}
             if arg not in choices:

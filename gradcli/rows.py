@@ -34,7 +34,7 @@ from .calc import TimeLimit, _as_output, _backward, engine_settings
 from .engine import Tensor, dtypes
 from .engine.errors import EngineError
 from .errors import EvalError, GradcliError, InputError
-from .inputs import parse_value
+from .inputs import DuplicateKey, parse_value, unique_keys
 from .lang import names
 from .lang.evaluator import EngineBackend, evaluate
 from .lang.parser import Program, _dotted, parse
@@ -700,7 +700,9 @@ class _NdjsonRows:
         records = []
         for text in raw:
             try:
-                obj = json.loads(text)
+                obj = json.loads(text, object_pairs_hook=unique_keys)
+            except DuplicateKey as err:
+                obj = RowError("InputError", f"{err} in the row")
             except ValueError as err:
                 obj = RowError("InputError", f"not valid JSON: {err}")
             else:

@@ -236,3 +236,46 @@ def _dotted_module_path(node: ast.Attribute, aliases: dict) -> tuple[api.Module,
         if not isinstance(member, api.Module):
             return None
         module = member
+
+
+def argument_uses(tree: ast.Module, names) -> tuple[dict[str, int], list[str]]:
+    """For the globals bound by `gradcli run --arg`: ({name: line of the module-level statement that rebinds
+    it before anything reads it}, [names nothing in the program reads]).  Conservative: a read anywhere in
+    a statement (a function body too) counts as a read before the rebinding."""
+    reads = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
+    reads |= {node.target.id for node in ast.walk(tree)
+              if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name)}  # n += 1 reads n
+    overwritten = {}
+    for name in names:
+        if name not in reads:
+            continue
+        for statement in tree.body:
+            if any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
+                   for n in ast.walk(statement)) or (isinstance(statement, ast.AugAssign)
+                                                     and _binds(statement.target, name)):
+                break
+            if _rebinds(statement, name):
+                overwritten[name] = statement.lineno
+                break
+    return overwritten, [name for name in names if name not in reads]
+
+
+def _rebinds(statement: ast.stmt, name: str) -> bool:
+    """Whether `statement`, run at module level, always binds `name`."""
+    if isinstance(statement, ast.Assign):
+        return any(_binds(target, name) for target in statement.targets)
+    if isinstance(statement, (ast.Import, ast.ImportFrom)):
+        return any((alias.asname or alias.name).split(".")[0] == name for alias in statement.names)
+    if isinstance(statement, ast.FunctionDef):
+        return statement.name == name
+    return False
+
+
+def _binds(target: ast.expr, name: str) -> bool:
+    if isinstance(target, ast.Name):
+        return target.id == name
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return any(_binds(element, name) for element in target.elts)
+    if isinstance(target, ast.Starred):
+        return _binds(target.value, name)
+    return False
