@@ -692,6 +692,7 @@ class _NdjsonRows:
         self.started = False
         self.keys: list[str] = []
         self.grad_names: list[str] = []
+        self.unused_said: set[str] = set()  # each unused key is said once per stream
 
     def chunk(self, lines, raw: list[str]) -> Chunk:
         run = self.run
@@ -735,6 +736,7 @@ class _NdjsonRows:
             program, wanted, rowwise = info
             wanted = self._input_order(wanted)
             info = (program, wanted, rowwise)
+            self._say_unused(records, positions, lines, wanted)
             rows = [self._row(records[i], wanted) for i in positions]
             part = Chunk([lines[i] for i in positions], [raw[i] for i in positions])
             columns = None
@@ -749,6 +751,16 @@ class _NdjsonRows:
                 if chunk.checks is not None and part.checks is not None:
                     chunk.checks[i] = part.checks[k]
         return chunk
+
+    def _say_unused(self, records, positions, lines, wanted) -> None:
+        """A key no name of the expression reads would vanish from the output (its row has no column for
+        it, as CSV rows have): say so on stderr, once per key, as eval warns of an unused tensor."""
+        for i in positions:
+            for key in records[i]:
+                if key not in wanted and key not in self.run.ev.shared and key not in self.unused_said:
+                    self.unused_said.add(key)
+                    sys.stderr.write(f"gradcli: warning: '{key[:80]}' (line {lines[i]}) is not used by the "
+                                     "expression; it is ignored\n")
 
     def _input_order(self, wanted: list[str]) -> list[str]:
         """The names in the order of the first object's keys (input order, as CSV columns)."""

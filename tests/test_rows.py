@@ -448,3 +448,12 @@ def test_progress_bar_only_for_a_terminal_and_a_long_input(monkeypatch):
     with rows_module._progress(10 * rows_module.PROGRESS_BYTES) as progress:
         assert callable(progress)
         progress(rows_module.PROGRESS_BYTES)
+
+
+def test_an_ndjson_key_the_expression_does_not_read_is_said_once_not_dropped_silently():
+    result = run("x*2", "--rows", "-", input='{"x": 1, "w": 3}\n{"x": 2, "w": 4, "v": 1}\n{"x": 3, "w": 5}\n')
+    assert result.exit_code == 0
+    assert [r["grads"] for r in ndjson(result.stdout)] == [{"x": 2.0}] * 3  # d(2x)/dx, by hand
+    warnings = [line for line in result.stderr.splitlines() if "warning" in line]
+    assert warnings == ["gradcli: warning: 'w' (line 1) is not used by the expression; it is ignored",
+                        "gradcli: warning: 'v' (line 2) is not used by the expression; it is ignored"]
