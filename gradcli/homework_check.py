@@ -527,6 +527,12 @@ class _Comparer:
             if digits < EQUAL_DIGITS:
                 differing.append((point, derivative, value, digits))
                 worst_digits = digits if worst_digits is None else min(worst_digits, digits)
+        undefined, no_derivative = self._where_defined(undefined, result.wrt)
+        differing, kinks = self._where_defined(differing, result.wrt)
+        if no_derivative or kinks:  # not points of the derivative's domain after all
+            dropped = [entry[0] for entry in no_derivative + kinks]
+            points = [(p, d) for p, d in points if not any(p is q for q in dropped)]
+            result.points = len(points)
         if undefined:
             point, derivative = undefined[0]
             result.verdict, result.decided_by = "incorrect", "numbers"
@@ -551,6 +557,36 @@ class _Comparer:
                              "domain tried")
             return
         self._by_sympy(result, timeout, symbols, len(points))
+
+    def _where_defined(self, bad: list, wrt: tuple[str, ...]) -> tuple[list, list]:
+        """The points of `bad` (where the answer is undefined or differs) at which the derivative really
+        exists, checked up to the first that passes (one real counterexample decides; the rest are only
+        counted).  mpmath's central difference gives a number where there is no derivative: 0 at the kink of
+        sqrt((x − 1)²), a huge one at the vertical tangent of cbrt(x − 1).  Returns (kept, dropped)."""
+        kept, dropped = [], []
+        for entry in bad:
+            (kept if kept or self._differentiable_at(entry[0], entry[1], wrt) else dropped).append(entry)
+        return kept, dropped
+
+    def _differentiable_at(self, point: dict, derivative, wrt: tuple[str, ...]) -> bool:
+        """A hair (10⁻²⁵, far above mpmath's step) to either side along each variable differentiated by,
+        the derivative must be the same: across a kink it jumps, at a cusp it is far smaller."""
+        import mpmath
+
+        with mpmath.workdps(DIGITS):
+            for name in dict.fromkeys(wrt):
+                step = mpmath.mpf(10) ** -25 * max(1, abs(mpmath.mpf(point[name])))
+                for side in (step, -step):
+                    try:
+                        near = self.derivative({**point, name: mpmath.mpf(point[name]) + side}, wrt)
+                    except (Undefined, ZeroDivisionError, ValueError, OverflowError):
+                        return False
+                    if near is None:
+                        return False
+                    jump = abs(near - derivative)
+                    if jump > mpmath.mpf(10) ** -17 * max(abs(near), abs(derivative)) + mpmath.mpf(10) ** -15:
+                        return False
+        return True
 
     def _recheck(self, point, wrt, answer_function, digits: int, difference) -> int:
         """The agreement at a higher precision: rounding noise shrinks with the precision, a real

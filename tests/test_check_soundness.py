@@ -130,6 +130,36 @@ def test_an_answer_undefined_on_part_of_the_domain_is_incorrect():
     assert verdict("ln(x)", "1/|x|").verdict == "correct"  # on the domain x > 0 they are equal
 
 
+# The derivative of each function does not exist at x = 1 (or x = ±1, x = 2): a kink of |x − 1| written without
+# abs, a vertical tangent of a cube root.  Each answer is the derivative everywhere else (by hand: d|u|/dx =
+# u'·u/|u|, d∛u/dx = u'/(3∛u²)), but undefined at that point, which the sampling tries (1, 2, -1 are among its
+# round values).  mpmath's central difference gives a number there (0, or 10²⁹): not a point of the domain.
+@pytest.mark.parametrize("function, answer", [
+    ("sqrt((x-1)^2)", "(x-1)/sqrt((x-1)^2)"), ("sqrt(x^2-2x+1)", "(x-1)/|x-1|"),
+    ("cbrt(x-1)", "1/(3 cbrt(x-1)^2)"), ("(x-2)^(2/3)", "2/(3 cbrt(x-2))"),
+    ("cbrt(x^2-1)", "2x/(3 cbrt(x^2-1)^2)"),
+])
+def test_an_answer_undefined_only_where_the_derivative_is_undefined_is_correct(function, answer):
+    x = sp.Symbol("x", real=True)
+    translations = {"sqrt((x-1)^2)": (sp.sqrt((x - 1) ** 2), (x - 1) / sp.sqrt((x - 1) ** 2)),
+                    "sqrt(x^2-2x+1)": (sp.sqrt(x ** 2 - 2 * x + 1), (x - 1) / sp.Abs(x - 1)),
+                    "cbrt(x-1)": (sp.real_root(x - 1, 3), 1 / (3 * sp.real_root(x - 1, 3) ** 2)),
+                    "(x-2)^(2/3)": (sp.real_root(x - 2, 3) ** 2, 2 / (3 * sp.real_root(x - 2, 3))),
+                    "cbrt(x^2-1)": (sp.real_root(x ** 2 - 1, 3), 2 * x / (3 * sp.real_root(x ** 2 - 1, 3) ** 2))}
+    f, expected = translations[function]
+    for value in (-2.5, -0.5, 0.5, 1.5, 3.5):  # the hand derivation, away from the singular points
+        assert abs(complex(sp.N((sp.diff(f, x) - expected).subs(x, value), 30))) < 1e-25
+    assert verdict(function, answer).verdict == "correct"
+
+
+@pytest.mark.parametrize("function, answer", [
+    ("sqrt((x-1)^2)", "1/(x-1)"), ("cbrt(x-1)", "1/(3 cbrt(x-1))"), ("x^2", "2x + 0/(x-1)"),
+    ("(x-1)^2", "2(x-1)(x-1)/(x-1)"), ("(x-1)^3", "3(x-1)^2 + 0/(x-1)"),
+])
+def test_an_answer_undefined_where_the_derivative_exists_is_still_incorrect(function, answer):
+    assert verdict(function, answer).verdict == "incorrect"  # derivative 0 or 2 at x = 1, the answer undefined
+
+
 # -- mixed partials, implicit differentiation, Hessian -----------------------------------------------------
 
 def test_mixed_and_higher_partials():
