@@ -130,6 +130,16 @@ class Answer:
     label: str | None = None  # `NAME=...`: the variable this partial derivative answer is for (or a `y =` name)
     partial: str | None = None  # ∂f/∂x = ...: x
     written: str = ""  # everything the student wrote
+    wrt: tuple[str, ...] = ()  # dy/dx: (x,); d²y/dx²: (x, x); ∂²f/∂x∂y: (x, y) (the variables as written)
+    order: int | None = None  # the order the left side states: f''(x), y'', d²y/dx² (None: it states none)
+    lhs: str = ""  # the left side as written
+
+
+_LEIBNIZ_POWER = r"\s*(\^?\s*\d+|[²³])?"
+
+
+def _leibniz_power(text: str | None) -> int:
+    return 1 if not text else {"²": 2, "³": 3}.get(text) or int(text.lstrip("^ "))
 
 
 def split_answer(text: str) -> Answer:
@@ -138,11 +148,21 @@ def split_answer(text: str) -> Answer:
     if match is None:
         return Answer(text, written=text)
     rhs = match.group("rhs")
+    lhs = text[:match.start("rhs") - 1].strip()
     if match.group("leibniz"):
         partial = match.group("first") if "∂" in match.group("leibniz") else None
-        return Answer(rhs, partial=partial, written=text)
+        top, bottom = match.group("leibniz").split("/", 1)
+        wrt = tuple(name for name, power in re.findall(r"[d∂]\s*([A-Za-z])" + _LEIBNIZ_POWER, bottom)
+                    for _ in range(_leibniz_power(power)))
+        order = _leibniz_power(re.match(r"\s*[d∂]" + _LEIBNIZ_POWER, top).group(1))
+        if order != len(wrt):
+            raise ParseError(f"{lhs}: the top says a derivative of order {order}, the bottom of order {len(wrt)}",
+                             source=text, span=(0, len(lhs)))
+        return Answer(rhs, partial=partial, written=text, wrt=wrt, order=order, lhs=lhs)
     if match.group("prime"):
-        return Answer(rhs, written=text)
+        primes = match.group("prime")
+        order = primes.count("'") + primes.count("′") + 2 * primes.count("″")
+        return Answer(rhs, written=text, order=order, lhs=lhs)
     name = match.group("name")
     return Answer(rhs, label=name if "(" not in name else None, written=text)
 

@@ -274,6 +274,9 @@ def _targets(names, wrt_list, answers, order, implicit):
         return [((name,) * order, None) for name in free]
     targets = []
     for answer in answers:
+        if answer.split.wrt or answer.split.order:
+            targets.append((_as_labelled(answer, free, wrt_list, order, implicit), answer))
+            continue
         named = answer.target(names)
         if named is not None and named not in free:
             raise GradcliError(f"the answer {answer.written!r} is for {named}, which is not a variable of the "
@@ -291,6 +294,36 @@ def _targets(names, wrt_list, answers, order, implicit):
                                "derivative the answer is", hint='--wrt x (--wrt x,y for ∂²f/∂x∂y), or '
                                                                 '--expect x="..."')
     return targets
+
+
+def _as_labelled(answer, free, wrt_list, order, implicit) -> tuple[str, ...]:
+    """The derivative an answer's left side names (dy/dx, d²y/dx², ∂²f/∂x∂y, f''(x), y''): that one, when the
+    options ask for no other; an error when they ask for another (never a silent reading of the answer as
+    a derivative its writer did not mean)."""
+    split = answer.split
+    if split.wrt:
+        unknown = [v for v in split.wrt if v not in free]
+        if unknown:
+            raise GradcliError(f"the answer {split.lhs} = ... is a derivative by {unknown[0]}, which is not a "
+                               "variable of the function", hint=_did_you_mean(unknown[0], free))
+        stated = split.wrt
+    elif wrt_list:
+        stated = (wrt_list[0],) * split.order
+    elif len(free) == 1:
+        stated = (free[0],) * split.order
+    else:
+        raise GradcliError(f"the function depends on {', '.join(free)}: {split.lhs} does not say which "
+                           "derivative the answer is", hint='--wrt x, or write ∂f/∂x = ...')
+    asked = tuple(wrt_list) if wrt_list else (answer.label,) * order if answer.label else None
+    if asked is None and order != 1:
+        asked = (stated[0],) * order
+    if asked is not None and Counter(asked) != Counter(stated):
+        partial = len(free) > 1 and not implicit
+        raise GradcliError(f"the answer says {split.lhs}, the options ask for "
+                           f"{derivative_label(asked, partial, implicit)}",
+                           hint="make them agree (--wrt, --order), or leave the options out: the answer's "
+                                "left side says which derivative it is")
+    return stated
 
 
 # -- sympy: the formula -----------------------------------------------------------------------------------

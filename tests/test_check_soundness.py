@@ -288,3 +288,33 @@ def test_a_dropped_chain_factor_is_rejected(outer, inner):
     u = sp.Symbol("u", real=True)
     outer_derivative = sp.diff(outer(u), u).subs(u, inner)
     assert verdict(homework(outer(inner)), homework(outer_derivative), wrt="x").verdict == "incorrect"
+
+
+# -- an answer's left side names its derivative ------------------------------------------------------------
+# By hand: f = x²y³: ∂f/∂x = 2xy³, ∂²f/∂x² = 2y³, ∂²f/∂x∂y = 6xy²; f = x³: f' = 3x², f'' = 6x;
+# x² + y² = 1: y' = −x/y, y'' = −(x² + y²)/y³ = −1/y³.
+
+@pytest.mark.parametrize("function, answer, truth", [
+    ("x^2 y^3", "∂²f/∂x^2 = 2xy^3", "incorrect"),  # the first partial, labelled as the second: was ✓
+    ("x^2 y^3", "∂²f/∂x² = 2y^3", "correct"),
+    ("x^2 y^3", "∂²f/∂x∂y = 6xy^2", "correct"),  # was read as ∂f/∂y and rejected
+    ("x^3", "f''(x) = 3x^2", "incorrect"),
+    ("x^3", "f''(x) = 6x", "correct"),  # was read as f' and rejected
+    ("x^3", "d^2y/dx^2 = 6x", "correct"),
+    ("x^3", "y'' = 3x^2", "incorrect"),
+    ("x^2 + y^2 = 1", "d²y/dx² = -1/y^3", "correct"),
+    ("x^2 + y^2 = 1", "y'' = -x/y", "incorrect"),
+])
+def test_the_left_side_of_an_answer_says_which_derivative_it_is(function, answer, truth):
+    assert verdict(function, answer).verdict == truth
+
+
+@pytest.mark.parametrize("function, answer, options, message", [
+    ("x^2 y", "∂f/∂x = 2xy", {"wrt": "y"}, "the answer says ∂f/∂x, the options ask for ∂/∂y"),
+    ("x^3", "f'(x) = 6x", {"order": 2}, "the answer says f'(x), the options ask for d²/dx²"),
+    ("x^2", "dx/dy = 2x", {}, "a derivative by y, which is not a variable"),
+    ("x^2", "d²y/dx = 2", {}, "the top says a derivative of order 2, the bottom of order 1"),
+])
+def test_a_left_side_that_contradicts_the_options_is_an_error(function, answer, options, message):
+    with pytest.raises(GradcliError, match=re.escape(message)):
+        check_derivative(function, [answer], **options)
