@@ -213,7 +213,8 @@ class _Parser:
                 bad = pos + len(plain[pos:]) - len(plain[pos:].lstrip())
                 raise ParseError(f"unexpected character {plain[bad]!r}", source=self.text,
                                  span=(origin[bad], origin[bad] + 1))
-            spaced = match.start(match.lastgroup) > pos or not tokens
+            first = origin[match.start(match.lastgroup)]  # spaced as typed (π is padded: " pi " in plain)
+            spaced = not tokens or (first > 0 and self.text[first - 1].isspace())
             start, end = match.start(match.lastgroup), match.end(match.lastgroup)
             run += 1
             kind = match.lastgroup

@@ -63,6 +63,9 @@ runner = CliRunner()
     ("√x", "√(x)"),
     ("sech x tanh x", "sech(x)·tanh(x)"),
     ("θ sin θ", "θ·sin(θ)"),
+    ("sin 2πx", "sin(2·π·x)"),  # π typed together with 2 and x: one term, as sin 2pix (was sin(2)·π·x)
+    ("cos πt", "cos(π·t)"),
+    ("sin 2 π x", "sin(2)·π·x"),  # spaced as typed: like sin 2 x
 ])
 def test_homework_notation_reads_as(text, read_as):
     assert read_homework(text).read_as == read_as

@@ -99,6 +99,13 @@ def test_rounding_noise_of_an_exact_answer_is_not_a_difference():
     assert verdict("(x+1)^2 - x^2 - 2x", "0").verdict == "correct"
 
 
+def test_pi_typed_in_a_term_belongs_to_the_term():
+    # by hand: d/dx sin(2πx) = 2π cos(2πx); d/dx ln(πx) = 1/x
+    assert verdict("sin 2πx", "2π cos 2πx").verdict == "correct"
+    assert verdict("sin 2πx", "cos 2πx").verdict == "incorrect"
+    assert verdict("ln πx", "1/x").verdict == "correct"
+
+
 # -- domains -----------------------------------------------------------------------------------------------
 
 def test_points_are_found_where_the_derivative_is_defined():
