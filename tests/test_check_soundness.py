@@ -167,6 +167,14 @@ def test_an_answer_undefined_where_the_derivative_exists_is_still_incorrect(func
     assert verdict(function, answer).verdict == "incorrect"  # derivative 0 or 2 at x = 1, the answer undefined
 
 
+@pytest.mark.parametrize("function, answer", [("cos(1000000 pi x)", "0"), ("x^2", "2x + sin(1000000 pi x)"),
+                                              ("|x - 1|", "sign(x - 1) + sin(1000000 pi x)")])
+def test_a_fast_varying_derivative_is_not_mistaken_for_a_kink(function, answer):
+    # by hand: d/dx cos(10⁶πx) = −10⁶π sin(10⁶πx), zero at the round sample points (x = 0.5, 1.5 ...) but not
+    # between them, where it varies by 10¹³ per unit of x: a point there must not be dropped as a kink
+    assert verdict(function, answer).verdict == "incorrect"
+
+
 # -- mixed partials, implicit differentiation, Hessian -----------------------------------------------------
 
 def test_mixed_and_higher_partials():
