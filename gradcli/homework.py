@@ -6,6 +6,7 @@ The notation is what students type and what Wolfram|Alpha reads:
     x^2 sin x          x²·sin(x)        ^ is power; juxtaposition multiplies (like *, left to right);
     xy, xe^x           x·y, x·e^x       a run of letters that is not a known name is a product of letters
     sinx, xsinx        sin(x), x·sin(x) (--var rate declares a multi-letter variable)
+    x1, w2x2, x_1      x1, w2·x2, x_1   a letter with digits is one variable
     sin 2x, sin x y    sin(2·x), sin(x)·y   bare application takes one term: a number and the letters typed
     sin^2 x, sec^2(x)  sin(x)², sec(x)²     right after it, with their powers; application binds tighter
     sin^-1 x           arcsin(x)            than juxtaposition
@@ -61,7 +62,7 @@ _CHARACTERS = {"·": "*", "⋅": "*", "×": "*", "∗": "*",
 _SUPERSCRIPTS = {"⁰": "0", "¹": "1", "²": "2", "³": "3", "⁴": "4", "⁵": "5", "⁶": "6", "⁷": "7", "⁸": "8",
                  "⁹": "9", "⁻": "-"}
 _TOKEN = re.compile(r"\s*(?:(?P<num>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+(?![.\d]))?)"
-                    r"|(?P<word>log(?:10|2)(?![\d.])|[A-Za-z]_\d+(?![A-Za-z])|[A-Za-z\u0370-\u03ff\u1f00-\u1fff]+)"
+                    r"|(?P<word>log(?:10|2)(?![\d.])|(?!e\d)[A-Za-z]_?\d+(?![\d.])|[A-Za-z\u0370-\u03ff\u1f00-\u1fff]+)"
                     r"|(?P<op>\*\*|[-+*/^()\[\]{},|=_√∛]))")
 
 
@@ -235,7 +236,7 @@ class _Parser:
     def _split_word(self, word: str, offset: int, origin: list[int], spaced: bool, run: int) -> list[_Token]:
         """A letter run as names: declared variables, functions, constants and Greek letter names, longest
         first; any other letter is a variable of its own (xy -> x, y; xsinx -> x, sin, x)."""
-        if word in self.declared or re.fullmatch(r"[A-Za-z]_\d+", word):
+        if word in self.declared or re.fullmatch(r"[A-Za-z]_?\d+", word):  # x_1, x1: one variable
             return [_Token("var", word, origin[offset], origin[offset + len(word) - 1] + 1, spaced, run)]
         names = sorted({*self.declared, *_NAMES, *GREEK}, key=len, reverse=True)
         out, k = [], 0

@@ -66,6 +66,9 @@ runner = CliRunner()
     ("sin 2πx", "sin(2·π·x)"),  # π typed together with 2 and x: one term, as sin 2pix (was sin(2)·π·x)
     ("cos πt", "cos(π·t)"),
     ("sin 2 π x", "sin(2)·π·x"),  # spaced as typed: like sin 2 x
+    ("x1^2 + x2", "x1² + x2"),  # a letter and digits is one variable, as x_1 (was x·1² + x·2)
+    ("w1x1 + b", "w1·x1 + b"),
+    ("x1.5", "x·1.5"), ("e2x", "e·2·x"),
 ])
 def test_homework_notation_reads_as(text, read_as):
     assert read_homework(text).read_as == read_as

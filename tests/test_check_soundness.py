@@ -99,6 +99,13 @@ def test_rounding_noise_of_an_exact_answer_is_not_a_difference():
     assert verdict("(x+1)^2 - x^2 - 2x", "0").verdict == "correct"
 
 
+def test_a_letter_with_digits_is_one_variable():
+    # by hand: ∂/∂x1 (x1² x2) = 2·x1·x2; x1² was read as x·1², whose derivative is 1, and 2x1 as 2x
+    assert verdict("x1^2 x2", "2x1 x2", wrt="x1").verdict == "correct"
+    assert verdict("x1^2", "2x1").verdict == "correct"
+    assert verdict("x1^2", "1").verdict == "incorrect"
+
+
 def test_pi_typed_in_a_term_belongs_to_the_term():
     # by hand: d/dx sin(2πx) = 2π cos(2πx); d/dx ln(πx) = 1/x
     assert verdict("sin 2πx", "2π cos 2πx").verdict == "correct"
