@@ -16,6 +16,7 @@ is compared at points ON the curve (y solved numerically at sampled x).
 from __future__ import annotations
 
 import difflib
+import itertools
 import math
 import random
 import re
@@ -427,6 +428,24 @@ class _Comparer:
             return round(rng.uniform(-1, 1), 6)
         return round(rng.uniform(-1, 1) * rng.choice([2.0, 4.0, 12.0]), 6)
 
+    def _narrow_candidates(self, found: list, extra_literals):
+        """When the usual candidates found fewer than MIN_POINTS points (a narrow domain: ln(1e-6 − x²),
+        arcsin(1000x), 1000 ≤ x ≤ 1001): points around those found, and around the constants at their own
+        scale (c, 1/c, √c), rounded to 10 significant digits instead of 6 decimals."""
+        if len(found) >= MIN_POINTS or self.implicit:  # (a curve: y is solved for, at a cost per point)
+            return
+        free = list(self.names)
+        constants = {abs(c) for c in (*self.literals, *extra_literals) if c}
+        scales = sorted({s for c in constants for s in (c, 1 / c, math.sqrt(c))})
+        anchors = [{v: float(point[v]) for v in free} for point, _ in found]
+        anchors += [{v: sign * c for v in free} for c in sorted(constants) for sign in (1, -1)]
+        anchors.append({v: 0.0 for v in free})
+        rng = random.Random(20261124)
+        for _ in range(CANDIDATES):
+            anchor = rng.choice(anchors)
+            offsets = {v: rng.uniform(-1, 1) * rng.choice(scales or [1.0]) * 10 ** -rng.randint(0, 6) for v in free}
+            yield {v: float(f"{anchor[v] + offsets[v]:.10g}") for v in free}
+
     def domain_points(self, wrt: tuple[str, ...], extra_literals=frozenset()):
         """Up to POINTS_WANTED (point, derivative) pairs where the derivative is defined."""
         key = (wrt, frozenset(extra_literals))
@@ -435,7 +454,8 @@ class _Comparer:
         import mpmath
 
         found = []
-        for candidate in self.candidates(extra_literals):
+        candidates = self.candidates(extra_literals)
+        for candidate in itertools.chain(candidates, self._narrow_candidates(found, extra_literals)):
             if len(found) >= POINTS_WANTED:
                 break
             with mpmath.workdps(DIGITS):

@@ -124,6 +124,21 @@ def test_points_are_found_where_the_derivative_is_defined():
     assert verdict("arcsin(x/100)", "1/sqrt(10000-x^2)").verdict == "correct"
 
 
+@pytest.mark.parametrize("function, answer, truth", [
+    # by hand: d/dx √(10⁻⁸ − x²) = −x/√(10⁻⁸ − x²) on |x| < 10⁻⁴; d/dx arcsin(1000x) = 1000/√(1 − 10⁶x²) on
+    # |x| < 10⁻³; d/dx [√(x − 1000) + √(1001 − x)] = 1/(2√(x − 1000)) − 1/(2√(1001 − x)) on 1000 < x < 1001
+    ("sqrt(1e-8 - x^2)", "-x/sqrt(1e-8 - x^2)", "correct"),
+    ("sqrt(1e-8 - x^2)", "-|x|/sqrt(1e-8 - x^2)", "incorrect"),  # was undecided: no point found
+    ("arcsin(1000x)", "1000/sqrt(1 - 1000000x^2)", "correct"),
+    ("arcsin(1000x)", "1000 sign(x)/sqrt(1 - 1000000x^2)", "incorrect"),
+    ("sqrt(x-1000) + sqrt(1001-x)", "1/(2sqrt(x-1000)) - 1/(2sqrt(1001-x))", "correct"),
+    ("sqrt(x-1000) + sqrt(1001-x)", "1/(2sqrt(x-1000)) - 1/(2sqrt(1001-x)) + 1e-9 (x - 1000)", "incorrect"),
+])
+def test_a_narrow_domain_is_sampled_enough_to_decide_by_numbers(function, answer, truth):
+    result = verdict(function, answer)
+    assert result.verdict == truth and result.decided_by == "numbers" and result.points >= 20
+
+
 def test_an_answer_right_on_part_of_the_domain_is_incorrect():
     result = verdict("sqrt(x^2)", "1")
     assert result.verdict == "incorrect" and result.counterexample["point"]["x"] < 0
