@@ -60,7 +60,7 @@ _NAMES = sorted({*ALIASES, "pi", *UNSUPPORTED} - {"√", "∛"}, key=len, revers
 _CHARACTERS = {"·": "*", "⋅": "*", "×": "*", "∗": "*",
                "−": "-", "–": "-", "÷": "/", "π": " pi ", "√": " √ ", "∛": " ∛ ", "\u00a0": " "}
 _SUPERSCRIPTS = {"⁰": "0", "¹": "1", "²": "2", "³": "3", "⁴": "4", "⁵": "5", "⁶": "6", "⁷": "7", "⁸": "8",
-                 "⁹": "9", "⁻": "-"}
+                 "⁹": "9", "⁻": "-", "⁺": "+", "ˣ": "x", "ʸ": "y", "ⁿ": "n"}
 _TOKEN = re.compile(r"\s*(?:(?P<num>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+(?![.\d]))?)"
                     r"|(?P<word>log(?:10|2)(?![\d.])|(?!e\d)[A-Za-z]_?\d+(?![\d.])|[A-Za-z\u0370-\u03ff\u1f00-\u1fff]+)"
                     r"|(?P<op>\*\*|[-+*/^()\[\]{},|=_√∛]))")
@@ -196,8 +196,11 @@ class _Parser:
     def _tokenize(self) -> list[_Token]:
         chars, origin = [], []
         for k, ch in enumerate(self.text):
-            if ch in _SUPERSCRIPTS:  # x², sin⁻¹: a run of superscripts is one exponent
-                rep = ("" if k and self.text[k - 1] in _SUPERSCRIPTS else "^") + _SUPERSCRIPTS[ch]
+            if ch in _SUPERSCRIPTS:  # x², sin⁻¹, xⁿ⁻¹: a run of superscripts is one exponent, x^(n-1)
+                first = not (k and self.text[k - 1] in _SUPERSCRIPTS)
+                last = not (k + 1 < len(self.text) and self.text[k + 1] in _SUPERSCRIPTS)
+                rep = ("^" if first and last else "^(" if first else "") + _SUPERSCRIPTS[ch]
+                rep += ")" if last and not first else ""
             else:
                 rep = _CHARACTERS.get(ch, ch)
             chars.append(rep)

@@ -69,6 +69,8 @@ runner = CliRunner()
     ("x1^2 + x2", "x1² + x2"),  # a letter and digits is one variable, as x_1 (was x·1² + x·2)
     ("w1x1 + b", "w1·x1 + b"),
     ("x1.5", "x·1.5"), ("e2x", "e·2·x"),
+    ("3x³⁻¹", "3·x^(3 − 1)"),  # a run of superscripts is one exponent (was 3·x³ − 1)
+    ("e⁻ˣ", "e^(−x)"), ("x⁻²", "x^(−2)"), ("sin⁻¹x", "arcsin(x)"), ("x²y", "x²·y"),
 ])
 def test_homework_notation_reads_as(text, read_as):
     assert read_homework(text).read_as == read_as

@@ -106,6 +106,12 @@ def test_a_letter_with_digits_is_one_variable():
     assert verdict("x1^2", "1").verdict == "incorrect"
 
 
+def test_an_exponent_typed_in_superscripts_is_one_exponent():
+    # by hand: d/dx x³ = 3x² = 3x³⁻¹; 3x³⁻¹ was read as 3x³ − 1 and rejected
+    assert verdict("x^3", "3x³⁻¹").verdict == "correct"
+    assert verdict("e⁻ˣ", "-e^(-x)").verdict == "correct"
+
+
 def test_pi_typed_in_a_term_belongs_to_the_term():
     # by hand: d/dx sin(2πx) = 2π cos(2πx); d/dx ln(πx) = 1/x
     assert verdict("sin 2πx", "2π cos 2πx").verdict == "correct"
