@@ -120,7 +120,7 @@ _LHS = re.compile(
     r"""\s*(?:
         (?P<prime>[A-Za-z]\w*\s*(?:'+|′+|″)\s*(?:\(\s*[A-Za-z]\w*\s*\))?)              # y', f'(x), f''(x)
       | (?P<leibniz>(?:d|∂)\s*(?:\^?\d|[²³])?\s*(?:[A-Za-z]\w*)?\s*/\s*
-                   (?:(?:d|∂)\s*(?P<first>[A-Za-z])\s*(?:\^?\d|[²³])?\s*)+)              # dy/dx, ∂²f/∂x∂y
+                   (?:(?:d|∂)\s*(?P<first>[A-Za-zα-ω])\s*(?:\^?\d|[²³])?\s*)+)           # dy/dx, ∂²f/∂x∂y, dy/dθ
       | (?P<name>[A-Za-z]\w*(?:\s*\(\s*[A-Za-z]\w*(?:\s*,\s*[A-Za-z]\w*)*\s*\))?)     # y, f(x), g(x, y)
     )\s*=(?!=)(?P<rhs>.*)""", re.X | re.S)
 
@@ -153,7 +153,7 @@ def split_answer(text: str) -> Answer:
     if match.group("leibniz"):
         partial = match.group("first") if "∂" in match.group("leibniz") else None
         top, bottom = match.group("leibniz").split("/", 1)
-        wrt = tuple(name for name, power in re.findall(r"[d∂]\s*([A-Za-z])" + _LEIBNIZ_POWER, bottom)
+        wrt = tuple(name for name, power in re.findall(r"[d∂]\s*([A-Za-zα-ω])" + _LEIBNIZ_POWER, bottom)
                     for _ in range(_leibniz_power(power)))
         order = _leibniz_power(re.match(r"\s*[d∂]" + _LEIBNIZ_POWER, top).group(1))
         if order != len(wrt):

@@ -347,6 +347,8 @@ def test_a_dropped_chain_factor_is_rejected(outer, inner):
     ("x^3", "y'' = 3x^2", "incorrect"),
     ("x^2 + y^2 = 1", "d²y/dx² = -1/y^3", "correct"),
     ("x^2 + y^2 = 1", "y'' = -x/y", "incorrect"),
+    ("sin θ", "dy/dθ = cos θ", "correct"),  # a Greek variable below the line was "an equation here"
+    ("θ^3", "d²y/dθ² = 3θ^2", "incorrect"),
 ])
 def test_the_left_side_of_an_answer_says_which_derivative_it_is(function, answer, truth):
     assert verdict(function, answer).verdict == truth
