@@ -6,6 +6,7 @@ The notation is what students type and what Wolfram|Alpha reads:
     x^2 sin x          x²·sin(x)        ^ is power; juxtaposition multiplies (like *, left to right);
     xy, xe^x           x·y, x·e^x       a run of letters that is not a known name is a product of letters
     sinx, xsinx        sin(x), x·sin(x) (--var rate declares a multi-letter variable)
+    x1, w2x2, x_1      x1, w2·x2, x_1   a letter with digits is one variable
     sin 2x, sin x y    sin(2·x), sin(x)·y   bare application takes one term: a number and the letters typed
     sin^2 x, sec^2(x)  sin(x)², sec(x)²     right after it, with their powers; application binds tighter
     sin^-1 x           arcsin(x)            than juxtaposition
@@ -59,9 +60,9 @@ _NAMES = sorted({*ALIASES, "pi", *UNSUPPORTED} - {"√", "∛"}, key=len, revers
 _CHARACTERS = {"·": "*", "⋅": "*", "×": "*", "∗": "*",
                "−": "-", "–": "-", "÷": "/", "π": " pi ", "√": " √ ", "∛": " ∛ ", "\u00a0": " "}
 _SUPERSCRIPTS = {"⁰": "0", "¹": "1", "²": "2", "³": "3", "⁴": "4", "⁵": "5", "⁶": "6", "⁷": "7", "⁸": "8",
-                 "⁹": "9", "⁻": "-"}
+                 "⁹": "9", "⁻": "-", "⁺": "+", "ˣ": "x", "ʸ": "y", "ⁿ": "n"}
 _TOKEN = re.compile(r"\s*(?:(?P<num>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+(?![.\d]))?)"
-                    r"|(?P<word>log(?:10|2)(?![\d.])|[A-Za-z]_\d+(?![A-Za-z])|[A-Za-z\u0370-\u03ff\u1f00-\u1fff]+)"
+                    r"|(?P<word>log(?:10|2)(?![\d.])|(?!e\d)[A-Za-z]_?\d+(?![\d.])|[A-Za-z\u0370-\u03ff\u1f00-\u1fff]+)"
                     r"|(?P<op>\*\*|[-+*/^()\[\]{},|=_√∛]))")
 
 
@@ -119,7 +120,7 @@ _LHS = re.compile(
     r"""\s*(?:
         (?P<prime>[A-Za-z]\w*\s*(?:'+|′+|″)\s*(?:\(\s*[A-Za-z]\w*\s*\))?)              # y', f'(x), f''(x)
       | (?P<leibniz>(?:d|∂)\s*(?:\^?\d|[²³])?\s*(?:[A-Za-z]\w*)?\s*/\s*
-                   (?:(?:d|∂)\s*(?P<first>[A-Za-z])\s*(?:\^?\d|[²³])?\s*)+)              # dy/dx, ∂²f/∂x∂y
+                   (?:(?:d|∂)\s*(?P<first>[A-Za-zα-ω])\s*(?:\^?\d|[²³])?\s*)+)           # dy/dx, ∂²f/∂x∂y, dy/dθ
       | (?P<name>[A-Za-z]\w*(?:\s*\(\s*[A-Za-z]\w*(?:\s*,\s*[A-Za-z]\w*)*\s*\))?)     # y, f(x), g(x, y)
     )\s*=(?!=)(?P<rhs>.*)""", re.X | re.S)
 
@@ -130,6 +131,16 @@ class Answer:
     label: str | None = None  # `NAME=...`: the variable this partial derivative answer is for (or a `y =` name)
     partial: str | None = None  # ∂f/∂x = ...: x
     written: str = ""  # everything the student wrote
+    wrt: tuple[str, ...] = ()  # dy/dx: (x,); d²y/dx²: (x, x); ∂²f/∂x∂y: (x, y) (the variables as written)
+    order: int | None = None  # the order the left side states: f''(x), y'', d²y/dx² (None: it states none)
+    lhs: str = ""  # the left side as written
+
+
+_LEIBNIZ_POWER = r"\s*(\^?\s*\d+|[²³])?"
+
+
+def _leibniz_power(text: str | None) -> int:
+    return 1 if not text else {"²": 2, "³": 3}.get(text) or int(text.lstrip("^ "))
 
 
 def split_answer(text: str) -> Answer:
@@ -138,11 +149,21 @@ def split_answer(text: str) -> Answer:
     if match is None:
         return Answer(text, written=text)
     rhs = match.group("rhs")
+    lhs = text[:match.start("rhs") - 1].strip()
     if match.group("leibniz"):
         partial = match.group("first") if "∂" in match.group("leibniz") else None
-        return Answer(rhs, partial=partial, written=text)
+        top, bottom = match.group("leibniz").split("/", 1)
+        wrt = tuple(name for name, power in re.findall(r"[d∂]\s*([A-Za-zα-ω])" + _LEIBNIZ_POWER, bottom)
+                    for _ in range(_leibniz_power(power)))
+        order = _leibniz_power(re.match(r"\s*[d∂]" + _LEIBNIZ_POWER, top).group(1))
+        if order != len(wrt):
+            raise ParseError(f"{lhs}: the top says a derivative of order {order}, the bottom of order {len(wrt)}",
+                             source=text, span=(0, len(lhs)))
+        return Answer(rhs, partial=partial, written=text, wrt=wrt, order=order, lhs=lhs)
     if match.group("prime"):
-        return Answer(rhs, written=text)
+        primes = match.group("prime")
+        order = primes.count("'") + primes.count("′") + 2 * primes.count("″")
+        return Answer(rhs, written=text, order=order, lhs=lhs)
     name = match.group("name")
     return Answer(rhs, label=name if "(" not in name else None, written=text)
 
@@ -175,8 +196,11 @@ class _Parser:
     def _tokenize(self) -> list[_Token]:
         chars, origin = [], []
         for k, ch in enumerate(self.text):
-            if ch in _SUPERSCRIPTS:  # x², sin⁻¹: a run of superscripts is one exponent
-                rep = ("" if k and self.text[k - 1] in _SUPERSCRIPTS else "^") + _SUPERSCRIPTS[ch]
+            if ch in _SUPERSCRIPTS:  # x², sin⁻¹, xⁿ⁻¹: a run of superscripts is one exponent, x^(n-1)
+                first = not (k and self.text[k - 1] in _SUPERSCRIPTS)
+                last = not (k + 1 < len(self.text) and self.text[k + 1] in _SUPERSCRIPTS)
+                rep = ("^" if first and last else "^(" if first else "") + _SUPERSCRIPTS[ch]
+                rep += ")" if last and not first else ""
             else:
                 rep = _CHARACTERS.get(ch, ch)
             chars.append(rep)
@@ -193,7 +217,8 @@ class _Parser:
                 bad = pos + len(plain[pos:]) - len(plain[pos:].lstrip())
                 raise ParseError(f"unexpected character {plain[bad]!r}", source=self.text,
                                  span=(origin[bad], origin[bad] + 1))
-            spaced = match.start(match.lastgroup) > pos or not tokens
+            first = origin[match.start(match.lastgroup)]  # spaced as typed (π is padded: " pi " in plain)
+            spaced = not tokens or (first > 0 and self.text[first - 1].isspace())
             start, end = match.start(match.lastgroup), match.end(match.lastgroup)
             run += 1
             kind = match.lastgroup
@@ -214,7 +239,7 @@ class _Parser:
     def _split_word(self, word: str, offset: int, origin: list[int], spaced: bool, run: int) -> list[_Token]:
         """A letter run as names: declared variables, functions, constants and Greek letter names, longest
         first; any other letter is a variable of its own (xy -> x, y; xsinx -> x, sin, x)."""
-        if word in self.declared or re.fullmatch(r"[A-Za-z]_\d+", word):
+        if word in self.declared or re.fullmatch(r"[A-Za-z]_?\d+", word):  # x_1, x1: one variable
             return [_Token("var", word, origin[offset], origin[offset + len(word) - 1] + 1, spaced, run)]
         names = sorted({*self.declared, *_NAMES, *GREEK}, key=len, reverse=True)
         out, k = [], 0

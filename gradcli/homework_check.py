@@ -16,6 +16,7 @@ is compared at points ON the curve (y solved numerically at sampled x).
 from __future__ import annotations
 
 import difflib
+import itertools
 import math
 import random
 import re
@@ -274,6 +275,9 @@ def _targets(names, wrt_list, answers, order, implicit):
         return [((name,) * order, None) for name in free]
     targets = []
     for answer in answers:
+        if answer.split.wrt or answer.split.order:
+            targets.append((_as_labelled(answer, free, wrt_list, order, implicit), answer))
+            continue
         named = answer.target(names)
         if named is not None and named not in free:
             raise GradcliError(f"the answer {answer.written!r} is for {named}, which is not a variable of the "
@@ -291,6 +295,36 @@ def _targets(names, wrt_list, answers, order, implicit):
                                "derivative the answer is", hint='--wrt x (--wrt x,y for ∂²f/∂x∂y), or '
                                                                 '--expect x="..."')
     return targets
+
+
+def _as_labelled(answer, free, wrt_list, order, implicit) -> tuple[str, ...]:
+    """The derivative an answer's left side names (dy/dx, d²y/dx², ∂²f/∂x∂y, f''(x), y''): that one, when the
+    options ask for no other; an error when they ask for another (never a silent reading of the answer as
+    a derivative its writer did not mean)."""
+    split = answer.split
+    if split.wrt:
+        unknown = [v for v in split.wrt if v not in free]
+        if unknown:
+            raise GradcliError(f"the answer {split.lhs} = ... is a derivative by {unknown[0]}, which is not a "
+                               "variable of the function", hint=_did_you_mean(unknown[0], free))
+        stated = split.wrt
+    elif wrt_list:
+        stated = (wrt_list[0],) * split.order
+    elif len(free) == 1:
+        stated = (free[0],) * split.order
+    else:
+        raise GradcliError(f"the function depends on {', '.join(free)}: {split.lhs} does not say which "
+                           "derivative the answer is", hint='--wrt x, or write ∂f/∂x = ...')
+    asked = tuple(wrt_list) if wrt_list else (answer.label,) * order if answer.label else None
+    if asked is None and order != 1:
+        asked = (stated[0],) * order
+    if asked is not None and Counter(asked) != Counter(stated):
+        partial = len(free) > 1 and not implicit
+        raise GradcliError(f"the answer says {split.lhs}, the options ask for "
+                           f"{derivative_label(asked, partial, implicit)}",
+                           hint="make them agree (--wrt, --order), or leave the options out: the answer's "
+                                "left side says which derivative it is")
+    return stated
 
 
 # -- sympy: the formula -----------------------------------------------------------------------------------
@@ -394,6 +428,24 @@ class _Comparer:
             return round(rng.uniform(-1, 1), 6)
         return round(rng.uniform(-1, 1) * rng.choice([2.0, 4.0, 12.0]), 6)
 
+    def _narrow_candidates(self, found: list, extra_literals):
+        """When the usual candidates found fewer than MIN_POINTS points (a narrow domain: ln(1e-6 − x²),
+        arcsin(1000x), 1000 ≤ x ≤ 1001): points around those found, and around the constants at their own
+        scale (c, 1/c, √c), rounded to 10 significant digits instead of 6 decimals."""
+        if len(found) >= MIN_POINTS or self.implicit:  # (a curve: y is solved for, at a cost per point)
+            return
+        free = list(self.names)
+        constants = {abs(c) for c in (*self.literals, *extra_literals) if c}
+        scales = sorted({s for c in constants for s in (c, 1 / c, math.sqrt(c))})
+        anchors = [{v: float(point[v]) for v in free} for point, _ in found]
+        anchors += [{v: sign * c for v in free} for c in sorted(constants) for sign in (1, -1)]
+        anchors.append({v: 0.0 for v in free})
+        rng = random.Random(20261124)
+        for _ in range(CANDIDATES):
+            anchor = rng.choice(anchors)
+            offsets = {v: rng.uniform(-1, 1) * rng.choice(scales or [1.0]) * 10 ** -rng.randint(0, 6) for v in free}
+            yield {v: float(f"{anchor[v] + offsets[v]:.10g}") for v in free}
+
     def domain_points(self, wrt: tuple[str, ...], extra_literals=frozenset()):
         """Up to POINTS_WANTED (point, derivative) pairs where the derivative is defined."""
         key = (wrt, frozenset(extra_literals))
@@ -402,7 +454,8 @@ class _Comparer:
         import mpmath
 
         found = []
-        for candidate in self.candidates(extra_literals):
+        candidates = self.candidates(extra_literals)
+        for candidate in itertools.chain(candidates, self._narrow_candidates(found, extra_literals)):
             if len(found) >= POINTS_WANTED:
                 break
             with mpmath.workdps(DIGITS):
@@ -527,6 +580,12 @@ class _Comparer:
             if digits < EQUAL_DIGITS:
                 differing.append((point, derivative, value, digits))
                 worst_digits = digits if worst_digits is None else min(worst_digits, digits)
+        undefined, no_derivative = self._where_defined(undefined, result.wrt)
+        differing, kinks = self._where_defined(differing, result.wrt)
+        if no_derivative or kinks:  # not points of the derivative's domain after all
+            dropped = [entry[0] for entry in no_derivative + kinks]
+            points = [(p, d) for p, d in points if not any(p is q for q in dropped)]
+            result.points = len(points)
         if undefined:
             point, derivative = undefined[0]
             result.verdict, result.decided_by = "incorrect", "numbers"
@@ -551,6 +610,43 @@ class _Comparer:
                              "domain tried")
             return
         self._by_sympy(result, timeout, symbols, len(points))
+
+    def _where_defined(self, bad: list, wrt: tuple[str, ...]) -> tuple[list, list]:
+        """The points of `bad` (where the answer is undefined or differs) at which the derivative really
+        exists, checked up to the first that passes (one real counterexample decides; the rest are only
+        counted).  mpmath's central difference gives a number where there is no derivative: 0 at the kink of
+        sqrt((x − 1)²), a huge one at the vertical tangent of cbrt(x − 1).  Returns (kept, dropped)."""
+        kept, dropped = [], []
+        for entry in bad:
+            (kept if kept or self._differentiable_at(entry[0], entry[1], wrt) else dropped).append(entry)
+        return kept, dropped
+
+    def _differentiable_at(self, point: dict, derivative, wrt: tuple[str, ...]) -> bool:
+        """Whether the derivative exists at `point`: along each variable differentiated by, its change a
+        hair away (10⁻²⁰ and 10⁻²⁵ of the scale, far above mpmath's step of 10⁻⁴⁴) must shrink with the
+        distance, as it does (linearly) where the derivative is continuous, however fast it varies
+        (cos(10⁶πx)).  Across a kink the change stays the same; at a cusp it stays huge."""
+        import mpmath
+
+        with mpmath.workdps(DIGITS):
+            for name in dict.fromkeys(wrt):
+                here = mpmath.mpf(point[name])
+                scale = max(1, abs(here))
+                for sign in (1, -1):
+                    changes = []
+                    for distance in (mpmath.mpf(10) ** -20, mpmath.mpf(10) ** -25):
+                        try:
+                            near = self.derivative({**point, name: here + sign * distance * scale}, wrt)
+                        except (Undefined, ZeroDivisionError, ValueError, OverflowError):
+                            return False  # at the edge of the domain: no two-sided derivative
+                        if near is None:
+                            return False
+                        noise = mpmath.mpf(10) ** (6 - DIGITS) * max(abs(near), abs(derivative))
+                        changes.append((abs(near - derivative), noise))
+                    (far, _), (close, noise) = changes
+                    if close > far / 1000 + noise:
+                        return False
+        return True
 
     def _recheck(self, point, wrt, answer_function, digits: int, difference) -> int:
         """The agreement at a higher precision: rounding noise shrinks with the precision, a real

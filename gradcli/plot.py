@@ -90,7 +90,15 @@ def sample(function: str, *, wrt: str | None = None, start: float | None = None,
               for k, ys in enumerate(values)]
     data = PlotData(echo(function), wrt, xs, curves)
     if expect is not None:
-        answer = _program(expect, limits, frozenset(variables))
+        from .homework import split_answer
+
+        split = split_answer(expect)  # dy/dx = ..., f''(x) = ...: the answer is the right side
+        if (split.order or order) != order or set(split.wrt or [wrt]) != {wrt}:
+            raise GradcliError(f"the answer says {split.lhs}, the plot compares it with "
+                               f"{derivative_name(order)}({wrt})",
+                               hint=f"--order {split.order}" if split.order and set(split.wrt or [wrt]) == {wrt}
+                               else None)
+        answer = _program(split.text, limits, frozenset(variables))
         extra = [v for v in answer.variables.values() if v != wrt]
         if extra:
             raise GradcliError(f"the answer uses {', '.join(extra)}, which the function does not")

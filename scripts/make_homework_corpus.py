@@ -31,6 +31,7 @@ OK, BAD = "correct", "incorrect"
 
 S = {n: sp.Symbol(n, real=True) for n in "x y z t w b r M m a k u v s θ".split()}
 S["rate"] = sp.Symbol("rate", real=True)
+S["x1"], S["x2"] = sp.Symbol("x1", real=True), sp.Symbol("x2", real=True)
 NAMESPACE = {**S, "E": sp.E, "pi": sp.pi, "exp": sp.exp, "log": sp.log, "sqrt": sp.sqrt, "sin": sp.sin,
              "cos": sp.cos, "tan": sp.tan, "sec": sp.sec, "csc": sp.csc, "cot": sp.cot, "sinh": sp.sinh,
              "cosh": sp.cosh, "tanh": sp.tanh, "sech": sp.sech, "csch": sp.csch, "coth": sp.coth,
@@ -265,6 +266,23 @@ PROBLEMS = [
      [("-1/(4y^3)", "-1/(4*y**3)", OK), ("-x/(4y)", "-x/(4*y)", BAD)]),
     ("u^2 + v^2 = 1", "u**2 + v**2 - 1", {"wrt": ["u"], "dependent": "v", "sample": (-1, 1)},
      [("-u/v", "-u/v", OK), ("-v/u", "-v/u", BAD)]),
+    # -- red team (r-redcheck): kinks and cusps at round points, π inside a term, x1, superscript runs, narrow domains
+    ("sqrt((x-1)^2)", "sqrt((x-1)**2)", {}, [("(x-1)/|x-1|", "(x-1)/Abs(x-1)", OK), ("1/(x-1)", "1/(x-1)", BAD)]),
+    ("cbrt(x-1)", "cbrt(x-1)", {}, [("1/(3 cbrt(x-1)^2)", "1/(3*cbrt(x-1)**2)", OK),
+                                    ("1/(3 cbrt(x-1))", "1/(3*cbrt(x-1))", BAD)]),
+    ("(x-2)^(2/3)", "cbrt(x-2)**2", {}, [("2/(3 cbrt(x-2))", "2/(3*cbrt(x-2))", OK), ("2/3 cbrt(x-2)", "2*cbrt(x-2)/3", BAD)]),
+    ("sin 2πx", "sin(2*pi*x)", {}, [("2π cos 2πx", "2*pi*cos(2*pi*x)", OK), ("cos 2πx", "cos(2*pi*x)", BAD)]),
+    ("cos πt", "cos(pi*t)", {}, [("-π sin πt", "-pi*sin(pi*t)", OK), ("-sin πt", "-sin(pi*t)", BAD)]),
+    ("x1^2 x2", "x1**2*x2", {"wrt": ["x1"]}, [("2x1 x2", "2*x1*x2", OK), ("2x1", "2*x1", BAD)]),
+    ("x^3", "x**3", {}, [("3x³⁻¹", "3*x**2", OK), ("3x³ - 1", "3*x**3 - 1", BAD)]),
+    ("e⁻ˣ", "exp(-x)", {}, [("-e⁻ˣ", "-exp(-x)", OK), ("e⁻ˣ", "exp(-x)", BAD)]),
+    ("x^3", "x**3", {"order": 2}, [("f''(x) = 6x", "6*x", OK), ("f''(x) = 3x^2", "3*x**2", BAD)]),
+    ("sqrt(1e-8 - x^2)", "sqrt(Rational(1, 10**8) - x**2)", {"sample": (-1e-4, 1e-4)},
+     [("-x/sqrt(1e-8 - x^2)", "-x/sqrt(Rational(1, 10**8) - x**2)", OK),
+      ("-|x|/sqrt(1e-8 - x^2)", "-Abs(x)/sqrt(Rational(1, 10**8) - x**2)", BAD)]),
+    ("arcsin(1000x)", "asin(1000*x)", {"sample": (-1e-3, 1e-3)},
+     [("1000/sqrt(1 - 1000000x^2)", "1000/sqrt(1 - 1000000*x**2)", OK),
+      ("1/sqrt(1 - 1000000x^2)", "1/sqrt(1 - 1000000*x**2)", BAD)]),
 ]
 
 

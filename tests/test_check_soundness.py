@@ -99,6 +99,26 @@ def test_rounding_noise_of_an_exact_answer_is_not_a_difference():
     assert verdict("(x+1)^2 - x^2 - 2x", "0").verdict == "correct"
 
 
+def test_a_letter_with_digits_is_one_variable():
+    # by hand: ∂/∂x1 (x1² x2) = 2·x1·x2; x1² was read as x·1², whose derivative is 1, and 2x1 as 2x
+    assert verdict("x1^2 x2", "2x1 x2", wrt="x1").verdict == "correct"
+    assert verdict("x1^2", "2x1").verdict == "correct"
+    assert verdict("x1^2", "1").verdict == "incorrect"
+
+
+def test_an_exponent_typed_in_superscripts_is_one_exponent():
+    # by hand: d/dx x³ = 3x² = 3x³⁻¹; 3x³⁻¹ was read as 3x³ − 1 and rejected
+    assert verdict("x^3", "3x³⁻¹").verdict == "correct"
+    assert verdict("e⁻ˣ", "-e^(-x)").verdict == "correct"
+
+
+def test_pi_typed_in_a_term_belongs_to_the_term():
+    # by hand: d/dx sin(2πx) = 2π cos(2πx); d/dx ln(πx) = 1/x
+    assert verdict("sin 2πx", "2π cos 2πx").verdict == "correct"
+    assert verdict("sin 2πx", "cos 2πx").verdict == "incorrect"
+    assert verdict("ln πx", "1/x").verdict == "correct"
+
+
 # -- domains -----------------------------------------------------------------------------------------------
 
 def test_points_are_found_where_the_derivative_is_defined():
@@ -108,6 +128,21 @@ def test_points_are_found_where_the_derivative_is_defined():
     assert verdict("sqrt(x - 1000)", "1/(2sqrt(x-1000))").verdict == "correct"
     assert verdict("arcsin(x)", "1/sqrt(1-x^2)").verdict == "correct"
     assert verdict("arcsin(x/100)", "1/sqrt(10000-x^2)").verdict == "correct"
+
+
+@pytest.mark.parametrize("function, answer, truth", [
+    # by hand: d/dx √(10⁻⁸ − x²) = −x/√(10⁻⁸ − x²) on |x| < 10⁻⁴; d/dx arcsin(1000x) = 1000/√(1 − 10⁶x²) on
+    # |x| < 10⁻³; d/dx [√(x − 1000) + √(1001 − x)] = 1/(2√(x − 1000)) − 1/(2√(1001 − x)) on 1000 < x < 1001
+    ("sqrt(1e-8 - x^2)", "-x/sqrt(1e-8 - x^2)", "correct"),
+    ("sqrt(1e-8 - x^2)", "-|x|/sqrt(1e-8 - x^2)", "incorrect"),  # was undecided: no point found
+    ("arcsin(1000x)", "1000/sqrt(1 - 1000000x^2)", "correct"),
+    ("arcsin(1000x)", "1000 sign(x)/sqrt(1 - 1000000x^2)", "incorrect"),
+    ("sqrt(x-1000) + sqrt(1001-x)", "1/(2sqrt(x-1000)) - 1/(2sqrt(1001-x))", "correct"),
+    ("sqrt(x-1000) + sqrt(1001-x)", "1/(2sqrt(x-1000)) - 1/(2sqrt(1001-x)) + 1e-9 (x - 1000)", "incorrect"),
+])
+def test_a_narrow_domain_is_sampled_enough_to_decide_by_numbers(function, answer, truth):
+    result = verdict(function, answer)
+    assert result.verdict == truth and result.decided_by == "numbers" and result.points >= 20
 
 
 def test_an_answer_right_on_part_of_the_domain_is_incorrect():
@@ -128,6 +163,44 @@ def test_an_answer_undefined_on_part_of_the_domain_is_incorrect():
     assert result.verdict == "incorrect" and result.counterexample["expected"] is None
     assert verdict("ln|x|", "1/x").verdict == "correct"
     assert verdict("ln(x)", "1/|x|").verdict == "correct"  # on the domain x > 0 they are equal
+
+
+# The derivative of each function does not exist at x = 1 (or x = ±1, x = 2): a kink of |x − 1| written without
+# abs, a vertical tangent of a cube root.  Each answer is the derivative everywhere else (by hand: d|u|/dx =
+# u'·u/|u|, d∛u/dx = u'/(3∛u²)), but undefined at that point, which the sampling tries (1, 2, -1 are among its
+# round values).  mpmath's central difference gives a number there (0, or 10²⁹): not a point of the domain.
+@pytest.mark.parametrize("function, answer", [
+    ("sqrt((x-1)^2)", "(x-1)/sqrt((x-1)^2)"), ("sqrt(x^2-2x+1)", "(x-1)/|x-1|"),
+    ("cbrt(x-1)", "1/(3 cbrt(x-1)^2)"), ("(x-2)^(2/3)", "2/(3 cbrt(x-2))"),
+    ("cbrt(x^2-1)", "2x/(3 cbrt(x^2-1)^2)"),
+])
+def test_an_answer_undefined_only_where_the_derivative_is_undefined_is_correct(function, answer):
+    x = sp.Symbol("x", real=True)
+    translations = {"sqrt((x-1)^2)": (sp.sqrt((x - 1) ** 2), (x - 1) / sp.sqrt((x - 1) ** 2)),
+                    "sqrt(x^2-2x+1)": (sp.sqrt(x ** 2 - 2 * x + 1), (x - 1) / sp.Abs(x - 1)),
+                    "cbrt(x-1)": (sp.real_root(x - 1, 3), 1 / (3 * sp.real_root(x - 1, 3) ** 2)),
+                    "(x-2)^(2/3)": (sp.real_root(x - 2, 3) ** 2, 2 / (3 * sp.real_root(x - 2, 3))),
+                    "cbrt(x^2-1)": (sp.real_root(x ** 2 - 1, 3), 2 * x / (3 * sp.real_root(x ** 2 - 1, 3) ** 2))}
+    f, expected = translations[function]
+    for value in (-2.5, -0.5, 0.5, 1.5, 3.5):  # the hand derivation, away from the singular points
+        assert abs(complex(sp.N((sp.diff(f, x) - expected).subs(x, value), 30))) < 1e-25
+    assert verdict(function, answer).verdict == "correct"
+
+
+@pytest.mark.parametrize("function, answer", [
+    ("sqrt((x-1)^2)", "1/(x-1)"), ("cbrt(x-1)", "1/(3 cbrt(x-1))"), ("x^2", "2x + 0/(x-1)"),
+    ("(x-1)^2", "2(x-1)(x-1)/(x-1)"), ("(x-1)^3", "3(x-1)^2 + 0/(x-1)"),
+])
+def test_an_answer_undefined_where_the_derivative_exists_is_still_incorrect(function, answer):
+    assert verdict(function, answer).verdict == "incorrect"  # derivative 0 or 2 at x = 1, the answer undefined
+
+
+@pytest.mark.parametrize("function, answer", [("cos(1000000 pi x)", "0"), ("x^2", "2x + sin(1000000 pi x)"),
+                                              ("|x - 1|", "sign(x - 1) + sin(1000000 pi x)")])
+def test_a_fast_varying_derivative_is_not_mistaken_for_a_kink(function, answer):
+    # by hand: d/dx cos(10⁶πx) = −10⁶π sin(10⁶πx), zero at the round sample points (x = 0.5, 1.5 ...) but not
+    # between them, where it varies by 10¹³ per unit of x: a point there must not be dropped as a kink
+    assert verdict(function, answer).verdict == "incorrect"
 
 
 # -- mixed partials, implicit differentiation, Hessian -----------------------------------------------------
@@ -258,3 +331,35 @@ def test_a_dropped_chain_factor_is_rejected(outer, inner):
     u = sp.Symbol("u", real=True)
     outer_derivative = sp.diff(outer(u), u).subs(u, inner)
     assert verdict(homework(outer(inner)), homework(outer_derivative), wrt="x").verdict == "incorrect"
+
+
+# -- an answer's left side names its derivative ------------------------------------------------------------
+# By hand: f = x²y³: ∂f/∂x = 2xy³, ∂²f/∂x² = 2y³, ∂²f/∂x∂y = 6xy²; f = x³: f' = 3x², f'' = 6x;
+# x² + y² = 1: y' = −x/y, y'' = −(x² + y²)/y³ = −1/y³.
+
+@pytest.mark.parametrize("function, answer, truth", [
+    ("x^2 y^3", "∂²f/∂x^2 = 2xy^3", "incorrect"),  # the first partial, labelled as the second: was ✓
+    ("x^2 y^3", "∂²f/∂x² = 2y^3", "correct"),
+    ("x^2 y^3", "∂²f/∂x∂y = 6xy^2", "correct"),  # was read as ∂f/∂y and rejected
+    ("x^3", "f''(x) = 3x^2", "incorrect"),
+    ("x^3", "f''(x) = 6x", "correct"),  # was read as f' and rejected
+    ("x^3", "d^2y/dx^2 = 6x", "correct"),
+    ("x^3", "y'' = 3x^2", "incorrect"),
+    ("x^2 + y^2 = 1", "d²y/dx² = -1/y^3", "correct"),
+    ("x^2 + y^2 = 1", "y'' = -x/y", "incorrect"),
+    ("sin θ", "dy/dθ = cos θ", "correct"),  # a Greek variable below the line was "an equation here"
+    ("θ^3", "d²y/dθ² = 3θ^2", "incorrect"),
+])
+def test_the_left_side_of_an_answer_says_which_derivative_it_is(function, answer, truth):
+    assert verdict(function, answer).verdict == truth
+
+
+@pytest.mark.parametrize("function, answer, options, message", [
+    ("x^2 y", "∂f/∂x = 2xy", {"wrt": "y"}, "the answer says ∂f/∂x, the options ask for ∂/∂y"),
+    ("x^3", "f'(x) = 6x", {"order": 2}, "the answer says f'(x), the options ask for d²/dx²"),
+    ("x^2", "dx/dy = 2x", {}, "a derivative by y, which is not a variable"),
+    ("x^2", "d²y/dx = 2", {}, "the top says a derivative of order 2, the bottom of order 1"),
+])
+def test_a_left_side_that_contradicts_the_options_is_an_error(function, answer, options, message):
+    with pytest.raises(GradcliError, match=re.escape(message)):
+        check_derivative(function, [answer], **options)

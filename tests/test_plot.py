@@ -98,6 +98,17 @@ def test_cli_plot_and_check_plot():
     assert "✗ incorrect" in out.stdout and "your answer differs from f′ on" in out.stdout
 
 
+def test_an_answer_written_with_its_left_side_is_plotted():
+    # check accepts dy/dx = 2x; --plot then stopped with "an equation here" (exit 2 after ✓ correct)
+    out = runner.invoke(app, ["check", "x^2", "--expect", "dy/dx = 2x", "--plot", "--no-color"])
+    assert out.exit_code == 0 and "your answer agrees with f′" in out.stdout
+    out = runner.invoke(app, ["check", "x^3", "--expect", "f''(x) = 6x", "--plot", "--no-color"])
+    assert out.exit_code == 0 and "your answer agrees with f″" in out.stdout
+    assert not sample("x^2", expect="y = 2x", start=-2, stop=2, points=21).differs.any()
+    with pytest.raises(GradcliError, match="the answer says f''"):
+        sample("x^3", expect="f''(x) = 6x")  # the plot compares with f′ unless --order 2
+
+
 def _png_size(path: Path) -> tuple[int, int]:
     header = path.read_bytes()[:24]
     assert header[:8] == b"\x89PNG\r\n\x1a\n" and header[12:16] == b"IHDR"
