@@ -252,7 +252,10 @@ def _wrt_list(wrt, order: int, names: list[str], implicit: str | None) -> list[s
     if wrt is None or wrt == [] or wrt == ():
         return None
     items = [wrt] if isinstance(wrt, str) else list(wrt)
-    wrt_names = [part.strip() for item in items for part in item.split(",") if part.strip()]
+    wrt_names = [part.strip() for item in items for part in item.split(",")]
+    if "" in wrt_names:  # --wrt "" or x,,y: never a silent default
+        raise GradcliError(f"--wrt {','.join(items)!r} has an empty variable name",
+                           hint="name the variable, e.g. --wrt " + (names[0] if names else "x"))
     for name in wrt_names:
         if name not in names or name == implicit:
             what = f"the function has no variable {name!r}" if name != implicit else \

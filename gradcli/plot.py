@@ -75,6 +75,8 @@ def sample(function: str, *, wrt: str | None = None, start: float | None = None,
         raise GradcliError(f"--order must be between 1 and 5 for a plot, not {order}")
     f = _program(function, limits)
     variables = list(f.variables.values())
+    if wrt is not None and not wrt.strip():
+        raise GradcliError("--wrt has an empty variable name", hint="name the variable, e.g. --wrt x")
     wrt = wrt or (variables[0] if len(variables) == 1 else None)
     if wrt is None or len(variables) > 1:
         raise GradcliError(f"plot draws a function of one variable; this one depends on {', '.join(variables)}"

@@ -281,6 +281,8 @@ def derive_text(text: str, wrt: str | None = None, *, dependent: str = "y", limi
             raise GradcliError(f"the function depends on {', '.join(variables) or 'no variable'}: say which "
                                "variable to differentiate by", hint="--wrt x")
         wrt = independent[0]
+    if not wrt.strip():
+        raise GradcliError("--wrt has an empty variable name", hint="name the variable, e.g. --wrt x")
     if wrt not in symbols:
         raise GradcliError(f"--wrt {wrt}: the function has no variable {wrt}",
                            hint=f"its variables: {', '.join(variables)}")

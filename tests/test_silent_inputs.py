@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from typer.testing import CliRunner
 
 from gradcli.cli import app
@@ -132,3 +133,14 @@ def test_check_at_refuses_a_variable_given_twice_or_unknown():
     assert "gradcli: error: --at z=...: z is not a variable of the function (its variables: x)" in unknown.stderr
     good = invoke("check", "x^2*y", "--wrt", "x", "--at", "x=2,y=3", "--json")
     assert json.loads(good.stdout)["results"][0]["at"]["derivative"] == 12.0  # hand: 2xy at (2, 3)
+
+
+@pytest.mark.parametrize("args", [["check", "x^2*y", "--wrt", "", "--expect", "2xy"],
+                                  ["check", "x^2*y", "--wrt", "x,,y", "--expect", "2x"],
+                                  ["steps", "x^2", "--wrt", " "],
+                                  ["plot", "x^2", "--wrt", ""]])
+def test_an_empty_wrt_is_an_error_not_a_silent_default(args):
+    # `--wrt ""` used to be dropped, and the derivative taken by the function's only variable
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert "--wrt" in result.stderr and "empty variable name" in result.stderr
