@@ -257,7 +257,8 @@ def eval_command(
 
         options.check_eval(timeout=timeout, check_timeout=check_timeout, check_limit=check_limit,
                            max_length=max_length, max_depth=max_depth, max_nodes=max_nodes,
-                           max_elements=max_elements, max_exponent=max_exponent, seed=seed, order=order)
+                           max_elements=max_elements, max_exponent=max_exponent, seed=seed, order=order,
+                           max_memory=max_memory)
 
     expression = expression.strip()  # " -x^2": see _expression_may_start_with_minus
     # rows mode bounds each row by --timeout (gradcli/rows.py), not the whole stream
@@ -382,18 +383,32 @@ def run_command(
 
         from .errors import InputError
         from .inputs import run_arguments
-        from .options import source_text
+        from .options import check_run, source_text
         from .run import RunLimits, run_source
 
+        check_run(timeout=timeout, max_memory=max_memory)
+
         bindings = run_arguments(arg or [], max_elements=RunLimits().max_tensor_elements)
+        # at most max_source_chars characters of UTF-8 (4 bytes each) are read: endless stdin is refused, not read
+        cap = 4 * RunLimits().max_source_chars
+
+        def capped(stream, name):
+            data = stream.read(cap + 1)
+            if len(data) > cap:
+                raise InputError(f"{name} is longer than {cap:,} bytes, the most a program may have "
+                                 f"(max_source_chars={RunLimits().max_source_chars:,})")
+            return data
+
         if file == "-":
             stdin = getattr(sys.stdin, "buffer", None)
-            source, name = (sys.stdin.read() if stdin is None else source_text(stdin.read(), "<stdin>")), "<stdin>"
+            source, name = (capped(sys.stdin, "<stdin>") if stdin is None
+                            else source_text(capped(stdin, "<stdin>"), "<stdin>")), "<stdin>"
         else:
             path = Path(file)
             if not path.is_file():
                 raise InputError(f"no such file: {file}")
-            source, name = source_text(path.read_bytes(), file), file
+            with path.open("rb") as f:
+                source, name = source_text(capped(f, file), file), file
         code = run_source(source, name, stdout=sys.stdout, stderr=sys.stderr, bindings=bindings,
                           limits=RunLimits(max_seconds=timeout, max_memory_mb=max_memory))
     raise typer.Exit(code)
