@@ -123,13 +123,14 @@ def _limits(max_length, max_depth, max_nodes, max_elements, max_exponent, timeou
 
 
 def _guarded(seconds: float | None, what: str = "the evaluation", memory_mb: float | None = None,
-             validate=lambda: None):
+             validate=lambda: None, interrupts_worker: bool = False):
     """The whole command under its wall-time and memory limits (see gradcli/guard.py), once its option
     values are known to be valid (`validate` raises a clear error otherwise)."""
     validate()
     from .guard import command
 
-    return command(seconds, memory_mb=memory_mb or Limits().max_memory_mb, what=what)
+    return command(seconds, memory_mb=Limits().max_memory_mb if memory_mb is None else memory_mb, what=what,
+                   interrupts_worker=interrupts_worker)
 
 
 def _console(no_color: bool, color: str = "auto"):
@@ -629,17 +630,37 @@ def repl_command(
     color: ColorOpt = ColorMode.auto,
     debug: DebugOpt = False,
     max_elements: MaxElementsOpt = _D.max_elements,
-    timeout: TimeoutOpt = _D.max_seconds,
+    timeout: Annotated[float, typer.Option("--timeout", help="Wall-time limit of each line, in seconds.",
+                                           rich_help_panel="Limits")] = _D.max_seconds,
+    max_memory: Annotated[float, typer.Option(
+        "--max-memory", metavar="MB", rich_help_panel="Limits",
+        help="Memory the session (its bound tensors included) may take beyond its start-up, in MB.")]
+    = _D.max_memory_mb,
 ):
     """An interactive session: x = [1,2,3] binds a tensor, an expression is evaluated as by eval.
 
     Reads one line at a time from a pipe too ([bold]gradcli repl < session.txt[/]): one answer per line, errors
     on stderr; exit code 0, or 2 if any line failed.  :help lists the session commands.
     """
-    with _user_errors(debug):
+    def valid_options():
+        from . import options
+
+        options.seconds(timeout, "--timeout")
+        options.megabytes(max_memory)
+        options.count(max_elements, "--max-elements")
+
+    from .repl import interactive_streams
+
+    # the session runs in a supervised worker under the memory limit; a line stuck in one numpy call past
+    # --timeout (or Ctrl-C that it cannot act on) ends the worker from outside (gradcli/guard.py)
+    with _user_errors(debug), _guarded(None, "the session", memory_mb=max_memory, validate=valid_options,
+                                       interrupts_worker=interactive_streams()):
+        from dataclasses import replace
+
         from . import repl
 
-        limits = _limits(_D.max_length, _D.max_depth, _D.max_nodes, max_elements, _D.max_exponent, timeout)
+        limits = replace(_limits(_D.max_length, _D.max_depth, _D.max_nodes, max_elements, _D.max_exponent,
+                                 timeout), max_memory_mb=max_memory)
         settings = repl.Settings(json=json_out, check=None if check else False, hessian=hessian,
                                  dtype=dtype.value, seed=seed, limits=limits, debug=debug)
         code = repl.run(settings, _console(no_color, color))

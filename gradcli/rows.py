@@ -30,6 +30,7 @@ from itertools import repeat
 
 import numpy as np
 
+from . import guard
 from .calc import TimeLimit, _as_output, _backward, engine_settings
 from .engine import Tensor, dtypes
 from .engine.errors import EngineError
@@ -135,6 +136,10 @@ class RowDeadline:
     def __init__(self, seconds: float):
         self.seconds = seconds
         self.active = False
+        self.token = None
+        # a row stuck inside one numpy call gets no signal handler run: the supervisor ends the run instead
+        text = TimeLimit(f"a row's evaluation took longer than {seconds:g} s", hint="raise it with --timeout")
+        self.text = lambda: text.render() + "\n"
 
     @contextmanager
     def installed(self):
@@ -159,8 +164,10 @@ class RowDeadline:
     def __enter__(self):
         if self.active:
             signal.setitimer(signal.ITIMER_REAL, self.seconds)
+        self.token = guard.arm(self.seconds, self.text)
 
     def __exit__(self, *exc):
+        guard.disarm(self.token)
         if self.active:
             signal.setitimer(signal.ITIMER_REAL, 0)
         return False
