@@ -380,39 +380,53 @@ def run_command(
 ):
     """Run a PyTorch autograd snippet on gradcli's engine and print what PyTorch would print."""
     with _user_errors(debug):
-        from pathlib import Path
+        from .run import run_source
 
-        from .errors import InputError
-        from .inputs import run_arguments
-        from .options import check_run, source_text
-        from .run import RunLimits, run_source
-
-        check_run(timeout=timeout, max_memory=max_memory)
-
-        bindings = run_arguments(arg or [], max_elements=RunLimits().max_tensor_elements)
-        # at most max_source_chars characters of UTF-8 (4 bytes each) are read: endless stdin is refused, not read
-        cap = 4 * RunLimits().max_source_chars
-
-        def capped(stream, name):
-            data = stream.read(cap + 1)
-            if len(data) > cap:
-                raise InputError(f"{name} is longer than {cap:,} bytes, the most a program may have "
-                                 f"(max_source_chars={RunLimits().max_source_chars:,})")
-            return data
-
-        if file == "-":
-            stdin = getattr(sys.stdin, "buffer", None)
-            source, name = (capped(sys.stdin, "<stdin>") if stdin is None
-                            else source_text(capped(stdin, "<stdin>"), "<stdin>")), "<stdin>"
-        else:
-            path = Path(file)
-            if not path.is_file():
-                raise InputError(f"no such file: {file}")
-            with path.open("rb") as f:
-                source, name = source_text(capped(f, file), file), file
-        code = run_source(source, name, stdout=sys.stdout, stderr=sys.stderr, bindings=bindings,
-                          limits=RunLimits(max_seconds=timeout, max_memory_mb=max_memory))
+        # --arg values and the program are read under the limits too (a FIFO that never ends, a gzip bomb)
+        with _guarded(timeout, "reading the program and its --arg values", memory_mb=max_memory,
+                      validate=lambda: _valid_run_options(timeout, max_memory)):
+            source, name, bindings, limits = _run_inputs(file, arg, timeout, max_memory)
+        code = run_source(source, name, stdout=sys.stdout, stderr=sys.stderr, bindings=bindings, limits=limits)
     raise typer.Exit(code)
+
+
+def _valid_run_options(timeout, max_memory):
+    from .options import check_run
+
+    check_run(timeout=timeout, max_memory=max_memory)
+
+
+def _run_inputs(file, arg, timeout, max_memory):
+    """`gradcli run`'s program text, its name, the --arg bindings and its limits."""
+    from pathlib import Path
+
+    from .errors import InputError
+    from .inputs import run_arguments
+    from .options import source_text
+    from .run import RunLimits
+
+    bindings = run_arguments(arg or [], max_elements=RunLimits().max_tensor_elements)
+    # at most max_source_chars characters of UTF-8 (4 bytes each) are read: endless stdin is refused, not read
+    cap = 4 * RunLimits().max_source_chars
+
+    def capped(stream, name):
+        data = stream.read(cap + 1)
+        if len(data) > cap:
+            raise InputError(f"{name} is longer than {cap:,} bytes, the most a program may have "
+                             f"(max_source_chars={RunLimits().max_source_chars:,})")
+        return data
+
+    if file == "-":
+        stdin = getattr(sys.stdin, "buffer", None)
+        source, name = (capped(sys.stdin, "<stdin>") if stdin is None
+                        else source_text(capped(stdin, "<stdin>"), "<stdin>")), "<stdin>"
+    else:
+        path = Path(file)
+        if not path.is_file():
+            raise InputError(f"no such file: {file}")
+        with path.open("rb") as f:
+            source, name = source_text(capped(f, file), file), file
+    return source, name, bindings, RunLimits(max_seconds=timeout, max_memory_mb=max_memory)
 
 
 @app.command("check", context_settings={"ignore_unknown_options": True})

@@ -72,8 +72,11 @@ def _raise_in_thread(thread_id: int, exc_type) -> None:
 
 
 @contextmanager
-def deadline(seconds: float | None, message: str, hint: str | None = None):
-    """Raise TimeLimit(message, hint) in the calling thread if the block runs longer than `seconds`."""
+def deadline(seconds: float | None, message: str, hint: str | None = None,
+             supervisor_text: Callable[[], str] | None = None):
+    """Raise TimeLimit(message, hint) in the calling thread if the block runs longer than `seconds`.  In a
+    supervised worker the parent ends the worker should the block still run GRACE_SECONDS later, printing
+    `supervisor_text()` (by default the TimeLimit's own text); see `arm`."""
     if seconds is None or not math.isfinite(seconds) or seconds <= 0:
         yield
         return
@@ -93,7 +96,7 @@ def deadline(seconds: float | None, message: str, hint: str | None = None):
 
     timer = threading.Thread(target=fire, name="gradcli-deadline", daemon=True)
     timer.start()
-    token = arm(seconds, lambda: TimeLimit(message, hint=hint).render() + "\n")
+    token = arm(seconds, supervisor_text or (lambda: TimeLimit(message, hint=hint).render() + "\n"))
     try:
         yield
     except expired:
@@ -352,7 +355,7 @@ def command(seconds: float | None, *, memory_mb: float | None = None, what: str 
     try:
         # the deadline's thread (its stack) exists before the address space is capped: a small cap then
         # refuses the work, not the thread that times it
-        with deadline(seconds, message, hint), _memory_limit(memory_mb, what):
+        with deadline(seconds, message, hint, timeout_text), _memory_limit(memory_mb, what):
             yield
     finally:
         if forked:  # whatever is left (reporting an error, freeing a large graph) is no longer timed
