@@ -279,11 +279,17 @@ def eval_command(
             from .rows import check_stdin_once
 
             check_stdin_once(rows, [*(assignments or []), *(const or []), f"grad_output={grad_output or ''}"])
-        inputs = _assignments(assignments or [], np_dtype, rng, limits, parse_assignment)
-        consts = _assignments(const or [], np_dtype, rng, limits, parse_assignment)
-        for path in inputs_files or []:
-            bind_inputs_file(inputs, path, dtype=np_dtype, limits=limits)
-        gout = None if grad_output is None else parse_value(grad_output, dtype=np_dtype, rng=rng, limits=limits)
+        from .guard import deadline
+
+        # rows mode times each row, not the stream: the shared values (a FIFO, a gzip bomb) get --timeout here
+        with deadline(timeout if rows is not None else None, f"reading the values took longer than {timeout:g} s",
+                      hint="raise it with --timeout"):
+            inputs = _assignments(assignments or [], np_dtype, rng, limits, parse_assignment)
+            consts = _assignments(const or [], np_dtype, rng, limits, parse_assignment)
+            for path in inputs_files or []:
+                bind_inputs_file(inputs, path, dtype=np_dtype, limits=limits)
+            gout = None if grad_output is None else parse_value(grad_output, dtype=np_dtype, rng=rng,
+                                                                limits=limits)
         fmt = None if out_format is None else out_format.value
         if rows is not None:  # rows mode: gradcli/rows.py
             from .rows import run_rows_command
