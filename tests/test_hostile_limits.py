@@ -395,9 +395,13 @@ def test_repl_on_a_terminal_ctrl_c_cancels_at_the_prompt_and_ends_a_line_stuck_i
         read_until("gradcli> ")
         os.write(fd, b"\x03")  # at the prompt: the line is cancelled, the session goes on
         read_until("gradcli> ")
-        time.sleep(0.5)  # readline drops what is typed while it starts the new line
-        os.write(fd, b"W.sum() * 0 + 7\n")
-        assert "7.0" in read_until("gradcli> ")
+        for _ in range(3):  # on a busy machine the interrupt may still cancel the next line typed
+            time.sleep(0.5)
+            os.write(fd, b"W.sum() * 0 + 7\n")
+            if "7.0" in read_until("gradcli> ", 5):  # the answer, then the next prompt
+                break
+        else:
+            raise AssertionError("the session did not answer after Ctrl-C at the prompt")
         os.write(fd, b"einsum('ij,kl->', W, W).sum()\n")
         time.sleep(1.0)
         sent = time.monotonic()
