@@ -123,13 +123,14 @@ def _limits(max_length, max_depth, max_nodes, max_elements, max_exponent, timeou
 
 
 def _guarded(seconds: float | None, what: str = "the evaluation", memory_mb: float | None = None,
-             validate=lambda: None):
+             validate=lambda: None, interrupts_worker: bool = False):
     """The whole command under its wall-time and memory limits (see gradcli/guard.py), once its option
     values are known to be valid (`validate` raises a clear error otherwise)."""
     validate()
     from .guard import command
 
-    return command(seconds, memory_mb=memory_mb or Limits().max_memory_mb, what=what)
+    return command(seconds, memory_mb=Limits().max_memory_mb if memory_mb is None else memory_mb, what=what,
+                   interrupts_worker=interrupts_worker)
 
 
 def _console(no_color: bool, color: str = "auto"):
@@ -257,7 +258,8 @@ def eval_command(
 
         options.check_eval(timeout=timeout, check_timeout=check_timeout, check_limit=check_limit,
                            max_length=max_length, max_depth=max_depth, max_nodes=max_nodes,
-                           max_elements=max_elements, max_exponent=max_exponent, seed=seed, order=order)
+                           max_elements=max_elements, max_exponent=max_exponent, seed=seed, order=order,
+                           max_memory=max_memory)
 
     expression = expression.strip()  # " -x^2": see _expression_may_start_with_minus
     # rows mode bounds each row by --timeout (gradcli/rows.py), not the whole stream
@@ -277,11 +279,17 @@ def eval_command(
             from .rows import check_stdin_once
 
             check_stdin_once(rows, [*(assignments or []), *(const or []), f"grad_output={grad_output or ''}"])
-        inputs = _assignments(assignments or [], np_dtype, rng, limits, parse_assignment)
-        consts = _assignments(const or [], np_dtype, rng, limits, parse_assignment)
-        for path in inputs_files or []:
-            bind_inputs_file(inputs, path, dtype=np_dtype, limits=limits)
-        gout = None if grad_output is None else parse_value(grad_output, dtype=np_dtype, rng=rng, limits=limits)
+        from .guard import deadline
+
+        # rows mode times each row, not the stream: the shared values (a FIFO, a gzip bomb) get --timeout here
+        with deadline(timeout if rows is not None else None, f"reading the values took longer than {timeout:g} s",
+                      hint="raise it with --timeout"):
+            inputs = _assignments(assignments or [], np_dtype, rng, limits, parse_assignment)
+            consts = _assignments(const or [], np_dtype, rng, limits, parse_assignment)
+            for path in inputs_files or []:
+                bind_inputs_file(inputs, path, dtype=np_dtype, limits=limits)
+            gout = None if grad_output is None else parse_value(grad_output, dtype=np_dtype, rng=rng,
+                                                                limits=limits)
         fmt = None if out_format is None else out_format.value
         if rows is not None:  # rows mode: gradcli/rows.py
             from .rows import run_rows_command
@@ -378,25 +386,14 @@ def run_command(
 ):
     """Run a PyTorch autograd snippet on gradcli's engine and print what PyTorch would print."""
     with _user_errors(debug):
-        from pathlib import Path
+        from .run import run_source
 
-        from .errors import InputError
-        from .inputs import run_arguments
-        from .options import source_text
-        from .run import RunLimits, run_source
-
-        bindings = run_arguments(arg or [], max_elements=RunLimits().max_tensor_elements)
-        if file == "-":
-            stdin = getattr(sys.stdin, "buffer", None)
-            source, name = (sys.stdin.read() if stdin is None else source_text(stdin.read(), "<stdin>")), "<stdin>"
-        else:
-            path = Path(file)
-            if not path.is_file():
-                raise InputError(f"no such file: {file}")
-            source, name = source_text(path.read_bytes(), file), file
-        _check_run_arguments(source, name, bindings)
-        code = run_source(source, name, stdout=sys.stdout, stderr=sys.stderr, bindings=bindings,
-                          limits=RunLimits(max_seconds=timeout, max_memory_mb=max_memory))
+        # --arg values and the program are read under the limits too (a FIFO that never ends, a gzip bomb)
+        with _guarded(timeout, "reading the program and its --arg values", memory_mb=max_memory,
+                      validate=lambda: _valid_run_options(timeout, max_memory)):
+            source, name, bindings, limits = _run_inputs(file, arg, timeout, max_memory)
+            _check_run_arguments(source, name, bindings)
+        code = run_source(source, name, stdout=sys.stdout, stderr=sys.stderr, bindings=bindings, limits=limits)
     raise typer.Exit(code)
 
 
@@ -419,6 +416,45 @@ def _check_run_arguments(source: str, filename: str, bindings: dict) -> None:
                          hint=f"drop --arg {name}, or rename what line {line} binds")
     for name in unread:
         sys.stderr.write(f"gradcli: warning: --arg {name} is never read by {filename}; it has no effect\n")
+
+
+def _valid_run_options(timeout, max_memory):
+    from .options import check_run
+
+    check_run(timeout=timeout, max_memory=max_memory)
+
+
+def _run_inputs(file, arg, timeout, max_memory):
+    """`gradcli run`'s program text, its name, the --arg bindings and its limits."""
+    from pathlib import Path
+
+    from .errors import InputError
+    from .inputs import run_arguments
+    from .options import source_text
+    from .run import RunLimits
+
+    bindings = run_arguments(arg or [], max_elements=RunLimits().max_tensor_elements)
+    # at most max_source_chars characters of UTF-8 (4 bytes each) are read: endless stdin is refused, not read
+    cap = 4 * RunLimits().max_source_chars
+
+    def capped(stream, name):
+        data = stream.read(cap + 1)
+        if len(data) > cap:
+            raise InputError(f"{name} is longer than {cap:,} bytes, the most a program may have "
+                             f"(max_source_chars={RunLimits().max_source_chars:,})")
+        return data
+
+    if file == "-":
+        stdin = getattr(sys.stdin, "buffer", None)
+        source, name = (capped(sys.stdin, "<stdin>") if stdin is None
+                        else source_text(capped(stdin, "<stdin>"), "<stdin>")), "<stdin>"
+    else:
+        path = Path(file)
+        if not path.is_file():
+            raise InputError(f"no such file: {file}")
+        with path.open("rb") as f:
+            source, name = source_text(capped(f, file), file), file
+    return source, name, bindings, RunLimits(max_seconds=timeout, max_memory_mb=max_memory)
 
 
 @app.command("check", context_settings={"ignore_unknown_options": True})
@@ -636,17 +672,37 @@ def repl_command(
     color: ColorOpt = ColorMode.auto,
     debug: DebugOpt = False,
     max_elements: MaxElementsOpt = _D.max_elements,
-    timeout: TimeoutOpt = _D.max_seconds,
+    timeout: Annotated[float, typer.Option("--timeout", help="Wall-time limit of each line, in seconds.",
+                                           rich_help_panel="Limits")] = _D.max_seconds,
+    max_memory: Annotated[float, typer.Option(
+        "--max-memory", metavar="MB", rich_help_panel="Limits",
+        help="Memory the session (its bound tensors included) may take beyond its start-up, in MB.")]
+    = _D.max_memory_mb,
 ):
     """An interactive session: x = [1,2,3] binds a tensor, an expression is evaluated as by eval.
 
     Reads one line at a time from a pipe too ([bold]gradcli repl < session.txt[/]): one answer per line, errors
     on stderr; exit code 0, or 2 if any line failed.  :help lists the session commands.
     """
-    with _user_errors(debug):
+    def valid_options():
+        from . import options
+
+        options.seconds(timeout, "--timeout")
+        options.megabytes(max_memory)
+        options.count(max_elements, "--max-elements")
+
+    from .repl import interactive_streams
+
+    # the session runs in a supervised worker under the memory limit; a line stuck in one numpy call past
+    # --timeout (or Ctrl-C that it cannot act on) ends the worker from outside (gradcli/guard.py)
+    with _user_errors(debug), _guarded(None, "the session", memory_mb=max_memory, validate=valid_options,
+                                       interrupts_worker=interactive_streams()):
+        from dataclasses import replace
+
         from . import repl
 
-        limits = _limits(_D.max_length, _D.max_depth, _D.max_nodes, max_elements, _D.max_exponent, timeout)
+        limits = replace(_limits(_D.max_length, _D.max_depth, _D.max_nodes, max_elements, _D.max_exponent,
+                                 timeout), max_memory_mb=max_memory)
         settings = repl.Settings(json=json_out, check=None if check else False, hessian=hessian,
                                  dtype=dtype.value, seed=seed, limits=limits, debug=debug)
         code = repl.run(settings, _console(no_color, color))

@@ -26,6 +26,7 @@ import math
 import os
 import select
 import signal
+import struct
 import sys
 import threading
 import time
@@ -71,8 +72,11 @@ def _raise_in_thread(thread_id: int, exc_type) -> None:
 
 
 @contextmanager
-def deadline(seconds: float | None, message: str, hint: str | None = None):
-    """Raise TimeLimit(message, hint) in the calling thread if the block runs longer than `seconds`."""
+def deadline(seconds: float | None, message: str, hint: str | None = None,
+             supervisor_text: Callable[[], str] | None = None):
+    """Raise TimeLimit(message, hint) in the calling thread if the block runs longer than `seconds`.  In a
+    supervised worker the parent ends the worker should the block still run GRACE_SECONDS later, printing
+    `supervisor_text()` (by default the TimeLimit's own text); see `arm`."""
     if seconds is None or not math.isfinite(seconds) or seconds <= 0:
         yield
         return
@@ -92,6 +96,7 @@ def deadline(seconds: float | None, message: str, hint: str | None = None):
 
     timer = threading.Thread(target=fire, name="gradcli-deadline", daemon=True)
     timer.start()
+    token = arm(seconds, supervisor_text or (lambda: TimeLimit(message, hint=hint).render() + "\n"))
     try:
         yield
     except expired:
@@ -99,6 +104,7 @@ def deadline(seconds: float | None, message: str, hint: str | None = None):
     finally:
         while True:  # the exception may land here, as the block ends: finish the clean-up all the same
             try:
+                disarm(token)
                 with lock:
                     state["done"] = True
                     if state["fired"]:
@@ -108,6 +114,60 @@ def deadline(seconds: float | None, message: str, hint: str | None = None):
                 break
             except expired:
                 continue
+
+
+# -- deadlines the supervisor enforces too ------------------------------------------------------------------
+#
+# A deadline inside a supervised worker (a REPL line, a row of rows mode, one evaluation) is also written to a
+# page shared with the supervising parent: its expiry (time.monotonic, the same clock in both processes) and
+# the error text.  Should the worker still be inside it GRACE_SECONDS after it expired (stuck in one long C
+# call, where no exception can land), the parent ends the worker with that text, as for the whole command's
+# deadline.  Outside a supervised worker `arm` does nothing.
+
+_SLOT_BYTES = 4096
+_SLOT_HEADER = struct.Struct("dQI")  # expiry (0: none), generation, length of the text
+_slot = None  # the shared page (mmap), in the worker and its supervisor
+_armed: dict[int, tuple[float, Callable[[], str]]] = {}
+_armed_lock = threading.Lock()
+_generation = 0
+
+
+def arm(seconds: float | None, text: Callable[[], str]) -> int | None:
+    """Tell the supervisor (if any) that the work from now on must end within `seconds`, or it prints `text()`
+    and ends the worker.  Returns the token for `disarm`.  Cheap: no system call."""
+    if _slot is None or seconds is None or not math.isfinite(seconds) or seconds <= 0:
+        return None
+    with _armed_lock:
+        token = _generation + 1
+        _armed[token] = (time.monotonic() + seconds, text)
+        _publish()
+    return token
+
+
+def disarm(token: int | None) -> None:
+    if token is None or _slot is None:
+        return
+    with _armed_lock:
+        if _armed.pop(token, None) is not None:
+            _publish()
+
+
+def _publish() -> None:
+    """The earliest armed expiry and its text on the shared page (called with _armed_lock held)."""
+    global _generation
+    _generation += 1
+    if _armed:
+        expiry, text = min(_armed.values(), key=lambda item: item[0])
+        data = text().encode("utf-8", "replace")[:_SLOT_BYTES - _SLOT_HEADER.size]
+    else:
+        expiry, data = 0.0, b""
+    _slot[_SLOT_HEADER.size:_SLOT_HEADER.size + len(data)] = data
+    _SLOT_HEADER.pack_into(_slot, 0, expiry, _generation, len(data))
+
+
+def _read_slot(slot) -> tuple[float, int, bytes]:
+    expiry, generation, length = _SLOT_HEADER.unpack_from(slot, 0)
+    return expiry, generation, bytes(slot[_SLOT_HEADER.size:_SLOT_HEADER.size + length])
 
 
 # -- the process-level guard --------------------------------------------------------------------------------
@@ -153,12 +213,19 @@ def _memory_limit(memory_mb: float | None, what: str):
         resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
 
 
+SLOT_POLL_SECONDS = 0.1  # how often the supervisor looks at the worker's own deadlines
+
+
 def _supervise(child: int, child_done: int, settled: int, seconds: float | None,
-               timeout_text: Callable[[], str]) -> None:
-    """The parent's whole job after the fork: wait for the worker, end it if it overruns or on Ctrl-C, and
-    exit with its exit code.  Never returns."""
+               timeout_text: Callable[[], str], slot, interrupts_worker: bool) -> None:
+    """The parent's whole job after the fork: wait for the worker, end it if it overruns (the command's
+    deadline, or one the worker armed, see `arm`) or on Ctrl-C, and exit with its exit code.  Never returns.
+
+    `interrupts_worker` (an interactive session): Ctrl-C belongs to the worker, which cancels the line
+    itself; the supervisor ends it only if the deadline armed at that moment is still armed after the grace."""
     end = None if seconds is None else time.monotonic() + seconds + GRACE_SECONDS
     interrupted = None
+    interrupted_generation = None
     # signals arrive as bytes on a pipe, so no exception can land between two steps of this loop
     signals_r, signals_w = os.pipe()
     os.set_blocking(signals_w, False)
@@ -170,7 +237,8 @@ def _supervise(child: int, child_done: int, settled: int, seconds: float | None,
         signal.signal(signum, note)
     while True:
         now = time.monotonic()
-        wakes = [t for t in (end, interrupted and interrupted + INTERRUPT_GRACE_SECONDS) if t]
+        wakes = [t for t in (end, interrupted and interrupted + INTERRUPT_GRACE_SECONDS,
+                             slot is not None and now + SLOT_POLL_SECONDS) if t]
         ready, _, _ = select.select([child_done, signals_r, settled], [], [],
                                     max(0.0, min(wakes) - now) if wakes else None)
         if child_done in ready:
@@ -186,7 +254,17 @@ def _supervise(child: int, child_done: int, settled: int, seconds: float | None,
                     os._exit(128 + signum)
                 if interrupted is None:  # the worker got it too from the terminal: a moment to stop itself
                     interrupted = time.monotonic()
+                    if interrupts_worker:
+                        expiry, interrupted_generation, _ = _read_slot(slot)
+                        if not expiry:  # at the prompt: the worker's own business
+                            interrupted = None
         now = time.monotonic()
+        if slot is not None:
+            expiry, generation, text = _read_slot(slot)
+            if expiry and now >= expiry + GRACE_SECONDS:
+                _end_worker(child, EXIT_ERROR, text.decode("utf-8", "replace"))
+            if interrupted is not None and interrupts_worker and generation != interrupted_generation:
+                interrupted = None  # the line that was running has ended: the worker stopped it itself
         if interrupted is not None and now >= interrupted + INTERRUPT_GRACE_SECONDS:
             _end_worker(child, EXIT_INTERRUPTED, "gradcli: interrupted\n")
         if end is not None and now >= end:
@@ -216,21 +294,25 @@ _supervised = False  # this process is the worker under a supervising parent
 _settled_fd: int | None = None  # the worker tells the supervisor here that the guarded work is over
 
 
-def _fork_supervisor(seconds: float | None, timeout_text: Callable[[], str]) -> None:
+def _fork_supervisor(seconds: float | None, timeout_text: Callable[[], str], interrupts_worker: bool = False) -> None:
     """Split into a supervising parent and a worker child; return in the child (the parent never returns).
 
     A watchdog thread would not do: a long C loop that holds the GIL (str() of a huge list, np.add.at)
     keeps every other thread of the process from running; another process is never held up."""
-    global _supervised, _settled_fd
+    global _supervised, _settled_fd, _slot
+    import mmap
+
     sys.stdout.flush()  # what is buffered now must be written once, not by both processes
     sys.stderr.flush()
     done_r, done_w = os.pipe()
     settled_r, settled_w = os.pipe()
+    slot = mmap.mmap(-1, _SLOT_BYTES)  # anonymous and shared: the worker's writes are the parent's reads
     child = os.fork()
     if child:
         os.close(done_w)  # the pipe reads end-of-file when the worker exits: select can wait on it
         os.close(settled_w)
-        _supervise(child, done_r, settled_r, seconds, timeout_text)
+        _supervise(child, done_r, settled_r, seconds, timeout_text, slot, interrupts_worker)
+    _slot = slot
     os.close(done_r)
     os.close(settled_r)
     _supervised, _settled_fd = True, settled_w
@@ -249,7 +331,8 @@ def _die_with_parent() -> None:
 
 @contextmanager
 def command(seconds: float | None, *, memory_mb: float | None = None, what: str = "the evaluation",
-            hint: str | None = "raise it with --timeout", timeout_text: Callable[[], str] | None = None):
+            hint: str | None = "raise it with --timeout", timeout_text: Callable[[], str] | None = None,
+            interrupts_worker: bool = False):
     """Bound a whole command: `seconds` of wall time and `memory_mb` of memory growth.
 
     In a process-owning command the work goes on in a forked worker under a supervising parent (once per
@@ -268,9 +351,11 @@ def command(seconds: float | None, *, memory_mb: float | None = None, what: str 
         return
     forked = not _supervised and hasattr(os, "fork")
     if forked:
-        _fork_supervisor(seconds, timeout_text)
+        _fork_supervisor(seconds, timeout_text, interrupts_worker)
     try:
-        with _memory_limit(memory_mb, what), deadline(seconds, message, hint):
+        # the deadline's thread (its stack) exists before the address space is capped: a small cap then
+        # refuses the work, not the thread that times it
+        with deadline(seconds, message, hint, timeout_text), _memory_limit(memory_mb, what):
             yield
     finally:
         if forked:  # whatever is left (reporting an error, freeing a large graph) is no longer timed

@@ -22,15 +22,22 @@ def count(value: int, flag: str, minimum: int = 1) -> None:
         raise InputError(f"{flag} must be at least {minimum}, not {value}")
 
 
+def megabytes(value: float, flag: str = "--max-memory") -> None:
+    if math.isnan(value) or math.isinf(value) or value <= 0:
+        raise InputError(f"{flag} must be a positive, finite number of MB, not {value:g}", hint=f"e.g. {flag} 1024")
+
+
 def exponent(value: float, flag: str = "--max-exponent") -> None:
     if math.isnan(value) or value < 0:
         raise InputError(f"{flag} must be a non-negative number (inf for no limit), not {value:g}")
 
 
 def check_eval(*, timeout, check_timeout, check_limit, max_length, max_depth, max_nodes, max_elements,
-               max_exponent, seed, order) -> None:
+               max_exponent, seed, order, max_memory=None) -> None:
     """Every option of `gradcli eval` (and the shared ones of `explain`) that typer cannot check."""
     seconds(timeout, "--timeout")
+    if max_memory is not None:
+        megabytes(max_memory)
     seconds(check_timeout, "--check-timeout")
     count(check_limit, "--check-limit", minimum=0)
     for value, flag in ((max_length, "--max-length"), (max_depth, "--max-depth"), (max_nodes, "--max-nodes"),
@@ -40,6 +47,11 @@ def check_eval(*, timeout, check_timeout, check_limit, max_length, max_depth, ma
     count(seed, "--seed", minimum=0)
     if order is not None:
         count(order, "--order")
+
+
+def check_run(*, timeout, max_memory) -> None:
+    seconds(timeout, "--timeout")
+    megabytes(max_memory)
 
 
 def check_explain(*, timeout, seed) -> None:

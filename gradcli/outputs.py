@@ -421,11 +421,22 @@ class NpzRowsWriter(RowsWriter):
 
     def write(self, chunk) -> None:
         n = len(chunk)
+        self._check_size(chunk)
         self.outputs.extend(chunk.outputs[i] if chunk.errors[i] is None else None for i in range(n))
         for name in self.grad_names:
             col = chunk.grads.get(name, [None] * n)
             self.grads[name].extend(col[i] if chunk.errors[i] is None else None for i in range(n))
         self.errors.extend("" if e is None else e[1] for e in chunk.errors)
+
+    def _check_size(self, chunk) -> None:
+        """The stacked arrays are tensors like any other: refused as they pass --max-elements, not at the end."""
+        from .engine.ops.sizes import check_size
+
+        rows = len(self.outputs) + len(chunk)
+        for key, column in (("output", chunk.outputs), *((f"grad_{n}", chunk.grads.get(n, ())) for n in
+                                                         self.grad_names)):
+            shape = next((np.shape(v) for v, e in zip(column, chunk.errors) if e is None and v is not None), ())
+            check_size((rows, *shape), f"the .npz output's {key}")
 
     def close(self) -> None:
         arrays = {"output": _stack(self.outputs, "output")}

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .errors import GradcliError, InputError
+from .guard import deadline
 from .limits import Limits
 from .startup import LazyGenerator
 
@@ -28,6 +29,7 @@ PROMPT = "gradcli> "
 HISTORY_FILE = "~/.gradcli_history"
 HISTORY_LENGTH = 1000
 EXIT_OK, EXIT_ERROR = 0, 2
+LINE_SLACK = 256  # characters a line may have beyond --max-length: `const NAME = ` before a value
 
 _BINDING = re.compile(r"\s*(const\s+)?([A-Za-z_]\w*)\s*=(?!=)(.*)", re.S)
 
@@ -83,16 +85,10 @@ class Session:
         text = line.strip()
         if not text or text.startswith("#"):
             return
+        seconds = self.settings.limits.max_seconds
         try:
-            if text.startswith(":"):
-                self.command(text)
-            else:
-                binding = _BINDING.fullmatch(line)
-                if binding:
-                    self.bind(binding.group(2), binding.group(3), const=bool(binding.group(1)), line=line,
-                              offset=binding.start(3))
-                else:
-                    self.evaluate(text)
+            with deadline(seconds, f"the line took longer than {seconds:g} s", hint="raise it with --timeout"):
+                self._handle(line, text)
         except (Quit, KeyboardInterrupt):
             raise
         except Exception as err:  # any failure of this line; the session goes on
@@ -101,8 +97,19 @@ class Session:
                 import traceback
 
                 traceback.print_exc(file=self.stderr)
-            self.stderr.write(error_text(err) + "\n")
+            self.stderr.write(error_text(err, self.settings.limits) + "\n")
         self.stdout.flush()
+
+    def _handle(self, line: str, text: str) -> None:
+        if text.startswith(":"):
+            self.command(text)
+            return
+        binding = _BINDING.fullmatch(line)
+        if binding:
+            self.bind(binding.group(2), binding.group(3), const=bool(binding.group(1)), line=line,
+                      offset=binding.start(3))
+        else:
+            self.evaluate(text)
 
     def bind(self, name: str, value_text: str, *, const: bool, line: str, offset: int) -> None:
         if value_text.strip() in ("-", "@-"):
@@ -226,10 +233,16 @@ def print_result(result, console, *, json_out: bool, stdout, stderr) -> None:
             stderr.write("hint: reduce the output with .sum() or .mean()\n")
 
 
-def error_text(err: BaseException) -> str:
+def error_text(err: BaseException, limits: Limits | None = None) -> str:
     """The one-line (+ caret + hint) form every gradcli error takes."""
     from .engine.errors import EngineError
 
+    if isinstance(err, MemoryError) or (isinstance(err, ImportError) and ("failed to map segment" in str(err)
+                                                                        or "annot allocate memory" in str(err))):
+        # the session's address-space limit (gradcli/guard.py) refused an allocation; the line's memory is freed
+        mb = (limits or Limits()).max_memory_mb
+        return (f"gradcli: error: the line needed more than the memory limit of {mb:g} MB\n"
+                "hint: use smaller tensors, :del tensors no longer needed, or raise the limit with --max-memory")
     if isinstance(err, GradcliError):
         return err.render()
     if isinstance(err, EngineError):
@@ -253,7 +266,7 @@ def run(settings: Settings, console, *, stdin=None, stdout=None, stderr=None, in
     if interactive:
         return _interactive_loop(session)
     try:
-        for line in stdin:
+        for line in bounded_lines(stdin, settings.limits, session):
             session.handle(line)
     except Quit:
         pass
@@ -261,6 +274,33 @@ def run(settings: Settings, console, *, stdin=None, stdout=None, stderr=None, in
         stderr.write("gradcli: interrupted\n")
         return 130
     return EXIT_ERROR if session.failed else EXIT_OK
+
+
+def bounded_lines(stdin, limits: Limits, session: Session):
+    """The lines of `stdin`, none read past `limits.max_length` (+ room for `const NAME = `): a longer line is
+    skipped in pieces and reported, so a line with no end (a 500 MB paste, /dev/zero) never fills memory."""
+    cap = limits.max_length + LINE_SLACK
+    number = 0
+    while True:
+        line = stdin.readline(cap + 1)
+        if not line:
+            return
+        number += 1
+        if len(line) <= cap or line.endswith("\n"):
+            yield line
+            continue
+        while line and not line.endswith("\n"):  # the rest of the line, a piece at a time
+            line = stdin.readline(1 << 16)
+        session.failed = True
+        session.stderr.write(f"gradcli: error: line {number} is longer than {cap:,} characters\n"
+                             "hint: the limit is --max-length (of an expression or value); read large values "
+                             "from a file: x = @values.npy\n")
+        session.stdout.flush()
+
+
+def interactive_streams() -> bool:
+    """Standard input and output are a terminal: the session is interactive (a prompt, Ctrl-C cancels a line)."""
+    return _isatty(sys.stdin) and _isatty(sys.stdout)
 
 
 def _interactive_loop(session: Session) -> int:

@@ -32,7 +32,16 @@ class Case:
     files: dict = field(default_factory=dict)  # name -> program text, written to a temp dir (argv uses {dir})
     before_argv: tuple | None = None  # for the original code, which lacks `run --timeout`
     stdout: str | None = None  # what must still be printed (a killed statement must not lose earlier output)
+    stdin_path: str | None = None  # a device or file as standard input (/dev/zero), instead of `stdin` text
+    fifos: tuple = ()  # names of FIFOs made in the temp dir that nobody ever writes to
 
+
+# one numpy call of 10**12 multiply-adds: no Python instruction runs until it returns
+STUCK_IN_NUMPY = "einsum('ij,kl->', W, W).sum()"
+LONG_LINE = "x = [" + "1," * 5_000_000 + "1]\n"  # 10 MB, one line
+LONG_ROW = '{"x": [' + "1," * 5_000_000 + '1]}\n'
+WIDE_HEADER = ",".join(f"c{i}" for i in range(400_000)) + "\n" + "1," * 399_999 + "1\n"
+VECTOR_ROWS = '{"x": [' + ",".join(["1.5"] * 100) + ']}\n'
 
 CASES = [
     Case("eval diag(x), 50,000 elements", ("eval", "diag(x)", "x=randn(50000)", "--no-check"), 2,
@@ -68,6 +77,44 @@ CASES = [
          3 + 4, files={"repr.py": HUGE_REPR}, before_argv=("run", "{dir}/repr.py")),
     Case("run one long numpy statement", ("run", "{dir}/long.py", "--timeout", "3"), 2, "ran too long", 3 + 4,
          files={"long.py": LONG_STATEMENT}, before_argv=("run", "{dir}/long.py"), stdout="started\n"),
+    # the REPL: one process, many lines; each line has --timeout and the session --max-memory (guard.arm)
+    Case("repl line stuck in one numpy call", ("repl", "--timeout", "2", "--no-check"), 2,
+         "the line took longer than 2 s", 2 + 3, stdin="W = randn(1000,1000)\n" + STUCK_IN_NUMPY + "\n"),
+    Case("repl bindings past --max-memory", ("repl", "--no-check", "--max-memory", "300"), 2,
+         "the line needed more than the memory limit of 300 MB", 5,
+         stdin="x = randn(5000,5000)\ny = randn(5000,5000)\n", before_argv=("repl", "--no-check")),
+    Case("repl 10 MB line", ("repl", "--no-check"), 2, "line 1 is longer than 10,256 characters", 5,
+         stdin=LONG_LINE),
+    # rows mode
+    Case("rows: one row stuck in one numpy call", ("eval", STUCK_IN_NUMPY + "*x", "W=randn(1000,1000)", "--rows",
+                                                   "{dir}/two.csv", "--no-check", "--timeout", "2"), 2,
+         "a row's evaluation took longer than 2 s", 2 + 3, files={"two.csv": "x\n1\n2\n"}),
+    Case("rows: a shared NAME=@FIFO that never ends", ("eval", "x*y", "--rows", "{dir}/two.csv", "y=@{dir}/fifo",
+                                                       "--timeout", "2"), 2,
+         "reading the values took longer than 2 s", 2 + 3, files={"two.csv": "x\n1\n2\n"}, fifos=("fifo",)),
+    Case("rows: a 10 MB NDJSON line", ("eval", "(x**2).sum()", "--rows", "-", "--no-check"), 2,
+         "line 1 of standard input is longer than 4,194,304 bytes", 5, stdin=LONG_ROW),
+    Case("rows: a header of 400,000 columns", ("eval", "x**2", "--rows", "{dir}/wide.csv", "--no-check"), 2,
+         "no such column in the input (columns: c0, c1", 5, files={"wide.csv": WIDE_HEADER}),
+    Case("rows: -o .npz past --max-elements", ("eval", "(x**2).sum()", "--rows", "{dir}/v.jsonl", "--no-check",
+                                               "-o", "{dir}/out.npz", "--max-elements", "100000"), 2,
+         "the .npz output's grad_x would create a tensor of shape (2000, 100)", 8,
+         files={"v.jsonl": VECTOR_ROWS * 2000}),
+    # option values that used to end in an internal error or a hang
+    Case("eval --max-memory 1", ("eval", "(x**2).sum()", "x=[1,2,3]", "--max-memory", "1"), 2,
+         "needed more than the memory limit of 1 MB", 5),
+    Case("eval --max-memory 0", ("eval", "(x**2).sum()", "x=[1,2,3]", "--max-memory", "0"), 2,
+         "--max-memory must be a positive, finite number of MB, not 0", 5),
+    Case("eval --max-memory inf", ("eval", "(x**2).sum()", "x=[1,2,3]", "--max-memory", "inf"), 2,
+         "--max-memory must be a positive, finite number of MB, not inf", 5),
+    Case("run --max-memory 0", ("run", "{dir}/p.py", "--max-memory", "0"), 2,
+         "--max-memory must be a positive, finite number of MB, not 0", 5, files={"p.py": "print(1)\n"}),
+    Case("run --timeout inf", ("run", "{dir}/p.py", "--timeout", "inf"), 2,
+         "--timeout must be a positive, finite number of seconds, not inf", 5, files={"p.py": "print(1)\n"}),
+    Case("run --arg x=@FIFO that never ends", ("run", "{dir}/p.py", "--arg", "x=@{dir}/fifo", "--timeout", "2"), 2,
+         "reading the program and its --arg values took longer than 2 s", 2 + 3, files={"p.py": "print(1)\n"},
+         fifos=("fifo",)),
+    Case("run - < /dev/zero", ("run", "-"), 2, "<stdin> is longer than 800,000 bytes", 5, stdin_path="/dev/zero"),
 ]
 
 _MEASURE = textwrap.dedent("""
@@ -98,7 +145,9 @@ def measure(case: Case, python: str = sys.executable, cwd: str | None = None, *,
         for name, text in case.files.items():
             with open(os.path.join(tmp, name), "w") as f:
                 f.write(text)
-        stdin = "-"
+        for name in case.fifos:
+            os.mkfifo(os.path.join(tmp, name))
+        stdin = case.stdin_path or "-"
         if case.stdin is not None:
             stdin = os.path.join(tmp, "stdin")
             with open(stdin, "w") as f:

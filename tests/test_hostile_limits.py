@@ -351,3 +351,68 @@ def test_printf_widths_from_the_arguments_are_checked_before_formatting(expressi
         assert (code, out) == (0, expected + "\n")
     else:
         assert code == 2 and "max_sequence_length" in err
+
+
+# -- the REPL: lines read bounded; on a terminal Ctrl-C belongs to the line, unless numpy holds it --------------
+
+def test_a_repl_line_past_the_length_limit_is_skipped_unread_and_the_session_goes_on():
+    import io
+
+    from gradcli import repl
+    from gradcli.limits import Limits
+
+    stdin = io.StringIO("x = [" + "1," * 20_000 + "1]\n" + "x = 2\n" + "x * 3\n")
+    out, err = io.StringIO(), io.StringIO()
+    settings = repl.Settings(json=True, check=False, limits=Limits(max_length=1000))
+    code = repl.run(settings, console=None, stdin=stdin, stdout=out, stderr=err, interactive=False)
+    assert code == 2 and err.getvalue().count("gradcli: error: line 1 is longer than 1,256 characters") == 1
+    assert '"value": 6.0' in out.getvalue()
+
+
+def test_repl_on_a_terminal_ctrl_c_cancels_at_the_prompt_and_ends_a_line_stuck_in_numpy():
+    import os
+    import pty
+    import select
+    import sys
+
+    pid, fd = pty.fork()
+    if pid == 0:  # pragma: no cover - the child
+        os.execv(sys.executable, [sys.executable, "-m", "gradcli", "repl", "--no-check", "--no-color"])
+
+    def read_until(text, seconds=20.0):
+        seen, end = "", time.monotonic() + seconds
+        while text not in seen and time.monotonic() < end:
+            if select.select([fd], [], [], 0.05)[0]:
+                try:
+                    seen += os.read(fd, 65536).decode(errors="replace")
+                except OSError:
+                    break
+        return seen
+
+    try:
+        assert "gradcli> " in read_until("gradcli> ")
+        os.write(fd, b"W = randn(1000,1000)\n")
+        read_until("gradcli> ")
+        os.write(fd, b"\x03")  # at the prompt: the line is cancelled, the session goes on
+        read_until("gradcli> ")
+        for _ in range(3):  # on a busy machine the interrupt may still cancel the next line typed
+            time.sleep(0.5)
+            os.write(fd, b"W.sum() * 0 + 7\n")
+            if "7.0" in read_until("gradcli> ", 5):  # the answer, then the next prompt
+                break
+        else:
+            raise AssertionError("the session did not answer after Ctrl-C at the prompt")
+        os.write(fd, b"einsum('ij,kl->', W, W).sum()\n")
+        time.sleep(1.0)
+        sent = time.monotonic()
+        os.write(fd, b"\x03")  # inside one numpy call: the supervisor ends the session
+        assert "gradcli: interrupted" in read_until("interrupted", 5)
+        _, status = os.waitpid(pid, 0)
+        assert os.waitstatus_to_exitcode(status) == 130 and time.monotonic() - sent < 3
+    finally:
+        try:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+        except (ProcessLookupError, ChildProcessError):
+            pass
+        os.close(fd)
