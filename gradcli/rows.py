@@ -642,9 +642,13 @@ class _CsvRows:
         if missing:
             shown = ", ".join(self.columns[:20]) + (f" and {len(self.columns) - 20:,} more" if len(self.columns) > 20
                                                      else "")
+            other = sniff_delimiter(header)
+            hint = (f"the header looks {'tab' if other == chr(9) else repr(other)}-separated: pass -d "
+                    f"{'$' + repr(other) if other == chr(9) else repr(other)}"
+                    if other != delimiter and other in header else
+                    "name a column after the variable, or give it as NAME=VALUE or --const")
             raise EvalError(f"no value given for {', '.join(missing)}: no such column in the input "
-                            f"(columns: {shown})", source=program.source,
-                            hint="name a column after the variable, or give it as NAME=VALUE or --const")
+                            f"(columns: {shown})", source=program.source, hint=hint)
         order = [c for c in self.columns if c in wanted]  # header order
         self.program_info = (program, order, self.program_info[2])
         self.indices = [self.columns.index(n) for n in order]

@@ -457,3 +457,9 @@ def test_an_ndjson_key_the_expression_does_not_read_is_said_once_not_dropped_sil
     warnings = [line for line in result.stderr.splitlines() if "warning" in line]
     assert warnings == ["gradcli: warning: 'w' (line 1) is not used by the expression; it is ignored",
                         "gradcli: warning: 'v' (line 2) is not used by the expression; it is ignored"]
+
+
+@pytest.mark.parametrize("text, hint", [("x;y\n1;2\n", "pass -d ';'"), ("x\ty\n1\t2\n", "pass -d $'\\t'")])
+def test_a_csv_file_with_another_delimiter_gets_a_hint(tmp_path, text, hint):
+    result = run("x*y", "--rows", write(tmp_path, "data.csv", text))
+    assert result.exit_code == 2 and hint in result.stderr
