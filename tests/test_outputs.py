@@ -234,3 +234,21 @@ def test_float_texts_is_repr_at_every_magnitude_and_bit_pattern():
 def test_float_texts_of_float32_are_the_float64_reprs_of_its_values():
     values = np.array([0.1, 1e-5, 3.3e20, 2.5], dtype=np.float32)
     assert outputs.float_texts(values) == [repr(float(v)) for v in values]
+
+
+def _jsonable_one_by_one(value):
+    """The --json convention number by number: nan and infinities as strings, other numbers as they are."""
+    if isinstance(value, list):
+        return [_jsonable_one_by_one(v) for v in value]
+    if value != value:
+        return "nan"
+    return {float("inf"): "inf", float("-inf"): "-inf"}.get(value, value)
+
+
+@settings(max_examples=200, deadline=None)
+@given(arrays(st.sampled_from([np.float64, np.float32]), st.lists(st.integers(0, 4), min_size=0, max_size=3),
+              elements=st.floats(allow_nan=True, allow_infinity=True, width=32)))
+def test_json_of_whole_arrays_is_the_convention_number_by_number(values):
+    from gradcli.render import json_out
+
+    assert json_out.jsonable(values) == _jsonable_one_by_one(values.tolist())
