@@ -9,7 +9,6 @@ Numbers are written at full precision: Python's repr, the shortest text that rea
 from __future__ import annotations
 
 import json
-import math
 import os
 import sys
 import tempfile
@@ -293,27 +292,15 @@ class RowsWriter:
         err = chunk.errors[i]
         if err is not None:
             return {"line": chunk.lines[i], "error": {"type": err[0], "message": err[1]}}
-        grads = {name: _item(chunk.grads[name][i]) for name in self.grad_names if name in chunk.grads}
-        obj = {"output": _item(chunk.outputs[i]), "grads": grads}
+        grads = {name: json_out.jsonable(chunk.grads[name][i]) for name in self.grad_names if name in chunk.grads}
+        obj = {"output": json_out.jsonable(chunk.outputs[i]), "grads": grads}
         if self.check and chunk.checks is not None:
             obj["check"] = chunk.checks[i]
         return obj
 
 
-def _item(value):
-    """0-d results as bare numbers (the --json convention); arrays as nested lists (nan and inf as strings,
-    as json_out.jsonable writes them)."""
-    if isinstance(value, (np.ndarray, np.generic)):
-        if value.dtype.kind == "f" and np.isfinite(value).all():
-            return value.tolist()  # no non-finite values: nothing for jsonable to rewrite
-        return json_out.jsonable(value)
-    if type(value) is float and not math.isfinite(value):
-        return json_out.jsonable(value)
-    return value
-
-
 def _dumps(obj) -> str:
-    """A record already made JSON-ready by _item: strict JSON without a second pass."""
+    """A record already made JSON-ready by json_out.jsonable: strict JSON without a second pass."""
     return json.dumps(obj, allow_nan=False, ensure_ascii=False)
 
 
