@@ -137,9 +137,9 @@ class RowDeadline:
         self.seconds = seconds
         self.active = False
         self.token = None
+        self.error = TimeLimit(f"a row's evaluation took longer than {seconds:g} s", hint="raise it with --timeout")
         # a row stuck inside one numpy call gets no signal handler run: the supervisor ends the run instead
-        text = TimeLimit(f"a row's evaluation took longer than {seconds:g} s", hint="raise it with --timeout")
-        self.text = lambda: text.render() + "\n"
+        self.text = lambda: self.error.render() + "\n"
 
     @contextmanager
     def installed(self):
@@ -150,7 +150,7 @@ class RowDeadline:
             return
 
         def on_alarm(signum, frame):
-            raise TimeLimit(f"evaluation took longer than {self.seconds:g} s", hint="raise it with --timeout")
+            raise TimeLimit(self.error.message, hint=self.error.hint)
 
         previous = signal.signal(signal.SIGALRM, on_alarm)
         self.active = True
