@@ -387,35 +387,16 @@ def run_command(
     """Run a PyTorch autograd snippet on gradcli's engine and print what PyTorch would print."""
     with _user_errors(debug):
         from .run import run_source
+        from .run.checker import check_arguments
 
         # --arg values and the program are read under the limits too (a FIFO that never ends, a gzip bomb)
         with _guarded(timeout, "reading the program and its --arg values", memory_mb=max_memory,
                       validate=lambda: _valid_run_options(timeout, max_memory)):
             source, name, bindings, limits = _run_inputs(file, arg, timeout, max_memory)
-            _check_run_arguments(source, name, bindings)
+            for warning in check_arguments(source, name, list(bindings)):
+                sys.stderr.write(f"gradcli: warning: {warning}\n")
         code = run_source(source, name, stdout=sys.stdout, stderr=sys.stderr, bindings=bindings, limits=limits)
     raise typer.Exit(code)
-
-
-def _check_run_arguments(source: str, filename: str, bindings: dict) -> None:
-    """An --arg the program rebinds before reading it is an error; one it never reads, a warning."""
-    if not bindings:
-        return
-    import ast
-
-    from .errors import InputError
-    from .run.checker import argument_uses
-
-    try:
-        tree = ast.parse(source, filename)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return  # run_source reports it
-    overwritten, unread = argument_uses(tree, list(bindings))
-    for name, line in overwritten.items():
-        raise InputError(f"--arg {name} is overwritten at line {line} of {filename} before the program reads it",
-                         hint=f"drop --arg {name}, or rename what line {line} binds")
-    for name in unread:
-        sys.stderr.write(f"gradcli: warning: --arg {name} is never read by {filename}; it has no effect\n")
 
 
 def _valid_run_options(timeout, max_memory):

@@ -238,7 +238,25 @@ def _dotted_module_path(node: ast.Attribute, aliases: dict) -> tuple[api.Module,
         module = member
 
 
-def argument_uses(tree: ast.Module, names) -> tuple[dict[str, int], list[str]]:
+def check_arguments(source: str, filename: str, names: list[str]) -> list[str]:
+    """The globals bound by `gradcli run --arg`: one the program rebinds before reading it is an error
+    (InputError); one it never reads is returned as a warning."""
+    if not names:
+        return []
+    from ..errors import InputError
+
+    try:
+        tree = ast.parse(source, filename)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []  # running the program reports it
+    overwritten, unread = _argument_uses(tree, names)
+    for name, line in overwritten.items():
+        raise InputError(f"--arg {name} is overwritten at line {line} of {filename} before the program reads it",
+                         hint=f"drop --arg {name}, or rename what line {line} binds")
+    return [f"--arg {name} is never read by {filename}; it has no effect" for name in unread]
+
+
+def _argument_uses(tree: ast.Module, names) -> tuple[dict[str, int], list[str]]:
     """For the globals bound by `gradcli run --arg`: ({name: line of the module-level statement that rebinds
     it before anything reads it}, [names nothing in the program reads]).  Conservative: a read anywhere in
     a statement (a function body too) counts as a read before the rebinding."""
