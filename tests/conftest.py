@@ -15,3 +15,15 @@ def float64_mode():
     engine.set_default_dtype(dtypes.float64)
     yield
     engine.set_default_dtype(previous)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def check_every_edge():
+    """The engine's invariant, on for the whole suite: every gradient handed to an edge has that edge's
+    shape and dtype (a violation raises GradientShapeError naming the op)."""
+    from gradcli.engine.autograd import EdgeChecks
+
+    previous = EdgeChecks.enabled
+    EdgeChecks.enabled = True
+    yield
+    EdgeChecks.enabled = previous

@@ -10,15 +10,24 @@ Gradients are reduced to each input's shape in one place (`_edge_grad`), never i
 
 from __future__ import annotations
 
+import os
 import weakref
 
 import numpy as np
 
-from .errors import TorchRuntimeError
+from .errors import GradientShapeError, TorchRuntimeError
 
 
 class GradMode:
     enabled = True
+
+
+class EdgeChecks:
+    """When `enabled` (the test suite turns it on; GRADCLI_CHECK_EDGES=1 does too), backward also checks that
+    every gradient handed to an edge has that edge's dtype.  Shapes are always checked (it costs nothing on
+    the common path); dtypes need each node to remember its inputs' dtypes, a small per-op cost."""
+
+    enabled = os.environ.get("GRADCLI_CHECK_EDGES") == "1"
 
 
 class _GradModeContext:
@@ -81,19 +90,18 @@ class Function:
     Subclasses set `name` (PyTorch's grad_fn name), `saves` (indices of the inputs the backward rule needs)
     and `saves_output`, and define ``forward(ctx, *arrays, **params) -> array`` and
     ``backward(ctx, grad, *saved) -> tuple of grads (one per input, None where not needed)``.
-    Non-tensor state for backward goes in ``ctx.aux``.  `broadcast_grad_ok` marks elementwise rules that
-    accept a gradient merely broadcastable to the output (saves materialising e.g. ``sum``'s expanded grad).
+    Non-tensor state for backward goes in ``ctx.aux``.  `backward` receives a gradient of exactly the output's
+    shape and may return gradients broadcast over, or smaller than, each input: `_edge_grad` fits them.
     """
 
     __slots__ = ("next_functions", "needs_input_grad", "in_shapes", "out_shape", "saved", "versions",
-                 "out", "out_version", "aux", "released", "retained", "__weakref__")
+                 "out", "out_version", "aux", "released", "retained", "in_dtypes", "__weakref__")
 
     name = "Backward"
     saves: tuple = ()
     # {i: j}: input i is only needed (saved) when input j needs a gradient, as for a * b
     saves_when: dict | None = None
     saves_output = False
-    broadcast_grad_ok = False
 
     @staticmethod
     def forward(ctx, *arrays, **params):  # pragma: no cover - abstract
@@ -131,6 +139,8 @@ class Function:
         ctx.needs_input_grad = needs
         ctx.next_functions = tuple([(a.grad_fn or a) if n else None for a, n in zip(args, needs)])
         ctx.in_shapes = tuple(shapes)
+        if EdgeChecks.enabled:
+            ctx.in_dtypes = tuple([a.array.dtype if type(a) is Tensor else None for a in args])
         ctx.out_shape = out.shape
         ctx.released = False
         ctx.retained = None
@@ -219,7 +229,7 @@ def _size_str(shape) -> str:
 # -- the backward pass --------------------------------------------------------------------------------
 
 def _expand(grad, shape, create_graph):
-    """Broadcast a gradient that is merely broadcastable to `shape` (kept small until someone needs it)."""
+    """Broadcast a gradient to `shape` (a zero-copy view in first order)."""
     return dual.expand(grad, shape) if create_graph else np.broadcast_to(grad, shape)
 
 
@@ -234,20 +244,36 @@ def _is_larger(gshape, shape) -> bool:
 
 
 def _edge_grad(node, grad, i, create_graph):
-    """The gradient a node hands to input `i`, reduced to that input's shape: the one unbroadcast site.
+    """The gradient a node hands to input `i`, made exactly that input's shape: the one unbroadcast site.
 
-    A gradient smaller than the input (e.g. ``sum``'s scalar grad) stays small: it means "broadcast me",
-    and elementwise consumers use it as is, which saves a full-size pass.
+    Every gradient flowing along an edge has its tensor's exact shape, so a gradient can never be mistaken
+    for an already-reduced one.  A rule may return a gradient broadcast over the input (an elementwise rule
+    with a broadcast operand: summed away) or one smaller than it (a reduction's keepdim-shaped gradient:
+    expanded as a zero-copy view, so nothing full-size is materialised until a consumer computes with it).
     """
     shape = node.in_shapes[i]
-    if grad.shape == shape:
-        return grad
-    if node.broadcast_grad_ok and shape != node.out_shape and grad.shape != node.out_shape:
-        # An elementwise rule's small grad stands for the full output: expand before summing it down.
-        grad = _expand(grad, node.out_shape, create_graph)
-    if _is_larger(grad.shape, shape):
-        grad = dual.sum_to(grad, shape) if create_graph else sum_to_shape(grad, shape)
+    given = grad.shape
+    try:
+        if _is_larger(given, shape):
+            grad = dual.sum_to(grad, shape) if create_graph else sum_to_shape(grad, shape)
+        if grad.shape != shape:
+            grad = _expand(grad, shape, create_graph)
+    except ValueError:
+        grad = None
+    if grad is None or grad.shape != shape:
+        raise GradientShapeError(
+            f"{node.name} returned a gradient of shape {tuple(given)} for its input {i} of shape {tuple(shape)}")
     return grad
+
+
+def _check_dtype(node, grad, i):
+    expected = getattr(node, "in_dtypes", None)
+    if expected is None or expected[i] is None:
+        return  # the node was recorded before the checks were turned on
+    dtype = grad.array.dtype if isinstance(grad, Tensor) else np.asarray(grad).dtype
+    if dtype != expected[i]:
+        raise GradientShapeError(
+            f"{node.name} returned a gradient of dtype {dtype} for its input {i} of dtype {expected[i]}")
 
 
 def _fit(grad, shape, create_graph):
@@ -317,6 +343,7 @@ def run_backward(outputs, grad_outputs, *, retain_graph: bool, create_graph: boo
                 capture_nodes[t.grad_fn] = None
 
     deps = _collect_dependencies(roots)
+    check_dtypes = EdgeChecks.enabled
     ready = [n for n in dict.fromkeys(roots) if deps.get(n, 0) == 0]
     prev_mode = GradMode.enabled
     GradMode.enabled = create_graph
@@ -335,8 +362,10 @@ def run_backward(outputs, grad_outputs, *, retain_graph: bool, create_graph: boo
                     tensor = node.retained()
                     if tensor is not None:
                         _accumulate_into(tensor, grad, create_graph, given=None)
-                if grad.shape != node.out_shape and not node.broadcast_grad_ok:
-                    grad = _expand(grad, node.out_shape, create_graph)
+                if grad.shape != node.out_shape:
+                    raise GradientShapeError(
+                        f"{node.name} was handed a gradient of shape {tuple(grad.shape)} for its output of "
+                        f"shape {tuple(node.out_shape)}")
                 saved = node._saved_values(create_graph)
                 in_grads = node.backward(node, grad, *saved)
                 if not retain_graph:
@@ -349,6 +378,8 @@ def run_backward(outputs, grad_outputs, *, retain_graph: bool, create_graph: boo
                 g = None if in_grads is None else in_grads[i]
                 if g is not None and g.shape != node.in_shapes[i]:
                     g = _edge_grad(node, g, i, create_graph)
+                if check_dtypes and g is not None:
+                    _check_dtype(node, g, i)
                 if isinstance(nxt, Function):
                     if g is not None:
                         node_grads[nxt] = _add(node_grads.get(nxt), g)

@@ -29,6 +29,12 @@ class TorchNotImplementedError(EngineError, NotImplementedError):
     torch_type = "NotImplementedError"
 
 
+class GradientShapeError(EngineError):
+    """An op's backward rule handed a gradient that does not fit its edge: a gradcli bug, never silent."""
+
+    torch_type = "RuntimeError"
+
+
 class LimitExceeded(EngineError):
     """A tensor would exceed the configured size limit (not a PyTorch error: a gradcli safety limit)."""
 

@@ -32,7 +32,6 @@ class _Act(Function):
 
     __slots__ = ()
     saves = (0,)
-    broadcast_grad_ok = True
 
     @classmethod
     def forward(cls, ctx, x, *params):

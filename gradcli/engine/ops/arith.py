@@ -40,7 +40,6 @@ class Add(Function):
 
     __slots__ = ()
     name = "AddBackward0"
-    broadcast_grad_ok = True
     combine = np.add
     sign = 1
 
@@ -69,7 +68,6 @@ class RSub(Function):
 
     __slots__ = ()
     name = "RsubBackward1"
-    broadcast_grad_ok = True
 
     @staticmethod
     def forward(ctx, a, b):
@@ -85,7 +83,6 @@ class Mul(Function):
     name = "MulBackward0"
     saves = (0, 1)
     saves_when = {0: 1, 1: 0}
-    broadcast_grad_ok = True
 
     @staticmethod
     def forward(ctx, a, b):
@@ -102,7 +99,6 @@ class Div(Function):
     name = "DivBackward0"
     saves = (0, 1)
     saves_when = {0: 1}
-    broadcast_grad_ok = True
 
     @staticmethod
     def forward(ctx, a, b):
@@ -153,7 +149,6 @@ class FloorDivide(Function):
 class Neg(Function):
     __slots__ = ()
     name = "NegBackward0"
-    broadcast_grad_ok = True
 
     @staticmethod
     def forward(ctx, a):
@@ -174,7 +169,6 @@ class PowScalar(Function):
     __slots__ = ()
     name = "PowBackward0"
     saves = (0,)
-    broadcast_grad_ok = True
 
     @staticmethod
     def forward(ctx, x, exponent):
@@ -207,7 +201,6 @@ class PowTensor(Function):
     name = "PowBackward1"
     saves = (0, 1)
     saves_output = True
-    broadcast_grad_ok = True
 
     @staticmethod
     def forward(ctx, x, y):
@@ -234,7 +227,6 @@ class RPow(Function):
     __slots__ = ()
     name = "PowBackward2"
     saves_output = True
-    broadcast_grad_ok = True
 
     @staticmethod
     def forward(ctx, base, y):
@@ -318,7 +310,6 @@ class Reciprocal(Function):
     __slots__ = ()
     name = "ReciprocalBackward0"
     saves_output = True
-    broadcast_grad_ok = True
 
     @staticmethod
     def forward(ctx, x):

@@ -16,7 +16,6 @@ from .registry import register
 class Clone(Function):
     __slots__ = ()
     name = "CloneBackward0"
-    broadcast_grad_ok = True
 
     @staticmethod
     def forward(ctx, x):
@@ -30,7 +29,6 @@ class Clone(Function):
 class ToCopy(Function):
     __slots__ = ()
     name = "ToCopyBackward0"
-    broadcast_grad_ok = True
 
     @staticmethod
     def forward(ctx, x, dtype):

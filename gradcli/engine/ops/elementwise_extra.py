@@ -71,7 +71,6 @@ _round0 = unary("round", "RoundBackward0", np.rint, _zeros, doc="", float_only=F
 class RoundDecimals(Function):
     __slots__ = ()
     name = "RoundBackward1"
-    broadcast_grad_ok = True
 
     @staticmethod
     def forward(ctx, x, decimals):
@@ -119,7 +118,6 @@ class Atan2(Function):
     __slots__ = ()
     name = "Atan2Backward0"
     saves = (0, 1)
-    broadcast_grad_ok = True
 
     @staticmethod
     def forward(ctx, a, b):
@@ -144,7 +142,6 @@ class Maximum(Function):
 
     __slots__ = ()
     name = "MaximumBackward0"
-    broadcast_grad_ok = True
     largest = True
 
     @classmethod
@@ -194,7 +191,6 @@ def _lerp_forward(start, end, weight):
 class LerpScalar(Function):
     __slots__ = ()
     name = "LerpBackward0"
-    broadcast_grad_ok = True
 
     @staticmethod
     def forward(ctx, start, end, weight):
@@ -215,7 +211,6 @@ class LerpTensor(Function):
     name = "LerpBackward1"
     saves = (0, 1, 2)
     saves_when = {0: 2, 1: 2}
-    broadcast_grad_ok = True
 
     @staticmethod
     def forward(ctx, start, end, weight):
@@ -244,7 +239,6 @@ class ClampTensor(Function):
     __slots__ = ()
     name = "ClampBackward0"
     saves = (0, 1, 2)
-    broadcast_grad_ok = True
 
     @staticmethod
     def forward(ctx, x, lo, hi):

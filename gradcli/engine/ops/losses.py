@@ -110,7 +110,6 @@ class _PointwiseLoss(Function):
 
     __slots__ = ()
     saves = (0, 1)
-    broadcast_grad_ok = True
 
     @classmethod
     def forward(cls, ctx, x, target, reduction, param):
@@ -284,7 +283,6 @@ class DivScalar(Function):
 
     __slots__ = ()
     name = "DivBackward1"
-    broadcast_grad_ok = True
 
     @staticmethod
     def forward(ctx, x, other):

@@ -24,7 +24,6 @@ class ClampMin(Function):
     __slots__ = ()
     name = "ClampMinBackward0"
     saves = (0,)
-    broadcast_grad_ok = True
     upper = False
 
     @classmethod
@@ -52,7 +51,6 @@ class ClampMinTensor(Function):
     __slots__ = ()
     name = "ClampMinBackward1"
     saves = (0, 1)
-    broadcast_grad_ok = True
     upper = False
 
     @classmethod
@@ -100,7 +98,6 @@ class Xlogy(Function):
     __slots__ = ()
     name = "XlogyBackward0"
     saves = (0, 1)
-    broadcast_grad_ok = True
 
     @staticmethod
     def forward(ctx, x, y):

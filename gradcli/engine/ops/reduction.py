@@ -1,6 +1,5 @@
 """Reductions: sum, mean, max, min.  Backward returns the gradient at the reduced shape (with the
-reduced dims kept as 1): the engine treats a smaller gradient as "broadcast me", so no full-size
-expanded copy is made unless a consumer needs one."""
+reduced dims kept as 1); the engine expands it to the input's shape as a zero-copy view."""
 
 from __future__ import annotations
 
@@ -20,7 +19,6 @@ ReturnTypes = namedtuple("ReturnTypes", ["values", "indices"])
 
 class _Reduce(Function):
     __slots__ = ()
-    broadcast_grad_ok = False
 
     @staticmethod
     def _kept(ctx, g):
