@@ -102,6 +102,10 @@ class Function:
     # {i: j}: input i is only needed (saved) when input j needs a gradient, as for a * b
     saves_when: dict | None = None
     saves_output = False
+    # An elementwise rule may be fed a 0-d gradient standing for a uniform one (sum's), which keeps numpy
+    # on its fast scalar path; the engine does so only when every input needing a gradient has the output's
+    # shape, so the rule's results stay unambiguous (see run_backward).
+    uniform_grad_ok = False
 
     @staticmethod
     def forward(ctx, *arrays, **params):  # pragma: no cover - abstract
@@ -266,6 +270,11 @@ def _edge_grad(node, grad, i, create_graph):
     return grad
 
 
+def _all_inputs_full(node) -> bool:
+    out = node.out_shape
+    return all(shape == out for shape, needs in zip(node.in_shapes, node.needs_input_grad) if needs)
+
+
 def _check_dtype(node, grad, i):
     expected = getattr(node, "in_dtypes", None)
     if expected is None or expected[i] is None:
@@ -366,6 +375,9 @@ def run_backward(outputs, grad_outputs, *, retain_graph: bool, create_graph: boo
                     raise GradientShapeError(
                         f"{node.name} was handed a gradient of shape {tuple(grad.shape)} for its output of "
                         f"shape {tuple(node.out_shape)}")
+                if node.uniform_grad_ok and type(grad) is np.ndarray and grad.ndim and grad.size \
+                        and not any(grad.strides) and _all_inputs_full(node):
+                    grad = np.array(grad.flat[0], dtype=grad.dtype)  # a broadcast scalar: hand the scalar
                 saved = node._saved_values(create_graph)
                 in_grads = node.backward(node, grad, *saved)
                 if not retain_graph:

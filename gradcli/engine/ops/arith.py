@@ -40,6 +40,7 @@ class Add(Function):
 
     __slots__ = ()
     name = "AddBackward0"
+    uniform_grad_ok = True
     combine = np.add
     sign = 1
 
@@ -68,6 +69,7 @@ class RSub(Function):
 
     __slots__ = ()
     name = "RsubBackward1"
+    uniform_grad_ok = True
 
     @staticmethod
     def forward(ctx, a, b):
@@ -83,6 +85,7 @@ class Mul(Function):
     name = "MulBackward0"
     saves = (0, 1)
     saves_when = {0: 1, 1: 0}
+    uniform_grad_ok = True
 
     @staticmethod
     def forward(ctx, a, b):
@@ -99,6 +102,7 @@ class Div(Function):
     name = "DivBackward0"
     saves = (0, 1)
     saves_when = {0: 1}
+    uniform_grad_ok = True
 
     @staticmethod
     def forward(ctx, a, b):
@@ -149,6 +153,7 @@ class FloorDivide(Function):
 class Neg(Function):
     __slots__ = ()
     name = "NegBackward0"
+    uniform_grad_ok = True
 
     @staticmethod
     def forward(ctx, a):
@@ -169,6 +174,7 @@ class PowScalar(Function):
     __slots__ = ()
     name = "PowBackward0"
     saves = (0,)
+    uniform_grad_ok = True
 
     @staticmethod
     def forward(ctx, x, exponent):
@@ -201,6 +207,7 @@ class PowTensor(Function):
     name = "PowBackward1"
     saves = (0, 1)
     saves_output = True
+    uniform_grad_ok = True
 
     @staticmethod
     def forward(ctx, x, y):
@@ -227,6 +234,7 @@ class RPow(Function):
     __slots__ = ()
     name = "PowBackward2"
     saves_output = True
+    uniform_grad_ok = True
 
     @staticmethod
     def forward(ctx, base, y):
@@ -310,6 +318,7 @@ class Reciprocal(Function):
     __slots__ = ()
     name = "ReciprocalBackward0"
     saves_output = True
+    uniform_grad_ok = True
 
     @staticmethod
     def forward(ctx, x):

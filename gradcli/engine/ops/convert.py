@@ -16,6 +16,7 @@ from .registry import register
 class Clone(Function):
     __slots__ = ()
     name = "CloneBackward0"
+    uniform_grad_ok = True
 
     @staticmethod
     def forward(ctx, x):
@@ -29,6 +30,7 @@ class Clone(Function):
 class ToCopy(Function):
     __slots__ = ()
     name = "ToCopyBackward0"
+    uniform_grad_ok = True
 
     @staticmethod
     def forward(ctx, x, dtype):

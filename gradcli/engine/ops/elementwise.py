@@ -26,7 +26,7 @@ def unary(name, grad_fn, forward, rule, *, uses="x", doc, functional=False, meth
 
     cls = type(grad_fn.replace("Backward0", ""), (Function,), {
         "__slots__": (), "name": grad_fn, "saves": (0,) if uses == "x" else (), "saves_output": uses == "out",
-        "forward": staticmethod(fwd), "backward": staticmethod(bwd)})
+        "uniform_grad_ok": True, "forward": staticmethod(fwd), "backward": staticmethod(bwd)})
 
     def op(input):
         return cls.apply(input)
@@ -69,6 +69,7 @@ class Clamp(Function):
     __slots__ = ()
     name = "ClampBackward1"
     saves = (0,)
+    uniform_grad_ok = True
 
     @staticmethod
     def forward(ctx, x, min=None, max=None):  # noqa: A002 - torch's names
@@ -100,6 +101,7 @@ def clamp(input, min=None, max=None):  # noqa: A002 - torch's names
 class Where(Function):
     __slots__ = ()
     name = "WhereBackward0"
+    uniform_grad_ok = True
 
     @staticmethod
     def forward(ctx, cond, a, b):

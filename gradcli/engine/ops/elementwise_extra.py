@@ -71,6 +71,7 @@ _round0 = unary("round", "RoundBackward0", np.rint, _zeros, doc="", float_only=F
 class RoundDecimals(Function):
     __slots__ = ()
     name = "RoundBackward1"
+    uniform_grad_ok = True
 
     @staticmethod
     def forward(ctx, x, decimals):
@@ -118,6 +119,7 @@ class Atan2(Function):
     __slots__ = ()
     name = "Atan2Backward0"
     saves = (0, 1)
+    uniform_grad_ok = True
 
     @staticmethod
     def forward(ctx, a, b):
@@ -142,6 +144,7 @@ class Maximum(Function):
 
     __slots__ = ()
     name = "MaximumBackward0"
+    uniform_grad_ok = True
     largest = True
 
     @classmethod
@@ -191,6 +194,7 @@ def _lerp_forward(start, end, weight):
 class LerpScalar(Function):
     __slots__ = ()
     name = "LerpBackward0"
+    uniform_grad_ok = True
 
     @staticmethod
     def forward(ctx, start, end, weight):
@@ -211,6 +215,7 @@ class LerpTensor(Function):
     name = "LerpBackward1"
     saves = (0, 1, 2)
     saves_when = {0: 2, 1: 2}
+    uniform_grad_ok = True
 
     @staticmethod
     def forward(ctx, start, end, weight):
@@ -239,6 +244,7 @@ class ClampTensor(Function):
     __slots__ = ()
     name = "ClampBackward0"
     saves = (0, 1, 2)
+    uniform_grad_ok = True
 
     @staticmethod
     def forward(ctx, x, lo, hi):

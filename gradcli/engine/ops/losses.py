@@ -110,6 +110,7 @@ class _PointwiseLoss(Function):
 
     __slots__ = ()
     saves = (0, 1)
+    uniform_grad_ok = True
 
     @classmethod
     def forward(cls, ctx, x, target, reduction, param):
@@ -283,6 +284,7 @@ class DivScalar(Function):
 
     __slots__ = ()
     name = "DivBackward1"
+    uniform_grad_ok = True
 
     @staticmethod
     def forward(ctx, x, other):

@@ -24,6 +24,7 @@ class ClampMin(Function):
     __slots__ = ()
     name = "ClampMinBackward0"
     saves = (0,)
+    uniform_grad_ok = True
     upper = False
 
     @classmethod
@@ -51,6 +52,7 @@ class ClampMinTensor(Function):
     __slots__ = ()
     name = "ClampMinBackward1"
     saves = (0, 1)
+    uniform_grad_ok = True
     upper = False
 
     @classmethod
@@ -98,6 +100,7 @@ class Xlogy(Function):
     __slots__ = ()
     name = "XlogyBackward0"
     saves = (0, 1)
+    uniform_grad_ok = True
 
     @staticmethod
     def forward(ctx, x, y):
