@@ -1,3 +1,22 @@
-"""gradcli: PyTorch-style expressions in, PyTorch's gradients out, without PyTorch."""
+"""gradcli: PyTorch-style expressions in, PyTorch's gradients out, without PyTorch.
+
+The Python API (`gradcli.grad`, `gradcli.compile`, `gradcli.check`; see docs/api.md) is loaded on first use,
+so the command line's start-up does not pay for it.
+"""
 
 __version__ = "0.1.0"
+
+_API = ("grad", "compile", "check", "GradResult", "Compiled", "ColumnsResult", "CheckResult", "GradcliError",
+        "EngineError", "Limits")
+
+
+def __getattr__(name):
+    if name in _API:
+        from . import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'gradcli' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted([*globals(), *_API])

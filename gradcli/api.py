@@ -1,0 +1,197 @@
+"""The Python API: what the commands give, as data.
+
+    >>> import gradcli
+    >>> r = gradcli.grad("(x**2).sum()", x=[1, 2, 3])
+    >>> float(r.output), r.grads["x"].tolist(), r.check
+    (14.0, [2.0, 4.0, 6.0], 'agrees')
+
+    >>> f = gradcli.compile("sin(x)*y**2 + exp(-x*y)")
+    >>> out = f(x=[0.0, 1.0], y=[2.0, 3.0])          # one row per element, as `eval --rows`
+    >>> out.output.round(6).tolist(), out.grads["y"].round(6).tolist()
+    ([1.0, 7.623026], [0.0, 4.999039])
+
+    >>> gradcli.check("x^2 sin x", expect="2x sin x + x^2 cos x").verdict
+    'correct'
+
+Errors are `gradcli.GradcliError` (bad input: `.message`, `.hint`, `.span` into `.source`) and the engine's
+PyTorch-named errors (`gradcli.EngineError`), the same limits as the command line (`gradcli.Limits`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .calc import attach_checks, evaluate_expression
+from .engine import dtypes
+from .engine.errors import EngineError
+from .errors import GradcliError, InputError
+from .limits import Limits
+from .rows import RowError, RowEvaluator
+
+__all__ = ["grad", "compile", "check", "GradResult", "Compiled", "ColumnsResult", "CheckResult",
+           "GradcliError", "EngineError", "Limits"]
+
+_DTYPES = {"float64": dtypes.float64, "float32": dtypes.float32}
+
+
+def _dtype(name: str) -> dtypes.DType:
+    try:
+        return _DTYPES[name]
+    except KeyError:
+        raise InputError(f"dtype must be float64 or float32, not {name!r}") from None
+
+
+def _array(name: str, value, dtype: dtypes.DType, limits: Limits) -> np.ndarray:
+    if isinstance(value, str):
+        raise InputError(f"{name}: give a number, a list or a numpy array, not a string",
+                         hint="the command line's value syntax (randn(3), @file) is for the command line")
+    try:
+        array = np.asarray(value, dtype=dtype.np)
+    except (TypeError, ValueError) as err:
+        raise InputError(f"{name}: not a numeric array ({err})") from None
+    if array.size > limits.max_elements:
+        raise InputError(f"{name} has {array.size} elements, more than the limit of {limits.max_elements}")
+    return array
+
+
+@dataclass
+class GradResult:
+    """One evaluation and backward, as `gradcli eval --json` reports it."""
+
+    expression: str
+    output: np.ndarray
+    grads: dict[str, np.ndarray | None]
+    values: dict[str, np.ndarray]
+    check: str  # the sympy cross-check: "agrees", "convention", "disagrees", "skipped" or "off"
+    check_detail: dict = field(default_factory=dict)
+    error: str | None = None  # backward's error (PyTorch's text), e.g. a non-scalar output without grad_output
+
+    def __repr__(self) -> str:
+        grads = ", ".join(f"{n}={g!r}" for n, g in self.grads.items())
+        return f"GradResult(output={self.output!r}, grads={{{grads}}}, check={self.check!r})"
+
+
+def grad(expression: str, *, consts: Mapping | None = None, grad_output=None, check: bool | None = None,
+         dtype: str = "float64", limits: Limits | None = None, **values) -> GradResult:
+    """Evaluate `expression` with `values` as tensors that require grad (and `consts` as ones that do not),
+    run backward (with `grad_output` for a non-scalar output) and cross-check with sympy as `eval` does
+    (check=None: when the inputs are small; True: always; False: never)."""
+    limits = limits or Limits()
+    dt = _dtype(dtype)
+    inputs = {name: _array(name, v, dt, limits) for name, v in values.items()}
+    constants = {name: _array(name, v, dt, limits) for name, v in (consts or {}).items()}
+    gout = None if grad_output is None else _array("grad_output", grad_output, dt, limits)
+    result = evaluate_expression(expression, inputs, constants, grad_output=gout, dtype=dt, limits=limits)
+    status, detail = "off", {}
+    if check is not False:
+        attach_checks(result, check=check, dtype=dt)
+        detail = result.extras.get("symbolic", {})
+        status = detail.get("status", "off")
+    grads = {name: t.grad if t.requires_grad else None for name, t in result.tensors.items()}
+    return GradResult(expression, np.asarray(result.output), grads,
+                      {name: t.value for name, t in result.tensors.items()}, status, detail, result.error)
+
+
+@dataclass
+class ColumnsResult:
+    """A compiled expression over columns: one output and one gradient per row."""
+
+    output: np.ndarray
+    grads: dict[str, np.ndarray]
+    errors: dict[int, str]  # row index -> the error of that row (its output and grads are nan)
+
+
+class Compiled:
+    """An expression parsed once, evaluated over columns of values: row i binds every name to its i-th
+    element, exactly as `gradcli eval EXPR --rows FILE` does for row i (batched when the expression is
+    row-wise, one row at a time otherwise; the numbers are the same either way)."""
+
+    def __init__(self, expression: str, *, consts: Mapping | None = None, dtype: str = "float64",
+                 limits: Limits | None = None):
+        self.limits = limits or Limits()
+        self.dtype = _dtype(dtype)
+        consts = {n: _array(n, v, self.dtype, self.limits) for n, v in (consts or {}).items()}
+        self.expression = expression
+        self._rows = RowEvaluator(expression, {}, consts, dtype=self.dtype, limits=self.limits)
+        self.program, self.variables, self.rowwise = self._rows.program(())
+
+    def __repr__(self) -> str:
+        return f"gradcli.compile({self.expression!r})  # variables: {', '.join(self.variables)}"
+
+    def __call__(self, **columns) -> ColumnsResult:
+        missing = [n for n in self.variables if n not in columns]
+        if missing:
+            raise InputError(f"no values given for {', '.join(missing)}", source=self.expression)
+        unknown = sorted(set(columns) - set(self.variables))
+        if unknown:
+            raise InputError(f"the expression does not use {', '.join(unknown)}", source=self.expression)
+        cols = {n: _array(n, columns[n], self.dtype, self.limits) for n in self.variables}
+        lengths = {c.shape for c in cols.values()}
+        if any(c.ndim != 1 for c in cols.values()) or len(lengths) > 1:
+            raise InputError("columns must be one-dimensional and of equal length",
+                             hint=", ".join(f"{n}: shape {c.shape}" for n, c in cols.items()))
+        n = next(iter(lengths))[0] if lengths else 1
+        program = self._rows.program(cols)[0]  # a column named like a constant (e, pi) is a variable
+        batched = self._rows.batch(program, cols, n) if self.rowwise and cols else None
+        if batched is not None:
+            output, grads = batched
+            return ColumnsResult(np.asarray(output), {name: np.asarray(g) for name, g in grads.items()}, {})
+        return self._loop(program, cols, n)
+
+    def _loop(self, program, cols: dict, n: int) -> ColumnsResult:
+        output = np.full(n, np.nan, dtype=self.dtype.np)
+        grads = {name: np.full(n, np.nan, dtype=self.dtype.np) for name in cols}
+        errors = {}
+        for i in range(n):
+            try:
+                out, row_grads = self._rows.one(program, {name: c[i] for name, c in cols.items()})
+            except RowError as err:
+                errors[i] = str(err)
+                continue
+            if np.ndim(out) != 0:
+                errors[i] = f"the output has shape {np.shape(out)}; a compiled function returns one number a row"
+                continue
+            output[i] = out
+            for name, g in row_grads.items():
+                grads[name][i] = 0.0 if g is None else g
+        return ColumnsResult(output, grads, errors)
+
+
+def compile(expression: str, *, consts: Mapping | None = None, dtype: str = "float64",  # noqa: A001 - the API's name
+            limits: Limits | None = None) -> Compiled:
+    """Parse `expression` once; call the result with one column (1-d array) per variable."""
+    return Compiled(expression, consts=consts, dtype=dtype, limits=limits)
+
+
+@dataclass
+class CheckResult:
+    """The verdict of `gradcli check` on each expected answer, as data."""
+
+    verdict: str  # "correct", "incorrect", "undecided" (the worst over all answers)
+    results: list[dict]  # one per answer: verdict, reason, counterexample, the derivative (the key)
+    key: list[str | None]  # the true derivative of each result, as sympy writes it
+    report: object  # the full homework CheckReport (what `check --json` prints: report.to_dict())
+
+    @property
+    def counterexample(self):
+        return next((r["counterexample"] for r in self.results if r.get("counterexample")), None)
+
+
+def check(function: str, expect, *, wrt=None, order: int = 1, timeout: float = 5.0,
+          limits: Limits | None = None) -> CheckResult:
+    """Check a derivative written in homework notation, as `gradcli check FUNCTION --expect ANSWER`."""
+    from .homework_check import check_derivative  # sympy-backed: imported only when a check is asked for
+
+    expectations = [expect] if isinstance(expect, str) else list(expect)
+    report = check_derivative(function, expectations, wrt=wrt, order=order, timeout=timeout, limits=limits)
+    data = report.to_dict()
+    verdicts = [r["verdict"] for r in data["results"]]
+    for worst in ("incorrect", "undecided"):
+        if worst in verdicts:
+            break
+    else:
+        worst = verdicts[0] if verdicts else "computed"
+    return CheckResult(worst, data["results"], [r["derivative"] for r in data["results"]], report)
