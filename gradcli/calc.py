@@ -38,7 +38,14 @@ class EvalResult:
     grad_output: np.ndarray | None = None
     error: str | None = None  # PyTorch's error when backward could not run (the output is still shown)
     warnings: list[str] = field(default_factory=list)
+    inputs_finite: bool = True  # every tensor value and the grad_output were finite
     extras: dict = field(default_factory=dict)  # later features: "symbolic", "numeric", ...
+
+    def disagreements(self) -> list[str]:
+        """What the independent checks (sympy, finite differences) found autograd got wrong: each is a gradcli
+        bug, so `eval` says it on stderr and exits 1 unless --no-strict."""
+        return [check["disagreement"] for check in (self.extras.get(k) for k in ("symbolic", "numeric"))
+                if check and check.get("status") == "disagrees" and check.get("disagreement")]
 
 
 def time_limit(seconds: float):
@@ -90,14 +97,26 @@ def evaluate_expression(expression: str, inputs: dict[str, np.ndarray], consts: 
         for name, t in tensors.items():
             grad = t._grad
             result.tensors[name].grad = None if grad is None else grad.array
+    given = [*inputs.values(), *consts.values(), *([] if grad_output is None else [grad_output])]
+    result.inputs_finite = all(np.all(np.isfinite(v)) for v in given)
+    if result.inputs_finite and not np.all(np.isfinite(result.output)):
+        result.warnings.append(f"the output contains {_kinds(result.output)} though every input is finite "
+                               "(an overflow, or a point outside a function's domain)")
     for name, report in result.tensors.items():
         if not report.used:
             result.warnings.append(f"{name} is not used by the expression; its .grad stays None")
         elif report.grad is not None and not np.all(np.isfinite(report.grad)):
-            kinds = [k for k, bad in (("nan", np.isnan(report.grad).any()), ("inf", np.isinf(report.grad).any()))
-                     if bad]
-            result.warnings.append(f"{name}.grad contains {' and '.join(kinds)}")
+            result.warnings.append(f"{name}.grad contains {_kinds(report.grad)}")
     return result
+
+
+def _kinds(array) -> str:
+    return " and ".join(k for k, bad in (("nan", np.isnan(array).any()), ("inf", np.isinf(array).any())) if bad)
+
+
+def produced_non_finite(result: EvalResult) -> bool:
+    """nan or inf in the output or a gradient although every input was finite (`--strict` exits 1)."""
+    return bool(non_finite_grads(result)) or (result.inputs_finite and not np.all(np.isfinite(result.output)))
 
 
 def non_finite_grads(result: EvalResult) -> list[str]:

@@ -1,7 +1,7 @@
 """The command line.  Each command is thin: read options, call the core, render, choose the exit code.
 
-Exit codes, as grep and diff: 0 success, 1 a definite "no" (a wrong derivative, a disagreeing check under
---strict), 2 any error.
+Exit codes, as grep and diff: 0 success, 1 a definite "no" (a wrong derivative; autograd disagreeing with an
+independent check, a gradcli bug), 2 any error.
 """
 
 # No `from __future__ import annotations` here: typer would evaluate every option's annotation string again
@@ -210,9 +210,10 @@ def eval_command(
     check_timeout: Annotated[float, typer.Option(
         "--check-timeout", metavar="SECONDS", rich_help_panel="Checks",
         help="Time budget of the sympy cross-check (and of --gradcheck).")] = 5.0,
-    strict: Annotated[bool, typer.Option(
-        "--strict", rich_help_panel="Checks",
-        help="Exit 1 when a check disagrees with autograd or a gradient is nan or inf.")] = False,
+    strict: Annotated[bool | None, typer.Option(
+        "--strict/--no-strict", show_default=False, rich_help_panel="Checks",
+        help="A check that disagrees with autograd is a gradcli bug: it always goes to stderr and exits 1; "
+             "--strict also exits 1 on nan or inf produced from finite inputs, --no-strict exits 0 on both.")] = None,
     latex: Annotated[bool, typer.Option(
         "--latex", rich_help_panel="Checks", help="Print the symbolic derivatives in LaTeX.")] = False,
     gradcheck: Annotated[bool, typer.Option(
@@ -267,7 +268,7 @@ def eval_command(
                                                  validate=valid_options):
         import numpy as np
 
-        from .calc import attach_checks, attach_derivatives, evaluate_expression, non_finite_grads
+        from .calc import attach_checks, attach_derivatives, evaluate_expression, produced_non_finite
         from .engine import dtypes
         from .inputs import bind_inputs_file, parse_assignment, parse_value
         from .startup import LazyGenerator
@@ -297,7 +298,7 @@ def eval_command(
             raise typer.Exit(run_rows_command(
                 expression, rows, inputs, consts, gout, dtype=dtypes.by_name(dtype.value), limits=limits, rng=rng,
                 delimiter=delimiter, fail_fast=fail_fast, output=output, fmt=fmt, json_flag=json_out, raw=raw,
-                saves=save, check=bool(check), check_timeout=check_timeout))
+                saves=save, check=bool(check), check_timeout=check_timeout, strict=strict))
         result = evaluate_expression(expression, inputs, consts, grad_output=gout,
                                      dtype=dtypes.by_name(dtype.value), limits=limits)
         attach_checks(result, check=check, check_limit=check_limit, check_timeout=check_timeout, latex=latex,
@@ -309,6 +310,9 @@ def eval_command(
 
             emit_single(result, output=output, fmt=fmt, raw=raw, json_flag=json_out, saves=save or [],
                         no_color=no_color, console_factory=_console)
+            if raw or output:  # the table and JSON carry the warnings; bare numbers and files cannot
+                for warning in result.warnings:
+                    sys.stderr.write(f"gradcli: warning: {warning}\n")
         elif json_out:
             from .render import json_out as render_json
 
@@ -323,8 +327,12 @@ def eval_command(
                 sys.stderr.write("hint: pass --grad-output VALUE (the gradient= of backward), or reduce the "
                                  "output with .sum() or .mean()\n")
             raise typer.Exit(EXIT_ERROR)
-        if strict and (any(result.extras.get(k, {}).get("status") == "disagrees" for k in ("symbolic", "numeric"))
-                       or non_finite_grads(result)):
+        found = result.disagreements()
+        for text in found:
+            sys.stderr.write(f"gradcli: error: {text} — this is a gradcli bug\n")
+        if found:
+            sys.stderr.write("hint: please report it with this command line; --no-strict keeps exit status 0\n")
+        if (found and strict is not False) or (strict and produced_non_finite(result)):
             raise typer.Exit(EXIT_NO)
 
 
@@ -732,11 +740,23 @@ _EXPRESSION_COMMANDS = frozenset({"eval", "check", "explain", "steps", "plot"})
 def _expression_may_start_with_minus(argv: list[str]) -> None:
     """`gradcli eval "-x^2" x=1`: an expression right after the command that starts with a minus is the
     expression, not an unknown option (short options are two characters: -c, -o; `--` works as well).
-    A leading space makes click take it as an argument; the readers strip it."""
+    A short option glued to its value (`-cz=4`) stays an option: it starts with a short option of the command
+    and names a variable before its `=`; "-torch.norm(x, p=2)" does neither.  A leading space makes click take
+    it as an argument; the readers strip it."""
     if len(argv) > 2 and argv[1] in _EXPRESSION_COMMANDS:
         text = argv[2]
-        if text.startswith("-") and not text.startswith("--") and len(text) > 2 and "=" not in text:
+        if not text.startswith("-") or text.startswith("--") or len(text) <= 2:
+            return
+        name = text[2:].partition("=")[0]
+        glued_option = "=" in text and text[:2] in _short_options(argv[1]) and (name.isidentifier() or not name)
+        if not glued_option:
             argv[2] = " " + text
+
+
+def _short_options(command_name: str) -> set[str]:
+    command = typer.main.get_command(app).commands.get(command_name)
+    return {opt for param in getattr(command, "params", ()) for opt in (*param.opts, *param.secondary_opts)
+            if len(opt) == 2 and opt.startswith("-")}
 
 
 def main() -> None:

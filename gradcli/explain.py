@@ -136,6 +136,7 @@ class Explanation:
     note: str | None = None  # why there is no chain rule section
     homework: bool = False  # the expression was read as homework notation
     forward_textbook: dict[str, tuple[str, str]] = field(default_factory=dict)  # u -> (local, in the inputs)
+    warnings: list[str] = field(default_factory=list)  # as eval's: unused tensors, nan/inf from finite inputs
 
     def node(self, label: str) -> GraphNode:
         return next(n for n in self.nodes if n.label == label)
@@ -262,7 +263,7 @@ def explain(expression: str, inputs: dict[str, np.ndarray], consts: dict[str, np
                    _constant_operands(recorder.calls, constants))
     explanation = Explanation(text, out.array, nodes,
                               {name: None if t._grad is None else t._grad.array for name, t in leaves.items()},
-                              homework=homework)
+                              homework=homework, warnings=list(result.warnings))
     _chain_rule(explanation, recorder.calls, labels, leaves, constants, out, incoming, timeout)
     return explanation
 
@@ -515,5 +516,5 @@ def to_dict(e: Explanation) -> dict:
         "steps": [{"target": s.target, "formula": s.formula, "value": s.value,
                    "terms": [{"parent": t.parent, "parent_grad": t.parent_grad, "local": t.local,
                               "local_value": t.local_value} for t in s.terms]} for s in e.steps],
-        "grads": e.grads, "note": e.note,
+        "grads": e.grads, "note": e.note, "warnings": e.warnings,
     }

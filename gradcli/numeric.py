@@ -114,5 +114,7 @@ def gradcheck(result, *, timeout: float, eps: float = EPS, atol: float = ATOL, r
         worst = max(mismatches, key=lambda e: abs(e["autograd"] - e["numeric"]))
         where = worst["tensor"] + (f"[{', '.join(map(str, worst['index']))}]" if worst["index"] else "")
         report.update(status="disagrees", mismatches=mismatches[:20],
-                      reason=f"{where}: autograd {worst['autograd']:.6g}, finite differences {worst['numeric']:.6g}")
+                      reason=f"{where}: autograd {worst['autograd']:.6g}, finite differences {worst['numeric']:.6g}",
+                      disagreement=f"autograd and finite differences disagree on {where}: {worst['autograd']:.6g} "
+                                   f"vs {worst['numeric']:.6g}")
     return report

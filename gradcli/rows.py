@@ -69,6 +69,7 @@ class Chunk:
     grads: dict = field(default_factory=dict)
     errors: list = field(default_factory=list)  # None or (type, message)
     checks: list | None = None
+    non_finite: list = field(default_factory=list)  # rows whose output or grads hold nan/inf from finite inputs
 
     def __len__(self) -> int:
         return len(self.lines)
@@ -194,6 +195,8 @@ class RowEvaluator:
             all(np.ndim(v) == 0 for v in consts.values())
         self.scalar_grad_output = grad_output is None or np.ndim(grad_output) == 0
         self.deadline = RowDeadline(self.limits.max_seconds)
+        shared = [*inputs.values(), *consts.values(), *([] if grad_output is None else [grad_output])]
+        self.shared_finite = all(np.all(np.isfinite(v)) for v in shared)
 
     def program(self, row_names) -> tuple[Program, list[str], bool]:
         """(program, the names rows must supply in order of use, row-wise?) for rows that bind `row_names`;
@@ -470,6 +473,10 @@ class RowsSummary:
     failed: int = 0
     first_failure: str | None = None
     stopped: bool = False  # --fail-fast stopped at a failure
+    disagreements: int = 0  # rows where --check found autograd wrong (a gradcli bug)
+    first_disagreement: int | None = None  # its line
+    non_finite: int = 0  # rows with nan/inf in the output or grads though their inputs were finite
+    first_non_finite: int | None = None
 
 
 class RowsRun:
@@ -538,6 +545,16 @@ class RowsRun:
                     self.summary.stopped = True
                     break
         self.summary.rows += len(chunk)
+        summary = self.summary
+        if chunk.checks:
+            bad = [i for i, verdict in enumerate(chunk.checks) if verdict == "disagrees"]
+            if bad and summary.first_disagreement is None:
+                summary.first_disagreement = chunk.lines[bad[0]]
+            summary.disagreements += len(bad)
+        kept = [i for i in chunk.non_finite if i < len(chunk)]  # --fail-fast may have cut the chunk
+        if kept and summary.first_non_finite is None:
+            summary.first_non_finite = chunk.lines[kept[0]]
+        summary.non_finite += len(kept)
         self.writer.write(chunk)
 
     def evaluate(self, chunk: Chunk, program_info, rows: list, columns: dict | None) -> None:
@@ -552,6 +569,10 @@ class RowsRun:
             if done is not None:
                 chunk.outputs, chunk.grads = done[0], done[1]
                 chunk.errors = [None] * n
+                if self.ev.shared_finite:
+                    finite_in = np.logical_and.reduce([np.isfinite(c) for c in columns.values()])
+                    finite_out = np.logical_and.reduce([np.isfinite(done[0]), *map(np.isfinite, done[1].values())])
+                    chunk.non_finite = np.flatnonzero(finite_in & ~finite_out).tolist()
                 self._check(chunk, program_info, columns, n)
                 return
         batchable = [i for i, r in enumerate(rows) if isinstance(r, dict) and
@@ -586,6 +607,11 @@ class RowsRun:
             if errors[i] is not None and self.fail_fast:
                 break
         chunk.outputs, chunk.grads, chunk.errors = outputs, grads, errors
+        if self.ev.shared_finite:
+            chunk.non_finite = [i for i, row in enumerate(rows) if errors[i] is None and isinstance(row, dict)
+                                and all(np.all(np.isfinite(v)) for v in row.values())
+                                and not all(np.all(np.isfinite(v)) for v in
+                                            (outputs[i], *(g[i] for g in grads.values() if g[i] is not None)))]
         if self.checker is not None:
             good = [i for i in range(n) if errors[i] is None and isinstance(rows[i], dict)
                     and all(np.ndim(v) == 0 for v in rows[i].values())]
@@ -819,8 +845,10 @@ def check_stdin_once(rows_path: str | None, specs: list[str]) -> None:
 def run_rows_command(expression: str, rows_path: str, inputs: dict, consts: dict, grad_output, *,
                      dtype: dtypes.DType, limits: Limits, rng, delimiter: str | None, fail_fast: bool,
                      output: str | None, fmt: str | None, json_flag: bool, raw: bool, saves: list[str] | None,
-                     check: bool, check_timeout: float) -> int:
-    """`gradcli eval EXPR --rows FILE|-`: the exit code (0, or 2 when any row failed)."""
+                     check: bool, check_timeout: float, strict: bool | None = None) -> int:
+    """`gradcli eval EXPR --rows FILE|-`: the exit code: 2 when any row failed, else 1 when --check found
+    autograd disagreeing with sympy on a row (a gradcli bug; 0 with --no-strict) or, with --strict, a row
+    produced nan or inf from finite inputs; else 0."""
     from . import outputs
 
     if raw:
@@ -864,7 +892,18 @@ def run_rows_command(expression: str, rows_path: str, inputs: dict, consts: dict
         sys.stderr.write(f"gradcli: error: {summary.failed} of {summary.rows} rows failed"
                          f"{' (stopped by --fail-fast)' if summary.stopped else ''}; first: {summary.first_failure}\n")
         return 2
-    return 0
+    code = 0
+    if summary.non_finite:
+        sys.stderr.write(f"gradcli: warning: {summary.non_finite} of {summary.rows} rows produced nan or inf from "
+                         f"finite inputs (an overflow, or a point outside a function's domain); first: line "
+                         f"{summary.first_non_finite}\n")
+        code = 1 if strict else 0
+    if summary.disagreements:
+        sys.stderr.write(f"gradcli: error: autograd and sympy disagree on {summary.disagreements} of {summary.rows}"
+                         f" rows (first: line {summary.first_disagreement}) — this is a gradcli bug\n"
+                         "hint: please report it with this command line; --no-strict keeps exit status 0\n")
+        code = 1 if strict is not False else code
+    return code
 
 
 @contextmanager

@@ -581,7 +581,9 @@ def _cross_check(result, dtype_name: str, latex: bool) -> dict:
     if mismatches:
         worst = max(mismatches, key=lambda e: _difference(e["autograd"], e["sympy"]))
         check.update(status="disagrees", mismatches=mismatches[:20],
-                     reason=f"{_element(worst)}: autograd {_fmt(worst['autograd'])}, sympy {_fmt(worst['sympy'])}")
+                     reason=f"{_element(worst)}: autograd {_fmt(worst['autograd'])}, sympy {_fmt(worst['sympy'])}",
+                     disagreement=f"autograd and sympy disagree on {_element(worst)}: {_fmt(worst['autograd'])} vs "
+                                  f"{_fmt(worst['sympy'])}")
     elif kinks:
         ops = sorted({k.op for k in backend.kinks if _kink_active(k, subs, scale)})
         differing = [e for e in kinks if not _close(e["autograd"], e["sympy"], rtol, atol)]

@@ -187,7 +187,7 @@ def test_eval_latex_line():
     assert r"\frac{\partial L}{\partial x} = 2 x" in out.stdout
 
 
-def test_strict_turns_a_disagreement_into_exit_1(monkeypatch):
+def test_a_disagreement_exits_1_unless_no_strict(monkeypatch):
     import gradcli.calc
 
     real = gradcli.calc.evaluate_expression
@@ -198,10 +198,12 @@ def test_strict_turns_a_disagreement_into_exit_1(monkeypatch):
         return result
 
     monkeypatch.setattr(gradcli.calc, "evaluate_expression", wrong_gradient)
-    assert runner.invoke(app, ["eval", "x**2", "x=3", "--json"]).exit_code == 0
-    strict = runner.invoke(app, ["eval", "x**2", "x=3", "--json", "--strict"])
+    # issue 15: a disagreement is a gradcli bug, exit 1 by default (it was 0 unless --strict)
+    assert runner.invoke(app, ["eval", "x**2", "x=3", "--json", "--no-strict"]).exit_code == 0
+    strict = runner.invoke(app, ["eval", "x**2", "x=3", "--json"])
     assert strict.exit_code == 1
     assert json.loads(strict.stdout)["symbolic"]["status"] == "disagrees"
+    assert "autograd and sympy disagree on x: 7 vs 6 — this is a gradcli bug" in strict.stderr
 
 
 def test_convention_is_not_a_failure_under_strict():

@@ -90,6 +90,8 @@ def print_explanation(e, console: Console, torch_names: bool | None = None) -> N
             console.print(Text(numbers), soft_wrap=True)
     if e.note:
         console.print(Text(f"note: {e.note}", style="dim"))
+    for warning in e.warnings:
+        console.print(Text("warning: " + warning, style="yellow"))
 
 
 def _step_lines(step) -> tuple[str, str]:

@@ -54,4 +54,7 @@ def eval_result(result) -> dict:
         obj["error"] = result.error
     obj.update({k: v for k, v in result.extras.items() if not k.startswith("_")})  # "_render": hooks for tables
     obj["warnings"] = list(result.warnings)
+    found = result.disagreements()
+    if found:  # exit status 1: autograd disagreed with an independent check, a gradcli bug
+        obj["disagreements"] = found
     return obj
