@@ -29,7 +29,20 @@ def apply_inplace(self: Tensor, compute) -> Tensor:
     tracking = GradMode.enabled
     if tracking and self.requires_grad and self.grad_fn is None:
         raise TorchRuntimeError(LEAF_INPLACE)
-    result = compute(self)
+    source = self
+    if tracking and self.requires_grad:
+        # The new node differentiates the old value with the old history, as PyTorch's in-place ops save
+        # the original self: compute on a snapshot, so the write below does not invalidate the node's own
+        # saved input (y.clone().clamp_(min=0) must backpropagate), while nodes that saved `self` earlier
+        # still see its version change.
+        source = Tensor._make(self.array.copy(), self.grad_fn)
+    result = compute(source)
+    node = result.grad_fn
+    if tracking and node is not None and source is self and any(s is self for s in node.saved):
+        # self is a constant here (it does not require grad): the node keeps a copy of its old value
+        old = Tensor._make(self.array.copy(), None)
+        node.saved = tuple(old if s is self else s for s in node.saved)
+        node.versions = tuple(0 if s is old else v for s, v in zip(node.saved, node.versions))
     new = result.array
     if new.dtype != self.array.dtype and new.dtype.kind == "f" and self.array.dtype.kind in "iub":
         raise TorchRuntimeError(
