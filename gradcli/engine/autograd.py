@@ -10,6 +10,8 @@ Gradients are reduced to each input's shape in one place (`_edge_grad`), never i
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import os
 import weakref
 
@@ -20,6 +22,14 @@ from .errors import GradientShapeError, TorchRuntimeError
 
 class GradMode:
     enabled = True
+
+
+# The order of the backward pass is PyTorch's engine's: a priority queue of ready nodes, the node created
+# last first (a node's `seq` is minus its creation number); storing a leaf's completed gradient (PyTorch's
+# AccumulateGrad) and error nodes go before everything (`_FIRST`), in the order they became ready.  So
+# gradients are summed in PyTorch's order, and a backward that fails part-way has filled the same leaves.
+_SEQUENCE = itertools.count()
+_FIRST = float("-inf")
 
 
 class EdgeChecks:
@@ -95,7 +105,7 @@ class Function:
     """
 
     __slots__ = ("next_functions", "needs_input_grad", "in_shapes", "out_shape", "saved", "versions",
-                 "out", "out_version", "aux", "released", "retained", "in_dtypes", "__weakref__")
+                 "out", "out_version", "aux", "released", "retained", "in_dtypes", "seq", "__weakref__")
 
     name = "Backward"
     saves: tuple = ()
@@ -106,6 +116,7 @@ class Function:
     # on its fast scalar path; the engine does so only when every input needing a gradient has the output's
     # shape, so the rule's results stay unambiguous (see run_backward).
     uniform_grad_ok = False
+    runs_first = False  # see _SEQUENCE
 
     @staticmethod
     def forward(ctx, *arrays, **params):  # pragma: no cover - abstract
@@ -143,6 +154,7 @@ class Function:
         ctx.needs_input_grad = needs
         ctx.next_functions = tuple([(a.grad_fn or a) if n else None for a, n in zip(args, needs)])
         ctx.in_shapes = tuple(shapes)
+        ctx.seq = _FIRST if cls.runs_first else -next(_SEQUENCE)
         if EdgeChecks.enabled:
             ctx.in_dtypes = tuple([a.array.dtype if type(a) is Tensor else None for a in args])
         ctx.out_shape = out.shape
@@ -306,7 +318,8 @@ def sum_to_shape(array: np.ndarray, shape: tuple) -> np.ndarray:
 
 
 def _collect_dependencies(roots):
-    """Count, for every node reachable from `roots`, how many edges point at it (iteratively)."""
+    """Count, for every node reachable from `roots`, how many edges point at it (iteratively); leaves are
+    counted under id(leaf)."""
     deps = {}
     stack = [r for r in roots if isinstance(r, Function)]
     seen = set(stack)
@@ -318,6 +331,9 @@ def _collect_dependencies(roots):
                 if nxt not in seen:
                     seen.add(nxt)
                     stack.append(nxt)
+            elif nxt is not None:
+                key = id(nxt)
+                deps[key] = deps.get(key, 0) + 1
     return deps
 
 
@@ -353,14 +369,22 @@ def run_backward(outputs, grad_outputs, *, retain_graph: bool, create_graph: boo
 
     deps = _collect_dependencies(roots)
     check_dtypes = EdgeChecks.enabled
-    ready = [n for n in dict.fromkeys(roots) if deps.get(n, 0) == 0]
+    tick = itertools.count()  # ties (the _FIRST entries) in the order they became ready
+    ready = [(n.seq, next(tick), n) for n in dict.fromkeys(roots) if deps.get(n, 0) == 0]
+    heapq.heapify(ready)
+    given = set()  # gradient arrays already stored in some .grad (see _accumulate_into)
     prev_mode = GradMode.enabled
     GradMode.enabled = create_graph
     errstate = np.errstate(all="ignore")  # torch computes inf/nan silently; so do the rules
     errstate.__enter__()
     try:
         while ready:
-            node = ready.pop()
+            node = heapq.heappop(ready)[2]
+            if type(node) is int:  # a leaf whose gradient is complete
+                leaf, total = leaf_grads.pop(node)
+                if leaf.requires_grad:
+                    _accumulate_into(leaf, total, create_graph, given)
+                continue
             grad = node_grads.pop(node, None)
             if grad is not None:
                 if observer is not None:
@@ -398,17 +422,22 @@ def run_backward(outputs, grad_outputs, *, retain_graph: bool, create_graph: boo
                     left = deps[nxt] - 1
                     deps[nxt] = left
                     if left == 0:
-                        ready.append(nxt)
-                elif g is not None:
-                    entry = leaf_grads.setdefault(id(nxt), [nxt, None])
-                    entry[1] = _add(entry[1], g)
+                        heapq.heappush(ready, (nxt.seq, next(tick), nxt))
+                else:
+                    key = id(nxt)
+                    if g is not None:
+                        entry = leaf_grads.setdefault(key, [nxt, None])
+                        entry[1] = _add(entry[1], g)
+                    left = deps[key] - 1
+                    deps[key] = left
+                    if left == 0 and accumulate and key in leaf_grads:
+                        heapq.heappush(ready, (_FIRST, next(tick), key))
     finally:
         GradMode.enabled = prev_mode
         errstate.__exit__(None, None, None)
 
     if accumulate:
-        given = set()
-        for leaf, g in leaf_grads.values():
+        for leaf, g in leaf_grads.values():  # outputs that are leaves themselves
             if g is not None and leaf.requires_grad:
                 _accumulate_into(leaf, g, create_graph, given)
         return None

@@ -129,6 +129,7 @@ class FloorDivide(Function):
 
     __slots__ = ()
     name = "NotImplemented"
+    runs_first = True  # PyTorch's error nodes, like AccumulateGrad, take the top of the ready queue
 
     @staticmethod
     def forward(ctx, a, b):
