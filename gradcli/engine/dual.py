@@ -92,7 +92,15 @@ log = _unary("log", np.log)
 sin = _unary("sin", np.sin)
 cos = _unary("cos", np.cos)
 sqrt = _unary("sqrt", np.sqrt)
-sign = _unary("sign", np.sign)
+def np_sign(x):
+    """PyTorch's sign: (0 < x) - (x < 0), so sign(nan) is 0 (numpy's is nan); bools are their own sign."""
+    x = np.asarray(x)
+    if x.dtype == bool:
+        return x.copy()
+    return (x > 0).astype(x.dtype) - (x < 0).astype(x.dtype)
+
+
+sign = _unary("sign", np_sign)
 tanh = _unary("tanh", np.tanh)
 
 

@@ -22,6 +22,27 @@ def as_float(x: np.ndarray) -> np.ndarray:
     return x.astype(get_default_dtype().np)
 
 
+_C_NAMES = {"float16": "half", "float32": "float", "float64": "double"}
+_TITLES = {"float16": "Half", "float32": "Float", "float64": "Double"}
+
+
+def c_name(array) -> str:
+    """PyTorch's C++ name of a float dtype, as its kernels' messages spell it: float, double."""
+    return _C_NAMES.get(str(array.dtype), str(array.dtype))
+
+
+def dtype_title(array) -> str:
+    """PyTorch's ScalarType name, as other messages spell it: Float, Double."""
+    return _TITLES.get(str(array.dtype), str(array.dtype))
+
+
+def mixed_floats(a, b) -> bool:
+    """Two float arrays of different precision: the products, lerp and some losses refuse them (torch does
+    not promote there)."""
+    return type(a) is np.ndarray and type(b) is np.ndarray and a.dtype != b.dtype \
+        and a.dtype.kind == "f" and b.dtype.kind == "f"
+
+
 def promote(a, b):
     """Cast two operands (arrays or Python numbers) to torch's result dtype."""
     if type(a) is np.ndarray:

@@ -7,6 +7,7 @@ import numpy as np
 
 from .. import dual
 from ..autograd import Function
+from ..dtypes import result_type
 from ..tensor import Tensor
 from . import sizes
 from ._util import as_float, val
@@ -47,7 +48,8 @@ tanh = unary("tanh", "TanhBackward0", np.tanh, lambda g, y: g * (1 - y * y), use
              doc="hyperbolic tangent", functional=True)
 sqrt = unary("sqrt", "SqrtBackward0", np.sqrt, lambda g, y: g / (2 * y), uses="out",
              doc="square root (gradient inf at 0, as torch)")
-abs = unary("abs", "AbsBackward0", np.abs, lambda g, x: g * np.sign(val(x)), doc="absolute value (gradient 0 at 0)",
+abs = unary("abs", "AbsBackward0", np.abs, lambda g, x: g * dual.np_sign(val(x)),
+            doc="absolute value (gradient 0 at 0 and at nan, as torch's sgn)",
             float_only=False, aliases=("absolute",))
 Tensor.__abs__ = abs  # Python's abs(x)
 
@@ -61,7 +63,7 @@ def _sigmoid(x):
 sigmoid = unary("sigmoid", "SigmoidBackward0", _sigmoid, lambda g, y: g * (1 - y) * y, uses="out",
                 doc="logistic function 1 / (1 + e**-x)", functional=True)
 relu = unary("relu", "ReluBackward0", lambda x: np.maximum(x, 0, dtype=x.dtype),
-             lambda g, y: dual.where(val(y) > 0, g, 0.0), uses="out", doc="max(x, 0) (gradient 0 at 0)",
+             lambda g, y: dual.where(val(y) <= 0, 0.0, g), uses="out", doc="max(x, 0) (gradient 0 at 0)",
              functional=True, float_only=False)
 
 
@@ -78,7 +80,13 @@ class Clamp(Function):
             from ..errors import TorchRuntimeError
 
             raise TorchRuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-        return np.clip(x, min, max).astype(x.dtype, copy=False) if x.dtype.kind == "f" else np.clip(x, min, max)
+        if x.dtype.kind == "f":
+            return np.clip(x, min, max).astype(x.dtype, copy=False)
+        dtype = x.dtype  # an integer or bool tensor takes torch's result type with its bounds (2.0: the default)
+        for bound in (min, max):
+            if bound is not None:
+                dtype = result_type(np.empty(0, dtype), bound)
+        return np.clip(x, min, max).astype(dtype, copy=False)
 
     @staticmethod
     def backward(ctx, g, x):
@@ -127,5 +135,5 @@ def where(condition, input, other):
     return Where.apply(val(condition), input, other)
 
 
-sign = unary("sign", "SignBackward0", np.sign, lambda g, x: g * 0.0, doc="sign of input (-1, 0 or 1)",
+sign = unary("sign", "SignBackward0", dual.np_sign, lambda g, x: g * 0.0, doc="sign of input (-1, 0 or 1; 0 at nan)",
              float_only=False)

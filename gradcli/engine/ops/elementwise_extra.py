@@ -16,7 +16,7 @@ from ..autograd import Function
 from ..errors import TorchRuntimeError
 from ..tensor import Tensor
 from . import arith, sizes
-from ._util import as_float, check_broadcast, promote, val
+from ._util import as_float, c_name, check_broadcast, mixed_floats, promote, val
 from .elementwise import Clamp, unary
 from .registry import register
 
@@ -157,13 +157,14 @@ class Maximum(Function):
     @classmethod
     def backward(cls, ctx, g, *saved):
         a, b = ctx.aux
-        tie = a == b
-        a_wins = a > b if cls.largest else a < b
-        b_wins = b > a if cls.largest else b < a
-        half = g / 2
+        # torch: where(a == b, grad / 2, grad).masked_fill_(a loses, 0), so a nan on either side passes the
+        # whole gradient to both
+        shared = dual.where(a == b, g / 2, g)
+        a_loses = a < b if cls.largest else a > b
+        b_loses = a > b if cls.largest else a < b
         ga, gb = ctx.needs_input_grad
-        return (dual.where(a_wins, g, dual.where(tie, half, 0.0)) if ga else None,
-                dual.where(b_wins, g, dual.where(tie, half, 0.0)) if gb else None)
+        return (dual.where(a_loses, 0.0, shared) if ga else None,
+                dual.where(b_loses, 0.0, shared) if gb else None)
 
 
 class Minimum(Maximum):
@@ -184,6 +185,12 @@ def minimum(input, other):
     return Minimum.apply(input, other)
 
 
+def _same_lerp_dtypes(start, end, weight=None):
+    for name, other in (("end", end), ("weight", weight)):
+        if mixed_floats(start, other):
+            raise TorchRuntimeError(f"expected dtype {c_name(start)} for `{name}` but got dtype {c_name(other)}")
+
+
 def _lerp_forward(start, end, weight):
     # torch's kernel: the formula depends on which side of 0.5 the weight is, for accuracy
     with np.errstate(all="ignore"):
@@ -198,6 +205,7 @@ class LerpScalar(Function):
 
     @staticmethod
     def forward(ctx, start, end, weight):
+        _same_lerp_dtypes(start, end)
         start, end = promote(start, end)
         check_broadcast(start, end)
         ctx.aux = weight
@@ -219,6 +227,7 @@ class LerpTensor(Function):
 
     @staticmethod
     def forward(ctx, start, end, weight):
+        _same_lerp_dtypes(start, end, weight)
         start, end = promote(start, end)
         check_broadcast(start, end)
         return np.asarray(_lerp_forward(start, end, weight), dtype=np.result_type(start, end))

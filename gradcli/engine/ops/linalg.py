@@ -8,7 +8,7 @@ from .. import dual
 from ..autograd import Function
 from ..errors import TorchRuntimeError
 from . import sizes
-from ._util import check_size, promote
+from ._util import c_name, check_size, dtype_title, mixed_floats, promote
 from .registry import register
 
 
@@ -23,6 +23,8 @@ class MatMul(Function):
 
     @staticmethod
     def forward(ctx, a, b):
+        if mixed_floats(a, b):
+            raise TorchRuntimeError(_mixed_message(a, b))
         a, b = promote(a, b)
         if a.ndim == 0 or b.ndim == 0:
             raise TorchRuntimeError(
@@ -77,6 +79,18 @@ class MatMul(Function):
             if b_vec:
                 gb = dual.reshape(dual.sum_to(gb, (b.shape[0], 1)) if gb.ndim > 2 else gb, (b.shape[0],))
         return ga, gb
+
+
+def _mixed_message(a, b) -> str:
+    """torch's error for float operands of different precision, from the kernel matmul decomposes into."""
+    if a.ndim == 1 and b.ndim == 1:
+        return f"dot : expected both vectors to have same dtype, but found {dtype_title(a)} and {dtype_title(b)}"
+    if a.ndim == 2 and b.ndim == 1:
+        return (f"addmv input tensors must have the same dtype, but got {dtype_title(b)}, {dtype_title(a)}, and "
+                f"{dtype_title(b)}")
+    if b.ndim <= 2:
+        return f"expected m1 and m2 to have the same dtype, but got: {c_name(a)} != {c_name(b)}"
+    return f"expected scalar type {dtype_title(a)} but found {dtype_title(b)}"
 
 
 def _named(name):

@@ -2,19 +2,28 @@
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
 
-from ..autograd import Function
+from ..autograd import Function, GradMode
 from ..errors import TorchIndexError, TorchRuntimeError, TorchValueError
 from ..tensor import Tensor
 from . import sizes
+from ._util import dtype_title, mixed_floats
 from .arith import _binary
 from .inplace import _title
 from .registry import register
 
 REDUCTIONS = ("none", "mean", "sum")
+
+BCE_EPSILON = float(np.float32(1e-12))
+
+
+def _mean(loss: np.ndarray):
+    """The mean reduction; nan for an empty input, as torch, without numpy's 'Mean of empty slice' warning."""
+    return loss.mean() if loss.size else np.asarray(np.nan, dtype=loss.dtype)
 
 
 def check_reduction(reduction: str) -> None:
@@ -36,13 +45,13 @@ class MseLoss(Function):
         squared = diff * diff
         if reduction == "none":
             return squared
-        return squared.mean() if reduction == "mean" else squared.sum()
+        return _mean(squared) if reduction == "mean" else squared.sum()
 
     @staticmethod
     def backward(ctx, g, x, target):
         reduction, count = ctx.aux
         # torch's kernel: norm * (input - target) * grad, norm = 2/N for 'mean' and 2 otherwise
-        norm = 2.0 / count if reduction == "mean" else 2.0
+        norm = (2.0 / count if count else math.nan) if reduction == "mean" else 2.0  # empty mean: nan, as torch
         grad = (x - target) * norm * g
         want_x, want_target = ctx.needs_input_grad[:2]
         return (grad if want_x else None), (-grad if want_target else None), None
@@ -109,6 +118,7 @@ class _PointwiseLoss(Function):
     """A fused elementwise loss of (input, target) with reduction; `rule` gives d loss_i / d input_i."""
 
     __slots__ = ()
+    in_input_dtype = False  # the loss takes the input's dtype, not the promoted one
     saves = (0, 1)
     uniform_grad_ok = True
 
@@ -119,16 +129,18 @@ class _PointwiseLoss(Function):
             raise TorchRuntimeError(f'"{cls.kernel}" not implemented for \'{_title(diff.dtype)}\'')
         ctx.aux = (reduction, diff.size, param, diff.shape)
         loss = cls.loss(diff, param)
+        if cls.in_input_dtype and x.dtype.kind == "f":  # huber's kernel writes into a tensor like the input
+            loss = loss.astype(x.dtype, copy=False)
         if reduction == "none":
             return loss
-        return np.asarray(loss.mean() if reduction == "mean" else loss.sum())
+        return np.asarray(_mean(loss) if reduction == "mean" else loss.sum(), dtype=loss.dtype)
 
     @classmethod
     def backward(cls, ctx, g, x, target):
         from .. import dual
 
         reduction, count, param, shape = ctx.aux
-        norm = 1.0 / count if reduction == "mean" else 1.0
+        norm = (1.0 / count if count else math.nan) if reduction == "mean" else 1.0
         diff = x - target
         grad = cls.rule(diff, (g * norm) if norm != 1.0 else g, param)
         if grad.shape != shape:
@@ -153,13 +165,15 @@ class SmoothL1Loss(_PointwiseLoss):
         from ._util import val
 
         d = val(diff)
-        return dual.where(np.abs(d) < beta, g * diff / beta, g * np.sign(d))
+        # torch's kernel: x < -beta ? -grad : x > beta ? grad : x * grad / beta (so nan stays nan)
+        return dual.where(d < -beta, -g, dual.where(d > beta, g, diff * g / beta))
 
 
 class HuberLoss(_PointwiseLoss):
     __slots__ = ()
     name = "HuberLossBackward0"
     kernel = "huber_cpu"
+    in_input_dtype = True
 
     @staticmethod
     def loss(diff, delta):
@@ -374,27 +388,31 @@ class BinaryCrossEntropy(Function):
             loss = loss * weight
         if reduction == "none":
             return loss.astype(x.dtype, copy=False)
-        return np.asarray(loss.mean() if reduction == "mean" else loss.sum(), dtype=x.dtype)
+        return np.asarray(_mean(loss) if reduction == "mean" else loss.sum(), dtype=x.dtype)
 
     @staticmethod
     def backward(ctx, g, x, target, weight):
         from .. import dual
         from ._util import val
 
+        # torch's kernels, in their order (the last bit depends on it): grad * (x - t) / max((1 - x) x, EPSILON)
+        # and -logit(x) * grad, then times weight, then / numel for the mean
         reduction, count, shape = ctx.aux
         need_x, need_t = ctx.needs_input_grad[:2]
-        if reduction == "mean":
-            g = g / count
         gx = gt = None
         if need_x:
-            denom = x * (1 - x)
-            denom = dual.where(val(denom) < 1e-12, 1e-12, denom)  # torch: clamp(x * (1 - x), min=1e-12)
+            denom = (1 - x) * x
+            # its EPSILON = 1e-12 held in a float (9.99999996e-13)
+            denom = dual.where(val(denom) < BCE_EPSILON, BCE_EPSILON, denom)
             gx = g * (x - target) / denom
         if need_t:
-            gt = -(g * (dual.log(x) - dual.log1p(-x)))  # torch: -logit(x) * grad
+            gt = -dual.log(x / (1 - x)) * g
         if weight is not None:
             gx = None if gx is None else gx * weight
             gt = None if gt is None else gt * weight
+        if reduction == "mean":
+            gx = None if gx is None else gx / count
+            gt = None if gt is None else gt / count
         if gx is not None and gx.shape != shape:
             gx = dual.expand(gx, shape)
         return gx, gt, None, None
@@ -409,6 +427,8 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     if target.shape != input.shape:
         raise TorchValueError(f"Using a target size ({target.shape}) that is different to the input size "
                               f"({input.shape}) is deprecated. Please ensure they have the same size.")
+    if mixed_floats(input.array, target.array):
+        raise TorchRuntimeError(f"Found dtype {dtype_title(target.array)} but expected {dtype_title(input.array)}")
     return BinaryCrossEntropy.apply(input, target, weight, reduction)
 
 
@@ -429,9 +449,10 @@ class BinaryCrossEntropyWithLogits(Function):
             loss = (1 - target) * x - log_sig
         if weight is not None:
             loss = loss * weight
+        dtype = target.dtype if target.dtype.kind == "f" else x.dtype  # torch's kernel works on target's dtype
         if reduction == "none":
-            return loss.astype(x.dtype, copy=False)
-        return np.asarray(loss.mean() if reduction == "mean" else loss.sum(), dtype=x.dtype)
+            return loss.astype(dtype, copy=False)
+        return np.asarray(_mean(loss) if reduction == "mean" else loss.sum(), dtype=dtype)
 
     @staticmethod
     def backward(ctx, g, x, target, weight, pos_weight):
@@ -473,6 +494,9 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     check_reduction(reduction)
     if target.shape != input.shape:
         raise TorchValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
+    if isinstance(pos_weight, Tensor) and pos_weight.requires_grad and GradMode.enabled:
+        raise TorchRuntimeError("The function 'binary_cross_entropy_with_logits' is not differentiable with respect "
+                                "to argument 'pos_weight'. This input cannot have requires_grad True.")
     return BinaryCrossEntropyWithLogits.apply(input, target, weight, pos_weight, reduction)
 
 

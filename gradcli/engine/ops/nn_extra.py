@@ -10,7 +10,7 @@ from ..autograd import Function, no_grad
 from ..errors import TorchRuntimeError
 from ..tensor import Tensor, _wrap_dim
 from . import arith, shape, sizes
-from ._util import promote, val
+from ._util import c_name, dtype_title, mixed_floats, promote, val
 from .convert import clone
 from .linalg import matmul
 from .reduction import sum as _sum
@@ -141,6 +141,12 @@ class Addmm(Function):
 
     @staticmethod
     def forward(ctx, bias, mat1, mat2):
+        if mixed_floats(mat1, mat2):
+            raise TorchRuntimeError(f"expected m1 and m2 to have the same dtype, but got: {c_name(mat1)} != "
+                                    f"{c_name(mat2)}")
+        if mixed_floats(bias, mat2):
+            raise TorchRuntimeError(f"self and mat2 must have the same dtype, but got {dtype_title(bias)} and "
+                                    f"{dtype_title(mat2)}")
         bias, prod = promote(bias, np.matmul(mat1, mat2))
         return bias + prod
 

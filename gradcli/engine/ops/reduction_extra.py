@@ -13,8 +13,8 @@ import numpy as np
 
 from .. import dual
 from ..autograd import Function
-from ..errors import TorchRuntimeError
-from ..tensor import Tensor, _wrap_dim
+from ..errors import TorchIndexError, TorchRuntimeError
+from ..tensor import _wrap_dim
 from ._util import as_float, keepdim_shape, norm_dims, val
 from .registry import register
 
@@ -117,20 +117,24 @@ class Amax(Function):
     @classmethod
     def forward(cls, ctx, x, dim, keepdim):
         dims = _reduce_dims(dim, x.ndim)
-        if x.size == 0:
+        empty = [d for d in dims if x.shape[d] == 0]
+        if empty:
+            raise TorchIndexError(f"{'amax' if cls.largest else 'amin'}(): Expected reduction dim {empty[0]} to "
+                                  "have non-zero size.")
+        if x.size == 0 and not dims:
             raise TorchRuntimeError(f"{'amax' if cls.largest else 'amin'}(): Expected reduction dim to be "
                                     "specified for input.numel() == 0.")
         fn = np.max if cls.largest else np.min
         kept = fn(x, axis=dims, keepdims=True) if x.ndim else x
-        mask = (x == kept) | (np.isnan(x) & np.isnan(kept))
-        ctx.aux = (dims, keepdim, x.shape, mask, np.sum(mask, axis=dims, keepdims=True).astype(x.dtype))
+        mask = x == kept  # a nan maximum matches nothing: torch's grad / 0 * mask makes every gradient nan
+        ctx.aux = (dims, keepdim, x.shape, mask.astype(x.dtype), np.sum(mask, axis=dims, keepdims=True).astype(x.dtype))
         return kept if keepdim or not x.ndim else np.squeeze(kept, axis=dims)
 
     @staticmethod
     def backward(ctx, g):
         dims, keepdim, shape, mask, count = ctx.aux
         g = _kept(g, dims, keepdim, shape)
-        return (dual.where(mask, g / count, 0.0),)
+        return (g / count * mask,)  # torch: scale_grad_by_count(grad, result == self)
 
 
 class Amin(Amax):
@@ -170,7 +174,7 @@ def _var_forward(ctx, x, dim, correction, keepdim):
         n *= x.shape[d]
     if not x.ndim:
         n = 1
-    ctx.aux = (dims, keepdim, x.shape, n, correction)
+    ctx.aux = (dims, keepdim, x.shape, n, correction, dim is None or not x.ndim)
     axis = dims if x.ndim else None
     with np.errstate(all="ignore"):
         centred = x - np.mean(x, axis=axis, keepdims=True)
@@ -178,10 +182,14 @@ def _var_forward(ctx, x, dim, correction, keepdim):
 
 
 def _var_backward(ctx, g, x):
-    dims, keepdim, shape, n, correction = ctx.aux
+    dims, keepdim, shape, n, correction, full = ctx.aux
     g = _kept(g, dims, keepdim, shape)
     axis = dims if len(shape) else None
     mean = dual.sum(x, axis=axis, keepdims=True) / n
+    if full and n - correction <= 0:
+        # torch's var_backward with no dim and no degrees of freedom: 2 / dof is infinite, so nan where an
+        # element equals the mean (inf * 0) and inf elsewhere, whatever the sign of (x - mean)
+        return g * np.where(val(x) == val(mean), np.nan, np.inf).astype(val(x).dtype)
     coef = 2.0 / (n - correction) if n != correction else math.inf  # inf * 0 = nan, as torch
     return coef * g * (x - mean)
 
@@ -266,6 +274,9 @@ class VectorNorm(Function):
                 return np.min(a, axis=axis, keepdims=keepdim)
             if ord == 1:
                 return np.sum(a, axis=axis, keepdims=keepdim)
+            if math.prod(x.shape[d] for d in dims) == 1 and ord > 0:
+                # one element per result: torch's kernel returns |x| without raising it to ord (no overflow)
+                return a if keepdim or not x.ndim else np.squeeze(a, axis=dims)
             if ord == 2:
                 return np.sqrt(np.sum(a * a, axis=axis, keepdims=keepdim))
             return np.power(np.sum(np.power(a, ord), axis=axis, keepdims=keepdim), 1.0 / ord)
@@ -279,8 +290,8 @@ class VectorNorm(Function):
         nv = val(norm)
         with np.errstate(all="ignore"):
             if p == 0:
-                return (np.zeros_like(xv) if not isinstance(g, Tensor) else g * 0.0 * x,)
-            sgn = np.sign(xv)
+                return (None,)  # torch: the count of non-zeros has no gradient (.grad stays None)
+            sgn = dual.np_sign(xv)
             if p == 1:
                 return (g * sgn,)
             if p == 2:
@@ -338,7 +349,7 @@ class LogSumExp(Function):
         if x.ndim == 0:
             return x.copy()
         with np.errstate(all="ignore"):
-            m = np.max(x, axis=dims, keepdims=True)
+            m = np.max(x, axis=dims, keepdims=True, initial=-np.inf)  # an empty dim: log(0) = -inf, as torch
             m = np.where(np.isinf(m), 0.0, m)  # an infinite max would give inf - inf
             out = np.log(np.sum(np.exp(x - m), axis=dims, keepdims=True)) + m
         return out if keepdim else np.squeeze(out, axis=dims)

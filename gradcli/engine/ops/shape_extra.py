@@ -216,6 +216,8 @@ def chunk(input, chunks, dim=0):
         raise TorchRuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     d = _wrap_dim(dim, input.ndim)
     n = input.shape[d]
+    if n == 0:  # torch: `chunks` empty pieces
+        return split(input, [0] * chunks, d)
     size = max(-(-n // chunks), 1)
     return split(input, size, d)
 
