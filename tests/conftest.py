@@ -27,3 +27,9 @@ def check_every_edge():
     EdgeChecks.enabled = True
     yield
     EdgeChecks.enabled = previous
+
+
+def pytest_addoption(parser):
+    parser.addoption("--live", action="store_true", help="fuzz fresh seeds against the installed PyTorch "
+                                                          "(tests/test_compositions.py)")
+    parser.addoption("--live-seed", type=int, default=1, help="the seed --live fuzzes")

@@ -60,6 +60,14 @@ def swap_last(g):
 def matmul(a, b):
     if _is_t(a, b):
         return _ops().matmul(a, b)
+    return np_matmul(a, b)
+
+
+def np_matmul(a, b):
+    """numpy's matmul, except that an inner dimension of 1 is a plain product per entry: PyTorch's kernels
+    keep its signed zeros (-1.5 * 0.0 = -0.0) where numpy's sum, which starts at +0.0, loses them."""
+    if a.ndim > 1 and b.ndim > 1 and a.shape[-1] == 1:
+        return np.multiply(a, b)
     return np.matmul(a, b)
 
 
@@ -92,6 +100,15 @@ log = _unary("log", np.log)
 sin = _unary("sin", np.sin)
 cos = _unary("cos", np.cos)
 sqrt = _unary("sqrt", np.sqrt)
+def zeros_like(g):
+    """torch's zeros_like(grad) in a backward rule: 0 even where grad is inf or nan (g * 0 would be nan), and
+    not part of any graph."""
+    if isinstance(g, Tensor):
+        return Tensor._make(np.zeros(g.array.shape, dtype=g.array.dtype), None)
+    g = np.asarray(g)
+    return np.zeros(g.shape, dtype=g.dtype)
+
+
 def np_sign(x):
     """PyTorch's sign: (0 < x) - (x < 0), so sign(nan) is 0 (numpy's is nan); bools are their own sign."""
     x = np.asarray(x)

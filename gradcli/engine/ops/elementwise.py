@@ -135,5 +135,5 @@ def where(condition, input, other):
     return Where.apply(val(condition), input, other)
 
 
-sign = unary("sign", "SignBackward0", dual.np_sign, lambda g, x: g * 0.0, doc="sign of input (-1, 0 or 1; 0 at nan)",
-             float_only=False)
+sign = unary("sign", "SignBackward0", dual.np_sign, lambda g, x: dual.zeros_like(g),
+             doc="sign of input (-1, 0 or 1; 0 at nan)", float_only=False)

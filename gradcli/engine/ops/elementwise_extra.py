@@ -27,8 +27,7 @@ TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 
 def _zeros(g, _x):
     """Gradient 0 that is not part of any graph (torch's zeros_like(grad)): step functions."""
-    return np.zeros(np.shape(val(g)), dtype=val(g).dtype) if not isinstance(g, Tensor) else \
-        Tensor._make(np.zeros(g.array.shape, dtype=g.array.dtype), None)
+    return dual.zeros_like(g)
 
 
 exp2 = unary("exp2", "Exp2Backward0", np.exp2, lambda g, y: g * (y * LN2), uses="out", doc="2 ** input")
@@ -152,6 +151,10 @@ class Maximum(Function):
         a, b = promote(a, b)
         out = _binary_forward(np.maximum if cls.largest else np.minimum, a, b)
         ctx.aux = (a, b)
+        if out.size == 1:
+            # torch's scalar path (one element) returns its first operand on a tie, so maximum(-0.0, 0.0) is
+            # -0.0; its vectorised path, like numpy, the second
+            return np.where(a == b, a, out).astype(out.dtype, copy=False)
         return out
 
     @classmethod

@@ -77,7 +77,7 @@ class Fill(Function):
 
     @staticmethod
     def backward(ctx, g):
-        return (g * 0.0,)
+        return (dual.zeros_like(g),)
 
 
 class Zero(Fill):
@@ -127,7 +127,7 @@ class Copy(Function):
 
     @staticmethod
     def backward(ctx, g):
-        return g * 0.0, g
+        return dual.zeros_like(g), g
 
 
 def copy_(self, src):

@@ -52,7 +52,7 @@ class MatMul(Function):
             check_size(batch + ((a.shape[-2] if a.ndim > 1 else 1), (b.shape[-1] if b.ndim > 1 else 1)))
         else:
             check_size(((a.shape[0] if a.ndim > 1 else 1), (b.shape[-1] if b.ndim > 1 else 1)))
-        return np.matmul(a, b)
+        return dual.np_matmul(a, b)
 
     @staticmethod
     def backward(ctx, g, a, b):

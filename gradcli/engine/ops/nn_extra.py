@@ -115,9 +115,9 @@ class Xlogy(Function):
         gx = gy = None
         with np.errstate(all="ignore"):
             if gx_need:
-                # torch: xlogy(grad, other), masked to 0 where self == 0 and other <= 0
+                # torch: xlogy(grad, other), masked to 0 where self == 0 and other <= 0; xlogy(0, nan) is nan
                 xv, yv, gv = val(x), val(y), val(g)
-                gx = dual.where(((xv == 0) & (yv <= 0)) | (gv == 0), 0.0, g * dual.log(y))
+                gx = dual.where(((xv == 0) & (yv <= 0)) | ((gv == 0) & ~np.isnan(yv)), 0.0, g * dual.log(y))
             if gy_need:
                 gy = g * x / y
         return gx, gy

@@ -119,7 +119,9 @@ class Amax(Function):
         dims = _reduce_dims(dim, x.ndim)
         empty = [d for d in dims if x.shape[d] == 0]
         if empty:
-            raise TorchIndexError(f"{'amax' if cls.largest else 'amin'}(): Expected reduction dim {empty[0]} to "
+            given = dim if isinstance(dim, (int, np.integer)) else \
+                next(d for d in dim if _wrap_dim(d, x.ndim) == empty[0])  # as the user wrote it: -1 stays -1
+            raise TorchIndexError(f"{'amax' if cls.largest else 'amin'}(): Expected reduction dim {given} to "
                                   "have non-zero size.")
         if x.size == 0 and not dims:
             raise TorchRuntimeError(f"{'amax' if cls.largest else 'amin'}(): Expected reduction dim to be "
@@ -177,7 +179,7 @@ def _var_forward(ctx, x, dim, correction, keepdim):
     ctx.aux = (dims, keepdim, x.shape, n, correction, dim is None or not x.ndim)
     axis = dims if x.ndim else None
     with np.errstate(all="ignore"):
-        centred = x - np.mean(x, axis=axis, keepdims=True)
+        centred = x - np.sum(x, axis=axis, keepdims=True) / n  # np.mean's own sum; no warning when empty
         return np.sum(centred * centred, axis=axis, keepdims=keepdim) / max(n - correction, 0)
 
 
