@@ -68,6 +68,37 @@ CASES = [
 ]
 
 
+# second derivatives where PyTorch uses its own double-backward formulas (or conventions)
+HESSIANS = [
+    ("torch.nn.functional.binary_cross_entropy(p, t)", {"p": [0.2, 0.7, 1e-13], "t": [1.0, 0.25, 0.5]}),
+    ("torch.nn.functional.binary_cross_entropy(p, t)", {"p": [0.0, 1.0], "t": [1.0, 0.0]}),
+    ("torch.nn.functional.binary_cross_entropy(p * q, t, reduction='sum')",
+     {"p": [0.3, 0.9], "q": [0.5, 0.7], "t": [0.5, 0.0]}),
+    ("w.var(correction=2)", {"w": [1.0, 2.0]}),
+    ("w.std(correction=2)", {"w": [1.0, 2.0]}),
+    ("w.var()", {"w": [3.0]}),
+    ("w.var(correction=3)", {"w": [1.0, 2.0, 4.0]}),
+]
+
+
+def hessian(expression: str, values: dict) -> dict:
+    leaves = {name: torch.tensor(v, dtype=torch.float64, requires_grad=True) for name, v in values.items()}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        out = eval(expression, {"torch": torch, "F": F}, dict(leaves))  # noqa: S307 - the fixed list above
+        grads = torch.autograd.grad(out, list(leaves.values()), create_graph=True, allow_unused=True)
+        blocks = {}
+        for (a, ta), g in zip(leaves.items(), grads):
+            for b, tb in leaves.items():
+                rows = []
+                for k in range(ta.numel()):
+                    h = None if g is None or not g.requires_grad else \
+                        torch.autograd.grad(g.reshape(-1)[k], tb, retain_graph=True, allow_unused=True)[0]
+                    rows.append([0.0] * tb.numel() if h is None else h.reshape(-1).tolist())
+                blocks[f"{a},{b}"] = rows
+    return {"expression": expression, "values": values, "hessian": blocks}
+
+
 def record(expression: str, values: dict) -> dict:
     env = {name: torch.tensor(v, dtype=torch.float64, requires_grad=True) for name, v in values.items()}
     leaves = dict(env)
@@ -86,7 +117,8 @@ def record(expression: str, values: dict) -> dict:
 def main() -> None:
     cases = [{"expression": e, "values": v, **record(e, v)} for e, v in CASES]
     lines = ",\n".join("  " + json.dumps(case) for case in cases)  # one case a line: readable diffs
-    OUT.write_text(f'{{"torch": "{torch.__version__}", "cases": [\n{lines}\n]}}\n')
+    hessians = ",\n".join("  " + json.dumps(hessian(e, v)) for e, v in HESSIANS)
+    OUT.write_text(f'{{"torch": "{torch.__version__}", "cases": [\n{lines}\n],\n"hessians": [\n{hessians}\n]}}\n')
     print(f"{len(cases)} cases -> {OUT}")
 
 

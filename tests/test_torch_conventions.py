@@ -14,7 +14,8 @@ import pytest
 from gradcli.calc import evaluate_expression
 from gradcli.errors import GradcliError
 
-GOLDENS = json.loads((Path(__file__).parent / "goldens" / "conventions.json").read_text())["cases"]
+RECORDED = json.loads((Path(__file__).parent / "goldens" / "conventions.json").read_text())
+GOLDENS = RECORDED["cases"]
 
 
 @pytest.mark.parametrize("case", GOLDENS, ids=[f"{c['expression']}-{list(c['values'].values())}" for c in GOLDENS])
@@ -37,6 +38,22 @@ def test_matches_pytorch(case):
         else:
             np.testing.assert_allclose(got, np.array(expected, dtype=np.float64).reshape(np.shape(got)),
                                        rtol=1e-15, atol=0, equal_nan=True, err_msg=f"{name}.grad")
+
+
+@pytest.mark.parametrize("case", RECORDED["hessians"], ids=[f"{c['expression']}-{list(c['values'].values())}"
+                                                           for c in RECORDED["hessians"]])
+def test_second_derivatives_match_pytorch(case):
+    """binary_cross_entropy's double backward (PyTorch's own formulas and eps), var/std without degrees of
+    freedom."""
+    from gradcli.calc import attach_derivatives
+
+    inputs = {name: np.array(v, dtype=np.float64) for name, v in case["values"].items()}
+    result = evaluate_expression(case["expression"], inputs)
+    attach_derivatives(result, hessian=True)
+    for key, rows in case["hessian"].items():
+        got = result.extras["hessian"][key].reshape(len(rows), -1)
+        np.testing.assert_allclose(got, np.array(rows, dtype=np.float64), rtol=1e-12, atol=0, equal_nan=True,
+                                   err_msg=key)
 
 
 # (expression, values, expected output, expected grads): the rows of docs/deviations.md, hand-derived

@@ -392,30 +392,104 @@ class BinaryCrossEntropy(Function):
 
     @staticmethod
     def backward(ctx, g, x, target, weight):
+        from ._util import val
+
+        reduction, count, shape = ctx.aux
+        need_x, need_t = ctx.needs_input_grad[:2]
+        w = None if weight is None else val(weight)
+        if isinstance(g, Tensor):  # create_graph: nodes whose own backward is PyTorch's double backward
+            gx = BceInputGrad.apply(g, x, target, w, reduction, count) if need_x else None
+            gt = BceTargetGrad.apply(g, x, w, reduction, count) if need_t else None
+            return gx, gt, None, None
+        gx, gt = _bce_grads(g, x, target, w, reduction, count, need_x, need_t)
+        if gx is not None and gx.shape != shape:
+            gx = np.broadcast_to(gx, shape)
+        return gx, gt, None, None
+
+
+def _bce_grads(g, x, t, w, reduction, count, need_x, need_t):
+    """torch's kernels, in their order (the last bit depends on it): grad * (x - t) / max((1 - x) x, EPSILON)
+    and -logit(x) * grad, then times weight, then / numel for the mean (numpy arrays)."""
+    gx = gt = None
+    with np.errstate(all="ignore"):
+        if need_x:
+            denom = (1 - x) * x
+            gx = g * (x - t) / np.where(denom < BCE_EPSILON, BCE_EPSILON, denom)
+        if need_t:
+            gt = -np.log(x / (1 - x)) * g
+    if w is not None:
+        gx = None if gx is None else gx * w
+        gt = None if gt is None else gt * w
+    if reduction == "mean":
+        gx = None if gx is None else gx / count
+        gt = None if gt is None else gt / count
+    return gx, gt
+
+
+def _bce_scale(w, reduction, count):
+    scale = 1.0 / count if reduction == "mean" else 1.0
+    return scale if w is None else w * scale
+
+
+class BceInputGrad(Function):
+    """binary_cross_entropy_backward as a node of its own (create_graph): its backward is PyTorch's
+    binary_cross_entropy_double_backward, _grad_output and _target (FunctionsManual.cpp), whose eps is the
+    double 1e-12 (not the float EPSILON of the first-order kernel)."""
+
+    __slots__ = ()
+    name = "BinaryCrossEntropyBackwardBackward0"
+    saves = (0, 1, 2)
+
+    @staticmethod
+    def forward(ctx, g, x, t, w, reduction, count):
+        ctx.aux = (w, reduction, count)
+        return np.broadcast_to(_bce_grads(g, x, t, w, reduction, count, True, False)[0], x.shape).copy()
+
+    @staticmethod
+    def backward(ctx, gg, g, x, t):
         from .. import dual
         from ._util import val
 
-        # torch's kernels, in their order (the last bit depends on it): grad * (x - t) / max((1 - x) x, EPSILON)
-        # and -logit(x) * grad, then times weight, then / numel for the mean
-        reduction, count, shape = ctx.aux
-        need_x, need_t = ctx.needs_input_grad[:2]
-        gx = gt = None
-        if need_x:
-            denom = (1 - x) * x
-            # its EPSILON = 1e-12 held in a float (9.99999996e-13)
-            denom = dual.where(val(denom) < BCE_EPSILON, BCE_EPSILON, denom)
-            gx = g * (x - target) / denom
-        if need_t:
-            gt = -dual.log(x / (1 - x)) * g
-        if weight is not None:
-            gx = None if gx is None else gx * weight
-            gt = None if gt is None else gt * weight
-        if reduction == "mean":
-            gx = None if gx is None else gx / count
-            gt = None if gt is None else gt / count
-        if gx is not None and gx.shape != shape:
-            gx = dual.expand(gx, shape)
-        return gx, gt, None, None
+        w, reduction, count = ctx.aux
+        scale = _bce_scale(w, reduction, count)
+        need_g, need_x, need_t = ctx.needs_input_grad[:3]
+        eps = 1e-12
+        with np.errstate(all="ignore"):
+            d_g = gg * (x - t) / ((x + eps) * (1 - x + eps)) * scale if need_g else None
+            d_x = (x * x - 2 * x * t + t) / ((x + eps) ** 2 * (1 - x + eps) ** 2) * (gg * g) * scale if need_x \
+                else None
+            d_t = None
+            if need_t:
+                denom = (1 - x) * x
+                denom = dual.where(val(denom) < eps, eps, denom)
+                d_t = -gg * g / denom * scale
+        return d_g, d_x, d_t, None, None, None
+
+
+class BceTargetGrad(Function):
+    """binary_cross_entropy_target_backward (create_graph): -logit(x) * grad, with logit's derivative
+    1 / (x (1 - x)), as PyTorch differentiates it."""
+
+    __slots__ = ()
+    name = "MulBackward0"
+    saves = (0, 1)
+
+    @staticmethod
+    def forward(ctx, g, x, w, reduction, count):
+        ctx.aux = (w, reduction, count)
+        return np.broadcast_to(_bce_grads(g, x, None, w, reduction, count, False, True)[1], x.shape).copy()
+
+    @staticmethod
+    def backward(ctx, gg, g, x):
+        from .. import dual
+
+        w, reduction, count = ctx.aux
+        scale = _bce_scale(w, reduction, count)
+        need_g, need_x = ctx.needs_input_grad[:2]
+        with np.errstate(all="ignore"):
+            d_g = -dual.log(x / (1 - x)) * gg * scale if need_g else None
+            d_x = -(gg * g) / (x * (1 - x)) * scale if need_x else None
+        return d_g, d_x, None, None, None
 
 
 @register("binary_cross_entropy", sig="binary_cross_entropy(input, target, weight=None, reduction='mean')",
