@@ -793,6 +793,9 @@ def run() -> None:
     in its own `finally` blocks by now, so only the standard streams are left to flush."""
     import os
 
+    from .terminal import fill_closed_streams
+
+    fill_closed_streams()
     try:
         main()
         code = 0

@@ -251,6 +251,7 @@ def _supervise(child: int, child_done: int, settled: int, seconds: float | None,
                 if signum != signal.SIGINT:  # terminated: take the worker along
                     os.kill(child, signal.SIGKILL)
                     os.waitpid(child, 0)
+                    _remove_worker_temps()
                     os._exit(128 + signum)
                 if interrupted is None:  # the worker got it too from the terminal: a moment to stop itself
                     interrupted = time.monotonic()
@@ -270,6 +271,7 @@ def _supervise(child: int, child_done: int, settled: int, seconds: float | None,
         if end is not None and now >= end:
             _end_worker(child, EXIT_ERROR, timeout_text())
     code = os.waitstatus_to_exitcode(os.waitpid(child, 0)[1])
+    _remove_worker_temps()  # nothing, unless the worker died before it could
     if code < 0:  # the worker died of a signal
         if -code == signal.SIGINT:
             os._exit(EXIT_INTERRUPTED)
@@ -286,8 +288,48 @@ def _supervise(child: int, child_done: int, settled: int, seconds: float | None,
 def _end_worker(child: int, code: int, text: str) -> None:
     os.kill(child, signal.SIGKILL)
     os.waitpid(child, 0)
+    _remove_worker_temps()
     os.write(2, text.encode("utf-8", "replace"))
     os._exit(code)
+
+
+_TEMPS_BYTES = 1 << 16
+_temps_slot = None  # the worker: where it lists its unfinished temporary files (NUL-separated)
+_temps_of_worker = None  # the supervisor: the same page, read once the worker is gone
+_temps: set[bytes] = set()
+
+
+def register_temp(path: str) -> None:
+    """An output file's temporary file exists (gradcli/outputs.py): should the supervisor have to end this
+    worker (SIGTERM, SIGHUP, Ctrl-C, a limit), it removes the file; the worker may be stuck in C code."""
+    _temps.add(os.fsencode(os.path.abspath(path)))
+    _write_temps()
+
+
+def unregister_temp(path: str) -> None:
+    _temps.discard(os.fsencode(os.path.abspath(path)))
+    _write_temps()
+
+
+def _write_temps() -> None:
+    if _temps_slot is None:
+        return
+    data = b"\0".join(sorted(_temps)) + b"\0\0"
+    if len(data) <= _TEMPS_BYTES:
+        _temps_slot[:len(data)] = data
+
+
+def _remove_worker_temps() -> None:
+    """The supervisor, after the worker is gone: remove the temporary files it had not finished."""
+    if _temps_of_worker is None:
+        return
+    data = bytes(_temps_of_worker[:])
+    for path in data.split(b"\0\0", 1)[0].split(b"\0"):
+        if path:
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
 
 
 _supervised = False  # this process is the worker under a supervising parent
@@ -304,15 +346,20 @@ def _fork_supervisor(seconds: float | None, timeout_text: Callable[[], str], int
 
     sys.stdout.flush()  # what is buffered now must be written once, not by both processes
     sys.stderr.flush()
+    global _temps_slot
     done_r, done_w = os.pipe()
     settled_r, settled_w = os.pipe()
     slot = mmap.mmap(-1, _SLOT_BYTES)  # anonymous and shared: the worker's writes are the parent's reads
+    temps = mmap.mmap(-1, _TEMPS_BYTES)
     child = os.fork()
     if child:
         os.close(done_w)  # the pipe reads end-of-file when the worker exits: select can wait on it
         os.close(settled_w)
+        global _temps_of_worker
+        _temps_of_worker = temps
         _supervise(child, done_r, settled_r, seconds, timeout_text, slot, interrupts_worker)
     _slot = slot
+    _temps_slot = temps
     os.close(done_r)
     os.close(settled_r)
     _supervised, _settled_fd = True, settled_w

@@ -10,13 +10,17 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import stat
 import sys
 import tempfile
+import threading
 from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 
+from . import guard
 from .errors import InputError
 from .render import json_out
 
@@ -30,39 +34,114 @@ ROWS_FORMATS = ("csv", "tsv", "ndjson", "json", "npz")
 # -- atomic files ------------------------------------------------------------------------------------
 
 class AtomicFile:
-    """A temporary file next to `path`, renamed over it by commit(); discard() (or an exception inside
-    `atomic_file`) deletes it and leaves any existing `path` untouched."""
+    """The one writer of output files.  A regular file (or a new one) is written to a temporary file next to
+    it and renamed over it by commit(); discard() (or an exception inside `atomic_file`, or SIGTERM/SIGHUP)
+    deletes the temporary file and leaves any existing file untouched.  A symlink is followed: its target is
+    replaced, the link stays.  A target that exists and is not a regular file (a FIFO, a character device
+    such as /dev/null or a terminal, a socket) is written through in place, as `tee` and `sort -o` do; it is
+    never replaced by a rename.  A replaced file keeps its permissions and, where allowed, its owner."""
 
     def __init__(self, path: str | os.PathLike, binary: bool):
         self.path = Path(path)
-        directory = self.path.parent if str(self.path.parent) else Path(".")
-        if not directory.is_dir():
-            raise InputError(f"cannot write {path}: no such directory {directory}")
+        self.temp = None
+        self.done = False
+        real = Path(os.path.realpath(self.path))  # a symlink: write its target, keep the link
         try:
-            fd, self.temp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=directory)
+            info = os.stat(real)
+        except FileNotFoundError:
+            info = None
         except OSError as err:
             raise InputError(f"cannot write {path}: {err.strerror}") from None
+        if info is not None and stat.S_ISDIR(info.st_mode):
+            raise InputError(f"cannot write {path}: it is a directory")
+        mode = "wb" if binary else "w"
+        if info is not None and not stat.S_ISREG(info.st_mode):
+            try:  # a device, FIFO or socket: written through, as it is
+                self.file = open(real, mode) if binary else open(real, mode, encoding="utf-8", newline="")  # noqa: SIM115
+            except OSError as err:
+                raise InputError(f"cannot write {path}: {err.strerror}") from None
+            return
+        self.target = real
+        self.info = info
+        directory = real.parent
+        if not directory.is_dir():
+            raise InputError(f"cannot write {path}: no such directory {self.path.parent}")
+        try:
+            fd, self.temp = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".tmp", dir=directory)
+        except OSError as err:
+            raise InputError(f"cannot write {path}: {err.strerror}") from None
+        _TEMPS.add(self.temp)
+        guard.register_temp(self.temp)
+        _remove_temps_on_signals()
         self.file = os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8", newline="")
-        self.done = False
 
     def commit(self) -> None:
         if self.done:
             return
         self.done = True
-        self.file.close()
-        mode = 0o666 & ~_umask()
-        os.chmod(self.temp, mode)  # mkstemp makes 0600; a normal file gets the umask's permissions
-        os.replace(self.temp, self.path)
+        try:
+            self.file.close()
+            if self.temp is None:
+                return
+            if self.info is None:
+                os.chmod(self.temp, 0o666 & ~_umask())  # mkstemp makes 0600; a new file gets the umask's
+            else:
+                os.chmod(self.temp, stat.S_IMODE(self.info.st_mode))  # a 0600 file stays 0600
+                try:
+                    os.chown(self.temp, self.info.st_uid, self.info.st_gid)
+                except OSError:
+                    pass  # not ours to give away: the replaced file is ours now, as with any editor
+            os.replace(self.temp, self.target)
+        except BaseException:
+            self._remove_temp()
+            raise
+        _TEMPS.discard(self.temp)
+        guard.unregister_temp(self.temp)
 
     def discard(self) -> None:
         if self.done:
             return
         self.done = True
-        self.file.close()
+        try:
+            self.file.close()
+        except OSError:
+            pass
+        self._remove_temp()
+
+    def _remove_temp(self) -> None:
+        if self.temp is None:
+            return
         try:
             os.unlink(self.temp)
         except FileNotFoundError:
             pass
+        _TEMPS.discard(self.temp)
+        guard.unregister_temp(self.temp)
+
+
+_TEMPS: set[str] = set()  # temporary files not yet renamed: removed if a signal ends the process
+_HANDLED: list[bool] = []
+
+
+def _remove_temps_on_signals() -> None:
+    """SIGTERM and SIGHUP (SIGINT arrives as KeyboardInterrupt and unwinds through `atomic_file`) remove the
+    temporary files, then end the process as the signal would have."""
+    if _HANDLED or threading.current_thread() is not threading.main_thread():
+        return
+    _HANDLED.append(True)
+
+    def on_signal(signum, frame):
+        for temp in list(_TEMPS):
+            try:
+                os.unlink(temp)
+            except OSError:
+                pass
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        if signal.getsignal(sig) in (signal.SIG_DFL, None):
+            signal.signal(sig, on_signal)
 
 
 def _umask() -> int:
@@ -84,8 +163,8 @@ def atomic_file(path, *, binary: bool = False):
 
 @contextmanager
 def output_stream(path: str | None, *, binary: bool = False):
-    """stdout (text) when `path` is None, else an AtomicFile; yields (stream, atomic file or None)."""
-    if path is None:
+    """stdout (text) when `path` is None or "-", else an AtomicFile; yields (stream, atomic file or None)."""
+    if path is None or path == "-":
         if binary:
             raise InputError("a .npz result needs a file: give -o FILE.npz")
         yield sys.stdout, None

@@ -9,6 +9,7 @@ range breaks the line, values far outside it are dropped, and nan (outside the d
 from __future__ import annotations
 
 import math
+import os
 import re
 from dataclasses import dataclass, field
 
@@ -300,8 +301,11 @@ def write_image(data: PlotData, path: str) -> None:
     axes.grid(alpha=0.3)
     axes.legend(loc="best")
     figure.tight_layout()
+    from .outputs import atomic_file  # the one writer: atomic, symlinks followed, devices written through
+
     try:
-        figure.savefig(path)
+        with atomic_file(path, binary=True) as target:
+            figure.savefig(target.file, format=os.path.splitext(path)[1].lstrip(".").lower() or "png")
     except OSError as err:
         raise GradcliError(f"cannot write {path}: {err.strerror or err}") from None
     finally:

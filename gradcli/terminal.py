@@ -6,6 +6,7 @@ Imports nothing heavy at module level (it runs on every start-up); rich is impor
 from __future__ import annotations
 
 import codecs
+import errno
 import os
 import signal
 import sys
@@ -25,6 +26,59 @@ ASCII_FALLBACKS = {
 }
 _HORIZONTAL = set("─━═╌╍┄┅┈┉╴╶╸╺")
 _VERTICAL = set("│┃║╎╏┆┇┊┋╵╷╹╻")
+
+
+class ClosedStream:
+    """Stands in for a standard stream the process was started without (`>&-`, `2>&-`, `<&-`): using it
+    raises OSError "standard output is closed", which the commands report as any other system failure
+    (exit 2), so no traceback and no exit code changes its meaning."""
+
+    encoding = "utf-8"
+    errors = "strict"
+
+    def __init__(self, name: str):
+        self.name = name
+        self.buffer = self
+
+    def _closed(self, *args, **kwargs):
+        raise OSError(errno.EBADF, f"standard {self.name} is closed")
+
+    write = read = readline = readlines = writelines = fileno = _closed
+
+    def __iter__(self):
+        self._closed()
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return False
+
+    def readable(self) -> bool:
+        return self.name == "input"
+
+    def writable(self) -> bool:
+        return self.name != "input"
+
+
+def fill_closed_streams() -> None:
+    """A standard file descriptor that is closed gets /dev/null underneath (so no file gradcli opens later
+    takes its number and receives what was meant for the terminal), and sys.stdin/stdout a ClosedStream;
+    a closed stderr simply discards messages, so the exit code still tells the outcome."""
+    for fd, name, word in ((0, "stdin", "input"), (1, "stdout", "output"), (2, "stderr", "error")):
+        try:
+            os.fstat(fd)
+            continue
+        except OSError:
+            pass
+        null = os.open(os.devnull, os.O_RDWR)
+        if null != fd:
+            os.dup2(null, fd)
+            os.close(null)
+        if name == "stderr":
+            sys.stderr = open(fd, "w", closefd=False)  # noqa: SIM115 - lives as long as the process
+        else:
+            setattr(sys, name, ClosedStream(word))
 
 
 def ascii_fallback(char: str) -> str:

@@ -35,6 +35,18 @@ class LimitReached(RunError):
         return f"gradcli run: limit exceeded{where}: {self.what}"
 
 
+class OutputFailed(RunError):
+    """Writing the program's output failed (a full disk, a closed stdout): gradcli's failure to deliver, not
+    the program's error, so it reads like every other command's (exit 2)."""
+
+    def __init__(self, err: OSError):
+        super().__init__(err.strerror or str(err))
+        self.reason = err.strerror or str(err)
+
+    def render(self) -> str:
+        return f"gradcli: error: could not complete the command: {self.reason}"
+
+
 class ProgramFailed(RunError):
     """The program raised an exception, as it would under Python and PyTorch: shown as Python shows it."""
 

@@ -26,7 +26,7 @@ from ..engine.errors import EngineError, LimitExceeded, TorchRuntimeError
 from ..engine.tensor import Tensor
 from ..render.torch_repr import format_python_value
 from . import api
-from .errors import LimitReached, ProgramFailed, Refused, RunError
+from .errors import LimitReached, OutputFailed, ProgramFailed, Refused, RunError
 from .limits import RunLimits
 
 BREAK, CONTINUE = object(), object()  # what a statement hands back to the loop around it
@@ -170,7 +170,10 @@ class Interpreter:
         self.next_clock_check = min(now + MEMORY_CHECK_SECONDS, self.deadline)
         if self.unflushed:  # what was printed survives a statement that has to be killed (gradcli/guard.py)
             self.unflushed = False
-            self.stdout.flush()
+            try:
+                self.stdout.flush()
+            except OSError as err:
+                raise OutputFailed(err) from None
         if self.memory_start is not None:
             grown = (_resident_bytes() - self.memory_start) / 2**20
             if grown > self.limits.max_memory_mb:
@@ -681,7 +684,10 @@ class Interpreter:
         self.output_chars += len(text)
         if self.output_chars > self.limits.max_output_chars:
             raise self.limit("the program printed too much", "max_output_chars")
-        self.stdout.write(text)
+        try:
+            self.stdout.write(text)
+        except OSError as err:
+            raise OutputFailed(err) from None
         self.unflushed = True
 
     print.__qualname__ = "print"  # so its TypeErrors read like the builtin's: "print() got an unexpected ..."
