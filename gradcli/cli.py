@@ -266,6 +266,14 @@ def eval_command(
     # rows mode bounds each row by --timeout (gradcli/rows.py), not the whole stream
     with _user_errors(debug, json_out), _guarded(None if rows is not None else timeout, memory_mb=max_memory,
                                                  validate=valid_options):
+        from .outputs import check_distinct_files, input_file
+
+        check_distinct_files(
+            [("-o " + output if output else "-o", output),
+             *((f"--save {spec}", spec.partition("=")[2]) for spec in save or [])],
+            [*((spec, input_file(spec.partition("=")[2])) for spec in [*(assignments or []), *(const or [])]),
+             *((f"--inputs {path}", path) for path in inputs_files or []),
+             ("--rows " + rows if rows else "--rows", rows)])
         import numpy as np
 
         from .calc import attach_checks, attach_derivatives, evaluate_expression, produced_non_finite
@@ -639,8 +647,10 @@ def plot_command(
         options.seconds(timeout, "--timeout")
 
     with _user_errors(debug), _guarded(timeout, "the plot", validate=valid_options):
+        from .outputs import check_distinct_files
         from .plot import print_plot, sample, write_image
 
+        check_distinct_files([(f"--png {png}", png), (f"--svg {svg}", svg)])
         data = sample(function, wrt=wrt, start=start, stop=stop, order=order, expect=expect)
         print_plot(data, _console(no_color, color), width=width, height=height)
         for path in (png, svg):

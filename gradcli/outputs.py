@@ -144,6 +144,46 @@ def _remove_temps_on_signals() -> None:
             signal.signal(sig, on_signal)
 
 
+def check_distinct_files(outputs: list[tuple[str, str | None]], inputs: list[tuple[str, str | None]] = ()) -> None:
+    """Before any work: two outputs naming the same file (one would silently win), or an output that is an
+    input (it would be overwritten), are an error naming both options.  Items are (option as typed, path)."""
+    seen: list[tuple[str, str, str]] = []  # (option, path, key)
+    for kind, items in (("output", outputs), ("input", inputs)):
+        for option, path in items:
+            if not path or path == "-":
+                continue
+            key = _file_key(path)
+            for other_option, other_path, other_key in seen:
+                if key == other_key:
+                    if kind == "input":
+                        raise InputError(f"{other_option} would overwrite the input {option}: both are {path}",
+                                         hint="write the result to another file")
+                    raise InputError(f"{other_option} and {option} name the same file ({other_path})",
+                                     hint="give each output its own file")
+            if kind == "output":
+                seen.append((option, path, key))
+
+
+def _file_key(path: str):
+    """The same key for two names of one file: (device, inode) when it exists, else its resolved path."""
+    try:
+        info = os.stat(path)
+        return (info.st_dev, info.st_ino)
+    except OSError:
+        return os.path.realpath(path)
+
+
+def input_file(value: str) -> str | None:
+    """The file a NAME=@FILE (or @FILE.npz:key) value reads, if any."""
+    value = value.strip()
+    if not value.startswith("@"):
+        return None
+    path = value[1:]
+    if not os.path.exists(path) and ":" in path:
+        path = path.rsplit(":", 1)[0]
+    return path
+
+
 def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)

@@ -195,3 +195,31 @@ def test_run_output_to_a_full_disk_is_gradclis_error(tmp_path):
                                 timeout=60)
     assert result.returncode == 2
     assert result.stderr.strip() == "gradcli: error: could not complete the command: No space left on device"
+
+
+# -- conflicts, before any work --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("args,message", [
+    (["-o", "o.json", "--save", "x=o.json"], "-o o.json and --save x=o.json name the same file (o.json)"),
+    (["-o", "link.json", "--save", "x=o.json"], "-o link.json and --save x=o.json name the same file"),
+    (["--save", "x=xin.txt"], "--save x=xin.txt would overwrite the input x=@xin.txt: both are xin.txt"),
+    (["--rows", "rows.csv", "-o", "rows.csv"], "-o rows.csv would overwrite the input --rows rows.csv"),
+])
+def test_two_names_for_one_file_are_refused(args, message, tmp_path):
+    (tmp_path / "xin.txt").write_text("3\n")
+    (tmp_path / "o.json").write_text("keep")
+    (tmp_path / "link.json").symlink_to("o.json")
+    (tmp_path / "rows.csv").write_text("y\n1\n")
+    expression = ["x*y", "x=@xin.txt"] if "--rows" in args else ["x*2", "x=@xin.txt"]
+    result = gradcli("eval", *expression, *args, "--no-check", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.splitlines()[0].startswith(f"gradcli: error: {message}")
+    assert (tmp_path / "o.json").read_text() == "keep" and (tmp_path / "xin.txt").read_text() == "3\n"
+    assert (tmp_path / "rows.csv").read_text() == "y\n1\n"
+
+
+def test_png_and_svg_naming_one_file_are_refused(tmp_path):
+    result = gradcli("plot", "x^2", "--png", "a.png", "--svg", "a.png", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.splitlines()[0] == "gradcli: error: --png a.png and --svg a.png name the same file (a.png)"
+    assert os.listdir(tmp_path) == []
