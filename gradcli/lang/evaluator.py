@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import sys
 from typing import Any, Protocol
 
 import numpy as np
@@ -35,6 +36,15 @@ class Backend(Protocol):
 
 
 def evaluate(program: Program, backend: Backend):
+    # each level of the syntax tree is two Python frames here; a long flat chain (x + x + ... with
+    # thousands of terms, parser.MAX_TREE_DEPTH at most) needs more than the default recursion limit
+    if program.tree_depth > 150:
+        previous = sys.getrecursionlimit()
+        sys.setrecursionlimit(previous + 4 * program.tree_depth)
+        try:
+            return _Evaluator(program, backend).eval(program.tree.body)
+        finally:
+            sys.setrecursionlimit(previous)
     return _Evaluator(program, backend).eval(program.tree.body)
 
 

@@ -35,6 +35,7 @@ class Program:
     tree: ast.Expression
     offsets: list[int]  # character offset of each line start, for spans
     variables: list[str] = field(default_factory=list)  # free names the user must supply, in order of use
+    tree_depth: int = 0  # depth of the syntax tree (a flat sum of n terms is n deep): what evaluation recurses
 
     def span(self, node: ast.AST) -> tuple[int, int]:
         return node_span(self.source, self.offsets, node)
@@ -61,6 +62,19 @@ def node_span(source: str, offsets: list[int], node: ast.AST) -> tuple[int, int]
     end_col = getattr(node, "end_col_offset", None)
     end = char_offset(end_line, end_col) if end_col is not None else start + 1
     return start, max(end, start + 1)
+
+
+MAX_TREE_DEPTH = 2000  # levels of the syntax tree evaluation may recurse through (see evaluator.evaluate)
+
+
+def _chain(node) -> str | None:
+    """The family of a binary operator that chains flat in text: a + b - c, a * b / c."""
+    if isinstance(node, ast.BinOp):
+        if isinstance(node.op, (ast.Add, ast.Sub)):
+            return "+"
+        if isinstance(node.op, (ast.Mult, ast.Div)):
+            return "*"
+    return None
 
 
 def parse(source: str, limits: Limits | None = None, *, known_variables: frozenset = frozenset()) -> Program:
@@ -203,26 +217,35 @@ class _Validator:
         raise ParseError(message, source=self.program.source, span=self.program.span(node), hint=hint)
 
     def check(self):
-        stack = [(self.program.tree.body, 1, "value")]
+        # depth as the user wrote it: a chain of + and - (or of * and /) is one level, as a+b+c is flat text;
+        # the tree's own depth (what evaluation recurses on) is bounded by MAX_TREE_DEPTH
+        stack = [(self.program.tree.body, 1, 1, "value")]
         count = 0
+        deepest = 0
         seen_vars: dict[str, None] = {}
         while stack:
-            node, depth, role = stack.pop()
+            node, depth, tree_depth, role = stack.pop()
             count += 1
+            deepest = max(deepest, tree_depth)
             if count > self.limits.max_nodes:
                 self.fail(node, f"expression has more than {self.limits.max_nodes} syntax nodes",
                           hint="raise it with --max-nodes")
             if depth > self.limits.max_depth:
                 self.fail(node, f"expression is nested more than {self.limits.max_depth} levels deep",
                           hint="raise it with --max-depth")
+            if tree_depth > MAX_TREE_DEPTH:
+                self.fail(node, f"expression chains more than {MAX_TREE_DEPTH} operations",
+                          hint="sum a long list with a tensor and .sum() instead")
             visit = getattr(self, "visit_" + type(node).__name__, None)
             if visit is None:
                 self.fail(node, f"{_describe(node)} is not allowed in an expression",
                           hint="expressions use numbers, names, + - * / ** @, calls and indexing")
             # children come in source order; push reversed so errors are found left to right
             for child, child_role in reversed(visit(node, role, seen_vars)):
-                stack.append((child, depth + 1, child_role))
+                same_chain = _chain(node) is not None and _chain(node) == _chain(child) and child is node.left
+                stack.append((child, depth if same_chain else depth + 1, tree_depth + 1, child_role))
         self.program.variables = list(seen_vars)
+        self.program.tree_depth = deepest
 
     # Each visit method validates one node and returns (child, role) pairs to visit next.
     def visit_BinOp(self, node, role, seen):
