@@ -42,3 +42,16 @@ def test_tree_depth_is_bounded():
     with pytest.raises(ParseError, match=f"chains more than {MAX_TREE_DEPTH} operations") as info:
         parse("+".join(["x"] * (MAX_TREE_DEPTH + 10)), Limits(max_nodes=100_000))
     assert info.value.hint
+
+
+def test_a_size_limit_ends_with_a_hint():
+    from typer.testing import CliRunner
+
+    from gradcli.cli import app
+
+    result = CliRunner().invoke(app, ["eval", "torch.diag(x)", "x=[1.0, 2.0, 3.0]", "--max-elements", "5",
+                                      "--no-check"])
+    assert result.exit_code == 2
+    lines = result.stderr.splitlines()
+    assert lines[0].startswith("gradcli: error: diag() would create a tensor of shape (3, 3)")
+    assert lines[-1] == "hint: raise the limit with --max-elements, or work on a smaller tensor"

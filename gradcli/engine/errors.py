@@ -39,3 +39,4 @@ class LimitExceeded(EngineError):
     """A tensor would exceed the configured size limit (not a PyTorch error: a gradcli safety limit)."""
 
     torch_type = "RuntimeError"
+    hint = "raise the limit with --max-elements, or work on a smaller tensor"

@@ -63,7 +63,7 @@ class _Evaluator:
         except GradcliError as err:
             raise err.with_source(self.program.source, self.program.span(node)) from None
         except EngineError as err:
-            self.fail(node, str(err))
+            self.fail(node, str(err), hint=getattr(err, "hint", None))
         except (TypeError, ValueError, IndexError, ZeroDivisionError, OverflowError) as err:
             self.fail(node, _clean_python_error(err))
 
