@@ -597,9 +597,13 @@ class _Comparer:
                              "derivative is defined")
             return
         if differing:
-            point, derivative, value, _ = differing[0]
+            # a point where both are ordinary floats, if there is one: "gives inf, the derivative is inf" shows
+            # nothing; else the exact values, as text (5.80e+883)
+            shown = [d for d in differing if _is_float(d[1]) and _is_float(d[2])] or differing
+            point, derivative, value, _ = shown[0]
             result.verdict, result.decided_by = "incorrect", "numbers"
-            result.counterexample = {"point": _plain(point), "expected": float(value), "derivative": float(derivative)}
+            result.counterexample = {"point": _plain(point), "expected": _number(value),
+                                     "derivative": _number(derivative)}
             if 2 * len(differing) >= len(points) and worst_digits is not None and worst_digits >= 3:
                 result.reason = (f"it agrees to only {worst_digits} significant digits where they differ "
                                  f"({len(differing)} of {len(points)} points); a derivative is exact")
@@ -696,6 +700,21 @@ class _Comparer:
             result.reason = why + f"; the difference simplifies to the constant {sp.sstr(difference)}, not 0"
         else:
             result.verdict, result.reason = "undecided", why + "; sympy could not simplify the difference to 0"
+
+
+def _is_float(value) -> bool:
+    """An mpmath value that a float holds without overflowing to inf (or underflowing a non-zero to 0)."""
+    as_float = float(value)
+    return math.isfinite(as_float) and (as_float != 0 or value == 0)
+
+
+def _number(value):
+    """A float when one holds the value, else the exact value as short text: JSON-safe either way."""
+    if _is_float(value):
+        return float(value)
+    import mpmath
+
+    return mpmath.nstr(value, 6)
 
 
 def _close(a, b) -> bool:

@@ -254,3 +254,17 @@ def test_cli_parse_error_exit_2_with_caret():
     out = runner.invoke(app, ["check", "x^2 + sin(2x", "--expect", "2x"])
     assert out.exit_code == 2
     assert "x^2 + sin(2x\n" in out.stderr and "         ^" in out.stderr
+
+
+def test_counterexample_at_a_point_where_both_values_are_floats():
+    """(x+1)^5000 overflows floats almost everywhere: the counterexample is taken where it does not
+    (at x = -2: the answer 5000 (x+1)^4998 is 5000, the derivative 5000 (x+1)^4999 is -5000)."""
+    from gradcli.homework_check import check_derivative
+
+    report = check_derivative("(x+1)^5000", ["5000*(x+1)^4998"])
+    result = report.to_dict()["results"][0]
+    assert result["verdict"] == "incorrect"
+    example = result["counterexample"]
+    x = example["point"]["x"]
+    assert example["expected"] == 5000 * (x + 1) ** 4998 and example["derivative"] == 5000 * (x + 1) ** 4999
+    assert abs(example["expected"]) < float("inf") and abs(example["derivative"]) < float("inf")

@@ -158,7 +158,10 @@ def print_check_report(report: dict, console: Console) -> None:
 
 
 def _short(value: float) -> str:
-    """As numpy prints a float with precision 6 (without importing numpy): 2.223244, 9.88148e-12."""
+    """As numpy prints a float with precision 6 (without importing numpy): 2.223244, 9.88148e-12.  A value
+    beyond floats arrives as text (5.8e+883) and is shown as it is."""
+    if isinstance(value, str):
+        return value
     value = float(value) + 0.0
     if value != value or value in (float("inf"), float("-inf")):
         return str(value)
