@@ -57,7 +57,8 @@ class AtomicFile:
         mode = "wb" if binary else "w"
         if info is not None and not stat.S_ISREG(info.st_mode):
             try:  # a device, FIFO or socket: written through, as it is
-                self.file = open(real, mode) if binary else open(real, mode, encoding="utf-8", newline="")  # noqa: SIM115
+                self.file = open(real, mode) if binary else \
+                    open(real, mode, encoding="utf-8", errors="surrogateescape", newline="")  # noqa: SIM115
             except OSError as err:
                 raise InputError(f"cannot write {path}: {err.strerror}") from None
             return
@@ -73,7 +74,8 @@ class AtomicFile:
         _TEMPS.add(self.temp)
         guard.register_temp(self.temp)
         _remove_temps_on_signals()
-        self.file = os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8", newline="")
+        self.file = os.fdopen(fd, "wb") if binary else \
+            os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape", newline="")
 
     def commit(self) -> None:
         if self.done:
@@ -207,6 +209,8 @@ def output_stream(path: str | None, *, binary: bool = False):
     if path is None or path == "-":
         if binary:
             raise InputError("a .npz result needs a file: give -o FILE.npz")
+        if hasattr(sys.stdout, "reconfigure"):  # bytes of the input that are not UTF-8 go out as they came in
+            sys.stdout.reconfigure(errors="surrogateescape")
         yield sys.stdout, None
         sys.stdout.flush()
         return

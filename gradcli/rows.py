@@ -339,7 +339,9 @@ class LineChunks:
 
 
 def _lines(blob: bytes, first: bool) -> tuple[list[str], bool]:
-    text = blob.decode("utf-8", errors="replace")  # a bad byte becomes U+FFFD: that row fails to parse
+    # a byte that is not UTF-8 is kept as a lone surrogate and written back as the same byte: text columns are
+    # echoed byte for byte (a number holding one fails to parse, as any other bad number)
+    text = blob.decode("utf-8", errors="surrogateescape")
     if first and text.startswith("\ufeff"):
         text = text[1:]
     if "\r" in text:
@@ -683,11 +685,15 @@ class _CsvRows:
 
     def chunk(self, lines, raw: list[str]) -> Chunk:
         d = self.delimiter
+        joined = "".join(raw)
+        nul = {i for i, t in enumerate(raw) if "\x00" in t} if "\x00" in joined else set()
+        if nul:  # CSV cannot carry a NUL byte: that row fails, and is echoed with \0 in its place
+            raw = [t.replace("\x00", "\\0") for t in raw]
         chunk = Chunk(lines, raw)
         width = len(self.columns)
         n = len(raw)
-        quoted = '"' in "".join(raw)
-        regular = not quoted and list(map(str.count, raw, repeat(d))).count(width - 1) == n
+        quoted = '"' in joined
+        regular = not quoted and not nul and list(map(str.count, raw, repeat(d))).count(width - 1) == n
         if regular and self.indices:
             try:  # numpy's C reader; its numbers are Python's float() of each field
                 table = np.loadtxt(raw, delimiter=d, dtype=np.float64, comments=None, usecols=self.indices,
@@ -702,7 +708,10 @@ class _CsvRows:
         if not regular:
             chunk.fields = split  # the writer re-quotes, and pads or cuts ragged rows to the header
         rows = []
-        for f in split:
+        for i, f in enumerate(split):
+            if i in nul:
+                rows.append(RowError("InputError", "the row holds a NUL byte, which CSV cannot carry (shown as \\0)"))
+                continue
             if len(f) != width:
                 rows.append(RowError("InputError", f"the row has {len(f)} fields, the header has {width}"))
                 continue
