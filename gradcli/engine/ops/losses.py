@@ -417,9 +417,14 @@ def _bce_grads(g, x, t, w, reduction, count, need_x, need_t):
             gx = g * (x - t) / np.where(denom < BCE_EPSILON, BCE_EPSILON, denom)
         if need_t:
             gt = -np.log(x / (1 - x)) * g
-    if w is not None:
-        gx = None if gx is None else gx * w
-        gt = None if gt is None else gt * w
+    return _weight_and_mean(gx, gt, w, reduction, count)
+
+
+def _weight_and_mean(gx, gt, weight, reduction: str, count: int):
+    """The two gradients of a binary cross-entropy times the weight, then / numel for the mean (torch's order)."""
+    if weight is not None:
+        gx = None if gx is None else gx * weight
+        gt = None if gt is None else gt * weight
     if reduction == "mean":
         gx = None if gx is None else gx / count
         gt = None if gt is None else gt / count
@@ -547,12 +552,7 @@ class BinaryCrossEntropyWithLogits(Function):
                 gt = (dual.logsigmoid(-x) - dual.logsigmoid(x) * pos_weight) * g
             else:
                 gt = -x * g
-        if weight is not None:
-            gx = None if gx is None else gx * weight
-            gt = None if gt is None else gt * weight
-        if reduction == "mean":
-            gx = None if gx is None else gx / count
-            gt = None if gt is None else gt / count
+        gx, gt = _weight_and_mean(gx, gt, weight, reduction, count)
         if gx is not None and gx.shape != shape:
             gx = dual.expand(gx, shape)
         return gx, gt, None, None, None
