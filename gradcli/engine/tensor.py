@@ -230,7 +230,9 @@ class Tensor:
     def __format__(self, spec: str) -> str:
         if self.array.ndim == 0:
             return format(self.item(), spec)
-        return format(repr(self), spec)
+        if spec:  # torch falls back to object.__format__, which takes no format spec
+            raise TypeError("unsupported format string passed to Tensor.__format__")
+        return repr(self)
 
     def __repr__(self) -> str:
         from ..render.torch_repr import format_tensor

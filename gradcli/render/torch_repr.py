@@ -211,7 +211,13 @@ def _repr_other(value: Any) -> str:
     return repr(value)
 
 
-def _python_repr(value: Any, repr_tensor: Callable[[Any], str]) -> str:
+def _python_repr(value: Any, repr_tensor: Callable[[Any], str], _open: frozenset = frozenset()) -> str:
+    """`_open`: ids of the containers being printed around this value; one met again is printed as Python
+    prints a self-reference ([...], {...}, (...))."""
+    if isinstance(value, (list, tuple, dict)) and id(value) in _open:
+        return "[...]" if isinstance(value, list) else "{...}" if isinstance(value, dict) else "(...)"
+    if isinstance(value, (list, tuple, dict)):
+        _open = _open | {id(value)}
     if isinstance(value, np.generic):
         # torch hands out Python numbers (.item()), never numpy scalars (np.float64 is also a
         # float subclass, so this must come first).
@@ -221,13 +227,13 @@ def _python_repr(value: Any, repr_tensor: Callable[[Any], str]) -> str:
     if isinstance(value, tuple) and type(value).__repr__ is not tuple.__repr__:
         return repr(value)  # a tuple subclass that prints itself, as the engine's torch.Size
     if isinstance(value, list):
-        return "[" + ", ".join(_python_repr(item, repr_tensor) for item in value) + "]"
+        return "[" + ", ".join(_python_repr(item, repr_tensor, _open) for item in value) + "]"
     if isinstance(value, tuple):
-        items = [_python_repr(item, repr_tensor) for item in value]
+        items = [_python_repr(item, repr_tensor, _open) for item in value]
         return "(" + items[0] + ",)" if len(items) == 1 else "(" + ", ".join(items) + ")"
     if isinstance(value, dict):
         pairs = (
-            f"{_python_repr(key, repr_tensor)}: {_python_repr(item, repr_tensor)}"
+            f"{_python_repr(key, repr_tensor, _open)}: {_python_repr(item, repr_tensor, _open)}"
             for key, item in value.items()
         )
         return "{" + ", ".join(pairs) + "}"

@@ -93,7 +93,7 @@ BUILTIN_NAMES = frozenset(PYTHON_BUILTINS) | {"print", "type"}  # the last two a
 # Callables that take a range or an iterator without draining it.  Any other callable (list, sum, sorted,
 # torch.Size, an optimizer ...) would drain it inside C code, where no limit reaches, so the interpreter
 # hands it such an argument item by item, each counting against max_iterations.
-LAZY_AWARE = (len, reversed, enumerate, zip, isinstance, str, bool, type_of)
+LAZY_AWARE = (len, reversed, enumerate, zip, isinstance, str, bool, type_of)  # and reprs.program_str
 
 
 def python_builtins() -> dict:

@@ -24,10 +24,10 @@ from types import GeneratorType
 from ..engine.autograd import Function, _GradModeContext
 from ..engine.errors import EngineError, LimitExceeded, TorchRuntimeError
 from ..engine.tensor import Tensor
-from ..render.torch_repr import format_python_value
 from . import api
 from .errors import LimitReached, OutputFailed, ProgramFailed, Refused, RunError
 from .limits import RunLimits
+from .reprs import program_repr, program_str
 
 BREAK, CONTINUE = object(), object()  # what a statement hands back to the loop around it
 
@@ -116,7 +116,7 @@ class Interpreter:
         self.next_clock_check = 0.0
         self.warned: set = set()
         self.module = Frame({}, None, None)
-        self.builtins = {**api.python_builtins(), "print": self.print, "type": api.type_of}
+        self.builtins = {**api.python_builtins(), "print": self.print, "type": api.type_of, "str": program_str}
         self.overrides = {(str, "format"): self.format_string, (str, "join"): self.join_strings,
                           (list, "extend"): self.extend_list}
 
@@ -596,7 +596,7 @@ class Interpreter:
         return args
 
     def is_lazy_aware(self, func) -> bool:
-        return func is self.builtins["print"] or any(func is aware for aware in api.LAZY_AWARE)
+        return func is self.builtins["print"] or func is program_str or any(func is aware for aware in api.LAZY_AWARE)
 
     def call_function(self, function: UserFunction, args, kwargs):
         if self.depth >= self.limits.max_call_depth:
@@ -652,13 +652,15 @@ class Interpreter:
     def eval_FormattedValue(self, node, frame):
         value = self.eval(node.value, frame)
         if node.conversion == ord("s"):
-            value = str(value)
+            value = program_str(value)
         elif node.conversion == ord("r"):
-            value = repr(value)
+            value = program_repr(value)
         elif node.conversion == ord("a"):
-            value = ascii(value)
+            value = ascii(program_repr(value))
         spec = "" if node.format_spec is None else self.eval(node.format_spec, frame)
         self.check_width(spec)
+        if not spec and not isinstance(value, (str, int, float, bool, Tensor)):
+            return program_str(value)  # format(x, "") is str(x): the program's str, not gradcli's repr
         return format(value, spec)
 
     def format_string(self, template: str, *args, **kwargs) -> str:
@@ -679,7 +681,7 @@ class Interpreter:
         for name, text in (("sep", sep), ("end", end)):
             if text is not None and not isinstance(text, str):
                 raise TypeError(f"{name} must be None or a string, not {type(text).__name__}")
-        text = (" " if sep is None else sep).join(format_python_value(v) for v in values)
+        text = (" " if sep is None else sep).join(program_str(v) for v in values)
         text += "\n" if end is None else end
         self.output_chars += len(text)
         if self.output_chars > self.limits.max_output_chars:

@@ -1,0 +1,118 @@
+"""What a program sees when it prints, str()s, repr()s or formats an object it reached: CPython's and PyTorch
+2.13's texts (`<built-in function print>`, `<built-in method sin of type object at 0x…>`,
+`<class 'torch.autograd.grad_mode.no_grad'>`), never gradcli's internals (module paths, `functools.partial`,
+`<locals>`).  Addresses are the objects' own, as CPython prints them."""
+
+from __future__ import annotations
+
+import functools
+import re
+import types
+
+import numpy as np
+
+from ..engine import Tensor, optim
+from ..engine.autograd import Function, enable_grad, no_grad, set_grad_enabled
+from ..render.torch_repr import format_python_value
+from . import api
+
+TORCH_CLASSES = {
+    Tensor: "torch.Tensor", no_grad: "torch.autograd.grad_mode.no_grad",
+    enable_grad: "torch.autograd.grad_mode.enable_grad",
+    set_grad_enabled: "torch.autograd.grad_mode.set_grad_enabled",
+    optim.SGD: "torch.optim.sgd.SGD", optim.Adam: "torch.optim.adam.Adam", api.Module: "module",
+    api.TypeRef: "type",
+}
+# torch's own functions live on torch._C._VariableFunctions: one "type object" for all of them
+_TORCH_FUNCTIONS_ADDRESS = id(TORCH_CLASSES)
+
+
+@functools.cache
+def _program_names() -> dict[int, tuple[str, str]]:
+    """id of every callable a module hands out -> (module, member), the first module that names it."""
+    names: dict[int, tuple[str, str]] = {}
+    for module in api.modules().values():
+        for member, value in module.members.items():
+            if callable(value) and not isinstance(value, (type, api.Module)):
+                names.setdefault(id(value), (module.name, member))
+    return names
+
+
+def class_name(cls: type) -> str:
+    if cls in TORCH_CLASSES:
+        return TORCH_CLASSES[cls]
+    if isinstance(cls, type) and issubclass(cls, Function):
+        return cls.name  # a grad_fn's class is named as the node: SumBackward0
+    return cls.__name__
+
+
+def program_repr(value) -> str:
+    """repr() as the program's Python and PyTorch would give it."""
+    if isinstance(value, (Tensor, np.ndarray, str, int, float, complex, bool, list, tuple, dict)) or value is None:
+        return format_python_value(value, _repr_other) if not isinstance(value, str) else repr(value)
+    return _repr_other(value)
+
+
+_INTERNAL = re.compile(r"gradcli|functools|<locals>|np\.(float|int|bool|uint)|<bound method|<class '")
+
+
+def program_str(value) -> str:
+    """str(): the text itself for a string, the repr for everything a program can reach that has no str.
+    Containers go through Python's own str first (in C: a huge list of numbers costs what it costs in
+    Python), and through the program's reprs only if that shows anything of gradcli's."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (list, tuple, dict)):
+        text = str(value)
+        if not _INTERNAL.search(text):
+            return text
+    return format_python_value(value, _repr_other)
+
+
+def _repr_other(value) -> str:
+    if isinstance(value, np.ndarray):
+        return format_python_value(value)
+    if isinstance(value, Tensor):
+        return repr(value)
+    if isinstance(value, api.TypeRef):
+        return f"<class '{class_name(value.cls)}'>"
+    if isinstance(value, type):
+        return f"<class '{class_name(value)}'>"
+    if isinstance(value, functools.partial):
+        return _partial_repr(value)
+    if isinstance(value, types.MethodType):
+        owner = value.__self__
+        name = value.__func__.__name__
+        if isinstance(owner, Tensor):
+            return f"<built-in method {name} of Tensor object at {id(owner):#x}>"
+        if type(owner).__module__.startswith("gradcli.run"):  # the interpreter's own builtins: print
+            return f"<built-in function {name}>"
+        return f"<bound method {type(owner).__name__}.{name} of {_repr_other(owner)}>"
+    known = _program_names().get(id(value))
+    if known is not None:
+        module, member = known
+        if module == "torch":
+            return f"<built-in method {member} of type object at {_TORCH_FUNCTIONS_ADDRESS:#x}>"
+        if module == "torch.linalg":
+            return f"<built-in function linalg_{member}>"
+        if module == "math":
+            return f"<built-in function {member}>"
+        return f"<function {member} at {id(value):#x}>"
+    text = repr(value)
+    if "gradcli" in text or "<locals>" in text or "functools" in text:
+        return f"<built-in function {getattr(value, '__name__', type(value).__name__)}>"
+    return text
+
+
+def _partial_repr(value: functools.partial) -> str:
+    """The interpreter binds some methods with functools.partial: str.join, grad_fn.name, its overrides."""
+    name = getattr(value.func, "__name__", "method")
+    owner = value.args[0] if value.args else None
+    if value.func is getattr and len(value.args) == 2:  # grad_fn.name
+        owner, name = value.args
+    elif name == "join_strings":
+        name = "join"
+    elif name == "format_string":
+        name = "format"
+    kind = class_name(type(owner)) if owner is not None else "object"
+    return f"<built-in method {name} of {kind} object at {id(owner):#x}>"
