@@ -120,3 +120,51 @@ def test_format_spec_on_tensors_as_pytorch(tmp_path):
     assert result.stdout == "                 3.5\n3.50\ntensor([1., 2.])\n"
     assert result.returncode == 1
     assert result.stderr.strip().endswith("TypeError: unsupported format string passed to Tensor.__format__")
+
+
+OPTIMIZERS = """\
+import torch
+w = torch.tensor([1.0], requires_grad=True)
+opt = torch.optim.SGD([w], lr=0.1, momentum=0.9)
+print(opt)
+opt2 = torch.optim.Adam([w], lr=0.01)
+print(opt2)
+"""
+
+# recorded from PyTorch 2.13
+OPTIMIZERS_EXPECTED = (
+    'SGD (\n'
+    'Parameter Group 0\n'
+    '    dampening: 0\n'
+    '    differentiable: False\n'
+    '    foreach: None\n'
+    '    fused: None\n'
+    '    lr: 0.1\n'
+    '    maximize: False\n'
+    '    momentum: 0.9\n'
+    '    nesterov: False\n'
+    '    weight_decay: 0\n'
+    ')\n'
+    'Adam (\n'
+    'Parameter Group 0\n'
+    '    amsgrad: False\n'
+    '    betas: (0.9, 0.999)\n'
+    '    capturable: False\n'
+    '    decoupled_weight_decay: False\n'
+    '    differentiable: False\n'
+    '    eps: 1e-08\n'
+    '    foreach: None\n'
+    '    fused: None\n'
+    '    lr: 0.01\n'
+    '    maximize: False\n'
+    '    weight_decay: 0\n'
+    ')\n'
+)
+
+
+def test_optimizers_print_their_parameter_groups(tmp_path):
+    program = tmp_path / "p.py"
+    program.write_text(OPTIMIZERS)
+    result = subprocess.run([sys.executable, "-m", "gradcli", "run", str(program)], capture_output=True, text=True,
+                            timeout=60)
+    assert result.stdout == OPTIMIZERS_EXPECTED, result.stderr

@@ -69,7 +69,29 @@ def program_str(value) -> str:
     return format_python_value(value, _repr_other)
 
 
+# hyperparameters PyTorch 2.13 keeps in every parameter group beyond the ones gradcli's optimisers use
+_GROUP_DEFAULTS = {
+    optim.SGD: {"differentiable": False, "foreach": None, "fused": None},
+    optim.Adam: {"capturable": False, "decoupled_weight_decay": False, "differentiable": False, "foreach": None,
+                 "fused": None},
+}
+
+
+def optimizer_repr(opt) -> str:
+    """torch.optim.Optimizer.__repr__: the class, then each parameter group's settings sorted by name."""
+    text = type(opt).__name__ + " ("
+    for i, group in enumerate(opt.param_groups):
+        settings = {**_GROUP_DEFAULTS.get(type(opt), {}), **group}
+        text += f"\nParameter Group {i}\n"
+        for key in sorted(settings):
+            if key != "params":
+                text += f"    {key}: {program_str(settings[key])}\n"
+    return text + ")"
+
+
 def _repr_other(value) -> str:
+    if isinstance(value, optim.Optimizer):
+        return optimizer_repr(value)
     if isinstance(value, np.ndarray):
         return format_python_value(value)
     if isinstance(value, Tensor):
