@@ -13,6 +13,14 @@ from gradcli import engine
 from gradcli.run import api
 from gradcli.run.reprs import program_repr, program_str
 
+
+def run_program(tmp_path, text: str) -> subprocess.CompletedProcess:
+    program = tmp_path / "p.py"
+    program.write_text(text)
+    return subprocess.run([sys.executable, "-m", "gradcli", "run", str(program)], capture_output=True, text=True,
+                          timeout=60)
+
+
 FORBIDDEN = re.compile(r"gradcli|functools|<locals>|partial\(|\.py\b|engine\.|run\.")
 
 
@@ -90,20 +98,14 @@ a, b
 
 
 def test_printed_reprs_are_pythons_and_pytorchs(tmp_path):
-    program = tmp_path / "p.py"
-    program.write_text(PROGRAM)
-    result = subprocess.run([sys.executable, "-m", "gradcli", "run", str(program)], capture_output=True, text=True,
-                            timeout=60)
+    result = run_program(tmp_path, PROGRAM)
     assert result.returncode == 0, result.stderr
     assert result.stdout == EXPECTED
 
 
 def test_methods_print_with_their_owner(tmp_path):
-    program = tmp_path / "p.py"
-    program.write_text("import torch\nx = torch.tensor([1.0])\ny = (x * 1).requires_grad_()\n"
+    result = run_program(tmp_path, "import torch\nx = torch.tensor([1.0])\ny = (x * 1).requires_grad_()\n"
                        "print('abc'.join)\nprint(torch.sin)\nprint(x.sum)\nprint((y * 2).grad_fn.name)\n")
-    result = subprocess.run([sys.executable, "-m", "gradcli", "run", str(program)], capture_output=True, text=True,
-                            timeout=60)
     lines = [re.sub(r"0x[0-9a-f]+", "0x…", line) for line in result.stdout.splitlines()]
     assert lines == ["<built-in method join of str object at 0x…>", "<built-in method sin of type object at 0x…>",
                      "<built-in method sum of Tensor object at 0x…>",
@@ -112,11 +114,8 @@ def test_methods_print_with_their_owner(tmp_path):
 
 def test_format_spec_on_tensors_as_pytorch(tmp_path):
     """A 0-d tensor formats as its number; any other with a spec is PyTorch's TypeError (recorded)."""
-    program = tmp_path / "p.py"
-    program.write_text('import torch\nt = torch.tensor(3.5)\nprint(f"{t:>20}")\nprint(f"{t:.2f}")\n'
+    result = run_program(tmp_path, 'import torch\nt = torch.tensor(3.5)\nprint(f"{t:>20}")\nprint(f"{t:.2f}")\n'
                        'u = torch.tensor([1.0, 2.0])\nprint(f"{u}")\nprint(f"{u:>20}")\n')
-    result = subprocess.run([sys.executable, "-m", "gradcli", "run", str(program)], capture_output=True, text=True,
-                            timeout=60)
     assert result.stdout == "                 3.5\n3.50\ntensor([1., 2.])\n"
     assert result.returncode == 1
     assert result.stderr.strip().endswith("TypeError: unsupported format string passed to Tensor.__format__")
@@ -163,8 +162,5 @@ OPTIMIZERS_EXPECTED = (
 
 
 def test_optimizers_print_their_parameter_groups(tmp_path):
-    program = tmp_path / "p.py"
-    program.write_text(OPTIMIZERS)
-    result = subprocess.run([sys.executable, "-m", "gradcli", "run", str(program)], capture_output=True, text=True,
-                            timeout=60)
+    result = run_program(tmp_path, OPTIMIZERS)
     assert result.stdout == OPTIMIZERS_EXPECTED, result.stderr
