@@ -94,6 +94,9 @@ class AtomicFile:
                 except OSError:
                     pass  # not ours to give away: the replaced file is ours now, as with any editor
             os.replace(self.temp, self.target)
+        except OSError as err:  # named by the user's path, not the temporary file's
+            self._remove_temp()
+            raise InputError(f"cannot write {self.path}: {err.strerror or err}") from None
         except BaseException:
             self._remove_temp()
             raise

@@ -159,6 +159,8 @@ def prepare_process() -> None:
     so the default disposition has no other effect."""
     if hasattr(signal, "SIGPIPE"):
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    if hasattr(signal, "SIGXFSZ"):  # past a file-size limit (ulimit -f) a write fails with EFBIG instead of
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # killing the process: one error line, no half file
     install_ascii_fallback(sys.stdout, sys.stderr)
     if _cannot_encode(sys.stdin):  # non-ASCII input on such a terminal: U+FFFD, which the parsers reject clearly
         sys.stdin.reconfigure(errors="replace")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import shutil
 import signal
 import stat
 import subprocess
@@ -73,7 +74,7 @@ def test_character_devices_are_written_through(device):
     assert stat.S_ISCHR(after.st_mode) and after.st_rdev == before.st_rdev  # still the device
     if device == "/dev/full":
         assert result.returncode == 2
-        assert result.stderr.strip() == "gradcli: error: could not complete the command: No space left on device"
+        assert result.stderr.strip() == "gradcli: error: cannot write /dev/full: No space left on device"
     else:
         assert result.returncode == 0, result.stderr
 
@@ -95,6 +96,32 @@ def test_directory_is_an_error_naming_it(tmp_path):
     assert result.returncode == 2
     assert result.stderr.splitlines()[0] == f"gradcli: error: cannot write {target}: it is a directory"
     assert leftovers(tmp_path) == []
+
+
+def test_immutable_target_is_an_error_naming_it(tmp_path):
+    target = tmp_path / "locked.json"
+    target.write_text("old")
+    if shutil.which("chattr") is None or subprocess.run(["chattr", "+i", str(target)]).returncode != 0:
+        pytest.skip("chattr +i is not available or not permitted here")
+    try:
+        result = gradcli("eval", "x*2", "x=3", "-o", str(target), "--no-check")
+    finally:
+        subprocess.run(["chattr", "-i", str(target)])
+    assert result.returncode == 2
+    assert result.stderr.strip() == f"gradcli: error: cannot write {target}: Operation not permitted"
+    assert target.read_text() == "old" and leftovers(tmp_path) == []
+
+
+def test_file_size_limit_leaves_the_old_file(tmp_path):
+    if shutil.which("prlimit") is None:
+        pytest.skip("prlimit is not available")
+    out = tmp_path / "out.json"
+    out.write_text("old")
+    result = subprocess.run(["prlimit", "--fsize=1000", *GRADCLI, "eval", "(x*2).sum()", "x=randn(1000)", "-o",
+                             str(out), "--no-check"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert result.stderr.strip() == "gradcli: error: could not complete the command: File too large"
+    assert out.read_text() == "old" and leftovers(tmp_path) == []
 
 
 def test_dash_is_stdout(tmp_path):
@@ -148,6 +175,7 @@ COMMANDS = {  # argv, exit code when all three streams are open (check of a wron
     "steps": (["steps", "x^2"], 0),
     "ops": (["ops"], 0),
     "run": (["run", "PROGRAM"], 0),
+    "plot": (["plot", "x^2"], 0),
 }
 
 
