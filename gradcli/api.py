@@ -28,6 +28,7 @@ from .calc import attach_checks, evaluate_expression
 from .engine import dtypes
 from .engine.errors import EngineError
 from .errors import GradcliError, InputError
+from .homework_check import check_derivative  # sympy itself is imported only when a check runs
 from .limits import Limits
 from .rows import RowError, RowEvaluator
 
@@ -183,8 +184,6 @@ class CheckResult:
 def check(function: str, expect, *, wrt=None, order: int = 1, timeout: float = 5.0,
           limits: Limits | None = None) -> CheckResult:
     """Check a derivative written in homework notation, as `gradcli check FUNCTION --expect ANSWER`."""
-    from .homework_check import check_derivative  # sympy-backed: imported only when a check is asked for
-
     expectations = [expect] if isinstance(expect, str) else list(expect)
     report = check_derivative(function, expectations, wrt=wrt, order=order, timeout=timeout, limits=limits)
     data = report.to_dict()

@@ -95,11 +95,6 @@ def _unary(name, np_fn):
     return fn
 
 
-exp = _unary("exp", np.exp)
-log = _unary("log", np.log)
-sin = _unary("sin", np.sin)
-cos = _unary("cos", np.cos)
-sqrt = _unary("sqrt", np.sqrt)
 def zeros_like(g):
     """torch's zeros_like(grad) in a backward rule: 0 even where grad is inf or nan (g * 0 would be nan), and
     not part of any graph."""
@@ -117,6 +112,11 @@ def np_sign(x):
     return (x > 0).astype(x.dtype) - (x < 0).astype(x.dtype)
 
 
+exp = _unary("exp", np.exp)
+log = _unary("log", np.log)
+sin = _unary("sin", np.sin)
+cos = _unary("cos", np.cos)
+sqrt = _unary("sqrt", np.sqrt)
 sign = _unary("sign", np_sign)
 tanh = _unary("tanh", np.tanh)
 

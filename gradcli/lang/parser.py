@@ -241,8 +241,9 @@ class _Validator:
                 self.fail(node, f"{_describe(node)} is not allowed in an expression",
                           hint="expressions use numbers, names, + - * / ** @, calls and indexing")
             # children come in source order; push reversed so errors are found left to right
+            chain = _chain(node)
             for child, child_role in reversed(visit(node, role, seen_vars)):
-                same_chain = _chain(node) is not None and _chain(node) == _chain(child) and child is node.left
+                same_chain = chain is not None and child is node.left and _chain(child) == chain
                 stack.append((child, depth if same_chain else depth + 1, tree_depth + 1, child_role))
         self.program.variables = list(seen_vars)
         self.program.tree_depth = deepest

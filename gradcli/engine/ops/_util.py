@@ -23,7 +23,8 @@ def as_float(x: np.ndarray) -> np.ndarray:
 
 
 _C_NAMES = {"float16": "half", "float32": "float", "float64": "double"}
-_TITLES = {"float16": "Half", "float32": "Float", "float64": "Double"}
+_TITLES = {"float32": "Float", "float64": "Double", "int64": "Long", "int32": "Int", "bool": "Bool",
+           "float16": "Half", "uint8": "Byte"}
 
 
 def c_name(array) -> str:
@@ -31,9 +32,9 @@ def c_name(array) -> str:
     return _C_NAMES.get(str(array.dtype), str(array.dtype))
 
 
-def dtype_title(array) -> str:
-    """PyTorch's ScalarType name, as other messages spell it: Float, Double."""
-    return _TITLES.get(str(array.dtype), str(array.dtype))
+def dtype_title(dtype) -> str:
+    """PyTorch's ScalarType name of a numpy dtype, as its messages spell it: Float, Double, Long."""
+    return _TITLES.get(str(dtype), str(dtype))
 
 
 def mixed_floats(a, b) -> bool:

@@ -12,16 +12,12 @@ from ..autograd import Function, GradMode
 from ..errors import TorchRuntimeError
 from ..tensor import Tensor
 from . import arith
-from ._util import val
+from ._util import dtype_title, val
 from .elementwise import clamp
 from .registry import register
 from .shape import _normalise_key, _to_index, expand, getitem
 
 LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
-
-def _title(dtype) -> str:
-    return {"float32": "Float", "float64": "Double", "int64": "Long", "int32": "Int", "bool": "Bool",
-            "float16": "Half", "uint8": "Byte"}.get(str(dtype), str(dtype))
 
 
 def apply_inplace(self: Tensor, compute) -> Tensor:
@@ -46,7 +42,8 @@ def apply_inplace(self: Tensor, compute) -> Tensor:
     new = result.array
     if new.dtype != self.array.dtype and new.dtype.kind == "f" and self.array.dtype.kind in "iub":
         raise TorchRuntimeError(
-            f"result type {_title(new.dtype)} can't be cast to the desired output type {_title(self.array.dtype)}")
+            f"result type {dtype_title(new.dtype)} can't be cast to the desired output type "
+            f"{dtype_title(self.array.dtype)}")
     if new.shape != self.array.shape:
         try:
             new = np.broadcast_to(new, self.array.shape)

@@ -84,13 +84,14 @@ class MatMul(Function):
 def _mixed_message(a, b) -> str:
     """torch's error for float operands of different precision, from the kernel matmul decomposes into."""
     if a.ndim == 1 and b.ndim == 1:
-        return f"dot : expected both vectors to have same dtype, but found {dtype_title(a)} and {dtype_title(b)}"
+        return (f"dot : expected both vectors to have same dtype, but found {dtype_title(a.dtype)} and "
+                f"{dtype_title(b.dtype)}")
     if a.ndim == 2 and b.ndim == 1:
-        return (f"addmv input tensors must have the same dtype, but got {dtype_title(b)}, {dtype_title(a)}, and "
-                f"{dtype_title(b)}")
+        return (f"addmv input tensors must have the same dtype, but got {dtype_title(b.dtype)}, "
+                f"{dtype_title(a.dtype)}, and {dtype_title(b.dtype)}")
     if b.ndim <= 2:
         return f"expected m1 and m2 to have the same dtype, but got: {c_name(a)} != {c_name(b)}"
-    return f"expected scalar type {dtype_title(a)} but found {dtype_title(b)}"
+    return f"expected scalar type {dtype_title(a.dtype)} but found {dtype_title(b.dtype)}"
 
 
 def _named(name):

@@ -13,7 +13,6 @@ from ..tensor import Tensor
 from . import sizes
 from ._util import dtype_title, mixed_floats
 from .arith import _binary
-from .inplace import _title
 from .registry import register
 
 REDUCTIONS = ("none", "mean", "sum")
@@ -40,7 +39,7 @@ class MseLoss(Function):
     def forward(ctx, x, target, reduction):
         diff = _binary(np.subtract, x, target)  # broadcasts, with torch's size-mismatch error
         if diff.dtype.kind != "f":
-            raise TorchRuntimeError(f'"mse_cpu" not implemented for \'{_title(diff.dtype)}\'')
+            raise TorchRuntimeError(f'"mse_cpu" not implemented for \'{dtype_title(diff.dtype)}\'')
         ctx.aux = (reduction, diff.size)
         squared = diff * diff
         if reduction == "none":
@@ -126,7 +125,7 @@ class _PointwiseLoss(Function):
     def forward(cls, ctx, x, target, reduction, param):
         diff = _binary(np.subtract, x, target)
         if diff.dtype.kind != "f":
-            raise TorchRuntimeError(f'"{cls.kernel}" not implemented for \'{_title(diff.dtype)}\'')
+            raise TorchRuntimeError(f'"{cls.kernel}" not implemented for \'{dtype_title(diff.dtype)}\'')
         ctx.aux = (reduction, diff.size, param, diff.shape)
         loss = cls.loss(diff, param)
         if cls.in_input_dtype and x.dtype.kind == "f":  # huber's kernel writes into a tensor like the input
@@ -231,7 +230,7 @@ class NllLoss(Function):
             raise TorchValueError(f"Expected input batch_size ({x.shape[0] if x.ndim else 1}) to match target "
                                   f"batch_size ({target.shape[0] if target.ndim else 1}).")
         if target.dtype.kind not in "iu":
-            raise TorchRuntimeError(f"expected scalar type Long but found {_title(target.dtype)}")
+            raise TorchRuntimeError(f"expected scalar type Long but found {dtype_title(target.dtype)}")
         c_dim = 0 if x.ndim == 1 else 1
         n_classes = x.shape[c_dim]
         t = target.reshape(()) if x.ndim == 1 else target
@@ -507,7 +506,8 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
         raise TorchValueError(f"Using a target size ({target.shape}) that is different to the input size "
                               f"({input.shape}) is deprecated. Please ensure they have the same size.")
     if mixed_floats(input.array, target.array):
-        raise TorchRuntimeError(f"Found dtype {dtype_title(target.array)} but expected {dtype_title(input.array)}")
+        raise TorchRuntimeError(f"Found dtype {dtype_title(target.array.dtype)} but expected "
+                                f"{dtype_title(input.array.dtype)}")
     return BinaryCrossEntropy.apply(input, target, weight, reduction)
 
 

@@ -145,8 +145,8 @@ class Addmm(Function):
             raise TorchRuntimeError(f"expected m1 and m2 to have the same dtype, but got: {c_name(mat1)} != "
                                     f"{c_name(mat2)}")
         if mixed_floats(bias, mat2):
-            raise TorchRuntimeError(f"self and mat2 must have the same dtype, but got {dtype_title(bias)} and "
-                                    f"{dtype_title(mat2)}")
+            raise TorchRuntimeError(f"self and mat2 must have the same dtype, but got {dtype_title(bias.dtype)} and "
+                                    f"{dtype_title(mat2.dtype)}")
         bias, prod = promote(bias, np.matmul(mat1, mat2))
         return bias + prod
 
