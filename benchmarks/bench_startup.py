@@ -80,8 +80,8 @@ def in_process(lines, body):
     import io
 
     sys.path.insert(0, str(ROOT))
-    from gradcli.repl import Session, Settings
-    from gradcli.terminal import make_console
+    from gradcli.calc.repl import Session, Settings
+    from gradcli.cli.terminal import make_console
 
     out = io.StringIO()
     console = make_console("never")

@@ -55,9 +55,9 @@ def main() -> None:
                                 for f, a in PLOTS[:3])
     print(f"... with --png             median {png * 1000:.0f} ms  ({png / baseline:.2f}x baseline)")
 
-    from gradcli.plot import render_text
-    from gradcli.plot import sample as plot_sample
-    from gradcli.steps import derive_text
+    from gradcli.homework.plot import render_text
+    from gradcli.homework.plot import sample as plot_sample
+    from gradcli.homework.steps import derive_text
 
     per = []
     for text, _, _ in PROBLEMS:

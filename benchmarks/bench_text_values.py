@@ -26,8 +26,8 @@ CHILD = """
 import resource, sys, time
 sys.path.insert(0, {root!r})
 import numpy as np
-from gradcli.inputs import parse_value
-from gradcli.limits import Limits
+from gradcli.io.inputs import parse_value
+from gradcli.safety.limits import Limits
 kind, path = sys.argv[1], sys.argv[2]
 before = int(open("/proc/self/statm").read().split()[1]) * resource.getpagesize() // 1024  # resident now, kB
 start = time.perf_counter()

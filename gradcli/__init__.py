@@ -12,7 +12,7 @@ _API = ("grad", "compile", "check", "GradResult", "Compiled", "ColumnsResult", "
 
 def __getattr__(name):
     if name in _API:
-        from . import api
+        from gradcli import api
 
         return getattr(api, name)
     raise AttributeError(f"module 'gradcli' has no attribute {name!r}")

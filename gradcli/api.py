@@ -24,13 +24,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .calc import attach_checks, evaluate_expression
-from .engine import dtypes
-from .engine.errors import EngineError
-from .errors import GradcliError, InputError
-from .homework_check import check_derivative  # sympy itself is imported only when a check runs
-from .limits import Limits
-from .rows import RowError, RowEvaluator
+from gradcli.calc.calculator import attach_checks, evaluate_expression
+from gradcli.calc.rows import RowError, RowEvaluator
+from gradcli.engine import dtypes
+from gradcli.engine.errors import EngineError
+from gradcli.homework.check import check_derivative  # sympy itself is imported only when a check runs
+from gradcli.safety.errors import GradcliError, InputError
+from gradcli.safety.limits import Limits
 
 __all__ = ["grad", "compile", "check", "GradResult", "Compiled", "ColumnsResult", "CheckResult",
            "GradcliError", "EngineError", "Limits"]

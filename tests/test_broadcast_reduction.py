@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from gradcli import engine as E
-from gradcli.calc import evaluate_expression
+from gradcli.calc.calculator import evaluate_expression
 from gradcli.cli import app
 from gradcli.engine.autograd import EdgeChecks, Function
 from gradcli.engine.errors import GradientShapeError

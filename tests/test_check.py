@@ -10,8 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from gradcli.cli import app
-from gradcli.errors import GradcliError
-from gradcli.homework import check_derivative, read_homework
+from gradcli.homework.reader import check_derivative, read_homework
+from gradcli.safety.errors import GradcliError
 
 runner = CliRunner()
 
@@ -178,7 +178,7 @@ def test_a_constant_difference_is_incorrect():
 
 
 def test_sympy_decides_when_no_point_of_the_domain_is_found(monkeypatch):
-    from gradcli import homework_check
+    from gradcli.homework import check as homework_check
 
     monkeypatch.setattr(homework_check._Comparer, "candidates", lambda self, extra=(): iter(()))
     monkeypatch.setattr(homework_check._Comparer, "_narrow_candidates", lambda self, found, extra=(): iter(()))
@@ -259,7 +259,7 @@ def test_cli_parse_error_exit_2_with_caret():
 def test_counterexample_at_a_point_where_both_values_are_floats():
     """(x+1)^5000 overflows floats almost everywhere: the counterexample is taken where it does not
     (at x = -2: the answer 5000 (x+1)^4998 is 5000, the derivative 5000 (x+1)^4999 is -5000)."""
-    from gradcli.homework_check import check_derivative
+    from gradcli.homework.check import check_derivative
 
     report = check_derivative("(x+1)^5000", ["5000*(x+1)^4998"])
     result = report.to_dict()["results"][0]

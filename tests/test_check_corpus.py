@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from gradcli.errors import GradcliError
-from gradcli.homework import check_derivative
+from gradcli.homework.reader import check_derivative
+from gradcli.safety.errors import GradcliError
 
 CORPUS = Path(__file__).parent / "corpus" / "homework.jsonl"
 PROBLEMS = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines() if line.strip()]

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from gradcli.cli import app
-from gradcli.errors import GradcliError
-from gradcli.homework import check_derivative, read_homework
+from gradcli.homework.reader import check_derivative, read_homework
+from gradcli.safety.errors import GradcliError
 
 runner = CliRunner()
 

@@ -22,10 +22,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gradcli.calc import attach_derivatives, evaluate_expression
+from gradcli.calc.calculator import attach_derivatives, evaluate_expression
 from gradcli.engine import dtypes
 from gradcli.engine.errors import EngineError
-from gradcli.errors import GradcliError
+from gradcli.safety.errors import GradcliError
 
 GOLDENS = Path(__file__).parent / "goldens" / "compositions.json.gz"
 CHUNK = 400
@@ -186,7 +186,7 @@ def test_eval_command_sample():
 
 def test_rows_batched_and_looped():
     """Rows mode: each table batched (one pass over all rows) and row by row, as PyTorch row by row."""
-    from gradcli.rows import RowEvaluator
+    from gradcli.calc.rows import RowEvaluator
 
     failures = []
     for table in goldens()["rows"]:

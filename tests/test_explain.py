@@ -13,9 +13,9 @@ import pytest
 from typer.testing import CliRunner
 
 from gradcli.cli import app
-from gradcli.errors import GradcliError
-from gradcli.explain import explain
+from gradcli.homework.explain import explain
 from gradcli.render.explain_render import to_dot
+from gradcli.safety.errors import GradcliError
 
 runner = CliRunner()
 

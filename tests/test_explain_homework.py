@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from gradcli.cli import app
-from gradcli.explain import explain, reads_as_homework
+from gradcli.homework.explain import explain, reads_as_homework
 
 runner = CliRunner()
 

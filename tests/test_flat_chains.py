@@ -8,10 +8,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gradcli.calc import evaluate_expression
-from gradcli.errors import ParseError
+from gradcli.calc.calculator import evaluate_expression
 from gradcli.lang.parser import MAX_TREE_DEPTH, parse
-from gradcli.limits import Limits
+from gradcli.safety.errors import ParseError
+from gradcli.safety.limits import Limits
 
 
 @pytest.mark.parametrize("n", [69, 300, 1999])

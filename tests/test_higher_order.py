@@ -11,10 +11,10 @@ import pytest
 from typer.testing import CliRunner
 
 from gradcli import engine
-from gradcli.calc import attach_derivatives, evaluate_expression
+from gradcli.calc.calculator import attach_derivatives, evaluate_expression
 from gradcli.cli import app
 from gradcli.engine import Tensor, functional
-from gradcli.errors import EvalError
+from gradcli.safety.errors import EvalError
 
 
 def t(values):
@@ -161,7 +161,7 @@ def test_attach_order_needs_one_scalar_input():
 
 
 def test_hessian_size_is_limited():
-    from gradcli.limits import Limits
+    from gradcli.safety.limits import Limits
 
     result = evaluate_expression("(x ** 2).sum()", {"x": np.ones(100)})
     with pytest.raises(EvalError, match="limit"):

@@ -17,10 +17,11 @@ import numpy as np
 import pytest
 from hostile_cases import CASES, LONG_STATEMENT, interrupt, measure
 
-from gradcli import engine, guard
+from gradcli import engine
 from gradcli.engine import LimitExceeded, Tensor, dtypes
 from gradcli.engine.ops import LINALG, REGISTRY, sizes
 from gradcli.run import RunLimits, run_source
+from gradcli.safety import guard
 
 # the losses' samples broadcast input against target on purpose, which torch warns about
 pytestmark = pytest.mark.filterwarnings("ignore:Using a target size")
@@ -358,8 +359,8 @@ def test_printf_widths_from_the_arguments_are_checked_before_formatting(expressi
 def test_a_repl_line_past_the_length_limit_is_skipped_unread_and_the_session_goes_on():
     import io
 
-    from gradcli import repl
-    from gradcli.limits import Limits
+    from gradcli.calc import repl
+    from gradcli.safety.limits import Limits
 
     stdin = io.StringIO("x = [" + "1," * 20_000 + "1]\n" + "x = 2\n" + "x * 3\n")
     out, err = io.StringIO(), io.StringIO()

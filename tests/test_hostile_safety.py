@@ -128,7 +128,7 @@ def test_the_default_cross_check_gives_the_same_exit_code_as_no_check(expression
 def test_a_huge_exact_power_follows_the_engine_in_float64():
     import sympy as sp
 
-    from gradcli.symbolic import SympyBackend
+    from gradcli.verify.symbolic import SympyBackend
 
     backend = SympyBackend({})
     assert backend.binary("**", 2, 65536.0) == sp.oo  # float64 overflows, as the engine's 2.0 ** 65536.0
@@ -150,7 +150,7 @@ def test_sympy_nan_is_skipped_not_reported_as_a_disagreement():
 
 
 def test_any_failure_inside_the_cross_check_becomes_skipped(monkeypatch):
-    from gradcli import symbolic
+    from gradcli.verify import symbolic
 
     def broken(*args, **kwargs):
         raise ZeroDivisionError("a sympy bug")
@@ -283,7 +283,7 @@ def test_explain_shows_negative_infinity():
 def test_float64_values_of_sympy_infinities_keep_their_sign():
     import sympy as sp
 
-    from gradcli.symbolic import value_at
+    from gradcli.verify.symbolic import value_at
 
     x = sp.Symbol("x", real=True)
     at_zero = {x: sp.Float(0.0, 30)}

@@ -8,9 +8,9 @@ import math
 import numpy as np
 import pytest
 
-from gradcli.errors import InputError
-from gradcli.inputs import parse_assignment, parse_value
-from gradcli.limits import Limits
+from gradcli.io.inputs import parse_assignment, parse_value
+from gradcli.safety.errors import InputError
+from gradcli.safety.limits import Limits
 
 F64 = np.dtype(np.float64)
 

@@ -22,11 +22,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from gradcli import inputs as inputs_module
 from gradcli.cli import app
-from gradcli.errors import InputError
-from gradcli.inputs import max_input_bytes, parse_value, read_inputs_file
-from gradcli.limits import Limits
+from gradcli.io import inputs as inputs_module
+from gradcli.io.inputs import max_input_bytes, parse_value, read_inputs_file
+from gradcli.safety.errors import InputError
+from gradcli.safety.limits import Limits
 
 F64 = np.dtype(np.float64)
 runner = CliRunner()
@@ -542,8 +542,8 @@ def test_text_is_read_whole_or_refused_never_cut(tmp_path, rows, cols, max_eleme
 MEASURE_PARSE = """
 import resource, sys
 import numpy as np
-from gradcli.inputs import parse_value
-from gradcli.limits import Limits
+from gradcli.io.inputs import parse_value
+from gradcli.safety.limits import Limits
 parse_value("@" + sys.argv[1], dtype=np.dtype("float64"), rng=np.random.default_rng(0), limits=Limits())
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 array = parse_value("@" + sys.argv[2], dtype=np.dtype("float64"), rng=np.random.default_rng(0), limits=Limits())

@@ -8,9 +8,9 @@ from typer.testing import CliRunner
 
 from gradcli.cli import app
 from gradcli.engine import Tensor
-from gradcli.errors import InputError
-from gradcli.inputs import parse_run_argument, run_arguments
-from gradcli.limits import Limits
+from gradcli.io.inputs import parse_run_argument, run_arguments
+from gradcli.safety.errors import InputError
+from gradcli.safety.limits import Limits
 
 runner = CliRunner()
 

@@ -1,4 +1,4 @@
-"""Finite-difference gradients (gradcli.numeric) and `eval --gradcheck`."""
+"""Finite-difference gradients (gradcli.verify.numeric) and `eval --gradcheck`."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from gradcli.calc import attach_checks, evaluate_expression
+from gradcli.calc.calculator import attach_checks, evaluate_expression
 from gradcli.cli import app
 from gradcli.lang.parser import parse
-from gradcli.numeric import ATOL, EPS, RTOL, finite_difference_grads, gradcheck
+from gradcli.verify.numeric import ATOL, EPS, RTOL, finite_difference_grads, gradcheck
 
 runner = CliRunner()
 

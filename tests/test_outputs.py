@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 from typer.testing import CliRunner
 
-from gradcli import outputs
 from gradcli.cli import app
+from gradcli.io import outputs
 
 runner = CliRunner()
 

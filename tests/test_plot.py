@@ -13,8 +13,8 @@ import pytest
 from typer.testing import CliRunner
 
 from gradcli.cli import app
-from gradcli.errors import GradcliError
-from gradcli.plot import render_text, sample, summary
+from gradcli.homework.plot import render_text, sample, summary
+from gradcli.safety.errors import GradcliError
 
 runner = CliRunner()
 GOLDENS = Path(__file__).parent / "goldens" / "plots"

@@ -13,7 +13,7 @@ import time
 import numpy as np
 import pytest
 
-from gradcli.repl import Completer, Session, Settings, run
+from gradcli.calc.repl import Completer, Session, Settings, run
 
 
 def gradcli(*args, input=None, env=None, timeout=120):
@@ -25,7 +25,7 @@ def gradcli(*args, input=None, env=None, timeout=120):
 
 def session_lines(text: str, **settings):
     """Run a piped session in-process: (exit code, stdout, stderr)."""
-    from gradcli.terminal import make_console
+    from gradcli.cli.terminal import make_console
 
     out, err = io.StringIO(), io.StringIO()
     console = make_console("never")
@@ -108,7 +108,7 @@ def test_rebinding_switches_between_grad_and_const():
 
 
 def test_keyboard_interrupt_during_an_evaluation_returns_to_the_prompt(monkeypatch):
-    from gradcli import calc
+    from gradcli.calc import calculator as calc
 
     session = Session(Settings(check=False), console=None, stdout=io.StringIO(), stderr=io.StringIO())
     session.handle("x = 1")

@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from gradcli import rows as rows_module
-from gradcli.calc import evaluate_expression
+from gradcli.calc import rows as rows_module
+from gradcli.calc.calculator import evaluate_expression
 from gradcli.cli import app
 from gradcli.lang.parser import parse
 from gradcli.render import json_out

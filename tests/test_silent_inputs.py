@@ -94,8 +94,8 @@ def _session(text):
     """A piped session in-process: (exit code, stdout, stderr)."""
     import io
 
-    from gradcli.repl import Settings, run
-    from gradcli.terminal import make_console
+    from gradcli.calc.repl import Settings, run
+    from gradcli.cli.terminal import make_console
 
     out, err = io.StringIO(), io.StringIO()
     console = make_console("never")

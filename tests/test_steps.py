@@ -10,9 +10,9 @@ import pytest
 import sympy as sp
 from typer.testing import CliRunner
 
-from gradcli import steps
 from gradcli.cli import app
-from gradcli.errors import GradcliError
+from gradcli.homework import steps
+from gradcli.safety.errors import GradcliError
 
 runner = CliRunner()
 x, y = sp.symbols("x y", real=True)
@@ -175,7 +175,7 @@ def _corpus_functions():
 
 @pytest.mark.skipif(not CORPUS.exists(), reason="the homework corpus (issue 10) is not in this tree")
 def test_steps_agree_with_sympy_on_every_corpus_problem():
-    from gradcli.reading import read_function
+    from gradcli.homework.reading import read_function
 
     failures, derived = [], 0
     for row in _corpus_functions():

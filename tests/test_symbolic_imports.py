@@ -19,7 +19,7 @@ def _imported_modules(*args: str) -> set[str]:
 
 def test_eval_no_check_json_imports_neither_sympy_nor_rich():
     modules = _imported_modules("eval", "(x**2).sum()", "x=[1,2,3]", "--no-check", "--json")
-    assert "gradcli.calc" in modules  # the probe works
+    assert "gradcli.calc.calculator" in modules  # the probe works
     assert not {m for m in modules if m.split(".")[0] in ("sympy", "rich")}
 
 
@@ -32,15 +32,15 @@ def test_too_large_inputs_skip_without_importing_sympy():
 
 
 def test_the_cross_check_does_not_load_sympy_combinatorics():
-    # sympy's first addition would import sympy.tensor.tensor and all of sympy.combinatorics (gradcli.startup)
+    # sympy's first addition would import sympy.tensor.tensor and all of sympy.combinatorics (verify/sympy_startup)
     modules = _imported_modules("eval", "(sin(x) * y + x**2).sum()", "x=[1,2]", "y=3", "--json")
-    assert "sympy" in modules and "gradcli.symbolic" in modules  # the probe works
+    assert "sympy" in modules and "gradcli.verify.symbolic" in modules  # the probe works
     assert not {m for m in modules if m.startswith(("sympy.combinatorics", "sympy.tensor.tensor"))}
 
 
 def test_the_placeholder_gives_way_to_the_real_module():
     probe = ("import sympy as sp\n"
-             "from gradcli.startup import install_sympy_placeholder\n"
+             "from gradcli.verify.sympy_startup import install_sympy_placeholder\n"
              "install_sympy_placeholder()\n"
              "x = sp.Symbol('x'); assert x + sp.sin(x) + 1 - x == sp.sin(x) + 1\n"
              "from sympy.tensor.tensor import TensorIndexType, tensor_indices, TensorHead\n"

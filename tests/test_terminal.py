@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from gradcli.terminal import ascii_text
+from gradcli.cli.terminal import ascii_text
 
 GRADCLI = [sys.executable, "-m", "gradcli"]
 ESC = "\x1b"

@@ -15,9 +15,9 @@ import pytest
 import sympy as sp
 from typer.testing import CliRunner
 
-from gradcli import textbook as tb
 from gradcli.cli import app
-from gradcli.reading import read_function
+from gradcli.homework import textbook as tb
+from gradcli.homework.reading import read_function
 
 runner = CliRunner()
 x = sp.Symbol("x", real=True)

@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gradcli.calc import evaluate_expression
-from gradcli.errors import GradcliError
+from gradcli.calc.calculator import evaluate_expression
+from gradcli.safety.errors import GradcliError
 
 RECORDED = json.loads((Path(__file__).parent / "goldens" / "conventions.json").read_text())
 GOLDENS = RECORDED["cases"]
@@ -45,7 +45,7 @@ def test_matches_pytorch(case):
 def test_second_derivatives_match_pytorch(case):
     """binary_cross_entropy's double backward (PyTorch's own formulas and eps), var/std without degrees of
     freedom."""
-    from gradcli.calc import attach_derivatives
+    from gradcli.calc.calculator import attach_derivatives
 
     inputs = {name: np.array(v, dtype=np.float64) for name, v in case["values"].items()}
     result = evaluate_expression(case["expression"], inputs)
@@ -80,7 +80,7 @@ def test_documented_deviation(expression, values, output, grads):
 
 
 def test_zero_power_hessian_is_zero():
-    from gradcli.calc import attach_derivatives
+    from gradcli.calc.calculator import attach_derivatives
 
     result = evaluate_expression("(0 ** v).sum()", {"v": np.array([0.0, 1.0, 2.0, -1.0])})
     attach_derivatives(result, hessian=True)

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gradcli.render.torch_repr import Size, format_python_value, format_tensor
+from gradcli.engine.tensor_str import Size, format_python_value, format_tensor
 
 GOLDENS = json.loads((Path(__file__).parent / "goldens" / "repr_goldens.json").read_text())
 SPECIAL_FLOATS = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf, "-0.0": -0.0}

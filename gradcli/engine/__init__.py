@@ -5,31 +5,31 @@ The engine knows nothing of text or terminals; it raises `EngineError`s carrying
 
 import numpy as _np
 
-from . import dtypes, ops
-from .autograd import backward, enable_grad, grad, is_grad_enabled, no_grad, set_grad_enabled
-from .creation import (
-                       arange,
-                       empty,
-                       empty_like,
-                       eye,
-                       full,
-                       full_like,
-                       linspace,
-                       manual_seed,
-                       ones,
-                       ones_like,
-                       rand,
-                       rand_like,
-                       randn,
-                       randn_like,
-                       tensor,
-                       zeros,
-                       zeros_like,
+from gradcli.engine import dtypes, ops
+from gradcli.engine.autograd import backward, enable_grad, grad, is_grad_enabled, no_grad, set_grad_enabled
+from gradcli.engine.creation import (
+    arange,
+    empty,
+    empty_like,
+    eye,
+    full,
+    full_like,
+    linspace,
+    manual_seed,
+    ones,
+    ones_like,
+    rand,
+    rand_like,
+    randn,
+    randn_like,
+    tensor,
+    zeros,
+    zeros_like,
 )
-from .dtypes import get_default_dtype, set_default_dtype
-from .errors import EngineError, LimitExceeded
-from .ops._util import SizeLimit
-from .tensor import Size, Tensor
+from gradcli.engine.dtypes import get_default_dtype, set_default_dtype
+from gradcli.engine.errors import EngineError, LimitExceeded
+from gradcli.engine.ops._util import SizeLimit
+from gradcli.engine.tensor import Size, Tensor
 
 # PyTorch computes inf and nan silently; numpy would warn on every log(0).  Set once here rather than
 # entering np.errstate in every op, which would cost a microsecond per op.

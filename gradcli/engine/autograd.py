@@ -17,7 +17,7 @@ import weakref
 
 import numpy as np
 
-from .errors import GradientShapeError, TorchRuntimeError
+from gradcli.engine.errors import GradientShapeError, TorchRuntimeError
 
 
 class GradMode:
@@ -597,5 +597,5 @@ def retain_node_grad(tensor) -> None:
     tensor.grad_fn.retained = weakref.ref(tensor)
 
 
-from . import dual  # noqa: E402  (dual and tensor import this module)
-from .tensor import Tensor  # noqa: E402
+from gradcli.engine import dual  # noqa: E402  (dual and tensor import this module)
+from gradcli.engine.tensor import Tensor  # noqa: E402

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import dtypes
-from .errors import TorchRuntimeError, TorchTypeError, TorchValueError
-from .ops._util import as_shape, check_size
-from .ops.registry import register
-from .tensor import Tensor
+from gradcli.engine import dtypes
+from gradcli.engine.errors import TorchRuntimeError, TorchTypeError, TorchValueError
+from gradcli.engine.ops._util import as_shape, check_size
+from gradcli.engine.ops.registry import register
+from gradcli.engine.tensor import Tensor
 
 
 class _Random:

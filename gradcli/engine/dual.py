@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .tensor import Tensor
+from gradcli.engine.tensor import Tensor
 
 
 def _is_t(*values) -> bool:
@@ -16,7 +16,7 @@ def _is_t(*values) -> bool:
 
 
 def _ops():
-    from . import ops
+    from gradcli.engine import ops
 
     return ops
 
@@ -24,7 +24,7 @@ def _ops():
 def sum_to(g, shape):
     """Sum `g` down to `shape` (the shape it was broadcast from)."""
     if not isinstance(g, Tensor):
-        from .autograd import sum_to_shape
+        from gradcli.engine.autograd import sum_to_shape
 
         return sum_to_shape(g, shape)
     lead = g.ndim - len(shape)
@@ -166,7 +166,7 @@ rsqrt = _unary("rsqrt", lambda x: 1 / np.sqrt(x))
 def softplus(x, beta=1.0, threshold=20.0):
     if isinstance(x, Tensor):
         return _ops().softplus(x, beta=beta, threshold=threshold)
-    from .ops.activations import np_softplus
+    from gradcli.engine.ops.activations import np_softplus
 
     return np_softplus(x, beta, threshold)
 
@@ -210,6 +210,6 @@ def solve(a, b):
 def logsigmoid(x):
     if isinstance(x, Tensor):
         return _ops().logsigmoid(x)
-    from .ops.activations import _logsigmoid
+    from gradcli.engine.ops.activations import _logsigmoid
 
     return _logsigmoid(x)

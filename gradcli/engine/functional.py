@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .autograd import grad
-from .tensor import Tensor
+from gradcli.engine.autograd import grad
+from gradcli.engine.tensor import Tensor
 
 
 def _zeros(shape, dtype):

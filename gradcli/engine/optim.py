@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .autograd import _type_name, enable_grad
-from .errors import TorchTypeError, TorchValueError
-from .tensor import Tensor
+from gradcli.engine.autograd import _type_name, enable_grad
+from gradcli.engine.errors import TorchTypeError, TorchValueError
+from gradcli.engine.tensor import Tensor
 
 
 def _typename(value) -> str:

@@ -10,8 +10,8 @@ import warnings
 
 import numpy as np
 
-from . import dtypes
-from .errors import TorchRuntimeError, TorchTypeError, TorchValueError
+from gradcli.engine import dtypes
+from gradcli.engine.errors import TorchRuntimeError, TorchTypeError, TorchValueError
 
 NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute won't "
@@ -112,7 +112,7 @@ class Tensor:
             raise TorchRuntimeError("can't retain_grad on Tensor that has requires_grad=False")
         if self.grad_fn is None or self._retains_grad:
             return
-        from .autograd import retain_node_grad
+        from gradcli.engine.autograd import retain_node_grad
 
         retain_node_grad(self)
         self._retains_grad = True
@@ -136,7 +136,7 @@ class Tensor:
         self.array = value.array if isinstance(value, Tensor) else np.asarray(value)
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None) -> None:
-        from .autograd import backward
+        from gradcli.engine.autograd import backward
 
         backward([self], None if gradient is None else [gradient], retain_graph, create_graph, inputs)
 
@@ -235,7 +235,7 @@ class Tensor:
         return repr(self)
 
     def __repr__(self) -> str:
-        from ..render.torch_repr import format_tensor
+        from gradcli.engine.tensor_str import format_tensor
 
         grad_fn = self.grad_fn.name if self.grad_fn is not None else None
         return format_tensor(self.array, default_dtype=dtypes.get_default_dtype().name,
@@ -252,7 +252,7 @@ def _wrap_dim(dim: int, ndim: int) -> int:
     """Normalise a possibly negative dim, raising PyTorch's IndexError when out of range."""
     n = max(ndim, 1)
     if not -n <= dim < n:
-        from .errors import TorchIndexError
+        from gradcli.engine.errors import TorchIndexError
 
         raise TorchIndexError(
             f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")

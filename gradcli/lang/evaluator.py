@@ -13,11 +13,11 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from ..engine import Tensor
-from ..engine.errors import EngineError
-from ..errors import EvalError, GradcliError
-from . import names
-from .parser import Program, _dotted
+from gradcli.engine import Tensor
+from gradcli.engine.errors import EngineError
+from gradcli.lang import names
+from gradcli.lang.parser import Program, _dotted
+from gradcli.safety.errors import EvalError, GradcliError
 
 _BINOP_SYMBOLS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**", ast.BitXor: "**",
                   ast.MatMult: "@", ast.FloorDiv: "//"}

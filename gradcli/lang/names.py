@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import math
 
-from ..engine import dtypes
-from ..engine.ops import LINALG, REGISTRY
+from gradcli.engine import dtypes
+from gradcli.engine.ops import LINALG, REGISTRY
 
 CONSTANTS = {"pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan}
 _NAMESPACED_CONSTANTS = {

@@ -14,9 +14,9 @@ import math
 import unicodedata
 from dataclasses import dataclass, field
 
-from ..errors import ParseError
-from ..limits import Limits
-from . import names
+from gradcli.lang import names
+from gradcli.safety.errors import ParseError
+from gradcli.safety.limits import Limits
 
 # Keywords whose value may be a string (torch takes strings there); anywhere else a string is an error.
 STRING_KEYWORDS = frozenset({"reduction", "p", "ord", "approximate", "mode", "indexing", "equation",

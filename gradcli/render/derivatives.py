@@ -7,7 +7,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from .text import format_array, format_number, format_shape
+from gradcli.render.text import format_array, format_number, format_shape
 
 
 def _block_table(title: str, key_header: str, blocks: dict) -> Table:

@@ -8,8 +8,8 @@ from rich.console import Console
 from rich.text import Text
 from rich.tree import Tree
 
-from .symbolic_render import prettify, short_number, subscript_digits
-from .text import format_array, format_shape
+from gradcli.render.symbolic_render import prettify, short_number, subscript_digits
+from gradcli.render.text import format_array, format_shape
 
 
 def _value(array) -> str:

@@ -6,7 +6,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from .text import format_array, format_shape
+from gradcli.render.text import format_array, format_shape
 
 
 def print_eval_result(result, console: Console) -> None:

@@ -12,13 +12,13 @@ import ast
 import sys
 from contextlib import contextmanager
 
-from .. import guard
-from ..engine import SizeLimit, dtypes
-from ..engine.autograd import GradMode
-from .checker import check_program
-from .errors import LimitReached, ProgramFailed, RunError
-from .interpreter import SUPPORTED_NODES, Interpreter
-from .limits import RunLimits
+from gradcli.engine import SizeLimit, dtypes
+from gradcli.engine.autograd import GradMode
+from gradcli.run.checker import check_program
+from gradcli.run.errors import LimitReached, ProgramFailed, RunError
+from gradcli.run.interpreter import SUPPORTED_NODES, Interpreter
+from gradcli.run.limits import RunLimits
+from gradcli.safety import guard
 
 __all__ = ["RunLimits", "run_source"]
 

@@ -11,12 +11,12 @@ import builtins
 import math
 from functools import cache
 
-from .. import engine
-from ..engine import dtypes, optim
-from ..engine.autograd import Function
-from ..engine.ops import LINALG, REGISTRY
-from ..engine.ops.reduction import ReturnTypes
-from ..engine.tensor import Size, Tensor
+from gradcli import engine
+from gradcli.engine import dtypes, optim
+from gradcli.engine.autograd import Function
+from gradcli.engine.ops import LINALG, REGISTRY
+from gradcli.engine.ops.reduction import ReturnTypes
+from gradcli.engine.tensor import Size, Tensor
 
 
 class Module:

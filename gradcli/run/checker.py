@@ -12,8 +12,8 @@ from __future__ import annotations
 import ast
 import builtins
 
-from . import api
-from .errors import LimitReached, ProgramFailed, Refused
+from gradcli.run import api
+from gradcli.run.errors import LimitReached, ProgramFailed, Refused
 
 # Human names for the constructs people most often try.
 CONSTRUCT_NAMES = {
@@ -243,7 +243,7 @@ def check_arguments(source: str, filename: str, names: list[str]) -> list[str]:
     (InputError); one it never reads is returned as a warning."""
     if not names:
         return []
-    from ..errors import InputError
+    from gradcli.safety.errors import InputError
 
     try:
         tree = ast.parse(source, filename)

@@ -21,13 +21,13 @@ from functools import partial
 from itertools import islice
 from types import GeneratorType
 
-from ..engine.autograd import Function, _GradModeContext
-from ..engine.errors import EngineError, LimitExceeded, TorchRuntimeError
-from ..engine.tensor import Tensor
-from . import api
-from .errors import LimitReached, OutputFailed, ProgramFailed, Refused, RunError
-from .limits import RunLimits
-from .reprs import program_repr, program_str
+from gradcli.engine.autograd import Function, _GradModeContext
+from gradcli.engine.errors import EngineError, LimitExceeded, TorchRuntimeError
+from gradcli.engine.tensor import Tensor
+from gradcli.run import api
+from gradcli.run.errors import LimitReached, OutputFailed, ProgramFailed, Refused, RunError
+from gradcli.run.limits import RunLimits
+from gradcli.run.reprs import program_repr, program_str
 
 BREAK, CONTINUE = object(), object()  # what a statement hands back to the loop around it
 
@@ -719,7 +719,7 @@ def _local_names(node: ast.FunctionDef) -> frozenset:
 
 
 def _resident_bytes() -> int | None:
-    from ..guard import process_memory
+    from gradcli.safety.guard import process_memory
 
     return process_memory("resident")
 

@@ -11,10 +11,10 @@ import types
 
 import numpy as np
 
-from ..engine import Tensor, optim
-from ..engine.autograd import Function, enable_grad, no_grad, set_grad_enabled
-from ..render.torch_repr import format_python_value
-from . import api
+from gradcli.engine import Tensor, optim
+from gradcli.engine.autograd import Function, enable_grad, no_grad, set_grad_enabled
+from gradcli.engine.tensor_str import format_python_value
+from gradcli.run import api
 
 TORCH_CLASSES = {
     Tensor: "torch.Tensor", no_grad: "torch.autograd.grad_mode.no_grad",

@@ -1,6 +1,6 @@
 """Every op, defined once: importing this package attaches them to Tensor and fills the registry."""
 
-from . import (  # noqa: F401  (registration side effects)
+from gradcli.engine.ops import (  # noqa: F401  (registration side effects)
     activations,
     arith,
     compare,
@@ -18,17 +18,17 @@ from . import (  # noqa: F401  (registration side effects)
     shape,
     shape_extra,
 )
-from .activations import logsigmoid, softplus
-from .arith import add, div, mul, neg, pow, reciprocal, sub
-from .elementwise import abs, clamp, cos, exp, log, relu, sigmoid, sign, sin, sqrt, tan, tanh, where
-from .linalg import matmul
-from .linalg_full import inverse, linalg_solve_matrix
-from .nn import log_softmax, softmax
-from .reduction import max, mean, min, sum
-from .reduction_extra import cumprod, cumsum
-from .registry import LINALG, REGISTRY, OpSpec, register
-from .shape import expand, getitem, permute, reshape, squeeze, t, transpose, unsqueeze, view
-from .shape_extra import cat, flip
+from gradcli.engine.ops.activations import logsigmoid, softplus
+from gradcli.engine.ops.arith import add, div, mul, neg, pow, reciprocal, sub
+from gradcli.engine.ops.elementwise import abs, clamp, cos, exp, log, relu, sigmoid, sign, sin, sqrt, tan, tanh, where
+from gradcli.engine.ops.linalg import matmul
+from gradcli.engine.ops.linalg_full import inverse, linalg_solve_matrix
+from gradcli.engine.ops.nn import log_softmax, softmax
+from gradcli.engine.ops.reduction import max, mean, min, sum
+from gradcli.engine.ops.reduction_extra import cumprod, cumsum
+from gradcli.engine.ops.registry import LINALG, REGISTRY, OpSpec, register
+from gradcli.engine.ops.shape import expand, getitem, permute, reshape, squeeze, t, transpose, unsqueeze, view
+from gradcli.engine.ops.shape_extra import cat, flip
 
 __all__ = [
     "REGISTRY", "LINALG", "OpSpec", "register",

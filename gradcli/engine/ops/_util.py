@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..dtypes import get_default_dtype, result_type
-from ..errors import TorchRuntimeError
-from ..tensor import Tensor, _wrap_dim
-from .sizes import SizeLimit, check_size  # noqa: F401  (re-exported: ops import them from here)
+from gradcli.engine.dtypes import get_default_dtype, result_type
+from gradcli.engine.errors import TorchRuntimeError
+from gradcli.engine.ops.sizes import SizeLimit, check_size  # noqa: F401  (re-exported: ops import them from here)
+from gradcli.engine.tensor import Tensor, _wrap_dim
 
 
 def val(x):

@@ -8,10 +8,10 @@ import math
 
 import numpy as np
 
-from .. import dual
-from ..autograd import Function
-from ._util import as_float, val
-from .registry import register
+from gradcli.engine import dual
+from gradcli.engine.autograd import Function
+from gradcli.engine.ops._util import as_float, val
+from gradcli.engine.ops.registry import register
 
 SQRT1_2 = 1.0 / math.sqrt(2.0)
 GELU_PDF = 1.0 / math.sqrt(2.0 * math.pi)  # the normal density's constant
@@ -158,7 +158,7 @@ Gelu = _act("GeluBackward0", _gelu, _gelu_rule)
           torch=False, method=False, functional=True)
 def gelu(input, approximate="none"):
     if approximate not in ("none", "tanh"):
-        from ..errors import TorchRuntimeError
+        from gradcli.engine.errors import TorchRuntimeError
 
         raise TorchRuntimeError("approximate argument must be either none or tanh.")
     return Gelu.apply(input, approximate)

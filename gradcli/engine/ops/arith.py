@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dual
-from ..autograd import Function
-from ..dtypes import get_default_dtype
-from ..errors import TorchNotImplementedError, TorchRuntimeError
-from ..tensor import Tensor
-from . import sizes
-from ._util import check_broadcast, promote, val
-from .registry import register
+from gradcli.engine import dual
+from gradcli.engine.autograd import Function
+from gradcli.engine.dtypes import get_default_dtype
+from gradcli.engine.errors import TorchNotImplementedError, TorchRuntimeError
+from gradcli.engine.ops import sizes
+from gradcli.engine.ops._util import check_broadcast, promote, val
+from gradcli.engine.ops.registry import register
+from gradcli.engine.tensor import Tensor
 
 
 def _broadcast_error(a, b):

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..tensor import Tensor
-from . import sizes
-from ._util import promote, val
-from .registry import register
+from gradcli.engine.ops import sizes
+from gradcli.engine.ops._util import promote, val
+from gradcli.engine.ops.registry import register
+from gradcli.engine.tensor import Tensor
 
 
 def _compare(np_fn, name, doc):

@@ -6,11 +6,11 @@ and integer or bool results never require grad: they are not differentiable.
 
 from __future__ import annotations
 
-from .. import dtypes
-from ..autograd import Function
-from ..errors import TorchRuntimeError, TorchTypeError
-from ..tensor import Tensor
-from .registry import register
+from gradcli.engine import dtypes
+from gradcli.engine.autograd import Function
+from gradcli.engine.errors import TorchRuntimeError, TorchTypeError
+from gradcli.engine.ops.registry import register
+from gradcli.engine.tensor import Tensor
 
 
 class Clone(Function):

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dual
-from ..autograd import Function
-from ..dtypes import result_type
-from ..tensor import Tensor
-from . import sizes
-from ._util import as_float, val
-from .registry import register
+from gradcli.engine import dual
+from gradcli.engine.autograd import Function
+from gradcli.engine.dtypes import result_type
+from gradcli.engine.ops import sizes
+from gradcli.engine.ops._util import as_float, val
+from gradcli.engine.ops.registry import register
+from gradcli.engine.tensor import Tensor
 
 
 def unary(name, grad_fn, forward, rule, *, uses="x", doc, functional=False, method=True, category="elementwise",
@@ -77,7 +77,7 @@ class Clamp(Function):
     def forward(ctx, x, min=None, max=None):  # noqa: A002 - torch's names
         ctx.aux = (min, max)
         if min is None and max is None:
-            from ..errors import TorchRuntimeError
+            from gradcli.engine.errors import TorchRuntimeError
 
             raise TorchRuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
         if x.dtype.kind == "f":
@@ -115,7 +115,7 @@ class Where(Function):
     def forward(ctx, cond, a, b):
         cond = np.asarray(cond, dtype=bool)
         ctx.aux = cond
-        from ._util import promote
+        from gradcli.engine.ops._util import promote
 
         a, b = promote(a, b)
         return np.where(cond, a, b)

@@ -11,14 +11,14 @@ import math
 
 import numpy as np
 
-from .. import dual
-from ..autograd import Function
-from ..errors import TorchRuntimeError
-from ..tensor import Tensor
-from . import arith, sizes
-from ._util import as_float, c_name, check_broadcast, mixed_floats, promote, val
-from .elementwise import Clamp, unary
-from .registry import register
+from gradcli.engine import dual
+from gradcli.engine.autograd import Function
+from gradcli.engine.errors import TorchRuntimeError
+from gradcli.engine.ops import arith, sizes
+from gradcli.engine.ops._util import as_float, c_name, check_broadcast, mixed_floats, promote, val
+from gradcli.engine.ops.elementwise import Clamp, unary
+from gradcli.engine.ops.registry import register
+from gradcli.engine.tensor import Tensor
 
 LN2 = math.log(2.0)
 LN10 = math.log(10.0)

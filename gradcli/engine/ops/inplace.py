@@ -7,15 +7,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dual
-from ..autograd import Function, GradMode
-from ..errors import TorchRuntimeError
-from ..tensor import Tensor
-from . import arith
-from ._util import dtype_title, val
-from .elementwise import clamp
-from .registry import register
-from .shape import _normalise_key, _to_index, expand, getitem
+from gradcli.engine import dual
+from gradcli.engine.autograd import Function, GradMode
+from gradcli.engine.errors import TorchRuntimeError
+from gradcli.engine.ops import arith
+from gradcli.engine.ops._util import dtype_title, val
+from gradcli.engine.ops.elementwise import clamp
+from gradcli.engine.ops.registry import register
+from gradcli.engine.ops.shape import _normalise_key, _to_index, expand, getitem
+from gradcli.engine.tensor import Tensor
 
 LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
 

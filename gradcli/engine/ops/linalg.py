@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dual
-from ..autograd import Function
-from ..errors import TorchRuntimeError
-from . import sizes
-from ._util import c_name, check_size, dtype_title, mixed_floats, promote
-from .registry import register
+from gradcli.engine import dual
+from gradcli.engine.autograd import Function
+from gradcli.engine.errors import TorchRuntimeError
+from gradcli.engine.ops import sizes
+from gradcli.engine.ops._util import c_name, check_size, dtype_title, mixed_floats, promote
+from gradcli.engine.ops.registry import register
 
 
 def _shape_str(shape):
@@ -128,7 +128,7 @@ def _rmatmul(self, other):
     return matmul(other, self)
 
 
-from ..tensor import Tensor  # noqa: E402
+from gradcli.engine.tensor import Tensor  # noqa: E402
 
 Tensor.__matmul__ = matmul
 Tensor.__rmatmul__ = _rmatmul

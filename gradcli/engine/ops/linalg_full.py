@@ -13,15 +13,15 @@ from itertools import product as _cartesian
 
 import numpy as np
 
-from .. import dual
-from ..autograd import Function
-from ..errors import TorchRuntimeError
-from ..tensor import Tensor, _wrap_dim
-from . import arith, shape, sizes
-from ._util import promote, val
-from .linalg import Dot, MatMul, Mv, matmul
-from .reduction_extra import Amax, Amin, VectorNorm, _ord_value
-from .registry import register
+from gradcli.engine import dual
+from gradcli.engine.autograd import Function
+from gradcli.engine.errors import TorchRuntimeError
+from gradcli.engine.ops import arith, shape, sizes
+from gradcli.engine.ops._util import promote, val
+from gradcli.engine.ops.linalg import Dot, MatMul, Mv, matmul
+from gradcli.engine.ops.reduction_extra import Amax, Amin, VectorNorm, _ord_value
+from gradcli.engine.ops.registry import register
+from gradcli.engine.tensor import Tensor, _wrap_dim
 
 
 def _shape_str(s):
@@ -231,7 +231,7 @@ def einsum(equation, *operands):
         order = out + "".join(c for c in t if c not in out)
         result = shape.permute(op, *[t.index(c) for c in order])
         if contracted:
-            from .reduction import sum as _sum
+            from gradcli.engine.ops.reduction import sum as _sum
 
             result = _sum(result, tuple(range(len(out), len(order))))
         return result
@@ -448,7 +448,7 @@ def _cofactors(a):
             out[..., i, j] = sign * np.linalg.det(av[..., rows[:, None], cols[None, :]])
     if out is not None:
         return out
-    from .shape_extra import stack
+    from gradcli.engine.ops.shape_extra import stack
 
     return shape.reshape(stack(entries, -1), *a.shape)
 
@@ -577,8 +577,8 @@ register("matmul", sig="linalg.matmul(input, other)", doc="matrix product, as to
 # -- linalg.norm ------------------------------------------------------------------------------------------
 
 def _matrix_norm(A, ord, dims, keepdim):  # noqa: A002 - torch's name
-    from .elementwise import abs as _abs
-    from .reduction import sum as _sum
+    from gradcli.engine.ops.elementwise import abs as _abs
+    from gradcli.engine.ops.reduction import sum as _sum
 
     d0, d1 = (_wrap_dim(d, A.ndim) for d in dims)
     if ord == "fro":

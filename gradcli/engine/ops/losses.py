@@ -7,13 +7,13 @@ import warnings
 
 import numpy as np
 
-from ..autograd import Function, GradMode
-from ..errors import TorchIndexError, TorchRuntimeError, TorchValueError
-from ..tensor import Tensor
-from . import sizes
-from ._util import dtype_title, mixed_floats
-from .arith import _binary
-from .registry import register
+from gradcli.engine.autograd import Function, GradMode
+from gradcli.engine.errors import TorchIndexError, TorchRuntimeError, TorchValueError
+from gradcli.engine.ops import sizes
+from gradcli.engine.ops._util import dtype_title, mixed_floats
+from gradcli.engine.ops.arith import _binary
+from gradcli.engine.ops.registry import register
+from gradcli.engine.tensor import Tensor
 
 REDUCTIONS = ("none", "mean", "sum")
 
@@ -83,8 +83,8 @@ def _reduction_name(reduction, size_average=None, reduce=None) -> str:
 
 
 def _reduce(loss, reduction):
-    from .reduction import mean as _mean
-    from .reduction import sum as _sum
+    from gradcli.engine.ops.reduction import mean as _mean
+    from gradcli.engine.ops.reduction import sum as _sum
 
     if reduction == "mean":
         return _mean(loss)
@@ -105,7 +105,7 @@ def _same_size_warning(input, target):
           doc="mean (or sum, or elementwise) |input - target|", category="loss", functional=True, method=False,
           torch=False, result_shape=sizes.broadcast)
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
-    from .elementwise import abs as _abs
+    from gradcli.engine.ops.elementwise import abs as _abs
 
     reduction = _reduction_name(reduction, size_average, reduce)
     check_reduction(reduction)
@@ -136,7 +136,7 @@ class _PointwiseLoss(Function):
 
     @classmethod
     def backward(cls, ctx, g, x, target):
-        from .. import dual
+        from gradcli.engine import dual
 
         reduction, count, param, shape = ctx.aux
         norm = (1.0 / count if count else math.nan) if reduction == "mean" else 1.0
@@ -160,8 +160,8 @@ class SmoothL1Loss(_PointwiseLoss):
 
     @staticmethod
     def rule(diff, g, beta):
-        from .. import dual
-        from ._util import val
+        from gradcli.engine import dual
+        from gradcli.engine.ops._util import val
 
         d = val(diff)
         # torch's kernel: x < -beta ? -grad : x > beta ? grad : x * grad / beta (so nan stays nan)
@@ -181,8 +181,8 @@ class HuberLoss(_PointwiseLoss):
 
     @staticmethod
     def rule(diff, g, delta):
-        from .. import dual
-        from ._util import val
+        from gradcli.engine import dual
+        from gradcli.engine.ops._util import val
 
         d = val(diff)
         # at |x| == delta both formulas agree; torch's double backward is 0 there, as for the outer branches
@@ -255,7 +255,7 @@ class NllLoss(Function):
 
     @staticmethod
     def backward(ctx, g, *_):
-        from .. import dual
+        from gradcli.engine import dual
 
         reduction, c_dim, idx, wt, total, shape = ctx.aux
         coef = np.zeros(shape, dtype=wt.dtype)
@@ -286,7 +286,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     out = cls.apply(input, target.array if isinstance(target, Tensor) else np.asarray(target), w, reduction,
                     int(ignore_index))
     if input.ndim > 2 and input.ndim != 4 and reduction == "none":
-        from .shape import view
+        from gradcli.engine.ops.shape import view
 
         out = view(out, *out.shape)  # torch runs other ranks through the 4-D kernel and views back
     return out
@@ -315,9 +315,9 @@ class DivScalar(Function):
           category="loss", functional=True, method=False, torch=False)
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
                   reduction="mean", label_smoothing=0.0):
-    from . import arith
-    from .nn import log_softmax
-    from .reduction import sum as _sum
+    from gradcli.engine.ops import arith
+    from gradcli.engine.ops.nn import log_softmax
+    from gradcli.engine.ops.reduction import sum as _sum
 
     reduction = _reduction_name(reduction, size_average, reduce)
     check_reduction(reduction)
@@ -351,7 +351,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         return nll
     t = target.array if isinstance(target, Tensor) else np.asarray(target)
     ignored = t == ignore_index
-    from .elementwise import where
+    from gradcli.engine.ops.elementwise import where
 
     smooth = arith.neg(_sum(logp if weight_b is None else arith.mul(logp, weight_b), c_dim))
     smooth = where(Tensor._make(np.asarray(ignored), None), 0.0, smooth)
@@ -391,7 +391,7 @@ class BinaryCrossEntropy(Function):
 
     @staticmethod
     def backward(ctx, g, x, target, weight):
-        from ._util import val
+        from gradcli.engine.ops._util import val
 
         reduction, count, shape = ctx.aux
         need_x, need_t = ctx.needs_input_grad[:2]
@@ -451,8 +451,8 @@ class BceInputGrad(Function):
 
     @staticmethod
     def backward(ctx, gg, g, x, t):
-        from .. import dual
-        from ._util import val
+        from gradcli.engine import dual
+        from gradcli.engine.ops._util import val
 
         w, reduction, count = ctx.aux
         scale = _bce_scale(w, reduction, count)
@@ -485,7 +485,7 @@ class BceTargetGrad(Function):
 
     @staticmethod
     def backward(ctx, gg, g, x):
-        from .. import dual
+        from gradcli.engine import dual
 
         w, reduction, count = ctx.aux
         scale = _bce_scale(w, reduction, count)
@@ -518,7 +518,7 @@ class BinaryCrossEntropyWithLogits(Function):
 
     @staticmethod
     def forward(ctx, x, target, weight, pos_weight, reduction):
-        from .activations import _logsigmoid
+        from gradcli.engine.ops.activations import _logsigmoid
 
         ctx.aux = (reduction, x.size, np.broadcast_shapes(x.shape, target.shape))
         with np.errstate(all="ignore"):
@@ -535,7 +535,7 @@ class BinaryCrossEntropyWithLogits(Function):
 
     @staticmethod
     def backward(ctx, g, x, target, weight, pos_weight):
-        from .. import dual
+        from gradcli.engine import dual
 
         reduction, count, shape = ctx.aux
         need_x, need_t = ctx.needs_input_grad[:2]
@@ -580,9 +580,9 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
           doc="KL divergence sum(target * (log(target) - input)), input as log-probabilities", category="loss",
           functional=True, method=False, result_shape=sizes.broadcast)
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
-    from . import arith
-    from .elementwise import exp
-    from .nn_extra import xlogy
+    from gradcli.engine.ops import arith
+    from gradcli.engine.ops.elementwise import exp
+    from gradcli.engine.ops.nn_extra import xlogy
 
     reduction = _reduction_name(reduction, size_average, reduce)
     if reduction not in REDUCTIONS + ("batchmean",):

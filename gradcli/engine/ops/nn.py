@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dual
-from ..autograd import Function
-from ..errors import TorchRuntimeError
-from ..tensor import _wrap_dim
-from ._util import as_float
-from .registry import register
+from gradcli.engine import dual
+from gradcli.engine.autograd import Function
+from gradcli.engine.errors import TorchRuntimeError
+from gradcli.engine.ops._util import as_float
+from gradcli.engine.ops.registry import register
+from gradcli.engine.tensor import _wrap_dim
 
 
 def _softmax_dim(x, dim):

@@ -5,17 +5,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dual
-from ..autograd import Function, no_grad
-from ..errors import TorchRuntimeError
-from ..tensor import Tensor, _wrap_dim
-from . import arith, shape, sizes
-from ._util import c_name, dtype_title, mixed_floats, promote, val
-from .convert import clone
-from .linalg import matmul
-from .reduction import sum as _sum
-from .reduction_extra import VectorNorm
-from .registry import register
+from gradcli.engine import dual
+from gradcli.engine.autograd import Function, no_grad
+from gradcli.engine.errors import TorchRuntimeError
+from gradcli.engine.ops import arith, shape, sizes
+from gradcli.engine.ops._util import c_name, dtype_title, mixed_floats, promote, val
+from gradcli.engine.ops.convert import clone
+from gradcli.engine.ops.linalg import matmul
+from gradcli.engine.ops.reduction import sum as _sum
+from gradcli.engine.ops.reduction_extra import VectorNorm
+from gradcli.engine.ops.registry import register
+from gradcli.engine.tensor import Tensor, _wrap_dim
 
 # -- clamp_min, clamp_max, xlogy ----------------------------------------------------------------------------
 
@@ -184,7 +184,7 @@ def linear(input, weight, bias=None):
 @register("normalize", sig="normalize(input, p=2.0, dim=1, eps=1e-12)", doc="input / max(norm over dim, eps)",
           category="nn", torch=False, method=False, functional=True)
 def normalize(input, p=2.0, dim=1, eps=1e-12):
-    from .reduction_extra import norm
+    from gradcli.engine.ops.reduction_extra import norm
 
     denom = clamp_min(norm(input, float(p), dim, True), eps)
     return arith.div(input, shape.expand(denom, *input.shape))

@@ -7,12 +7,12 @@ from collections import namedtuple
 
 import numpy as np
 
-from .. import dual
-from ..autograd import Function
-from ..errors import TorchIndexError, TorchRuntimeError
-from ..tensor import Tensor
-from ._util import keepdim_shape, norm_dims
-from .registry import register
+from gradcli.engine import dual
+from gradcli.engine.autograd import Function
+from gradcli.engine.errors import TorchIndexError, TorchRuntimeError
+from gradcli.engine.ops._util import keepdim_shape, norm_dims
+from gradcli.engine.ops.registry import register
+from gradcli.engine.tensor import Tensor
 
 ReturnTypes = namedtuple("ReturnTypes", ["values", "indices"])
 
@@ -175,7 +175,7 @@ def _extremum(input, dim, keepdim, largest):
     if dim is None:
         return (MaxAll if largest else MinAll).apply(input, largest)
     if isinstance(dim, Tensor):  # torch.max(x, y): the elementwise maximum
-        from .elementwise_extra import maximum, minimum
+        from gradcli.engine.ops.elementwise_extra import maximum, minimum
 
         return maximum(input, dim) if largest else minimum(input, dim)
     x = input.array

@@ -11,12 +11,12 @@ import math
 
 import numpy as np
 
-from .. import dual
-from ..autograd import Function
-from ..errors import TorchIndexError, TorchRuntimeError
-from ..tensor import _wrap_dim
-from ._util import as_float, keepdim_shape, norm_dims, val
-from .registry import register
+from gradcli.engine import dual
+from gradcli.engine.autograd import Function
+from gradcli.engine.errors import TorchIndexError, TorchRuntimeError
+from gradcli.engine.ops._util import as_float, keepdim_shape, norm_dims, val
+from gradcli.engine.ops.registry import register
+from gradcli.engine.tensor import _wrap_dim
 
 
 def _kept(g, dims, keepdim, in_shape):

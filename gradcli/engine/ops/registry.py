@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..tensor import Tensor
-from .sizes import guarded
+from gradcli.engine.ops.sizes import guarded
+from gradcli.engine.tensor import Tensor
 
 
 @dataclass(frozen=True)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dual
-from ..autograd import Function
-from ..errors import TorchIndexError, TorchRuntimeError
-from ..tensor import Tensor, _wrap_dim
-from . import sizes
-from ._util import as_shape, check_size, val
-from .registry import register
+from gradcli.engine import dual
+from gradcli.engine.autograd import Function
+from gradcli.engine.errors import TorchIndexError, TorchRuntimeError
+from gradcli.engine.ops import sizes
+from gradcli.engine.ops._util import as_shape, check_size, val
+from gradcli.engine.ops.registry import register
+from gradcli.engine.tensor import Tensor, _wrap_dim
 
 
 def _infer_shape(shape: tuple, numel: int) -> tuple:

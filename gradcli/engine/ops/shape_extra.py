@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dual
-from ..autograd import Function
-from ..dtypes import result_type
-from ..errors import TorchIndexError, TorchRuntimeError
-from ..tensor import Tensor, _wrap_dim
-from . import shape, sizes
-from ._util import as_shape, check_size, val
-from .registry import register
+from gradcli.engine import dual
+from gradcli.engine.autograd import Function
+from gradcli.engine.dtypes import result_type
+from gradcli.engine.errors import TorchIndexError, TorchRuntimeError
+from gradcli.engine.ops import shape, sizes
+from gradcli.engine.ops._util import as_shape, check_size, val
+from gradcli.engine.ops.registry import register
+from gradcli.engine.tensor import Tensor, _wrap_dim
 
 
 def _axis_key(dim, index):

@@ -15,8 +15,8 @@ from itertools import chain
 
 import numpy as np
 
-from ..errors import LimitExceeded
-from ..tensor import Tensor, _wrap_dim
+from gradcli.engine.errors import LimitExceeded
+from gradcli.engine.tensor import Tensor, _wrap_dim
 
 
 class SizeLimit:

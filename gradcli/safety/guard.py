@@ -33,7 +33,7 @@ import time
 from collections.abc import Callable
 from contextlib import contextmanager
 
-from .errors import GradcliError
+from gradcli.safety.errors import GradcliError
 
 GRACE_SECONDS = 0.5  # the supervisor ends the worker this long after a deadline the worker missed
 INTERRUPT_GRACE_SECONDS = 0.3  # ... and this long after Ctrl-C, if KeyboardInterrupt has not ended it

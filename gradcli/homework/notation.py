@@ -31,7 +31,7 @@ def annotate_check(report, data: dict, *, latex: bool = False, display: bool = T
     answer echoed as typed needs none."""
     printed = any(r.derivative is not None and r.verdict != "correct" for r in report.results)
     if latex or printed:
-        from .textbook import annotate_check as with_textbook
+        from gradcli.homework.textbook import annotate_check as with_textbook
 
         return with_textbook(report, data, latex=latex, display=display)
     if display and "parsed" in data:  # a renderer that prints sympy's reading of the function

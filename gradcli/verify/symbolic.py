@@ -18,10 +18,10 @@ from dataclasses import dataclass
 import numpy as np
 import sympy as sp
 
-from .errors import GradcliError
-from .lang.evaluator import evaluate
-from .lang.names import CONSTANTS
-from .startup import install_sympy_placeholder
+from gradcli.lang.evaluator import evaluate
+from gradcli.lang.names import CONSTANTS
+from gradcli.safety.errors import GradcliError
+from gradcli.verify.sympy_startup import install_sympy_placeholder
 
 install_sympy_placeholder()  # skip sympy.combinatorics on the first addition (see the module)
 
@@ -372,8 +372,8 @@ def _by_name(fn, args, kwargs):
 
 def _implementation(spec):
     """The sympy form of a registered op, found by name or through any alias sharing its function."""
-    from .engine.ops import REGISTRY
-    from .symbolic_ops import OPS  # the table imports this module's helpers: imported when first needed
+    from gradcli.engine.ops import REGISTRY
+    from gradcli.verify.symbolic_ops import OPS  # the table imports this module's helpers: imported when first needed
 
     name = "linalg." + spec.name if spec.linalg else spec.name
     if name in OPS:
@@ -391,7 +391,7 @@ def _creation(spec, args, kwargs):
     """Constant tensors (zeros, arange, eye...) are numbers: let the engine make them."""
     if "rand" in spec.name:
         raise NoSymbolicForm(f"no symbolic form for {spec.name} (random values)")
-    from .engine import Tensor
+    from gradcli.engine import Tensor
 
     def plain(v):
         if isinstance(v, np.ndarray) and v.dtype == object:  # zeros_like(x) only needs x's shape
@@ -504,9 +504,9 @@ def skipped(reason: str) -> dict:
 
 def cross_check(result, *, timeout: float, dtype_name: str = "float64", latex: bool = False) -> dict:
     """Evaluate the Program of an `EvalResult` on symbols, differentiate, compare with its .grad values."""
-    from .calc import engine_settings
-    from .engine import dtypes
-    from .limits import Limits
+    from gradcli.calc.calculator import engine_settings
+    from gradcli.engine import dtypes
+    from gradcli.safety.limits import Limits
 
     try:
         with engine_settings(dtypes.by_name(dtype_name), Limits()):
@@ -637,7 +637,7 @@ def _element(entry: dict) -> str:
 
 
 def _fmt(value: float) -> str:
-    from .render.text import format_number
+    from gradcli.render.text import format_number
 
     return format_number(value + 0.0).removesuffix(".0")  # + 0.0 turns -0.0 into 0.0
 

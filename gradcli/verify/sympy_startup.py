@@ -39,20 +39,3 @@ def load_real_module() -> types.ModuleType:
 def install_sympy_placeholder() -> None:
     """Call before sympy first adds expressions; does nothing if the real module is already loaded."""
     sys.modules.setdefault(MODULE, _Placeholder(MODULE))
-
-
-# 2. numpy.random (with hashlib and OpenSSL behind it: ~15 ms) only when a value asks for randn(...)/rand(...).
-
-class LazyGenerator:
-    """np.random.default_rng(seed), created on first use."""
-
-    def __init__(self, seed: int | None):
-        self._seed = seed
-        self._generator = None
-
-    def __getattr__(self, name: str):
-        if self._generator is None:
-            import numpy as np
-
-            self._generator = np.random.default_rng(self._seed)
-        return getattr(self._generator, name)

@@ -20,9 +20,9 @@ from pathlib import Path
 
 import numpy as np
 
-from . import guard
-from .errors import InputError
-from .render import json_out
+from gradcli.render import json_out
+from gradcli.safety import guard
+from gradcli.safety.errors import InputError
 
 FORMATS = ("table", "json", "ndjson", "csv", "tsv", "raw", "npz")
 EXTENSIONS = {".json": "json", ".jsonl": "ndjson", ".ndjson": "ndjson", ".csv": "csv", ".tsv": "tsv",
@@ -303,7 +303,7 @@ def write_single(result, fmt: str, stream, *, no_color: bool = True, console=Non
     elif fmt == "table":
         from rich.console import Console
 
-        from .render.table import print_eval_result
+        from gradcli.render.table import print_eval_result
 
         print_eval_result(result, console or Console(file=stream, no_color=True, highlight=False,
                                                       soft_wrap=False, width=160, force_terminal=False))
@@ -543,7 +543,7 @@ class NpzRowsWriter(RowsWriter):
 
     def _check_size(self, chunk) -> None:
         """The stacked arrays are tensors like any other: refused as they pass --max-elements, not at the end."""
-        from .engine.ops.sizes import check_size
+        from gradcli.engine.ops.sizes import check_size
 
         rows = len(self.outputs) + len(chunk)
         for key, column in (("output", chunk.outputs), *((f"grad_{n}", chunk.grads.get(n, ())) for n in

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .errors import GradcliError
-from .limits import Limits
+from gradcli.safety.errors import GradcliError
+from gradcli.safety.limits import Limits
 
 DEFAULT_RANGE = (-5.0, 5.0)
 POINTS = 401
@@ -66,7 +66,7 @@ def sample(function: str, *, wrt: str | None = None, start: float | None = None,
            order: int = 1, expect: str | None = None, points: int = POINTS,
            limits: Limits | None = None) -> PlotData:
     """f and its derivatives 1..order on [start, stop] (and the answer, if given), by the engine."""
-    from .notation import echo
+    from gradcli.homework.notation import echo
 
     limits = limits or Limits()
     start, stop = DEFAULT_RANGE[0] if start is None else start, DEFAULT_RANGE[1] if stop is None else stop
@@ -93,7 +93,7 @@ def sample(function: str, *, wrt: str | None = None, start: float | None = None,
               for k, ys in enumerate(values)]
     data = PlotData(echo(function), wrt, xs, curves)
     if expect is not None:
-        from .homework import split_answer
+        from gradcli.homework.reader import split_answer
 
         split = split_answer(expect)  # dy/dx = ..., f''(x) = ...: the answer is the right side
         if (split.order or order) != order or set(split.wrt or [wrt]) != {wrt}:
@@ -129,8 +129,8 @@ class _Program:
 
 def _program(text: str, limits: Limits, known=frozenset()) -> _Program:
     """Homework text as a program for gradcli's engine (errors point into `text`)."""
-    from .lang.parser import parse
-    from .reading import pytorch_expression
+    from gradcli.homework.reading import pytorch_expression
+    from gradcli.lang.parser import parse
 
     expression, renamed = pytorch_expression(text, known, limits)
     program = parse(expression, limits)
@@ -143,11 +143,11 @@ def _engine_curves(hw, wrt: str, xs: np.ndarray, order: int, limits: Limits) -> 
     (the function is elementwise, so the gradient of the sum is the derivative at each point)."""
     import warnings
 
-    from . import engine
-    from .calc import engine_settings
-    from .engine import Tensor, dtypes
-    from .engine.errors import EngineError
-    from .lang.evaluator import EngineBackend, evaluate
+    from gradcli import engine
+    from gradcli.calc.calculator import engine_settings
+    from gradcli.engine import Tensor, dtypes
+    from gradcli.engine.errors import EngineError
+    from gradcli.lang.evaluator import EngineBackend, evaluate
 
     with engine_settings(dtypes.float64, limits), warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
@@ -255,7 +255,7 @@ def summary(data: PlotData) -> list[str]:
 
 
 def _short(value: float) -> str:
-    from .render.symbolic_render import short_number
+    from gradcli.render.symbolic_render import short_number
 
     return short_number(float(value))
 
@@ -301,7 +301,7 @@ def write_image(data: PlotData, path: str) -> None:
     axes.grid(alpha=0.3)
     axes.legend(loc="best")
     figure.tight_layout()
-    from .outputs import atomic_file  # the one writer: atomic, symlinks followed, devices written through
+    from gradcli.io.outputs import atomic_file  # the one writer: atomic, symlinks followed, devices written through
 
     try:
         with atomic_file(path, binary=True) as target:
@@ -316,7 +316,7 @@ def plot_check(report, console, *, start: float | None = None, stop: float | Non
     """`check --plot`: the function, its derivative and the answer, after the verdict."""
     from rich.text import Text
 
-    from .reading import result_wrt_order
+    from gradcli.homework.reading import result_wrt_order
 
     result = report.results[0]
     wrt_order = result_wrt_order(result)

@@ -15,8 +15,8 @@ import math
 import numpy as np
 import sympy as sp
 
-from . import symbolic
-from .errors import GradcliError
+from gradcli.safety.errors import GradcliError
+from gradcli.verify import symbolic
 
 MAX_EXACT_RECHECKS = 1000  # rows per run re-evaluated at 30 digits when float64 says they differ
 

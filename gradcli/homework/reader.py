@@ -27,8 +27,8 @@ import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from .errors import GradcliError, ParseError
-from .limits import Limits
+from gradcli.safety.errors import GradcliError, ParseError
+from gradcli.safety.limits import Limits
 
 # canonical name -> (arity, how the read-as text names it)
 FUNCTIONS = {
@@ -826,7 +826,7 @@ def _undefined(why: str):
 
 def check_derivative(*args, **kwargs):
     """See `gradcli.homework_check.check_derivative` (kept importable from here)."""
-    from .homework_check import check_derivative as check
+    from gradcli.homework.check import check_derivative as check
 
     return check(*args, **kwargs)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from .errors import InputError
+from gradcli.safety.errors import InputError
 
 
 def seconds(value: float, flag: str) -> None:

@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .errors import GradcliError, InputError
-from .guard import deadline
-from .limits import Limits
-from .startup import LazyGenerator
+from gradcli.io.inputs import LazyGenerator
+from gradcli.safety.errors import GradcliError, InputError
+from gradcli.safety.guard import deadline
+from gradcli.safety.limits import Limits
 
 PROMPT = "gradcli> "
 HISTORY_FILE = "~/.gradcli_history"
@@ -115,7 +115,7 @@ class Session:
         if value_text.strip() in ("-", "@-"):
             raise InputError("standard input is the session itself here", source=line,
                              span=(offset, len(line.rstrip())), hint="read values from a file: x = @values.npy")
-        from .inputs import check_name, parse_value
+        from gradcli.io.inputs import check_name, parse_value
 
         check_name(name, line.rstrip("\n"), start=_BINDING.fullmatch(line).start(2))
         value = parse_value(value_text, dtype=np.dtype(self.settings.dtype), rng=self.rng,
@@ -123,16 +123,16 @@ class Session:
         (self.consts if const else self.inputs)[name] = value
         (self.inputs if const else self.consts).pop(name, None)
         if self.interactive:
-            from .render.text import format_array, format_shape
+            from gradcli.render.text import format_array, format_shape
 
             kind = "const" if const else "requires grad"
             self.console.print(f"{name} = {format_array(value)}  {format_shape(value.shape)}, {kind}",
                                markup=False, highlight=False)
 
     def evaluate(self, expression: str) -> None:
-        from .calc import attach_checks, attach_derivatives, evaluate_expression
-        from .engine import dtypes
-        from .lang.parser import parse
+        from gradcli.calc.calculator import attach_checks, attach_derivatives, evaluate_expression
+        from gradcli.engine import dtypes
+        from gradcli.lang.parser import parse
 
         settings = self.settings
         bound = {**self.inputs, **self.consts}
@@ -201,7 +201,7 @@ class Session:
                              hint=f"did you mean {close[0]}?" if close else "see :help")
 
     def list_vars(self) -> None:
-        from .render.text import format_array, format_shape
+        from gradcli.render.text import format_array, format_shape
 
         if not (self.inputs or self.consts):
             self._say("no tensors bound yet (x = [1, 2, 3] binds one)")
@@ -220,11 +220,11 @@ class Session:
 def print_result(result, console, *, json_out: bool, stdout, stderr) -> None:
     """One answer, as `gradcli eval` prints it: the table (or one JSON object), then backward's error."""
     if json_out:
-        from .render import json_out as render_json
+        from gradcli.render import json_out as render_json
 
         stdout.write(render_json.dumps(render_json.eval_result(result)) + "\n")
     else:
-        from .render.table import print_eval_result
+        from gradcli.render.table import print_eval_result
 
         print_eval_result(result, console)
     if result.error is not None:
@@ -235,7 +235,7 @@ def print_result(result, console, *, json_out: bool, stdout, stderr) -> None:
 
 def error_text(err: BaseException, limits: Limits | None = None) -> str:
     """The one-line (+ caret + hint) form every gradcli error takes."""
-    from .engine.errors import EngineError
+    from gradcli.engine.errors import EngineError
 
     if isinstance(err, MemoryError) or (isinstance(err, ImportError) and ("failed to map segment" in str(err)
                                                                         or "annot allocate memory" in str(err))):
@@ -370,7 +370,7 @@ class Completer:
         self.matches: list[str] = []
 
     def candidates(self, text: str) -> list[str]:
-        from .engine.ops import LINALG, REGISTRY
+        from gradcli.engine.ops import LINALG, REGISTRY
 
         if text.startswith(":"):
             return [c for c in COMMANDS if c.startswith(text)]

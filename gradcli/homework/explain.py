@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .calc import engine_settings, evaluate_expression, time_limit
-from .engine import Tensor, dtypes
-from .engine.autograd import Function, run_backward
-from .errors import EvalError
-from .lang.evaluator import EngineBackend, evaluate
-from .limits import Limits
+from gradcli.calc.calculator import engine_settings, evaluate_expression, time_limit
+from gradcli.engine import Tensor, dtypes
+from gradcli.engine.autograd import Function, run_backward
+from gradcli.lang.evaluator import EngineBackend, evaluate
+from gradcli.safety.errors import EvalError
+from gradcli.safety.limits import Limits
 
 SLOTS = "abcdefgh"  # names of a node's inputs in the rules below
 
@@ -84,7 +84,7 @@ _MATMUL_RULE = ("a @ b", "∂/∂a = G·bᵀ, ∂/∂b = aᵀ·G (G: the incomin
 
 def describe(node) -> tuple[str, str]:
     """(operation, local derivative rule) of a graph node."""
-    from .engine.ops.linalg import MatMul
+    from gradcli.engine.ops.linalg import MatMul
 
     if node.name in RULES:
         return RULES[node.name]
@@ -186,9 +186,9 @@ _PYTORCH_ONLY = re.compile(r"\btorch\.|\bF\.|\.\s*[A-Za-z_]\w*\s*\(|\*\*|@|\[|\b
 def reads_as_homework(text: str, known: frozenset = frozenset()) -> bool:
     """Homework notation (ln, 2x, e^(wx+b), sec x ...) rather than PyTorch syntax: the text is not valid
     PyTorch syntax, or the homework reader reads it differently; never when it uses PyTorch-only forms."""
-    from .errors import GradcliError
-    from .lang.parser import parse
-    from .reading import pytorch_expression
+    from gradcli.homework.reading import pytorch_expression
+    from gradcli.lang.parser import parse
+    from gradcli.safety.errors import GradcliError
 
     if _PYTORCH_ONLY.search(text):
         return False
@@ -234,7 +234,7 @@ def explain(expression: str, inputs: dict[str, np.ndarray], consts: dict[str, np
     if homework is None:
         homework = reads_as_homework(expression, known)
     if homework:
-        from .reading import pytorch_expression
+        from gradcli.homework.reading import pytorch_expression
 
         expression, renamed = pytorch_expression(expression, known, limits)  # errors point into the text
         inputs = {renamed.get(k, k): v for k, v in inputs.items()}
@@ -283,7 +283,7 @@ def _operands(method, args) -> list:
 
 def _constant_operands(calls, constants) -> dict:
     """grad_fn -> the texts of its operands that are not graph nodes (numbers, --const tensors), in order."""
-    from .render.symbolic_render import short_number
+    from gradcli.render.symbolic_render import short_number
 
     names = {id(t): name for name, t in constants.items()}
     found = {}
@@ -381,7 +381,7 @@ def _chain_rule(explanation, calls, labels, leaves, constants, out, incoming, ti
     if any(t.array.ndim for t in (*leaves.values(), *tensors)):
         explanation.note = "the step-by-step chain rule is shown for scalar functions of scalar inputs"
         return
-    from . import symbolic
+    from gradcli.verify import symbolic
 
     try:
         forms = symbolic.bounded(timeout, _replay_chain, explanation, calls, labels, leaves, constants, incoming)
@@ -409,7 +409,7 @@ def _textbook_forms(explanation, forms, inputs, budget) -> None:
 
     import sympy as sp
 
-    from .textbook import style_for, textbook_form, to_text, with_sigma
+    from gradcli.homework.textbook import style_for, textbook_form, to_text, with_sigma
 
     style = style_for(explanation.expression)
     deadline = time.monotonic() + budget
@@ -431,7 +431,7 @@ def _textbook_forms(explanation, forms, inputs, budget) -> None:
 def _replay_chain(explanation, calls, labels, leaves, constants, incoming) -> None:
     import sympy as sp
 
-    from .symbolic import SympyBackend, constant_array, number, tensor_symbols, value_at
+    from gradcli.verify.symbolic import SympyBackend, constant_array, number, tensor_symbols, value_at
 
     given = {**leaves, **constants}
     symbols = {name: tensor_symbols(name, ()) for name in given}

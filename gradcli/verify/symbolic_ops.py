@@ -14,7 +14,7 @@ import operator
 import numpy as np
 import sympy as sp
 
-from .symbolic import (
+from gradcli.verify.symbolic import (
     NoSymbolicForm,
     Relational,
     ReturnTypes,

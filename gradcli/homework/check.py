@@ -23,9 +23,9 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from .errors import GradcliError
-from .homework import Reading, Undefined, read_homework, real_function, split_answer, to_text
-from .limits import Limits
+from gradcli.homework.reader import Reading, Undefined, read_homework, real_function, split_answer, to_text
+from gradcli.safety.errors import GradcliError
+from gradcli.safety.limits import Limits
 
 NICE_VALUES = (1.0, 2.0, 0.5, -1.0, 1.5, -0.5, 3.0, -2.0, 0.25, 2.5, -1.5, 0.75)  # readable counterexamples
 CANDIDATES = 600  # points tried, at most
@@ -335,7 +335,7 @@ def _as_labelled(answer, free, wrt_list, order, implicit) -> tuple[str, ...]:
 def _symbolic_derivative(result: PartialCheck, f: Reading, symbols, implicit, timeout, report) -> None:
     import sympy as sp
 
-    from . import symbolic
+    from gradcli.verify import symbolic
 
     try:
         expr = f.sympy(symbols.all())
@@ -353,7 +353,7 @@ def _symbolic_derivative(result: PartialCheck, f: Reading, symbols, implicit, ti
 def _hessian(f: Reading, names, symbols, timeout, implicit):
     import sympy as sp
 
-    from . import symbolic
+    from gradcli.verify import symbolic
 
     if implicit:
         raise GradcliError("--hessian is for a function, not an equation")
@@ -679,7 +679,7 @@ class _Comparer:
     def _by_sympy(self, result: PartialCheck, timeout: float, symbols, found: int) -> None:
         import sympy as sp
 
-        from . import symbolic
+        from gradcli.verify import symbolic
 
         why = f"only {found} points of the domain found"
         _symbolic_derivative(result, self.f, symbols, self.implicit, timeout, self.report)

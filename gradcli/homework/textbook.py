@@ -22,8 +22,8 @@ import sympy as sp
 from sympy.core.function import AppliedUndef
 from sympy.printing.latex import LatexPrinter
 
-from .notation import SUPERSCRIPT as _SUPERSCRIPT
-from .notation import echo  # noqa: F401 - part of this module's interface
+from gradcli.homework.notation import SUPERSCRIPT as _SUPERSCRIPT
+from gradcli.homework.notation import echo  # noqa: F401 - part of this module's interface
 
 DEFAULT_BUDGET = 2.0  # seconds for the whole candidate search
 RECIPROCAL_NAMES = ("tan", "sec", "csc", "cot")  # an input using one of these gets sec/csc/cot/tan answers
@@ -186,7 +186,7 @@ def _candidates():
 def textbook_form(expr, style: Style = Style(), *, function=None, budget: float = DEFAULT_BUDGET):
     """The most readable equivalent form of `expr` (already in the course's functions), by
     `readability_cost`; each candidate within what is left of `budget` seconds."""
-    from .symbolic import SymbolicTimeout, bounded
+    from gradcli.verify.symbolic import SymbolicTimeout, bounded
 
     if not isinstance(expr, sp.Basic) or expr.is_Atom:
         return course_functions(expr, style)
@@ -486,7 +486,7 @@ def annotate_check(report, data: dict, *, latex: bool = False, display: bool = T
     derivative in textbook form, the function and the answer as typed (or all in LaTeX)."""
     import sympy as sp
 
-    from .reading import report_function, result_answer
+    from gradcli.homework.reading import report_function, result_answer
 
     texts = [report.function_text, *(r.expected_text for r in report.results)]
     style = style_for(*texts)

@@ -7,9 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from . import homework
-from .errors import GradcliError
-from .limits import Limits
+from gradcli.homework import reader as homework
+from gradcli.safety.errors import GradcliError
+from gradcli.safety.limits import Limits
 
 NEW_READER = hasattr(homework, "read_homework")
 
@@ -33,7 +33,7 @@ def read_function(text: str, *, known=(), allow_equation: bool = False, limits: 
 
     limits = limits or Limits()
     if NEW_READER:
-        from .homework_check import explicit_definition
+        from gradcli.homework.check import explicit_definition
 
         reading = homework.read_homework(text, tuple(v for v in known if len(v) > 1), limits,
                                          allow_equation=allow_equation)
@@ -83,7 +83,7 @@ def pytorch_expression(text: str, known=frozenset(), limits: Limits | None = Non
 
 
 def _program_name(name: str) -> str:
-    from .lang import names
+    from gradcli.lang import names
 
     taken = names.resolve_function((name,)) is not None or name in ("torch", "F", "nn", "math") or \
         (name in names.CONSTANTS and name not in ("e", "pi"))

@@ -10,14 +10,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import engine
-from .engine import Tensor, dtypes
-from .engine.errors import EngineError
-from .errors import EvalError, InputError
-from .guard import TimeLimit, deadline  # noqa: F401  (TimeLimit: re-exported for callers)
-from .lang.evaluator import EngineBackend, evaluate
-from .lang.parser import Program, parse
-from .limits import Limits
+from gradcli import engine
+from gradcli.engine import Tensor, dtypes
+from gradcli.engine.errors import EngineError
+from gradcli.lang.evaluator import EngineBackend, evaluate
+from gradcli.lang.parser import Program, parse
+from gradcli.safety.errors import EvalError, InputError
+from gradcli.safety.guard import TimeLimit, deadline  # noqa: F401  (TimeLimit: re-exported for callers)
+from gradcli.safety.limits import Limits
 
 
 @dataclass
@@ -171,7 +171,7 @@ def attach_checks(result: EvalResult, *, check: bool | None = None, check_limit:
         if result.error is not None:
             result.extras["symbolic"] = {"status": "skipped", "reason": "backward failed, no gradients to compare"}
         elif check or size <= check_limit:
-            from .symbolic import cross_check
+            from gradcli.verify.symbolic import cross_check
 
             result.extras["symbolic"] = cross_check(result, timeout=check_timeout, dtype_name=dtype.name,
                                                     latex=latex)
@@ -179,7 +179,7 @@ def attach_checks(result: EvalResult, *, check: bool | None = None, check_limit:
             reason = f"too large: {size} input elements, more than --check-limit {check_limit} (--check forces it)"
             result.extras["symbolic"] = {"status": "skipped", "reason": reason}
     if gradcheck:
-        from .numeric import gradcheck as finite_difference_check
+        from gradcli.verify.numeric import gradcheck as finite_difference_check
 
         result.extras["numeric"] = finite_difference_check(result, timeout=check_timeout)
     if "symbolic" in result.extras or "numeric" in result.extras:
@@ -187,7 +187,7 @@ def attach_checks(result: EvalResult, *, check: bool | None = None, check_limit:
 
 
 def _print_checks(result: EvalResult, console) -> None:
-    from .render.symbolic_render import print_checks  # rich is imported only when a table is printed
+    from gradcli.render.symbolic_render import print_checks  # rich is imported only when a table is printed
 
     print_checks(result.extras, console)
 
@@ -205,7 +205,7 @@ def attach_derivatives(result: EvalResult, *, hessian: bool = False, jacobian: b
     gradient graph."""
     if not (hessian or jacobian or order):
         return
-    from .engine import functional
+    from gradcli.engine import functional
 
     limits = limits or Limits()
     program = result.program
@@ -262,6 +262,6 @@ def _check_derivative_size(n: int, flag: str, program: Program, limits: Limits) 
 
 
 def _print_derivatives(result: EvalResult, console) -> None:
-    from .render.derivatives import print_derivatives  # rich is imported only when a table is printed
+    from gradcli.render.derivatives import print_derivatives  # rich is imported only when a table is printed
 
     print_derivatives(result.extras, console)

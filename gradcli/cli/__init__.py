@@ -13,8 +13,8 @@ from typing import Annotated
 
 import typer
 
-from . import __version__
-from .limits import Limits
+from gradcli import __version__
+from gradcli.safety.limits import Limits
 
 app = typer.Typer(
     rich_markup_mode="rich",
@@ -60,11 +60,11 @@ def main_callback(
 def _user_errors(debug: bool, json_errors: bool = False):
     """Turn every failure into one clear message on stderr and exit code 2 (a traceback only with --debug).
     With --json, stdout also gets exactly one object {"error": {"type", "message", "hint", "span"}}."""
-    from .errors import GradcliError
+    from gradcli.safety.errors import GradcliError
 
     def as_json(kind, message, hint=None, span=None):
         if json_errors:
-            from .render import json_out as render_json
+            from gradcli.render import json_out as render_json
 
             try:
                 sys.stdout.write(render_json.dumps({"error": {"type": kind, "message": message, "hint": hint,
@@ -112,7 +112,7 @@ def _user_errors(debug: bool, json_errors: bool = False):
 def _engine_error():
     """EngineError, imported only when an error reaches it: importing the engine costs numpy's start-up,
     which `check` does not need."""
-    from .engine.errors import EngineError
+    from gradcli.engine.errors import EngineError
 
     return EngineError
 
@@ -127,14 +127,14 @@ def _guarded(seconds: float | None, what: str = "the evaluation", memory_mb: flo
     """The whole command under its wall-time and memory limits (see gradcli/guard.py), once its option
     values are known to be valid (`validate` raises a clear error otherwise)."""
     validate()
-    from .guard import command
+    from gradcli.safety.guard import command
 
     return command(seconds, memory_mb=Limits().max_memory_mb if memory_mb is None else memory_mb, what=what,
                    interrupts_worker=interrupts_worker)
 
 
 def _console(no_color: bool, color: str = "auto"):
-    from .terminal import make_console
+    from gradcli.cli.terminal import make_console
 
     return make_console(getattr(color, "value", color), no_color)
 
@@ -255,7 +255,7 @@ def eval_command(
     Example: [bold]gradcli eval "(x**2).sum()" x=[1,2,3][/]
     """
     def valid_options():
-        from . import options
+        from gradcli.cli import options
 
         options.check_eval(timeout=timeout, check_timeout=check_timeout, check_limit=check_limit,
                            max_length=max_length, max_depth=max_depth, max_nodes=max_nodes,
@@ -264,9 +264,10 @@ def eval_command(
 
     expression = expression.strip()  # " -x^2": see _expression_may_start_with_minus
     # rows mode bounds each row by --timeout (gradcli/rows.py), not the whole stream
+    from gradcli.io.outputs import check_distinct_files, input_file  # before the memory limit starts
+
     with _user_errors(debug, json_out), _guarded(None if rows is not None else timeout, memory_mb=max_memory,
                                                  validate=valid_options):
-        from .outputs import check_distinct_files, input_file
 
         check_distinct_files(
             [("-o " + output if output else "-o", output),
@@ -276,19 +277,23 @@ def eval_command(
              ("--rows " + rows if rows else "--rows", rows)])
         import numpy as np
 
-        from .calc import attach_checks, attach_derivatives, evaluate_expression, produced_non_finite
-        from .engine import dtypes
-        from .inputs import bind_inputs_file, parse_assignment, parse_value
-        from .startup import LazyGenerator
+        from gradcli.calc.calculator import (
+            attach_checks,
+            attach_derivatives,
+            evaluate_expression,
+            produced_non_finite,
+        )
+        from gradcli.engine import dtypes
+        from gradcli.io.inputs import LazyGenerator, bind_inputs_file, parse_assignment, parse_value
 
         limits = _limits(max_length, max_depth, max_nodes, max_elements, max_exponent, timeout)
         np_dtype = np.dtype(dtype.value)
         rng = LazyGenerator(seed)  # numpy.random only if a value asks for it
         if rows == "-":
-            from .rows import check_stdin_once
+            from gradcli.calc.rows import check_stdin_once
 
             check_stdin_once(rows, [*(assignments or []), *(const or []), f"grad_output={grad_output or ''}"])
-        from .guard import deadline
+        from gradcli.safety.guard import deadline
 
         # rows mode times each row, not the stream: the shared values (a FIFO, a gzip bomb) get --timeout here
         with deadline(timeout if rows is not None else None, f"reading the values took longer than {timeout:g} s",
@@ -301,7 +306,7 @@ def eval_command(
                                                                 limits=limits)
         fmt = None if out_format is None else out_format.value
         if rows is not None:  # rows mode: gradcli/rows.py
-            from .rows import run_rows_command
+            from gradcli.calc.rows import run_rows_command
 
             raise typer.Exit(run_rows_command(
                 expression, rows, inputs, consts, gout, dtype=dtypes.by_name(dtype.value), limits=limits, rng=rng,
@@ -314,7 +319,7 @@ def eval_command(
         attach_derivatives(result, hessian=hessian, jacobian=jacobian, order=order,
                            dtype=dtypes.by_name(dtype.value), limits=limits)
         if output or fmt or raw or save:  # files and raw output: gradcli/outputs.py
-            from .outputs import emit_single
+            from gradcli.io.outputs import emit_single
 
             emit_single(result, output=output, fmt=fmt, raw=raw, json_flag=json_out, saves=save or [],
                         no_color=no_color, console_factory=_console)
@@ -322,11 +327,11 @@ def eval_command(
                 for warning in result.warnings:
                     sys.stderr.write(f"gradcli: warning: {warning}\n")
         elif json_out:
-            from .render import json_out as render_json
+            from gradcli.render import json_out as render_json
 
             sys.stdout.write(render_json.dumps(render_json.eval_result(result)) + "\n")
         else:
-            from .render.table import print_eval_result
+            from gradcli.render.table import print_eval_result
 
             print_eval_result(result, _console(no_color, color))
         if result.error is not None:
@@ -345,7 +350,7 @@ def eval_command(
 
 
 def _assignments(specs, np_dtype, rng, limits, parse_assignment) -> dict:
-    from .errors import InputError
+    from gradcli.safety.errors import InputError
 
     values = {}
     for spec in specs:
@@ -363,7 +368,7 @@ def ops_command(
     color: ColorOpt = ColorMode.auto,
 ):
     """List every supported operation with its signature and a one-line description."""
-    from .engine.ops import LINALG, REGISTRY
+    from gradcli.engine.ops import LINALG, REGISTRY
 
     entries = []
     for name, spec in sorted(REGISTRY.items()) + sorted(("linalg." + n, s) for n, s in LINALG.items()):
@@ -372,7 +377,7 @@ def ops_command(
         entries.append({"name": name, "signature": spec.signature, "description": spec.doc,
                         "category": spec.category, "forms": forms})
     if json_out:
-        from .render import json_out as render_json
+        from gradcli.render import json_out as render_json
 
         sys.stdout.write(render_json.dumps({"ops": entries}) + "\n")
         return
@@ -402,8 +407,8 @@ def run_command(
 ):
     """Run a PyTorch autograd snippet on gradcli's engine and print what PyTorch would print."""
     with _user_errors(debug):
-        from .run import run_source
-        from .run.checker import check_arguments
+        from gradcli.run import run_source
+        from gradcli.run.checker import check_arguments
 
         # --arg values and the program are read under the limits too (a FIFO that never ends, a gzip bomb)
         with _guarded(timeout, "reading the program and its --arg values", memory_mb=max_memory,
@@ -416,7 +421,7 @@ def run_command(
 
 
 def _valid_run_options(timeout, max_memory):
-    from .options import check_run
+    from gradcli.cli.options import check_run
 
     check_run(timeout=timeout, max_memory=max_memory)
 
@@ -425,10 +430,10 @@ def _run_inputs(file, arg, timeout, max_memory):
     """`gradcli run`'s program text, its name, the --arg bindings and its limits."""
     from pathlib import Path
 
-    from .errors import InputError
-    from .inputs import run_arguments
-    from .options import source_text
-    from .run import RunLimits
+    from gradcli.cli.options import source_text
+    from gradcli.io.inputs import run_arguments
+    from gradcli.run import RunLimits
+    from gradcli.safety.errors import InputError
 
     bindings = run_arguments(arg or [], max_elements=RunLimits().max_tensor_elements)
     # at most max_source_chars characters of UTF-8 (4 bytes each) are read: endless stdin is refused, not read
@@ -492,34 +497,34 @@ def check_command(
     Exit code 0: correct, 1: incorrect, 2: an error (or undecided).
     """
     def valid_options():
-        from . import options
+        from gradcli.cli import options
 
         options.seconds(timeout, "--timeout")
 
     with _user_errors(debug, json_out), _guarded(timeout, "the check", validate=valid_options):
-        from .homework_check import check_derivative
+        from gradcli.homework.check import check_derivative
 
         report = check_derivative(function, expect or [], wrt=wrt, order=order, at=_point(at), timeout=timeout,
                                   variables=var or (), dependent=dependent, hessian=hessian,
                                   formulas="all" if json_out else "needed")
         data = report.to_dict()
-        from .notation import annotate_check
+        from gradcli.homework.notation import annotate_check
 
         annotate_check(report, data, latex=latex, display=not json_out)
         if json_out:
-            from .render import json_out as render_json
+            from gradcli.render import json_out as render_json
 
             sys.stdout.write(render_json.dumps(data) + "\n")
         else:
-            from .render.symbolic_render import print_check_report
+            from gradcli.render.symbolic_render import print_check_report
 
             print_check_report(data, _console(no_color, color))
             if steps:
-                from .steps import print_check_steps
+                from gradcli.homework.steps import print_check_steps
 
                 print_check_steps(report, _console(no_color, color), latex=latex)
             if plot:
-                from .plot import plot_check
+                from gradcli.homework.plot import plot_check
 
                 plot_check(report, _console(no_color, color))
     raise typer.Exit(report.exit_code)
@@ -554,16 +559,15 @@ def explain_command(
     """
     expression = expression.strip()  # " -x^2": see _expression_may_start_with_minus
     def valid_options():
-        from . import options
+        from gradcli.cli import options
 
         options.check_explain(timeout=timeout, seed=seed)
 
     with _user_errors(debug, json_out), _guarded(timeout, validate=valid_options):
         import numpy as np
 
-        from .explain import explain, to_dict
-        from .inputs import parse_assignment, parse_value
-        from .startup import LazyGenerator
+        from gradcli.homework.explain import explain, to_dict
+        from gradcli.io.inputs import LazyGenerator, parse_assignment, parse_value
 
         limits = _limits(_D.max_length, _D.max_depth, _D.max_nodes, _D.max_elements, _D.max_exponent, timeout)
         rng = LazyGenerator(seed)  # numpy.random only if a value asks for it
@@ -573,15 +577,15 @@ def explain_command(
         gout = None if grad_output is None else parse_value(grad_output, dtype=f64, rng=rng, limits=limits)
         explanation = explain(expression, inputs, consts, grad_output=gout, limits=limits)
         if dot:
-            from .render.explain_render import to_dot
+            from gradcli.render.explain_render import to_dot
 
             sys.stdout.write(to_dot(explanation) + "\n")
         elif json_out:
-            from .render import json_out as render_json
+            from gradcli.render import json_out as render_json
 
             sys.stdout.write(render_json.dumps(to_dict(explanation)) + "\n")
         else:
-            from .render.explain_render import print_explanation
+            from gradcli.render.explain_render import print_explanation
 
             print_explanation(explanation, _console(no_color, color), torch_names=torch_names)
 
@@ -606,12 +610,12 @@ def steps_command(
     Example: [bold]gradcli steps "x^2 sin x"[/]
     """
     def valid_options():
-        from . import options
+        from gradcli.cli import options
 
         options.seconds(timeout, "--timeout")
 
     with _user_errors(debug), _guarded(timeout, "the derivation", validate=valid_options):
-        from .steps import derive_text, print_derivation
+        from gradcli.homework.steps import derive_text, print_derivation
 
         print_derivation(derive_text(function, wrt, dependent=dependent), _console(no_color, color), latex=latex)
 
@@ -642,13 +646,13 @@ def plot_command(
     Example: [bold]gradcli plot "x^2 sin x" --expect "2x cos x"[/]
     """
     def valid_options():
-        from . import options
+        from gradcli.cli import options
 
         options.seconds(timeout, "--timeout")
 
     with _user_errors(debug), _guarded(timeout, "the plot", validate=valid_options):
-        from .outputs import check_distinct_files
-        from .plot import print_plot, sample, write_image
+        from gradcli.homework.plot import print_plot, sample, write_image
+        from gradcli.io.outputs import check_distinct_files
 
         check_distinct_files([(f"--png {png}", png), (f"--svg {svg}", svg)])
         data = sample(function, wrt=wrt, start=start, stop=stop, order=order, expect=expect)
@@ -684,13 +688,13 @@ def repl_command(
     on stderr; exit code 0, or 2 if any line failed.  :help lists the session commands.
     """
     def valid_options():
-        from . import options
+        from gradcli.cli import options
 
         options.seconds(timeout, "--timeout")
         options.megabytes(max_memory)
         options.count(max_elements, "--max-elements")
 
-    from .repl import interactive_streams
+    from gradcli.calc.repl import interactive_streams
 
     # the session runs in a supervised worker under the memory limit; a line stuck in one numpy call past
     # --timeout (or Ctrl-C that it cannot act on) ends the worker from outside (gradcli/guard.py)
@@ -698,7 +702,7 @@ def repl_command(
                                        interrupts_worker=interactive_streams()):
         from dataclasses import replace
 
-        from . import repl
+        from gradcli.calc import repl
 
         limits = replace(_limits(_D.max_length, _D.max_depth, _D.max_nodes, max_elements, _D.max_exponent,
                                  timeout), max_memory_mb=max_memory)
@@ -718,7 +722,7 @@ class Shell(str, Enum):
 def completion_command(shell: Annotated[Shell, typer.Argument(help="bash, zsh or fish.")]):
     """Print the shell completion script: eval "$(gradcli completion bash)" in ~/.bashrc
     (zsh: in ~/.zshrc; fish: gradcli completion fish > ~/.config/fish/completions/gradcli.fish)."""
-    from .terminal import completion_script
+    from gradcli.cli.terminal import completion_script
 
     sys.stdout.write(completion_script(shell.value) + "\n")
 
@@ -729,9 +733,9 @@ def _point(specs: list[str] | None) -> dict | None:
         return None
     import numpy as np
 
-    from .errors import InputError
-    from .inputs import parse_assignment
-    from .limits import Limits
+    from gradcli.io.inputs import parse_assignment
+    from gradcli.safety.errors import InputError
+    from gradcli.safety.limits import Limits
 
     point = {}
     for spec in (part for text in specs for part in text.split(",")):
@@ -770,9 +774,14 @@ def _short_options(command_name: str) -> set[str]:
 
 
 def main() -> None:
-    from .guard import own_process
-    from .options import undecodable_argument
-    from .terminal import keep_only_invoked_command, plain_help_when_asked, prepare_process, usage_error_exit_code
+    from gradcli.cli.options import undecodable_argument
+    from gradcli.cli.terminal import (
+        keep_only_invoked_command,
+        plain_help_when_asked,
+        prepare_process,
+        usage_error_exit_code,
+    )
+    from gradcli.safety.guard import own_process
 
     message = undecodable_argument(sys.argv[1:])
     if message is not None:
@@ -803,7 +812,7 @@ def run() -> None:
     in its own `finally` blocks by now, so only the standard streams are left to flush."""
     import os
 
-    from .terminal import fill_closed_streams
+    from gradcli.cli.terminal import fill_closed_streams
 
     fill_closed_streams()
     try:

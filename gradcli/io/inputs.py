@@ -27,8 +27,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import InputError
-from .limits import Limits
+from gradcli.safety.errors import InputError
+from gradcli.safety.limits import Limits
 
 _GENERATORS = ("randn", "rand", "zeros", "ones", "arange", "linspace", "eye", "full")
 _NAMED_NUMBERS = {"nan": math.nan, "inf": math.inf, "pi": math.pi, "e": math.e}
@@ -841,7 +841,7 @@ def parse_run_argument(spec: str, *, limits: Limits, stdin=None, rng: np.random.
     rng = rng if rng is not None else np.random.default_rng(0)
     array = parse_value(text, dtype=np.dtype(np.float32), rng=rng, limits=limits, stdin=stdin, source=spec,
                         offset=offset)
-    from .engine import tensor
+    from gradcli.engine import tensor
 
     return name, tensor(array)
 
@@ -880,3 +880,18 @@ def _plain_number(text: str):
     if isinstance(tree, ast.Name) and tree.id in _NAMED_NUMBERS:
         return sign * _NAMED_NUMBERS[tree.id]
     return None
+
+
+# numpy.random (with hashlib and OpenSSL behind it: ~15 ms) only when a value asks for randn(...)/rand(...).
+
+class LazyGenerator:
+    """np.random.default_rng(seed), created on first use."""
+
+    def __init__(self, seed: int | None):
+        self._seed = seed
+        self._generator = None
+
+    def __getattr__(self, name: str):
+        if self._generator is None:
+            self._generator = np.random.default_rng(self._seed)
+        return getattr(self._generator, name)

@@ -30,16 +30,16 @@ from itertools import repeat
 
 import numpy as np
 
-from . import guard
-from .calc import TimeLimit, _as_output, _backward, engine_settings
-from .engine import Tensor, dtypes
-from .engine.errors import EngineError
-from .errors import EvalError, GradcliError, InputError
-from .inputs import DuplicateKey, parse_value, unique_keys
-from .lang import names
-from .lang.evaluator import EngineBackend, evaluate
-from .lang.parser import Program, _dotted, parse
-from .limits import Limits
+from gradcli.calc.calculator import TimeLimit, _as_output, _backward, engine_settings
+from gradcli.engine import Tensor, dtypes
+from gradcli.engine.errors import EngineError
+from gradcli.io.inputs import DuplicateKey, parse_value, unique_keys
+from gradcli.lang import names
+from gradcli.lang.evaluator import EngineBackend, evaluate
+from gradcli.lang.parser import Program, _dotted, parse
+from gradcli.safety import guard
+from gradcli.safety.errors import EvalError, GradcliError, InputError
+from gradcli.safety.limits import Limits
 
 CHUNK_ROWS = 65_536  # rows per batch: big enough for numpy to dominate, small enough for bounded memory
 READ_BYTES = 1 << 20
@@ -858,7 +858,7 @@ def run_rows_command(expression: str, rows_path: str, inputs: dict, consts: dict
     """`gradcli eval EXPR --rows FILE|-`: the exit code: 2 when any row failed, else 1 when --check found
     autograd disagreeing with sympy on a row (a gradcli bug; 0 with --no-strict) or, with --strict, a row
     produced nan or inf from finite inputs; else 0."""
-    from . import outputs
+    from gradcli.io import outputs
 
     if raw:
         raise InputError("-r/--raw prints one evaluation's gradients; rows mode writes csv, tsv, ndjson, json "
@@ -873,7 +873,7 @@ def run_rows_command(expression: str, rows_path: str, inputs: dict, consts: dict
     evaluator = RowEvaluator(expression, inputs, consts, grad_output=grad_output, dtype=dtype, limits=limits)
     checker = None
     if check:
-        from .rows_check import RowsChecker
+        from gradcli.verify.rows_check import RowsChecker
 
         checker = RowsChecker(evaluator, timeout=check_timeout)
     if rows_path == "-":

@@ -20,9 +20,17 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
-from .errors import GradcliError
-from .limits import Limits
-from .textbook import Style, TextbookPrinter, course_functions, style_for, textbook_form, to_latex, to_text
+from gradcli.homework.textbook import (
+    Style,
+    TextbookPrinter,
+    course_functions,
+    style_for,
+    textbook_form,
+    to_latex,
+    to_text,
+)
+from gradcli.safety.errors import GradcliError
+from gradcli.safety.limits import Limits
 
 MAX_STEPS = 80
 PLAIN = Style()
@@ -245,7 +253,7 @@ def derive(function, x, *, function_text: str = "", style: Style = PLAIN, budget
 
 def _solve_implicit(derivation: Derivation, x):
     """dy/dx from the differentiated equation (linear in dy/dx), in the textbook form."""
-    from .symbolic import SymbolicTimeout, bounded
+    from gradcli.verify.symbolic import SymbolicTimeout, bounded
 
     equation = derivation.result
     rates = [s for s in equation.free_symbols if s.name.startswith("d") and s.name.endswith(f"/d{x}")]
@@ -269,7 +277,7 @@ def _solve_implicit(derivation: Derivation, x):
 def derive_text(text: str, wrt: str | None = None, *, dependent: str = "y", limits: Limits | None = None,
                 budget: float = 2.0) -> Derivation:
     """Parse homework notation (an equation F = G for implicit differentiation) and derive it."""
-    from .reading import read_function
+    from gradcli.homework.reading import read_function
 
     function = read_function(text, allow_equation=True, limits=limits)
     style = style_for(text)
@@ -368,7 +376,7 @@ def print_check_steps(report, console, *, latex: bool = False) -> None:
     derivations in a row; mixed partials are not shown step by step)."""
     from rich.text import Text
 
-    from .reading import report_function, result_wrt_order
+    from gradcli.homework.reading import report_function, result_wrt_order
 
     style = style_for(report.function_text, *(r.expected_text for r in report.results))
     symbols = {name: sp.Symbol(name, real=True) for name in report.variables}

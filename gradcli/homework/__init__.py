@@ -1,0 +1,1 @@
+"""Homework notation: the reader, check, textbook forms, steps, plot data, explain."""

@@ -1,0 +1,1 @@
+"""Independent checks of a gradient: sympy (symbolic, with its op table) and finite differences."""
