@@ -4,7 +4,7 @@ The Python API (`gradcli.grad`, `gradcli.compile`, `gradcli.check`; see docs/api
 so the command line's start-up does not pay for it.
 """
 
-__version__ = "0.1.0"
+from gradcli.version import __version__  # noqa: F401  (gradcli.__version__)
 
 _API = ("grad", "compile", "check", "GradResult", "Compiled", "ColumnsResult", "CheckResult", "GradcliError",
         "EngineError", "Limits")

@@ -1,3 +1,3 @@
-from gradcli.cli import run
+from gradcli.cli.main import run
 
 run()

@@ -24,11 +24,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from gradcli.calc.calculator import attach_checks, evaluate_expression
+from gradcli.calc.calculator import attach_checks
 from gradcli.calc.rows import RowError, RowEvaluator
 from gradcli.engine import dtypes
 from gradcli.engine.errors import EngineError
 from gradcli.homework.check import check_derivative  # sympy itself is imported only when a check runs
+from gradcli.lang.evaluation import evaluate_expression
 from gradcli.safety.errors import GradcliError, InputError
 from gradcli.safety.limits import Limits
 

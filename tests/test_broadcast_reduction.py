@@ -11,10 +11,10 @@ import pytest
 from typer.testing import CliRunner
 
 from gradcli import engine as E
-from gradcli.calc.calculator import evaluate_expression
-from gradcli.cli import app
+from gradcli.cli.commands import app
 from gradcli.engine.autograd import EdgeChecks, Function
 from gradcli.engine.errors import GradientShapeError
+from gradcli.lang.evaluation import evaluate_expression
 
 V = [0.0, -1.0, -2.0, 2.0]
 M = [[-1.0, 0.0, 1.0, 2.0], [3.0, 4.0, 5.0, 6.0], [7.0, 8.0, 9.0, 10.0]]

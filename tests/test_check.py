@@ -9,8 +9,9 @@ import math
 import pytest
 from typer.testing import CliRunner
 
-from gradcli.cli import app
-from gradcli.homework.reader import check_derivative, read_homework
+from gradcli.cli.commands import app
+from gradcli.homework.check import check_derivative
+from gradcli.homework.reader import read_homework
 from gradcli.safety.errors import GradcliError
 
 runner = CliRunner()

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from gradcli.homework.reader import check_derivative
+from gradcli.homework.check import check_derivative
 from gradcli.safety.errors import GradcliError
 
 CORPUS = Path(__file__).parent / "corpus" / "homework.jsonl"

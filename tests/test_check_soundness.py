@@ -13,8 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from gradcli.cli import app
-from gradcli.homework.reader import check_derivative, read_homework
+from gradcli.cli.commands import app
+from gradcli.homework.check import check_derivative
+from gradcli.homework.reader import read_homework
 from gradcli.safety.errors import GradcliError
 
 runner = CliRunner()

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from gradcli.cli import app
+from gradcli.cli.commands import app
 
 runner = CliRunner()
 

@@ -22,9 +22,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gradcli.calc.calculator import attach_derivatives, evaluate_expression
+from gradcli.calc.calculator import attach_derivatives
 from gradcli.engine import dtypes
 from gradcli.engine.errors import EngineError
+from gradcli.lang.evaluation import evaluate_expression
 from gradcli.safety.errors import GradcliError
 
 GOLDENS = Path(__file__).parent / "goldens" / "compositions.json.gz"
@@ -154,7 +155,7 @@ def test_eval_command_sample():
     """The same numbers through `gradcli eval ... --json` (in-process), for a sample of cases."""
     from typer.testing import CliRunner
 
-    from gradcli.cli import app
+    from gradcli.cli.commands import app
 
     runner = CliRunner()
     checked = 0

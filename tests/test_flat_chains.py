@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gradcli.calc.calculator import evaluate_expression
+from gradcli.lang.evaluation import evaluate_expression
 from gradcli.lang.parser import MAX_TREE_DEPTH, parse
 from gradcli.safety.errors import ParseError
 from gradcli.safety.limits import Limits
@@ -47,7 +47,7 @@ def test_tree_depth_is_bounded():
 def test_a_size_limit_ends_with_a_hint():
     from typer.testing import CliRunner
 
-    from gradcli.cli import app
+    from gradcli.cli.commands import app
 
     result = CliRunner().invoke(app, ["eval", "torch.diag(x)", "x=[1.0, 2.0, 3.0]", "--max-elements", "5",
                                       "--no-check"])

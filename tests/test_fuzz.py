@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from gradcli.cli import app
+from gradcli.cli.commands import app
 
 runner = CliRunner()
 # GRADCLI_FUZZ_SCALE=20 for a long, randomised hunt; the default keeps the file well under a minute

@@ -11,9 +11,10 @@ import pytest
 from typer.testing import CliRunner
 
 from gradcli import engine
-from gradcli.calc.calculator import attach_derivatives, evaluate_expression
-from gradcli.cli import app
+from gradcli.calc.calculator import attach_derivatives
+from gradcli.cli.commands import app
 from gradcli.engine import Tensor, functional
+from gradcli.lang.evaluation import evaluate_expression
 from gradcli.safety.errors import EvalError
 
 

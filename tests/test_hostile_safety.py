@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from gradcli.cli import app
+from gradcli.cli.commands import app
 
 runner = CliRunner()
 
@@ -238,7 +238,7 @@ def test_non_utf8_arguments_are_refused_by_the_program(tmp_path):
     import subprocess
     import sys
 
-    code = "import sys; from gradcli.cli import main; sys.argv[0] = 'gradcli'; main()"
+    code = "import sys; from gradcli.cli.main import main; sys.argv[0] = 'gradcli'; main()"
     for argv, position in (([b"eval", b"x\xff+1", b"x=1"], 2), ([b"eval", b"x+1", b"x=\xfe"], 3),
                            ([b"run", b"\xff.py"], 2), ([b"check", b"x^2", b"--wrt", b"\xc3"], 4)):
         proc = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, timeout=60)
@@ -283,7 +283,7 @@ def test_explain_shows_negative_infinity():
 def test_float64_values_of_sympy_infinities_keep_their_sign():
     import sympy as sp
 
-    from gradcli.verify.symbolic import value_at
+    from gradcli.verify.sympy_forms import value_at
 
     x = sp.Symbol("x", real=True)
     at_zero = {x: sp.Float(0.0, 30)}

@@ -120,7 +120,7 @@ def test_bad_generator_arguments_and_numbers(text, message):
 def test_bad_values_on_the_command_line_exit_2(text):
     from typer.testing import CliRunner
 
-    from gradcli.cli import app
+    from gradcli.cli.commands import app
 
     result = CliRunner().invoke(app, ["eval", "x.sum()", f"x={text}", "--no-check"])
     assert result.exit_code == 2

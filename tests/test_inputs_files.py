@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from gradcli.cli import app
+from gradcli.cli.commands import app
 from gradcli.io import inputs as inputs_module
 from gradcli.io.inputs import max_input_bytes, parse_value, read_inputs_file
 from gradcli.safety.errors import InputError

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from gradcli.cli import app
+from gradcli.cli.commands import app
 from gradcli.engine import Tensor
 from gradcli.io.inputs import parse_run_argument, run_arguments
 from gradcli.safety.errors import InputError

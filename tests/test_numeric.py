@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from gradcli.calc.calculator import attach_checks, evaluate_expression
-from gradcli.cli import app
+from gradcli.calc.calculator import attach_checks
+from gradcli.cli.commands import app
+from gradcli.lang.evaluation import evaluate_expression
 from gradcli.lang.parser import parse
 from gradcli.verify.numeric import ATOL, EPS, RTOL, finite_difference_grads, gradcheck
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from gradcli.cli import app
+from gradcli.cli.commands import app
 from gradcli.homework.plot import render_text, sample, summary
 from gradcli.safety.errors import GradcliError
 

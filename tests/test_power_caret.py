@@ -6,7 +6,8 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from gradcli.cli import _expression_may_start_with_minus, app
+from gradcli.cli.commands import app
+from gradcli.cli.main import expression_may_start_with_minus
 
 runner = CliRunner()
 
@@ -58,7 +59,7 @@ def test_caret_inside_a_string_is_left_alone():
     (["gradcli", "run", "-x^2"], "-x^2"),                  # not an expression command
 ])
 def test_leading_minus_expression_is_an_argument(argv, expected):
-    _expression_may_start_with_minus(argv)
+    expression_may_start_with_minus(argv)
     assert argv[2] == expected
 
 

@@ -108,7 +108,7 @@ def test_rebinding_switches_between_grad_and_const():
 
 
 def test_keyboard_interrupt_during_an_evaluation_returns_to_the_prompt(monkeypatch):
-    from gradcli.calc import calculator as calc
+    from gradcli.calc import repl as repl_module
 
     session = Session(Settings(check=False), console=None, stdout=io.StringIO(), stderr=io.StringIO())
     session.handle("x = 1")
@@ -116,7 +116,7 @@ def test_keyboard_interrupt_during_an_evaluation_returns_to_the_prompt(monkeypat
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(calc, "evaluate_expression", interrupted)
+    monkeypatch.setattr(repl_module, "evaluate_expression", interrupted)
     with pytest.raises(KeyboardInterrupt):  # the loop catches it; the bindings survive
         session.handle("x + 1")
     assert "x" in session.inputs and not session.failed

@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from gradcli.calc import rows as rows_module
-from gradcli.calc.calculator import evaluate_expression
-from gradcli.cli import app
+from gradcli.cli.commands import app
+from gradcli.lang.evaluation import evaluate_expression
 from gradcli.lang.parser import parse
 from gradcli.render import json_out
 
@@ -432,7 +432,7 @@ def test_header_only_and_empty_inputs(tmp_path):
 
 def test_rows_mode_imports_neither_sympy_nor_rich(tmp_path):
     path = write(tmp_path, "p.csv", "x\n1\n")
-    code = ("import sys; from gradcli.cli import app\n"
+    code = ("import sys; from gradcli.cli.commands import app\n"
             "try:\n    app(['eval', 'x*2', '--rows', sys.argv[1]])\nexcept SystemExit:\n    pass\n"
             "print(sorted(m for m in ('sympy', 'rich') if m in sys.modules), file=sys.stderr)")
     done = subprocess.run([sys.executable, "-c", code, path], capture_output=True, text=True, timeout=60)

@@ -7,7 +7,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from gradcli.cli import app
+from gradcli.cli.commands import app
 
 runner = CliRunner()
 

@@ -10,7 +10,7 @@ import pytest
 import sympy as sp
 from typer.testing import CliRunner
 
-from gradcli.cli import app
+from gradcli.cli.commands import app
 from gradcli.homework import steps
 from gradcli.safety.errors import GradcliError
 

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from gradcli.cli import _expression_may_start_with_minus, app
+from gradcli.cli.commands import app
+from gradcli.cli.main import expression_may_start_with_minus
 from gradcli.engine.ops import arith
 
 
@@ -122,7 +123,7 @@ def test_rows_warn_and_strict_exits_1():
 @pytest.mark.parametrize("command", ["eval", "explain"])
 def test_leading_minus_with_equals_is_the_expression(command):
     argv = ["gradcli", command, "-torch.norm(x, p=2)", "x=[3,4]"]
-    _expression_may_start_with_minus(argv)
+    expression_may_start_with_minus(argv)
     result = invoke(*argv[1:], *(["--json"] if command == "eval" else []))
     assert result.exit_code == 0, result.output
     if command == "eval":
@@ -133,7 +134,7 @@ def test_leading_minus_with_equals_is_the_expression(command):
 
 def test_glued_short_option_stays_an_option():
     argv = ["gradcli", "eval", "-cz=4", "x*2", "x=1"]
-    _expression_may_start_with_minus(argv)
+    expression_may_start_with_minus(argv)
     assert argv[2] == "-cz=4"
     result = invoke(*argv[1:], "--json", "--no-check")
     assert json.loads(result.stdout)["tensors"]["z"]["requires_grad"] is False

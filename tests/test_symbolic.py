@@ -14,8 +14,9 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from gradcli.calc.calculator import attach_checks, evaluate_expression
-from gradcli.cli import app
+from gradcli.calc.calculator import attach_checks
+from gradcli.cli.commands import app
+from gradcli.lang.evaluation import evaluate_expression
 from gradcli.verify.symbolic import cross_check
 
 GOLDENS = json.loads((Path(__file__).parent / "goldens" / "ops.json").read_text())
@@ -188,16 +189,16 @@ def test_eval_latex_line():
 
 
 def test_a_disagreement_exits_1_unless_no_strict(monkeypatch):
-    import gradcli.calc.calculator
+    from gradcli.cli import eval as eval_command
 
-    real = gradcli.calc.calculator.evaluate_expression
+    real = eval_command.evaluate_expression
 
     def wrong_gradient(*args, **kwargs):
         result = real(*args, **kwargs)
         result.tensors["x"].grad = result.tensors["x"].grad + 1.0
         return result
 
-    monkeypatch.setattr(gradcli.calc.calculator, "evaluate_expression", wrong_gradient)
+    monkeypatch.setattr(eval_command, "evaluate_expression", wrong_gradient)
     # issue 15: a disagreement is a gradcli bug, exit 1 by default (it was 0 unless --strict)
     assert runner.invoke(app, ["eval", "x**2", "x=3", "--json", "--no-strict"]).exit_code == 0
     strict = runner.invoke(app, ["eval", "x**2", "x=3", "--json"])

@@ -135,7 +135,7 @@ def test_completion_adds_no_import_to_normal_runs():
     # typer itself loads its completion modules; gradcli's completion path must add none (nor the repl)
     probe = ("import sys; sys.argv = ['gradcli', 'eval', 'x*2', 'x=1', '--no-check', '--json']\n"
              "import typer; before = set(sys.modules)\n"
-             "from gradcli.cli import main\n"
+             "from gradcli.cli.main import main\n"
              "try:\n    main()\nexcept SystemExit:\n    pass\n"
              "print(sorted(m for m in set(sys.modules) - before if 'complet' in m or 'repl' in m))")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=environment())
@@ -182,7 +182,7 @@ def test_a_broken_pipe_in_the_shell_is_141():
     assert done.stdout.strip() == "141" and done.stderr == ""
 
 
-# -- leaving without the interpreter's teardown (gradcli.cli.run) ----------------------------------------
+# -- leaving without the interpreter's teardown (gradcli.cli.main.run) ----------------------------------------
 
 def test_everything_written_arrives_before_the_fast_exit():
     # far more than any buffer, to a pipe and to a file: every byte arrives, and the JSON is whole

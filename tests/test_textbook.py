@@ -15,7 +15,7 @@ import pytest
 import sympy as sp
 from typer.testing import CliRunner
 
-from gradcli.cli import app
+from gradcli.cli.commands import app
 from gradcli.homework import textbook as tb
 from gradcli.homework.reading import read_function
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gradcli.calc.calculator import evaluate_expression
+from gradcli.lang.evaluation import evaluate_expression
 from gradcli.safety.errors import GradcliError
 
 RECORDED = json.loads((Path(__file__).parent / "goldens" / "conventions.json").read_text())

@@ -1,163 +1,21 @@
-"""The calculator behind `gradcli eval`: parse, build tensors, evaluate, backward, collect the results.
-
-Pure data in, pure data out (no printing): the renderers turn an `EvalResult` into a table or JSON.
+"""The calculator behind `gradcli eval`: beyond the evaluation itself (lang.evaluation), its trust features
+(the sympy cross-check, finite differences) and higher derivatives (Hessian, Jacobian, d^n/dx^n), stored in
+the result as data.
 """
 
 from __future__ import annotations
 
-from contextlib import contextmanager
-from dataclasses import dataclass, field
-
 import numpy as np
 
-from gradcli import engine
-from gradcli.engine import Tensor, dtypes
+from gradcli.engine import Tensor, dtypes, functional
 from gradcli.engine.errors import EngineError
+from gradcli.lang.evaluation import EvalResult, as_output, engine_settings
 from gradcli.lang.evaluator import EngineBackend, evaluate
-from gradcli.lang.parser import Program, parse
-from gradcli.safety.errors import EvalError, InputError
-from gradcli.safety.guard import TimeLimit, deadline  # noqa: F401  (TimeLimit: re-exported for callers)
+from gradcli.lang.parser import Program
+from gradcli.safety.errors import EvalError
+from gradcli.safety.guard import time_limit
 from gradcli.safety.limits import Limits
-
-
-@dataclass
-class TensorReport:
-    name: str
-    value: np.ndarray
-    requires_grad: bool
-    grad: np.ndarray | None = None
-    used: bool = True
-
-
-@dataclass
-class EvalResult:
-    expression: str
-    program: Program
-    output: np.ndarray | None
-    tensors: dict[str, TensorReport]
-    grad_output: np.ndarray | None = None
-    error: str | None = None  # PyTorch's error when backward could not run (the output is still shown)
-    warnings: list[str] = field(default_factory=list)
-    inputs_finite: bool = True  # every tensor value and the grad_output were finite
-    extras: dict = field(default_factory=dict)  # later features: "symbolic", "numeric", ...
-
-    def disagreements(self) -> list[str]:
-        """What the independent checks (sympy, finite differences) found autograd got wrong: each is a gradcli
-        bug, so `eval` says it on stderr and exits 1 unless --no-strict."""
-        return [check["disagreement"] for check in (self.extras.get(k) for k in ("symbolic", "numeric"))
-                if check and check.get("status") == "disagrees" and check.get("disagreement")]
-
-
-def time_limit(seconds: float):
-    """Raise TimeLimit when the evaluation runs longer than `seconds` (any thread; see `guard.deadline`)."""
-    return deadline(seconds, f"evaluation took longer than {seconds:g} s", hint="raise it with --timeout")
-
-
-@contextmanager
-def engine_settings(dtype: dtypes.DType, limits: Limits):
-    """The calculator's numeric mode: `dtype` for new tensors, the size limit for every op."""
-    prev_dtype, prev_limit = engine.get_default_dtype(), engine.SizeLimit.max_elements
-    engine.set_default_dtype(dtype)
-    engine.SizeLimit.max_elements = limits.max_elements
-    try:
-        with np.errstate(all="ignore"):  # nan/inf are results here, reported as warnings, not numpy noise
-            yield
-    finally:
-        engine.set_default_dtype(prev_dtype)
-        engine.SizeLimit.max_elements = prev_limit
-
-
-def evaluate_expression(expression: str, inputs: dict[str, np.ndarray], consts: dict[str, np.ndarray] | None = None,
-                        *, grad_output: np.ndarray | None = None, dtype: dtypes.DType = dtypes.float64,
-                        limits: Limits | None = None) -> EvalResult:
-    limits = limits or Limits()
-    consts = consts or {}
-    clash = sorted(set(inputs) & set(consts))
-    if clash:
-        raise InputError(f"'{clash[0]}' is given both as a tensor and as --const")
-    given = frozenset(inputs) | frozenset(consts)
-    program = parse(expression, limits, known_variables=given)
-    missing = [n for n in program.variables if n not in given]
-    if missing:
-        listing = ", ".join(missing)
-        raise EvalError(f"no value given for {listing}", source=program.source,
-                        span=_first_use_span(program, missing[0]),
-                        hint="give values as NAME=VALUE, e.g. " + " ".join(f"{n}=1.0" for n in missing))
-    with engine_settings(dtype, limits), time_limit(limits.max_seconds):
-        tensors = {name: Tensor._make(np.array(v, dtype=dtype.np), None).requires_grad_(True)
-                   for name, v in inputs.items()}
-        constants = {name: Tensor._make(np.array(v, dtype=dtype.np), None) for name, v in consts.items()}
-        out = evaluate(program, EngineBackend({**tensors, **constants}, dtype))
-        out = _as_output(out, program)
-        result = EvalResult(expression, program, out.array, {}, grad_output)
-        used = set(program.variables)
-        for name, t in {**tensors, **constants}.items():
-            result.tensors[name] = TensorReport(name, t.array, t.requires_grad, used=name in used)
-        result.error = _backward(out, grad_output, dtype)
-        for name, t in tensors.items():
-            grad = t._grad
-            result.tensors[name].grad = None if grad is None else grad.array
-    given = [*inputs.values(), *consts.values(), *([] if grad_output is None else [grad_output])]
-    result.inputs_finite = all(np.all(np.isfinite(v)) for v in given)
-    if result.inputs_finite and not np.all(np.isfinite(result.output)):
-        result.warnings.append(f"the output contains {_kinds(result.output)} though every input is finite "
-                               "(an overflow, or a point outside a function's domain)")
-    for name, report in result.tensors.items():
-        if not report.used:
-            result.warnings.append(f"{name} is not used by the expression; its .grad stays None")
-        elif report.grad is not None and not np.all(np.isfinite(report.grad)):
-            result.warnings.append(f"{name}.grad contains {_kinds(report.grad)}")
-    return result
-
-
-def _kinds(array) -> str:
-    return " and ".join(k for k, bad in (("nan", np.isnan(array).any()), ("inf", np.isinf(array).any())) if bad)
-
-
-def produced_non_finite(result: EvalResult) -> bool:
-    """nan or inf in the output or a gradient although every input was finite (`--strict` exits 1)."""
-    return bool(non_finite_grads(result)) or (result.inputs_finite and not np.all(np.isfinite(result.output)))
-
-
-def non_finite_grads(result: EvalResult) -> list[str]:
-    """The tensors whose .grad holds nan or inf (`eval --strict` fails on them: exit 1)."""
-    return [name for name, t in result.tensors.items() if t.grad is not None and not np.all(np.isfinite(t.grad))]
-
-
-def _as_output(out, program: Program) -> Tensor:
-    if isinstance(out, tuple):
-        raise EvalError("the expression gives several values (such as values and indices)",
-                        source=program.source, span=(0, len(program.source)),
-                        hint="pick one: add [0] or .values")
-    if isinstance(out, (int, float, bool)):
-        return Tensor._make(np.asarray(float(out)), None)
-    if not isinstance(out, Tensor):
-        raise EvalError(f"the expression gives a {type(out).__name__}, not a tensor", source=program.source,
-                        span=(0, len(program.source)))
-    return out
-
-
-def _backward(out: Tensor, grad_output: np.ndarray | None, dtype) -> str | None:
-    """Run backward as torch would; return PyTorch's error message instead of raising it."""
-    gradient = None
-    if grad_output is not None:
-        gradient = Tensor._make(np.broadcast_to(np.asarray(grad_output, dtype=out.array.dtype), out.array.shape)
-                                if np.ndim(grad_output) == 0 else np.asarray(grad_output, dtype=out.array.dtype),
-                                None)
-    try:
-        out.backward(gradient)
-    except EngineError as err:
-        return str(err)
-    return None
-
-
-def _first_use_span(program: Program, name: str):
-    import ast
-
-    for node in ast.walk(program.tree):
-        if isinstance(node, ast.Name) and node.id == name:
-            return program.span(node)
-    return None
+from gradcli.verify.numeric import gradcheck as finite_difference_check
 
 
 def attach_checks(result: EvalResult, *, check: bool | None = None, check_limit: int = 64,
@@ -179,8 +37,6 @@ def attach_checks(result: EvalResult, *, check: bool | None = None, check_limit:
             reason = f"too large: {size} input elements, more than --check-limit {check_limit} (--check forces it)"
             result.extras["symbolic"] = {"status": "skipped", "reason": reason}
     if gradcheck:
-        from gradcli.verify.numeric import gradcheck as finite_difference_check
-
         result.extras["numeric"] = finite_difference_check(result, timeout=check_timeout)
     if "symbolic" in result.extras or "numeric" in result.extras:
         result.extras.setdefault("_render", []).append(lambda console: _print_checks(result, console))
@@ -205,7 +61,6 @@ def attach_derivatives(result: EvalResult, *, hessian: bool = False, jacobian: b
     gradient graph."""
     if not (hessian or jacobian or order):
         return
-    from gradcli.engine import functional
 
     limits = limits or Limits()
     program = result.program
@@ -232,7 +87,7 @@ def attach_derivatives(result: EvalResult, *, hessian: bool = False, jacobian: b
                    for n in names}
         constants = {n: Tensor._make(np.array(t.value, dtype=dtype.np), None)
                      for n, t in result.tensors.items() if not t.requires_grad}
-        out = _as_output(evaluate(program, EngineBackend({**tensors, **constants}, dtype)), program)
+        out = as_output(evaluate(program, EngineBackend({**tensors, **constants}, dtype)), program)
         inputs = [tensors[n] for n in names]
         try:
             if hessian:

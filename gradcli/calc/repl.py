@@ -16,11 +16,21 @@ from __future__ import annotations
 import os
 import re
 import sys
+import traceback
 from dataclasses import dataclass, field
+from difflib import get_close_matches
 
 import numpy as np
 
-from gradcli.io.inputs import LazyGenerator
+from gradcli.calc.calculator import attach_checks, attach_derivatives
+from gradcli.engine import dtypes
+from gradcli.engine.errors import EngineError
+from gradcli.engine.ops import LINALG, REGISTRY
+from gradcli.io.inputs import LazyGenerator, check_name, parse_value
+from gradcli.lang.evaluation import evaluate_expression
+from gradcli.lang.parser import parse
+from gradcli.render import json_out as render_json
+from gradcli.render.text import format_array, format_shape
 from gradcli.safety.errors import GradcliError, InputError
 from gradcli.safety.guard import deadline
 from gradcli.safety.limits import Limits
@@ -94,8 +104,6 @@ class Session:
         except Exception as err:  # any failure of this line; the session goes on
             self.failed = True
             if self.settings.debug:
-                import traceback
-
                 traceback.print_exc(file=self.stderr)
             self.stderr.write(error_text(err, self.settings.limits) + "\n")
         self.stdout.flush()
@@ -115,7 +123,6 @@ class Session:
         if value_text.strip() in ("-", "@-"):
             raise InputError("standard input is the session itself here", source=line,
                              span=(offset, len(line.rstrip())), hint="read values from a file: x = @values.npy")
-        from gradcli.io.inputs import check_name, parse_value
 
         check_name(name, line.rstrip("\n"), start=_BINDING.fullmatch(line).start(2))
         value = parse_value(value_text, dtype=np.dtype(self.settings.dtype), rng=self.rng,
@@ -123,17 +130,11 @@ class Session:
         (self.consts if const else self.inputs)[name] = value
         (self.inputs if const else self.consts).pop(name, None)
         if self.interactive:
-            from gradcli.render.text import format_array, format_shape
-
             kind = "const" if const else "requires grad"
             self.console.print(f"{name} = {format_array(value)}  {format_shape(value.shape)}, {kind}",
                                markup=False, highlight=False)
 
     def evaluate(self, expression: str) -> None:
-        from gradcli.calc.calculator import attach_checks, attach_derivatives, evaluate_expression
-        from gradcli.engine import dtypes
-        from gradcli.lang.parser import parse
-
         settings = self.settings
         bound = {**self.inputs, **self.consts}
         # only the tensors the expression uses take part, as if given to `gradcli eval` on their own
@@ -194,15 +195,11 @@ class Session:
             setattr(settings, key, (not getattr(settings, key)) if not arg else arg == "on")
             self._say(f"{key} {'on' if getattr(settings, key) else 'off'}")
         else:
-            from difflib import get_close_matches
-
             close = get_close_matches(name, COMMANDS, n=1)
             raise InputError(f"unknown command {name}", source=text, span=(0, len(name)),
                              hint=f"did you mean {close[0]}?" if close else "see :help")
 
     def list_vars(self) -> None:
-        from gradcli.render.text import format_array, format_shape
-
         if not (self.inputs or self.consts):
             self._say("no tensors bound yet (x = [1, 2, 3] binds one)")
             return
@@ -220,8 +217,6 @@ class Session:
 def print_result(result, console, *, json_out: bool, stdout, stderr) -> None:
     """One answer, as `gradcli eval` prints it: the table (or one JSON object), then backward's error."""
     if json_out:
-        from gradcli.render import json_out as render_json
-
         stdout.write(render_json.dumps(render_json.eval_result(result)) + "\n")
     else:
         from gradcli.render.table import print_eval_result
@@ -235,11 +230,9 @@ def print_result(result, console, *, json_out: bool, stdout, stderr) -> None:
 
 def error_text(err: BaseException, limits: Limits | None = None) -> str:
     """The one-line (+ caret + hint) form every gradcli error takes."""
-    from gradcli.engine.errors import EngineError
-
     if isinstance(err, MemoryError) or (isinstance(err, ImportError) and ("failed to map segment" in str(err)
                                                                         or "annot allocate memory" in str(err))):
-        # the session's address-space limit (gradcli/guard.py) refused an allocation; the line's memory is freed
+        # the session's address-space limit (gradcli/safety/guard.py) refused an allocation; the line's memory is freed
         mb = (limits or Limits()).max_memory_mb
         return (f"gradcli: error: the line needed more than the memory limit of {mb:g} MB\n"
                 "hint: use smaller tensors, :del tensors no longer needed, or raise the limit with --max-memory")
@@ -370,8 +363,6 @@ class Completer:
         self.matches: list[str] = []
 
     def candidates(self, text: str) -> list[str]:
-        from gradcli.engine.ops import LINALG, REGISTRY
-
         if text.startswith(":"):
             return [c for c in COMMANDS if c.startswith(text)]
         head, dot, tail = text.rpartition(".")

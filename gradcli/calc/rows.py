@@ -22,23 +22,27 @@ import os
 import re
 import select
 import signal
+import stat
 import sys
 import threading
+from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import repeat
 
 import numpy as np
 
-from gradcli.calc.calculator import TimeLimit, _as_output, _backward, engine_settings
 from gradcli.engine import Tensor, dtypes
 from gradcli.engine.errors import EngineError
+from gradcli.io import outputs
 from gradcli.io.inputs import DuplicateKey, parse_value, unique_keys
 from gradcli.lang import names
+from gradcli.lang.evaluation import as_output, backward_error, engine_settings
 from gradcli.lang.evaluator import EngineBackend, evaluate
-from gradcli.lang.parser import Program, _dotted, parse
+from gradcli.lang.parser import Program, dotted_name, parse
 from gradcli.safety import guard
 from gradcli.safety.errors import EvalError, GradcliError, InputError
+from gradcli.safety.guard import TimeLimit
 from gradcli.safety.limits import Limits
 
 CHUNK_ROWS = 65_536  # rows per batch: big enough for numpy to dominate, small enough for bounded memory
@@ -108,10 +112,10 @@ def _rowwise(node, variables) -> bool:
     if isinstance(node, ast.Compare):
         return len(node.ops) == 1 and _rowwise(node.left, variables) and _rowwise(node.comparators[0], variables)
     if isinstance(node, ast.Attribute):  # torch.pi, math.e: numbers; x.T, x.shape: not row-wise
-        path = _dotted(node)
+        path = dotted_name(node)
         return path is not None and isinstance(names.resolve_constant(path), float)
     if isinstance(node, ast.Call):
-        path = _dotted(node.func)
+        path = dotted_name(node.func)
         if path is not None and (len(path) == 1 or path[0] in ("torch", "F", "nn", "math")):
             spec, receiver = names.resolve_function(path), None
         elif isinstance(node.func, ast.Attribute):
@@ -225,8 +229,8 @@ class RowEvaluator:
             variables[n] = Tensor._make(np.array(v, dtype=dt), None)
         try:
             with self.deadline:
-                out = _as_output(evaluate(program, EngineBackend(variables, self.dtype)), program)
-                error = _backward(out, self.grad_output, self.dtype)
+                out = as_output(evaluate(program, EngineBackend(variables, self.dtype)), program)
+                error = backward_error(out, self.grad_output, self.dtype)
         except GradcliError as err:
             raise RowError(type(err).__name__, err.message) from None
         except EngineError as err:
@@ -253,7 +257,7 @@ class RowEvaluator:
                 if type(out) is not Tensor or out.array.shape != (n,) or out.array.dtype != dt:
                     return None
                 gout = 1.0 if self.grad_output is None else self.grad_output
-                if _backward(out, gout, self.dtype) is not None:
+                if backward_error(out, gout, self.dtype) is not None:
                     return None
         except (GradcliError, EngineError, ValueError, TypeError, ArithmeticError):
             return None
@@ -356,8 +360,6 @@ _LINE_STARTING_WITH_SPACE = re.compile(r"\n\s")  # \s: what str.strip() removes,
 
 
 def _is_regular(fd: int) -> bool:
-    import stat
-
     try:
         return stat.S_ISREG(os.fstat(fd).st_mode)
     except OSError:
@@ -652,7 +654,6 @@ class _CsvRows:
         self.run = run
         self.delimiter = delimiter
         self.columns = [c.strip() for c in _split(header, delimiter)]
-        from collections import Counter
 
         # counted once, not column by column: a header of 400,000 columns is read in milliseconds
         duplicates = sorted(c for c, k in Counter(self.columns).items() if k > 1 and c)
@@ -858,8 +859,6 @@ def run_rows_command(expression: str, rows_path: str, inputs: dict, consts: dict
     """`gradcli eval EXPR --rows FILE|-`: the exit code: 2 when any row failed, else 1 when --check found
     autograd disagreeing with sympy on a row (a gradcli bug; 0 with --no-strict) or, with --strict, a row
     produced nan or inf from finite inputs; else 0."""
-    from gradcli.io import outputs
-
     if raw:
         raise InputError("-r/--raw prints one evaluation's gradients; rows mode writes csv, tsv, ndjson, json "
                          "or npz", hint="use --format csv or --format ndjson")

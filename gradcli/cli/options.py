@@ -88,12 +88,3 @@ def _escaped(arg: str) -> bool:
 
 def _short(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
-
-
-def source_text(data: bytes, name: str) -> str:
-    """A program file's bytes as text: UTF-8, with or without a byte-order mark (as Python reads files)."""
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        raise InputError(f"{name} is not UTF-8 text (byte 0x{data[err.start]:02x} at offset {err.start})",
-                         hint="gradcli run reads Python source as UTF-8") from None

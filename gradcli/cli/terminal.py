@@ -10,6 +10,7 @@ import errno
 import os
 import signal
 import sys
+import unicodedata
 
 COLOR_CHOICES = ("auto", "always", "never")
 COMPLETE_VAR = "_GRADCLI_COMPLETE"  # set by the completion scripts when they call gradcli
@@ -91,7 +92,6 @@ def ascii_fallback(char: str) -> str:
         return "#"
     if "\u2800" <= char <= "\u28ff":  # braille dots (terminal plots)
         return " " if char == "\u2800" else "*"
-    import unicodedata
 
     # modifier letters and other compatibility forms (ᶜ, ᵢ, ﬁ): their ASCII base, ^ for a superscript
     kind, _, base = unicodedata.decomposition(char).partition(" ")
@@ -168,17 +168,6 @@ def prepare_process() -> None:
         from typer.completion import completion_init
 
         completion_init()
-
-
-def keep_only_invoked_command(app, argv: list[str]) -> None:
-    """typer inspects the signature of every command before it runs one (eval alone has 25 options):
-    when the first argument names a command, register that one only.  `gradcli --help`, a misspelt
-    command and shell completion still see them all."""
-    if not argv or os.environ.get(COMPLETE_VAR):
-        return
-    chosen = [c for c in app.registered_commands if (c.name or c.callback.__name__) == argv[0]]
-    if chosen:
-        app.registered_commands[:] = chosen
 
 
 def plain_help_when_asked(argv: list[str]) -> None:

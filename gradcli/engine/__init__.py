@@ -28,7 +28,7 @@ from gradcli.engine.creation import (
 )
 from gradcli.engine.dtypes import get_default_dtype, set_default_dtype
 from gradcli.engine.errors import EngineError, LimitExceeded
-from gradcli.engine.ops._util import SizeLimit
+from gradcli.engine.ops.common import SizeLimit
 from gradcli.engine.tensor import Size, Tensor
 
 # PyTorch computes inf and nan silently; numpy would warn on every log(0).  Set once here rather than

@@ -17,7 +17,10 @@ import weakref
 
 import numpy as np
 
+from gradcli.engine import dual
+from gradcli.engine.dual import sum_to_shape
 from gradcli.engine.errors import GradientShapeError, TorchRuntimeError
+from gradcli.engine.tensor import Tensor
 
 
 class GradMode:
@@ -49,7 +52,7 @@ class EdgeChecks(metaclass=_EdgeChecksType):
     nothing on the common path); dtypes need each node to remember its inputs' dtypes (~0.3 us an op)."""
 
 
-class _GradModeContext:
+class GradModeContext:
     """Base for no_grad / enable_grad: usable as a context manager and as a decorator."""
 
     mode = True
@@ -70,15 +73,15 @@ class _GradModeContext:
         return wrapper
 
 
-class no_grad(_GradModeContext):  # noqa: N801 - PyTorch's name
+class no_grad(GradModeContext):  # noqa: N801 - PyTorch's name
     mode = False
 
 
-class enable_grad(_GradModeContext):  # noqa: N801 - PyTorch's name
+class enable_grad(GradModeContext):  # noqa: N801 - PyTorch's name
     mode = True
 
 
-class set_grad_enabled(_GradModeContext):  # noqa: N801 - PyTorch's name
+class set_grad_enabled(GradModeContext):  # noqa: N801 - PyTorch's name
     def __init__(self, mode: bool):
         self.mode = bool(mode)
         self._prev = GradMode.enabled
@@ -216,19 +219,19 @@ class Function:
 
 def _modified_message(value, node, index, version) -> str:
     producer = value.grad_fn.name if value.grad_fn is not None else None  # its history now, as torch reports
-    return _inplace_message(_type_name(value), value.array.shape, producer, value._version[0], version)
+    return _inplace_message(type_name(value), value.array.shape, producer, value._version[0], version)
 
 
 def _modified_output_message(node) -> str:
     return _inplace_message(_type_name_np(node.out), node.out.shape, node.name, node.out_version[0], 0)
 
 
-def _inplace_message(type_name, shape, producer, current, expected) -> str:
+def _inplace_message(tensor_type, shape, producer, current, expected) -> str:
     # torch names the producing op, not its node: MulBackward0 -> Mul, SumBackward1 -> Sum1
     which = f", which is output 0 of {producer.replace('Backward0', '').replace('Backward', '')}," if producer else ""
     return (
         "one of the variables needed for gradient computation has been modified by an inplace operation: "
-        f"[{type_name} {_size_str(shape)}]{which} is at version {current}; expected version {expected} instead. "
+        f"[{tensor_type} {_size_str(shape)}]{which} is at version {current}; expected version {expected} instead. "
         "Hint: enable anomaly detection to find the operation that failed to compute its gradient, with "
         "torch.autograd.set_detect_anomaly(True, check_nan=False)."
     )
@@ -243,7 +246,7 @@ def _type_name_np(array) -> str:
     return "torch." + _TYPE_NAMES[str(array.dtype)]
 
 
-def _type_name(tensor) -> str:
+def type_name(tensor) -> str:
     return _type_name_np(tensor.array)
 
 
@@ -313,17 +316,6 @@ def _fit(grad, shape, create_graph):
     if _is_larger(grad.shape, shape):
         return dual.sum_to(grad, shape) if create_graph else sum_to_shape(grad, shape)
     return _expand(grad, shape, create_graph)
-
-
-def sum_to_shape(array: np.ndarray, shape: tuple) -> np.ndarray:
-    """Sum `array` over the leading and size-1 dims that broadcasting added, giving `shape`."""
-    lead = array.ndim - len(shape)
-    axes = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape) if s == 1 and array.shape[i + lead] != 1)
-    if axes:
-        array = array.sum(axis=axes, keepdims=True)
-    if lead:
-        array = array.reshape(shape)
-    return array
 
 
 def _collect_dependencies(roots):
@@ -597,5 +589,22 @@ def retain_node_grad(tensor) -> None:
     tensor.grad_fn.retained = weakref.ref(tensor)
 
 
-from gradcli.engine import dual  # noqa: E402  (dual and tensor import this module)
-from gradcli.engine.tensor import Tensor  # noqa: E402
+def _tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None) -> None:
+    """Tensor.backward."""
+    backward([self], None if gradient is None else [gradient], retain_graph, create_graph, inputs)
+
+
+def _tensor_retain_grad(self) -> None:
+    """Tensor.retain_grad."""
+    if not self.requires_grad:
+        raise TorchRuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+    if self.grad_fn is None or self._retains_grad:
+        return
+    retain_node_grad(self)
+    self._retains_grad = True
+
+
+# The graph's methods of Tensor live with the graph (tensor.py knows arrays, not graphs), as the op registry
+# adds the ops' methods.
+Tensor.backward = _tensor_backward
+Tensor.retain_grad = _tensor_retain_grad

@@ -6,7 +6,7 @@ import numpy as np
 
 from gradcli.engine import dtypes
 from gradcli.engine.errors import TorchRuntimeError, TorchTypeError, TorchValueError
-from gradcli.engine.ops._util import as_shape, check_size
+from gradcli.engine.ops.common import as_shape, check_size
 from gradcli.engine.ops.registry import register
 from gradcli.engine.tensor import Tensor
 

@@ -6,6 +6,8 @@ In the first-order backward pass the rules receive numpy arrays and these calls 
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from gradcli.engine.tensor import Tensor
@@ -15,17 +17,33 @@ def _is_t(*values) -> bool:
     return any(isinstance(v, Tensor) for v in values)
 
 
-def _ops():
-    from gradcli.engine import ops
+_TENSOR_OPS = None  # the ops package, bound by it at import (it imports this module, not the reverse)
 
-    return ops
+
+def bind_tensor_ops(ops) -> None:
+    """Called once by gradcli.engine.ops: the op functions these helpers call on Tensors."""
+    global _TENSOR_OPS
+    _TENSOR_OPS = ops
+
+
+def _ops():
+    return _TENSOR_OPS
+
+
+def sum_to_shape(array: np.ndarray, shape: tuple) -> np.ndarray:
+    """Sum `array` over the leading and size-1 dims that broadcasting added, giving `shape`."""
+    lead = array.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape) if s == 1 and array.shape[i + lead] != 1)
+    if axes:
+        array = array.sum(axis=axes, keepdims=True)
+    if lead:
+        array = array.reshape(shape)
+    return array
 
 
 def sum_to(g, shape):
     """Sum `g` down to `shape` (the shape it was broadcast from)."""
     if not isinstance(g, Tensor):
-        from gradcli.engine.autograd import sum_to_shape
-
         return sum_to_shape(g, shape)
     lead = g.ndim - len(shape)
     dims = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape) if s == 1 and g.shape[i + lead] != 1)
@@ -136,14 +154,10 @@ def _np_sigmoid(x):
 
 def np_erf(x):
     """erf elementwise with the C library's erf (numpy has none; torch uses std::erf)."""
-    import math
-
     return _vectorised(math.erf, x)
 
 
 def np_erfc(x):
-    import math
-
     return _vectorised(math.erfc, x)
 
 
@@ -166,8 +180,6 @@ rsqrt = _unary("rsqrt", lambda x: 1 / np.sqrt(x))
 def softplus(x, beta=1.0, threshold=20.0):
     if isinstance(x, Tensor):
         return _ops().softplus(x, beta=beta, threshold=threshold)
-    from gradcli.engine.ops.activations import np_softplus
-
     return np_softplus(x, beta, threshold)
 
 
@@ -210,6 +222,14 @@ def solve(a, b):
 def logsigmoid(x):
     if isinstance(x, Tensor):
         return _ops().logsigmoid(x)
-    from gradcli.engine.ops.activations import _logsigmoid
+    return np_logsigmoid(x)
 
-    return _logsigmoid(x)
+
+def np_logsigmoid(x):
+    return np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))
+
+
+def np_softplus(x, beta=1.0, threshold=20.0):
+    with np.errstate(over="ignore"):
+        bx = x * beta
+        return np.where(bx > threshold, x, np.log1p(np.exp(bx)) / beta)

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine.autograd import _type_name, enable_grad
+from gradcli.engine.autograd import enable_grad, type_name
 from gradcli.engine.errors import TorchTypeError, TorchValueError
 from gradcli.engine.tensor import Tensor
 
 
 def _typename(value) -> str:
     """torch.typename: what torch's optimizer errors call a value."""
-    return _type_name(value) if isinstance(value, Tensor) else type(value).__name__
+    return type_name(value) if isinstance(value, Tensor) else type(value).__name__
 
 
 class Optimizer:

@@ -11,7 +11,8 @@ import warnings
 import numpy as np
 
 from gradcli.engine import dtypes
-from gradcli.engine.errors import TorchRuntimeError, TorchTypeError, TorchValueError
+from gradcli.engine.errors import TorchIndexError, TorchRuntimeError, TorchTypeError, TorchValueError
+from gradcli.engine.tensor_str import format_tensor
 
 NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute won't "
@@ -107,16 +108,6 @@ class Tensor:
         self.requires_grad = bool(requires_grad)
         return self
 
-    def retain_grad(self) -> None:
-        if not self.requires_grad:
-            raise TorchRuntimeError("can't retain_grad on Tensor that has requires_grad=False")
-        if self.grad_fn is None or self._retains_grad:
-            return
-        from gradcli.engine.autograd import retain_node_grad
-
-        retain_node_grad(self)
-        self._retains_grad = True
-
     def detach(self) -> Tensor:
         t = Tensor._make(self.array, None)
         t._version = self._version  # shares storage and version counter, as torch's detach does
@@ -135,11 +126,6 @@ class Tensor:
     def data(self, value: Tensor) -> None:
         self.array = value.array if isinstance(value, Tensor) else np.asarray(value)
 
-    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None) -> None:
-        from gradcli.engine.autograd import backward
-
-        backward([self], None if gradient is None else [gradient], retain_graph, create_graph, inputs)
-
     # -- shape and type ------------------------------------------------------------------------------
     @property
     def shape(self) -> Size:
@@ -148,7 +134,7 @@ class Tensor:
     def size(self, dim: int | None = None):
         if dim is None:
             return Size(self.array.shape)
-        return self.array.shape[_wrap_dim(dim, self.array.ndim)]
+        return self.array.shape[wrap_dim(dim, self.array.ndim)]
 
     @property
     def ndim(self) -> int:
@@ -235,8 +221,6 @@ class Tensor:
         return repr(self)
 
     def __repr__(self) -> str:
-        from gradcli.engine.tensor_str import format_tensor
-
         grad_fn = self.grad_fn.name if self.grad_fn is not None else None
         return format_tensor(self.array, default_dtype=dtypes.get_default_dtype().name,
                              requires_grad=self.requires_grad, grad_fn=grad_fn)
@@ -248,12 +232,10 @@ class Tensor:
         self._version[0] += 1
 
 
-def _wrap_dim(dim: int, ndim: int) -> int:
+def wrap_dim(dim: int, ndim: int) -> int:
     """Normalise a possibly negative dim, raising PyTorch's IndexError when out of range."""
     n = max(ndim, 1)
     if not -n <= dim < n:
-        from gradcli.engine.errors import TorchIndexError
-
         raise TorchIndexError(
             f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
     return dim + n if dim < 0 else dim

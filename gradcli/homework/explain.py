@@ -10,17 +10,23 @@ local derivative, and the numbers, ending in the gradients `gradcli eval` prints
 from __future__ import annotations
 
 import ast
+import copy
 import math
 import re
+import time
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from gradcli.calc.calculator import engine_settings, evaluate_expression, time_limit
 from gradcli.engine import Tensor, dtypes
 from gradcli.engine.autograd import Function, run_backward
+from gradcli.engine.ops.linalg import MatMul
+from gradcli.homework.reading import pytorch_expression
+from gradcli.lang.evaluation import engine_settings, evaluate_expression
 from gradcli.lang.evaluator import EngineBackend, evaluate
-from gradcli.safety.errors import EvalError
+from gradcli.lang.parser import parse
+from gradcli.safety.errors import EvalError, GradcliError
+from gradcli.safety.guard import time_limit
 from gradcli.safety.limits import Limits
 
 SLOTS = "abcdefgh"  # names of a node's inputs in the rules below
@@ -84,8 +90,6 @@ _MATMUL_RULE = ("a @ b", "∂/∂a = G·bᵀ, ∂/∂b = aᵀ·G (G: the incomin
 
 def describe(node) -> tuple[str, str]:
     """(operation, local derivative rule) of a graph node."""
-    from gradcli.engine.ops.linalg import MatMul
-
     if node.name in RULES:
         return RULES[node.name]
     if isinstance(node, MatMul):  # matmul's nodes carry the names of torch's views (UnsafeView, Clone ...)
@@ -186,10 +190,6 @@ _PYTORCH_ONLY = re.compile(r"\btorch\.|\bF\.|\.\s*[A-Za-z_]\w*\s*\(|\*\*|@|\[|\b
 def reads_as_homework(text: str, known: frozenset = frozenset()) -> bool:
     """Homework notation (ln, 2x, e^(wx+b), sec x ...) rather than PyTorch syntax: the text is not valid
     PyTorch syntax, or the homework reader reads it differently; never when it uses PyTorch-only forms."""
-    from gradcli.homework.reading import pytorch_expression
-    from gradcli.lang.parser import parse
-    from gradcli.safety.errors import GradcliError
-
     if _PYTORCH_ONLY.search(text):
         return False
     try:
@@ -210,8 +210,6 @@ def reads_as_homework(text: str, known: frozenset = frozenset()) -> bool:
 
 def _normal(tree):
     """The tree with ^ read as ** (both parsers' meaning of ^) for comparing two readings."""
-    import copy
-
     tree = copy.deepcopy(tree)
     for node in ast.walk(tree):
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitXor):
@@ -234,8 +232,6 @@ def explain(expression: str, inputs: dict[str, np.ndarray], consts: dict[str, np
     if homework is None:
         homework = reads_as_homework(expression, known)
     if homework:
-        from gradcli.homework.reading import pytorch_expression
-
         expression, renamed = pytorch_expression(expression, known, limits)  # errors point into the text
         inputs = {renamed.get(k, k): v for k, v in inputs.items()}
         consts = {renamed.get(k, k): v for k, v in consts.items()}
@@ -405,8 +401,6 @@ TEXTBOOK_BUDGET = 4.0  # seconds for simplifying every formula of the chain rule
 def _textbook_forms(explanation, forms, inputs, budget) -> None:
     """Each value and each input's gradient in homework notation, simplified (σ(u) for the sigmoid):
     for binary cross-entropy ∂L/∂w = x·(σ(b + w·x) - y)."""
-    import time
-
     import sympy as sp
 
     from gradcli.homework.textbook import style_for, textbook_form, to_text, with_sigma
@@ -431,7 +425,8 @@ def _textbook_forms(explanation, forms, inputs, budget) -> None:
 def _replay_chain(explanation, calls, labels, leaves, constants, incoming) -> None:
     import sympy as sp
 
-    from gradcli.verify.symbolic import SympyBackend, constant_array, number, tensor_symbols, value_at
+    from gradcli.verify.symbolic import SympyBackend, tensor_symbols
+    from gradcli.verify.sympy_forms import constant_array, number, value_at
 
     given = {**leaves, **constants}
     symbols = {name: tensor_symbols(name, ()) for name in given}

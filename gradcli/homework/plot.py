@@ -11,10 +11,21 @@ from __future__ import annotations
 import math
 import os
 import re
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from gradcli import engine
+from gradcli.engine import Tensor, dtypes
+from gradcli.engine.errors import EngineError
+from gradcli.homework.notation import echo
+from gradcli.homework.reader import split_answer
+from gradcli.homework.reading import pytorch_expression, result_wrt_order
+from gradcli.io.outputs import atomic_file
+from gradcli.lang.evaluation import engine_settings
+from gradcli.lang.evaluator import EngineBackend, evaluate
+from gradcli.lang.parser import parse
 from gradcli.safety.errors import GradcliError
 from gradcli.safety.limits import Limits
 
@@ -66,8 +77,6 @@ def sample(function: str, *, wrt: str | None = None, start: float | None = None,
            order: int = 1, expect: str | None = None, points: int = POINTS,
            limits: Limits | None = None) -> PlotData:
     """f and its derivatives 1..order on [start, stop] (and the answer, if given), by the engine."""
-    from gradcli.homework.notation import echo
-
     limits = limits or Limits()
     start, stop = DEFAULT_RANGE[0] if start is None else start, DEFAULT_RANGE[1] if stop is None else stop
     if not (math.isfinite(start) and math.isfinite(stop)) or start >= stop:
@@ -93,8 +102,6 @@ def sample(function: str, *, wrt: str | None = None, start: float | None = None,
               for k, ys in enumerate(values)]
     data = PlotData(echo(function), wrt, xs, curves)
     if expect is not None:
-        from gradcli.homework.reader import split_answer
-
         split = split_answer(expect)  # dy/dx = ..., f''(x) = ...: the answer is the right side
         if (split.order or order) != order or set(split.wrt or [wrt]) != {wrt}:
             raise GradcliError(f"the answer says {split.lhs}, the plot compares it with "
@@ -129,9 +136,6 @@ class _Program:
 
 def _program(text: str, limits: Limits, known=frozenset()) -> _Program:
     """Homework text as a program for gradcli's engine (errors point into `text`)."""
-    from gradcli.homework.reading import pytorch_expression
-    from gradcli.lang.parser import parse
-
     expression, renamed = pytorch_expression(text, known, limits)
     program = parse(expression, limits)
     back = {prog: user for user, prog in renamed.items()}
@@ -141,14 +145,6 @@ def _program(text: str, limits: Limits, known=frozenset()) -> _Program:
 def _engine_curves(hw, wrt: str, xs: np.ndarray, order: int, limits: Limits) -> list[np.ndarray]:
     """[f(xs), f′(xs), ..., f⁽ᵒʳᵈᵉʳ⁾(xs)] by gradcli's engine in float64 on the whole vector at once
     (the function is elementwise, so the gradient of the sum is the derivative at each point)."""
-    import warnings
-
-    from gradcli import engine
-    from gradcli.calc.calculator import engine_settings
-    from gradcli.engine import Tensor, dtypes
-    from gradcli.engine.errors import EngineError
-    from gradcli.lang.evaluator import EngineBackend, evaluate
-
     with engine_settings(dtypes.float64, limits), warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         x = Tensor._make(xs.astype(np.float64), None).requires_grad_(True)
@@ -301,7 +297,6 @@ def write_image(data: PlotData, path: str) -> None:
     axes.grid(alpha=0.3)
     axes.legend(loc="best")
     figure.tight_layout()
-    from gradcli.io.outputs import atomic_file  # the one writer: atomic, symlinks followed, devices written through
 
     try:
         with atomic_file(path, binary=True) as target:
@@ -315,8 +310,6 @@ def write_image(data: PlotData, path: str) -> None:
 def plot_check(report, console, *, start: float | None = None, stop: float | None = None) -> None:
     """`check --plot`: the function, its derivative and the answer, after the verdict."""
     from rich.text import Text
-
-    from gradcli.homework.reading import result_wrt_order
 
     result = report.results[0]
     wrt_order = result_wrt_order(result)

@@ -824,12 +824,5 @@ def _undefined(why: str):
     raise Undefined(why)
 
 
-def check_derivative(*args, **kwargs):
-    """See `gradcli.homework_check.check_derivative` (kept importable from here)."""
-    from gradcli.homework.check import check_derivative as check
-
-    return check(*args, **kwargs)
-
-
 __all__ = ["Reading", "read_homework", "split_answer", "to_text", "to_sympy", "real_function", "Undefined",
-           "check_derivative", "GradcliError"]
+           "GradcliError"]

@@ -4,10 +4,12 @@ from `check`'s report, in one place, so they follow the reader whichever shape i
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 
 from gradcli.homework import reader as homework
+from gradcli.homework.check import explicit_definition
 from gradcli.safety.errors import GradcliError
 from gradcli.safety.limits import Limits
 
@@ -33,8 +35,6 @@ def read_function(text: str, *, known=(), allow_equation: bool = False, limits: 
 
     limits = limits or Limits()
     if NEW_READER:
-        from gradcli.homework.check import explicit_definition
-
         reading = homework.read_homework(text, tuple(v for v in known if len(v) > 1), limits,
                                          allow_equation=allow_equation)
         # y = x^2 and f(x) = x^2 define a function, as check reads them; x^2 + y^2 = 25 is an equation
@@ -58,8 +58,6 @@ def read_function(text: str, *, known=(), allow_equation: bool = False, limits: 
 
 
 def _split_equation(text: str) -> list[str]:
-    import re
-
     parts = re.split(r"(?<![=<>!])=(?!=)", text)
     if len(parts) == 2 and parts[0].strip() and parts[1].strip():
         return parts
@@ -83,7 +81,7 @@ def pytorch_expression(text: str, known=frozenset(), limits: Limits | None = Non
 
 
 def _program_name(name: str) -> str:
-    from gradcli.lang import names
+    from gradcli.lang import names  # the op table loads the engine and numpy, which `check` never needs
 
     taken = names.resolve_function((name,)) is not None or name in ("torch", "F", "nn", "math") or \
         (name in names.CONSTANTS and name not in ("e", "pi"))

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
+from gradcli.homework.reading import read_function, report_function, result_wrt_order
 from gradcli.homework.textbook import (
     Style,
     TextbookPrinter,
@@ -31,6 +32,7 @@ from gradcli.homework.textbook import (
 )
 from gradcli.safety.errors import GradcliError
 from gradcli.safety.limits import Limits
+from gradcli.verify.sympy_forms import SymbolicTimeout, bounded
 
 MAX_STEPS = 80
 PLAIN = Style()
@@ -253,8 +255,6 @@ def derive(function, x, *, function_text: str = "", style: Style = PLAIN, budget
 
 def _solve_implicit(derivation: Derivation, x):
     """dy/dx from the differentiated equation (linear in dy/dx), in the textbook form."""
-    from gradcli.verify.symbolic import SymbolicTimeout, bounded
-
     equation = derivation.result
     rates = [s for s in equation.free_symbols if s.name.startswith("d") and s.name.endswith(f"/d{x}")]
     if len(rates) != 1:
@@ -277,8 +277,6 @@ def _solve_implicit(derivation: Derivation, x):
 def derive_text(text: str, wrt: str | None = None, *, dependent: str = "y", limits: Limits | None = None,
                 budget: float = 2.0) -> Derivation:
     """Parse homework notation (an equation F = G for implicit differentiation) and derive it."""
-    from gradcli.homework.reading import read_function
-
     function = read_function(text, allow_equation=True, limits=limits)
     style = style_for(text)
     variables = function.variables
@@ -375,8 +373,6 @@ def print_check_steps(report, console, *, latex: bool = False) -> None:
     """`check --steps`: the derivation of each derivative the check computed (the N-th derivative as N
     derivations in a row; mixed partials are not shown step by step)."""
     from rich.text import Text
-
-    from gradcli.homework.reading import report_function, result_wrt_order
 
     style = style_for(report.function_text, *(r.expected_text for r in report.results))
     symbols = {name: sp.Symbol(name, real=True) for name in report.variables}

@@ -24,6 +24,8 @@ from sympy.printing.latex import LatexPrinter
 
 from gradcli.homework.notation import SUPERSCRIPT as _SUPERSCRIPT
 from gradcli.homework.notation import echo  # noqa: F401 - part of this module's interface
+from gradcli.homework.reading import report_function, result_answer
+from gradcli.verify.sympy_forms import SymbolicTimeout, bounded
 
 DEFAULT_BUDGET = 2.0  # seconds for the whole candidate search
 RECIPROCAL_NAMES = ("tan", "sec", "csc", "cot")  # an input using one of these gets sec/csc/cot/tan answers
@@ -186,8 +188,6 @@ def _candidates():
 def textbook_form(expr, style: Style = Style(), *, function=None, budget: float = DEFAULT_BUDGET):
     """The most readable equivalent form of `expr` (already in the course's functions), by
     `readability_cost`; each candidate within what is left of `budget` seconds."""
-    from gradcli.verify.symbolic import SymbolicTimeout, bounded
-
     if not isinstance(expr, sp.Basic) or expr.is_Atom:
         return course_functions(expr, style)
     known = _functions(course_functions(function, style) if function is not None else None, expr)
@@ -485,8 +485,6 @@ def annotate_check(report, data: dict, *, latex: bool = False, display: bool = T
     `display` (the table, not --json): the fields the renderer prints become the course's forms: the
     derivative in textbook form, the function and the answer as typed (or all in LaTeX)."""
     import sympy as sp
-
-    from gradcli.homework.reading import report_function, result_answer
 
     texts = [report.function_text, *(r.expected_text for r in report.results)]
     style = style_for(*texts)

@@ -15,6 +15,8 @@ stdin is gated by size before it is parsed (and a .npy/.npz array by its header 
 from __future__ import annotations
 
 import ast
+import difflib
+import gzip
 import io
 import json
 import math
@@ -23,10 +25,13 @@ import re
 import stat
 import sys
 import warnings
+import zipfile
+import zlib
 from dataclasses import dataclass
 
 import numpy as np
 
+from gradcli.engine import tensor
 from gradcli.safety.errors import InputError
 from gradcli.safety.limits import Limits
 
@@ -202,8 +207,6 @@ class _ValueReader:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _GENERATORS:
             return self.generate(node, depth)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            import difflib
-
             close = difflib.get_close_matches(node.func.id, _GENERATORS, n=1)
             self.fail(node.func, f"unknown value generator '{node.func.id}'",
                       hint=f"did you mean `{close[0]}`?" if close else "generators: " + ", ".join(_GENERATORS))
@@ -485,9 +488,6 @@ def _decode(data: bytes, what: str, limits: Limits, *, key, extension: str):
 
 
 def _gunzip(data: bytes, what: str, limits: Limits) -> bytes:
-    import gzip
-    import zlib
-
     cap = max_input_bytes(limits)
     try:
         with gzip.GzipFile(fileobj=io.BytesIO(data)) as stream:
@@ -556,8 +556,6 @@ def _npz_members(archive) -> dict[str, str]:
 
 
 def _open_npz(data: bytes, what: str):
-    import zipfile
-
     try:
         return zipfile.ZipFile(io.BytesIO(data))
     except (zipfile.BadZipFile, OSError, ValueError) as err:
@@ -565,9 +563,6 @@ def _open_npz(data: bytes, what: str):
 
 
 def _read_npz_member(archive, member: str, what: str, limits: Limits) -> np.ndarray:
-    import zipfile
-    import zlib
-
     try:
         with archive.open(member) as stream:
             return _read_npy(stream, what, limits)
@@ -841,7 +836,6 @@ def parse_run_argument(spec: str, *, limits: Limits, stdin=None, rng: np.random.
     rng = rng if rng is not None else np.random.default_rng(0)
     array = parse_value(text, dtype=np.dtype(np.float32), rng=rng, limits=limits, stdin=stdin, source=spec,
                         offset=offset)
-    from gradcli.engine import tensor
 
     return name, tensor(array)
 
@@ -895,3 +889,29 @@ class LazyGenerator:
         if self._generator is None:
             self._generator = np.random.default_rng(self._seed)
         return getattr(self._generator, name)
+
+
+def parse_assignments(specs: list[str], *, dtype, rng, limits) -> dict:
+    """NAME=VALUE specs as {name: array}; a name given twice is an error."""
+    values = {}
+    for spec in specs:
+        a = parse_assignment(spec, dtype=dtype, rng=rng, limits=limits)
+        if a.name in values:
+            raise InputError(f"'{a.name}' is given twice", source=spec, span=(0, len(a.name)))
+        values[a.name] = a.value
+    return values
+
+
+def parse_point(specs: list[str] | None) -> dict | None:
+    """--at x=1.5 --at y=2 (or x=1.5,y=2) as {name: value}."""
+    if not specs:
+        return None
+    point = {}
+    for spec in (part for text in specs for part in text.split(",")):
+        a = parse_assignment(spec, dtype=np.dtype("float64"), rng=LazyGenerator(0), limits=Limits())
+        if a.value.ndim:
+            raise InputError(f"--at needs one number per variable, got {spec}", source=spec)
+        if a.name in point:
+            raise InputError(f"--at gives '{a.name}' twice", source=spec, span=(0, len(a.name)))
+        point[a.name] = float(a.value)
+    return point

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from gradcli.engine.ops.sizes import check_size
 from gradcli.render import json_out
 from gradcli.safety import guard
 from gradcli.safety.errors import InputError
@@ -543,8 +544,6 @@ class NpzRowsWriter(RowsWriter):
 
     def _check_size(self, chunk) -> None:
         """The stacked arrays are tensors like any other: refused as they pass --max-elements, not at the end."""
-        from gradcli.engine.ops.sizes import check_size
-
         rows = len(self.outputs) + len(chunk)
         for key, column in (("output", chunk.outputs), *((f"grad_{n}", chunk.grads.get(n, ())) for n in
                                                          self.grad_names)):

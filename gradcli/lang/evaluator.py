@@ -16,7 +16,7 @@ import numpy as np
 from gradcli.engine import Tensor
 from gradcli.engine.errors import EngineError
 from gradcli.lang import names
-from gradcli.lang.parser import Program, _dotted
+from gradcli.lang.parser import Program, dotted_name
 from gradcli.safety.errors import EvalError, GradcliError
 
 _BINOP_SYMBOLS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**", ast.BitXor: "**",
@@ -97,7 +97,7 @@ class _Evaluator:
         return self.backend.compare(_CMP_SYMBOLS[type(node.ops[0])], left, right)
 
     def eval_Attribute(self, node):
-        path = _dotted(node)
+        path = dotted_name(node)
         if path is not None and path[0] in ("torch", "F", "nn", "math"):
             return names.resolve_constant(path)
         return self.backend.attribute(self.eval(node.value), node.attr)
@@ -106,7 +106,7 @@ class _Evaluator:
         args = [self.eval(a) for a in node.args]
         kwargs = {kw.arg: self.eval(kw.value) for kw in node.keywords}
         func = node.func
-        path = _dotted(func)
+        path = dotted_name(func)
         if path is not None and (len(path) == 1 or path[0] in ("torch", "F", "nn", "math")):
             spec = names.resolve_function(path)
             return self.backend.call(spec, args, kwargs)

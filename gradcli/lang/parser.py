@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import ast
 import difflib
+import io
 import keyword
 import math
+import tokenize
 import unicodedata
 from dataclasses import dataclass, field
 
@@ -129,9 +131,6 @@ def _parse_with_power_carets(source: str) -> ast.Expression:
 
 def _caret_columns(source: str) -> dict[int, list[int]]:
     """Line number -> character columns of the `^` operator tokens (not inside strings)."""
-    import io
-    import tokenize
-
     carets: dict[int, list[int]] = {}
     if "^" not in source:
         return carets
@@ -314,7 +313,7 @@ class _Validator:
 
     def visit_Attribute(self, node, role, seen):
         _check_identifier(self, node, node.attr)
-        path = _dotted(node)
+        path = dotted_name(node)
         if path is not None and path[0] in ("torch", "F", "nn", "math"):
             if path[0] in self.known_variables:
                 self.fail(node, f"'{path[0]}' is a tensor you gave ({path[0]}=...) and also the namespace of "
@@ -390,7 +389,7 @@ def _describe(node: ast.AST) -> str:
     }.get(type(node).__name__, type(node).__name__)
 
 
-def _dotted(node) -> tuple[str, ...] | None:
+def dotted_name(node) -> tuple[str, ...] | None:
     parts = []
     while isinstance(node, ast.Attribute):
         parts.append(node.attr)

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 import math
-
-import numpy as np
+import sys
 
 
 def jsonable(value):
-    """numpy arrays/scalars and nested containers as JSON-safe Python values."""
+    """numpy arrays/scalars and nested containers as JSON-safe Python values.  numpy is looked up, not imported:
+    a command that never loaded it (`check`, an error before any value) has no arrays to convert."""
+    np = sys.modules.get("numpy")
+    if np is None:
+        return _plain(value)
     if isinstance(value, np.ndarray):
         if value.dtype.kind == "f" and value.ndim:  # whole arrays at once: a call per number took 0.4 µs
             if np.isfinite(value).all():
@@ -20,6 +23,10 @@ def jsonable(value):
         return jsonable(value.tolist())
     if isinstance(value, (np.floating, np.integer, np.bool_)):
         return jsonable(value.item())
+    return _plain(value)
+
+
+def _plain(value):
     if isinstance(value, float):
         if math.isnan(value):
             return "nan"
@@ -41,7 +48,7 @@ def eval_result(result) -> dict:
     """The `gradcli eval --json` object."""
     obj = {
         "expression": result.expression,
-        "output": {"value": result.output, "shape": list(np.shape(result.output))},
+        "output": {"value": result.output, "shape": list(getattr(result.output, "shape", ()))},
         "tensors": {
             name: {"shape": list(t.value.shape), "value": t.value, "requires_grad": t.requires_grad,
                    "grad": t.grad, "used": t.used}

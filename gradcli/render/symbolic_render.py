@@ -55,7 +55,7 @@ def _equation(symbol: str, formula: str, latex: bool) -> str:
 
 
 def short_number(value: float) -> str:
-    from gradcli.render.text import format_number  # numpy: imported only by the outputs that print arrays
+    from gradcli.render.text import format_number  # numpy: only the outputs that print arrays load it
 
     return format_number(value + 0.0).removesuffix(".0")  # + 0.0 turns -0.0 into 0.0
 

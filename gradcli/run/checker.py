@@ -14,6 +14,7 @@ import builtins
 
 from gradcli.run import api
 from gradcli.run.errors import LimitReached, ProgramFailed, Refused
+from gradcli.safety.errors import InputError
 
 # Human names for the constructs people most often try.
 CONSTRUCT_NAMES = {
@@ -243,7 +244,6 @@ def check_arguments(source: str, filename: str, names: list[str]) -> list[str]:
     (InputError); one it never reads is returned as a warning."""
     if not names:
         return []
-    from gradcli.safety.errors import InputError
 
     try:
         tree = ast.parse(source, filename)

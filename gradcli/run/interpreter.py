@@ -21,13 +21,14 @@ from functools import partial
 from itertools import islice
 from types import GeneratorType
 
-from gradcli.engine.autograd import Function, _GradModeContext
+from gradcli.engine.autograd import Function, GradModeContext
 from gradcli.engine.errors import EngineError, LimitExceeded, TorchRuntimeError
 from gradcli.engine.tensor import Tensor
 from gradcli.run import api
 from gradcli.run.errors import LimitReached, OutputFailed, ProgramFailed, Refused, RunError
 from gradcli.run.limits import RunLimits
 from gradcli.run.reprs import program_repr, program_str
+from gradcli.safety.guard import process_memory
 
 BREAK, CONTINUE = object(), object()  # what a statement hands back to the loop around it
 
@@ -168,7 +169,7 @@ class Interpreter:
         if now > self.deadline:
             raise self.limit("the program ran too long", "max_seconds")
         self.next_clock_check = min(now + MEMORY_CHECK_SECONDS, self.deadline)
-        if self.unflushed:  # what was printed survives a statement that has to be killed (gradcli/guard.py)
+        if self.unflushed:  # what was printed survives a statement that has to be killed (gradcli/safety/guard.py)
             self.unflushed = False
             try:
                 self.stdout.flush()
@@ -330,7 +331,7 @@ class Interpreter:
         try:
             for item in node.items:
                 manager = self.eval(item.context_expr, frame)
-                if not isinstance(manager, _GradModeContext):  # torch.no_grad(), enable_grad(), set_grad_enabled()
+                if not isinstance(manager, GradModeContext):  # torch.no_grad(), enable_grad(), set_grad_enabled()
                     raise TypeError(f"'{type(manager).__name__}' object does not support the context manager protocol")
                 manager.__enter__()
                 entered.append(manager)
@@ -719,8 +720,6 @@ def _local_names(node: ast.FunctionDef) -> frozenset:
 
 
 def _resident_bytes() -> int | None:
-    from gradcli.safety.guard import process_memory
-
     return process_memory("resident")
 
 

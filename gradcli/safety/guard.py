@@ -23,6 +23,7 @@ Two layers, both context managers that leave no thread, handler or limit behind 
 from __future__ import annotations
 
 import math
+import mmap
 import os
 import select
 import signal
@@ -34,6 +35,11 @@ from collections.abc import Callable
 from contextlib import contextmanager
 
 from gradcli.safety.errors import GradcliError
+
+try:
+    import resource
+except ImportError:  # not on this platform: the size guard still bounds every tensor
+    resource = None
 
 GRACE_SECONDS = 0.5  # the supervisor ends the worker this long after a deadline the worker missed
 INTERRUPT_GRACE_SECONDS = 0.3  # ... and this long after Ctrl-C, if KeyboardInterrupt has not ended it
@@ -185,10 +191,6 @@ def process_memory(kind: str) -> int | None:
 @contextmanager
 def _memory_limit(memory_mb: float | None, what: str):
     """Cap the address space at its current size plus `memory_mb`; restore the previous soft limit after."""
-    try:
-        import resource
-    except ImportError:  # not on this platform: the size guard still bounds every tensor
-        resource = None
     current = process_memory("virtual")
     if resource is None or current is None or memory_mb is None:
         yield
@@ -202,10 +204,13 @@ def _memory_limit(memory_mb: float | None, what: str):
     resource.setrlimit(resource.RLIMIT_AS, (wanted, hard))
     try:
         yield
-    except (MemoryError, ImportError) as error:
-        # a module first imported under the cap (numpy.random for randn) fails to map its shared library
+    except (MemoryError, ImportError, RuntimeError) as error:
+        # a module first imported under the cap (numpy.random for randn) fails to map its shared library;
+        # a deadline's timer thread fails to map its stack
         if isinstance(error, ImportError) and "failed to map segment" not in str(error) \
                 and "annot allocate memory" not in str(error):
+            raise
+        if type(error) is RuntimeError and "can't start new thread" not in str(error):
             raise
         raise MemoryLimit(f"{what} needed more than the memory limit of {memory_mb:g} MB",
                           hint="use smaller tensors, or raise the limit with --max-memory") from None
@@ -300,7 +305,7 @@ _temps: set[bytes] = set()
 
 
 def register_temp(path: str) -> None:
-    """An output file's temporary file exists (gradcli/outputs.py): should the supervisor have to end this
+    """An output file's temporary file exists (gradcli/io/outputs.py): should the supervisor have to end this
     worker (SIGTERM, SIGHUP, Ctrl-C, a limit), it removes the file; the worker may be stuck in C code."""
     _temps.add(os.fsencode(os.path.abspath(path)))
     _write_temps()
@@ -342,7 +347,6 @@ def _fork_supervisor(seconds: float | None, timeout_text: Callable[[], str], int
     A watchdog thread would not do: a long C loop that holds the GIL (str() of a huge list, np.add.at)
     keeps every other thread of the process from running; another process is never held up."""
     global _supervised, _settled_fd, _slot
-    import mmap
 
     sys.stdout.flush()  # what is buffered now must be written once, not by both processes
     sys.stderr.flush()
@@ -407,3 +411,8 @@ def command(seconds: float | None, *, memory_mb: float | None = None, what: str 
     finally:
         if forked:  # whatever is left (reporting an error, freeing a large graph) is no longer timed
             os.write(_settled_fd, b"s")
+
+
+def time_limit(seconds: float):
+    """Raise TimeLimit when the evaluation runs longer than `seconds` (any thread; see `guard.deadline`)."""
+    return deadline(seconds, f"evaluation took longer than {seconds:g} s", hint="raise it with --timeout")

@@ -6,8 +6,10 @@ from __future__ import annotations
 import numpy as np
 
 from gradcli.engine import Tensor, dtypes, no_grad
+from gradcli.lang.evaluation import engine_settings
 from gradcli.lang.evaluator import EngineBackend, evaluate
 from gradcli.lang.parser import Program
+from gradcli.safety.guard import TimeLimit, time_limit
 from gradcli.safety.limits import Limits
 
 # torch.autograd.gradcheck's defaults
@@ -28,8 +30,6 @@ def one_sided_differences(program: Program, inputs: dict[str, np.ndarray], const
                           limits: Limits | None = None) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """(forward, backward) differences (L(x + eps) - L(x)) / eps and (L(x) - L(x - eps)) / eps for every
     element of every input; their mean is the central difference, their gap shows a kink."""
-    from gradcli.calc.calculator import engine_settings
-
     point = {name: np.array(v, dtype=np.float64) for name, v in inputs.items()}
     fixed = {name: np.array(v, dtype=np.float64) for name, v in (consts or {}).items()}
     weights = None if grad_output is None else np.asarray(grad_output, dtype=np.float64)
@@ -62,8 +62,6 @@ def one_sided_differences(program: Program, inputs: dict[str, np.ndarray], const
 
 def gradcheck(result, *, timeout: float, eps: float = EPS, atol: float = ATOL, rtol: float = RTOL) -> dict:
     """Compare an EvalResult's .grad values with central differences; the report `eval --json` shows."""
-    from gradcli.calc.calculator import TimeLimit, time_limit
-
     report = {"status": "agrees", "reason": None, "eps": eps, "atol": atol, "rtol": rtol, "max_abs_diff": 0.0}
     if result.error is not None:
         return {**report, "status": "skipped", "reason": "backward failed, no gradients to compare"}

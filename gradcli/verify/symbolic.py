@@ -9,181 +9,39 @@ from __future__ import annotations
 import inspect
 import math
 import operator
-import signal
-import threading
-from collections import namedtuple
-from contextlib import contextmanager
-from dataclasses import dataclass
 
 import numpy as np
 import sympy as sp
 
+from gradcli.engine import Tensor, dtypes
+from gradcli.engine.ops import REGISTRY
+from gradcli.lang.evaluation import engine_settings
 from gradcli.lang.evaluator import evaluate
-from gradcli.lang.names import CONSTANTS
+from gradcli.render.text import format_number
 from gradcli.safety.errors import GradcliError
-from gradcli.verify.sympy_startup import install_sympy_placeholder
-
-install_sympy_placeholder()  # skip sympy.combinatorics on the first addition (see the module)
+from gradcli.safety.limits import Limits
+from gradcli.verify.symbolic_ops import OPS
+from gradcli.verify.sympy_forms import (
+    Kink,
+    NoSymbolicForm,
+    Relational,
+    SymbolicTimeout,
+    Unavailable,
+    as_tensor,
+    bounded,
+    constant_array,
+    elementwise,
+    index_key,
+    number,
+    point_subs,
+    value_at,
+    wrap,
+)
 
 # Cross-check tolerances |autograd - sympy| <= atol + rtol * |sympy|, per dtype: the derivative is
 # exact; autograd's rounding grows with the depth of the expression.
 TOLERANCES = {"float64": (1e-7, 1e-9), "float32": (1e-4, 1e-5), "float16": (1e-2, 1e-2)}
 INDEX_LETTERS = "ijklmn"
-
-
-class NoSymbolicForm(GradcliError):
-    """The expression uses something sympy cannot express; the cross-check is skipped, naming it."""
-
-
-class SymbolicTimeout(GradcliError):
-    pass
-
-
-class _OutOfTime(BaseException):
-    """Raised by the alarm.  A BaseException, so sympy's broad `except Exception` cannot swallow it."""
-
-
-@contextmanager
-def time_budget(seconds: float):
-    """Interrupt sympy after `seconds` with SymbolicTimeout (main thread only; elsewhere unbounded).
-
-    The alarm repeats every 0.1 s until the budget closes, in case a bare `except:` inside sympy ate one.
-    """
-    if seconds <= 0 or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
-        yield
-        return
-    active = [True]
-
-    def on_alarm(signum, frame):
-        if active[0]:
-            raise _OutOfTime
-
-    previous = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds, 0.1)
-    try:
-        yield
-    except _OutOfTime:
-        active[0] = False
-        raise SymbolicTimeout(f"sympy took longer than {seconds:g} s") from None
-    finally:
-        active[0] = False
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
-def bounded(seconds: float, fn, *args, **kwargs):
-    """fn(*args) within a time budget; SymbolicTimeout when it runs out."""
-    try:
-        with time_budget(seconds):
-            return fn(*args, **kwargs)
-    except _OutOfTime:  # the repeated alarm landed while the budget was closing
-        raise SymbolicTimeout(f"sympy took longer than {seconds:g} s") from None
-
-
-# -- reductions that stay cheap for tensors ----------------------------------------------------------
-
-class amax(sp.Function):  # noqa: N801 - printed as amax(...), like torch.amax
-    """Max over a tensor's elements, kept unevaluated: sympy's Max compares every pair of symbolic
-    arguments and becomes unusable past ~12 elements.  Its derivative follows sympy's Max:
-    Heaviside(a_k - max(rest)), so ties get Heaviside(0) = 1/2."""
-
-    _numeric = staticmethod(sp.Max)
-
-    @classmethod
-    def eval(cls, *args):
-        if len(args) == 1:
-            return args[0]
-        if all(a.is_number for a in args):
-            return cls._numeric(*args)
-        return None
-
-    def fdiff(self, argindex=1):
-        k = argindex - 1
-        rest = self.func(*(self.args[:k] + self.args[k + 1:]))
-        return sp.Heaviside(self._lead(self.args[k], rest))
-
-    @staticmethod
-    def _lead(arg, rest):
-        return arg - rest
-
-
-class amin(amax):  # noqa: N801
-    _numeric = staticmethod(sp.Min)
-
-    @staticmethod
-    def _lead(arg, rest):
-        return rest - arg
-
-
-# -- the backend -------------------------------------------------------------------------------------
-
-ReturnTypes = namedtuple("ReturnTypes", ["values", "indices"])
-Relational = sp.core.relational.Relational
-
-
-@dataclass(frozen=True)
-class Kink:
-    """Where an op is not differentiable: the expression is 0 (kind "zero"), or the largest ("max-tie") or
-    smallest ("min-tie") of `exprs` is shared."""
-
-    op: str
-    kind: str
-    exprs: tuple
-
-
-class _Unavailable:
-    """A value sympy cannot give (e.g. the indices of max): fine to carry around, an error to use."""
-
-    def __init__(self, what: str):
-        self.what = what
-
-
-def number(value):
-    """A Python number as an exact sympy number (0.1 -> 1/10, math.pi -> pi)."""
-    if isinstance(value, sp.Basic):
-        return value
-    if isinstance(value, (bool, np.bool_)):
-        return sp.true if value else sp.false
-    if isinstance(value, (int, np.integer)):
-        return sp.Integer(int(value))
-    value = float(value)
-    if math.isnan(value):
-        return sp.nan
-    if math.isinf(value):
-        return sp.oo if value > 0 else -sp.oo
-    for constant, symbol in ((CONSTANTS["pi"], sp.pi), (CONSTANTS["e"], sp.E)):
-        if value == constant:  # the names pi and e, evaluated to floats by the evaluator
-            return symbol
-    return sp.Integer(int(value)) if value.is_integer() else sp.Rational(repr(value))
-
-
-def wrap(value) -> np.ndarray:
-    """Any result as an object array (numpy returns bare objects for 0-d results)."""
-    if isinstance(value, np.ndarray) and value.dtype == object:
-        return value
-    if isinstance(value, np.ndarray):
-        return constant_array(value)
-    array = np.empty((), dtype=object)
-    array[()] = sp.sympify(value)
-    return array
-
-
-def constant_array(array: np.ndarray) -> np.ndarray:
-    out = np.empty(array.shape, dtype=object)
-    for idx in np.ndindex(array.shape):
-        value = array[idx]
-        out[idx] = number(value.item() if isinstance(value, np.generic) else value)
-    return out
-
-
-def as_tensor(x) -> np.ndarray:
-    if isinstance(x, _Unavailable):
-        raise NoSymbolicForm(f"no symbolic form for {x.what}")
-    if isinstance(x, (list, tuple)):
-        return np.stack([as_tensor(e) for e in x]) if x else np.empty((0,), dtype=object)
-    if isinstance(x, np.ndarray) and x.dtype == object:
-        return x
-    return wrap(number(x) if not isinstance(x, np.ndarray) else x)
 
 
 def _operand(x):
@@ -215,25 +73,6 @@ def _huge_power(a, b) -> bool:
     return abs(float(b)) * bits > MAX_EXACT_POWER_BITS
 
 
-def elementwise(fn, *arrays) -> np.ndarray:
-    return wrap(np.frompyfunc(fn, len(arrays), 1)(*arrays))
-
-
-def dims_of(dim, ndim: int) -> tuple:
-    if dim is None:
-        return tuple(range(ndim))
-    dims = (dim,) if not isinstance(dim, (tuple, list)) else dim
-    n = max(ndim, 1)
-    return tuple(sorted(int(d) % n for d in dims)) if ndim else ()
-
-
-def shape_args(shape) -> tuple:
-    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
-        shape = shape[0]
-    return tuple(int(s) for s in shape)
-
-
-# what `+`, `<` ... mean on sympy values
 _BINARY = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv, "**": operator.pow}
 _RELATIONS = {"<": sp.Lt, "<=": sp.Le, ">": sp.Gt, ">=": sp.Ge, "==": sp.Eq, "!=": sp.Ne}
 
@@ -261,7 +100,7 @@ class SympyBackend:
     def indices_of(self, kept_values, x, d, keepdim):
         """Where each maximum (minimum) sits along dim d: the first match, as torch returns it."""
         if self.point is None:
-            return _Unavailable("the indices of max/min")
+            return Unavailable("the indices of max/min")
         hits = np.vectorize(lambda a, v: _vanishes(a - v, self.point, 1.0), otypes=[bool])(x, kept_values)
         index = np.argmax(hits, axis=d)
         return constant_array(np.expand_dims(index, d) if keepdim else index)
@@ -329,26 +168,6 @@ class SympyBackend:
         return wrap(as_tensor(obj)[index_key(key, self)])
 
 
-def index_key(key, backend=None):
-    """A key for numpy indexing: ints, slices, and index or mask tensors as numeric arrays."""
-    if isinstance(key, tuple):
-        return tuple(index_key(k, backend) for k in key)
-    if isinstance(key, (slice, type(None), type(Ellipsis))):
-        return key
-    if isinstance(key, (list, np.ndarray, _Unavailable)):
-        array = as_tensor(key)
-        if backend is not None and any(e.free_symbols for e in array.flat):
-            backend.note_kinks("a mask", "zero", *[(e.lhs - e.rhs,) for e in array.flat
-                                                   if isinstance(e, Relational)])
-            array = backend.numeric(array, "masks")
-        if all(e in (sp.true, sp.false) for e in array.flat):
-            return np.array([e == sp.true for e in array.flat], dtype=bool).reshape(array.shape)
-        if all(getattr(e, "is_Integer", False) for e in array.flat):
-            return np.array([int(e) for e in array.flat], dtype=np.int64).reshape(array.shape)
-        raise NoSymbolicForm("no symbolic form for indexing with values that depend on the inputs")
-    return int(key)
-
-
 def _by_name(fn, args, kwargs):
     """The arguments of a call rebound to the engine function's parameter names, so that a sympy form
     depends on the names (shared with the engine), not on how the user ordered them."""
@@ -372,9 +191,6 @@ def _by_name(fn, args, kwargs):
 
 def _implementation(spec):
     """The sympy form of a registered op, found by name or through any alias sharing its function."""
-    from gradcli.engine.ops import REGISTRY
-    from gradcli.verify.symbolic_ops import OPS  # the table imports this module's helpers: imported when first needed
-
     name = "linalg." + spec.name if spec.linalg else spec.name
     if name in OPS:
         return OPS[name]
@@ -391,7 +207,6 @@ def _creation(spec, args, kwargs):
     """Constant tensors (zeros, arange, eye...) are numbers: let the engine make them."""
     if "rand" in spec.name:
         raise NoSymbolicForm(f"no symbolic form for {spec.name} (random values)")
-    from gradcli.engine import Tensor
 
     def plain(v):
         if isinstance(v, np.ndarray) and v.dtype == object:  # zeros_like(x) only needs x's shape
@@ -430,72 +245,6 @@ def evaluate_symbolic(program, symbols: dict[str, np.ndarray], dtype=None, point
     return as_tensor(out), backend
 
 
-def value_at(expr, subs: dict) -> float:
-    """The real value of `expr` at a point (nan where it is not real or not a number, inf for sympy's zoo)."""
-    # xreplace, not subs: far faster, and the 30-digit Floats carry the arithmetic past float64 cancellations
-    try:
-        value = sp.sympify(expr).xreplace(subs)
-        if not value.has(sp.zoo):
-            value = value.evalf(30)
-    except (TypeError, ValueError):  # e.g. a derivative sympy left unevaluated
-        return math.nan
-    if value.has(sp.zoo):  # complex infinity has no sign: the float64 arithmetic autograd does gives one
-        return float64_value(expr, subs)
-    if value in (sp.oo, -sp.oo):
-        return math.inf if value == sp.oo else -math.inf
-    try:
-        c = complex(value)
-    except (TypeError, ValueError):
-        return math.nan
-    if abs(c.imag) > 1e-12 * max(1.0, abs(c.real)):
-        return math.nan
-    return c.real
-
-
-_FLOAT64_FUNCTIONS = {"exp": np.exp, "log": np.log, "sin": np.sin, "cos": np.cos, "tan": np.tan, "sinh": np.sinh,
-                      "cosh": np.cosh, "tanh": np.tanh, "asin": np.arcsin, "acos": np.arccos, "atan": np.arctan,
-                      "Abs": np.abs, "sign": np.sign, "cot": lambda v: 1 / np.tan(v), "sec": lambda v: 1 / np.cos(v),
-                      "csc": lambda v: 1 / np.sin(v)}
-
-
-def float64_value(expr, subs: dict) -> float:
-    """`expr` at the point in IEEE float64 arithmetic (1/0 = inf, -1/0 = -inf, log(0) = -inf), as autograd
-    computes it; inf when some part has no float64 form (sympy's zoo, read as an unsigned infinity)."""
-
-    def walk(e):
-        if e in subs:
-            return np.float64(float(subs[e]))
-        if e.is_Number:
-            if e is sp.zoo or e is sp.nan:
-                raise ValueError(e)
-            return np.float64(float(e))
-        if e is sp.pi or e is sp.E:
-            return np.float64(float(e))
-        args = [walk(a) for a in e.args]
-        if e.is_Add:
-            return np.sum(args, dtype=np.float64)
-        if e.is_Mul:
-            return np.prod(args, dtype=np.float64)
-        if e.is_Pow:
-            return np.power(args[0], args[1])
-        function = _FLOAT64_FUNCTIONS.get(type(e).__name__)
-        if function is None or len(args) != 1:
-            raise ValueError(e)
-        return function(args[0])
-
-    try:
-        with np.errstate(all="ignore"):
-            return float(walk(sp.sympify(expr)))
-    except (ValueError, TypeError, AttributeError):
-        return math.inf
-
-
-def point_subs(symbols: np.ndarray, values: np.ndarray) -> dict:
-    """{symbol: exact Float} for every element (30 digits hold a binary double exactly)."""
-    values = np.broadcast_to(np.asarray(values, dtype=np.float64), symbols.shape)
-    return {s: sp.Float(float(v), 30) for s, v in zip(symbols.flat, values.flat)}
-
-
 # -- the cross-check ---------------------------------------------------------------------------------
 
 def skipped(reason: str) -> dict:
@@ -504,10 +253,6 @@ def skipped(reason: str) -> dict:
 
 def cross_check(result, *, timeout: float, dtype_name: str = "float64", latex: bool = False) -> dict:
     """Evaluate the Program of an `EvalResult` on symbols, differentiate, compare with its .grad values."""
-    from gradcli.calc.calculator import engine_settings
-    from gradcli.engine import dtypes
-    from gradcli.safety.limits import Limits
-
     try:
         with engine_settings(dtypes.by_name(dtype_name), Limits()):
             return bounded(timeout, _cross_check, result, dtype_name, latex)
@@ -637,8 +382,6 @@ def _element(entry: dict) -> str:
 
 
 def _fmt(value: float) -> str:
-    from gradcli.render.text import format_number
-
     return format_number(value + 0.0).removesuffix(".0")  # + 0.0 turns -0.0 into 0.0
 
 

@@ -14,7 +14,7 @@ import operator
 import numpy as np
 import sympy as sp
 
-from gradcli.verify.symbolic import (
+from gradcli.verify.sympy_forms import (
     NoSymbolicForm,
     Relational,
     ReturnTypes,

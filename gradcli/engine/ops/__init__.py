@@ -1,5 +1,8 @@
 """Every op, defined once: importing this package attaches them to Tensor and fills the registry."""
 
+import sys
+
+from gradcli.engine import dual
 from gradcli.engine.ops import (  # noqa: F401  (registration side effects)
     activations,
     arith,
@@ -38,3 +41,6 @@ __all__ = [
     "expand", "getitem", "permute", "reshape", "squeeze", "t", "transpose", "unsqueeze", "view",
     "logsigmoid", "softplus", "inverse", "linalg_solve_matrix", "cumprod", "cumsum", "cat", "flip",
 ]
+
+# the backward rules' helpers call these ops on Tensors under create_graph (dual cannot import this package)
+dual.bind_tensor_ops(sys.modules[__name__])

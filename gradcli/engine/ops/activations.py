@@ -10,7 +10,8 @@ import numpy as np
 
 from gradcli.engine import dual
 from gradcli.engine.autograd import Function
-from gradcli.engine.ops._util import as_float, val
+from gradcli.engine.errors import TorchRuntimeError
+from gradcli.engine.ops.common import as_float, val
 from gradcli.engine.ops.registry import register
 
 SQRT1_2 = 1.0 / math.sqrt(2.0)
@@ -19,12 +20,6 @@ GELU_TANH_BETA = math.sqrt(2.0 / math.pi)
 GELU_TANH_KAPPA = 0.044715
 SELU_ALPHA = 1.6732632423543772848170429916717
 SELU_SCALE = 1.0507009873554804934193349852946
-
-
-def np_softplus(x, beta=1.0, threshold=20.0):
-    with np.errstate(over="ignore"):
-        bx = x * beta
-        return np.where(bx > threshold, x, np.log1p(np.exp(bx)) / beta)
 
 
 class _Act(Function):
@@ -54,16 +49,12 @@ def _act(grad_fn, f, rule):
 
 
 # logsigmoid: log(sigmoid(x)) = min(x, 0) - log1p(exp(-|x|))
-def _logsigmoid(x):
-    return np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))
-
-
 def _logsigmoid_rule(g, x):
     # d/dx log(sigmoid(x)) = sigmoid(-x), computed stably
     return g * dual.sigmoid(-x)
 
 
-LogSigmoid = _act("LogSigmoidBackward0", _logsigmoid, _logsigmoid_rule)
+LogSigmoid = _act("LogSigmoidBackward0", dual.np_logsigmoid, _logsigmoid_rule)
 
 
 @register("logsigmoid", sig="logsigmoid(input)", doc="log(sigmoid(input)), stable at +-1000", category="activation",
@@ -79,7 +70,7 @@ def _softplus_rule(g, x, beta, threshold):
     return dual.where(bx > threshold, g, g * s)
 
 
-Softplus = _act("SoftplusBackward0", np_softplus, _softplus_rule)
+Softplus = _act("SoftplusBackward0", dual.np_softplus, _softplus_rule)
 
 
 @register("softplus", sig="softplus(input, beta=1.0, threshold=20.0)",
@@ -158,8 +149,6 @@ Gelu = _act("GeluBackward0", _gelu, _gelu_rule)
           torch=False, method=False, functional=True)
 def gelu(input, approximate="none"):
     if approximate not in ("none", "tanh"):
-        from gradcli.engine.errors import TorchRuntimeError
-
         raise TorchRuntimeError("approximate argument must be either none or tanh.")
     return Gelu.apply(input, approximate)
 

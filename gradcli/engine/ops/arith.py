@@ -9,7 +9,7 @@ from gradcli.engine.autograd import Function
 from gradcli.engine.dtypes import get_default_dtype
 from gradcli.engine.errors import TorchNotImplementedError, TorchRuntimeError
 from gradcli.engine.ops import sizes
-from gradcli.engine.ops._util import check_broadcast, promote, val
+from gradcli.engine.ops.common import check_broadcast, promote, val
 from gradcli.engine.ops.registry import register
 from gradcli.engine.tensor import Tensor
 
@@ -26,7 +26,7 @@ def _broadcast_error(a, b):
     return TorchRuntimeError("shapes cannot be broadcast together")
 
 
-def _binary(np_fn, a, b):
+def elementwise_binary(np_fn, a, b):
     a, b = promote(a, b)
     check_broadcast(a, b)
     try:
@@ -48,8 +48,8 @@ class Add(Function):
     def forward(ctx, a, b, alpha=1):
         if alpha != 1:
             ctx.aux = alpha
-            b = _binary(np.multiply, b, alpha)
-        return _binary(ctx.combine, a, b)
+            b = elementwise_binary(np.multiply, b, alpha)
+        return elementwise_binary(ctx.combine, a, b)
 
     @staticmethod
     def backward(ctx, g):
@@ -73,7 +73,7 @@ class RSub(Function):
 
     @staticmethod
     def forward(ctx, a, b):
-        return _binary(np.subtract, b, a)
+        return elementwise_binary(np.subtract, b, a)
 
     @staticmethod
     def backward(ctx, g):
@@ -89,7 +89,7 @@ class Mul(Function):
 
     @staticmethod
     def forward(ctx, a, b):
-        return _binary(np.multiply, a, b)
+        return elementwise_binary(np.multiply, a, b)
 
     @staticmethod
     def backward(ctx, g, a, b):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from gradcli.engine.ops import sizes
-from gradcli.engine.ops._util import promote, val
+from gradcli.engine.ops.common import promote, val
 from gradcli.engine.ops.registry import register
 from gradcli.engine.tensor import Tensor
 

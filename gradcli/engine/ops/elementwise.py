@@ -8,8 +8,9 @@ import numpy as np
 from gradcli.engine import dual
 from gradcli.engine.autograd import Function
 from gradcli.engine.dtypes import result_type
+from gradcli.engine.errors import TorchRuntimeError
 from gradcli.engine.ops import sizes
-from gradcli.engine.ops._util import as_float, val
+from gradcli.engine.ops.common import as_float, promote, val
 from gradcli.engine.ops.registry import register
 from gradcli.engine.tensor import Tensor
 
@@ -77,8 +78,6 @@ class Clamp(Function):
     def forward(ctx, x, min=None, max=None):  # noqa: A002 - torch's names
         ctx.aux = (min, max)
         if min is None and max is None:
-            from gradcli.engine.errors import TorchRuntimeError
-
             raise TorchRuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
         if x.dtype.kind == "f":
             return np.clip(x, min, max).astype(x.dtype, copy=False)
@@ -115,7 +114,6 @@ class Where(Function):
     def forward(ctx, cond, a, b):
         cond = np.asarray(cond, dtype=bool)
         ctx.aux = cond
-        from gradcli.engine.ops._util import promote
 
         a, b = promote(a, b)
         return np.where(cond, a, b)

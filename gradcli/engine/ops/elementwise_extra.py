@@ -15,7 +15,7 @@ from gradcli.engine import dual
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchRuntimeError
 from gradcli.engine.ops import arith, sizes
-from gradcli.engine.ops._util import as_float, c_name, check_broadcast, mixed_floats, promote, val
+from gradcli.engine.ops.common import as_float, c_name, check_broadcast, mixed_floats, promote, val
 from gradcli.engine.ops.elementwise import Clamp, unary
 from gradcli.engine.ops.registry import register
 from gradcli.engine.tensor import Tensor

@@ -11,10 +11,10 @@ from gradcli.engine import dual
 from gradcli.engine.autograd import Function, GradMode
 from gradcli.engine.errors import TorchRuntimeError
 from gradcli.engine.ops import arith
-from gradcli.engine.ops._util import dtype_title, val
+from gradcli.engine.ops.common import dtype_title, val
 from gradcli.engine.ops.elementwise import clamp
 from gradcli.engine.ops.registry import register
-from gradcli.engine.ops.shape import _normalise_key, _to_index, expand, getitem
+from gradcli.engine.ops.shape import expand, getitem, normalise_key, to_index
 from gradcli.engine.tensor import Tensor
 
 LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
@@ -157,7 +157,7 @@ class CopySlices(Function):
 
 
 def setitem(self, key, value):
-    key = _normalise_key(_to_index(key), self.array.shape)[0]
+    key = normalise_key(to_index(key), self.array.shape)[0]
     if GradMode.enabled and self.requires_grad and self.grad_fn is None:
         raise TorchRuntimeError("a view of " + LEAF_INPLACE)  # torch writes through a view of self
     apply_inplace(self, lambda s: CopySlices.apply(s, value, key))

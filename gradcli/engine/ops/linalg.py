@@ -8,7 +8,7 @@ from gradcli.engine import dual
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchRuntimeError
 from gradcli.engine.ops import sizes
-from gradcli.engine.ops._util import c_name, check_size, dtype_title, mixed_floats, promote
+from gradcli.engine.ops.common import c_name, check_size, dtype_title, mixed_floats, promote
 from gradcli.engine.ops.registry import register
 
 

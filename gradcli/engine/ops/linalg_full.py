@@ -17,11 +17,14 @@ from gradcli.engine import dual
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchRuntimeError
 from gradcli.engine.ops import arith, shape, sizes
-from gradcli.engine.ops._util import promote, val
+from gradcli.engine.ops.common import promote, val
+from gradcli.engine.ops.elementwise import abs as _abs
 from gradcli.engine.ops.linalg import Dot, MatMul, Mv, matmul
-from gradcli.engine.ops.reduction_extra import Amax, Amin, VectorNorm, _ord_value
+from gradcli.engine.ops.reduction import sum as _sum
+from gradcli.engine.ops.reduction_extra import Amax, Amin, VectorNorm, ord_value
 from gradcli.engine.ops.registry import register
-from gradcli.engine.tensor import Tensor, _wrap_dim
+from gradcli.engine.ops.shape_extra import stack
+from gradcli.engine.tensor import Tensor, wrap_dim
 
 
 def _shape_str(s):
@@ -231,8 +234,6 @@ def einsum(equation, *operands):
         order = out + "".join(c for c in t if c not in out)
         result = shape.permute(op, *[t.index(c) for c in order])
         if contracted:
-            from gradcli.engine.ops.reduction import sum as _sum
-
             result = _sum(result, tuple(range(len(out), len(order))))
         return result
     sizes = {}
@@ -297,7 +298,7 @@ class Diagonal(Function):
     def forward(ctx, x, offset, dim1, dim2):
         if x.ndim < 2:
             raise TorchRuntimeError(f"diagonal dimensions requires ndim larger than 1, but got ndim {x.ndim}")
-        d1, d2 = _wrap_dim(dim1, x.ndim), _wrap_dim(dim2, x.ndim)
+        d1, d2 = wrap_dim(dim1, x.ndim), wrap_dim(dim2, x.ndim)
         if d1 == d2:
             raise TorchRuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
         ctx.aux = (offset, d1, d2, x.shape)
@@ -448,7 +449,6 @@ def _cofactors(a):
             out[..., i, j] = sign * np.linalg.det(av[..., rows[:, None], cols[None, :]])
     if out is not None:
         return out
-    from gradcli.engine.ops.shape_extra import stack
 
     return shape.reshape(stack(entries, -1), *a.shape)
 
@@ -577,10 +577,8 @@ register("matmul", sig="linalg.matmul(input, other)", doc="matrix product, as to
 # -- linalg.norm ------------------------------------------------------------------------------------------
 
 def _matrix_norm(A, ord, dims, keepdim):  # noqa: A002 - torch's name
-    from gradcli.engine.ops.elementwise import abs as _abs
-    from gradcli.engine.ops.reduction import sum as _sum
 
-    d0, d1 = (_wrap_dim(d, A.ndim) for d in dims)
+    d0, d1 = (wrap_dim(d, A.ndim) for d in dims)
     if ord == "fro":
         return VectorNorm.apply(A, 2.0, (d0, d1), keepdim)
     if ord in ("nuc", 2, -2, 2.0, -2.0):
@@ -608,7 +606,7 @@ def linalg_norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):  # noqa: A
     if A.ndim != 1 and dim is None:
         raise TorchRuntimeError(f"linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. "
                                 f"Got {A.ndim}D.")
-    return VectorNorm.apply(A, _ord_value(ord), dim, keepdim)
+    return VectorNorm.apply(A, ord_value(ord), dim, keepdim)
 
 
 register("norm", sig="linalg.norm(A, ord=None, dim=None, keepdim=False)",

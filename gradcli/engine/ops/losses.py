@@ -7,12 +7,20 @@ import warnings
 
 import numpy as np
 
+from gradcli.engine import dual
 from gradcli.engine.autograd import Function, GradMode
 from gradcli.engine.errors import TorchIndexError, TorchRuntimeError, TorchValueError
-from gradcli.engine.ops import sizes
-from gradcli.engine.ops._util import dtype_title, mixed_floats
-from gradcli.engine.ops.arith import _binary
+from gradcli.engine.ops import arith, sizes
+from gradcli.engine.ops import reduction as reduction_ops
+from gradcli.engine.ops.arith import elementwise_binary
+from gradcli.engine.ops.common import dtype_title, mixed_floats, val
+from gradcli.engine.ops.elementwise import abs as _abs
+from gradcli.engine.ops.elementwise import exp, where
+from gradcli.engine.ops.nn import log_softmax
+from gradcli.engine.ops.nn_extra import xlogy
+from gradcli.engine.ops.reduction import sum as _sum
 from gradcli.engine.ops.registry import register
+from gradcli.engine.ops.shape import view
 from gradcli.engine.tensor import Tensor
 
 REDUCTIONS = ("none", "mean", "sum")
@@ -37,7 +45,7 @@ class MseLoss(Function):
 
     @staticmethod
     def forward(ctx, x, target, reduction):
-        diff = _binary(np.subtract, x, target)  # broadcasts, with torch's size-mismatch error
+        diff = elementwise_binary(np.subtract, x, target)  # broadcasts, with torch's size-mismatch error
         if diff.dtype.kind != "f":
             raise TorchRuntimeError(f'"mse_cpu" not implemented for \'{dtype_title(diff.dtype)}\'')
         ctx.aux = (reduction, diff.size)
@@ -83,11 +91,8 @@ def _reduction_name(reduction, size_average=None, reduce=None) -> str:
 
 
 def _reduce(loss, reduction):
-    from gradcli.engine.ops.reduction import mean as _mean
-    from gradcli.engine.ops.reduction import sum as _sum
-
     if reduction == "mean":
-        return _mean(loss)
+        return reduction_ops.mean(loss)
     if reduction == "sum":
         return _sum(loss)
     return loss
@@ -105,8 +110,6 @@ def _same_size_warning(input, target):
           doc="mean (or sum, or elementwise) |input - target|", category="loss", functional=True, method=False,
           torch=False, result_shape=sizes.broadcast)
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
-    from gradcli.engine.ops.elementwise import abs as _abs
-
     reduction = _reduction_name(reduction, size_average, reduce)
     check_reduction(reduction)
     _same_size_warning(input, target)
@@ -123,7 +126,7 @@ class _PointwiseLoss(Function):
 
     @classmethod
     def forward(cls, ctx, x, target, reduction, param):
-        diff = _binary(np.subtract, x, target)
+        diff = elementwise_binary(np.subtract, x, target)
         if diff.dtype.kind != "f":
             raise TorchRuntimeError(f'"{cls.kernel}" not implemented for \'{dtype_title(diff.dtype)}\'')
         ctx.aux = (reduction, diff.size, param, diff.shape)
@@ -136,8 +139,6 @@ class _PointwiseLoss(Function):
 
     @classmethod
     def backward(cls, ctx, g, x, target):
-        from gradcli.engine import dual
-
         reduction, count, param, shape = ctx.aux
         norm = (1.0 / count if count else math.nan) if reduction == "mean" else 1.0
         diff = x - target
@@ -160,9 +161,6 @@ class SmoothL1Loss(_PointwiseLoss):
 
     @staticmethod
     def rule(diff, g, beta):
-        from gradcli.engine import dual
-        from gradcli.engine.ops._util import val
-
         d = val(diff)
         # torch's kernel: x < -beta ? -grad : x > beta ? grad : x * grad / beta (so nan stays nan)
         return dual.where(d < -beta, -g, dual.where(d > beta, g, diff * g / beta))
@@ -181,9 +179,6 @@ class HuberLoss(_PointwiseLoss):
 
     @staticmethod
     def rule(diff, g, delta):
-        from gradcli.engine import dual
-        from gradcli.engine.ops._util import val
-
         d = val(diff)
         # at |x| == delta both formulas agree; torch's double backward is 0 there, as for the outer branches
         return dual.where(d <= -delta, g * -delta, dual.where(d >= delta, g * delta, diff * g))
@@ -255,8 +250,6 @@ class NllLoss(Function):
 
     @staticmethod
     def backward(ctx, g, *_):
-        from gradcli.engine import dual
-
         reduction, c_dim, idx, wt, total, shape = ctx.aux
         coef = np.zeros(shape, dtype=wt.dtype)
         if len(shape) > 1:
@@ -286,8 +279,6 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     out = cls.apply(input, target.array if isinstance(target, Tensor) else np.asarray(target), w, reduction,
                     int(ignore_index))
     if input.ndim > 2 and input.ndim != 4 and reduction == "none":
-        from gradcli.engine.ops.shape import view
-
         out = view(out, *out.shape)  # torch runs other ranks through the 4-D kernel and views back
     return out
 
@@ -315,10 +306,6 @@ class DivScalar(Function):
           category="loss", functional=True, method=False, torch=False)
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
                   reduction="mean", label_smoothing=0.0):
-    from gradcli.engine.ops import arith
-    from gradcli.engine.ops.nn import log_softmax
-    from gradcli.engine.ops.reduction import sum as _sum
-
     reduction = _reduction_name(reduction, size_average, reduce)
     check_reduction(reduction)
     if not 0.0 <= label_smoothing <= 1.0:
@@ -351,7 +338,6 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         return nll
     t = target.array if isinstance(target, Tensor) else np.asarray(target)
     ignored = t == ignore_index
-    from gradcli.engine.ops.elementwise import where
 
     smooth = arith.neg(_sum(logp if weight_b is None else arith.mul(logp, weight_b), c_dim))
     smooth = where(Tensor._make(np.asarray(ignored), None), 0.0, smooth)
@@ -391,8 +377,6 @@ class BinaryCrossEntropy(Function):
 
     @staticmethod
     def backward(ctx, g, x, target, weight):
-        from gradcli.engine.ops._util import val
-
         reduction, count, shape = ctx.aux
         need_x, need_t = ctx.needs_input_grad[:2]
         w = None if weight is None else val(weight)
@@ -451,9 +435,6 @@ class BceInputGrad(Function):
 
     @staticmethod
     def backward(ctx, gg, g, x, t):
-        from gradcli.engine import dual
-        from gradcli.engine.ops._util import val
-
         w, reduction, count = ctx.aux
         scale = _bce_scale(w, reduction, count)
         need_g, need_x, need_t = ctx.needs_input_grad[:3]
@@ -485,8 +466,6 @@ class BceTargetGrad(Function):
 
     @staticmethod
     def backward(ctx, gg, g, x):
-        from gradcli.engine import dual
-
         w, reduction, count = ctx.aux
         scale = _bce_scale(w, reduction, count)
         need_g, need_x = ctx.needs_input_grad[:2]
@@ -518,11 +497,10 @@ class BinaryCrossEntropyWithLogits(Function):
 
     @staticmethod
     def forward(ctx, x, target, weight, pos_weight, reduction):
-        from gradcli.engine.ops.activations import _logsigmoid
 
         ctx.aux = (reduction, x.size, np.broadcast_shapes(x.shape, target.shape))
         with np.errstate(all="ignore"):
-            log_sig = _logsigmoid(x)
+            log_sig = dual.np_logsigmoid(x)
             if pos_weight is not None:
                 log_sig = log_sig * ((pos_weight - 1) * target + 1)
             loss = (1 - target) * x - log_sig
@@ -535,8 +513,6 @@ class BinaryCrossEntropyWithLogits(Function):
 
     @staticmethod
     def backward(ctx, g, x, target, weight, pos_weight):
-        from gradcli.engine import dual
-
         reduction, count, shape = ctx.aux
         need_x, need_t = ctx.needs_input_grad[:2]
         gx = gt = None
@@ -580,10 +556,6 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
           doc="KL divergence sum(target * (log(target) - input)), input as log-probabilities", category="loss",
           functional=True, method=False, result_shape=sizes.broadcast)
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
-    from gradcli.engine.ops import arith
-    from gradcli.engine.ops.elementwise import exp
-    from gradcli.engine.ops.nn_extra import xlogy
-
     reduction = _reduction_name(reduction, size_average, reduce)
     if reduction not in REDUCTIONS + ("batchmean",):
         raise TorchValueError(f"{reduction} is not a valid value for reduction")

@@ -7,15 +7,15 @@ import numpy as np
 from gradcli.engine import dual
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchRuntimeError
-from gradcli.engine.ops._util import as_float
+from gradcli.engine.ops.common import as_float
 from gradcli.engine.ops.registry import register
-from gradcli.engine.tensor import _wrap_dim
+from gradcli.engine.tensor import wrap_dim
 
 
 def _softmax_dim(x, dim):
     if dim is None:
         raise TorchRuntimeError("softmax(): argument 'dim' must be specified")  # torch warns and guesses
-    return _wrap_dim(dim, x.ndim) if x.ndim else 0
+    return wrap_dim(dim, x.ndim) if x.ndim else 0
 
 
 class Softmax(Function):

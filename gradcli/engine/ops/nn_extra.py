@@ -9,13 +9,13 @@ from gradcli.engine import dual
 from gradcli.engine.autograd import Function, no_grad
 from gradcli.engine.errors import TorchRuntimeError
 from gradcli.engine.ops import arith, shape, sizes
-from gradcli.engine.ops._util import c_name, dtype_title, mixed_floats, promote, val
+from gradcli.engine.ops.common import c_name, dtype_title, mixed_floats, promote, val
 from gradcli.engine.ops.convert import clone
 from gradcli.engine.ops.linalg import matmul
 from gradcli.engine.ops.reduction import sum as _sum
-from gradcli.engine.ops.reduction_extra import VectorNorm
+from gradcli.engine.ops.reduction_extra import VectorNorm, norm
 from gradcli.engine.ops.registry import register
-from gradcli.engine.tensor import Tensor, _wrap_dim
+from gradcli.engine.tensor import Tensor, wrap_dim
 
 # -- clamp_min, clamp_max, xlogy ----------------------------------------------------------------------------
 
@@ -184,8 +184,6 @@ def linear(input, weight, bias=None):
 @register("normalize", sig="normalize(input, p=2.0, dim=1, eps=1e-12)", doc="input / max(norm over dim, eps)",
           category="nn", torch=False, method=False, functional=True)
 def normalize(input, p=2.0, dim=1, eps=1e-12):
-    from gradcli.engine.ops.reduction_extra import norm
-
     denom = clamp_min(norm(input, float(p), dim, True), eps)
     return arith.div(input, shape.expand(denom, *input.shape))
 
@@ -203,7 +201,7 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
                 from None
         x1 = x1 if x1.shape == common else shape.expand(x1, *common)
         x2 = x2 if x2.shape == common else shape.expand(x2, *common)
-    d = _wrap_dim(dim, x1.ndim)
+    d = wrap_dim(dim, x1.ndim)
     # torch divides each side by its (cloned) norm, clamped to eps outside the graph
     n1 = clone(VectorNorm.apply(x1, 2.0, (d,), True))
     n2 = clone(VectorNorm.apply(x2, 2.0, (d,), True))

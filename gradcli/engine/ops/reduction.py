@@ -10,7 +10,8 @@ import numpy as np
 from gradcli.engine import dual
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchIndexError, TorchRuntimeError
-from gradcli.engine.ops._util import keepdim_shape, norm_dims
+from gradcli.engine.ops.common import keepdim_shape, norm_dims
+from gradcli.engine.ops.elementwise_extra import maximum, minimum
 from gradcli.engine.ops.registry import register
 from gradcli.engine.tensor import Tensor
 
@@ -175,7 +176,6 @@ def _extremum(input, dim, keepdim, largest):
     if dim is None:
         return (MaxAll if largest else MinAll).apply(input, largest)
     if isinstance(dim, Tensor):  # torch.max(x, y): the elementwise maximum
-        from gradcli.engine.ops.elementwise_extra import maximum, minimum
 
         return maximum(input, dim) if largest else minimum(input, dim)
     x = input.array

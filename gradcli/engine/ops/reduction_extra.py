@@ -14,9 +14,9 @@ import numpy as np
 from gradcli.engine import dual
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchIndexError, TorchRuntimeError
-from gradcli.engine.ops._util import as_float, keepdim_shape, norm_dims, val
+from gradcli.engine.ops.common import as_float, keepdim_shape, norm_dims, val
 from gradcli.engine.ops.registry import register
-from gradcli.engine.tensor import _wrap_dim
+from gradcli.engine.tensor import wrap_dim
 
 
 def _kept(g, dims, keepdim, in_shape):
@@ -70,7 +70,7 @@ class Prod(Function):
         if dim is None:
             ctx.aux = None
             return np.asarray(np.prod(x))
-        d = _wrap_dim(dim, x.ndim)
+        d = wrap_dim(dim, x.ndim)
         ctx.aux = (d, keepdim)
         if x.ndim == 0:
             return x.copy()
@@ -120,7 +120,7 @@ class Amax(Function):
         empty = [d for d in dims if x.shape[d] == 0]
         if empty:
             given = dim if isinstance(dim, (int, np.integer)) else \
-                next(d for d in dim if _wrap_dim(d, x.ndim) == empty[0])  # as the user wrote it: -1 stays -1
+                next(d for d in dim if wrap_dim(d, x.ndim) == empty[0])  # as the user wrote it: -1 stays -1
             raise TorchIndexError(f"{'amax' if cls.largest else 'amin'}(): Expected reduction dim {given} to "
                                   "have non-zero size.")
         if x.size == 0 and not dims:
@@ -244,7 +244,7 @@ def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
 
 # -- vector norms -----------------------------------------------------------------------------------------
 
-def _ord_value(p) -> float:
+def ord_value(p) -> float:
     if isinstance(p, str):
         if p == "fro":
             return 2.0
@@ -319,7 +319,7 @@ def _dtype_title(x) -> str:
 
 
 def vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None):  # noqa: A002 - torch's name
-    return VectorNorm.apply(input, _ord_value(ord), dim, keepdim)
+    return VectorNorm.apply(input, ord_value(ord), dim, keepdim)
 
 
 register("vector_norm", sig="linalg.vector_norm(input, ord=2, dim=None, keepdim=False)",
@@ -332,7 +332,7 @@ register("vector_norm", sig="linalg.vector_norm(input, ord=2, dim=None, keepdim=
 def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     if isinstance(p, str) and p != "fro":
         raise TorchRuntimeError(f"norm with p='{p}' is not supported by gradcli (only numbers and 'fro')")
-    return VectorNorm.apply(input, _ord_value(2.0 if p is None else p), dim, keepdim)
+    return VectorNorm.apply(input, ord_value(2.0 if p is None else p), dim, keepdim)
 
 
 # -- logsumexp --------------------------------------------------------------------------------------------
@@ -385,7 +385,7 @@ class CumSum(Function):
     def forward(ctx, x, dim):
         if x.dtype.kind in "bui":
             x = x.astype(np.int64)
-        d = _wrap_dim(dim, x.ndim)
+        d = wrap_dim(dim, x.ndim)
         ctx.aux = d
         return x.copy() if x.ndim == 0 else ctx.kernel(x, axis=d)
 

@@ -8,9 +8,9 @@ from gradcli.engine import dual
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchIndexError, TorchRuntimeError
 from gradcli.engine.ops import sizes
-from gradcli.engine.ops._util import as_shape, check_size, val
+from gradcli.engine.ops.common import as_shape, check_size, val
 from gradcli.engine.ops.registry import register
-from gradcli.engine.tensor import Tensor, _wrap_dim
+from gradcli.engine.tensor import Tensor, wrap_dim
 
 
 def _infer_shape(shape: tuple, numel: int) -> tuple:
@@ -85,7 +85,7 @@ class Transpose(Function):
         if x.ndim == 0:
             ctx.aux = (0, 0)
             return x
-        d0, d1 = _wrap_dim(d0, x.ndim), _wrap_dim(d1, x.ndim)
+        d0, d1 = wrap_dim(d0, x.ndim), wrap_dim(d1, x.ndim)
         ctx.aux = (d0, d1)
         return np.swapaxes(x, d0, d1)
 
@@ -123,7 +123,7 @@ class Permute(Function):
 
     @staticmethod
     def forward(ctx, x, dims):
-        dims = tuple(_wrap_dim(d, x.ndim) for d in dims)
+        dims = tuple(wrap_dim(d, x.ndim) for d in dims)
         if len(dims) != x.ndim:
             raise TorchRuntimeError(
                 f"permute(sparse_coo): number of dimensions in the tensor input does not match the length of "
@@ -200,7 +200,7 @@ class Unsqueeze(Function):
 
     @staticmethod
     def forward(ctx, x, dim):
-        return np.expand_dims(x, _wrap_dim(dim, x.ndim + 1))
+        return np.expand_dims(x, wrap_dim(dim, x.ndim + 1))
 
     @staticmethod
     def backward(ctx, g):
@@ -220,7 +220,7 @@ class Squeeze(Function):
     def forward(ctx, x, dims):
         if dims is None:
             return x.reshape(tuple(s for s in x.shape if s != 1))
-        axes = tuple(d for d in (_wrap_dim(d, x.ndim) for d in dims) if x.ndim and x.shape[d] == 1)
+        axes = tuple(d for d in (wrap_dim(d, x.ndim) for d in dims) if x.ndim and x.shape[d] == 1)
         return np.squeeze(x, axis=axes) if axes else x
 
     @staticmethod
@@ -242,7 +242,7 @@ def squeeze(input, dim=None):
 
 # -- indexing -----------------------------------------------------------------------------------------
 
-def _normalise_key(key, shape):
+def normalise_key(key, shape):
     """Validate a basic/advanced index and name the torch node it produces (the last op applied)."""
     if not isinstance(key, tuple):
         key = (key,)
@@ -363,9 +363,9 @@ def index_put_zeros(g, key, shape):
 
 
 def getitem(self, key):
-    key = _to_index(key)
+    key = to_index(key)
     single_slice = isinstance(key, slice)  # torch records x[:] as a slice, but skips full slices in x[:, 0]
-    key, kind = _normalise_key(key, self.array.shape)
+    key, kind = normalise_key(key, self.array.shape)
     if kind == "Index" and sizes.SizeLimit.max_elements is not None:  # x[[0] * N] can outgrow x
         check_size(sizes.indexing(self.array.shape, key), "advanced indexing")
     if single_slice:
@@ -373,9 +373,9 @@ def getitem(self, key):
     return _index_class(kind).apply(self, key)
 
 
-def _to_index(key):
+def to_index(key):
     if isinstance(key, tuple):
-        return tuple(_to_index(k) for k in key)
+        return tuple(to_index(k) for k in key)
     if isinstance(key, Tensor):
         arr = key.array
         if arr.dtype.kind == "b":

@@ -13,9 +13,9 @@ from gradcli.engine.autograd import Function
 from gradcli.engine.dtypes import result_type
 from gradcli.engine.errors import TorchIndexError, TorchRuntimeError
 from gradcli.engine.ops import shape, sizes
-from gradcli.engine.ops._util import as_shape, check_size, val
+from gradcli.engine.ops.common import as_shape, check_size, val
 from gradcli.engine.ops.registry import register
-from gradcli.engine.tensor import Tensor, _wrap_dim
+from gradcli.engine.tensor import Tensor, wrap_dim
 
 
 def _axis_key(dim, index):
@@ -29,7 +29,7 @@ def _axis_key(dim, index):
 def flatten(input, start_dim=0, end_dim=-1):
     if input.ndim == 0:
         return shape.reshape(input, 1)
-    start, end = _wrap_dim(start_dim, input.ndim), _wrap_dim(end_dim, input.ndim)
+    start, end = wrap_dim(start_dim, input.ndim), wrap_dim(end_dim, input.ndim)
     if start > end:
         raise TorchRuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     if start == end:
@@ -100,7 +100,7 @@ class Cat(Function):
         ref = arrays[0]
         if ref.ndim == 0:
             raise TorchRuntimeError("zero-dimensional tensor (at position 0) cannot be concatenated")
-        d = _wrap_dim(dim, ref.ndim)
+        d = wrap_dim(dim, ref.ndim)
         for i, a in enumerate(arrays):
             if a.ndim != ref.ndim:
                 raise TorchRuntimeError(f"Tensors must have same number of dimensions: got {ref.ndim} and {a.ndim}")
@@ -137,7 +137,7 @@ class Stack(Function):
     @staticmethod
     def forward(ctx, *arrays, dim):
         ref = arrays[0]
-        d = _wrap_dim(dim, ref.ndim + 1)
+        d = wrap_dim(dim, ref.ndim + 1)
         for i, a in enumerate(arrays):
             if a.shape != ref.shape:
                 raise TorchRuntimeError(f"stack expects each tensor to be equal size, but got "
@@ -194,7 +194,7 @@ def _split_pieces(input, sizes, d, cls):
 @register("split", sig="split(tensor, split_size_or_sections, dim=0)",
           doc="pieces of a given size (or list of sizes) along dim, as a tuple", category="shape")
 def split(tensor, split_size_or_sections, dim=0):
-    d = _wrap_dim(dim, tensor.ndim)
+    d = wrap_dim(dim, tensor.ndim)
     n = tensor.shape[d] if tensor.ndim else 1
     if isinstance(split_size_or_sections, (list, tuple)):
         sizes = [int(s) for s in split_size_or_sections]
@@ -214,7 +214,7 @@ def split(tensor, split_size_or_sections, dim=0):
 def chunk(input, chunks, dim=0):
     if chunks <= 0:
         raise TorchRuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
-    d = _wrap_dim(dim, input.ndim)
+    d = wrap_dim(dim, input.ndim)
     n = input.shape[d]
     if n == 0:  # torch: `chunks` empty pieces
         return split(input, [0] * chunks, d)
@@ -227,7 +227,7 @@ def chunk(input, chunks, dim=0):
 def _dims_tuple(dims, ndim):
     if isinstance(dims, (int, np.integer)):
         dims = (dims,)
-    return tuple(_wrap_dim(int(d), ndim) for d in dims)
+    return tuple(wrap_dim(int(d), ndim) for d in dims)
 
 
 class Flip(Function):
@@ -320,7 +320,7 @@ class Gather(Function):
 
     @staticmethod
     def forward(ctx, x, dim, index):
-        d = _wrap_dim(dim, x.ndim)
+        d = wrap_dim(dim, x.ndim)
         if index.ndim != x.ndim and not (x.ndim == 0 and index.ndim <= 1):
             raise TorchRuntimeError("Index tensor must have the same number of dimensions as input tensor")
         if x.ndim == 0:
@@ -361,7 +361,7 @@ class IndexSelect(Function):
     def forward(ctx, x, dim, index):
         if index.ndim > 1:
             raise TorchIndexError("index_select(): Index is supposed to be a vector")
-        d = _wrap_dim(dim, x.ndim)
+        d = wrap_dim(dim, x.ndim)
         size = x.shape[d] if x.ndim else 1
         flat = index.reshape(-1)
         if flat.size and (flat.max() >= size or flat.min() < -size):

@@ -16,7 +16,7 @@ from itertools import chain
 import numpy as np
 
 from gradcli.engine.errors import LimitExceeded
-from gradcli.engine.tensor import Tensor, _wrap_dim
+from gradcli.engine.tensor import Tensor, wrap_dim
 
 
 class SizeLimit:
@@ -148,7 +148,7 @@ def cat(tensors, dim=0, *, axis=None):
         if shape is None or shape == (0,):  # torch skips legacy empty tensors
             continue
         if first is None:
-            first, d = shape, _wrap_dim(int(dim if axis is None else axis), len(shape))
+            first, d = shape, wrap_dim(int(dim if axis is None else axis), len(shape))
         total += shape[d] if d < len(shape) else 0
     if first is None:
         return None
@@ -159,7 +159,7 @@ def stack(tensors, dim=0):
     shape = shape_of(tensors[0]) if len(tensors) else None
     if shape is None:
         return None
-    d = _wrap_dim(int(dim), len(shape) + 1)
+    d = wrap_dim(int(dim), len(shape) + 1)
     return shape[:d] + (len(tensors),) + shape[d:]
 
 
@@ -167,7 +167,7 @@ def index_select(input, dim, index):
     shape = list(shape_of(input))
     if not shape:
         return None
-    shape[_wrap_dim(int(dim), len(shape))] = numel(shape_of(index))
+    shape[wrap_dim(int(dim), len(shape))] = numel(shape_of(index))
     return tuple(shape)
 
 

@@ -7,7 +7,7 @@ import numpy as np
 from gradcli.engine.dtypes import get_default_dtype, result_type
 from gradcli.engine.errors import TorchRuntimeError
 from gradcli.engine.ops.sizes import SizeLimit, check_size  # noqa: F401  (re-exported: ops import them from here)
-from gradcli.engine.tensor import Tensor, _wrap_dim
+from gradcli.engine.tensor import Tensor, wrap_dim
 
 
 def val(x):
@@ -75,7 +75,7 @@ def norm_dims(dim, ndim: int) -> tuple:
         return tuple(range(ndim))
     if isinstance(dim, (int, np.integer)):
         dim = (dim,)
-    dims = tuple(_wrap_dim(int(d), ndim) for d in dim)
+    dims = tuple(wrap_dim(int(d), ndim) for d in dim)
     if ndim == 0:
         return ()  # dim 0 (or -1) of a 0-d tensor is valid and reduces nothing
     if len(set(dims)) != len(dims):
