@@ -210,8 +210,9 @@ def _memory_limit(memory_mb: float | None, what: str):
         if isinstance(error, ImportError) and "failed to map segment" not in str(error) \
                 and "annot allocate memory" not in str(error):
             raise
-        if type(error) is RuntimeError and "can't start new thread" not in str(error):
-            raise
+        if isinstance(error, RuntimeError) and not (type(error) is RuntimeError
+                                                    and "can't start new thread" in str(error)):
+            raise  # typer.Exit is a RuntimeError too
         raise MemoryLimit(f"{what} needed more than the memory limit of {memory_mb:g} MB",
                           hint="use smaller tensors, or raise the limit with --max-memory") from None
     finally:
