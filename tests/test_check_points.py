@@ -19,10 +19,14 @@ def test_values_are_float64_arithmetic(text, expected):
 def test_ieee_results_for_division_by_zero_and_overflow():
     with np.errstate(all="ignore"):
         for text, a, b, op in [("1/0", 1.0, 0.0, np.divide), ("-1/0", -1.0, 0.0, np.divide),
-                               ("10.0**400", 10.0, 400.0, np.power)]:
+                               ("1/-0.0", 1.0, -0.0, np.divide), ("10.0**400", 10.0, 400.0, np.power),
+                               ("(-10.0)**401", -10.0, 401.0, np.power), ("0.0**-1", 0.0, -1.0, np.power),
+                               ("(-0.0)**-1", -0.0, -1.0, np.power), ("(-0.0)**-2", -0.0, -2.0, np.power),
+                               ("0**-0.5", 0.0, -0.5, np.power)]:
             got = parse_point([f"x={text}"])["x"]
             assert got == float(op(np.float64(a), np.float64(b)))
-    assert math.isnan(parse_point(["x=0/0"])["x"])
+    assert math.isnan(parse_point(["x=0/0"])["x"]) and math.isnan(parse_point(["x=(-8)**(1/3)"])["x"])
+    assert math.isnan(parse_point(["x=(-10.0)**400.5"])["x"])  # numpy: nan
 
 
 def test_several_variables_in_one_or_many_options():

@@ -72,7 +72,14 @@ def _ieee(op, a: float, b: float) -> float:
     try:
         result = op(a, b)
     except ZeroDivisionError:
+        if op is operator.pow:  # 0 ** negative: inf, signed when -0.0 meets an odd integer exponent
+            odd = float(b).is_integer() and int(b) % 2 == 1
+            return math.copysign(math.inf, a) if odd else math.inf
         return math.nan if a == 0 or math.isnan(a) else math.copysign(math.inf, a) * math.copysign(1.0, b)
     except OverflowError:
-        return math.inf if a > 0 or float(b).is_integer() and int(b) % 2 == 0 else -math.inf
+        if a > 0:
+            return math.inf
+        if not float(b).is_integer():  # a negative base to a fractional power has no real value
+            return math.nan
+        return math.inf if int(b) % 2 == 0 else -math.inf
     return math.nan if isinstance(result, complex) else float(result)
