@@ -1,5 +1,5 @@
 """Hostile inputs for the limits that must hold inside one operation, and a way to run one in a child process
-measuring its wall time and peak memory.  Shared by tests/test_hostile_limits.py and
+measuring its wall time and peak memory.  Shared by tests/safety/test_hostile_limits.py and
 benchmarks/hostile_limits.py (which runs them on the original code too)."""
 
 from __future__ import annotations

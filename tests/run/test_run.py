@@ -16,7 +16,7 @@ import pytest
 from gradcli.engine import SizeLimit, dtypes, is_grad_enabled
 from gradcli.run import RunLimits, run_source
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SNIPPETS = ROOT / "tests" / "snippets"
 EXPECTED = SNIPPETS / "expected"
 PROGRAMS = sorted(SNIPPETS.glob("*.py")) + sorted((ROOT / "examples").glob("seed_*.py"))

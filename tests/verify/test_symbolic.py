@@ -19,7 +19,7 @@ from gradcli.cli.commands import app
 from gradcli.lang.evaluation import evaluate_expression
 from gradcli.verify.symbolic import cross_check
 
-GOLDENS = json.loads((Path(__file__).parent / "goldens" / "ops.json").read_text())
+GOLDENS = json.loads((Path(__file__).parents[1] / "goldens" / "ops.json").read_text())
 CORE = [c for c in GOLDENS["cases"] if c["tier"] == "core"]
 runner = CliRunner()
 

@@ -153,7 +153,7 @@ def test_cli_check_steps():
 
 # -- every problem of the homework corpus (issue 10's tests/corpus/homework.jsonl, when it is there) -------
 
-CORPUS = __import__("pathlib").Path(__file__).parent / "corpus" / "homework.jsonl"
+CORPUS = __import__("pathlib").Path(__file__).parents[1] / "corpus" / "homework.jsonl"
 
 
 def _corpus_functions():

@@ -14,7 +14,7 @@ import pytest
 
 from gradcli.engine.tensor_str import Size, format_python_value, format_tensor
 
-GOLDENS = json.loads((Path(__file__).parent / "goldens" / "repr_goldens.json").read_text())
+GOLDENS = json.loads((Path(__file__).parents[1] / "goldens" / "repr_goldens.json").read_text())
 SPECIAL_FLOATS = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf, "-0.0": -0.0}
 
 

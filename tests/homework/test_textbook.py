@@ -206,7 +206,7 @@ def test_budget_is_respected_on_a_hard_expression():
     assert math.isclose(float(form.subs(x, 3)), float(sp.diff(sp.log((x + 1) / (x - 1)), x).subs(x, 3)))
 
 
-CORPUS = Path(__file__).parent / "corpus" / "homework.jsonl"
+CORPUS = Path(__file__).parents[1] / "corpus" / "homework.jsonl"
 
 
 @pytest.mark.skipif(not CORPUS.exists(), reason="the homework corpus (issue 10) is not in this tree")

@@ -12,7 +12,7 @@ import pytest
 from gradcli.homework.check import check_derivative
 from gradcli.safety.errors import GradcliError
 
-CORPUS = Path(__file__).parent / "corpus" / "homework.jsonl"
+CORPUS = Path(__file__).parents[1] / "corpus" / "homework.jsonl"
 PROBLEMS = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 

@@ -17,7 +17,7 @@ from gradcli.homework.plot import render_text, sample, summary
 from gradcli.safety.errors import GradcliError
 
 runner = CliRunner()
-GOLDENS = Path(__file__).parent / "goldens" / "plots"
+GOLDENS = Path(__file__).parents[1] / "goldens" / "plots"
 
 
 def test_curves_are_the_function_and_its_derivatives():

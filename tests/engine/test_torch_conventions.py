@@ -14,7 +14,7 @@ import pytest
 from gradcli.lang.evaluation import evaluate_expression
 from gradcli.safety.errors import GradcliError
 
-RECORDED = json.loads((Path(__file__).parent / "goldens" / "conventions.json").read_text())
+RECORDED = json.loads((Path(__file__).parents[1] / "goldens" / "conventions.json").read_text())
 GOLDENS = RECORDED["cases"]
 
 

@@ -162,7 +162,7 @@ COMMANDS = {
 @pytest.mark.skipif(not hasattr(signal, "SIGPIPE"), reason="no SIGPIPE on this platform")
 @pytest.mark.parametrize("name", sorted(COMMANDS))
 def test_a_broken_pipe_ends_quietly_with_the_same_status_everywhere(name):
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     read_end, write_end = os.pipe()
     os.close(read_end)  # the reader is gone before gradcli writes a byte, as with `| head -0`
     child = subprocess.Popen([*GRADCLI, *COMMANDS[name]], stdout=write_end, stderr=subprocess.PIPE,
