@@ -32,7 +32,7 @@ from itertools import repeat
 
 import numpy as np
 
-from gradcli.engine import Tensor, dtypes
+from gradcli.engine import Tensor, dtypes, kernels
 from gradcli.engine.errors import EngineError
 from gradcli.io import outputs
 from gradcli.io.inputs import DuplicateKey, parse_value, unique_keys
@@ -252,7 +252,7 @@ class RowEvaluator:
         for name, v in self.consts.items():
             variables[name] = Tensor._make(np.array(v, dtype=dt), None)
         try:
-            with self.deadline:
+            with self.deadline, kernels.elements_are_rows():
                 out = evaluate(program, EngineBackend(variables, self.dtype))
                 if type(out) is not Tensor or out.array.shape != (n,) or out.array.dtype != dt:
                     return None

@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dual
+from gradcli.engine import dual, kernels
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchRuntimeError
 from gradcli.engine.ops.common import as_float, val
@@ -92,7 +92,9 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
 
 
 def _elu(x, alpha, scale):
-    return np.where(x <= 0, np.expm1(np.minimum(x, 0)) * (alpha * scale), x * scale)
+    # expm1 of the non-positive side only (no overflow in the unused branch); np.minimum(x, 0) would turn
+    # -0.0 into 0.0, where torch's expm1(-0.0) keeps elu(-0.0) = -0.0
+    return np.where(x <= 0, np.expm1(np.where(x > 0, 0, x)) * (alpha * scale), x * scale)
 
 
 def _elu_rule(g, x, alpha, scale):
@@ -122,7 +124,7 @@ def _gelu(x, approximate):
         inner = GELU_TANH_BETA * (x + GELU_TANH_KAPPA * x * x * x)
         return 0.5 * x * (1 + np.tanh(inner))
     out = x * 0.5 * (1 + dual.np_erf(x * SQRT1_2))
-    if x.dtype == np.float32 and x.size > 1:
+    if x.dtype == np.float32 and x.size > 1 and not kernels.rows_batch():
         # torch's vectorised float kernel (more than one element) gives nan at +inf; its scalar path and float64 inf
         out = np.where(np.isposinf(x), np.float32(np.nan), out)
     return out

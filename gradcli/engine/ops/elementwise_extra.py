@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dual
+from gradcli.engine import dual, kernels
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchRuntimeError
 from gradcli.engine.ops import arith, sizes
@@ -151,10 +151,12 @@ class Maximum(Function):
         a, b = promote(a, b)
         out = _binary_forward(np.maximum if cls.largest else np.minimum, a, b)
         ctx.aux = (a, b)
-        if out.size == 1:
-            # torch's scalar path (one element) returns its first operand on a tie, so maximum(-0.0, 0.0) is
-            # -0.0; its vectorised path, like numpy, the second
-            return np.where(a == b, a, out).astype(out.dtype, copy=False)
+        tie = a == b
+        if tie.any():
+            # on a tie (-0.0 and 0.0) torch's vectorised loop returns the second operand, its element-by-element
+            # path the first
+            first = kernels.scalar_lanes(out.shape, out.itemsize, a, b)
+            out = np.where(tie, np.where(first, a, b), out).astype(out.dtype, copy=False)
         return out
 
     @classmethod

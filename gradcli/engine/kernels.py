@@ -1,0 +1,116 @@
+"""Which elements PyTorch's CPU elementwise kernels compute on their scalar path.
+
+A few results differ between torch's vectorised inner loop and its element-by-element tail — which operand
+`maximum` returns on a tie of -0.0 and 0.0 is one.  TensorIterator (aten/src/ATen/TensorIterator.cpp,
+native/cpu/Loops.h) orders the dimensions by the operands' strides, merges the ones that are contiguous in
+every operand, splits the elements among threads when there are at least GRAIN_SIZE of them, and calls the
+inner loop on each piece of a row; that loop runs vectors of VECTOR_BYTES while a whole vector fits and the
+rest one element at a time — or every element one at a time when an input is neither contiguous nor a
+broadcast scalar along the inner dimension.  Measured against PyTorch 2.13 on the reference machine (AVX512:
+8 float64 or 16 float32 per vector, 2 threads) in tests/engine/test_kernels.py.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+
+import numpy as np
+
+VECTOR_BYTES = 64
+GRAIN_SIZE = 32768  # at::internal::GRAIN_SIZE
+THREADS = max(1, min(os.cpu_count() or 1, 64))
+
+_rows_batch = False
+
+
+@contextlib.contextmanager
+def elements_are_rows():
+    """Evaluate a batch of rows as if each element were its own 1-element tensor (`--rows`): a row's
+    single evaluation always takes the scalar path, so the batch must too."""
+    global _rows_batch
+    previous, _rows_batch = _rows_batch, True
+    try:
+        yield
+    finally:
+        _rows_batch = previous
+
+
+def rows_batch() -> bool:
+    return _rows_batch
+
+
+def scalar_lanes(out_shape: tuple, itemsize: int, *inputs: np.ndarray):
+    """True, False or a boolean array of `out_shape`: the output elements torch computes one at a time."""
+    n = int(np.prod(out_shape, dtype=np.int64))
+    lanes = VECTOR_BYTES // itemsize
+    if _rows_batch or n < lanes:
+        return True
+    order, inner = _iteration(out_shape, inputs)
+    if inner is None:
+        return True
+    if n < GRAIN_SIZE or THREADS == 1:
+        tasks = [(0, n)]
+    else:
+        count = min(THREADS, -(-n // GRAIN_SIZE))
+        chunk = -(-n // count)
+        tasks = [(s, min(s + chunk, n)) for s in range(0, n, chunk)]
+    scalar = np.zeros(n, dtype=bool)  # by position in the iteration
+    for begin, end in tasks:
+        start = begin
+        while start < end:  # one call of the inner loop per (piece of a) row
+            stop = min(end, (start // inner + 1) * inner)
+            scalar[stop - (stop - start) % lanes:stop] = True
+            start = stop
+    if not scalar.any():
+        return False
+    # each output element's position in the iteration: the axes in iteration order, transposed back
+    sizes = [out_shape[d] for d in order]
+    position = np.transpose(np.arange(n).reshape(sizes), np.argsort(order))
+    return scalar[position].reshape(out_shape)
+
+
+def _iteration(out_shape, inputs):
+    """(axes outermost first, inner loop length), the length None when the inner loop is not vectorised."""
+    ndim = len(out_shape)
+    strides = []
+    for arr in inputs:
+        lead = ndim - arr.ndim
+        strides.append([0] * lead + [0 if arr.shape[i] == 1 else arr.strides[i] // arr.itemsize
+                                     for i in range(arr.ndim)])
+    axes = [d for d in range(ndim) if out_shape[d] != 1]
+
+    def should_swap(d0, d1):  # TensorIterator::reorder_dimensions, d0 the inner candidate
+        for s in strides:
+            s0, s1 = s[d0], s[d1]
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 != s1:
+                return -1 if s0 < s1 else 1
+            if out_shape[d0] > out_shape[d1]:
+                return 1
+        return 0
+
+    perm = axes[::-1]  # innermost first, as torch keeps it
+    for i in range(1, len(perm)):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            c = should_swap(perm[d0], perm[d1])
+            if c > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif c < 0:
+                break
+    order = perm[::-1]
+    if not perm:
+        return order, 1
+    inner, inner_strides = out_shape[perm[0]], [s[perm[0]] for s in strides]
+    for d in perm[1:]:  # coalesce_dimensions: merge outward while contiguous in every operand
+        if all(s[d] == i * inner for s, i in zip(strides, inner_strides)):
+            inner *= out_shape[d]
+        else:
+            break
+    broadcast = inner_strides.count(0)
+    if any(s not in (0, 1) for s in inner_strides) or (broadcast > 1 and len(inputs) > 1):
+        return order, None
+    return order, inner
