@@ -3,7 +3,7 @@ in tests).
 
   python benchmarks/bench_teach.py
 
-1. `gradcli steps F` and `gradcli check F --steps` on the step problems of tests/test_steps.py: median wall
+1. `gradcli steps F` and `gradcli check F --steps` on the step problems of tests/homework/test_steps.py: median wall
    time of one command, against `python -c "import numpy, sympy"` (what any sympy-using command pays).
 2. `gradcli plot F --expect A` (terminal) and with `--png`: median wall time, same baseline.
 3. In-process: the derivation (rules + textbook form) and the plot (sampling + text) per problem.

@@ -1,4 +1,4 @@
-"""Record what real Python + PyTorch prints for every snippet and example, as goldens for tests/test_run.py.
+"""Record what real Python + PyTorch prints for every snippet and example, as goldens for tests/run/test_run.py.
 
 Each program runs in a subprocess under a small runner that executes it as a script and reports, on
 stderr, in the exact form `gradcli run` uses:

@@ -21,10 +21,8 @@ import math
 import os
 import re
 import select
-import signal
 import stat
 import sys
-import threading
 from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -42,7 +40,6 @@ from gradcli.lang.evaluator import EngineBackend, evaluate
 from gradcli.lang.parser import Program, dotted_name, parse
 from gradcli.safety import guard
 from gradcli.safety.errors import EvalError, GradcliError, InputError
-from gradcli.safety.guard import TimeLimit
 from gradcli.safety.limits import Limits
 
 CHUNK_ROWS = 65_536  # rows per batch: big enough for numpy to dominate, small enough for bounded memory
@@ -133,51 +130,6 @@ def _rowwise(node, variables) -> bool:
 
 # -- evaluation --------------------------------------------------------------------------------------
 
-class RowDeadline:
-    """--timeout for each row (or batch), as calc.time_limit does for one evaluation, but with the SIGALRM
-    handler installed once per run (`installed()`): per row only the timer is armed and disarmed, two
-    system calls instead of the handler swap that dominated a small row's cost."""
-
-    def __init__(self, seconds: float):
-        self.seconds = seconds
-        self.active = False
-        self.token = None
-        self.error = TimeLimit(f"a row's evaluation took longer than {seconds:g} s", hint="raise it with --timeout")
-        # a row stuck inside one numpy call gets no signal handler run: the supervisor ends the run instead
-        self.text = lambda: self.error.render() + "\n"
-
-    @contextmanager
-    def installed(self):
-        usable = self.seconds > 0 and hasattr(signal, "setitimer") \
-            and threading.current_thread() is threading.main_thread()
-        if not usable:
-            yield
-            return
-
-        def on_alarm(signum, frame):
-            raise TimeLimit(self.error.message, hint=self.error.hint)
-
-        previous = signal.signal(signal.SIGALRM, on_alarm)
-        self.active = True
-        try:
-            yield
-        finally:
-            self.active = False
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
-
-    def __enter__(self):
-        if self.active:
-            signal.setitimer(signal.ITIMER_REAL, self.seconds)
-        self.token = guard.arm(self.seconds, self.text)
-
-    def __exit__(self, *exc):
-        guard.disarm(self.token)
-        if self.active:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-        return False
-
-
 class RowEvaluator:
     """The expression parsed once (per set of constant names shadowed by row names), evaluated per row or
     per batch with the shared NAME=VALUE tensors and --const values."""
@@ -198,7 +150,9 @@ class RowEvaluator:
         self.scalar_shared = all(np.ndim(v) == 0 for v in inputs.values()) and \
             all(np.ndim(v) == 0 for v in consts.values())
         self.scalar_grad_output = grad_output is None or np.ndim(grad_output) == 0
-        self.deadline = RowDeadline(self.limits.max_seconds)
+        seconds = self.limits.max_seconds
+        self.deadline = guard.Deadline(seconds, f"a row's evaluation took longer than {seconds:g} s",
+                                       hint="raise it with --timeout")
         shared = [*inputs.values(), *consts.values(), *([] if grad_output is None else [grad_output])]
         self.shared_finite = all(np.all(np.isfinite(v)) for v in shared)
 
@@ -502,7 +456,7 @@ class RowsRun:
                             name="standard input" if path in (None, "-") else path)
         handler = None
         line_no = 0
-        with engine_settings(self.ev.dtype, self.ev.limits), self.ev.deadline.installed():
+        with engine_settings(self.ev.dtype, self.ev.limits), guard.alarm_session():
             for texts, has_blank in reader:
                 start = line_no + 1
                 line_no += len(texts)

@@ -2,11 +2,12 @@
 
 Two layers, both context managers that leave no thread, handler or limit behind when they exit:
 
-- `deadline(seconds, message, hint)`: a per-evaluation deadline for any caller (a CLI command, a REPL line,
-  a test).  When it passes, a timer thread raises an exception in the calling thread at its next Python
-  instruction; it leaves the block as `TimeLimit` (a `GradcliError`).  Usable from any thread, any number of
-  times, nested.  Numpy's long loops release the GIL but only return to Python when they end, so on its own
-  this fires when the current numpy call returns.
+- `Deadline(seconds, message, hint)` / `deadline(...)`: the one wall-time limit for any unit of work (a whole
+  command, a row of rows mode, a REPL line, a sympy call, a test).  When it passes, an exception is raised in
+  the guarded thread at its next Python instruction (SIGALRM in the main thread, a timer thread elsewhere); it
+  leaves the block as `TimeLimit` (a `GradcliError`) or the caller's own error.  Usable from any thread, any
+  number of times, nested.  Numpy's long loops only return to Python when they end, so on its own this fires
+  when the current numpy call returns.
 - `command(seconds, memory_mb, ...)`: for a command that owns its process (entered through
   `gradcli.cli.main`, see `own_process`).  It adds an address-space limit (`RLIMIT_AS`: an allocation past it
   fails at once, and the MemoryError becomes a clear limit error), and it forks: the child does the work, the
@@ -68,58 +69,199 @@ def own_process() -> None:
     _process_owned = True
 
 
-# -- the per-evaluation deadline ----------------------------------------------------------------------------
+# -- the deadline: one mechanism for a command, a row, a REPL line, a sympy call --------------------------------
+#
+# In the main thread every active deadline shares one SIGALRM timer, set to the earliest expiry: entering and
+# leaving a deadline costs a clock read and a `setitimer`, no thread, so rows mode can afford one per row.  The
+# handler raises the expired deadline's own exception class in the main thread, again every REPEAT_SECONDS in
+# case a bare `except:` (sympy has some) ate it; it never raises inside this module's own bookkeeping (entering
+# or leaving a deadline), where it retries a moment later.  Off the main thread (or without setitimer) a timer
+# thread delivers the same exception with PyThreadState_SetAsyncExc.
+
+REPEAT_SECONDS = 0.1
+_alarms = hasattr(signal, "setitimer")
+_stack: list[Deadline] = []  # the main thread's active deadlines, outermost first
+_timer_expiry = math.inf  # what the SIGALRM timer is set to (time.monotonic)
+_previous_handler = None  # the SIGALRM handler before ours, while ours is installed
+_sessions = 0  # `alarm_session` depth: keep the handler installed between deadlines
+
+
+class Deadline:
+    """A wall-time limit on the block it guards: `with Deadline(seconds, message, hint): ...` raises
+    `error(message, hint)` (TimeLimit by default) if the block runs past `seconds`.  Nested deadlines each report
+    their own limit.  In a supervised worker the parent ends the worker should the block still run GRACE_SECONDS
+    past the limit (stuck in one long C call), printing `supervisor_text()` (see `arm`); `supervise=False` for a
+    soft limit whose caller carries on without the result (sympy's).  Reusable, not re-entrant."""
+
+    __slots__ = ("seconds", "message", "hint", "error", "supervisor_text", "supervise", "expired", "expiry",
+                 "token", "done", "timer")
+
+    def __init__(self, seconds: float | None, message: str, hint: str | None = None, *, error=None,
+                 supervisor_text: Callable[[], str] | None = None, supervise: bool = True):
+        self.seconds = seconds if seconds is not None and math.isfinite(seconds) and seconds > 0 else None
+        self.message, self.hint = message, hint
+        self.error = error or (lambda message, hint: TimeLimit(message, hint=hint))
+        self.supervisor_text, self.supervise = supervisor_text, supervise
+        self.expired = type("_Expired", (_Expired,), {})
+        self.token = self.timer = None
+        self.expiry, self.done = math.inf, True
+
+    def __enter__(self):
+        if self.seconds is None:
+            return self
+        self.done = False
+        self.expiry = time.monotonic() + self.seconds
+        if self.supervise:
+            self.token = arm(self.seconds, self.supervisor_text or self._text)
+        if _alarms and threading.current_thread() is threading.main_thread():
+            _push(self)
+        else:
+            self.timer = _ThreadTimer(self)
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if self.seconds is None:
+            return False
+        pending = None
+        while True:  # an exception may land during the clean-up (off the main thread): finish it all the same
+            try:
+                self._leave()
+                break
+            except _Expired as landed:
+                if not isinstance(landed, self.expired):
+                    pending = landed  # an outer deadline's: it goes on up
+        if exc_type is not None and issubclass(exc_type, self.expired):
+            raise self.error(self.message, self.hint) from None
+        if pending is not None:
+            raise pending
+        return False
+
+    def _leave(self):
+        if self.done:
+            return
+        self.done = True
+        disarm(self.token)
+        self.token = None
+        if self.timer is not None:
+            timer, self.timer = self.timer, None
+            timer.stop()
+        else:
+            _pop(self)
+
+    def _text(self) -> str:
+        return self.error(self.message, self.hint).render() + "\n"
+
+
+def deadline(seconds: float | None, message: str, hint: str | None = None,
+             supervisor_text: Callable[[], str] | None = None) -> Deadline:
+    """Raise TimeLimit(message, hint) if the block runs longer than `seconds` (see `Deadline`)."""
+    return Deadline(seconds, message, hint, supervisor_text=supervisor_text)
+
+
+@contextmanager
+def alarm_session():
+    """Keep the SIGALRM handler installed between the deadlines of the block (rows mode: one per row), saving
+    the handler swap each would otherwise cost; the previous handler is back when the block ends."""
+    global _sessions
+    _sessions += 1
+    try:
+        yield
+    finally:
+        _sessions -= 1
+        if not _stack and not _sessions:
+            _uninstall()
+
+
+def _push(d: Deadline) -> None:
+    global _previous_handler
+    if _previous_handler is None:
+        _previous_handler = signal.signal(signal.SIGALRM, _on_alarm) or signal.SIG_DFL
+    _stack.append(d)
+    if d.expiry < _timer_expiry:
+        _set_timer(d.expiry)
+
+
+def _pop(d: Deadline) -> None:
+    try:
+        _stack.remove(d)
+    except ValueError:
+        return
+    if not _stack:
+        _set_timer(math.inf)
+        if not _sessions:
+            _uninstall()
+    elif d.expiry <= _timer_expiry:
+        _set_timer(min(x.expiry for x in _stack))
+
+
+def _uninstall() -> None:
+    global _previous_handler
+    if _previous_handler is not None and threading.current_thread() is threading.main_thread():
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, _previous_handler)
+        _previous_handler = None
+
+
+def _set_timer(expiry: float, repeat: float = 0.0) -> None:
+    global _timer_expiry
+    _timer_expiry = expiry
+    if expiry == math.inf:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+    else:
+        signal.setitimer(signal.ITIMER_REAL, max(expiry - time.monotonic(), 1e-6), repeat)
+
+
+def _on_alarm(signum, frame) -> None:
+    now = time.monotonic()
+    for d in _stack:
+        if d.expiry <= now and not d.done:
+            if frame is not None and frame.f_globals is globals():
+                _set_timer(now + 1e-3)  # inside a deadline's own bookkeeping: right after it
+                return
+            _set_timer(now + REPEAT_SECONDS, REPEAT_SECONDS)
+            raise d.expired
+    if _stack:
+        _set_timer(min(x.expiry for x in _stack))
+
 
 def _raise_in_thread(thread_id: int, exc_type) -> None:
-    import ctypes  # only when a deadline fires: keeps start-up lean
+    import ctypes  # only when a deadline fires off the main thread: keeps start-up lean
 
     ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread_id),
                                                ctypes.py_object(exc_type) if exc_type is not None else None)
 
 
-@contextmanager
-def deadline(seconds: float | None, message: str, hint: str | None = None,
-             supervisor_text: Callable[[], str] | None = None):
-    """Raise TimeLimit(message, hint) in the calling thread if the block runs longer than `seconds`.  In a
-    supervised worker the parent ends the worker should the block still run GRACE_SECONDS later, printing
-    `supervisor_text()` (by default the TimeLimit's own text); see `arm`."""
-    if seconds is None or not math.isfinite(seconds) or seconds <= 0:
-        yield
-        return
-    expired = type("_Expired", (_Expired,), {})
-    thread_id = threading.get_ident()
-    lock = threading.Lock()
-    state = {"done": False, "fired": False}
-    stop = threading.Event()
+class _ThreadTimer:
+    """A deadline off the main thread: a timer thread raises its exception in the guarded thread."""
 
-    def fire():
-        if stop.wait(seconds):
+    def __init__(self, d: Deadline):
+        self.thread_id = threading.get_ident()
+        self.lock = threading.Lock()
+        self.finished = self.fired = False
+        self.stop_event = threading.Event()
+        self.expired, self.seconds = d.expired, d.seconds
+        self.thread = threading.Thread(target=self.fire, name="gradcli-deadline", daemon=True)
+        self.thread.start()
+
+    def fire(self):
+        if self.stop_event.wait(self.seconds):
             return
-        with lock:
-            if not state["done"]:
-                state["fired"] = True
-                _raise_in_thread(thread_id, expired)
+        while True:
+            with self.lock:
+                if self.finished:
+                    return
+                self.fired = True
+                _raise_in_thread(self.thread_id, self.expired)
+            if self.stop_event.wait(REPEAT_SECONDS):
+                return
 
-    timer = threading.Thread(target=fire, name="gradcli-deadline", daemon=True)
-    timer.start()
-    token = arm(seconds, supervisor_text or (lambda: TimeLimit(message, hint=hint).render() + "\n"))
-    try:
-        yield
-    except expired:
-        raise TimeLimit(message, hint=hint) from None
-    finally:
-        while True:  # the exception may land here, as the block ends: finish the clean-up all the same
-            try:
-                disarm(token)
-                with lock:
-                    state["done"] = True
-                    if state["fired"]:
-                        _raise_in_thread(thread_id, None)  # drop one not delivered yet
-                stop.set()
-                timer.join()
-                break
-            except expired:
-                continue
+    def stop(self):
+        with self.lock:
+            self.finished = True
+            if self.fired:
+                _raise_in_thread(self.thread_id, None)  # drop one not delivered yet
+        self.stop_event.set()
+        self.thread.join()
 
 
 # -- deadlines the supervisor enforces too ------------------------------------------------------------------
@@ -205,18 +347,30 @@ def _memory_limit(memory_mb: float | None, what: str):
     try:
         yield
     except (MemoryError, ImportError, RuntimeError) as error:
-        # a module first imported under the cap (numpy.random for randn) fails to map its shared library;
-        # a deadline's timer thread fails to map its stack
-        if isinstance(error, ImportError) and "failed to map segment" not in str(error) \
-                and "annot allocate memory" not in str(error):
+        if not _out_of_memory(error):
             raise
-        if isinstance(error, RuntimeError) and not (type(error) is RuntimeError
-                                                    and "can't start new thread" in str(error)):
-            raise  # typer.Exit is a RuntimeError too
         raise MemoryLimit(f"{what} needed more than the memory limit of {memory_mb:g} MB",
                           hint="use smaller tensors, or raise the limit with --max-memory") from None
     finally:
         resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
+
+def _out_of_memory(error: BaseException | None) -> bool:
+    """Whether `error`, or what it was raised from, is the address-space cap refusing memory: a MemoryError; a
+    module first imported under the cap (numpy.random for randn, sympy's mpmath, which sympy re-raises as its
+    own ImportError) failing to map its shared library; a timer thread failing to map its stack (but typer.Exit
+    is a RuntimeError too)."""
+    seen = 0
+    while error is not None and seen < 8:
+        if isinstance(error, MemoryError):
+            return True
+        text = str(error)
+        if isinstance(error, ImportError) and ("failed to map segment" in text or "annot allocate memory" in text):
+            return True
+        if type(error) is RuntimeError and "can't start new thread" in text:
+            return True
+        error, seen = error.__cause__ or error.__context__, seen + 1
+    return False
 
 
 SLOT_POLL_SECONDS = 0.1  # how often the supervisor looks at the worker's own deadlines

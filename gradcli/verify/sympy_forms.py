@@ -5,16 +5,14 @@ sympy's time budget."""
 from __future__ import annotations
 
 import math
-import signal
-import threading
 from collections import namedtuple
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
 import sympy as sp
 
 from gradcli.lang.names import CONSTANTS
+from gradcli.safety import guard
 from gradcli.safety.errors import GradcliError
 from gradcli.verify.sympy_startup import install_sympy_placeholder
 
@@ -30,45 +28,17 @@ class SymbolicTimeout(GradcliError):
     pass
 
 
-class _OutOfTime(BaseException):
-    """Raised by the alarm.  A BaseException, so sympy's broad `except Exception` cannot swallow it."""
-
-
-@contextmanager
 def time_budget(seconds: float):
-    """Interrupt sympy after `seconds` with SymbolicTimeout (main thread only; elsewhere unbounded).
-
-    The alarm repeats every 0.1 s until the budget closes, in case a bare `except:` inside sympy ate one.
-    """
-    if seconds <= 0 or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
-        yield
-        return
-    active = [True]
-
-    def on_alarm(signum, frame):
-        if active[0]:
-            raise _OutOfTime
-
-    previous = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds, 0.1)
-    try:
-        yield
-    except _OutOfTime:
-        active[0] = False
-        raise SymbolicTimeout(f"sympy took longer than {seconds:g} s") from None
-    finally:
-        active[0] = False
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+    """Interrupt sympy after `seconds` with SymbolicTimeout (safety's one deadline mechanism, unsupervised: the
+    caller carries on without sympy's answer)."""
+    message = f"sympy took longer than {seconds:g} s"
+    return guard.Deadline(seconds, message, error=lambda message, hint: SymbolicTimeout(message), supervise=False)
 
 
 def bounded(seconds: float, fn, *args, **kwargs):
     """fn(*args) within a time budget; SymbolicTimeout when it runs out."""
-    try:
-        with time_budget(seconds):
-            return fn(*args, **kwargs)
-    except _OutOfTime:  # the repeated alarm landed while the budget was closing
-        raise SymbolicTimeout(f"sympy took longer than {seconds:g} s") from None
+    with time_budget(seconds):
+        return fn(*args, **kwargs)
 
 
 # -- reductions that stay cheap for tensors ----------------------------------------------------------

@@ -5,7 +5,7 @@ entry (``register(..., result_shape=RULE)``).  A rule takes the op's own argumen
 op would produce (None when it cannot grow or the arguments are invalid: the op then reports its own error).
 `guarded` wraps such an op so that, while a size limit is set, the rule runs first and an oversized result is
 refused with `LimitExceeded` — for `eval` and `run` alike, whatever path calls the op.  Ops without a rule never
-produce more elements than their largest tensor input (tests/test_hostile_limits.py checks that for every op).
+produce more elements than their largest tensor input (tests/safety/test_hostile_limits.py checks that for every op).
 """
 
 from __future__ import annotations
