@@ -24,12 +24,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from gradcli.calc.calculator import attach_checks
+from gradcli.calc.calculator import calculate
 from gradcli.calc.rows import RowError, RowEvaluator
 from gradcli.engine import dtypes
 from gradcli.engine.errors import EngineError
 from gradcli.homework.check import check_derivative  # sympy itself is imported only when a check runs
-from gradcli.lang.evaluation import evaluate_expression
 from gradcli.safety.errors import GradcliError, InputError
 from gradcli.safety.limits import Limits
 
@@ -86,12 +85,9 @@ def grad(expression: str, *, consts: Mapping | None = None, grad_output=None, ch
     inputs = {name: _array(name, v, dt, limits) for name, v in values.items()}
     constants = {name: _array(name, v, dt, limits) for name, v in (consts or {}).items()}
     gout = None if grad_output is None else _array("grad_output", grad_output, dt, limits)
-    result = evaluate_expression(expression, inputs, constants, grad_output=gout, dtype=dt, limits=limits)
-    status, detail = "off", {}
-    if check is not False:
-        attach_checks(result, check=check, dtype=dt)
-        detail = result.extras.get("symbolic", {})
-        status = detail.get("status", "off")
+    result = calculate(expression, inputs, constants, grad_output=gout, dtype=dt, limits=limits, check=check)
+    detail = result.extras.get("symbolic", {})
+    status = detail.get("status", "off")
     grads = {name: t.grad if t.requires_grad else None for name, t in result.tensors.items()}
     return GradResult(expression, np.asarray(result.output), grads,
                       {name: t.value for name, t in result.tensors.items()}, status, detail, result.error)

@@ -9,13 +9,27 @@ import numpy as np
 
 from gradcli.engine import Tensor, dtypes, functional
 from gradcli.engine.errors import EngineError
-from gradcli.lang.evaluation import EvalResult, as_output, engine_settings
+from gradcli.lang.evaluation import EvalResult, as_output, engine_settings, evaluate_expression
 from gradcli.lang.evaluator import EngineBackend, evaluate
 from gradcli.lang.parser import Program
 from gradcli.safety.errors import EvalError
 from gradcli.safety.guard import time_limit
 from gradcli.safety.limits import Limits
 from gradcli.verify.numeric import gradcheck as finite_difference_check
+
+
+def calculate(expression: str, inputs: dict[str, np.ndarray], consts: dict[str, np.ndarray] | None = None, *,
+              grad_output: np.ndarray | None = None, dtype: dtypes.DType = dtypes.float64,
+              limits: Limits | None = None, check: bool | None = None, check_limit: int = 64,
+              check_timeout: float = 5.0, latex: bool = False, gradcheck: bool = False, hessian: bool = False,
+              jacobian: bool = False, order: int | None = None) -> EvalResult:
+    """What `gradcli eval` computes for one evaluation: the expression evaluated and differentiated, its
+    cross-checks (see attach_checks) and higher derivatives (see attach_derivatives), as data."""
+    result = evaluate_expression(expression, inputs, consts, grad_output=grad_output, dtype=dtype, limits=limits)
+    attach_checks(result, check=check, check_limit=check_limit, check_timeout=check_timeout, latex=latex,
+                  gradcheck=gradcheck, dtype=dtype)
+    attach_derivatives(result, hessian=hessian, jacobian=jacobian, order=order, dtype=dtype, limits=limits)
+    return result
 
 
 def attach_checks(result: EvalResult, *, check: bool | None = None, check_limit: int = 64,

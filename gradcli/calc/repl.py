@@ -22,12 +22,11 @@ from difflib import get_close_matches
 
 import numpy as np
 
-from gradcli.calc.calculator import attach_checks, attach_derivatives
+from gradcli.calc.calculator import calculate
 from gradcli.engine import dtypes
 from gradcli.engine.errors import EngineError
 from gradcli.engine.ops import LINALG, REGISTRY
 from gradcli.io.inputs import LazyGenerator, check_name, parse_value
-from gradcli.lang.evaluation import evaluate_expression
 from gradcli.lang.parser import parse
 from gradcli.render import json_out as render_json
 from gradcli.render.text import format_array, format_shape
@@ -141,17 +140,15 @@ class Session:
         used = set(parse(expression, settings.limits, known_variables=frozenset(bound)).variables)
         dtype = dtypes.by_name(settings.dtype)
         try:
-            result = evaluate_expression(expression, {n: v for n, v in self.inputs.items() if n in used},
-                                         {n: v for n, v in self.consts.items() if n in used},
-                                         dtype=dtype, limits=settings.limits)
+            result = calculate(expression, {n: v for n, v in self.inputs.items() if n in used},
+                               {n: v for n, v in self.consts.items() if n in used}, dtype=dtype,
+                               limits=settings.limits, check=settings.check, check_limit=settings.check_limit,
+                               check_timeout=settings.check_timeout, hessian=settings.hessian)
         except GradcliError as err:
             if err.message.startswith("no value given for"):
                 err.hint = "bind it first, e.g. " + err.message.removeprefix("no value given for ").split(",")[0] \
                     + " = 1.0"
             raise
-        attach_checks(result, check=settings.check, check_limit=settings.check_limit,
-                      check_timeout=settings.check_timeout, dtype=dtype)
-        attach_derivatives(result, hessian=settings.hessian, dtype=dtype, limits=settings.limits)
         print_result(result, self.console, json_out=settings.json, stdout=self.stdout, stderr=self.stderr)
         if result.error is not None:
             self.failed = True

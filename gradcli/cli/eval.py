@@ -7,7 +7,7 @@ from typing import Annotated
 import numpy as np
 import typer
 
-from gradcli.calc.calculator import attach_checks, attach_derivatives
+from gradcli.calc.calculator import calculate
 from gradcli.calc.rows import check_stdin_once, run_rows_command
 from gradcli.cli import options
 from gradcli.cli.app import (
@@ -34,9 +34,9 @@ from gradcli.cli.app import (
     user_errors,
 )
 from gradcli.engine import dtypes
-from gradcli.io.inputs import LazyGenerator, bind_inputs_file, parse_assignments, parse_value
+from gradcli.io.inputs import LazyGenerator, read_values
 from gradcli.io.outputs import check_distinct_files, emit_single, input_file
-from gradcli.lang.evaluation import evaluate_expression, produced_non_finite
+from gradcli.lang.evaluation import produced_non_finite
 from gradcli.render import json_out as render_json
 from gradcli.safety.guard import deadline
 
@@ -154,25 +154,18 @@ def eval_command(
         # rows mode times each row, not the stream: the shared values (a FIFO, a gzip bomb) get --timeout here
         with deadline(timeout if rows is not None else None, f"reading the values took longer than {timeout:g} s",
                       hint="raise it with --timeout"):
-            inputs = parse_assignments(assignments or [], dtype=np_dtype, rng=rng, limits=limits)
-            consts = parse_assignments(const or [], dtype=np_dtype, rng=rng, limits=limits)
-            for path in inputs_files or []:
-                bind_inputs_file(inputs, path, dtype=np_dtype, limits=limits)
-            gout = None if grad_output is None else parse_value(grad_output, dtype=np_dtype, rng=rng,
-                                                                limits=limits)
+            values = read_values(assignments or [], const or [], inputs_files or [], grad_output, dtype=np_dtype,
+                                 rng=rng, limits=limits)
         fmt = None if out_format is None else out_format.value
+        dt = dtypes.by_name(dtype.value)
         if rows is not None:  # rows mode: gradcli/calc/rows.py
-
             raise typer.Exit(run_rows_command(
-                expression, rows, inputs, consts, gout, dtype=dtypes.by_name(dtype.value), limits=limits, rng=rng,
-                delimiter=delimiter, fail_fast=fail_fast, output=output, fmt=fmt, json_flag=json_out, raw=raw,
-                saves=save, check=bool(check), check_timeout=check_timeout, strict=strict))
-        result = evaluate_expression(expression, inputs, consts, grad_output=gout,
-                                     dtype=dtypes.by_name(dtype.value), limits=limits)
-        attach_checks(result, check=check, check_limit=check_limit, check_timeout=check_timeout, latex=latex,
-                      gradcheck=gradcheck, dtype=dtypes.by_name(dtype.value))
-        attach_derivatives(result, hessian=hessian, jacobian=jacobian, order=order,
-                           dtype=dtypes.by_name(dtype.value), limits=limits)
+                expression, rows, values.inputs, values.consts, values.grad_output, dtype=dt, limits=limits,
+                rng=rng, delimiter=delimiter, fail_fast=fail_fast, output=output, fmt=fmt, json_flag=json_out,
+                raw=raw, saves=save, check=bool(check), check_timeout=check_timeout, strict=strict))
+        result = calculate(expression, values.inputs, values.consts, grad_output=values.grad_output, dtype=dt,
+                           limits=limits, check=check, check_limit=check_limit, check_timeout=check_timeout,
+                           latex=latex, gradcheck=gradcheck, hessian=hessian, jacobian=jacobian, order=order)
         if output or fmt or raw or save:  # files and raw output: gradcli/io/outputs.py
 
             emit_single(result, output=output, fmt=fmt, raw=raw, json_flag=json_out, saves=save or [],

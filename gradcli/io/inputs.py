@@ -902,6 +902,26 @@ def parse_assignments(specs: list[str], *, dtype, rng, limits) -> dict:
     return values
 
 
+@dataclass
+class CommandValues:
+    """The values of an `eval` command line: the tensors that require grad, the --const ones, --grad-output."""
+
+    inputs: dict
+    consts: dict
+    grad_output: np.ndarray | None
+
+
+def read_values(assignments: list[str], consts: list[str], inputs_files: list[str], grad_output: str | None, *,
+                dtype: np.dtype, limits: Limits, rng) -> CommandValues:
+    """NAME=VALUE specs, --const specs, --inputs files (bound into the tensors) and --grad-output, read."""
+    inputs = parse_assignments(assignments, dtype=dtype, rng=rng, limits=limits)
+    constants = parse_assignments(consts, dtype=dtype, rng=rng, limits=limits)
+    for path in inputs_files:
+        bind_inputs_file(inputs, path, dtype=dtype, limits=limits)
+    gout = None if grad_output is None else parse_value(grad_output, dtype=dtype, rng=rng, limits=limits)
+    return CommandValues(inputs, constants, gout)
+
+
 def parse_point(specs: list[str] | None) -> dict | None:
     """--at x=1.5 --at y=2 (or x=1.5,y=2) as {name: value}."""
     if not specs:

@@ -116,7 +116,7 @@ def test_keyboard_interrupt_during_an_evaluation_returns_to_the_prompt(monkeypat
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(repl_module, "evaluate_expression", interrupted)
+    monkeypatch.setattr(repl_module, "calculate", interrupted)
     with pytest.raises(KeyboardInterrupt):  # the loop catches it; the bindings survive
         session.handle("x + 1")
     assert "x" in session.inputs and not session.failed
