@@ -183,16 +183,24 @@ def softplus(x, beta=1.0, threshold=20.0):
     return np_softplus(x, beta, threshold)
 
 
+def running(kernel, x: np.ndarray, axis: int) -> np.ndarray:
+    """np.cumsum / np.cumprod as torch's CPU kernel computes them: a float32 running total kept in double
+    (at::acc_type<float>), each element rounded once."""
+    if x.dtype == np.float32:
+        return kernel(x, axis=axis, dtype=np.float64).astype(np.float32)
+    return kernel(x, axis=axis)
+
+
 def cumsum(g, dim):
     if isinstance(g, Tensor):
         return _ops().cumsum(g, dim)
-    return np.cumsum(g, axis=dim)
+    return running(np.cumsum, g, dim)
 
 
 def cumprod(g, dim):
     if isinstance(g, Tensor):
         return _ops().cumprod(g, dim)
-    return np.cumprod(g, axis=dim)
+    return running(np.cumprod, g, dim)
 
 
 def flip(g, dims):

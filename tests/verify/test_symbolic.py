@@ -189,16 +189,16 @@ def test_eval_latex_line():
 
 
 def test_a_disagreement_exits_1_unless_no_strict(monkeypatch):
-    from gradcli.cli import eval as eval_command
+    from gradcli.calc import calculator
 
-    real = eval_command.evaluate_expression
+    real = calculator.evaluate_expression
 
     def wrong_gradient(*args, **kwargs):
         result = real(*args, **kwargs)
         result.tensors["x"].grad = result.tensors["x"].grad + 1.0
         return result
 
-    monkeypatch.setattr(eval_command, "evaluate_expression", wrong_gradient)
+    monkeypatch.setattr(calculator, "evaluate_expression", wrong_gradient)
     # issue 15: a disagreement is a gradcli bug, exit 1 by default (it was 0 unless --strict)
     assert runner.invoke(app, ["eval", "x**2", "x=3", "--json", "--no-strict"]).exit_code == 0
     strict = runner.invoke(app, ["eval", "x**2", "x=3", "--json"])

@@ -179,7 +179,15 @@ def _var_forward(ctx, x, dim, correction, keepdim):
     ctx.aux = (dims, keepdim, x.shape, n, correction, dim is None or not x.ndim)
     axis = dims if x.ndim else None
     with np.errstate(all="ignore"):
-        centred = x - np.sum(x, axis=axis, keepdims=True) / n  # np.mean's own sum; no warning when empty
+        mean = np.sum(x, axis=axis, keepdims=True) / n  # np.mean's own sum; no warning when empty
+        if x.dtype == np.float32:
+            # torch's CPU kernels keep a float32 variance (and its square root) in double, the caller rounds
+            # once: Welford in double in general; for a one-element result (std_var_all_cpu) squares of the
+            # deviations from the float32 mean, summed in double
+            wide = x.astype(np.float64)
+            mean = mean.astype(np.float64) if x.size == n else np.sum(wide, axis=axis, keepdims=True) / n
+            x = wide
+        centred = x - mean
         return np.sum(centred * centred, axis=axis, keepdims=keepdim) / max(n - correction, 0)
 
 
@@ -203,7 +211,7 @@ class Var(Function):
 
     @staticmethod
     def forward(ctx, x, dim, correction, keepdim):
-        return _var_forward(ctx, x, dim, correction, keepdim)
+        return _var_forward(ctx, x, dim, correction, keepdim).astype(x.dtype, copy=False)
 
     @staticmethod
     def backward(ctx, g, x):
@@ -219,7 +227,7 @@ class Std(Function):
 
     @staticmethod
     def forward(ctx, x, dim, correction, keepdim):
-        return np.sqrt(_var_forward(ctx, x, dim, correction, keepdim))
+        return np.sqrt(_var_forward(ctx, x, dim, correction, keepdim)).astype(x.dtype, copy=False)
 
     @staticmethod
     def backward(ctx, g, x, out):
@@ -387,7 +395,7 @@ class CumSum(Function):
             x = x.astype(np.int64)
         d = wrap_dim(dim, x.ndim)
         ctx.aux = d
-        return x.copy() if x.ndim == 0 else ctx.kernel(x, axis=d)
+        return x.copy() if x.ndim == 0 else dual.running(ctx.kernel, x, d)
 
     @staticmethod
     def backward(ctx, g):
