@@ -223,6 +223,17 @@ def test_run_programs_print_what_pytorch_prints(tmp_path):
     assert not failures, f"{len(failures)} of {len(goldens()['runs'])} differ:\n" + "\n".join(failures[:5])
 
 
+REGRESSIONS = json.loads((Path(__file__).parent / "goldens" / "fuzz_regressions.json").read_text())["cases"]
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("case", REGRESSIONS, ids=[c["found"].split(":")[0] for c in REGRESSIONS])
+def test_fuzz_regression(case, dtype):
+    """What the live fuzz once found wrong (scripts/make_fuzz_regressions.py), against PyTorch's record."""
+    why = compare(case, dtype)
+    assert why is None, f"{case['found']} — again: {why}"
+
+
 def test_live_fuzz_against_pytorch(request):
     """`--live`: fresh seeds recorded with the installed PyTorch and compared at once."""
     if not request.config.getoption("--live"):

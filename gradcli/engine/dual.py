@@ -185,10 +185,13 @@ def softplus(x, beta=1.0, threshold=20.0):
 
 def running(kernel, x: np.ndarray, axis: int) -> np.ndarray:
     """np.cumsum / np.cumprod as torch's CPU kernel computes them: a float32 running total kept in double
-    (at::acc_type<float>), each element rounded once."""
+    (at::acc_type<float>), each element rounded once; a sum starting at +0.0."""
     if x.dtype == np.float32:
-        return kernel(x, axis=axis, dtype=np.float64).astype(np.float32)
-    return kernel(x, axis=axis)
+        out = kernel(x, axis=axis, dtype=np.float64).astype(np.float32)
+    else:
+        out = kernel(x, axis=axis)
+    # torch's running sum starts at +0.0, so a leading -0.0 is 0.0 (numpy copies it)
+    return out + 0.0 if kernel is np.cumsum and out.dtype.kind == "f" else out
 
 
 def cumsum(g, dim):

@@ -184,8 +184,18 @@ def mish(input, inplace=False):
     return Mish.apply(input)
 
 
-Hardtanh = _act("HardtanhBackward0", lambda x, lo, hi: np.clip(x, lo, hi),
-                lambda g, x, lo, hi: dual.where((val(x) <= lo) | (val(x) >= hi), 0.0, g))
+def _hardtanh_rule(g, x, lo, hi):
+    xv = val(x)
+    dead = (xv <= lo) | (xv >= hi)
+    nan = np.isnan(xv)
+    if nan.any():
+        # torch's vectorised backward passes the gradient where lo < x < hi (not at nan), its element-by-element
+        # tail unless x <= lo or x >= hi (so at nan): which elements take which path, see engine/kernels.py
+        dead |= nan & ~np.asarray(kernels.scalar_lanes(xv.shape, xv.itemsize, np.asarray(val(g)), xv))
+    return dual.where(dead, 0.0, g)
+
+
+Hardtanh = _act("HardtanhBackward0", lambda x, lo, hi: np.clip(x, lo, hi), _hardtanh_rule)
 
 
 @register("hardtanh", sig="hardtanh(input, min_val=-1.0, max_val=1.0)",

@@ -1,0 +1,46 @@
+"""Generate tests/goldens/fuzz_regressions.json: the random compositions on which the live fuzz
+(`pytest tests/test_compositions.py --live --live-seed N`) once found gradcli differing from PyTorch 2.13,
+recorded with PyTorch as make_composition_goldens.py records every case, and replayed by
+tests/test_compositions.py::test_fuzz_regression without torch — so a bug the fuzz found stays found.
+Add a (seed, index) pair when the fuzz reports one, then rerun:
+
+    python scripts/make_fuzz_regressions.py
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import make_composition_goldens as maker  # noqa: E402
+import torch  # noqa: E402
+from compositions import cases  # noqa: E402
+
+OUT = ROOT / "tests" / "goldens" / "fuzz_regressions.json"
+
+# (seed, index, what was wrong)
+FOUND = [
+    (103, 1166, "float32 cumsum/var accumulated in float32 (torch keeps double): logsumexp gradient 1% off"),
+    (113, 599, "cumsum of a leading -0.0 kept -0.0 (torch's running sum starts at +0.0): atan2 tie lost"),
+    (117, 711, "hardtanh's gradient at nan: torch's vectorised lanes give 0, its scalar tail the gradient"),
+]
+
+
+def main():
+    entries = []
+    for seed, index, why in FOUND:
+        case = list(cases(seed, index + 1))[index]
+        entry = maker.record(case, index, hessian=False)
+        entry["found"] = f"seed {seed} #{index}: {why}"
+        entries.append(entry)
+    OUT.write_text(json.dumps({"torch": torch.__version__, "cases": entries}, indent=1) + "\n")
+    print(f"wrote {len(entries)} cases to {OUT}")
+
+
+if __name__ == "__main__":
+    main()
