@@ -28,6 +28,8 @@ FOUND = [
     (103, 1166, "float32 cumsum/var accumulated in float32 (torch keeps double): logsumexp gradient 1% off"),
     (113, 599, "cumsum of a leading -0.0 kept -0.0 (torch's running sum starts at +0.0): atan2 tie lost"),
     (117, 711, "hardtanh's gradient at nan: torch's vectorised lanes give 0, its scalar tail the gradient"),
+    (142, 273, "clamp by a tensor on a tie of -0.0 and 0.0 took numpy's operand, not torch's lane's: atan2 sign"),
+    (144, 1468, "relu(-0.0) was 0.0 (torch keeps -0.0): atan2 of it gave pi for -pi"),
 ]
 
 

@@ -17,6 +17,13 @@ import numpy as np
 import torch
 
 OUT = Path(__file__).resolve().parent.parent / "tests" / "goldens" / "kernel_ties.json"
+BINARY = {"maximum": torch.maximum, "minimum": torch.minimum,
+          "clamp_min": lambda x, bound: torch.clamp(x, min=bound),
+          "clamp_max": lambda x, bound: torch.clamp(x, max=bound)}
+# number bounds and relu return the input itself on a tie, in every lane
+UNARY = {"relu": torch.relu, "clamp_min_number": lambda x: torch.clamp(x, min=0.0),
+         "clamp_max_number": lambda x: torch.clamp(-x, max=-0.0),
+         "hardtanh": lambda x: torch.nn.functional.hardtanh(x, 0.0, 1.0)}
 
 SHAPES = [(1,), (3,), (7,), (8,), (9,), (15,), (16,), (17,), (33,), (3, 12), (12, 3), (2, 3, 20), (5, 1),
           (1, 13), (32768,), (32769,), (40000,), (65541,), (100003,), (300, 301)]
@@ -56,16 +63,24 @@ def main():
                 for transposed in (False, True):
                     a = layout(np.full(shape, -0.0, dtype=dtype), transposed)
                     b = np.zeros(other, dtype=dtype)
-                    for op in ("maximum", "minimum"):
+                    for op, fn in BINARY.items():
+                        if op.startswith("clamp") and other == ():
+                            continue  # a 0-d bound is a number to gradcli's language: UNARY's cases
                         for swap in (False, True):
                             x, y = (layout(np.zeros(shape, dtype=dtype), transposed),
                                     np.full(other, -0.0, dtype=dtype)) if swap else (a, b)
-                            r = getattr(torch, op)(torch.from_numpy(x), torch.from_numpy(y))
+                            r = fn(torch.from_numpy(x), torch.from_numpy(y))
                             cases.append({"op": op, "dtype": dtype, "shape": list(shape), "other": list(other),
                                           "transposed": transposed, "swap": swap,
                                           "signbit": run_lengths(torch.signbit(r).flatten().tolist())})
+    unary = []
+    for dtype in ("float64", "float32"):
+        for n in (1, 7, 9, 17, 40000):
+            for op, fn in UNARY.items():
+                r = fn(torch.full((n,), -0.0, dtype=getattr(torch, dtype)))
+                unary.append({"op": op, "dtype": dtype, "n": n, "signbit": run_lengths(torch.signbit(r).tolist())})
     OUT.write_text(json.dumps({"torch": torch.__version__, "threads": torch.get_num_threads(),
-                               "cases": cases}, separators=(",", ":")) + "\n")
+                               "cases": cases, "unary": unary}, separators=(",", ":")) + "\n")
     print(f"wrote {len(cases)} cases to {OUT}")
 
 

@@ -14,10 +14,15 @@ from typer.testing import CliRunner
 
 from gradcli.cli.commands import app
 from gradcli.engine import Tensor, kernels
-from gradcli.engine.ops.elementwise_extra import maximum, minimum
+from gradcli.engine.ops.activations import hardtanh
+from gradcli.engine.ops.elementwise import relu
+from gradcli.engine.ops.elementwise_extra import clamp_any, maximum, minimum
 
 GOLDEN = load("kernel_ties.json")
-OPS = {"maximum": maximum, "minimum": minimum}
+OPS = {"maximum": maximum, "minimum": minimum, "clamp_min": lambda x, bound: clamp_any(x, min=bound),
+       "clamp_max": lambda x, bound: clamp_any(x, max=bound)}
+UNARY = {"relu": relu, "clamp_min_number": lambda x: clamp_any(x, min=0.0),
+         "clamp_max_number": lambda x: clamp_any(-x, max=-0.0), "hardtanh": lambda x: hardtanh(x, 0.0, 1.0)}
 
 
 def layout(arr, transposed):
@@ -46,6 +51,12 @@ def test_tie_operand_matches_torch(case):
         x, y = layout(np.full(shape, -0.0, dtype=dt), case["transposed"]), np.zeros(other, dtype=dt)
     out = OPS[case["op"]](Tensor._make(x, None), Tensor._make(y, None)).array
     np.testing.assert_array_equal(np.signbit(out).reshape(-1), expand(case["signbit"]))
+
+
+@pytest.mark.parametrize("case", GOLDEN["unary"], ids=lambda c: f"{c['op']}-{c['dtype']}-{c['n']}")
+def test_number_bounds_and_relu_keep_the_input_on_a_tie(case):
+    x = Tensor._make(np.full(case["n"], -0.0, dtype=case["dtype"]), None)
+    np.testing.assert_array_equal(np.signbit(UNARY[case["op"]](x).array), expand(case["signbit"]))
 
 
 def test_golden_covers_both_paths():

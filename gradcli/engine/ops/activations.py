@@ -12,6 +12,7 @@ from gradcli.engine import dual, kernels
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchRuntimeError
 from gradcli.engine.ops.common import as_float, val
+from gradcli.engine.ops.elementwise import keep_input_at_zero_bounds
 from gradcli.engine.ops.registry import register
 
 SQRT1_2 = 1.0 / math.sqrt(2.0)
@@ -195,7 +196,8 @@ def _hardtanh_rule(g, x, lo, hi):
     return dual.where(dead, 0.0, g)
 
 
-Hardtanh = _act("HardtanhBackward0", lambda x, lo, hi: np.clip(x, lo, hi), _hardtanh_rule)
+Hardtanh = _act("HardtanhBackward0", lambda x, lo, hi: keep_input_at_zero_bounds(np.clip(x, lo, hi), x, lo, hi),
+                _hardtanh_rule)
 
 
 @register("hardtanh", sig="hardtanh(input, min_val=-1.0, max_val=1.0)",

@@ -63,9 +63,17 @@ def _sigmoid(x):
 
 sigmoid = unary("sigmoid", "SigmoidBackward0", _sigmoid, lambda g, y: g * (1 - y) * y, uses="out",
                 doc="logistic function 1 / (1 + e**-x)", functional=True)
-relu = unary("relu", "ReluBackward0", lambda x: np.maximum(x, 0, dtype=x.dtype),
+relu = unary("relu", "ReluBackward0", lambda x: np.where(x < 0, 0, x),  # relu(-0.0) is -0.0, as torch's
              lambda g, y: dual.where(val(y) <= 0, 0.0, g), uses="out", doc="max(x, 0) (gradient 0 at 0)",
              functional=True, float_only=False)
+
+
+def keep_input_at_zero_bounds(out, x, lo, hi):
+    """torch's clamp with number bounds returns the input itself where it equals a bound, so -0.0 clamped at
+    0.0 stays -0.0 (numpy's clip returns the bound); only a zero bound can tell the two apart."""
+    if lo == 0 or hi == 0:
+        return np.where(out == x, x, out)
+    return out
 
 
 class Clamp(Function):
@@ -80,7 +88,7 @@ class Clamp(Function):
         if min is None and max is None:
             raise TorchRuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
         if x.dtype.kind == "f":
-            return np.clip(x, min, max).astype(x.dtype, copy=False)
+            return keep_input_at_zero_bounds(np.clip(x, min, max).astype(x.dtype, copy=False), x, min, max)
         dtype = x.dtype  # an integer or bool tensor takes torch's result type with its bounds (2.0: the default)
         for bound in (min, max):
             if bound is not None:

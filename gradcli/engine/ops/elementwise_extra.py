@@ -114,6 +114,15 @@ def _binary_forward(np_fn, a, b):
     return as_float(np.asarray(out))
 
 
+def _settle_ties(out, first, second, scalar_lanes):
+    """maximum/minimum (and clamp by tensors) on a tie of -0.0 and 0.0: torch's vectorised loop returns the
+    second operand, its element-by-element path the first (`scalar_lanes()` says where each runs)."""
+    tie = first == second
+    if not tie.any():
+        return out
+    return np.where(tie, np.where(scalar_lanes(), first, second), out).astype(out.dtype, copy=False)
+
+
 class Atan2(Function):
     __slots__ = ()
     name = "Atan2Backward0"
@@ -151,13 +160,7 @@ class Maximum(Function):
         a, b = promote(a, b)
         out = _binary_forward(np.maximum if cls.largest else np.minimum, a, b)
         ctx.aux = (a, b)
-        tie = a == b
-        if tie.any():
-            # on a tie (-0.0 and 0.0) torch's vectorised loop returns the second operand, its element-by-element
-            # path the first
-            first = kernels.scalar_lanes(out.shape, out.itemsize, a, b)
-            out = np.where(tie, np.where(first, a, b), out).astype(out.dtype, copy=False)
-        return out
+        return _settle_ties(out, a, b, lambda: kernels.scalar_lanes(out.shape, out.itemsize, a, b))
 
     @classmethod
     def backward(cls, ctx, g, *saved):
@@ -265,10 +268,17 @@ class ClampTensor(Function):
         if lo is None and hi is None:
             raise TorchRuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
         out = x
+        bounds = [b for b in (lo, hi) if b is not None]
+
+        def scalar_lanes():
+            arrays = [np.asarray(v) for v in (x, *bounds)]
+            shape = np.broadcast_shapes(*(v.shape for v in arrays))
+            return kernels.scalar_lanes(shape, np.result_type(*arrays).itemsize, *arrays)
+
         if lo is not None:
-            out = _binary_forward(np.maximum, out, lo)
+            out = _settle_ties(_binary_forward(np.maximum, out, lo), out, lo, scalar_lanes)
         if hi is not None:
-            out = _binary_forward(np.minimum, out, hi)
+            out = _settle_ties(_binary_forward(np.minimum, out, hi), out, hi, scalar_lanes)
         return out
 
     @staticmethod
