@@ -83,7 +83,7 @@ class Session:
         self.interactive = interactive
         self.inputs: dict[str, np.ndarray] = {}  # tensors that require grad
         self.consts: dict[str, np.ndarray] = {}
-        self.rng = LazyGenerator(settings.seed)
+        self.rng = LazyGenerator(settings.seed, np.dtype(settings.dtype))
         self.failed = False
 
     # -- one line --------------------------------------------------------------------------------------

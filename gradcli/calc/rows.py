@@ -33,7 +33,7 @@ import numpy as np
 from gradcli.engine import Tensor, dtypes, kernels
 from gradcli.engine.errors import EngineError
 from gradcli.io import outputs
-from gradcli.io.inputs import DuplicateKey, parse_value, unique_keys
+from gradcli.io.inputs import DuplicateKey, LazyGenerator, parse_value, unique_keys
 from gradcli.lang import names
 from gradcli.lang.evaluation import as_output, backward_error, engine_settings
 from gradcli.lang.evaluator import EngineBackend, evaluate
@@ -444,7 +444,7 @@ class RowsRun:
                  delimiter: str | None = None, progress=None):
         self.ev = evaluator
         self.writer = writer
-        self.values = ValueReader(evaluator.dtype, evaluator.limits, rng or np.random.default_rng(0))
+        self.values = ValueReader(evaluator.dtype, evaluator.limits, rng or LazyGenerator(0, evaluator.dtype.np))
         self.fail_fast = fail_fast
         self.checker = checker
         self.delimiter = delimiter

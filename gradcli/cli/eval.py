@@ -147,7 +147,7 @@ def eval_command(
 
         limits = limits_from(max_length, max_depth, max_nodes, max_elements, max_exponent, timeout)
         np_dtype = np.dtype(dtype.value)
-        rng = LazyGenerator(seed)  # numpy.random only if a value asks for it
+        rng = LazyGenerator(seed, np_dtype)  # PyTorch's generator after manual_seed(seed); loaded on first draw
         if rows == "-":
             check_stdin_once(rows, [*(assignments or []), *(const or []), f"grad_output={grad_output or ''}"])
 

@@ -61,7 +61,7 @@ def explain_command(
     with user_errors(debug, json_out), guarded(timeout, validate=valid_options):
         limits = limits_from(DEFAULTS.max_length, DEFAULTS.max_depth, DEFAULTS.max_nodes, DEFAULTS.max_elements,
                              DEFAULTS.max_exponent, timeout)
-        rng = LazyGenerator(seed)  # numpy.random only if a value asks for it
+        rng = LazyGenerator(seed)  # PyTorch's generator after manual_seed(seed); loaded on first draw
         f64 = np.dtype("float64")
         inputs = parse_assignments(assignments or [], dtype=f64, rng=rng, limits=limits)
         consts = parse_assignments(const or [], dtype=f64, rng=rng, limits=limits)

@@ -14,6 +14,7 @@ from gradcli.engine.creation import (
     eye,
     full,
     full_like,
+    initial_seed,
     linspace,
     manual_seed,
     ones,
@@ -22,6 +23,7 @@ from gradcli.engine.creation import (
     rand_like,
     randn,
     randn_like,
+    seed,
     tensor,
     zeros,
     zeros_like,
@@ -39,5 +41,6 @@ __all__ = [
     "Tensor", "Size", "dtypes", "ops", "backward", "grad", "no_grad", "enable_grad", "set_grad_enabled",
     "is_grad_enabled", "tensor", "zeros", "ones", "empty", "full", "eye", "arange", "linspace", "rand",
     "randn", "zeros_like", "ones_like", "empty_like", "full_like", "rand_like", "randn_like", "manual_seed",
+    "initial_seed", "seed",
     "get_default_dtype", "set_default_dtype", "EngineError", "LimitExceeded", "SizeLimit",
 ]

@@ -2,28 +2,30 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from gradcli.engine import dtypes
+from gradcli.engine import dtypes, dual, random
+from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchRuntimeError, TorchTypeError, TorchValueError
-from gradcli.engine.ops.common import as_shape, check_size
+from gradcli.engine.ops.common import as_shape, check_size, dtype_title
+from gradcli.engine.ops.inplace import apply_inplace
 from gradcli.engine.ops.registry import register
 from gradcli.engine.tensor import Tensor
 
 
-class _Random:
-    _generator = None  # created on first use: numpy.random costs ~15 ms of start-up
-
-    @classmethod
-    def generator(cls) -> np.random.Generator:
-        if cls._generator is None:
-            cls._generator = np.random.default_rng(0)
-        return cls._generator
+def manual_seed(seed: int):
+    """torch.manual_seed: seeds the default generator (PyTorch's own, bit for bit: engine/random.py)."""
+    return random.manual_seed(seed)
 
 
-def manual_seed(seed: int) -> None:
-    """Seeds gradcli's generator (values differ from PyTorch's: only reproducibility is promised)."""
-    _Random._generator = np.random.default_rng(int(seed))
+def initial_seed() -> int:
+    return random.default_generator().initial_seed()
+
+
+def seed() -> int:
+    return random.default_generator().seed()
 
 
 def _finish(array: np.ndarray, dtype, requires_grad: bool) -> Tensor:
@@ -175,18 +177,50 @@ def linspace(start, end, steps, dtype=None, requires_grad=False, device=None) ->
     return _finish(np.linspace(start, end, int(steps)).astype(np_dtype), None, requires_grad)
 
 
+def _float_dtype(dtype, name: str) -> np.dtype:
+    np_dtype = _np_dtype(dtype or dtypes.get_default_dtype())
+    if np_dtype.kind != "f":
+        raise TorchRuntimeError(f'"{name}" not implemented for \'{dtype_title(np_dtype)}\'')
+    return np_dtype
+
+
 def rand(*size, dtype=None, requires_grad=False, device=None, generator=None) -> Tensor:
     shape = as_shape(size)
     check_size(shape)
-    np_dtype = _np_dtype(dtype or dtypes.get_default_dtype())
-    return _finish(_Random.generator().random(shape).astype(np_dtype), None, requires_grad)
+    np_dtype = _float_dtype(dtype, "check_uniform_bounds")
+    draws = (generator or random.default_generator()).uniform(math.prod(shape), np_dtype)
+    return _finish(draws.reshape(shape), None, requires_grad)
 
 
 def randn(*size, dtype=None, requires_grad=False, device=None, generator=None) -> Tensor:
     shape = as_shape(size)
     check_size(shape)
-    np_dtype = _np_dtype(dtype or dtypes.get_default_dtype())
-    return _finish(_Random.generator().standard_normal(shape).astype(np_dtype), None, requires_grad)
+    np_dtype = _float_dtype(dtype, "normal_kernel_cpu")
+    draws = (generator or random.default_generator()).normal(math.prod(shape), np_dtype)
+    return _finish(draws.reshape(shape), None, requires_grad)
+
+
+def randint(low, high=None, size=None, *, dtype=None, requires_grad=False, device=None, generator=None) -> Tensor:
+    """torch.randint(high, size) / randint(low, high, size): int64 unless dtype says otherwise."""
+    if size is None:  # randint(high, size)
+        low, high, size = 0, low, high
+    if size is None:
+        raise TorchTypeError("randint() missing 1 required positional argument: 'size'")
+    low, high = int(low), int(high)
+    if low >= high:
+        raise TorchRuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+    shape = as_shape((size,) if isinstance(size, int) else tuple(size))
+    check_size(shape)
+    draws = (generator or random.default_generator()).integers(math.prod(shape), low, high)
+    return _finish(draws.reshape(shape), dtype, requires_grad)
+
+
+def randperm(n, *, dtype=None, requires_grad=False, device=None, generator=None) -> Tensor:
+    n = int(n)
+    if n < 0:
+        raise TorchRuntimeError(f"n must be non-negative, got{n}")
+    check_size((n,))
+    return _finish((generator or random.default_generator()).permutation(n), dtype, requires_grad)
 
 
 def _like(fn):
@@ -218,6 +252,8 @@ for _fn, _sig, _doc in (
     (linspace, "linspace(start, end, steps, dtype=None)", "steps values from start to end inclusive"),
     (rand, "rand(*size)", "uniform random values in [0, 1)"),
     (randn, "randn(*size)", "standard normal random values"),
+    (randint, "randint(low=0, high, size)", "uniform random integers in [low, high)"),
+    (randperm, "randperm(n)", "a random permutation of 0..n-1"),
     (zeros_like, "zeros_like(input)", "zeros of input's shape"),
     (ones_like, "ones_like(input)", "ones of input's shape"),
     (full_like, "full_like(input, fill_value)", "fill_value in input's shape"),
@@ -225,3 +261,75 @@ for _fn, _sig, _doc in (
     (randn_like, "randn_like(input)", "standard normal random values of input's shape"),
 ):
     register(_fn.__name__, sig=_sig, doc=_doc, category="creation", method=False)(_fn)
+
+
+# -- in-place draws: tensor.uniform_(), normal_(), bernoulli_() (what torch.nn.init and Dropout use) ---------
+
+class _Drawn(Function):
+    """The values drawn into a tensor in place; no gradient flows to what was there (torch: zeros_like)."""
+
+    __slots__ = ()
+    name = "UniformBackward0"
+
+    @staticmethod
+    def forward(ctx, x, values):
+        return values.reshape(x.shape).astype(x.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, g):
+        return (dual.zeros_like(g),)
+
+
+class _NormalDrawn(_Drawn):
+    __slots__ = ()
+    name = "NormalBackward0"
+
+
+class _BernoulliDrawn(_Drawn):
+    __slots__ = ()
+    name = "BernoulliBackward0"
+
+
+def _draw_into(self: Tensor, node, draw) -> Tensor:
+    if self.array.dtype.kind != "f" and node is not _BernoulliDrawn:
+        raise TorchRuntimeError(f'"{node.name[:-9].lower()}_kernel_cpu" not implemented for '
+                                f"'{dtype_title(self.array.dtype)}'")
+    values = draw(self.array.size, self.array.dtype if self.array.dtype.kind == "f" else np.dtype(np.float64))
+    return apply_inplace(self, lambda s: node.apply(s, np.asarray(values)))
+
+
+def uniform_(self, a=0.0, b=1.0, *, generator=None):
+    gen = generator or random.default_generator()
+    return _draw_into(self, _Drawn, lambda n, dt: gen.uniform(n, dt, float(a), float(b)))
+
+
+def normal_(self, mean=0.0, std=1.0, *, generator=None):
+    if std < 0:
+        raise TorchRuntimeError(f"normal expects std >= 0.0, but found std {float(std):g}")
+    gen = generator or random.default_generator()
+    return _draw_into(self, _NormalDrawn, lambda n, dt: gen.normal(n, dt, float(mean), float(std)))
+
+
+def bernoulli_(self, p=0.5, *, generator=None):
+    gen = generator or random.default_generator()
+    prob = p.array if isinstance(p, Tensor) else float(p)
+    if np.any(np.asarray(prob) < 0) or np.any(np.asarray(prob) > 1):
+        raise TorchRuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={prob}")
+    prob = np.broadcast_to(prob, self.array.shape).reshape(-1) if isinstance(p, Tensor) else prob
+    return _draw_into(self, _BernoulliDrawn, lambda n, dt: gen.bernoulli(prob, n).astype(self.array.dtype))
+
+
+def bernoulli(input, p=None, *, generator=None) -> Tensor:
+    """torch.bernoulli(probabilities): 1 where a uniform draw falls below each probability."""
+    gen = generator or random.default_generator()
+    prob = input.array if p is None else np.full(input.array.shape, float(p))
+    if np.any(prob < 0) or np.any(prob > 1):
+        raise TorchRuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
+    drawn = gen.bernoulli(prob.reshape(-1), prob.size).reshape(prob.shape).astype(input.array.dtype)
+    return _finish(drawn, None, False)
+
+
+for _name, _fn in {"uniform_": uniform_, "normal_": normal_, "bernoulli_": bernoulli_}.items():
+    register(_name, sig=f"{_name}(...)", doc=f"in-place draw ({_name[:-1]})", category="inplace", torch=False)(_fn)
+register("bernoulli", sig="bernoulli(input)", doc="0/1 draws with the given probabilities", category="creation")(
+    bernoulli)

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gradcli.engine import tensor
+from gradcli.engine import random, tensor
 from gradcli.safety.errors import InputError
 from gradcli.safety.limits import Limits
 
@@ -833,7 +833,7 @@ def parse_run_argument(spec: str, *, limits: Limits, stdin=None, rng: np.random.
     number = _plain_number(text)
     if number is not None:
         return name, number
-    rng = rng if rng is not None else np.random.default_rng(0)
+    rng = rng if rng is not None else LazyGenerator(0, np.float32, private=True)  # the program's own stays fresh
     array = parse_value(text, dtype=np.dtype(np.float32), rng=rng, limits=limits, stdin=stdin, source=spec,
                         offset=offset)
 
@@ -876,19 +876,31 @@ def _plain_number(text: str):
     return None
 
 
-# numpy.random (with hashlib and OpenSSL behind it: ~15 ms) only when a value asks for randn(...)/rand(...).
-
 class LazyGenerator:
-    """np.random.default_rng(seed), created on first use."""
+    """randn(...)/rand(...) in values: PyTorch's default generator after torch.manual_seed(seed), drawing in
+    `dtype` (with --seed 0, x=randn(2,3) is torch.manual_seed(0); torch.randn(2, 3, dtype=...)).  The same
+    generator serves randn/rand inside the expression, so the stream continues as in one PyTorch program.
+    numpy.random (~15 ms of start-up) is loaded only when something draws."""
 
-    def __init__(self, seed: int | None):
-        self._seed = seed
-        self._generator = None
+    def __init__(self, seed: int | None, dtype=np.float64, *, private: bool = False):
+        self.dtype = np.dtype(dtype) if np.dtype(dtype).kind == "f" else np.dtype(np.float64)
+        self.seed, self.own = seed, None
+        if not private:
+            random.seed_default(seed)
+        self.private = private
 
-    def __getattr__(self, name: str):
-        if self._generator is None:
-            self._generator = np.random.default_rng(self._seed)
-        return getattr(self._generator, name)
+    def generator(self) -> random.Generator:
+        if not self.private:
+            return random.default_generator()
+        if self.own is None:
+            self.own = random.Generator(self.seed)
+        return self.own
+
+    def standard_normal(self, shape) -> np.ndarray:
+        return self.generator().normal(math.prod(shape), self.dtype).reshape(shape)
+
+    def random(self, shape) -> np.ndarray:
+        return self.generator().uniform(math.prod(shape), self.dtype).reshape(shape)
 
 
 def parse_assignments(specs: list[str], *, dtype, rng, limits) -> dict:

@@ -12,7 +12,7 @@ import ast
 import sys
 from contextlib import contextmanager
 
-from gradcli.engine import SizeLimit, dtypes
+from gradcli.engine import SizeLimit, dtypes, random
 from gradcli.engine.autograd import GradMode
 from gradcli.run.checker import check_program
 from gradcli.run.errors import LimitReached, ProgramFailed, RunError
@@ -38,6 +38,7 @@ def run_source(source: str, filename: str, *, stdout, stderr, limits: RunLimits 
         check_program(tree, SUPPORTED_NODES, limits.max_nesting)
         interpreter = Interpreter(limits, stdout, stderr)
         interpreter.module.vars.update(bindings or {})
+        random.seed_default(None)  # a fresh seed, as a new PyTorch process has, until torch.manual_seed
         with _engine_state(limits), _outside_limits(limits, interpreter):
             interpreter.run(tree)
     except RunError as error:

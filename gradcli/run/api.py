@@ -111,8 +111,8 @@ def modules() -> dict[str, Module]:
     members = {n: s.fn for n, s in REGISTRY.items() if s.torch}
     members.update({name: getattr(engine, name) for name in (
         "tensor", "zeros", "ones", "full", "eye", "arange", "linspace", "rand", "randn", "empty", "zeros_like",
-        "ones_like", "empty_like", "full_like", "rand_like", "randn_like", "manual_seed", "no_grad",
-        "enable_grad", "set_grad_enabled", "is_grad_enabled", "get_default_dtype", "set_default_dtype")})
+        "ones_like", "empty_like", "full_like", "rand_like", "randn_like", "manual_seed", "initial_seed", "seed",
+        "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "get_default_dtype", "set_default_dtype")})
     members.update({name: dtypes.by_name(name) for name in (
         "float32", "float", "float64", "double", "float16", "half", "int64", "long", "int32", "int", "int16",
         "short", "int8", "uint8", "bool")})

@@ -1,0 +1,311 @@
+"""PyTorch's CPU random numbers, bit for bit (torch 2.13 on an x86-64 CPU).
+
+PyTorch's CPU generator (aten/src/ATen/CPUGeneratorImpl.cpp) is a 32-bit mt19937 seeded with the low 32 bits
+of the seed; numpy's MT19937 bit generator produces the same stream once given that state.  What PyTorch does
+with the stream (aten/src/ATen/core/TransformationHelper.h, DistributionsHelper.h, native/cpu/
+DistributionTemplates.h, avx_mathfun.h, TensorFactories.cpp) is reproduced here with numpy, vectorised:
+
+- uniform: float32 takes the low 24 bits of one 32-bit draw, float64 the low 53 bits of a 64-bit one (two
+  32-bit draws, the first the high half), times 2**-digits; `x * (to - from) + from` in double.
+- normal, 16 elements or more (contiguous): all the uniforms first, then Box-Muller on blocks of 16 (the first
+  8 against the next 8), the last 16 drawn again when the size is not a multiple of 16.  float64 uses libm's
+  log (numpy's differs in the last bit now and then) and cos/sin; float32 the AVX2 kernel's own cephes-style
+  log/sincos in float32 (avx_mathfun.h), emulated operation by operation.
+- normal, fewer than 16 elements: one double Box-Muller pair per two values, the sine half cached in the
+  generator for the next normal draw (also across calls).
+- randint: `draw % range + low`, a 32-bit draw below 2**28 values, a 64-bit one from there; randperm: a
+  Fisher-Yates shuffle with 32-bit draws; bernoulli (AMD CPUs and any CPU without MKL, as here): a double
+  uniform against p.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+
+import numpy as np
+
+MASK32 = 0xFFFFFFFF
+CHUNK = 1 << 18  # values drawn (and transformed) at a time: bounded temporaries for a large tensor
+DEFAULT_SEED = 67280421310721  # torch's default_rng_seed_val (only used before any seeding is possible)
+
+
+def _mt19937_key(seed: int) -> np.ndarray:
+    """std::mt19937's state after seeding with the low 32 bits of `seed` (init_genrand)."""
+    key = [seed & MASK32]
+    for j in range(1, 624):
+        prev = key[-1]
+        key.append((1812433253 * (prev ^ (prev >> 30)) + j) & MASK32)
+    return np.array(key, dtype=np.uint32)
+
+
+class Generator:
+    """torch.Generator on the CPU: manual_seed, initial_seed, seed, and the draws the distributions use."""
+
+    def __init__(self, seed: int | None = None):
+        self._bits = None
+        self.manual_seed(int.from_bytes(os.urandom(8), "little") if seed is None else seed)
+
+    def manual_seed(self, seed: int) -> Generator:
+        seed = int(seed)
+        if not -(2 ** 63) <= seed < 2 ** 64:
+            raise OverflowError("Overflow when unpacking long")
+        self._seed = seed & 0xFFFFFFFFFFFFFFFF
+        state = np.random.MT19937(0).state
+        state["state"] = {"key": _mt19937_key(self._seed), "pos": 624}
+        bits = np.random.MT19937(0)
+        bits.state = state
+        self._bits = bits
+        self.next_double_normal = None  # the cached second value of a Box-Muller pair
+        return self
+
+    def initial_seed(self) -> int:
+        return self._seed
+
+    def seed(self) -> int:
+        """A fresh non-deterministic seed, as torch.seed()."""
+        seed = int.from_bytes(os.urandom(8), "little")
+        self.manual_seed(seed)
+        return seed
+
+    # -- raw draws ---------------------------------------------------------------------------------------
+
+    def random32(self, n: int) -> np.ndarray:
+        return self._bits.random_raw(n).astype(np.uint64)
+
+    def random64(self, n: int) -> np.ndarray:
+        raw = self.random32(2 * n)
+        return (raw[0::2] << np.uint64(32)) | raw[1::2]
+
+    # -- distributions -----------------------------------------------------------------------------------
+
+    def uniform(self, n: int, dtype, low: float = 0.0, high: float = 1.0) -> np.ndarray:
+        """n values of uniform_real_distribution<dtype>(low, high), in dtype (drawn CHUNK at a time, so the
+        temporaries stay small beside the result)."""
+        dtype = np.dtype(dtype)
+        if n <= CHUNK:
+            return self._uniform(n, dtype, low, high)
+        out = np.empty(n, dtype=dtype)
+        for start in range(0, n, CHUNK):
+            stop = min(n, start + CHUNK)
+            out[start:stop] = self._uniform(stop - start, dtype, low, high)
+        return out
+
+    def _uniform(self, n: int, dtype: np.dtype, low: float, high: float) -> np.ndarray:
+        if dtype == np.float32:
+            x = (self.random32(n) & np.uint64(0xFFFFFF)).astype(np.float64) * 2.0 ** -24
+            lo, hi = np.float32(low), np.float32(high)
+        else:
+            x = (self.random64(n) & np.uint64((1 << 53) - 1)).astype(np.float64) * 2.0 ** -53
+            lo, hi = np.float64(low), np.float64(high)
+        if lo == 0 and hi == 1:
+            return x.astype(dtype)
+        return fma64(x, np.float64(hi - lo), np.float64(lo)).astype(dtype)
+
+    def normal(self, n: int, dtype, mean: float = 0.0, std: float = 1.0) -> np.ndarray:
+        """n values of torch's normal_ on a contiguous tensor of dtype."""
+        dtype = np.dtype(dtype)
+        if n < 16:
+            values = np.array([self._normal_double() for _ in range(n)], dtype=np.float64)
+            return fma64(values, np.float64(std), np.float64(mean)).astype(dtype)
+        data = self.uniform(n, dtype)
+        blocks = (n // 16) * 16
+        fill = _normal_fill_float32 if dtype == np.float32 else _normal_fill_float64
+        for start in range(0, blocks, CHUNK):  # CHUNK is a multiple of 16: whole blocks
+            stop = min(blocks, start + CHUNK)
+            data[start:stop] = fill(data[start:stop], mean, std)
+        if n % 16:
+            data[n - 16:] = fill(self.uniform(16, dtype), mean, std)
+        return data
+
+    def _normal_double(self) -> float:
+        cached = self.next_double_normal
+        if cached is not None:
+            self.next_double_normal = None
+            return cached
+        u1, u2 = self.uniform(2, np.float64)
+        radius = math.sqrt(-2.0 * math.log1p(-float(u2)))
+        theta = 2.0 * math.pi * float(u1)
+        self.next_double_normal = radius * math.sin(theta)
+        return radius * math.cos(theta)
+
+    def integers(self, n: int, low: int, high: int) -> np.ndarray:
+        """n values of randint(low, high) as int64: `draw % range + low`."""
+        span = high - low
+        draws = self.random64(n) if span >= 1 << 28 else self.random32(n)
+        return ((draws % np.uint64(span)).astype(np.int64) + low).astype(np.int64)
+
+    def permutation(self, n: int) -> np.ndarray:
+        """randperm(n): Fisher-Yates with one 32-bit draw per position."""
+        if n <= 0:
+            return np.zeros(0, dtype=np.int64)
+        draws = (self.random32(n - 1) % np.arange(n, 1, -1, dtype=np.uint64)).tolist()
+        out = list(range(n))
+        for i, z in enumerate(draws):  # sequential by nature: each swap depends on the ones before
+            j = i + z
+            out[i], out[j] = out[j], out[i]
+        return np.array(out, dtype=np.int64)
+
+    def bernoulli(self, p, n: int) -> np.ndarray:
+        """n booleans, uniform < p: p a number (a double uniform) or an array of n probabilities (a uniform of
+        its dtype: float32 probabilities take 24-bit draws, as bernoulli_distribution<float>)."""
+        dtype = p.dtype if isinstance(p, np.ndarray) and p.dtype == np.float32 else np.dtype(np.float64)
+        return self.uniform(n, dtype) < np.asarray(p).reshape(-1)
+
+
+def fma64(a, b, c) -> np.ndarray:
+    """a * b + c in double rounded once, as the FMA instruction torch's compiled kernels use (std::fma, and the
+    multiply-adds the compiler fuses): the product split exactly (Dekker), then summed with c (Knuth)."""
+    a, b, c = (np.asarray(v, dtype=np.float64) for v in (a, b, c))
+    if not (b.ndim == 0 and (b == 1 or b == 0)) or c.ndim or c != 0:
+        product = a * b
+        split = 134217729.0  # 2**27 + 1
+        ah = a * split
+        ah = ah - (ah - a)
+        bh = b * split
+        bh = bh - (bh - b)
+        product_error = ((ah * bh - product) + ah * (b - bh) + (a - ah) * bh) + (a - ah) * (b - bh)
+        total = product + c
+        virtual = total - product
+        sum_error = (product - (total - virtual)) + (c - virtual)
+        with np.errstate(all="ignore"):
+            out = total + (product_error + sum_error)
+        # inf/nan and overflow in the splitting: the plain expression is right there
+        return np.where(np.isfinite(out), out, a * b + c)
+    return a * b + c
+
+
+# -- Box-Muller on blocks of 16 --------------------------------------------------------------------------
+
+def _libm(fn, x: np.ndarray) -> np.ndarray:
+    # torch calls libm; numpy's own float64 log differs from it in the last bit now and then
+    return np.fromiter(map(fn, x.tolist()), dtype=np.float64, count=x.size)
+
+
+def _normal_fill_float64(data: np.ndarray, mean: float, std: float) -> np.ndarray:
+    blocks = data.reshape(-1, 2, 8)
+    u1 = 1 - blocks[:, 0, :]
+    u2 = blocks[:, 1, :]
+    radius = np.sqrt(-2 * _libm(math.log, u1.ravel()).reshape(u1.shape))
+    theta = (2.0 * math.pi) * u2
+    out = np.empty_like(blocks)
+    out[:, 0, :] = fma64(radius * np.cos(theta), std, mean)
+    out[:, 1, :] = fma64(radius * np.sin(theta), std, mean)
+    return out.reshape(-1)
+
+
+F32 = np.float32
+
+
+def _normal_fill_float32(data: np.ndarray, mean: float, std: float) -> np.ndarray:
+    blocks = data.reshape(-1, 2, 8)
+    u1 = F32(1) - blocks[:, 0, :]
+    u2 = blocks[:, 1, :]
+    radius = np.sqrt(F32(-2) * _log256(u1))
+    theta = F32(2.0 * math.pi) * u2
+    sin, cos = _sincos256(theta)
+    out = np.empty_like(blocks)
+    # fmadd(n, std, mean) rounds once: in double and back is the same for std 1 and mean 0
+    out[:, 0, :] = ((radius * cos).astype(np.float64) * F32(std) + F32(mean)).astype(F32)
+    out[:, 1, :] = ((radius * sin).astype(np.float64) * F32(std) + F32(mean)).astype(F32)
+    return out.reshape(-1)
+
+
+def _bits(x: np.ndarray) -> np.ndarray:
+    return x.view(np.int32)
+
+
+def _floats(i: np.ndarray) -> np.ndarray:
+    return i.astype(np.int32).view(F32)
+
+
+_LOG_P = [7.0376836292E-2, -1.1514610310E-1, 1.1676998740E-1, -1.2420140846E-1, 1.4249322787E-1,
+          -1.6668057665E-1, 2.0000714765E-1, -2.4999993993E-1, 3.3333331174E-1]
+
+
+def _fma(a, b, c) -> np.ndarray:
+    """float32 a * b + c rounded once, as the FMA instruction the compiler fused the kernel's multiply-adds
+    into (the double product of two floats is exact)."""
+    return (np.asarray(a, np.float64) * np.asarray(b, np.float64) + np.asarray(c, np.float64)).astype(F32)
+
+
+def _log256(x: np.ndarray) -> np.ndarray:
+    """avx_mathfun.h's log256_ps as compiled (multiply-adds fused), in float32; u1 is in (0, 1] here."""
+    x = np.maximum(x, _floats(np.array(0x00800000)))
+    imm0 = (_bits(x) >> 23) - 0x7F
+    x = _floats((_bits(x) & ~0x7F800000) | _bits(np.array(F32(0.5))))
+    e = imm0.astype(F32) + F32(1)
+    mask = x < F32(0.707106781186547524)
+    tmp = np.where(mask, x, F32(0))
+    x = x - F32(1)
+    e = e - np.where(mask, F32(1), F32(0))
+    x = x + tmp
+    z = x * x
+    y = np.full_like(x, F32(_LOG_P[0]))
+    for p in _LOG_P[1:]:
+        y = _fma(y, x, F32(p))
+    y = y * x
+    y = _fma(y, z, e * F32(-2.12194440e-4))  # the compiler fuses the earlier of two products into the add
+    y = _fma(-z, F32(0.5), y)
+    return _fma(e, F32(0.693359375), x + y)
+
+
+def _sincos256(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """avx_mathfun.h's sincos256_ps as compiled (multiply-adds fused), in float32."""
+    sign_sin = _bits(x) & np.int32(-0x80000000)
+    x = np.abs(x)
+    y = x * F32(1.27323954473516)
+    j = y.astype(np.int32)  # truncation, as cvttps
+    j = (j + 1) & ~1
+    y = j.astype(F32)
+    swap_sin = (j & 4) << 29
+    poly_mask = (j & 2) == 0
+    x = _fma(y, F32(-0.78515625), x)
+    x = _fma(y, F32(-2.4187564849853515625e-4), x)
+    x = _fma(y, F32(-3.77489497744594108e-8), x)
+    sign_cos = (~(j - 2) & 4) << 29
+    sign_sin = sign_sin ^ swap_sin
+    z = x * x
+    y = _fma(F32(2.443315711809948E-005), z, F32(-1.388731625493765E-003))
+    y = _fma(y, z, F32(4.166664568298827E-002))
+    y = y * z
+    y = _fma(y, z, -(z * F32(0.5)))
+    y = y + F32(1)
+    y2 = _fma(F32(-1.9515295891E-4), z, F32(8.3321608736E-3))
+    y2 = _fma(y2, z, F32(-1.6666654611E-1))
+    y2 = y2 * z
+    y2 = _fma(y2, x, x)
+    sin = np.where(poly_mask, y2, y)
+    cos = np.where(poly_mask, y, y2)
+    return (_floats(_bits(sin) ^ sign_sin), _floats(_bits(cos) ^ sign_cos))
+
+
+_default: Generator | None = None
+_pending_seed: int | None = None
+
+
+def default_generator() -> Generator:
+    """The process's generator: freshly seeded as PyTorch's is at start-up, unless `seed_default` named a seed
+    first.  Created on first use (numpy.random costs start-up time)."""
+    global _default
+    if _default is None:
+        _default = Generator(_pending_seed)
+    return _default
+
+
+def manual_seed(seed: int) -> Generator:
+    """torch.manual_seed: the default generator, seeded."""
+    return default_generator().manual_seed(seed)
+
+
+def seed_default(seed: int | None) -> None:
+    """The default generator as after torch.manual_seed(seed) (None: a fresh seed, as in a new process), without
+    loading numpy.random until something draws (the calculator's --seed; a program's start)."""
+    global _default, _pending_seed
+    if seed is not None:
+        seed = int(seed)
+        if not -(2 ** 63) <= seed < 2 ** 64:
+            raise OverflowError("Overflow when unpacking long")
+    _pending_seed = seed
+    if _default is not None:
+        _default = None
