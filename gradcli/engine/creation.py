@@ -174,7 +174,17 @@ def linspace(start, end, steps, dtype=None, requires_grad=False, device=None) ->
         raise TorchRuntimeError("linspace(): number of steps must be non-negative")
     check_size((steps,))
     np_dtype = _np_dtype(dtype or dtypes.get_default_dtype())
-    return _finish(np.linspace(start, end, int(steps)).astype(np_dtype), None, requires_grad)
+    if np_dtype.kind != "f" or steps < 2:
+        return _finish(np.linspace(start, end, int(steps)).astype(np_dtype), None, requires_grad)
+    # torch's kernel: a step in the dtype, the first half counted from start and the second back from end,
+    # each value one fused multiply-add (numpy's linspace rounds differently)
+    kind = np_dtype.type
+    lo, hi, n = kind(start), kind(end), int(steps)
+    step = kind((hi - lo) / kind(n - 1))
+    i = np.arange(n, dtype=np.float64)
+    half = n // 2
+    values = np.where(i < half, random.fma64(step, i, lo), random.fma64(-step, n - 1 - i, hi))
+    return _finish(values.astype(np_dtype), None, requires_grad)
 
 
 def _float_dtype(dtype, name: str) -> np.dtype:

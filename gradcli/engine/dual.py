@@ -10,6 +10,7 @@ import math
 
 import numpy as np
 
+from gradcli.engine import kernels
 from gradcli.engine.tensor import Tensor
 
 
@@ -35,7 +36,8 @@ def sum_to_shape(array: np.ndarray, shape: tuple) -> np.ndarray:
     lead = array.ndim - len(shape)
     axes = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape) if s == 1 and array.shape[i + lead] != 1)
     if axes:
-        array = array.sum(axis=axes, keepdims=True)
+        total = kernels.whole_sum(array) if len(axes) == array.ndim else None
+        array = array.sum(axis=axes, keepdims=True) if total is None else np.asarray(total).reshape((1,) * array.ndim)
     if lead:
         array = array.reshape(shape)
     return array
@@ -142,6 +144,25 @@ tanh = _unary("tanh", np.tanh)
 def pow(x, exponent):  # noqa: A001 - mirrors Python's name on purpose
     if isinstance(x, Tensor) or isinstance(exponent, Tensor):
         return _ops().pow(x, exponent)
+    return np_pow_scalar(x, exponent)
+
+
+def np_pow_scalar(x: np.ndarray, exponent):
+    """x ** number as torch's CPU kernel computes it: the exponents it special-cases by multiplication, square
+    root or reciprocal (x**3 is x*x*x, rounded twice; numpy's power rounds once), std::pow otherwise."""
+    if x.dtype.kind == "f" and np.ndim(exponent) == 0:
+        if exponent == 2:
+            return x * x
+        if exponent == 3:
+            return x * x * x
+        if exponent == -2:
+            return 1 / (x * x)
+        if exponent == 0.5:
+            return np.sqrt(x)
+        if exponent == -0.5:  # (-0.0) ** -0.5 stays IEEE's +inf, a documented deviation (docs/deviations.md)
+            return np.where(x == 0, np.inf, 1 / np.sqrt(x)).astype(x.dtype, copy=False)
+        if exponent == -1:
+            return 1 / x
     return np.power(x, exponent)
 
 

@@ -114,3 +114,61 @@ def _iteration(out_shape, inputs):
     if any(s not in (0, 1) for s in inner_strides) or (broadcast > 1 and len(inputs) > 1):
         return order, None
     return order, inner
+
+
+# -- torch's sum of a whole contiguous tensor --------------------------------------------------------------
+#
+# aten/src/ATen/native/cpu/SumKernel.cpp: vectors of SUM_LANES floats (8) or doubles (4) summed by a
+# cascade (`multi_row_sum`: 4 rows of vectors side by side, level sums every 2**level_power rows, 4 levels),
+# the leftover vectors into the first row, the rows together, then the scalar tail and the lanes one by one.
+# numpy's pairwise sum rounds differently, so a float32 loss printed with .item() differed in its last digits.
+
+SUM_LANES = {4: 8, 8: 4}  # itemsize -> lanes of the AVX2 Vectorized<> the sum kernel runs on (measured)
+
+
+def whole_sum(x: np.ndarray):
+    """The sum of every element as torch computes it (serial: fewer than GRAIN_SIZE elements), or None when
+    this path does not apply (numpy's sum is then used)."""
+    lanes = SUM_LANES.get(x.dtype.itemsize) if x.dtype.kind == "f" else None
+    if lanes is None or not lanes <= x.size < GRAIN_SIZE or not (x.flags.c_contiguous or x.flags.f_contiguous):
+        return None
+    flat = x.ravel(order="K")
+    dtype = x.dtype.type
+    vec_size = flat.size // lanes
+    vectors = flat[:vec_size * lanes].reshape(vec_size, lanes)
+    rows = vec_size // 4
+    partial = _multi_row_sum(vectors[:rows * 4].reshape(rows, 4, lanes)) if rows else np.zeros((4, lanes), dtype)
+    for v in vectors[rows * 4:]:
+        partial[0] = partial[0] + v
+    total = partial[0]
+    for k in range(1, 4):
+        total = total + partial[k]
+    # then one by one from 0: the scalar tail, then the lanes (cumsum is a strict running sum)
+    return np.cumsum(np.concatenate([np.zeros(1, dtype), flat[vec_size * lanes:], total]), dtype=dtype)[-1]
+
+
+def _multi_row_sum(rows: np.ndarray) -> np.ndarray:
+    size = rows.shape[0]
+    levels = 4
+    level_power = max(4, (int(size - 1).bit_length() if size > 1 else 0) // levels)
+    step = 1 << level_power
+    mask = step - 1
+    acc = np.zeros((levels,) + rows.shape[1:], rows.dtype)
+    whole = (size // step) * step
+    if whole:
+        # each block of `step` rows summed one by one from 0 (acc[0] is emptied after every block)
+        blocks = np.cumsum(rows[:whole].reshape((-1, step) + rows.shape[1:]), axis=1, dtype=rows.dtype)[:, -1]
+        done = 0
+        for block in blocks:
+            done += step
+            acc[0] = block
+            for j in range(1, levels):
+                acc[j] = acc[j] + acc[j - 1]
+                acc[j - 1] = 0
+                if done & (mask << (j * level_power)):
+                    break
+    for row in rows[whole:]:
+        acc[0] = acc[0] + row
+    for j in range(1, levels):
+        acc[0] = acc[0] + acc[j]
+    return acc[0]

@@ -185,10 +185,8 @@ class PowScalar(Function):
                 x = x.astype(get_default_dtype().np)
             elif exponent < 0:
                 raise TorchRuntimeError("Integers to negative integer powers are not allowed.")
-        if exponent == 2:
-            return x * x
         with np.errstate(divide="ignore", invalid="ignore"):
-            return np.power(x, exponent)
+            return dual.np_pow_scalar(x, exponent)
 
     @staticmethod
     def backward(ctx, g, x):
@@ -197,8 +195,9 @@ class PowScalar(Function):
             return (g * 0.0 * x,) if isinstance(x, Tensor) else (np.zeros_like(x),)
         # (g * e) first: when g is sum's scalar grad this costs no full-size pass
         if e == 2:
-            return ((g * 2.0) * x,)
-        return ((g * float(e)) * dual.pow(x, e - 1),)
+            return ((g * 2.0) * x,)  # exact scaling: the same numbers as torch's grad * (2 * x)
+        # torch's pow_backward: grad * (exponent * self.pow(exponent - 1)), in that order
+        return (g * (dual.pow(x, e - 1) * float(e)),)
 
 
 class PowTensor(Function):

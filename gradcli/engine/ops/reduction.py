@@ -7,7 +7,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from gradcli.engine import dual
+from gradcli.engine import dual, kernels
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchIndexError, TorchRuntimeError
 from gradcli.engine.ops.common import keepdim_shape, norm_dims
@@ -39,6 +39,10 @@ class Sum(_Reduce):
         ctx.aux = (dims, keepdim, x.shape)
         if x.dtype.kind in "bu" or (x.dtype.kind == "i" and x.dtype != np.int64):
             x = x.astype(np.int64)  # torch sums integers and bools as int64
+        if len(dims) == x.ndim:
+            total = kernels.whole_sum(x)
+            if total is not None:
+                return np.asarray(total).reshape((1,) * x.ndim if keepdim else ())
         return x.sum(axis=dims, keepdims=keepdim)
 
     @staticmethod
@@ -67,6 +71,9 @@ class Mean(_Reduce):
             count *= x.shape[d]
         ctx.aux = (dims, keepdim, x.shape, count)
         with np.errstate(invalid="ignore", divide="ignore"):
+            total = kernels.whole_sum(x) if len(dims) == x.ndim else None
+            if total is not None:  # torch's mean is its sum divided by the count
+                return np.asarray(total / x.dtype.type(count)).reshape((1,) * x.ndim if keepdim else ())
             return x.mean(axis=dims, keepdims=keepdim) if x.size else x.sum(axis=dims, keepdims=keepdim) / count
 
     @staticmethod
