@@ -40,12 +40,12 @@ def unary(name, grad_fn, forward, rule, *, uses="x", doc, functional=False, meth
     return op
 
 
-exp = unary("exp", "ExpBackward0", np.exp, lambda g, y: g * y, uses="out", doc="e ** input")
-log = unary("log", "LogBackward0", np.log, lambda g, x: g / x, doc="natural logarithm")
-sin = unary("sin", "SinBackward0", np.sin, lambda g, x: g * dual.cos(x), doc="sine")
-cos = unary("cos", "CosBackward0", np.cos, lambda g, x: g * -dual.sin(x), doc="cosine")
-tan = unary("tan", "TanBackward0", np.tan, lambda g, y: g * (1 + y * y), uses="out", doc="tangent")
-tanh = unary("tanh", "TanhBackward0", np.tanh, lambda g, y: g * (1 - y * y), uses="out",
+exp = unary("exp", "ExpBackward0", dual.np_exp, lambda g, y: g * y, uses="out", doc="e ** input")
+log = unary("log", "LogBackward0", dual.np_log, lambda g, x: g / x, doc="natural logarithm")
+sin = unary("sin", "SinBackward0", dual.np_sin, lambda g, x: g * dual.cos(x), doc="sine")
+cos = unary("cos", "CosBackward0", dual.np_cos, lambda g, x: g * -dual.sin(x), doc="cosine")
+tan = unary("tan", "TanBackward0", dual.wide(np.tan), lambda g, y: g * (1 + y * y), uses="out", doc="tangent")
+tanh = unary("tanh", "TanhBackward0", dual.np_tanh, lambda g, y: g * (1 - y * y), uses="out",
              doc="hyperbolic tangent", functional=True)
 sqrt = unary("sqrt", "SqrtBackward0", np.sqrt, lambda g, y: g / (2 * y), uses="out",
              doc="square root (gradient inf at 0, as torch)")
