@@ -32,6 +32,8 @@ CANDIDATES = 600  # points tried, at most
 POINTS_WANTED = 40  # domain points compared
 MIN_POINTS = 6  # fewer: the numbers cannot decide
 DIGITS = 40  # working precision
+PROOF_SECONDS = 1.5  # sympy's simplify, each of the two tries, at most
+FINE_DIGITS = 150  # an agreement sympy cannot prove is looked at this closely (a constant kept to 38 digits)
 RECHECK_DIGITS = 90  # a disagreement is confirmed at this precision (rounding noise shrinks, real ones stay)
 EQUAL_DIGITS = 34  # agreement needed at every point (anything less is confirmed or dismissed at 90 digits)
 NON_SMOOTH = {"abs", "sign", "relu", "max", "min"}
@@ -58,6 +60,7 @@ class PartialCheck:
     counterexample: dict | None = None
     points: int = 0
     at: dict | None = None  # values at --at: derivative and answer
+    proven: bool | None = None  # a "correct" verdict: True when sympy proved it, False when only numbers agree
 
     @property
     def order(self) -> int:
@@ -79,7 +82,9 @@ class CheckReport:
     def exit_code(self) -> int:
         if any(r.verdict == "incorrect" for r in self.results):
             return 1
-        return 2 if any(r.verdict == "undecided" for r in self.results) else 0
+        if any(r.verdict == "undecided" for r in self.results):
+            return 2
+        return 3 if any(r.verdict == "correct" and r.proven is False for r in self.results) else 0
 
     def to_dict(self) -> dict:
         """Plain data (`check --json`, and what the text renderer reads): the readings in homework notation,
@@ -106,7 +111,7 @@ class CheckReport:
                          "expected_parsed": None if r.answer is None else r.answer.read_as,
                          "derivative": text(r.derivative), "verdict": r.verdict, "decided_by": r.decided_by,
                          "reason": r.reason, "hint": r.hint, "counterexample": r.counterexample,
-                         "points": r.points, "at": r.at}
+                         "points": r.points, "at": r.at, "proven": r.proven}
                         for r in self.results],
             "hessian": None if self.hessian is None else [[text(e) for e in row] for row in self.hessian],
             "at": self.at, "symbolic_note": self.symbolic_note,
@@ -612,11 +617,102 @@ class _Comparer:
                 result.reason = f"they differ at {len(differing)} of {len(points)} points of the domain"
             return
         if len(points) >= MIN_POINTS:
-            result.verdict, result.decided_by = "correct", "numbers"
-            result.reason = (f"equal to {EQUAL_DIGITS}+ significant digits at all {len(points)} points of the "
-                             "domain tried")
+            self._prove(result, timeout, symbols, points, answer_function)
             return
         self._by_sympy(result, timeout, symbols, len(points))
+
+    def _prove(self, result: PartialCheck, timeout: float, symbols, points, answer_function) -> None:
+        """The numbers agree: "correct" needs sympy's proof that the answer minus the derivative is 0.  A
+        difference that is a non-zero constant (10⁻⁴⁰, e^(−1000), π minus its 38 digits) is a wrong answer,
+        and so is a difference that shows at a precision far beyond the comparison's; with neither proof nor
+        difference the answer only agrees (not proven)."""
+        import sympy as sp
+
+        from gradcli.verify import symbolic
+
+        agrees = f"equal to {EQUAL_DIGITS}+ significant digits at all {len(points)} points of the domain tried"
+        result.verdict, result.decided_by, result.reason, result.proven = "correct", "numbers", agrees, False
+        budget = min(PROOF_SECONDS, timeout / 3)
+        difference = None
+        try:
+            _symbolic_derivative(result, self.f, symbols, self.implicit, timeout, self.report)
+            if result.derivative is not None:
+                difference = symbolic.bounded(budget, _quick_difference,
+                                              result.answer.sympy(symbols.all()) - result.derivative)
+        except Exception:  # noqa: BLE001 - sympy failing or out of time leaves the numbers' verdict, qualified
+            difference = None
+        if difference is not None and self._settled(result, difference, agrees):
+            return
+        differing = self._differs_finely(points, result.wrt, answer_function)
+        if differing is not None:
+            point, derivative, value, digits = differing
+            result.verdict, result.decided_by, result.proven = "incorrect", "numbers", None
+            result.counterexample = {"point": _plain(point), "expected": _number(value),
+                                     "derivative": _number(derivative)}
+            result.reason = (f"it agrees to only {digits} significant digits (compared at {FINE_DIGITS}); "
+                             "a derivative is exact")
+            result.hint = _rounding_hint(result.answer.tree, digits, result.answer.text)
+            return
+        if difference is not None:
+            try:
+                difference = symbolic.bounded(budget, sp.simplify, difference)
+            except Exception:  # noqa: BLE001 - out of time: not proven
+                difference = None
+            if difference is not None and self._settled(result, difference, agrees):
+                return
+        if _has_decimal(result.answer):
+            result.verdict, result.decided_by, result.proven = "incorrect", "numbers", None
+            result.reason = "your answer holds a decimal that cannot be proven equal to the exact constant"
+            result.hint = _rounding_hint(result.answer.tree, EQUAL_DIGITS, result.answer.text)
+            return
+        result.reason = agrees + " (not proven: sympy could not simplify the difference to 0 in time)"
+
+    @staticmethod
+    def _settled(result: PartialCheck, difference, agrees: str) -> bool:
+        """Decide from sympy's form of answer − derivative, when it decides: 0 (proven) or non-zero."""
+        import sympy as sp
+
+        if difference == 0:
+            result.decided_by, result.proven = "numbers and sympy", True
+            result.reason = agrees + "; the difference simplifies to 0"
+            return True
+        numerator, _ = sp.fraction(sp.together(difference))
+        if numerator.is_number and numerator.is_zero is False:
+            result.verdict, result.decided_by, result.proven = "incorrect", "sympy", None
+            if difference.is_number:
+                what = f"the constant {_constant_text(difference)}"
+            else:
+                constant, variable = sp.fraction(sp.together(difference))[1].as_independent(*difference.free_symbols)
+                what = f"about {sp.sstr(sp.N(numerator / constant, 6))}/({sp.sstr(variable)})"
+            result.reason = (f"the numbers agree to {EQUAL_DIGITS}+ digits, but your answer minus the derivative "
+                             f"is {what}, not 0; a derivative is exact")
+            decimal = _has_decimal(result.answer)
+            result.hint = _rounding_hint(result.answer.tree, EQUAL_DIGITS, result.answer.text) if decimal else None
+            return True
+        return False
+
+    def _differs_finely(self, points, wrt, answer_function):
+        """The first of a few points where the answer and the derivative differ at FINE_DIGITS digits (a
+        rounded constant kept to 38 digits), as (point, derivative, value, digits); None if none does."""
+        import mpmath
+
+        for point, _ in points[:4]:
+            with mpmath.workdps(FINE_DIGITS):
+                try:
+                    if self.implicit:
+                        point = self._on_curve({k: v for k, v in point.items() if k != self.implicit})
+                        if point is None:
+                            continue
+                    derivative = self.derivative(point, wrt)
+                    value = answer_function(*self._values(point))
+                except (Undefined, ZeroDivisionError, ValueError, OverflowError):
+                    continue
+                if derivative is None:
+                    continue
+                digits = _agreement_digits(derivative, value)
+            if digits < FINE_DIGITS // 2:  # noise of the mpmath derivative stays far below this
+                return point, derivative, value, digits
+        return None
 
     def _where_defined(self, bad: list, wrt: tuple[str, ...]) -> tuple[list, list]:
         """The points of `bad` (where the answer is undefined or differs) at which the derivative really
@@ -693,13 +789,32 @@ class _Comparer:
             result.verdict, result.reason = "undecided", why + f"; sympy took longer than {timeout:g} s"
             return
         if difference == 0:
-            result.verdict, result.decided_by = "correct", "sympy"
+            result.verdict, result.decided_by, result.proven = "correct", "sympy", True
             result.reason = why + "; the difference simplifies to 0"
         elif difference.is_number and difference.is_zero is False:
             result.verdict, result.decided_by = "incorrect", "sympy"
             result.reason = why + f"; the difference simplifies to the constant {sp.sstr(difference)}, not 0"
         else:
             result.verdict, result.reason = "undecided", why + "; sympy could not simplify the difference to 0"
+
+
+def _quick_difference(difference):
+    """answer − derivative, expanded: cheap, and enough for most answers (0) and for a stray constant."""
+    import sympy as sp
+
+    return difference if difference == 0 else sp.expand(difference)
+
+
+def _constant_text(value) -> str:
+    import sympy as sp
+
+    exact = sp.sstr(value)
+    return exact if len(exact) <= 30 else sp.sstr(sp.N(value, 6))
+
+
+def _has_decimal(answer: Reading) -> bool:
+    """Whether the answer as typed holds a decimal fraction (0.4342944819, 3.14159...)."""
+    return re.search(r"\d\.\d|(?<![\d.])\.\d", answer.text) is not None
 
 
 def _is_float(value) -> bool:
@@ -736,11 +851,12 @@ def _plain(point: dict) -> dict:
     return {name: float(value) for name, value in point.items()}
 
 
-def _rounding_hint(tree, digits: int) -> str:
+def _rounding_hint(tree, digits: int, tree_text: str = "") -> str:
     """Name the constant a rounded decimal of the answer stands for, when one matches."""
+    typed = {float(t): t for t in re.findall(r"\d*\.\d+", tree_text)} if tree_text else {}
     for value in sorted(_literals(tree), key=abs, reverse=True):
-        text = repr(value)
-        significant = len(text.replace("-", "").replace(".", "").lstrip("0"))
+        text = typed.get(value, repr(value))
+        significant = min(15, len(text.replace("-", "").replace(".", "").lstrip("0")))  # a float holds 15-17
         if significant < 3:
             continue
         for name, exact in ROUNDED_CONSTANTS.items():
