@@ -654,11 +654,16 @@ class _Comparer:
             result.hint = _rounding_hint(result.answer.tree, digits, result.answer.text)
             return
         if difference is not None:
+            quick = difference
             try:
                 difference = symbolic.bounded(budget, sp.simplify, difference)
             except Exception:  # noqa: BLE001 - out of time: not proven
                 difference = None
             if difference is not None and self._settled(result, difference, agrees):
+                return
+            if self._zero_by_cases(quick, points, symbols, budget):
+                result.decided_by, result.proven = "numbers and sympy", True
+                result.reason = agrees + "; the difference simplifies to 0 on each part of the domain"
                 return
         if _has_decimal(result.answer):
             result.verdict, result.decided_by, result.proven = "incorrect", "numbers", None
@@ -666,6 +671,61 @@ class _Comparer:
             result.hint = _rounding_hint(result.answer.tree, EQUAL_DIGITS, result.answer.text)
             return
         result.reason = agrees + " (not proven: sympy could not simplify the difference to 0 in time)"
+
+    def _zero_by_cases(self, difference, points, symbols, budget: float) -> bool:
+        """sympy's proof by cases, as a student argues |x|' = x/|x|: on each sign of each variable where the
+        domain has points (x > 0 and x < 0 for |x|; only x > 0 for ln x), and on each branch of an equation's
+        curve (y = ±√(1 − x²)), the difference simplifies to 0."""
+        import sympy as sp
+
+        from gradcli.verify import symbolic
+
+        variables = [name for name in self.names
+                     if name != self.implicit and symbols[name] in difference.free_symbols]
+        kinks = sorted({atom.args[0] for atom in difference.atoms(sp.Abs, sp.sign, sp.Heaviside)},
+                       key=sp.default_sort_key)
+        if len(variables) + len(kinks) > 4:
+            return False
+        cases = set()
+        for point, _ in points:
+            at = {symbols[name]: sp.Float(point[name], 30) for name in point if name in self.names}
+            signs = [1 if point[name] > 0 else -1 if point[name] < 0 else 0 for name in variables]
+            signs += [sp.sign(kink.evalf(30, subs=at)) for kink in kinks]
+            if all(sign in (1, -1) for sign in signs):
+                cases.add(tuple(int(sign) for sign in signs))
+        branches = [{}]
+        if self.implicit and symbols[self.implicit] in difference.free_symbols:
+            try:
+                equation = self.f.sympy(symbols.all())
+                solutions = symbolic.bounded(budget, sp.solve, equation, symbols[self.implicit])
+            except Exception:  # noqa: BLE001 - no branches: no proof this way
+                return False
+            if not solutions:
+                return False
+            branches = [{symbols[self.implicit]: solution} for solution in solutions]
+
+        def proof() -> bool:
+            for signs in cases:
+                unfolded = {}
+                for kink, sign in zip(kinks, signs[len(variables):]):
+                    unfolded[sp.Abs(kink)], unfolded[sp.sign(kink)] = sign * kink, sp.Integer(sign)
+                    unfolded[sp.Heaviside(kink)] = sp.Integer(1 if sign > 0 else 0)
+                positive = {symbols[name]: sign * sp.Symbol(name, positive=True)
+                            for name, sign in zip(variables, signs)}
+                for branch in branches:
+                    case = difference.xreplace(unfolded)
+                    case = case.subs(branch).subs(positive) if branch else case.subs(positive)
+                    case = sp.simplify(case)
+                    if case != 0 and sp.simplify(case.rewrite(sp.exp)) != 0:
+                        if branch and case.is_real is False:
+                            continue  # a branch of the curve not real in this case
+                        return False
+            return bool(cases)
+
+        try:
+            return symbolic.bounded(budget, proof)
+        except Exception:  # noqa: BLE001 - out of time: not proven
+            return False
 
     @staticmethod
     def _settled(result: PartialCheck, difference, agrees: str) -> bool:

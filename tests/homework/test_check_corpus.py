@@ -24,6 +24,8 @@ def verdict(problem: dict) -> str:
     except GradcliError as err:
         return f"error: {err.message}"
     (result,) = report.results
+    if result.verdict == "correct" and not result.proven:
+        return "agrees"  # numbers without sympy's proof: not "correct" (issue 19)
     return result.verdict
 
 
@@ -39,10 +41,11 @@ def test_the_corpus_is_large_and_balanced():
 
 
 def test_no_wrong_answer_is_called_correct(verdicts):
-    false_accepts = [(p["function"], p["answer"]) for p, v in verdicts if p["truth"] == "incorrect" and v == "correct"]
+    false_accepts = [(p["function"], p["answer"]) for p, v in verdicts
+                     if p["truth"] == "incorrect" and v in ("correct", "agrees")]
     assert false_accepts == []
 
 
-def test_at_least_98_percent_of_verdicts_are_right(verdicts):
+def test_at_least_99_percent_of_verdicts_are_right_and_every_correct_one_proven(verdicts):
     wrong = [(p["id"], p["function"], p["answer"], p["truth"], v) for p, v in verdicts if v != p["truth"]]
-    assert len(wrong) <= 0.02 * len(verdicts), wrong
+    assert len(wrong) <= 0.01 * len(verdicts), wrong
