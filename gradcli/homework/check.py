@@ -770,9 +770,22 @@ class _Comparer:
                 if derivative is None:
                     continue
                 digits = _agreement_digits(derivative, value)
-            if digits < FINE_DIGITS // 2:  # noise of the mpmath derivative stays far below this
+            if digits < FINE_DIGITS // 2 and self._difference_stays(point, wrt, answer_function, derivative - value):
                 return point, derivative, value, digits
         return None
+
+    def _difference_stays(self, point, wrt, answer_function, difference) -> bool:
+        """A real difference stays at a higher precision; the rounding noise of an exact 0 (−1.4e−309 for
+        the derivative at its root) shrinks."""
+        import mpmath
+
+        with mpmath.workdps(FINE_DIGITS + 60):
+            try:
+                derivative = self.derivative(point, wrt)
+                value = answer_function(*self._values(point))
+            except (Undefined, ZeroDivisionError, ValueError, OverflowError):
+                return False
+            return derivative is not None and abs(derivative - value) > abs(difference) * mpmath.mpf(10) ** -30
 
     def _where_defined(self, bad: list, wrt: tuple[str, ...]) -> tuple[list, list]:
         """The points of `bad` (where the answer is undefined or differs) at which the derivative really

@@ -35,7 +35,7 @@ def verdicts():
 
 
 def test_the_corpus_is_large_and_balanced():
-    assert len(PROBLEMS) >= 200
+    assert len(PROBLEMS) >= 500
     correct = sum(p["truth"] == "correct" for p in PROBLEMS)
     assert 0.35 <= correct / len(PROBLEMS) <= 0.65
 
