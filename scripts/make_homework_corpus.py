@@ -420,7 +420,11 @@ PROBLEMS = [
     ("sqrt(x^2 + 4x + 5)", "sqrt(x**2 + 4*x + 5)", {}, [("(x + 2)/sqrt(x^2 + 4x + 5)", "(x + 2)/sqrt(x**2 + 4*x + 5)", OK), ("(2x + 4)/sqrt(x^2 + 4x + 5)", "(2*x + 4)/sqrt(x**2 + 4*x + 5)", BAD)]),
     ("cos(x)/(1 - sin x)", "cos(x)/(1 - sin(x))", {}, [("1/(1 - sin x)", "1/(1 - sin(x))", OK), ("-1/(1 - sin x)", "-1/(1 - sin(x))", BAD)]),
     ("sin(x)/x", "sin(x)/x", {}, [("(x cos x - sin x)/x^2", "(x*cos(x) - sin(x))/x**2", OK), ("cos(x)/x", "cos(x)/x", BAD)]),
-    ("arcsec(x)", "asec(x)", {"sample": (1.1, 9)}, [("1/(x sqrt(x^2 - 1))", "1/(x*sqrt(x**2 - 1))", BAD)]),  # wrong for x < -1
+    # -- issue 19 §3: the derivative of a constant, with --wrt x ---------------------------------------------
+    ("e^2", "exp(2)", {"wrt": ["x"]}, [("0", "0", OK), ("2e", "2*E", BAD)]),
+    ("π^2", "pi**2", {"wrt": ["x"]}, [("0", "0", OK), ("2π", "2*pi", BAD)]),
+    ("2e", "2*E", {"wrt": ["x"]}, [("0", "0", OK), ("2", "2", BAD)]),
+    ("arcsec(x)", "asec(x)", {"sample": (-9, 9)}, [("1/(x sqrt(x^2 - 1))", "1/(x*sqrt(x**2 - 1))", BAD)]),  # wrong for x < -1
 ]
 
 

@@ -162,8 +162,13 @@ def check_derivative(function: str, expectations: list, *, wrt=None, order: int 
     elif dependent:
         raise GradcliError("--dependent is for equations (implicit differentiation), such as x^2 + y^2 = 25")
     names = list(f.variables)
+    if not names and wrt and not implicit:  # d/dx e² = 0: with --wrt the function may be a constant
+        items = [wrt] if isinstance(wrt, str) else list(wrt)
+        names = list(dict.fromkeys(part.strip() for item in items for part in item.split(",") if part.strip()))
     wrt_list = _wrt_list(wrt, order, names, implicit)
     answers = [_answer(item, variables, limits) for item in expectations]
+    for answer in answers:
+        _same_function(answer, f, function, variables, limits)
     targets = _targets(names, wrt_list, answers, order, implicit)
     report = CheckReport(function, f, names, [], implicit=implicit)
     comparer = _Comparer(f, names, implicit)
@@ -227,6 +232,27 @@ def _answer(item, variables, limits):
     answer = read_homework(split.text, variables, limits)
     answer.text = text.strip() if label is None else f"{label}={text}".strip()
     return _Answer(answer, label, split, text)
+
+
+def _same_function(answer, f: Reading, function_text: str, variables, limits) -> None:
+    """d/dx(x³) = 3x² checked against x²: the left side must differentiate the function being checked."""
+    operand = answer.split.operand
+    if operand is None:
+        return
+    written = read_homework(operand, variables, limits)
+    same = written.read_as == f.read_as
+    if not same:
+        import sympy as sp
+
+        names = {name: sp.Symbol(name, real=True) for name in [*f.variables, *written.variables]}
+        try:
+            same = sp.simplify(written.sympy(names) - f.sympy(names)) == 0
+        except Exception:  # noqa: BLE001 - sympy cannot tell: they are not shown the same
+            same = False
+    if not same:
+        raise GradcliError(f"the answer's left side {answer.split.lhs} differentiates {written.read_as}, "
+                           f"but the function is {f.read_as}",
+                           hint=f"write d/dx({function_text}) = ..., or just the derivative")
 
 
 @dataclass

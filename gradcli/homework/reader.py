@@ -134,6 +134,7 @@ class Answer:
     wrt: tuple[str, ...] = ()  # dy/dx: (x,); d²y/dx²: (x, x); ∂²f/∂x∂y: (x, y) (the variables as written)
     order: int | None = None  # the order the left side states: f''(x), y'', d²y/dx² (None: it states none)
     lhs: str = ""  # the left side as written
+    operand: str | None = None  # d/dx(x²) = ...: the function the left side differentiates, as written
 
 
 _LEIBNIZ_POWER = r"\s*(\^?\s*\d+|[²³])?"
@@ -143,8 +144,25 @@ def _leibniz_power(text: str | None) -> int:
     return 1 if not text else {"²": 2, "³": 3}.get(text) or int(text.lstrip("^ "))
 
 
+_OPERATOR = re.compile(  # d/dx(x^2) = 2x, d/dx [x^2] = 2x, (d/dx) x^2 = 2x, d²/dx² sin x = -sin x
+    r"""\s*(?P<paren>\(\s*)?(?P<d>d|∂)\s*(?P<top>\^?\d|[²³])?\s*/\s*(?P=d)\s*(?P<var>[A-Za-zα-ω])\s*(?P<bottom>\^?\d|[²³])?
+        \s*(?(paren)\))\s*(?P<operand>[^=\s].*?)\s*=(?!=)(?P<rhs>.*)""", re.X | re.S)
+
+
 def split_answer(text: str) -> Answer:
     """An answer's right-hand side, and what its left-hand side says (see `Answer`)."""
+    operator = _OPERATOR.fullmatch(text)
+    if operator is not None:
+        order = _leibniz_power(operator.group("top"))
+        if order != _leibniz_power(operator.group("bottom")):
+            lhs = text[:operator.start("rhs") - 1].strip()
+            raise ParseError(f"{lhs}: the top says a derivative of order {order}, the bottom another",
+                             source=text, span=(0, len(lhs)))
+        operand = operator.group("operand").strip()
+        if operand[:1] == "[" and operand[-1:] == "]":  # d/dx [x²]: the brackets only delimit
+            operand = operand[1:-1]
+        return Answer(operator.group("rhs"), written=text, wrt=(operator.group("var"),) * order, order=order,
+                      lhs=text[:operator.start("rhs") - 1].strip(), operand=operand)
     match = _LHS.fullmatch(text)
     if match is None:
         return Answer(text, written=text)
