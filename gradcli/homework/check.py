@@ -605,9 +605,11 @@ class _Comparer:
             with mpmath.workdps(DIGITS):
                 try:
                     value = answer_function(*self._values(point))
-                except Undefined:
-                    undefined.append((point, derivative))
-                    continue
+                except Undefined as err:
+                    value = self._beyond_exp_range(err, answer.tree, point)
+                    if value is None:
+                        undefined.append((point, derivative))
+                        continue
                 digits = _agreement_digits(derivative, value)
             if digits < EQUAL_DIGITS:
                 digits = self._recheck(point, result.wrt, answer_function, digits, abs(derivative - value))
@@ -675,9 +677,11 @@ class _Comparer:
             result.verdict, result.decided_by, result.proven = "incorrect", "numbers", None
             result.counterexample = {"point": _plain(point), "expected": _number(value),
                                      "derivative": _number(derivative)}
-            result.reason = (f"it agrees to only {digits} significant digits (compared at {FINE_DIGITS}); "
-                             "a derivative is exact")
-            result.hint = _rounding_hint(result.answer.tree, digits, result.answer.text)
+            result.reason = (f"it differs from the derivative in the {digits + 1}th significant digit at "
+                             f"{', '.join(f'{k} = {float(v):g}' for k, v in point.items())} (compared at "
+                             f"{FINE_DIGITS} digits); a derivative is exact")
+            hint = _rounding_hint(result.answer.tree, digits, result.answer.text)
+            result.hint = hint if "exactly, not" in hint else None  # only a constant it stands for
             return
         if difference is not None:
             quick = difference
@@ -813,6 +817,16 @@ class _Comparer:
                 return False
             return derivative is not None and abs(derivative - value) > abs(difference) * mpmath.mpf(10) ** -30
 
+    def _beyond_exp_range(self, err: Undefined, tree, point):
+        """The answer's value where e^u has |u| beyond the range kept for finding points (e^(−3969) in
+        2x + e^(−10000(x − 0.37)²) at x = 1): it is defined there, and mpmath's exponent range holds it."""
+        if "outside the range" not in str(err):
+            return None
+        try:
+            return real_function(tree, self.names, exp_limit=1e300)(*self._values(point))
+        except Undefined:
+            return None
+
     def _where_defined(self, bad: list, wrt: tuple[str, ...]) -> tuple[list, list]:
         """The points of `bad` (where the answer is undefined or differs) at which the derivative really
         exists, checked up to the first that passes (one real counterexample decides; the rest are only
@@ -893,8 +907,46 @@ class _Comparer:
         elif difference.is_number and difference.is_zero is False:
             result.verdict, result.decided_by = "incorrect", "sympy"
             result.reason = why + f"; the difference simplifies to the constant {sp.sstr(difference)}, not 0"
+        elif (example := _exact_counterexample(result.derivative, expected, symbols, self.names)) is not None:
+            # values beyond floats (e^800 sin x): sympy's evaluation at any precision shows the difference
+            point, derivative, value = example
+            result.verdict, result.decided_by = "incorrect", "sympy"
+            result.counterexample = {"point": point, "expected": value, "derivative": derivative}
+            result.reason = why + " in floats; evaluated exactly, the answer and the derivative differ"
         else:
             result.verdict, result.reason = "undecided", why + "; sympy could not simplify the difference to 0"
+
+
+def _exact_counterexample(derivative, answer, symbols, names):
+    """A simple point (x = 1, 2, −1, ...) where sympy, evaluating at 30 digits whatever the exponent (e^800,
+    e^−800), finds the answer and the derivative real and different: (point, derivative, answer) as text."""
+    import sympy as sp
+
+    free = [name for name in names if symbols[name] in (derivative - answer).free_symbols]
+    if len(free) > 3:
+        return None
+    for values in itertools.product(NICE_VALUES[:6], repeat=len(free)):
+        at = {symbols[name]: sp.Rational(value) for name, value in zip(free, values)}
+        try:
+            d, a = sp.N(derivative.subs(at), 30), sp.N(answer.subs(at), 30)
+        except Exception:  # noqa: BLE001 - undefined there: try the next point
+            continue
+        if not (d.is_real and a.is_real and d.is_finite and a.is_finite):
+            continue
+        if abs(d - a) > sp.Float(10) ** -20 * max(abs(d), abs(a)):
+            return dict(zip(free, values)), _sympy_number(d), _sympy_number(a)
+    return None
+
+
+def _sympy_number(value):
+    as_float = float(value)
+    return as_float if math.isfinite(as_float) and (as_float != 0 or value == 0) else _sympy_text(value)
+
+
+def _sympy_text(value) -> str:
+    import sympy as sp
+
+    return sp.sstr(sp.N(value, 6))
 
 
 def _quick_difference(difference):

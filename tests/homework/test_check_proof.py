@@ -65,3 +65,22 @@ def test_numbers_without_a_proof_agree_with_exit_code_3(monkeypatch):
 def test_json_says_proven():
     out = runner.invoke(app, ["check", "x^3", "--expect", "3x^2", "--json"])
     assert out.exit_code == 0 and json.loads(out.stdout)["results"][0]["proven"] is True
+
+
+@pytest.mark.parametrize("function, answer, truth", [
+    ("e^(-800) x^2", "e^(-800)x", "incorrect"), ("e^(-800) x^2", "2e^(-800)x", "correct"),
+    ("e^(800) sin x", "e^800 sin x", "incorrect"), ("e^(800) sin x", "e^800 cos x", "correct"),
+])
+def test_values_beyond_floats_are_decided(function, answer, truth):
+    result = result_of(function, answer)
+    assert result.verdict == truth, result.reason
+    if truth == "incorrect":
+        # at x = 1: e^(-800)·1 against 2·e^(-800)·1, and e^800 sin 1 against e^800 cos 1 (cos 1 = 0.5403...)
+        assert result.counterexample["point"] == {"x": 1.0}
+        assert result.counterexample["derivative"] != result.counterexample["expected"]
+
+
+def test_the_reason_is_the_true_one_for_a_narrow_bump():
+    # e^(-10000(x - 0.37)²) is defined everywhere (tiny far from 0.37): the answer is not "undefined"
+    result = result_of("x^2", "2x + e^(-10000(x - 0.37)^2)")
+    assert result.verdict == "incorrect" and "undefined" not in result.reason
