@@ -166,6 +166,8 @@ def check_derivative(function: str, expectations: list, *, wrt=None, order: int 
         items = [wrt] if isinstance(wrt, str) else list(wrt)
         names = list(dict.fromkeys(part.strip() for item in items for part in item.split(",") if part.strip()))
     wrt_list = _wrt_list(wrt, order, names, implicit)
+    if not implicit:
+        expectations = [part for item in expectations for part in vector_parts(item, names)]
     answers = [_answer(item, variables, limits) for item in expectations]
     for answer in answers:
         _same_function(answer, f, function, variables, limits)
@@ -232,6 +234,60 @@ def _answer(item, variables, limits):
     answer = read_homework(split.text, variables, limits)
     answer.text = text.strip() if label is None else f"{label}={text}".strip()
     return _Answer(answer, label, split, text)
+
+
+_GRADIENT_LHS = re.compile(r"\s*(?:∇|grad\b)\s*(?:[A-Za-z]\w*\s*(?:\([^=]*\))?)?\s*=(?!=)\s*(?P<rhs>.*)", re.S)
+_HESSIAN_LHS = re.compile(r"\s*(?:H|Hf|H_f|∇²\s*[A-Za-z]\w*|∇\^2\s*[A-Za-z]\w*)\s*(?:\([^=]*\))?"
+                          r"\s*=(?!=)\s*(?P<rhs>.*)", re.S)
+_UNIT_VECTORS = re.compile(r"(?P<i>.+?)(?:\s+|\*|(?<=\)))i\s*(?P<j>[+-].+?)(?:\s+|\*|(?<=\)))j"
+                           r"(?:\s*(?P<k>[+-].+?)(?:\s+|\*|(?<=\)))k)?\s*", re.S)
+
+
+def vector_parts(item, names: list[str]) -> list:
+    """A gradient or a Hessian written whole, as one answer per partial derivative (∂f/∂x = ..., ∂²f/∂x∂y =
+    ...): (2x, 2y), <2x, 2y>, ⟨2x, 2y⟩, 2x i + 2y j, ∇f = (...), and [[2, 0], [0, 2]] or H = [[...]] (rows and
+    columns in the order x, y, z, then alphabetical).  Anything else is returned as it is."""
+    if isinstance(item, tuple):
+        return [item]
+    text = item
+    order = sorted(names, key=lambda n: (n not in ("x", "y", "z"), n))
+    if any(len(name) != 1 for name in order) or len(order) < 2:
+        return [item]
+    hessian = _HESSIAN_LHS.fullmatch(text)
+    body = (hessian.group("rhs") if hessian else text).strip()
+    if body.startswith("[[") and body.endswith("]]"):
+        rows = [_split_top(row.strip()[1:-1]) for row in _split_top(body[1:-1])]
+        if len(rows) != len(order) or any(len(row) != len(order) for row in rows):
+            raise GradcliError(f"the Hessian {body} is not {len(order)}×{len(order)}: the function's variables "
+                               f"are {', '.join(order)}", hint="one row and one column per variable")
+        return [f"∂²f/∂{a}∂{b} = {rows[i][j]}" for i, a in enumerate(order) for j, b in enumerate(order)]
+    gradient = _GRADIENT_LHS.fullmatch(text)
+    body = (gradient.group("rhs") if gradient else text).strip()
+    components = None
+    if body[:1] + body[-1:] in ("()", "<>", "⟨⟩", "[]") and len(_split_top(body[1:-1])) > 1:
+        components = _split_top(body[1:-1])
+    elif (units := _UNIT_VECTORS.fullmatch(body)) is not None:
+        components = [units.group(axis) for axis in "ijk" if units.group(axis) is not None]
+    if components is None:
+        if gradient:
+            raise GradcliError(f"{text.strip()}: write the gradient as (∂f/∂x, ∂f/∂y) or ⟨...⟩ or ... i + ... j")
+        return [item]
+    if len(components) != len(order):
+        raise GradcliError(f"the gradient has {len(components)} components, the function {len(order)} variables "
+                           f"({', '.join(order)})", hint="one component per variable, in the order " + ", ".join(order))
+    return [f"∂f/∂{name} = {component.strip()}" for name, component in zip(order, components)]
+
+
+def _split_top(text: str) -> list[str]:
+    """text split at the commas outside brackets."""
+    parts, depth, start = [], 0, 0
+    for k, ch in enumerate(text):
+        depth += (ch in "([{⟨") - (ch in ")]}⟩")
+        if ch == "," and depth == 0:
+            parts.append(text[start:k])
+            start = k + 1
+    parts.append(text[start:])
+    return parts
 
 
 def _same_function(answer, f: Reading, function_text: str, variables, limits) -> None:
