@@ -689,7 +689,8 @@ class _Comparer:
             # a point where both are ordinary floats, if there is one: "gives inf, the derivative is inf" shows
             # nothing; else the exact values, as text (5.80e+883)
             shown = [d for d in differing if _is_float(d[1]) and _is_float(d[2])] or differing
-            point, derivative, value, _ = shown[0]
+            point, derivative, value, _ = self._plain_counterexample(result.wrt, answer_function) or \
+                min(shown, key=lambda d: self._plainness(d[0]))
             result.verdict, result.decided_by = "incorrect", "numbers"
             result.counterexample = {"point": _plain(point), "expected": _number(value),
                                      "derivative": _number(derivative)}
@@ -873,6 +874,39 @@ class _Comparer:
                 return False
             return derivative is not None and abs(derivative - value) > abs(difference) * mpmath.mpf(10) ** -30
 
+    def _plain_counterexample(self, wrt, answer_function):
+        """A difference at a point a student would pick (x = −1, 2, 1/2 ...), when there is one; None else."""
+        import mpmath
+
+        free = [name for name in self.names if name != self.implicit]
+        if self.implicit or len(free) > 2:
+            return None
+        for values in itertools.product(NICE_VALUES[:8], repeat=len(free)):
+            point = dict(zip(free, values))
+            with mpmath.workdps(DIGITS):
+                try:
+                    derivative = self.derivative(point, wrt)
+                    value = answer_function(*self._values(point))
+                except (Undefined, ZeroDivisionError, ValueError, OverflowError):
+                    continue
+                if derivative is None or not (_is_float(derivative) and _is_float(value)):
+                    continue
+                digits = _agreement_digits(derivative, value)
+            if digits < EQUAL_DIGITS // 2 and self._differentiable_at(point, derivative, wrt):
+                return point, derivative, value, digits
+        return None
+
+    def _plainness(self, point: dict) -> tuple:
+        """How plain a point is to a student (x = −1 before x = −7.31): small integers first, then the nice
+        values, then the rest by size; the dependent variable of a curve does not count."""
+        score = 0
+        for name, value in point.items():
+            if name == self.implicit:
+                continue
+            value = float(value)
+            score += 0 if value == int(value) and abs(value) <= 3 else 1 if value in NICE_VALUES else 3
+        return score, sum(abs(float(v)) for v in point.values())
+
     def _beyond_exp_range(self, err: Undefined, tree, point):
         """The answer's value where e^u has |u| beyond the range kept for finding points (e^(−3969) in
         2x + e^(−10000(x − 0.37)²) at x = 1): it is defined there, and mpmath's exponent range holds it."""
@@ -1055,7 +1089,13 @@ def _agreement_digits(a, b) -> int:
 
 
 def _plain(point: dict) -> dict:
-    return {name: float(value) for name, value in point.items()}
+    """The point as floats, a coordinate within 10⁻²⁵ of an integer shown as that integer (y = 0 on the curve
+    e^y = x at x = 1, found by mpmath as −1.1e−48)."""
+    plain = {}
+    for name, value in point.items():
+        nearest = round(float(value))
+        plain[name] = float(nearest) if abs(value - nearest) <= 1e-25 * max(1, abs(nearest)) else float(value)
+    return plain
 
 
 def _rounding_hint(tree, digits: int, tree_text: str = "") -> str:

@@ -52,3 +52,20 @@ def test_the_left_side_must_differentiate_the_function():
     assert out.exit_code == 2 and "differentiates x³, but the function is x²" in out.stderr
     same = runner.invoke(app, ["check", "x*x", "--expect", "d/dx(x^2) = 2x"])  # the same function, written otherwise
     assert same.exit_code == 0
+
+
+@pytest.mark.parametrize("function, answer", [("|x|", "1"), ("ln|x|", "1/|x|"), ("|x|", "x")])
+def test_the_counterexample_is_a_point_a_student_would_pick(function, answer):
+    # |x|' = -1 and (ln|x|)' = 1/x = -1 at x = -1, where the answers give 1 (and x gives -1 ≠ ... at x = 2)
+    from gradcli.homework.check import check_derivative
+
+    (result,) = check_derivative(function, [answer]).results
+    assert result.verdict == "incorrect" and result.counterexample["point"]["x"] in (1.0, 2.0, 0.5, -1.0, 1.5, -0.5)
+
+
+def test_a_point_on_a_curve_is_printed_exactly():
+    # on e^y = x at x = 1, y = 0 exactly (mpmath's root is -1.1e-48 off): the point shows 0
+    from gradcli.homework.check import check_derivative
+
+    report = check_derivative("e^y = x", ["e^y"], at={"x": 1.0})
+    assert report.at["point"]["y"] == 0.0
