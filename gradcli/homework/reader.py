@@ -279,6 +279,12 @@ class _Parser:
             self._note(f"{word} read as {'·'.join(t.value for t in out)}")
         if len(word) >= 3 and all(t.kind == "var" and len(t.value) == 1 for t in out) and \
                 self._next_char_after(origin[offset + len(word) - 1] + 1) == "(":
+            if word.lower() in ("sum", "mean", "prod", "norm", "dot"):  # functions of a vector
+                raise ParseError(f"{word}(...) is a function of a vector, which homework notation has no way "
+                                 "to declare", source=self.text,
+                                 span=(origin[offset], origin[offset + len(word) - 1] + 1),
+                                 hint="write its components: x^2 + y^2 for sum(x^2) over (x, y); for a "
+                                      "tensor: gradcli eval \"(x**2).sum()\" x=[1,2]")
             raise ParseError(f"unknown function {word!r}", source=self.text,
                              span=(origin[offset], origin[offset + len(word) - 1] + 1),
                              hint=self._function_hint(word))

@@ -69,3 +69,8 @@ def test_a_point_on_a_curve_is_printed_exactly():
 
     report = check_derivative("e^y = x", ["e^y"], at={"x": 1.0})
     assert report.at["point"]["y"] == 0.0
+
+
+def test_a_function_of_a_vector_is_refused_clearly():
+    out = runner.invoke(app, ["check", "sum(x^2)", "--expect", "2x"])
+    assert out.exit_code == 2 and "function of a vector" in out.stderr and "x^2 + y^2" in out.stderr
