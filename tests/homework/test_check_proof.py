@@ -84,3 +84,11 @@ def test_the_reason_is_the_true_one_for_a_narrow_bump():
     # e^(-10000(x - 0.37)²) is defined everywhere (tiny far from 0.37): the answer is not "undefined"
     result = result_of("x^2", "2x + e^(-10000(x - 0.37)^2)")
     assert result.verdict == "incorrect" and "undefined" not in result.reason
+
+
+def test_the_api_says_agrees_without_a_proof(monkeypatch):
+    import gradcli
+
+    assert gradcli.check("x^2", "2x").verdict == "correct"
+    monkeypatch.setattr(sp, "simplify", lambda expr, *a, **k: expr)
+    assert gradcli.check("sin(x)^2", "sin(2x)").verdict == "agrees"
