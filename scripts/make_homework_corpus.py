@@ -420,6 +420,16 @@ PROBLEMS = [
     ("sqrt(x^2 + 4x + 5)", "sqrt(x**2 + 4*x + 5)", {}, [("(x + 2)/sqrt(x^2 + 4x + 5)", "(x + 2)/sqrt(x**2 + 4*x + 5)", OK), ("(2x + 4)/sqrt(x^2 + 4x + 5)", "(2*x + 4)/sqrt(x**2 + 4*x + 5)", BAD)]),
     ("cos(x)/(1 - sin x)", "cos(x)/(1 - sin(x))", {}, [("1/(1 - sin x)", "1/(1 - sin(x))", OK), ("-1/(1 - sin x)", "-1/(1 - sin(x))", BAD)]),
     ("sin(x)/x", "sin(x)/x", {}, [("(x cos x - sin x)/x^2", "(x*cos(x) - sin(x))/x**2", OK), ("cos(x)/x", "cos(x)/x", BAD)]),
+    # -- issue 19 §1: values beyond floats, a narrow bump; §3: the operator form of the left side ---------------
+    ("e^(-800) x^2", "exp(-800)*x**2", {}, [("e^(-800)x", "exp(-800)*x", BAD), ("2e^(-800)x", "2*exp(-800)*x", OK)]),
+    ("e^(800) sin x", "exp(800)*sin(x)", {}, [("e^800 sin x", "exp(800)*sin(x)", BAD), ("e^800 cos x", "exp(800)*cos(x)", OK)]),
+    ("x^2", "x**2", {"sample": (0, 1)}, [("2x + e^(-10000(x - 0.37)^2)", "2*x + exp(-10000*(x - Rational(37, 100))**2)", BAD)]),
+    ("x^3", "x**3", {}, [("d/dx(x^3) = 3x^2", "3*x**2", OK), ("d/dx [x^3] = 3x^2", "3*x**2", OK), ("(d/dx) x^3 = 3x^2", "3*x**2", OK),
+                         ("d/dx(x^3) = 3x", "3*x", BAD)]),
+    ("σ(w x + b)", "1/(1 + exp(-(w*x + b)))", {"wrt": ["w"]}, [("x σ(wx + b)(1 - σ(wx + b))", "x*exp(-(w*x + b))/(1 + exp(-(w*x + b)))**2", OK),
+                                                             ("σ(wx + b)(1 - σ(wx + b))", "exp(-(w*x + b))/(1 + exp(-(w*x + b)))**2", BAD)]),
+    ("|x|", "Abs(x)", {}, [("1", "1", BAD), ("sign(x)", "sign(x)", OK)]),
+    ("x^e", "x**E", {"sample": (0.1, 9)}, [("e x^(e - 1)", "E*x**(E - 1)", OK), ("2.718281828 x^1.718281828", "Rational('2.718281828')*x**Rational('1.718281828')", BAD)]),
     # -- issue 19 §3: the derivative of a constant, with --wrt x ---------------------------------------------
     ("e^2", "exp(2)", {"wrt": ["x"]}, [("0", "0", OK), ("2e", "2*E", BAD)]),
     ("π^2", "pi**2", {"wrt": ["x"]}, [("0", "0", OK), ("2π", "2*pi", BAD)]),
