@@ -7,7 +7,14 @@ found in the domain (both signs, near the constants of the function and of the a
 They must agree to 34 digits at every point; a smaller agreement is redone at 90 digits, where rounding
 noise shrinks (and is dismissed) and a real difference stays.  An answer that agrees only to a few digits
 (a rounded ln 10) is incorrect, and so is an answer undefined where the derivative is defined.  sympy
-gives the derivative's formula, and decides only when no point of the domain can be found.
+gives the derivative's formula, and decides only when no point of the domain can be found (evaluating at
+any precision where floats cannot: e^800 sin x).
+
+"Correct" is said only with a proof: when the numbers agree, sympy must simplify answer − derivative to 0 (or
+to 0 on each sign of |u| and of the variables where the domain has points, on each branch of a curve).  A
+difference sympy shows is not 0 (10⁻⁴⁰, e^(−1000)), or one that stays at 150 digits (π typed to 38 digits), is
+incorrect; without proof or difference, an answer holding a decimal is incorrect, any other "agrees (not
+proven)" (`proven` False, exit code 3).
 
 Implicit differentiation: for an equation F = G in x and y, dy/dx = -H_x/H_y with H = F - G, and the answer
 is compared at points ON the curve (y solved numerically at sampled x).
