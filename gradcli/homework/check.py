@@ -739,8 +739,11 @@ class _Comparer:
         if differing is not None:
             point, derivative, value, digits = differing
             result.verdict, result.decided_by, result.proven = "incorrect", "numbers", None
-            result.counterexample = {"point": _plain(point), "expected": _number(value),
-                                     "derivative": _number(derivative)}
+            import mpmath
+
+            shown = min(digits + 3, FINE_DIGITS // 2)  # enough digits to see where they part (as text)
+            result.counterexample = {"point": _plain(point), "expected": mpmath.nstr(value, shown),
+                                     "derivative": mpmath.nstr(derivative, shown)}
             result.reason = (f"it differs from the derivative in the {digits + 1}th significant digit at "
                              f"{', '.join(f'{k} = {float(v):g}' for k, v in point.items())} (compared at "
                              f"{FINE_DIGITS} digits); a derivative is exact")
