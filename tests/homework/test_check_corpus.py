@@ -49,3 +49,8 @@ def test_no_wrong_answer_is_called_correct(verdicts):
 def test_at_least_99_percent_of_verdicts_are_right_and_every_correct_one_proven(verdicts):
     wrong = [(p["id"], p["function"], p["answer"], p["truth"], v) for p, v in verdicts if v != p["truth"]]
     assert len(wrong) <= 0.01 * len(verdicts), wrong
+
+
+def test_every_right_answer_is_proven_not_only_agreeing(verdicts):
+    unproven = [(p["id"], p["function"], p["answer"]) for p, v in verdicts if v == "agrees"]
+    assert unproven == []
