@@ -168,7 +168,7 @@ def compile(expression: str, *, consts: Mapping | None = None, dtype: str = "flo
 class CheckResult:
     """The verdict of `gradcli check` on each expected answer, as data."""
 
-    verdict: str  # "correct", "incorrect", "undecided" (the worst over all answers)
+    verdict: str  # "correct", "incorrect", "undecided", "agrees" (numbers only, no proof): the worst over all
     results: list[dict]  # one per answer: verdict, reason, counterexample, the derivative (the key)
     key: list[str | None]  # the true derivative of each result, as sympy writes it
     report: object  # the full homework CheckReport (what `check --json` prints: report.to_dict())
@@ -189,5 +189,6 @@ def check(function: str, expect, *, wrt=None, order: int = 1, timeout: float = 5
         if worst in verdicts:
             break
     else:
-        worst = verdicts[0] if verdicts else "computed"
+        unproven = any(r["verdict"] == "correct" and r.get("proven") is False for r in data["results"])
+        worst = "agrees" if unproven else verdicts[0] if verdicts else "computed"
     return CheckResult(worst, data["results"], [r["derivative"] for r in data["results"]], report)

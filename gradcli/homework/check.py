@@ -7,7 +7,14 @@ found in the domain (both signs, near the constants of the function and of the a
 They must agree to 34 digits at every point; a smaller agreement is redone at 90 digits, where rounding
 noise shrinks (and is dismissed) and a real difference stays.  An answer that agrees only to a few digits
 (a rounded ln 10) is incorrect, and so is an answer undefined where the derivative is defined.  sympy
-gives the derivative's formula, and decides only when no point of the domain can be found.
+gives the derivative's formula, and decides only when no point of the domain can be found (evaluating at
+any precision where floats cannot: e^800 sin x).
+
+"Correct" is said only with a proof: when the numbers agree, sympy must simplify answer − derivative to 0 (or
+to 0 on each sign of |u| and of the variables where the domain has points, on each branch of a curve).  A
+difference sympy shows is not 0 (10⁻⁴⁰, e^(−1000)), or one that stays at 150 digits (π typed to 38 digits), is
+incorrect; without proof or difference, an answer holding a decimal is incorrect, any other "agrees (not
+proven)" (`proven` False, exit code 3).
 
 Implicit differentiation: for an equation F = G in x and y, dy/dx = -H_x/H_y with H = F - G, and the answer
 is compared at points ON the curve (y solved numerically at sampled x).
@@ -32,6 +39,8 @@ CANDIDATES = 600  # points tried, at most
 POINTS_WANTED = 40  # domain points compared
 MIN_POINTS = 6  # fewer: the numbers cannot decide
 DIGITS = 40  # working precision
+PROOF_SECONDS = 1.5  # sympy's simplify, each of the two tries, at most
+FINE_DIGITS = 150  # an agreement sympy cannot prove is looked at this closely (a constant kept to 38 digits)
 RECHECK_DIGITS = 90  # a disagreement is confirmed at this precision (rounding noise shrinks, real ones stay)
 EQUAL_DIGITS = 34  # agreement needed at every point (anything less is confirmed or dismissed at 90 digits)
 NON_SMOOTH = {"abs", "sign", "relu", "max", "min"}
@@ -58,6 +67,7 @@ class PartialCheck:
     counterexample: dict | None = None
     points: int = 0
     at: dict | None = None  # values at --at: derivative and answer
+    proven: bool | None = None  # a "correct" verdict: True when sympy proved it, False when only numbers agree
 
     @property
     def order(self) -> int:
@@ -79,7 +89,9 @@ class CheckReport:
     def exit_code(self) -> int:
         if any(r.verdict == "incorrect" for r in self.results):
             return 1
-        return 2 if any(r.verdict == "undecided" for r in self.results) else 0
+        if any(r.verdict == "undecided" for r in self.results):
+            return 2
+        return 3 if any(r.verdict == "correct" and r.proven is False for r in self.results) else 0
 
     def to_dict(self) -> dict:
         """Plain data (`check --json`, and what the text renderer reads): the readings in homework notation,
@@ -106,7 +118,7 @@ class CheckReport:
                          "expected_parsed": None if r.answer is None else r.answer.read_as,
                          "derivative": text(r.derivative), "verdict": r.verdict, "decided_by": r.decided_by,
                          "reason": r.reason, "hint": r.hint, "counterexample": r.counterexample,
-                         "points": r.points, "at": r.at}
+                         "points": r.points, "at": r.at, "proven": r.proven}
                         for r in self.results],
             "hessian": None if self.hessian is None else [[text(e) for e in row] for row in self.hessian],
             "at": self.at, "symbolic_note": self.symbolic_note,
@@ -157,8 +169,15 @@ def check_derivative(function: str, expectations: list, *, wrt=None, order: int 
     elif dependent:
         raise GradcliError("--dependent is for equations (implicit differentiation), such as x^2 + y^2 = 25")
     names = list(f.variables)
+    if not names and wrt and not implicit:  # d/dx e² = 0: with --wrt the function may be a constant
+        items = [wrt] if isinstance(wrt, str) else list(wrt)
+        names = list(dict.fromkeys(part.strip() for item in items for part in item.split(",") if part.strip()))
     wrt_list = _wrt_list(wrt, order, names, implicit)
+    if not implicit:
+        expectations = [part for item in expectations for part in vector_parts(item, names)]
     answers = [_answer(item, variables, limits) for item in expectations]
+    for answer in answers:
+        _same_function(answer, f, function, variables, limits)
     targets = _targets(names, wrt_list, answers, order, implicit)
     report = CheckReport(function, f, names, [], implicit=implicit)
     comparer = _Comparer(f, names, implicit)
@@ -222,6 +241,81 @@ def _answer(item, variables, limits):
     answer = read_homework(split.text, variables, limits)
     answer.text = text.strip() if label is None else f"{label}={text}".strip()
     return _Answer(answer, label, split, text)
+
+
+_GRADIENT_LHS = re.compile(r"\s*(?:∇|grad\b)\s*(?:[A-Za-z]\w*\s*(?:\([^=]*\))?)?\s*=(?!=)\s*(?P<rhs>.*)", re.S)
+_HESSIAN_LHS = re.compile(r"\s*(?:H|Hf|H_f|∇²\s*[A-Za-z]\w*|∇\^2\s*[A-Za-z]\w*)\s*(?:\([^=]*\))?"
+                          r"\s*=(?!=)\s*(?P<rhs>.*)", re.S)
+_UNIT_VECTORS = re.compile(r"(?P<i>.+?)(?:\s+|\*|(?<=\)))i\s*(?P<j>[+-].+?)(?:\s+|\*|(?<=\)))j"
+                           r"(?:\s*(?P<k>[+-].+?)(?:\s+|\*|(?<=\)))k)?\s*", re.S)
+
+
+def vector_parts(item, names: list[str]) -> list:
+    """A gradient or a Hessian written whole, as one answer per partial derivative (∂f/∂x = ..., ∂²f/∂x∂y =
+    ...): (2x, 2y), <2x, 2y>, ⟨2x, 2y⟩, 2x i + 2y j, ∇f = (...), and [[2, 0], [0, 2]] or H = [[...]] (rows and
+    columns in the order x, y, z, then alphabetical).  Anything else is returned as it is."""
+    if isinstance(item, tuple):
+        return [item]
+    text = item
+    order = sorted(names, key=lambda n: (n not in ("x", "y", "z"), n))
+    if any(len(name) != 1 for name in order) or len(order) < 2:
+        return [item]
+    hessian = _HESSIAN_LHS.fullmatch(text)
+    body = (hessian.group("rhs") if hessian else text).strip()
+    if body.startswith("[[") and body.endswith("]]"):
+        rows = [_split_top(row.strip()[1:-1]) for row in _split_top(body[1:-1])]
+        if len(rows) != len(order) or any(len(row) != len(order) for row in rows):
+            raise GradcliError(f"the Hessian {body} is not {len(order)}×{len(order)}: the function's variables "
+                               f"are {', '.join(order)}", hint="one row and one column per variable")
+        return [f"∂²f/∂{a}∂{b} = {rows[i][j]}" for i, a in enumerate(order) for j, b in enumerate(order)]
+    gradient = _GRADIENT_LHS.fullmatch(text)
+    body = (gradient.group("rhs") if gradient else text).strip()
+    components = None
+    if body[:1] + body[-1:] in ("()", "<>", "⟨⟩", "[]") and len(_split_top(body[1:-1])) > 1:
+        components = _split_top(body[1:-1])
+    elif (units := _UNIT_VECTORS.fullmatch(body)) is not None:
+        components = [units.group(axis) for axis in "ijk" if units.group(axis) is not None]
+    if components is None:
+        if gradient:
+            raise GradcliError(f"{text.strip()}: write the gradient as (∂f/∂x, ∂f/∂y) or ⟨...⟩ or ... i + ... j")
+        return [item]
+    if len(components) != len(order):
+        raise GradcliError(f"the gradient has {len(components)} components, the function {len(order)} variables "
+                           f"({', '.join(order)})", hint="one component per variable, in the order " + ", ".join(order))
+    return [f"∂f/∂{name} = {component.strip()}" for name, component in zip(order, components)]
+
+
+def _split_top(text: str) -> list[str]:
+    """text split at the commas outside brackets."""
+    parts, depth, start = [], 0, 0
+    for k, ch in enumerate(text):
+        depth += (ch in "([{⟨") - (ch in ")]}⟩")
+        if ch == "," and depth == 0:
+            parts.append(text[start:k])
+            start = k + 1
+    parts.append(text[start:])
+    return parts
+
+
+def _same_function(answer, f: Reading, function_text: str, variables, limits) -> None:
+    """d/dx(x³) = 3x² checked against x²: the left side must differentiate the function being checked."""
+    operand = answer.split.operand
+    if operand is None:
+        return
+    written = read_homework(operand, variables, limits)
+    same = written.read_as == f.read_as
+    if not same:
+        import sympy as sp
+
+        names = {name: sp.Symbol(name, real=True) for name in [*f.variables, *written.variables]}
+        try:
+            same = sp.simplify(written.sympy(names) - f.sympy(names)) == 0
+        except Exception:  # noqa: BLE001 - sympy cannot tell: they are not shown the same
+            same = False
+    if not same:
+        raise GradcliError(f"the answer's left side {answer.split.lhs} differentiates {written.read_as}, "
+                           f"but the function is {f.read_as}",
+                           hint=f"write d/dx({function_text}) = ..., or just the derivative")
 
 
 @dataclass
@@ -574,9 +668,11 @@ class _Comparer:
             with mpmath.workdps(DIGITS):
                 try:
                     value = answer_function(*self._values(point))
-                except Undefined:
-                    undefined.append((point, derivative))
-                    continue
+                except Undefined as err:
+                    value = self._beyond_exp_range(err, answer.tree, point)
+                    if value is None:
+                        undefined.append((point, derivative))
+                        continue
                 digits = _agreement_digits(derivative, value)
             if digits < EQUAL_DIGITS:
                 digits = self._recheck(point, result.wrt, answer_function, digits, abs(derivative - value))
@@ -600,7 +696,8 @@ class _Comparer:
             # a point where both are ordinary floats, if there is one: "gives inf, the derivative is inf" shows
             # nothing; else the exact values, as text (5.80e+883)
             shown = [d for d in differing if _is_float(d[1]) and _is_float(d[2])] or differing
-            point, derivative, value, _ = shown[0]
+            point, derivative, value, _ = self._plain_counterexample(result.wrt, answer_function) or \
+                min(shown, key=lambda d: self._plainness(d[0]))
             result.verdict, result.decided_by = "incorrect", "numbers"
             result.counterexample = {"point": _plain(point), "expected": _number(value),
                                      "derivative": _number(derivative)}
@@ -612,11 +709,223 @@ class _Comparer:
                 result.reason = f"they differ at {len(differing)} of {len(points)} points of the domain"
             return
         if len(points) >= MIN_POINTS:
-            result.verdict, result.decided_by = "correct", "numbers"
-            result.reason = (f"equal to {EQUAL_DIGITS}+ significant digits at all {len(points)} points of the "
-                             "domain tried")
+            self._prove(result, timeout, symbols, points, answer_function)
             return
         self._by_sympy(result, timeout, symbols, len(points))
+
+    def _prove(self, result: PartialCheck, timeout: float, symbols, points, answer_function) -> None:
+        """The numbers agree: "correct" needs sympy's proof that the answer minus the derivative is 0.  A
+        difference that is a non-zero constant (10⁻⁴⁰, e^(−1000), π minus its 38 digits) is a wrong answer,
+        and so is a difference that shows at a precision far beyond the comparison's; with neither proof nor
+        difference the answer only agrees (not proven)."""
+        import sympy as sp
+
+        from gradcli.verify import symbolic
+
+        agrees = f"equal to {EQUAL_DIGITS}+ significant digits at all {len(points)} points of the domain tried"
+        result.verdict, result.decided_by, result.reason, result.proven = "correct", "numbers", agrees, False
+        budget = min(PROOF_SECONDS, timeout / 3)
+        difference = None
+        try:
+            _symbolic_derivative(result, self.f, symbols, self.implicit, timeout, self.report)
+            if result.derivative is not None:
+                difference = symbolic.bounded(budget, _quick_difference,
+                                              result.answer.sympy(symbols.all()) - result.derivative)
+        except Exception:  # noqa: BLE001 - sympy failing or out of time leaves the numbers' verdict, qualified
+            difference = None
+        if difference is not None and self._settled(result, difference, agrees):
+            return
+        differing = self._differs_finely(points, result.wrt, answer_function)
+        if differing is not None:
+            point, derivative, value, digits = differing
+            result.verdict, result.decided_by, result.proven = "incorrect", "numbers", None
+            import mpmath
+
+            shown = min(digits + 3, FINE_DIGITS // 2)  # enough digits to see where they part (as text)
+            result.counterexample = {"point": _plain(point), "expected": mpmath.nstr(value, shown),
+                                     "derivative": mpmath.nstr(derivative, shown)}
+            result.reason = (f"it differs from the derivative in the {digits + 1}th significant digit at "
+                             f"{', '.join(f'{k} = {float(v):g}' for k, v in point.items())} (compared at "
+                             f"{FINE_DIGITS} digits); a derivative is exact")
+            hint = _rounding_hint(result.answer.tree, digits, result.answer.text)
+            result.hint = hint if "exactly, not" in hint else None  # only a constant it stands for
+            return
+        if difference is not None:
+            quick = difference
+            try:
+                difference = symbolic.bounded(budget, sp.simplify, difference)
+            except Exception:  # noqa: BLE001 - out of time: not proven
+                difference = None
+            if difference is not None and self._settled(result, difference, agrees):
+                return
+            if self._zero_by_cases(quick, points, symbols, budget):
+                result.decided_by, result.proven = "numbers and sympy", True
+                result.reason = agrees + "; the difference simplifies to 0 on each part of the domain"
+                return
+        if _has_decimal(result.answer):
+            result.verdict, result.decided_by, result.proven = "incorrect", "numbers", None
+            result.reason = "your answer holds a decimal that cannot be proven equal to the exact constant"
+            result.hint = _rounding_hint(result.answer.tree, EQUAL_DIGITS, result.answer.text)
+            return
+        result.reason = agrees + " (not proven: sympy could not simplify the difference to 0 in time)"
+
+    def _zero_by_cases(self, difference, points, symbols, budget: float) -> bool:
+        """sympy's proof by cases, as a student argues |x|' = x/|x|: on each sign of each variable where the
+        domain has points (x > 0 and x < 0 for |x|; only x > 0 for ln x), and on each branch of an equation's
+        curve (y = ±√(1 − x²)), the difference simplifies to 0."""
+        import sympy as sp
+
+        from gradcli.verify import symbolic
+
+        variables = [name for name in self.names
+                     if name != self.implicit and symbols[name] in difference.free_symbols]
+        kinks = sorted({atom.args[0] for atom in difference.atoms(sp.Abs, sp.sign, sp.Heaviside)},
+                       key=sp.default_sort_key)
+        if len(variables) + len(kinks) > 4:
+            return False
+        cases = set()
+        for point, _ in points:
+            at = {symbols[name]: sp.Float(point[name], 30) for name in point if name in self.names}
+            signs = [1 if point[name] > 0 else -1 if point[name] < 0 else 0 for name in variables]
+            signs += [sp.sign(kink.evalf(30, subs=at)) for kink in kinks]
+            if all(sign in (1, -1) for sign in signs):
+                cases.add(tuple(int(sign) for sign in signs))
+        branches = [{}]
+        if self.implicit and symbols[self.implicit] in difference.free_symbols:
+            try:
+                equation = self.f.sympy(symbols.all())
+                solutions = symbolic.bounded(budget, sp.solve, equation, symbols[self.implicit])
+            except Exception:  # noqa: BLE001 - no branches: no proof this way
+                return False
+            if not solutions:
+                return False
+            branches = [{symbols[self.implicit]: solution} for solution in solutions]
+
+        def proof() -> bool:
+            for signs in cases:
+                unfolded = {}
+                for kink, sign in zip(kinks, signs[len(variables):]):
+                    unfolded[sp.Abs(kink)], unfolded[sp.sign(kink)] = sign * kink, sp.Integer(sign)
+                    unfolded[sp.Heaviside(kink)] = sp.Integer(1 if sign > 0 else 0)
+                positive = {symbols[name]: sign * sp.Symbol(name, positive=True)
+                            for name, sign in zip(variables, signs)}
+                for branch in branches:
+                    case = difference.xreplace(unfolded)
+                    case = case.subs(branch).subs(positive) if branch else case.subs(positive)
+                    case = sp.simplify(case)
+                    if case != 0 and sp.simplify(case.rewrite(sp.exp)) != 0:
+                        if branch and case.is_real is False:
+                            continue  # a branch of the curve not real in this case
+                        return False
+            return bool(cases)
+
+        try:
+            return symbolic.bounded(budget, proof)
+        except Exception:  # noqa: BLE001 - out of time: not proven
+            return False
+
+    @staticmethod
+    def _settled(result: PartialCheck, difference, agrees: str) -> bool:
+        """Decide from sympy's form of answer − derivative, when it decides: 0 (proven) or non-zero."""
+        import sympy as sp
+
+        if difference == 0:
+            result.decided_by, result.proven = "numbers and sympy", True
+            result.reason = agrees + "; the difference simplifies to 0"
+            return True
+        numerator, _ = sp.fraction(sp.together(difference))
+        if numerator.is_number and numerator.is_zero is False:
+            result.verdict, result.decided_by, result.proven = "incorrect", "sympy", None
+            if difference.is_number:
+                what = f"the constant {_constant_text(difference)}"
+            else:
+                constant, variable = sp.fraction(sp.together(difference))[1].as_independent(*difference.free_symbols)
+                what = f"about {sp.sstr(sp.N(numerator / constant, 6))}/({sp.sstr(variable)})"
+            result.reason = (f"the numbers agree to {EQUAL_DIGITS}+ digits, but your answer minus the derivative "
+                             f"is {what}, not 0; a derivative is exact")
+            decimal = _has_decimal(result.answer)
+            result.hint = _rounding_hint(result.answer.tree, EQUAL_DIGITS, result.answer.text) if decimal else None
+            return True
+        return False
+
+    def _differs_finely(self, points, wrt, answer_function):
+        """The first of a few points where the answer and the derivative differ at FINE_DIGITS digits (a
+        rounded constant kept to 38 digits), as (point, derivative, value, digits); None if none does."""
+        import mpmath
+
+        for point, _ in points[:4]:
+            with mpmath.workdps(FINE_DIGITS):
+                try:
+                    if self.implicit:
+                        point = self._on_curve({k: v for k, v in point.items() if k != self.implicit})
+                        if point is None:
+                            continue
+                    derivative = self.derivative(point, wrt)
+                    value = answer_function(*self._values(point))
+                except (Undefined, ZeroDivisionError, ValueError, OverflowError):
+                    continue
+                if derivative is None:
+                    continue
+                digits = _agreement_digits(derivative, value)
+            if digits < FINE_DIGITS // 2 and self._difference_stays(point, wrt, answer_function, derivative - value):
+                return point, derivative, value, digits
+        return None
+
+    def _difference_stays(self, point, wrt, answer_function, difference) -> bool:
+        """A real difference stays at a higher precision; the rounding noise of an exact 0 (−1.4e−309 for
+        the derivative at its root) shrinks."""
+        import mpmath
+
+        with mpmath.workdps(FINE_DIGITS + 60):
+            try:
+                derivative = self.derivative(point, wrt)
+                value = answer_function(*self._values(point))
+            except (Undefined, ZeroDivisionError, ValueError, OverflowError):
+                return False
+            return derivative is not None and abs(derivative - value) > abs(difference) * mpmath.mpf(10) ** -30
+
+    def _plain_counterexample(self, wrt, answer_function):
+        """A difference at a point a student would pick (x = −1, 2, 1/2 ...), when there is one; None else."""
+        import mpmath
+
+        free = [name for name in self.names if name != self.implicit]
+        if self.implicit or len(free) > 2:
+            return None
+        for values in itertools.product(NICE_VALUES[:8], repeat=len(free)):
+            point = dict(zip(free, values))
+            with mpmath.workdps(DIGITS):
+                try:
+                    derivative = self.derivative(point, wrt)
+                    value = answer_function(*self._values(point))
+                except (Undefined, ZeroDivisionError, ValueError, OverflowError):
+                    continue
+                if derivative is None or not (_is_float(derivative) and _is_float(value)):
+                    continue
+                digits = _agreement_digits(derivative, value)
+            if digits < EQUAL_DIGITS // 2 and self._differentiable_at(point, derivative, wrt):
+                return point, derivative, value, digits
+        return None
+
+    def _plainness(self, point: dict) -> tuple:
+        """How plain a point is to a student (x = −1 before x = −7.31): small integers first, then the nice
+        values, then the rest by size; the dependent variable of a curve does not count."""
+        score = 0
+        for name, value in point.items():
+            if name == self.implicit:
+                continue
+            value = float(value)
+            score += 0 if value == int(value) and abs(value) <= 3 else 1 if value in NICE_VALUES else 3
+        return score, sum(abs(float(v)) for v in point.values())
+
+    def _beyond_exp_range(self, err: Undefined, tree, point):
+        """The answer's value where e^u has |u| beyond the range kept for finding points (e^(−3969) in
+        2x + e^(−10000(x − 0.37)²) at x = 1): it is defined there, and mpmath's exponent range holds it."""
+        if "outside the range" not in str(err):
+            return None
+        try:
+            return real_function(tree, self.names, exp_limit=1e300)(*self._values(point))
+        except Undefined:
+            return None
 
     def _where_defined(self, bad: list, wrt: tuple[str, ...]) -> tuple[list, list]:
         """The points of `bad` (where the answer is undefined or differs) at which the derivative really
@@ -693,13 +1002,70 @@ class _Comparer:
             result.verdict, result.reason = "undecided", why + f"; sympy took longer than {timeout:g} s"
             return
         if difference == 0:
-            result.verdict, result.decided_by = "correct", "sympy"
+            result.verdict, result.decided_by, result.proven = "correct", "sympy", True
             result.reason = why + "; the difference simplifies to 0"
         elif difference.is_number and difference.is_zero is False:
             result.verdict, result.decided_by = "incorrect", "sympy"
             result.reason = why + f"; the difference simplifies to the constant {sp.sstr(difference)}, not 0"
+        elif (example := _exact_counterexample(result.derivative, expected, symbols, self.names)) is not None:
+            # values beyond floats (e^800 sin x): sympy's evaluation at any precision shows the difference
+            point, derivative, value = example
+            result.verdict, result.decided_by = "incorrect", "sympy"
+            result.counterexample = {"point": point, "expected": value, "derivative": derivative}
+            result.reason = why + " in floats; evaluated exactly, the answer and the derivative differ"
         else:
             result.verdict, result.reason = "undecided", why + "; sympy could not simplify the difference to 0"
+
+
+def _exact_counterexample(derivative, answer, symbols, names):
+    """A simple point (x = 1, 2, −1, ...) where sympy, evaluating at 30 digits whatever the exponent (e^800,
+    e^−800), finds the answer and the derivative real and different: (point, derivative, answer) as text."""
+    import sympy as sp
+
+    free = [name for name in names if symbols[name] in (derivative - answer).free_symbols]
+    if len(free) > 3:
+        return None
+    for values in itertools.product(NICE_VALUES[:6], repeat=len(free)):
+        at = {symbols[name]: sp.Rational(value) for name, value in zip(free, values)}
+        try:
+            d, a = sp.N(derivative.subs(at), 30), sp.N(answer.subs(at), 30)
+        except Exception:  # noqa: BLE001 - undefined there: try the next point
+            continue
+        if not (d.is_real and a.is_real and d.is_finite and a.is_finite):
+            continue
+        if abs(d - a) > sp.Float(10) ** -20 * max(abs(d), abs(a)):
+            return dict(zip(free, values)), _sympy_number(d), _sympy_number(a)
+    return None
+
+
+def _sympy_number(value):
+    as_float = float(value)
+    return as_float if math.isfinite(as_float) and (as_float != 0 or value == 0) else _sympy_text(value)
+
+
+def _sympy_text(value) -> str:
+    import sympy as sp
+
+    return sp.sstr(sp.N(value, 6))
+
+
+def _quick_difference(difference):
+    """answer − derivative, expanded: cheap, and enough for most answers (0) and for a stray constant."""
+    import sympy as sp
+
+    return difference if difference == 0 else sp.expand(difference)
+
+
+def _constant_text(value) -> str:
+    import sympy as sp
+
+    exact = sp.sstr(value)
+    return exact if len(exact) <= 30 else sp.sstr(sp.N(value, 6))
+
+
+def _has_decimal(answer: Reading) -> bool:
+    """Whether the answer as typed holds a decimal fraction (0.4342944819, 3.14159...)."""
+    return re.search(r"\d\.\d|(?<![\d.])\.\d", answer.text) is not None
 
 
 def _is_float(value) -> bool:
@@ -733,14 +1099,21 @@ def _agreement_digits(a, b) -> int:
 
 
 def _plain(point: dict) -> dict:
-    return {name: float(value) for name, value in point.items()}
+    """The point as floats, a coordinate within 10⁻²⁵ of an integer shown as that integer (y = 0 on the curve
+    e^y = x at x = 1, found by mpmath as −1.1e−48)."""
+    plain = {}
+    for name, value in point.items():
+        nearest = round(float(value))
+        plain[name] = float(nearest) if abs(value - nearest) <= 1e-25 * max(1, abs(nearest)) else float(value)
+    return plain
 
 
-def _rounding_hint(tree, digits: int) -> str:
+def _rounding_hint(tree, digits: int, tree_text: str = "") -> str:
     """Name the constant a rounded decimal of the answer stands for, when one matches."""
+    typed = {float(t): t for t in re.findall(r"\d*\.\d+", tree_text)} if tree_text else {}
     for value in sorted(_literals(tree), key=abs, reverse=True):
-        text = repr(value)
-        significant = len(text.replace("-", "").replace(".", "").lstrip("0"))
+        text = typed.get(value, repr(value))
+        significant = min(15, len(text.replace("-", "").replace(".", "").lstrip("0")))  # a float holds 15-17
         if significant < 3:
             continue
         for name, exact in ROUNDED_CONSTANTS.items():

@@ -134,6 +134,7 @@ class Answer:
     wrt: tuple[str, ...] = ()  # dy/dx: (x,); d²y/dx²: (x, x); ∂²f/∂x∂y: (x, y) (the variables as written)
     order: int | None = None  # the order the left side states: f''(x), y'', d²y/dx² (None: it states none)
     lhs: str = ""  # the left side as written
+    operand: str | None = None  # d/dx(x²) = ...: the function the left side differentiates, as written
 
 
 _LEIBNIZ_POWER = r"\s*(\^?\s*\d+|[²³])?"
@@ -143,8 +144,25 @@ def _leibniz_power(text: str | None) -> int:
     return 1 if not text else {"²": 2, "³": 3}.get(text) or int(text.lstrip("^ "))
 
 
+_OPERATOR = re.compile(  # d/dx(x^2) = 2x, d/dx [x^2] = 2x, (d/dx) x^2 = 2x, d²/dx² sin x = -sin x
+    r"""\s*(?P<paren>\(\s*)?(?P<d>d|∂)\s*(?P<top>\^?\d|[²³])?\s*/\s*(?P=d)\s*(?P<var>[A-Za-zα-ω])\s*(?P<bottom>\^?\d|[²³])?
+        \s*(?(paren)\))\s*(?P<operand>[^=\s].*?)\s*=(?!=)(?P<rhs>.*)""", re.X | re.S)
+
+
 def split_answer(text: str) -> Answer:
     """An answer's right-hand side, and what its left-hand side says (see `Answer`)."""
+    operator = _OPERATOR.fullmatch(text)
+    if operator is not None:
+        order = _leibniz_power(operator.group("top"))
+        if order != _leibniz_power(operator.group("bottom")):
+            lhs = text[:operator.start("rhs") - 1].strip()
+            raise ParseError(f"{lhs}: the top says a derivative of order {order}, the bottom another",
+                             source=text, span=(0, len(lhs)))
+        operand = operator.group("operand").strip()
+        if operand[:1] == "[" and operand[-1:] == "]":  # d/dx [x²]: the brackets only delimit
+            operand = operand[1:-1]
+        return Answer(operator.group("rhs"), written=text, wrt=(operator.group("var"),) * order, order=order,
+                      lhs=text[:operator.start("rhs") - 1].strip(), operand=operand)
     match = _LHS.fullmatch(text)
     if match is None:
         return Answer(text, written=text)
@@ -261,6 +279,12 @@ class _Parser:
             self._note(f"{word} read as {'·'.join(t.value for t in out)}")
         if len(word) >= 3 and all(t.kind == "var" and len(t.value) == 1 for t in out) and \
                 self._next_char_after(origin[offset + len(word) - 1] + 1) == "(":
+            if word.lower() in ("sum", "mean", "prod", "norm", "dot"):  # functions of a vector
+                raise ParseError(f"{word}(...) is a function of a vector, which homework notation has no way "
+                                 "to declare", source=self.text,
+                                 span=(origin[offset], origin[offset + len(word) - 1] + 1),
+                                 hint="write its components: x^2 + y^2 for sum(x^2) over (x, y); for a "
+                                      "tensor: gradcli eval \"(x**2).sum()\" x=[1,2]")
             raise ParseError(f"unknown function {word!r}", source=self.text,
                              span=(origin[offset], origin[offset + len(word) - 1] + 1),
                              hint=self._function_hint(word))

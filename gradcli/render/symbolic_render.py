@@ -120,6 +120,10 @@ def print_check_report(report: dict, console: Console) -> None:
         answer = r["read"]["read_as"] if r["read"] else r["expected"]
         if r["verdict"] == "computed":
             console.print(Text(f"{label} = {derivative or '(sympy has no form for it)'}"))
+        elif r["verdict"] == "correct" and r.get("proven") is False:
+            mark, style = _MARKS["correct"]
+            console.print(Text.assemble((f"{mark} agrees at {r['points']} points (not proven)", style),
+                                        f": {label} = {answer}"))
         elif r["verdict"] == "correct":
             mark, style = _MARKS["correct"]
             console.print(Text.assemble((f"{mark} correct", style), f": {label} = {answer}"))

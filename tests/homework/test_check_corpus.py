@@ -24,6 +24,8 @@ def verdict(problem: dict) -> str:
     except GradcliError as err:
         return f"error: {err.message}"
     (result,) = report.results
+    if result.verdict == "correct" and not result.proven:
+        return "agrees"  # numbers without sympy's proof: not "correct" (issue 19)
     return result.verdict
 
 
@@ -33,16 +35,22 @@ def verdicts():
 
 
 def test_the_corpus_is_large_and_balanced():
-    assert len(PROBLEMS) >= 200
+    assert len(PROBLEMS) >= 500
     correct = sum(p["truth"] == "correct" for p in PROBLEMS)
     assert 0.35 <= correct / len(PROBLEMS) <= 0.65
 
 
 def test_no_wrong_answer_is_called_correct(verdicts):
-    false_accepts = [(p["function"], p["answer"]) for p, v in verdicts if p["truth"] == "incorrect" and v == "correct"]
+    false_accepts = [(p["function"], p["answer"]) for p, v in verdicts
+                     if p["truth"] == "incorrect" and v in ("correct", "agrees")]
     assert false_accepts == []
 
 
-def test_at_least_98_percent_of_verdicts_are_right(verdicts):
+def test_at_least_99_percent_of_verdicts_are_right_and_every_correct_one_proven(verdicts):
     wrong = [(p["id"], p["function"], p["answer"], p["truth"], v) for p, v in verdicts if v != p["truth"]]
-    assert len(wrong) <= 0.02 * len(verdicts), wrong
+    assert len(wrong) <= 0.01 * len(verdicts), wrong
+
+
+def test_every_right_answer_is_proven_not_only_agreeing(verdicts):
+    unproven = [(p["id"], p["function"], p["answer"]) for p, v in verdicts if v == "agrees"]
+    assert unproven == []

@@ -1,0 +1,76 @@
+"""Issue 19 §3: the derivative of a constant with --wrt x (d/dx e² = 0, not 2e), and the operator form of the
+left side (d/dx(x²) = 2x, d/dx [x²] = ..., (d/dx) x² = ...), which must differentiate the function checked."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from gradcli.cli.commands import app
+
+runner = CliRunner()
+
+
+@pytest.mark.parametrize("function", ["e^2", "π^2", "2e", "ln 5", "sqrt(2)"])
+def test_a_constant_has_derivative_0_with_wrt(function):
+    right = runner.invoke(app, ["check", function, "--wrt", "x", "--expect", "0"])
+    assert right.exit_code == 0 and "✓ correct" in right.stdout
+    wrong = runner.invoke(app, ["check", function, "--wrt", "x", "--expect", "1"])
+    assert wrong.exit_code == 1 and "the derivative is 0" in wrong.stdout
+
+
+def test_the_classic_mistake_d_dx_e_squared_is_not_2e():
+    out = runner.invoke(app, ["check", "e^2", "--wrt", "x", "--expect", "2e"])
+    # 2e = 5.436563656918091 (by hand: 2 × 2.718281828459045), the derivative 0
+    assert out.exit_code == 1 and "your answer gives 5.436564, the derivative is 0" in out.stdout
+
+
+def test_a_constant_without_wrt_asks_for_it():
+    out = runner.invoke(app, ["check", "e^2", "--expect", "0"])
+    assert out.exit_code == 2 and "--wrt x" in out.stderr
+
+
+@pytest.mark.parametrize("answer", ["d/dx(x^2) = 2x", "d/dx [x^2] = 2x", "(d/dx) x^2 = 2x", "d/dx x^2 = 2x",
+                                    "d/dx (x^2) = 2(x)"])
+def test_the_operator_form_of_the_left_side(answer):
+    out = runner.invoke(app, ["check", "x^2", "--expect", answer])
+    assert out.exit_code == 0 and "✓ correct" in out.stdout
+
+
+def test_the_operator_form_checks_the_answer():
+    out = runner.invoke(app, ["check", "x^2", "--expect", "d/dx(x^2) = 3x"])
+    assert out.exit_code == 1
+
+
+def test_the_operator_form_of_a_second_derivative():
+    assert runner.invoke(app, ["check", "x^3", "--expect", "d²/dx²(x^3) = 6x"]).exit_code == 0
+    assert runner.invoke(app, ["check", "x^3", "--expect", "d^2/dx^2 (x^3) = 3x^2"]).exit_code == 1
+
+
+def test_the_left_side_must_differentiate_the_function():
+    out = runner.invoke(app, ["check", "x^2", "--expect", "d/dx(x^3) = 3x^2"])
+    assert out.exit_code == 2 and "differentiates x³, but the function is x²" in out.stderr
+    same = runner.invoke(app, ["check", "x*x", "--expect", "d/dx(x^2) = 2x"])  # the same function, written otherwise
+    assert same.exit_code == 0
+
+
+@pytest.mark.parametrize("function, answer", [("|x|", "1"), ("ln|x|", "1/|x|"), ("|x|", "x")])
+def test_the_counterexample_is_a_point_a_student_would_pick(function, answer):
+    # |x|' = -1 and (ln|x|)' = 1/x = -1 at x = -1, where the answers give 1 (and x gives -1 ≠ ... at x = 2)
+    from gradcli.homework.check import check_derivative
+
+    (result,) = check_derivative(function, [answer]).results
+    assert result.verdict == "incorrect" and result.counterexample["point"]["x"] in (1.0, 2.0, 0.5, -1.0, 1.5, -0.5)
+
+
+def test_a_point_on_a_curve_is_printed_exactly():
+    # on e^y = x at x = 1, y = 0 exactly (mpmath's root is -1.1e-48 off): the point shows 0
+    from gradcli.homework.check import check_derivative
+
+    report = check_derivative("e^y = x", ["e^y"], at={"x": 1.0})
+    assert report.at["point"]["y"] == 0.0
+
+
+def test_a_function_of_a_vector_is_refused_clearly():
+    out = runner.invoke(app, ["check", "sum(x^2)", "--expect", "2x"])
+    assert out.exit_code == 2 and "function of a vector" in out.stderr and "x^2 + y^2" in out.stderr
