@@ -71,12 +71,14 @@ def own_process() -> None:
 
 # -- the deadline: one mechanism for a command, a row, a REPL line, a sympy call --------------------------------
 #
-# In the main thread every active deadline shares one SIGALRM timer, set to the earliest expiry: entering and
-# leaving a deadline costs a clock read and a `setitimer`, no thread, so rows mode can afford one per row.  The
-# handler raises the expired deadline's own exception class in the main thread, again every REPEAT_SECONDS in
-# case a bare `except:` (sympy has some) ate it; it never raises inside this module's own bookkeeping (entering
-# or leaving a deadline), where it retries a moment later.  Off the main thread (or without setitimer) a timer
-# thread delivers the same exception with PyThreadState_SetAsyncExc.
+# Two ways to deliver the same exception.  By default a timer thread raises it in the guarded thread with
+# PyThreadState_SetAsyncExc (checked only between bytecodes of Python code).  Inside `alarm_session()` — rows
+# mode's loop over rows and each sympy call, short blocks of gradcli's own code — deadlines of the main thread
+# share one SIGALRM timer set to the earliest expiry instead: entering and leaving costs a clock read and a
+# `setitimer`, no thread, so a row can afford one.  The handler raises the expired deadline's own exception
+# class, again every REPEAT_SECONDS in case a bare `except:` (sympy has some) ate it, and never inside this
+# module's own bookkeeping.  A signal handler can also run inside C code that checks for signals (the compiler,
+# a garbage-collector callback), which is why a whole command or a program run keeps the thread.
 
 REPEAT_SECONDS = 0.1
 _alarms = hasattr(signal, "setitimer")
@@ -113,7 +115,7 @@ class Deadline:
         self.expiry = time.monotonic() + self.seconds
         if self.supervise:
             self.token = arm(self.seconds, self.supervisor_text or self._text)
-        if _alarms and threading.current_thread() is threading.main_thread():
+        if _sessions and _alarms and threading.current_thread() is threading.main_thread():
             _push(self)
         else:
             self.timer = _ThreadTimer(self)

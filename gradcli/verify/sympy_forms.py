@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from collections import namedtuple
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -28,11 +29,14 @@ class SymbolicTimeout(GradcliError):
     pass
 
 
+@contextmanager
 def time_budget(seconds: float):
-    """Interrupt sympy after `seconds` with SymbolicTimeout (safety's one deadline mechanism, unsupervised: the
-    caller carries on without sympy's answer)."""
+    """Interrupt sympy after `seconds` with SymbolicTimeout (safety's one deadline mechanism, on its SIGALRM
+    timer, unsupervised: the caller carries on without sympy's answer)."""
     message = f"sympy took longer than {seconds:g} s"
-    return guard.Deadline(seconds, message, error=lambda message, hint: SymbolicTimeout(message), supervise=False)
+    with guard.alarm_session(), guard.Deadline(seconds, message, supervise=False,
+                                               error=lambda message, hint: SymbolicTimeout(message)):
+        yield
 
 
 def bounded(seconds: float, fn, *args, **kwargs):
