@@ -135,6 +135,14 @@ def whole_sum(x: np.ndarray):
     flat = x.ravel(order="K")
     dtype = x.dtype.type
     vec_size = flat.size // lanes
+    if vec_size < 4:  # no cascade: the vectors one after another, then the tail and the lanes from 0
+        total = flat[:lanes].copy()
+        for k in range(1, vec_size):
+            total += flat[k * lanes:(k + 1) * lanes]
+        result = dtype(0)
+        for value in flat[vec_size * lanes:].tolist() + total.tolist():
+            result = dtype(result + dtype(value))
+        return result
     vectors = flat[:vec_size * lanes].reshape(vec_size, lanes)
     rows = vec_size // 4
     partial = _multi_row_sum(vectors[:rows * 4].reshape(rows, 4, lanes)) if rows else np.zeros((4, lanes), dtype)
