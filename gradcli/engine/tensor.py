@@ -157,8 +157,12 @@ class Tensor:
         return self.array.dtype.kind == "f"
 
     @property
-    def device(self) -> str:
-        return "cpu"
+    def device(self) -> Device:
+        return CPU
+
+    def cpu(self) -> Tensor:
+        """Already on the CPU: the tensor itself, as torch returns it."""
+        return self
 
     def element_size(self) -> int:
         return self.array.itemsize
@@ -239,3 +243,37 @@ def wrap_dim(dim: int, ndim: int) -> int:
         raise TorchIndexError(
             f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
     return dim + n if dim < 0 else dim
+
+
+class Device:
+    """torch.device: gradcli computes on the CPU only, so "cpu" (optionally "cpu:0") is the one it accepts."""
+
+    __slots__ = ("type", "index")
+
+    def __init__(self, type: str = "cpu", index: int | None = None):  # noqa: A002 - torch's name
+        if isinstance(type, Device):
+            type, index = type.type, type.index
+        kind, _, number = str(type).partition(":")
+        if number:
+            index = int(number)
+        if kind not in ("cpu", "cuda", "mps", "xpu", "meta"):
+            raise RuntimeError(f"Expected one of cpu, cuda, mps, xpu, meta device type at start of device string: "
+                               f"{type}")
+        self.type, self.index = kind, index
+
+    def __str__(self) -> str:
+        return self.type if self.index is None else f"{self.type}:{self.index}"
+
+    def __repr__(self) -> str:
+        return f"device(type='{self.type}')" if self.index is None else \
+            f"device(type='{self.type}', index={self.index})"
+
+    def __eq__(self, other) -> bool:  # torch: a device never equals a string
+        return isinstance(other, Device) and (self.type, self.index) == (other.type, other.index)
+
+    def __hash__(self) -> int:
+        return hash((self.type, self.index))
+
+
+CPU = Device("cpu")
+

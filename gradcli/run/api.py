@@ -16,7 +16,7 @@ from gradcli.engine import dtypes, optim
 from gradcli.engine.autograd import Function
 from gradcli.engine.ops import LINALG, REGISTRY
 from gradcli.engine.ops.reduction import ReturnTypes
-from gradcli.engine.tensor import Size, Tensor
+from gradcli.engine.tensor import Device, Size, Tensor
 
 
 class Module:
@@ -61,7 +61,7 @@ def type_of(obj) -> TypeRef:
 # Tensor members beyond the registry's methods (which come from `tensor_attributes`).
 TENSOR_ATTRIBUTES = frozenset("""
 dtype shape size requires_grad grad grad_fn is_leaf data item tolist numel nelement dim ndim detach detach_
-requires_grad_ retain_grad retains_grad backward T mT device is_floating_point element_size
+requires_grad_ retain_grad retains_grad backward T mT device is_floating_point element_size cpu
 """.split())
 
 # Tensor attributes a program may assign (torch's property setters, with their checks).
@@ -78,6 +78,7 @@ VALUE_ATTRIBUTES: dict[type, frozenset] = {
     dtypes.DType: frozenset({"is_floating_point", "itemsize"}),
     optim.Optimizer: frozenset({"zero_grad", "step", "param_groups"}),
     Function: frozenset({"name"}),
+    Device: frozenset({"type", "index"}),
 }
 
 MATH_NAMES = """
@@ -116,6 +117,9 @@ def modules() -> dict[str, Module]:
     members.update({name: dtypes.by_name(name) for name in (
         "float32", "float", "float64", "double", "float16", "half", "int64", "long", "int32", "int", "int16",
         "short", "int8", "uint8", "bool")})
+    no_accelerator = {"is_available": lambda: False, "device_count": lambda: 0}
+    members.update({"device": Device, "cuda": Module("torch.cuda", no_accelerator),
+                    "accelerator": Module("torch.accelerator", no_accelerator)})
     members.update({"Tensor": Tensor, "Size": Size, "is_tensor": lambda obj: isinstance(obj, Tensor),
                     "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan,
                     "nn": nn, "autograd": autograd, "optim": torch_optim, "linalg": linalg})

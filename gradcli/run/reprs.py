@@ -13,6 +13,7 @@ import numpy as np
 
 from gradcli.engine import Tensor, optim
 from gradcli.engine.autograd import Function, enable_grad, no_grad, set_grad_enabled
+from gradcli.engine.tensor import Device
 from gradcli.engine.tensor_str import format_python_value
 from gradcli.run import api
 
@@ -21,7 +22,7 @@ TORCH_CLASSES = {
     enable_grad: "torch.autograd.grad_mode.enable_grad",
     set_grad_enabled: "torch.autograd.grad_mode.set_grad_enabled",
     optim.SGD: "torch.optim.sgd.SGD", optim.Adam: "torch.optim.adam.Adam", api.Module: "module",
-    api.TypeRef: "type",
+    api.TypeRef: "type", Device: "torch.device",
 }
 # torch's own functions live on torch._C._VariableFunctions: one "type object" for all of them
 _TORCH_FUNCTIONS_ADDRESS = id(TORCH_CLASSES)
@@ -60,8 +61,8 @@ def program_str(value) -> str:
     """str(): the text itself for a string, the repr for everything a program can reach that has no str.
     Containers go through Python's own str first (in C: a huge list of numbers costs what it costs in
     Python), and through the program's reprs only if that shows anything of gradcli's."""
-    if isinstance(value, str):
-        return value
+    if isinstance(value, (str, Device)):  # a device prints as its name, as torch.device's __str__
+        return str(value)
     if isinstance(value, (list, tuple, dict)):
         text = str(value)
         if not _INTERNAL.search(text):

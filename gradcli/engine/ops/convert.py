@@ -10,7 +10,7 @@ from gradcli.engine import dtypes
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchRuntimeError, TorchTypeError
 from gradcli.engine.ops.registry import register
-from gradcli.engine.tensor import Tensor
+from gradcli.engine.tensor import Device, Tensor
 
 
 class Clone(Function):
@@ -77,7 +77,7 @@ def to(input, *args, dtype=None, device=None, copy=False, non_blocking=False):
             dtype = arg
         elif isinstance(arg, Tensor):
             dtype = arg.dtype
-        elif isinstance(arg, str):
+        elif isinstance(arg, (str, Device)):
             device = arg
         else:
             raise TorchTypeError(f"to() received an invalid combination of arguments - got ({type(arg).__name__})")

@@ -1,0 +1,17 @@
+import torch
+
+torch.manual_seed(0)
+print(torch.randn(2, 3))
+print(torch.rand(4))
+print(torch.randint(0, 10, (5,)))
+print(torch.randperm(6))
+x = torch.randn(20)
+print(x[:3])
+print(torch.randn(17, dtype=torch.float64)[-2:])
+w = torch.empty(3, 4)
+w.uniform_(-0.5, 0.5)
+print(w)
+w.normal_(1.0, 2.0)
+print(w)
+print(torch.bernoulli(torch.full((8,), 0.5)))
+print(torch.initial_seed())
