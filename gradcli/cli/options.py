@@ -22,6 +22,12 @@ def count(value: int, flag: str, minimum: int = 1) -> None:
         raise InputError(f"{flag} must be at least {minimum}, not {value}")
 
 
+def seed_value(value: int, flag: str = "--seed") -> None:
+    """A seed torch.manual_seed accepts: 0 to 2**64 - 1."""
+    if not 0 <= value < 2 ** 64:
+        raise InputError(f"{flag} must be from 0 to 2**64 - 1 (torch.manual_seed's range), not {value}")
+
+
 def megabytes(value: float, flag: str = "--max-memory") -> None:
     if math.isnan(value) or math.isinf(value) or value <= 0:
         raise InputError(f"{flag} must be a positive, finite number of MB, not {value:g}", hint=f"e.g. {flag} 1024")
@@ -44,7 +50,7 @@ def check_eval(*, timeout, check_timeout, check_limit, max_length, max_depth, ma
                         (max_elements, "--max-elements")):
         count(value, flag)
     exponent(max_exponent)
-    count(seed, "--seed", minimum=0)
+    seed_value(seed)
     if order is not None:
         count(order, "--order")
 
@@ -56,7 +62,7 @@ def check_run(*, timeout, max_memory) -> None:
 
 def check_explain(*, timeout, seed) -> None:
     seconds(timeout, "--timeout")
-    count(seed, "--seed", minimum=0)
+    seed_value(seed)
 
 
 def undecodable_argument(argv: list[str]) -> str | None:

@@ -53,6 +53,7 @@ def repl_command(
     def valid_options():
         options.seconds(timeout, "--timeout")
         options.megabytes(max_memory)
+        options.seed_value(seed)
         options.count(max_elements, "--max-elements")
 
     # the session runs in a supervised worker under the memory limit; a line stuck in one numpy call past

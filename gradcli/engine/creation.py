@@ -228,7 +228,7 @@ def randint(low, high=None, size=None, *, dtype=None, requires_grad=False, devic
 def randperm(n, *, dtype=None, requires_grad=False, device=None, generator=None) -> Tensor:
     n = int(n)
     if n < 0:
-        raise TorchRuntimeError(f"n must be non-negative, got{n}")
+        raise TorchRuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
     check_size((n,))
     return _finish((generator or random.default_generator()).permutation(n), dtype, requires_grad)
 

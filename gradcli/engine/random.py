@@ -49,7 +49,7 @@ class Generator:
     def manual_seed(self, seed: int) -> Generator:
         seed = int(seed)
         if not -(2 ** 63) <= seed < 2 ** 64:
-            raise OverflowError("Overflow when unpacking long")
+            raise ValueError("Overflow when unpacking long long")
         self._seed = seed & 0xFFFFFFFFFFFFFFFF
         state = np.random.MT19937(0).state
         state["state"] = {"key": _mt19937_key(self._seed), "pos": 624}
@@ -305,7 +305,7 @@ def seed_default(seed: int | None) -> None:
     if seed is not None:
         seed = int(seed)
         if not -(2 ** 63) <= seed < 2 ** 64:
-            raise OverflowError("Overflow when unpacking long")
+            raise ValueError("Overflow when unpacking long long")
     _pending_seed = seed
     if _default is not None:
         _default = None

@@ -201,7 +201,8 @@ def test_ops_descriptions_keep_their_brackets():
     ("--max-nodes", "0", "--max-nodes must be at least 1, not 0"),
     ("--max-exponent", "nan", "--max-exponent must be a non-negative number (inf for no limit), not nan"),
     ("--max-exponent", "-1", "--max-exponent must be a non-negative number (inf for no limit), not -1"),
-    ("--seed", "-1", "--seed must be at least 0, not -1"),
+    ("--seed", "-1", "--seed must be from 0 to 2**64 - 1 (torch.manual_seed's range), not -1"),
+    ("--seed", str(2 ** 64), f"--seed must be from 0 to 2**64 - 1 (torch.manual_seed's range), not {2 ** 64}"),
     ("--order", "0", "--order must be at least 1, not 0"),
 ])
 def test_bad_option_values_of_eval(option, value, message):
