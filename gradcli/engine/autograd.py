@@ -33,6 +33,12 @@ class GradMode:
 # gradients are summed in PyTorch's order, and a backward that fails part-way has filled the same leaves.
 _SEQUENCE = itertools.count(0, -1)  # counting down: the newest node is the smallest, first out of the heap
 _FIRST = float("-inf")
+
+
+def next_sequence() -> int:
+    """The creation number of a node made outside Function.apply (a program's autograd.Function)."""
+    return next(_SEQUENCE)
+
 _CHECK_DTYPES = [os.environ.get("GRADCLI_CHECK_EDGES") == "1"]  # EdgeChecks.enabled, read cheaply on the hot path
 
 
@@ -148,7 +154,7 @@ class Function:
         needs = []
         shapes = []
         for a in args:  # one pass over the inputs (1-3 of them) instead of several comprehensions
-            if type(a) is Tensor:
+            if type(a) is Tensor or isinstance(a, Tensor):  # the second test: nn.Parameter
                 arr = a.array
                 arrays.append(arr)
                 needs.append(a.requires_grad)
@@ -168,7 +174,7 @@ class Function:
         ctx.in_shapes = tuple(shapes)
         ctx.seq = next(_SEQUENCE)
         if _CHECK_DTYPES[0]:
-            ctx.in_dtypes = tuple([a.array.dtype if type(a) is Tensor else None for a in args])
+            ctx.in_dtypes = tuple([a.array.dtype if isinstance(a, Tensor) else None for a in args])
         ctx.out_shape = out.shape
         ctx.released = False
         ctx.retained = None
@@ -177,7 +183,7 @@ class Function:
             when = cls.saves_when
             saved = tuple([args[i] if when is None or i not in when or needs[when[i]] else None for i in saves])
             ctx.saved = saved
-            ctx.versions = tuple([a._version[0] if type(a) is Tensor else 0 for a in saved])
+            ctx.versions = tuple([a._version[0] if isinstance(a, Tensor) else 0 for a in saved])
         else:
             ctx.saved = ctx.versions = ()
         result = Tensor._make(out, ctx)

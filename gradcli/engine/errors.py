@@ -25,6 +25,17 @@ class TorchValueError(EngineError, ValueError):
     torch_type = "ValueError"
 
 
+class TorchAttributeError(EngineError, AttributeError):
+    torch_type = "AttributeError"
+
+
+class TorchKeyError(EngineError, KeyError):
+    torch_type = "KeyError"
+
+    def __str__(self) -> str:  # KeyError's str is the repr of its key; torch's messages are quoted that way
+        return KeyError.__str__(self)
+
+
 class TorchNotImplementedError(EngineError, NotImplementedError):
     torch_type = "NotImplementedError"
 

@@ -1,4 +1,4 @@
-"""torch.optim.SGD and torch.optim.Adam, following torch's single-tensor update formulas step by step.
+"""torch.optim.SGD, Adam, AdamW, RMSprop and Adagrad, following torch's single-tensor update formulas step by step.
 
 Updates are computed on the parameters' numpy arrays in the parameters' dtype, in torch's order of
 operations: a Python-float hyperparameter meets a float32 array as a float32, as torch's kernels cast
@@ -38,6 +38,15 @@ class Optimizer:
         self.state: dict = {}
         for group in groups:
             self._add_param_group(dict(group))
+
+    def add_param_group(self, param_group: dict) -> None:
+        if not isinstance(param_group, dict):
+            raise TorchTypeError(f"param_group must be a dict, but got {type(param_group).__name__}")
+        seen = {id(p) for group in self.param_groups for p in group["params"]}
+        self._add_param_group(dict(param_group))
+        if any(id(p) in seen for p in self.param_groups[-1]["params"]):
+            self.param_groups.pop()
+            raise TorchValueError("some parameters appear in more than one parameter group")
 
     def _add_param_group(self, group: dict) -> None:
         params = group["params"]
@@ -85,9 +94,8 @@ def _write(param: Tensor, value: np.ndarray) -> None:
 
 class SGD(Optimizer):
     def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0, nesterov=False, *,
-                 maximize=False):
-        if lr < 0.0:
-            raise TorchValueError(f"Invalid learning rate: {lr}")
+                 maximize=False, foreach=None, differentiable=False, fused=None):
+        _check_lr(lr)
         if momentum < 0.0:
             raise TorchValueError(f"Invalid momentum value: {momentum}")
         if weight_decay < 0.0:
@@ -95,7 +103,8 @@ class SGD(Optimizer):
         if nesterov and (momentum <= 0 or dampening != 0):
             raise TorchValueError("Nesterov momentum requires a momentum and zero dampening")
         super().__init__(params, {"lr": lr, "momentum": momentum, "dampening": dampening,
-                                  "weight_decay": weight_decay, "nesterov": nesterov, "maximize": maximize})
+                                  "weight_decay": weight_decay, "nesterov": nesterov, "maximize": maximize,
+                                  "foreach": foreach, "differentiable": differentiable, "fused": fused})
 
     def _update(self, param, grad, group, state):
         if group["maximize"]:
@@ -115,10 +124,15 @@ class SGD(Optimizer):
 
 
 class Adam(Optimizer):
-    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False, *,
-                 maximize=False):
-        if not 0.0 <= lr:
-            raise TorchValueError(f"Invalid learning rate: {lr}")
+    decoupled_default = False
+    weight_decay_default = 0
+
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=None, amsgrad=False, *,
+                 foreach=None, maximize=False, capturable=False, differentiable=False, fused=None,
+                 decoupled_weight_decay=None):
+        weight_decay = self.weight_decay_default if weight_decay is None else weight_decay
+        decoupled = self.decoupled_default if decoupled_weight_decay is None else decoupled_weight_decay
+        _check_lr(lr)
         if not 0.0 <= eps:
             raise TorchValueError(f"Invalid epsilon value: {eps}")
         if not 0.0 <= betas[0] < 1.0:
@@ -128,7 +142,9 @@ class Adam(Optimizer):
         if not 0.0 <= weight_decay:
             raise TorchValueError(f"Invalid weight_decay value: {weight_decay}")
         super().__init__(params, {"lr": lr, "betas": tuple(betas), "eps": eps, "weight_decay": weight_decay,
-                                  "amsgrad": amsgrad, "maximize": maximize})
+                                  "amsgrad": amsgrad, "maximize": maximize, "foreach": foreach,
+                                  "capturable": capturable, "differentiable": differentiable, "fused": fused,
+                                  "decoupled_weight_decay": decoupled})
 
     def _update(self, param, grad, group, state):
         if not state:
@@ -142,7 +158,10 @@ class Adam(Optimizer):
             grad = -grad
         state["step"] += 1
         if group["weight_decay"] != 0:
-            grad = _fma(group["weight_decay"], param.array, grad)
+            if group["decoupled_weight_decay"]:
+                _write(param, param.array * _scalar(1 - group["lr"] * group["weight_decay"], param.array))
+            else:
+                grad = _fma(group["weight_decay"], param.array, grad)
         exp_avg = state["exp_avg"] = _lerp(state["exp_avg"], grad, 1 - beta1)
         exp_avg_sq = state["exp_avg_sq"] = _fma((1 - beta2) * grad, grad, state["exp_avg_sq"] * beta2)
         step = state["step"]
@@ -155,6 +174,101 @@ class Adam(Optimizer):
             second_moment = state["max_exp_avg_sq"]
         denom = np.sqrt(second_moment) / bias_correction2_sqrt + group["eps"]
         _write(param, param.array + (-step_size) * exp_avg / denom)
+
+
+class AdamW(Adam):
+    """Adam with decoupled weight decay (torch 2.13's AdamW is exactly that, weight_decay=1e-2 by default)."""
+
+    decoupled_default = True
+    weight_decay_default = 1e-2
+
+
+class RMSprop(Optimizer):
+    def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0, centered=False,
+                 capturable=False, foreach=None, maximize=False, differentiable=False):
+        _check_lr(lr)
+        if not 0.0 <= eps:
+            raise TorchValueError(f"Invalid epsilon value: {eps}")
+        if not 0.0 <= momentum:
+            raise TorchValueError(f"Invalid momentum value: {momentum}")
+        if not 0.0 <= weight_decay:
+            raise TorchValueError(f"Invalid weight_decay value: {weight_decay}")
+        if not 0.0 <= alpha:
+            raise TorchValueError(f"Invalid alpha value: {alpha}")
+        super().__init__(params, {"lr": lr, "momentum": momentum, "alpha": alpha, "eps": eps, "centered": centered,
+                                  "weight_decay": weight_decay, "capturable": capturable, "foreach": foreach,
+                                  "maximize": maximize, "differentiable": differentiable})
+
+    def _update(self, param, grad, group, state):
+        """torch.optim.rmsprop._single_tensor_rmsprop, operation by operation."""
+        if not state:
+            state["step"] = 0.0
+            state["square_avg"] = np.zeros_like(param.array)
+            if group["momentum"] > 0:
+                state["momentum_buffer"] = np.zeros_like(param.array)
+            if group["centered"]:
+                state["grad_avg"] = np.zeros_like(param.array)
+        if group["maximize"]:
+            grad = -grad
+        state["step"] += 1
+        if group["weight_decay"] != 0:
+            grad = _fma(group["weight_decay"], param.array, grad)
+        alpha = group["alpha"]
+        square_avg = state["square_avg"] = _fma((1 - alpha) * grad, grad, state["square_avg"] * alpha)
+        if group["centered"]:
+            grad_avg = state["grad_avg"] = _lerp(state["grad_avg"], grad, 1 - alpha)
+            avg = np.sqrt(_fma(-1 * grad_avg, grad_avg, square_avg))
+        else:
+            avg = np.sqrt(square_avg)
+        avg = avg + _scalar(group["eps"], avg)
+        if group["momentum"] > 0:
+            buf = state["momentum_buffer"] = state["momentum_buffer"] * _scalar(group["momentum"], avg) + grad / avg
+            _write(param, _fma(-group["lr"], buf, param.array))
+        else:
+            _write(param, param.array + (-group["lr"]) * grad / avg)
+
+
+class Adagrad(Optimizer):
+    def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10,
+                 foreach=None, *, maximize=False, differentiable=False, fused=None):
+        _check_lr(lr)
+        if not 0.0 <= lr_decay:
+            raise TorchValueError(f"Invalid lr_decay value: {lr_decay}")
+        if not 0.0 <= weight_decay:
+            raise TorchValueError(f"Invalid weight_decay value: {weight_decay}")
+        if not 0.0 <= initial_accumulator_value:
+            raise TorchValueError(f"Invalid initial_accumulator_value value: {initial_accumulator_value}")
+        if not 0.0 <= eps:
+            raise TorchValueError(f"Invalid epsilon value: {eps}")
+        super().__init__(params, {"lr": lr, "lr_decay": lr_decay, "eps": eps, "weight_decay": weight_decay,
+                                  "initial_accumulator_value": initial_accumulator_value, "foreach": foreach,
+                                  "maximize": maximize, "differentiable": differentiable, "fused": fused})
+        for group in self.param_groups:  # torch fills the state at construction
+            for p in group["params"]:
+                self.state[p] = {"step": 0.0, "sum": np.full_like(p.array, group["initial_accumulator_value"])}
+
+    def _update(self, param, grad, group, state):
+        """torch.optim.adagrad._single_tensor_adagrad, operation by operation."""
+        state["step"] += 1
+        if group["maximize"]:
+            grad = -grad
+        if group["weight_decay"] != 0:
+            grad = _fma(group["weight_decay"], param.array, grad)
+        clr = group["lr"] / (1 + (state["step"] - 1) * group["lr_decay"])
+        state_sum = state["sum"] = _fma(1 * grad, grad, state["sum"])
+        std = np.sqrt(state_sum)
+        std = std + _scalar(group["eps"], std)
+        _write(param, param.array + (-clr) * grad / std)
+
+
+def _check_lr(lr) -> None:
+    if lr < 0.0:
+        raise TorchValueError(f"Invalid learning rate: {lr}")
+
+
+def _scalar(value: float, like: np.ndarray):
+    """A Python number as torch's kernels see it beside a tensor of `like`'s dtype."""
+    return like.dtype.type(value)
 
 
 def _fma(x, y, z: np.ndarray) -> np.ndarray:
@@ -171,3 +285,6 @@ def _lerp(start: np.ndarray, end: np.ndarray, weight: float) -> np.ndarray:
     if abs(weight) < 0.5:
         return _fma(weight, end - start, start)
     return _fma(weight - 1, end - start, end)
+
+
+OPTIMIZERS = {cls.__name__: cls for cls in (SGD, Adam, AdamW, RMSprop, Adagrad)}

@@ -12,11 +12,12 @@ import math
 from functools import cache
 
 from gradcli import engine
-from gradcli.engine import dtypes, optim
+from gradcli.engine import dtypes, modules as nn_modules, optim
 from gradcli.engine.autograd import Function
 from gradcli.engine.ops import LINALG, REGISTRY
 from gradcli.engine.ops.reduction import ReturnTypes
 from gradcli.engine.tensor import Device, Size, Tensor
+from gradcli.run import classes
 
 
 class Module:
@@ -50,11 +51,19 @@ class TypeRef:
         return f"<class '{TORCH_CLASS_NAMES.get(self.cls, self.cls.__name__)}'>"
 
 
-TORCH_CLASS_NAMES = {Tensor: "torch.Tensor", Size: "torch.Size", dtypes.DType: "torch.dtype"}
+TORCH_CLASS_NAMES = {Tensor: "torch.Tensor", Size: "torch.Size", dtypes.DType: "torch.dtype",
+                     nn_modules.Parameter: "torch.nn.parameter.Parameter",
+                     classes.AutogradFunction: "torch.autograd.function.Function",
+                     **{cls: f"torch.nn.modules.{module}.{name}" for name, cls in nn_modules.MODULE_CLASSES.items()
+                        for module in [nn_modules.TORCH_MODULE_FILES.get(name, "module")]},
+                     **{cls: f"torch.optim.{name.lower()}.{name}" for name, cls in optim.OPTIMIZERS.items()}}
 
 
-def type_of(obj) -> TypeRef:
-    """The program's type()."""
+def type_of(obj):
+    """The program's type(): the program's own class for its objects, a TypeRef for everything else."""
+    program_class = classes.class_of(obj)
+    if program_class is not None:
+        return program_class
     return TypeRef(type(obj))
 
 
@@ -63,6 +72,20 @@ TENSOR_ATTRIBUTES = frozenset("""
 dtype shape size requires_grad grad grad_fn is_leaf data item tolist numel nelement dim ndim detach detach_
 requires_grad_ retain_grad retains_grad backward T mT device is_floating_point element_size cpu
 """.split())
+
+# The attributes torch's layers keep, readable by programs (model[0].weight, layer.in_features ...).
+MODULE_SETTINGS = {
+    "Linear": frozenset({"in_features", "out_features", "weight", "bias"}),
+    "Flatten": frozenset({"start_dim", "end_dim"}), "Unflatten": frozenset({"dim", "unflattened_size"}),
+    "Dropout": frozenset({"p", "inplace"}), "Softmax": frozenset({"dim"}), "LogSoftmax": frozenset({"dim"}),
+    "ReLU": frozenset({"inplace"}), "LeakyReLU": frozenset({"negative_slope", "inplace"}),
+    "ELU": frozenset({"alpha", "inplace"}), "GELU": frozenset({"approximate"}),
+    "Softplus": frozenset({"beta", "threshold"}),
+    "MSELoss": frozenset({"reduction"}), "L1Loss": frozenset({"reduction"}),
+    "CrossEntropyLoss": frozenset({"reduction", "ignore_index", "label_smoothing", "weight"}),
+    "NLLLoss": frozenset({"reduction", "ignore_index", "weight"}),
+    "BCELoss": frozenset({"reduction", "weight"}), "BCEWithLogitsLoss": frozenset({"reduction", "weight", "pos_weight"}),
+}
 
 # Tensor attributes a program may assign (torch's property setters, with their checks).
 TENSOR_SETTABLE = frozenset({"grad", "data", "requires_grad"})
@@ -89,12 +112,12 @@ trunc fabs copysign hypot degrees radians isclose isnan isinf isfinite pow fmod 
 PYTHON_BUILTINS = """
 len range enumerate zip min max sum abs round float int bool str list tuple dict isinstance sorted reversed
 """.split()
-BUILTIN_NAMES = frozenset(PYTHON_BUILTINS) | {"print", "type"}  # the last two are the interpreter's own
+BUILTIN_NAMES = frozenset(PYTHON_BUILTINS) | {"print", "type", "super"}  # the last three are the interpreter's own
 
 # Callables that take a range or an iterator without draining it.  Any other callable (list, sum, sorted,
 # torch.Size, an optimizer ...) would drain it inside C code, where no limit reaches, so the interpreter
 # hands it such an argument item by item, each counting against max_iterations.
-LAZY_AWARE = (len, reversed, enumerate, zip, isinstance, str, bool, type_of)  # and reprs.program_str
+LAZY_AWARE = (len, reversed, enumerate, zip, isinstance, classes.is_instance, str, bool, type_of)  # and reprs.program_str
 
 
 def python_builtins() -> dict:
@@ -105,9 +128,12 @@ def python_builtins() -> dict:
 def modules() -> dict[str, Module]:
     """The importable modules by dotted name (built once: the registry is complete after engine import)."""
     functional = Module("torch.nn.functional", {n: s.fn for n, s in REGISTRY.items() if s.functional})
-    nn = Module("torch.nn", {"functional": functional})
-    autograd = Module("torch.autograd", {"grad": engine.grad, "backward": engine.backward})
-    torch_optim = Module("torch.optim", {"SGD": optim.SGD, "Adam": optim.Adam})
+    init = Module("torch.nn.init", dict(nn_modules.INIT_FUNCTIONS))
+    nn = Module("torch.nn", {"functional": functional, "init": init, "Parameter": nn_modules.Parameter,
+                             **nn_modules.MODULE_CLASSES})
+    autograd = Module("torch.autograd", {"grad": engine.grad, "backward": engine.backward,
+                                         "Function": classes.AutogradFunction})
+    torch_optim = Module("torch.optim", dict(optim.OPTIMIZERS))
     linalg = Module("torch.linalg", {n: s.fn for n, s in LINALG.items()})
     members = {n: s.fn for n, s in REGISTRY.items() if s.torch}
     members.update({name: getattr(engine, name) for name in (
@@ -117,7 +143,9 @@ def modules() -> dict[str, Module]:
     members.update({name: dtypes.by_name(name) for name in (
         "float32", "float", "float64", "double", "float16", "half", "int64", "long", "int32", "int", "int16",
         "short", "int8", "uint8", "bool")})
-    no_accelerator = {"is_available": lambda: False, "device_count": lambda: 0}
+    no_accelerator = {"is_available": lambda: False, "device_count": lambda: 0,
+                      "current_accelerator": lambda check_available=False: None}
+    members.update({"set_default_device": set_default_device, "get_default_device": lambda: Device("cpu")})
     members.update({"device": Device, "cuda": Module("torch.cuda", no_accelerator),
                     "accelerator": Module("torch.accelerator", no_accelerator)})
     members.update({"Tensor": Tensor, "Size": Size, "is_tensor": lambda obj: isinstance(obj, Tensor),
@@ -125,7 +153,14 @@ def modules() -> dict[str, Module]:
                     "nn": nn, "autograd": autograd, "optim": torch_optim, "linalg": linalg})
     torch = Module("torch", members)
     math_module = Module("math", {name: getattr(math, name) for name in MATH_NAMES})
-    return {m.name: m for m in (torch, nn, functional, autograd, torch_optim, linalg, math_module)}
+    return {m.name: m for m in (torch, nn, functional, init, autograd, torch_optim, linalg, math_module)}
+
+
+def set_default_device(device) -> None:
+    """torch.set_default_device: gradcli computes on the CPU, the only device it accepts."""
+    if device is not None and Device(device).type != "cpu":
+        raise AssertionError("Torch not compiled with CUDA enabled" if Device(device).type == "cuda"
+                             else f"gradcli computes on the CPU only; device '{device}' is not available")
 
 
 @cache
@@ -135,8 +170,12 @@ def tensor_attributes() -> frozenset:
 
 @cache
 def known_attributes() -> frozenset:
-    """Every attribute name some value has: the static check refuses any other before the program runs."""
-    names = set(tensor_attributes())
+    """Every attribute name some value has: the static check refuses any other before the program runs
+    (the names a program gives its own attributes and methods are added by the check)."""
+    names = set(tensor_attributes()) | classes.MODULE_METHODS | classes.CONTAINER_METHODS | classes.LAYER_METHODS
+    names |= classes.OPTIMIZER_ATTRIBUTES | classes.FunctionCtx.METHODS | {"apply"}
+    for cls in nn_modules.MODULE_CLASSES.values():  # the layers' settings: in_features, weight, p ...
+        names |= MODULE_SETTINGS.get(cls.__name__, frozenset())
     for table in VALUE_ATTRIBUTES.values():
         names |= table
     for module in modules().values():

@@ -1,7 +1,9 @@
 """The static check: the whole program is validated before any of it runs.
 
 Default deny: a node type the interpreter has no visit method for is refused, and so are names and
-attributes starting with "_", imports of anything but torch and math, builtins outside the supported
+attributes starting with "_" (but a method named __init__ and super().__init__), classes other than
+plain ones and subclasses of torch.nn.Module / torch.autograd.Function (no metaclass, no decorators but
+@staticmethod and @classmethod, nothing but methods, attributes and a docstring in the body), imports of anything but torch and math, builtins outside the supported
 set (open, eval, exec, getattr ...), attributes no supported value has, torch functions gradcli lacks,
 nested functions, decorators, *args and **kwargs, and syntax nested deeper than max_nesting.
 Errors Python itself would report at compile time ('return' outside function) come out as SyntaxError.
@@ -55,6 +57,10 @@ class _Checker:
         self.max_nesting = max_nesting
         self.bound = _bound_names(tree)
         self.module_aliases = _module_aliases(tree)
+        self.classes = {id(node) for node in tree.body if isinstance(node, ast.ClassDef)}
+        self.methods = {id(item) for node in tree.body if isinstance(node, ast.ClassDef) for item in node.body
+                        if isinstance(item, ast.FunctionDef)}
+        self.attributes = _program_attributes(tree)
 
     def run(self) -> None:
         # (node, depth, in_function, in_loop), depth-first in source order, without recursion
@@ -67,8 +73,8 @@ class _Checker:
             self.check_node(node, in_function, in_loop)
             children = []
             for field, value in ast.iter_fields(node):
-                if field in ("annotation", "returns", "type_comment"):
-                    continue  # annotations are never evaluated
+                if field in ("annotation", "returns", "type_comment", "decorator_list"):
+                    continue  # annotations are never evaluated; decorators are checked with their function
                 child_loop = in_loop
                 child_function = in_function
                 if isinstance(node, (ast.For, ast.While)):
@@ -99,6 +105,8 @@ class _Checker:
             self.refuse(f"the builtin {node.id}()", node)
 
     def check_Attribute(self, node: ast.Attribute, *_):
+        if node.attr == "__init__" and _is_super_call(node.value):
+            return  # super().__init__(...)
         if node.attr.startswith("_"):
             self.refuse(f"the attribute .{node.attr} (names starting with '_' are off limits)", node)
         dotted = _dotted_module_path(node, self.module_aliases)
@@ -106,7 +114,7 @@ class _Checker:
             module, attr = dotted
             if attr not in module.members:
                 self.refuse(f"{module.name}.{attr}", node)
-        elif node.attr not in api.known_attributes():
+        elif node.attr not in api.known_attributes() and node.attr not in self.attributes:
             self.refuse(f"the attribute .{node.attr}", node)
 
     def check_keyword(self, node: ast.keyword, *_):
@@ -121,13 +129,40 @@ class _Checker:
             self.refuse(f"{type(node.value).__name__} literals", node)
 
     def check_FunctionDef(self, node: ast.FunctionDef, in_function: bool, _):
-        _check_identifier(self, node.name, node)
+        is_method = id(node) in self.methods
+        if not (is_method and node.name == "__init__"):
+            _check_identifier(self, node.name, node)
         if in_function:
             self.refuse("nested function definitions", node)
-        if node.decorator_list:
-            self.refuse("decorators", node.decorator_list[0])
+        for decorator in node.decorator_list:
+            if not (is_method and len(node.decorator_list) == 1 and isinstance(decorator, ast.Name)
+                    and decorator.id in ("staticmethod", "classmethod") and decorator.id not in self.bound):
+                self.refuse("decorators (but @staticmethod and @classmethod on a method)", decorator)
         if node.args.vararg or node.args.kwarg:
             self.refuse("*args and **kwargs parameters", node.args.vararg or node.args.kwarg)
+
+    def check_ClassDef(self, node: ast.ClassDef, *_):
+        _check_identifier(self, node.name, node)
+        if id(node) not in self.classes:
+            self.refuse("class definitions inside functions, classes or statements (only at the top level)", node)
+        if node.keywords:
+            self.refuse("class keywords (metaclass=, ...)", node.keywords[0])
+        if node.decorator_list:
+            self.refuse("class decorators", node.decorator_list[0])
+        if len(node.bases) > 1:
+            self.refuse("multiple inheritance", node.bases[1])
+        for base in node.bases:
+            if not isinstance(base, (ast.Name, ast.Attribute)):
+                self.refuse("a base class that is not a name", base)
+        for item in node.body:
+            if isinstance(item, ast.Assign) and all(isinstance(t, ast.Name) for t in item.targets):
+                continue
+            if isinstance(item, ast.FunctionDef) or isinstance(item, ast.Pass) or (
+                    isinstance(item, ast.Expr) and isinstance(item.value, ast.Constant)
+                    and isinstance(item.value.value, str)):
+                continue
+            self.refuse("statements in a class body other than methods, attributes (name = value) and a "
+                        "docstring", item)
 
     def check_Return(self, node: ast.Return, in_function: bool, _):
         if not in_function:
@@ -189,13 +224,32 @@ def _bound_names(tree: ast.Module) -> set[str]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             names.add(node.id)
-        elif isinstance(node, ast.FunctionDef):
+        elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
             names.add(node.name)
         elif isinstance(node, ast.arg):
             names.add(node.arg)
         elif isinstance(node, ast.alias):
             names.add((node.asname or node.name).split(".")[0])
     return names
+
+
+def _is_super_call(node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super"
+
+
+def _program_attributes(tree: ast.Module) -> frozenset:
+    """The attribute names the program itself defines: what it assigns (self.x = ..., ctx.k = ...), and
+    its classes' methods and class attributes."""
+    names = {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)
+             and isinstance(node.ctx, ast.Store) and not node.attr.startswith("_")}
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef):
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef) and not item.name.startswith("_"):
+                    names.add(item.name)
+                elif isinstance(item, ast.Assign):
+                    names.update(t.id for t in item.targets if isinstance(t, ast.Name))
+    return frozenset(names)
 
 
 def _module_aliases(tree: ast.Module) -> dict[str, api.Module]:
@@ -284,7 +338,7 @@ def _rebinds(statement: ast.stmt, name: str) -> bool:
         return any(_binds(target, name) for target in statement.targets)
     if isinstance(statement, (ast.Import, ast.ImportFrom)):
         return any((alias.asname or alias.name).split(".")[0] == name for alias in statement.names)
-    if isinstance(statement, ast.FunctionDef):
+    if isinstance(statement, (ast.FunctionDef, ast.ClassDef)):
         return statement.name == name
     return False
 

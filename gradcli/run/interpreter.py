@@ -24,7 +24,7 @@ from types import GeneratorType
 from gradcli.engine.autograd import Function, GradModeContext
 from gradcli.engine.errors import EngineError, LimitExceeded, TorchRuntimeError
 from gradcli.engine.tensor import Tensor
-from gradcli.run import api
+from gradcli.run import api, classes
 from gradcli.run.errors import LimitReached, OutputFailed, ProgramFailed, Refused, RunError
 from gradcli.run.limits import RunLimits
 from gradcli.run.reprs import program_repr, program_str
@@ -54,11 +54,12 @@ class Frame:
 class UserFunction:
     """A function the program defined.  Callable from C too (sorted's key=), always through the interpreter."""
 
-    __slots__ = ("name", "node", "signature", "local_names", "interpreter")
+    __slots__ = ("name", "node", "signature", "local_names", "interpreter", "owner")
 
-    def __init__(self, name, node, signature, local_names, interpreter):
-        self.name, self.node, self.signature = name, node, signature
+    def __init__(self, name, node, signature, local_names, interpreter, owner=None):
+        self.name, self.node, self.signature = name, node, signature  # name: the qualified name, C.method
         self.local_names, self.interpreter = local_names, interpreter
+        self.owner = owner  # the program's class a method is defined in (for super()), else None
 
     def __call__(self, *args, **kwargs):
         return self.interpreter.call_function(self, args, kwargs)
@@ -117,7 +118,9 @@ class Interpreter:
         self.next_clock_check = 0.0
         self.warned: set = set()
         self.module = Frame({}, None, None)
-        self.builtins = {**api.python_builtins(), "print": self.print, "type": api.type_of, "str": program_str}
+        self.methods: list = []  # (class, receiver) of each method call in progress, None for plain functions
+        self.builtins = {**api.python_builtins(), "print": self.print, "type": api.type_of, "str": program_str,
+                         "super": self.program_super, "isinstance": classes.is_instance}
         self.overrides = {(str, "format"): self.format_string, (str, "join"): self.join_strings,
                           (list, "extend"): self.extend_list}
 
@@ -310,6 +313,9 @@ class Interpreter:
         return Return(None if node.value is None else self.eval(node.value, frame))
 
     def exec_FunctionDef(self, node, frame):
+        frame.vars[node.name] = self.make_function(node, frame, node.name, None)
+
+    def make_function(self, node, frame, qualname: str, owner) -> UserFunction:
         args = node.args
         positional = args.posonlyargs + args.args
         defaults = [self.eval(d, frame) for d in args.defaults]
@@ -324,7 +330,43 @@ class Interpreter:
             params.append(inspect.Parameter(arg.arg, inspect.Parameter.KEYWORD_ONLY,
                                             default=inspect.Parameter.empty if default is None
                                             else self.eval(default, frame)))
-        frame.vars[node.name] = UserFunction(node.name, node, inspect.Signature(params), _local_names(node), self)
+        return UserFunction(qualname, node, inspect.Signature(params), _local_names(node), self, owner)
+
+    def exec_ClassDef(self, node, frame):
+        """A class statement: its methods (plain, @staticmethod, @classmethod), attributes and docstring."""
+        bases = [self.eval(base, frame) for base in node.bases]
+        base = bases[0] if bases else None
+        if base is not None and not isinstance(base, classes.ProgramClass) and base not in classes.ALLOWED_BASES:
+            raise Refused(f"a class deriving from {program_repr(base)} (only torch.nn.Module, "
+                          "torch.autograd.Function and the program's own classes)", node.lineno)
+        cls = classes.ProgramClass(node.name, base, self)
+        scope = Frame({}, None, frame)  # the class body's own namespace: later attributes may use earlier ones
+        for stmt in node.body:
+            self.line = stmt.lineno
+            if isinstance(stmt, ast.FunctionDef):
+                kind = stmt.decorator_list[0].id if stmt.decorator_list else "function"
+                kind = {"staticmethod": "static", "classmethod": "class"}.get(kind, kind)
+                cls.members[stmt.name] = (kind, self.make_function(stmt, scope, f"{node.name}.{stmt.name}", cls))
+            elif isinstance(stmt, ast.Assign):
+                value = self.eval(stmt.value, scope)
+                for target in stmt.targets:
+                    self.assign(target, value, scope)
+        for name, value in scope.vars.items():
+            cls.members.setdefault(name, value)
+        frame.vars[node.name] = cls
+
+    def program_super(self, *args):
+        """super(), and super(C, obj) with C one of the program's classes."""
+        if args:
+            if len(args) != 2 or not isinstance(args[0], classes.ProgramClass):
+                raise Refused("super() with arguments other than (a class of the program, an object)", self.line)
+            cls, receiver = args
+            if not classes.is_instance(receiver, cls):
+                raise TypeError("super(type, obj): obj must be an instance or subtype of type")
+            return classes.Super(cls, receiver)
+        if not self.methods or self.methods[-1] is None:
+            raise RuntimeError("super(): no arguments")
+        return classes.Super(*self.methods[-1])
 
     def exec_With(self, node, frame):
         entered = []
@@ -393,6 +435,8 @@ class Interpreter:
             self.set_item(self.eval(target.value, frame), self.eval(target.slice, frame), value)
 
     def get_attribute(self, obj, name: str):
+        if classes.handles(obj):
+            return classes.get_attribute(obj, name)
         if type(obj) is api.Module:
             try:
                 return obj.members[name]
@@ -408,6 +452,10 @@ class Interpreter:
         return getattr(obj, name)
 
     def set_attribute(self, obj, name: str, value) -> None:
+        if classes.handles(obj):
+            if self.is_lazy(value):
+                value = list(self.metered(value))
+            return classes.set_attribute(obj, name, value)
         if not isinstance(obj, Tensor) or name not in api.TENSOR_SETTABLE:
             raise AttributeError(f"attribute '{name}' of '{type(obj).__name__}' objects is not writable")
         if name != "requires_grad":
@@ -610,10 +658,12 @@ class Interpreter:
         frame = Frame(dict(bound.arguments), function.local_names, self.module)
         caller_line = self.line
         self.depth += 1
+        self.methods.append((function.owner, args[0]) if function.owner is not None and args else None)
         try:
             signal = self.exec_block(function.node.body, frame)
         finally:
             self.depth -= 1
+            self.methods.pop()
         self.line = caller_line  # an error after the call is the caller's
         return signal.value if type(signal) is Return else None
 

@@ -62,7 +62,7 @@ def guarded(name: str, fn, rule):
 
 def shape_of(value):
     kind = type(value)
-    if kind is Tensor:
+    if kind is Tensor or isinstance(value, Tensor):
         return value.array.shape
     if kind is np.ndarray:
         return value.shape
@@ -77,7 +77,7 @@ def broadcast(*args, **kwargs):
     shapes = None
     for value in chain(args, kwargs.values()):
         kind = type(value)
-        if kind is Tensor:
+        if kind is Tensor or isinstance(value, Tensor):
             shape = value.array.shape
         elif kind is np.ndarray:
             shape = value.shape

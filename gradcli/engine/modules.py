@@ -1,0 +1,755 @@
+"""torch.nn's Module machinery and the layers the tutorials use: Parameter, Module (parameters, sub-modules,
+buffers, train/eval, zero_grad, PyTorch's printed form), Sequential, ModuleList, Linear, Flatten, the
+activations, Dropout and the loss modules.
+
+Each layer's forward is the functional op of the registry (F.linear, F.mse_loss ...), so a module computes
+exactly what the op computes.  Linear's initialisation is torch's reset_parameters: kaiming_uniform_ with
+a=sqrt(5) for the weight, uniform_(-1/sqrt(fan_in), 1/sqrt(fan_in)) for the bias, drawn from the default
+generator in that order, so `torch.manual_seed(0); nn.Linear(3, 1)` holds PyTorch's numbers.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+
+from gradcli.engine import creation, dtypes
+from gradcli.engine.autograd import no_grad
+from gradcli.engine.errors import (
+    TorchAttributeError,
+    TorchIndexError,
+    TorchKeyError,
+    TorchRuntimeError,
+    TorchTypeError,
+    TorchValueError,
+)
+from gradcli.engine.ops import REGISTRY
+from gradcli.engine.tensor import Tensor
+
+
+class Parameter(Tensor):
+    """torch.nn.Parameter: a leaf tensor (requiring grad by default) that a Module registers when assigned."""
+
+    __slots__ = ()
+
+    def __new__(cls, data=None, requires_grad: bool = True):
+        if data is None:
+            data = creation.empty(0)
+        if not isinstance(data, Tensor):
+            raise TorchTypeError(f"Parameter(): argument 'data' (position 1) must be Tensor, not {type(data).__name__}")
+        param = object.__new__(cls)
+        param.array = data.array  # shares the storage, as torch's _make_subclass does
+        param.grad_fn = None
+        param._grad = None
+        param._version = data._version
+        param._retains_grad = False
+        param.requires_grad = False
+        if requires_grad:
+            param.requires_grad_(True)
+        return param
+
+    def __init__(self, data=None, requires_grad: bool = True):
+        pass  # everything is done in __new__
+
+    def __repr__(self) -> str:
+        return "Parameter containing:\n" + Tensor.__repr__(self)
+
+
+# -- Module ------------------------------------------------------------------------------------------------
+
+class Module:
+    """torch.nn.Module.  Attributes that are Parameters, Modules or registered buffers live in the three
+    ordered dicts PyTorch keeps (so parameters() and the printed form list them in assignment order);
+    anything else is a plain attribute."""
+
+    training: bool
+
+    def __init__(self, *args, **kwargs):
+        if args or kwargs:
+            raise TorchTypeError(f"{type(self).__name__}.__init__() takes 1 positional argument but "
+                                 f"{1 + len(args)} were given")
+        object.__setattr__(self, "training", True)
+        object.__setattr__(self, "_parameters", OrderedDict())
+        object.__setattr__(self, "_buffers", OrderedDict())
+        object.__setattr__(self, "_modules", OrderedDict())
+
+    # -- attributes, as Module.__setattr__ / __getattr__ ------------------------------------------------
+    def __setattr__(self, name: str, value) -> None:
+        params = self.__dict__.get("_parameters")
+        if isinstance(value, Parameter):
+            if params is None:
+                raise TorchAttributeError("cannot assign parameters before Module.__init__() call")
+            self._forget(name)
+            params[name] = value
+        elif params is not None and name in params:
+            if value is not None:
+                raise TorchTypeError(f"cannot assign '{_type_name(value)}' as parameter '{name}' "
+                                     "(torch.nn.Parameter or None expected)")
+            params[name] = None
+        elif isinstance(value, Module):
+            modules = self.__dict__.get("_modules")
+            if modules is None:
+                raise TorchAttributeError("cannot assign module before Module.__init__() call")
+            self._forget(name)
+            modules[name] = value
+        elif name in self.__dict__.get("_modules", ()):
+            if value is not None:
+                raise TorchTypeError(f"cannot assign '{_type_name(value)}' as child module '{name}' "
+                                     "(torch.nn.Module or None expected)")
+            self._modules[name] = None
+        elif name in self.__dict__.get("_buffers", ()):
+            if value is not None and not isinstance(value, Tensor):
+                raise TorchTypeError(f"cannot assign '{_type_name(value)}' as buffer '{name}' "
+                                     "(torch.Tensor or None expected)")
+            self._buffers[name] = value
+        else:
+            object.__setattr__(self, name, value)
+
+    def _forget(self, name: str) -> None:
+        self.__dict__.pop(name, None)
+        for table in ("_parameters", "_buffers", "_modules"):
+            self.__dict__[table].pop(name, None)
+
+    def __getattr__(self, name: str):
+        # only reached when normal lookup fails: the registered parameters, buffers and sub-modules
+        for table in ("_parameters", "_buffers", "_modules"):
+            entries = self.__dict__.get(table)
+            if entries is not None and name in entries:
+                return entries[name]
+        raise TorchAttributeError(f"'{self._get_name()}' object has no attribute '{name}'")
+
+    def __delattr__(self, name: str) -> None:
+        for table in ("_parameters", "_buffers", "_modules"):
+            if name in self.__dict__.get(table, ()):
+                del self.__dict__[table][name]
+                return
+        object.__delattr__(self, name)
+
+    def own_attributes(self) -> dict:
+        """What a program can read on this module beyond its methods: plain attributes and registered ones."""
+        names = {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
+        for table in ("_parameters", "_buffers", "_modules"):
+            names.update(self.__dict__.get(table, {}))
+        return names
+
+    # -- registration -------------------------------------------------------------------------------------
+    def register_parameter(self, name: str, param) -> None:
+        if "_parameters" not in self.__dict__:
+            raise TorchAttributeError("cannot assign parameter before Module.__init__() call")
+        _check_name(self, name, "parameter")
+        if param is not None and not isinstance(param, Parameter):
+            raise TorchTypeError(f"cannot assign '{_type_name(param)}' object to parameter '{name}' "
+                                 "(torch.nn.Parameter or None required)")
+        self._parameters[name] = param
+
+    def register_buffer(self, name: str, tensor, persistent: bool = True) -> None:
+        if "_buffers" not in self.__dict__:
+            raise TorchAttributeError("cannot assign buffer before Module.__init__() call")
+        _check_name(self, name, "buffer")
+        if tensor is not None and not isinstance(tensor, Tensor):
+            raise TorchTypeError(f"cannot assign '{_type_name(tensor)}' object to buffer '{name}' "
+                                 "(torch Tensor or None required)")
+        self._buffers[name] = tensor
+
+    def add_module(self, name: str, module) -> None:
+        if module is not None and not isinstance(module, Module):
+            raise TorchTypeError(f"{_type_name(module)} is not a Module subclass")
+        _check_name(self, name, "module")
+        self._modules[name] = module
+
+    register_module = add_module
+
+    # -- traversal ----------------------------------------------------------------------------------------
+    def named_modules(self, memo=None, prefix: str = "", remove_duplicate: bool = True):
+        memo = set() if memo is None else memo
+        if remove_duplicate and id(self) in memo:
+            return
+        memo.add(id(self))
+        yield prefix, self
+        for name, module in self._modules.items():
+            if module is not None:
+                yield from module.named_modules(memo, prefix + ("." if prefix else "") + name, remove_duplicate)
+
+    def modules(self):
+        for _, module in self.named_modules():
+            yield module
+
+    def named_children(self):
+        seen = set()
+        for name, module in self._modules.items():
+            if module is not None and id(module) not in seen:
+                seen.add(id(module))
+                yield name, module
+
+    def children(self):
+        for _, module in self.named_children():
+            yield module
+
+    def _named_members(self, table: str, prefix: str, recurse: bool, remove_duplicate: bool):
+        seen = set()
+        owners = self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate) if recurse \
+            else [(prefix, self)]
+        for owner_prefix, owner in owners:
+            for name, value in owner.__dict__[table].items():
+                if value is None or (remove_duplicate and id(value) in seen):
+                    continue
+                seen.add(id(value))
+                yield owner_prefix + ("." if owner_prefix else "") + name, value
+
+    def named_parameters(self, prefix: str = "", recurse: bool = True, remove_duplicate: bool = True):
+        yield from self._named_members("_parameters", prefix, recurse, remove_duplicate)
+
+    def parameters(self, recurse: bool = True):
+        for _, param in self.named_parameters(recurse=recurse):
+            yield param
+
+    def named_buffers(self, prefix: str = "", recurse: bool = True, remove_duplicate: bool = True):
+        yield from self._named_members("_buffers", prefix, recurse, remove_duplicate)
+
+    def buffers(self, recurse: bool = True):
+        for _, buffer in self.named_buffers(recurse=recurse):
+            yield buffer
+
+    def get_submodule(self, target: str):
+        module = self
+        for item in target.split(".") if target else []:
+            if item not in module._modules:
+                raise TorchAttributeError(f"{module._get_name()} has no attribute `{item}`")
+            module = module._modules[item]
+        return module
+
+    def get_parameter(self, target: str):
+        path, _, name = target.rpartition(".")
+        module = self.get_submodule(path)
+        if name not in module._parameters:
+            raise TorchAttributeError(f"{module._get_name()} has no attribute `{name}`")
+        return module._parameters[name]
+
+    def state_dict(self, prefix: str = "", keep_vars: bool = False) -> OrderedDict:
+        state = OrderedDict()
+        for owner_prefix, owner in self.named_modules(prefix=prefix.rstrip(".")):
+            lead = owner_prefix + ("." if owner_prefix else "")
+            for name, value in list(owner._parameters.items()) + list(owner._buffers.items()):
+                if value is not None:
+                    state[lead + name] = value if keep_vars else value.detach()
+        return state
+
+    def load_state_dict(self, state_dict, strict: bool = True):
+        own = self.state_dict(keep_vars=True)
+        missing = [k for k in own if k not in state_dict]
+        unexpected = [k for k in state_dict if k not in own]
+        if strict and (missing or unexpected):
+            parts = []
+            if missing:
+                parts.append("Missing key(s) in state_dict: " + ", ".join(f'"{k}"' for k in missing) + ". ")
+            if unexpected:
+                parts.append("Unexpected key(s) in state_dict: " + ", ".join(f'"{k}"' for k in unexpected) + ". ")
+            raise TorchRuntimeError(f"Error(s) in loading state_dict for {self._get_name()}:\n\t" + "\n\t".join(parts))
+        with no_grad():
+            for key, target in own.items():
+                if key in state_dict:
+                    source = state_dict[key]
+                    if tuple(source.shape) != tuple(target.shape):
+                        raise TorchRuntimeError(
+                            f"Error(s) in loading state_dict for {self._get_name()}:\n\tsize mismatch for {key}: "
+                            f"copying a param with shape {source.shape} from checkpoint, the shape in current model "
+                            f"is {target.shape}.")
+                    target.copy_(source)
+        return _IncompatibleKeys(missing, unexpected)
+
+    # -- state --------------------------------------------------------------------------------------------
+    def train(self, mode: bool = True):
+        if not isinstance(mode, bool):
+            raise TorchValueError("training mode is expected to be boolean")
+        for module in self.modules():
+            object.__setattr__(module, "training", mode)
+        return self
+
+    def eval(self):
+        return self.train(False)
+
+    def requires_grad_(self, requires_grad: bool = True):
+        for param in self.parameters():
+            param.requires_grad_(requires_grad)
+        return self
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        for param in self.parameters():
+            if param._grad is not None:
+                if set_to_none:
+                    param._grad = None
+                else:
+                    param._grad = param._grad.detach()
+                    param._grad.zero_()
+
+    def apply(self, fn):
+        for module in self.children():
+            module.apply(fn)
+        fn(self)
+        return self
+
+    def to(self, *args, **kwargs):
+        dtype = kwargs.get("dtype")
+        for arg in args:
+            if isinstance(arg, dtypes.DType):
+                dtype = arg
+        if dtype is not None:
+            if not dtype.is_floating_point:
+                raise TorchTypeError(f"nn.Module.to only accepts floating point or complex dtypes, but got desired "
+                                     f"dtype={dtype}")
+            self._cast(dtype)
+        return self
+
+    def cpu(self):
+        return self
+
+    def float(self):
+        return self._cast(dtypes.float32)
+
+    def double(self):
+        return self._cast(dtypes.float64)
+
+    def half(self):
+        return self._cast(dtypes.float16)
+
+    def _cast(self, dtype):
+        """Module._apply: each floating parameter's .data replaced by a converted copy (the object stays)."""
+        for module in self.modules():
+            for table in ("_parameters", "_buffers"):
+                for value in module.__dict__[table].values():
+                    if value is not None and value.is_floating_point() and value.dtype != dtype:
+                        value.array = value.array.astype(dtype.numpy)
+                        if value._grad is not None:
+                            value._grad.array = value._grad.array.astype(dtype.numpy)
+        return self
+
+    # -- calling and printing -----------------------------------------------------------------------------
+    def __call__(self, *args, **kwargs):
+        return self.forward(*args, **kwargs)
+
+    def forward(self, *args, **kwargs):
+        raise NotImplementedError(f'Module [{self._get_name()}] is missing the required "forward" function')
+
+    def _get_name(self) -> str:
+        return type(self).__name__
+
+    def extra_repr(self) -> str:
+        return ""
+
+    def __repr__(self) -> str:
+        return module_repr(self, repr)
+
+    def __dir__(self):  # pragma: no cover - not reachable from programs
+        return sorted(self.own_attributes())
+
+
+def module_repr(module: Module, child_repr) -> str:
+    """Module.__repr__: the class name, extra_repr's lines, then each child indented by two spaces.
+    `child_repr` prints a child (a program's module prints through the program's own extra_repr)."""
+    extra = module.extra_repr()
+    extra_lines = extra.split("\n") if extra else []
+    child_lines = [f"({key}): {_add_indent(child_repr(child), 2)}" for key, child in module._modules.items()]
+    if isinstance(module, ModuleList):
+        child_lines = _repeated_blocks(module, child_repr)
+    lines = extra_lines + child_lines
+    text = module._get_name() + "("
+    if lines:
+        if len(extra_lines) == 1 and not child_lines:
+            text += extra_lines[0]
+        else:
+            text += "\n  " + "\n  ".join(lines) + "\n"
+    return text + ")"
+
+
+def _add_indent(text: str, spaces: int) -> str:
+    lines = text.split("\n")
+    if len(lines) == 1:
+        return text
+    return lines[0] + "\n" + "\n".join(" " * spaces + line for line in lines[1:])
+
+
+def _repeated_blocks(module, child_repr) -> list[str]:
+    """ModuleList.__repr__ folds runs of identically printed children: `(0-2): 3 x ReLU()`."""
+    texts = [(key, child_repr(child)) for key, child in module._modules.items()]
+    lines = []
+    start = 0
+    while start < len(texts):
+        end = start
+        while end + 1 < len(texts) and texts[end + 1][1] == texts[start][1]:
+            end += 1
+        body = _add_indent(texts[start][1], 2)
+        if end == start:
+            lines.append(f"({texts[start][0]}): {body}")
+        else:
+            lines.append(f"({texts[start][0]}-{texts[end][0]}): {end - start + 1} x {body}")
+        start = end + 1
+    return lines
+
+
+class _IncompatibleKeys(tuple):
+    def __new__(cls, missing, unexpected):
+        return tuple.__new__(cls, (missing, unexpected))
+
+    def __repr__(self) -> str:
+        if not self[0] and not self[1]:
+            return "<All keys matched successfully>"
+        return f"_IncompatibleKeys(missing_keys={self[0]}, unexpected_keys={self[1]})"
+
+
+def _type_name(value) -> str:
+    if isinstance(value, Tensor):
+        return "torch." + {"float32": "FloatTensor", "float64": "DoubleTensor", "int64": "LongTensor",
+                           "bool": "BoolTensor"}.get(str(value.array.dtype), "Tensor")
+    return type(value).__name__
+
+
+def _check_name(module: Module, name, kind: str) -> None:
+    if not isinstance(name, str):
+        raise TorchTypeError(f"{kind} name should be a string. Got {type(name).__name__}")
+    if "." in name:
+        raise TorchKeyError(f'{kind} name can\'t contain "."')
+    if name == "":
+        raise TorchKeyError(f'{kind} name can\'t be empty string ""')
+    if name in module.__dict__ and not name.startswith("_"):
+        raise TorchKeyError(f"attribute '{name}' already exists")
+
+
+def _op(name: str):
+    return REGISTRY[name].fn
+
+
+# -- containers --------------------------------------------------------------------------------------------
+
+class Sequential(Module):
+    def __init__(self, *modules):
+        super().__init__()
+        if len(modules) == 1 and isinstance(modules[0], OrderedDict):
+            for key, module in modules[0].items():
+                self.add_module(key, module)
+        else:
+            for index, module in enumerate(modules):
+                self.add_module(str(index), module)
+
+    def forward(self, input):
+        for module in self._modules.values():
+            input = module(input)
+        return input
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(self._modules.values())
+
+    def __getitem__(self, index):
+        items = list(self._modules.items())
+        if isinstance(index, slice):
+            return type(self)(OrderedDict(items[index]))
+        return items[_list_index(index, len(items))][1]
+
+    def append(self, module):
+        self.add_module(str(len(self)), module)
+        return self
+
+
+class ModuleList(Module):
+    def __init__(self, modules=None):
+        super().__init__()
+        for module in modules or []:
+            self.append(module)
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(self._modules.values())
+
+    def __getitem__(self, index):
+        items = list(self._modules.values())
+        if isinstance(index, slice):
+            return ModuleList(items[index])
+        return items[_list_index(index, len(items))]
+
+    def append(self, module):
+        self.add_module(str(len(self)), module)
+        return self
+
+    def extend(self, modules):
+        for module in modules:
+            self.append(module)
+        return self
+
+    def forward(self, *args, **kwargs):
+        raise NotImplementedError('Module [ModuleList] is missing the required "forward" function')
+
+
+def _list_index(index, length: int) -> int:
+    index = int(index)
+    if not -length <= index < length:
+        raise TorchIndexError(f"index {index} is out of range")
+    return index % length
+
+
+# -- layers ------------------------------------------------------------------------------------------------
+
+def kaiming_uniform_(tensor: Tensor, a: float = 0.0, mode: str = "fan_in", nonlinearity: str = "leaky_relu",
+                     generator=None) -> Tensor:
+    """torch.nn.init.kaiming_uniform_: uniform_(-bound, bound), bound = sqrt(3) * gain / sqrt(fan)."""
+    fan_in, fan_out = calculate_fan_in_and_fan_out(tensor)
+    fan = fan_in if mode == "fan_in" else fan_out
+    gain = calculate_gain(nonlinearity, a)
+    bound = math.sqrt(3.0) * (gain / math.sqrt(fan))
+    with no_grad():
+        return tensor.uniform_(-bound, bound, generator=generator)
+
+
+def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator=None) -> Tensor:
+    with no_grad():
+        return tensor.uniform_(a, b, generator=generator)
+
+
+def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator=None) -> Tensor:
+    with no_grad():
+        return tensor.normal_(mean, std, generator=generator)
+
+
+def constant_(tensor: Tensor, val: float) -> Tensor:
+    with no_grad():
+        return tensor.fill_(val)
+
+
+def zeros_(tensor: Tensor) -> Tensor:
+    return constant_(tensor, 0.0)
+
+
+def ones_(tensor: Tensor) -> Tensor:
+    return constant_(tensor, 1.0)
+
+
+def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor:
+    fan_in, fan_out = calculate_fan_in_and_fan_out(tensor)
+    std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
+    bound = math.sqrt(3.0) * std
+    return uniform_(tensor, -bound, bound, generator)
+
+
+def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor:
+    fan_in, fan_out = calculate_fan_in_and_fan_out(tensor)
+    return normal_(tensor, 0.0, gain * math.sqrt(2.0 / float(fan_in + fan_out)), generator)
+
+
+def calculate_fan_in_and_fan_out(tensor: Tensor) -> tuple[int, int]:
+    if tensor.dim() < 2:
+        raise TorchValueError("Fan in and fan out can not be computed for tensor with fewer than 2 dimensions")
+    receptive = 1
+    for size in tensor.shape[2:]:
+        receptive *= size
+    return tensor.shape[1] * receptive, tensor.shape[0] * receptive
+
+
+def calculate_gain(nonlinearity: str, param=None) -> float:
+    linear = ("linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
+              "sigmoid")
+    if nonlinearity in linear:
+        return 1
+    if nonlinearity == "tanh":
+        return 5.0 / 3
+    if nonlinearity == "relu":
+        return math.sqrt(2.0)
+    if nonlinearity == "leaky_relu":
+        slope = 0.01 if param is None else param
+        if isinstance(slope, bool) or not isinstance(slope, (int, float)):
+            raise TorchValueError(f"negative_slope {slope} not a valid number")
+        return math.sqrt(2.0 / (1 + slope ** 2))
+    if nonlinearity == "selu":
+        return 3.0 / 4
+    raise TorchValueError(f"Unsupported nonlinearity {nonlinearity}")
+
+
+def _factory_dtype(dtype):
+    return dtype if dtype is not None else dtypes.get_default_dtype()
+
+
+class Linear(Module):
+    def __init__(self, in_features: int, out_features: int, bias: bool = True, device=None, dtype=None):
+        super().__init__()
+        self.in_features = in_features
+        self.out_features = out_features
+        self.weight = Parameter(creation.empty(out_features, in_features, dtype=_factory_dtype(dtype)))
+        if bias:
+            self.bias = Parameter(creation.empty(out_features, dtype=_factory_dtype(dtype)))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            fan_in, _ = calculate_fan_in_and_fan_out(self.weight)
+            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+            uniform_(self.bias, -bound, bound)
+
+    def forward(self, input):
+        return _op("linear")(input, self.weight, self.bias)
+
+    def extra_repr(self) -> str:
+        return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"
+
+
+class Identity(Module):
+    def __init__(self, *args, **kwargs):  # takes and ignores any arguments, as torch's
+        super().__init__()
+
+    def forward(self, input):
+        return input
+
+
+class Flatten(Module):
+    def __init__(self, start_dim: int = 1, end_dim: int = -1):
+        super().__init__()
+        self.start_dim = start_dim
+        self.end_dim = end_dim
+
+    def forward(self, input):
+        return input.flatten(self.start_dim, self.end_dim)
+
+    def extra_repr(self) -> str:
+        return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
+
+
+class Unflatten(Module):
+    def __init__(self, dim: int, unflattened_size):
+        super().__init__()
+        self.dim = dim
+        self.unflattened_size = tuple(unflattened_size)
+
+    def forward(self, input):
+        shape = list(input.shape)
+        dim = self.dim % len(shape)
+        return input.reshape(*shape[:dim], *self.unflattened_size, *shape[dim + 1:])
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}, unflattened_size={self.unflattened_size}"
+
+
+def _activation(class_name: str, op: str, params: tuple = (), defaults: tuple = (), shown: tuple | None = None):
+    """A module whose forward is one registry op with the module's settings as its keyword arguments."""
+    shown = params if shown is None else shown
+
+    def __init__(self, *args, **kwargs):
+        Module.__init__(self)
+        values = dict(zip(params, defaults))
+        if len(args) > len(params):
+            raise TorchTypeError(f"{class_name}.__init__() takes from 1 to {len(params) + 1} positional arguments "
+                                 f"but {len(args) + 1} were given")
+        values.update(zip(params, args))
+        for key, value in kwargs.items():
+            if key not in values:
+                raise TorchTypeError(f"{class_name}.__init__() got an unexpected keyword argument '{key}'")
+            values[key] = value
+        for key, value in values.items():
+            setattr(self, key, value)
+
+    def forward(self, input):
+        settings = {key: getattr(self, key) for key in params if key != "inplace"}
+        return _op(op)(input, **settings)
+
+    def extra_repr(self):
+        parts = []
+        for key in shown:
+            value = getattr(self, key)
+            if key == "inplace":
+                if value:
+                    parts.append("inplace=True")
+            else:
+                parts.append(f"{key}={value}")
+        return ", ".join(parts)
+
+    return type(class_name, (Module,), {"__init__": __init__, "forward": forward, "extra_repr": extra_repr,
+                                        "__module__": __name__, "__qualname__": class_name})
+
+
+ReLU = _activation("ReLU", "relu", ("inplace",), (False,))
+Tanh = _activation("Tanh", "tanh")
+Sigmoid = _activation("Sigmoid", "sigmoid")
+SiLU = _activation("SiLU", "silu", ("inplace",), (False,))
+GELU = _activation("GELU", "gelu", ("approximate",), ("none",))
+ELU = _activation("ELU", "elu", ("alpha", "inplace"), (1.0, False))
+LeakyReLU = _activation("LeakyReLU", "leaky_relu", ("negative_slope", "inplace"), (0.01, False))
+Softplus = _activation("Softplus", "softplus", ("beta", "threshold"), (1.0, 20.0))
+Softmax = _activation("Softmax", "softmax", ("dim",), (None,))
+LogSoftmax = _activation("LogSoftmax", "log_softmax", ("dim",), (None,))
+
+
+class Dropout(Module):
+    def __init__(self, p: float = 0.5, inplace: bool = False):
+        super().__init__()
+        if p < 0 or p > 1:
+            raise TorchValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+        self.p = p
+        self.inplace = inplace
+
+    def forward(self, input):
+        return _op("dropout")(input, self.p, self.training, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"p={self.p}, inplace={self.inplace}"
+
+
+def _loss(class_name: str, op: str, params: tuple = (), defaults: tuple = ()):
+    """A loss module: reduction (and the op's other settings) kept as attributes, forward = the op."""
+
+    def __init__(self, *args, size_average=None, reduce=None, **kwargs):
+        Module.__init__(self)
+        if size_average is not None or reduce is not None:
+            raise TorchValueError("size_average and reduce are deprecated; use reduction=")
+        values = dict(zip(params, defaults))
+        values.update(zip(params, args))
+        for key, value in kwargs.items():
+            if key not in values:
+                raise TorchTypeError(f"{class_name}.__init__() got an unexpected keyword argument '{key}'")
+            values[key] = value
+        if values.get("reduction", "mean") not in ("none", "mean", "sum"):
+            raise TorchValueError(f"{values['reduction']} is not a valid value for reduction")
+        for key, value in values.items():
+            if key in ("weight", "pos_weight"):
+                self.register_buffer(key, value)
+            else:
+                setattr(self, key, value)
+
+    def forward(self, input, target):
+        return _op(op)(input, target, **{key: getattr(self, key) for key in params})
+
+    return type(class_name, (Module,), {"__init__": __init__, "forward": forward, "__module__": __name__,
+                                        "__qualname__": class_name})
+
+
+MSELoss = _loss("MSELoss", "mse_loss", ("reduction",), ("mean",))
+L1Loss = _loss("L1Loss", "l1_loss", ("reduction",), ("mean",))
+SmoothL1Loss = _loss("SmoothL1Loss", "smooth_l1_loss", ("reduction", "beta"), ("mean", 1.0))
+HuberLoss = _loss("HuberLoss", "huber_loss", ("reduction", "delta"), ("mean", 1.0))
+CrossEntropyLoss = _loss("CrossEntropyLoss", "cross_entropy", ("weight", "ignore_index", "reduction", "label_smoothing"),
+                         (None, -100, "mean", 0.0))
+NLLLoss = _loss("NLLLoss", "nll_loss", ("weight", "ignore_index", "reduction"), (None, -100, "mean"))
+BCELoss = _loss("BCELoss", "binary_cross_entropy", ("weight", "reduction"), (None, "mean"))
+BCEWithLogitsLoss = _loss("BCEWithLogitsLoss", "binary_cross_entropy_with_logits",
+                          ("weight", "reduction", "pos_weight"), (None, "mean", None))
+
+
+# The torch.nn members a program reaches, by name (torch.nn.functional is added by the caller).
+MODULE_CLASSES = {cls.__name__: cls for cls in (
+    Module, Sequential, ModuleList, Linear, Identity, Flatten, Unflatten, ReLU, Tanh, Sigmoid, SiLU, GELU, ELU,
+    LeakyReLU, Softplus, Softmax, LogSoftmax, Dropout, MSELoss, L1Loss, SmoothL1Loss, HuberLoss, CrossEntropyLoss,
+    NLLLoss, BCELoss, BCEWithLogitsLoss)}
+# the file of torch.nn.modules each class lives in: its printed class name is torch.nn.modules.<file>.<name>
+TORCH_MODULE_FILES = {
+    "Sequential": "container", "ModuleList": "container", "Linear": "linear", "Identity": "linear",
+    "Flatten": "flatten", "Unflatten": "flatten", "Dropout": "dropout",
+    **{name: "activation" for name in ("ReLU", "Tanh", "Sigmoid", "SiLU", "GELU", "ELU", "LeakyReLU", "Softplus",
+                                       "Softmax", "LogSoftmax")},
+    **{name: "loss" for name in ("MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss", "CrossEntropyLoss", "NLLLoss",
+                                 "BCELoss", "BCEWithLogitsLoss")},
+}
+INIT_FUNCTIONS = {fn.__name__: fn for fn in (
+    kaiming_uniform_, uniform_, normal_, constant_, zeros_, ones_, xavier_uniform_, xavier_normal_,
+    calculate_gain)}

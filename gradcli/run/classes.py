@@ -1,0 +1,321 @@
+"""Classes a program defines: plain classes (methods and attributes), subclasses of torch.nn.Module and of
+torch.autograd.Function, and single inheritance among them.
+
+Nothing here is a Python class made from the program's text: a program's class is a `ProgramClass`
+(its methods are the interpreter's UserFunctions), a plain instance is a `ProgramObject` holding a dict,
+and a module instance is a `ProgramModule` (the engine's Module, which registers parameters and
+sub-modules as torch does) that looks its methods up in the program's class.  Every attribute a program
+reads or writes goes through `get_attribute` / `set_attribute` here, which only ever consult those
+dicts and the tables of public methods below: there is no path to Python's own attributes.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from gradcli.engine import custom_function, modules, optim
+from gradcli.engine.custom_function import FunctionCtx
+from gradcli.engine.errors import TorchRuntimeError
+
+# The public methods and attributes of the engine's objects, by class (subclasses included).
+MODULE_METHODS = frozenset("""
+forward parameters named_parameters buffers named_buffers children named_children modules named_modules
+zero_grad train eval training requires_grad_ to cpu float double half add_module register_module
+register_buffer register_parameter state_dict load_state_dict apply get_submodule get_parameter extra_repr
+""".split())
+CONTAINER_METHODS = frozenset({"append", "extend"})
+LAYER_METHODS = frozenset({"reset_parameters"})
+OPTIMIZER_ATTRIBUTES = frozenset({"zero_grad", "step", "param_groups", "add_param_group", "defaults", "state"})
+
+
+class AutogradFunction:
+    """torch.autograd.Function as a base class for a program's classes (it is never instantiated)."""
+
+    def __init__(self, *args, **kwargs):
+        raise TorchRuntimeError("Legacy autograd function with non-static forward method is deprecated. Please "
+                                "use new-style autograd function with static forward method. (Example: "
+                                "https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)")
+
+
+ALLOWED_BASES = {modules.Module: "module", AutogradFunction: "function"}
+
+
+class ProgramClass:
+    """A class statement's result."""
+
+    __slots__ = ("name", "base", "kind", "members", "interpreter")
+
+    def __init__(self, name: str, base, interpreter):
+        self.name = name
+        self.base = base  # None, a ProgramClass, or an entry of ALLOWED_BASES
+        if base is None:
+            self.kind = "plain"
+        elif isinstance(base, ProgramClass):
+            self.kind = base.kind
+        else:
+            self.kind = ALLOWED_BASES[base]
+        self.members: dict = {}  # name -> value; methods are ("function" | "static" | "class", UserFunction)
+        self.interpreter = interpreter
+
+    def lookup(self, name: str):
+        """(owner class, member) for `name` along the chain of program classes, or None."""
+        cls = self
+        while isinstance(cls, ProgramClass):
+            if name in cls.members:
+                return cls, cls.members[name]
+            cls = cls.base
+        return None
+
+    def is_subclass_of(self, other) -> bool:
+        cls = self
+        while isinstance(cls, ProgramClass):
+            if cls is other:
+                return True
+            cls = cls.base
+        return cls is other if cls is not None else False
+
+    def __call__(self, *args, **kwargs):
+        if self.kind == "function":
+            return AutogradFunction()
+        if self.kind == "module":
+            obj = ProgramModule.__new__(ProgramModule)
+            object.__setattr__(obj, "program_class", self)
+        else:
+            obj = ProgramObject(self)
+        found = self.lookup("__init__")
+        if found is not None:
+            owner, (_, function) = found
+            result = self.interpreter.call_function(function, (obj, *args), kwargs)
+            if result is not None:
+                raise TypeError(f"__init__() should return None, not '{type(result).__name__}'")
+        elif self.kind == "module":
+            modules.Module.__init__(obj, *args, **kwargs)
+        elif args or kwargs:
+            raise TypeError(f"{self.name}() takes no arguments")
+        return obj
+
+    def __repr__(self) -> str:
+        return f"<class '__main__.{self.name}'>"
+
+
+class ProgramObject:
+    """An instance of a program's plain class: its attributes in a dict."""
+
+    __slots__ = ("program_class", "attributes", "__weakref__")
+
+    def __init__(self, cls: ProgramClass):
+        self.program_class = cls
+        self.attributes: dict = {}
+
+    def __repr__(self) -> str:
+        return f"<__main__.{self.program_class.name} object at {id(self):#x}>"
+
+
+class ProgramModule(modules.Module):
+    """An instance of a program's nn.Module subclass."""
+
+    program_class: ProgramClass
+
+    def _get_name(self) -> str:
+        return self.program_class.name
+
+    def __call__(self, *args, **kwargs):
+        found = self.program_class.lookup("forward")
+        if found is None:
+            raise NotImplementedError(f'Module [{self._get_name()}] is missing the required "forward" function')
+        return bind(self, found[0], found[1])(*args, **kwargs)
+
+    def extra_repr(self) -> str:
+        found = self.program_class.lookup("extra_repr")
+        return bind(self, found[0], found[1])() if found is not None else ""
+
+    def __repr__(self) -> str:
+        return modules.module_repr(self, repr)
+
+
+class BoundMethod:
+    """A program's method bound to an instance (or, for a classmethod, to the class)."""
+
+    __slots__ = ("function", "owner", "receiver")
+
+    def __init__(self, function, owner: ProgramClass, receiver):
+        self.function, self.owner, self.receiver = function, owner, receiver
+
+    def __call__(self, *args, **kwargs):
+        return self.function.interpreter.call_function(self.function, (self.receiver, *args), kwargs)
+
+    def __repr__(self) -> str:
+        return f"<bound method {self.function.name} of {_receiver_repr(self.receiver)}>"
+
+
+def _receiver_repr(receiver) -> str:
+    return repr(receiver)
+
+
+class Super:
+    """super(): attribute lookup that starts after `cls` in the receiver's chain of classes."""
+
+    __slots__ = ("cls", "receiver")
+
+    def __init__(self, cls: ProgramClass, receiver):
+        self.cls, self.receiver = cls, receiver
+
+    def __repr__(self) -> str:
+        return f"<super: <class '{self.cls.name}'>, <{self.cls.name} object>>"
+
+
+def bind(receiver, owner: ProgramClass, member):
+    """What reading a class member through `receiver` gives, as Python's descriptors do."""
+    if type(member) is tuple:
+        kind, function = member
+        if kind == "static":
+            return function
+        if kind == "class":
+            return BoundMethod(function, owner, receiver if isinstance(receiver, ProgramClass)
+                               else _class_of(receiver))
+        if isinstance(receiver, ProgramClass):
+            return function  # C.method: the plain function
+        return BoundMethod(function, owner, receiver)
+    return member
+
+
+def _class_of(obj) -> ProgramClass:
+    return obj.program_class
+
+
+# -- attribute access ----------------------------------------------------------------------------------------
+
+def handles(obj) -> bool:
+    """Whether attribute access on `obj` is this module's business."""
+    return isinstance(obj, (ProgramClass, ProgramObject, modules.Module, Super, FunctionCtx, optim.Optimizer))
+
+
+def get_attribute(obj, name: str):
+    if isinstance(obj, ProgramObject):
+        if name in obj.attributes:
+            return obj.attributes[name]
+        found = obj.program_class.lookup(name)
+        if found is not None:
+            return bind(obj, *found)
+        raise AttributeError(f"'{obj.program_class.name}' object has no attribute '{name}'")
+    if isinstance(obj, modules.Module):
+        return _module_attribute(obj, name)
+    if isinstance(obj, ProgramClass):
+        if name == "apply" and obj.kind == "function":
+            return partial(apply_function, obj)
+        found = obj.lookup(name)
+        if found is not None:
+            return bind(obj, *found)
+        raise AttributeError(f"type object '{obj.name}' has no attribute '{name}'")
+    if isinstance(obj, Super):
+        return _super_attribute(obj, name)
+    if isinstance(obj, FunctionCtx):
+        if name in FunctionCtx.METHODS:
+            return getattr(obj, name)
+        if name in obj.attributes:
+            return obj.attributes[name]
+        raise AttributeError(f"'{obj.function_name}' object has no attribute '{name}'")
+    if isinstance(obj, optim.Optimizer):
+        if name in OPTIMIZER_ATTRIBUTES:
+            return getattr(obj, name)
+        raise AttributeError(f"'{type(obj).__name__}' object has no attribute '{name}'")
+    raise AttributeError(f"'{type(obj).__name__}' object has no attribute '{name}'")
+
+
+def _module_attribute(module: modules.Module, name: str):
+    own = module.own_attributes()
+    if name in own:
+        return own[name]
+    if isinstance(module, ProgramModule):
+        found = module.program_class.lookup(name)
+        if found is not None:
+            return bind(module, *found)
+    if name in MODULE_METHODS or (name in CONTAINER_METHODS and isinstance(module, (modules.Sequential,
+                                                                                    modules.ModuleList))) \
+            or (name in LAYER_METHODS and hasattr(type(module), name)):
+        return getattr(module, name)
+    raise AttributeError(f"'{module._get_name()}' object has no attribute '{name}'")
+
+
+def _super_attribute(proxy: Super, name: str):
+    base = proxy.cls.base
+    if isinstance(base, ProgramClass):
+        found = base.lookup(name)
+        if found is not None:
+            return bind(proxy.receiver, *found)
+        while isinstance(base, ProgramClass):
+            base = base.base
+    if base is modules.Module and (name == "__init__" or name in MODULE_METHODS):
+        method = modules.Module.__init__ if name == "__init__" else getattr(modules.Module, name)
+        return partial(method, proxy.receiver)
+    if name == "__init__":
+        return _object_init
+    raise AttributeError(f"'super' object has no attribute '{name}'")
+
+
+def _object_init(*args, **kwargs):
+    if args or kwargs:
+        raise TypeError("object.__init__() takes exactly one argument (the instance to initialize)")
+
+
+def set_attribute(obj, name: str, value) -> None:
+    if isinstance(obj, ProgramObject):
+        obj.attributes[name] = value
+    elif isinstance(obj, modules.Module):
+        if "_parameters" not in obj.__dict__ and isinstance(obj, ProgramModule) \
+                and not isinstance(value, (modules.Parameter, modules.Module)):
+            object.__setattr__(obj, name, value)  # before super().__init__(): a plain attribute, as in torch
+        else:
+            obj.__setattr__(name, value)
+    elif isinstance(obj, ProgramClass):
+        obj.members[name] = value
+    elif isinstance(obj, FunctionCtx):
+        if name in FunctionCtx.METHODS:
+            raise AttributeError(f"attribute '{name}' of '{obj.function_name}' objects is not writable")
+        obj.attributes[name] = value
+    elif isinstance(obj, optim.Optimizer) and name in ("param_groups", "state"):
+        setattr(obj, name, value)
+    else:
+        raise AttributeError(f"'{type(obj).__name__}' object attribute '{name}' is read-only")
+
+
+# -- autograd.Function ----------------------------------------------------------------------------------------
+
+def apply_function(cls: ProgramClass, *args, **kwargs):
+    """Function.apply for the program's class `cls`."""
+    forward = cls.lookup("forward")
+    backward = cls.lookup("backward")
+    if forward is None:
+        raise NotImplementedError("You must implement the forward function for custom autograd.Function.")
+    setup = cls.lookup("setup_context")
+    forward_fn = bind(cls, *forward)
+
+    def call_backward(ctx, *grads):
+        if backward is None:
+            raise NotImplementedError("You must implement either the backward or vjp method for your custom "
+                                      "autograd.Function to use it with backward mode AD.")
+        return bind(cls, *backward)(ctx, *grads)
+
+    setup_fn = bind(cls, *setup) if setup is not None else None
+    return custom_function.apply(cls.name, forward_fn, call_backward, args, kwargs, setup_context=setup_fn)
+
+
+# -- isinstance and type ---------------------------------------------------------------------------------------
+
+def is_instance(obj, classinfo) -> bool:
+    """isinstance() that also knows the program's classes."""
+    if isinstance(classinfo, tuple):
+        return any(is_instance(obj, item) for item in classinfo)
+    if isinstance(classinfo, ProgramClass):
+        cls = getattr(obj, "program_class", None) if isinstance(obj, (ProgramObject, ProgramModule)) else None
+        return cls is not None and cls.is_subclass_of(classinfo)
+    if classinfo is AutogradFunction:
+        return False
+    return isinstance(obj, classinfo)
+
+
+def class_of(obj):
+    """The class type() gives for an object of the program's own classes, or None."""
+    if isinstance(obj, (ProgramObject, ProgramModule)):
+        return obj.program_class
+    return None
