@@ -50,8 +50,16 @@ except Exception as error:
 """
 
 
+TUTORIALS = ROOT / "tests" / "programs"  # the tutorials' own programs (issue 18), expected output beside them
+
+
 def programs() -> list[Path]:
-    return sorted(SNIPPETS.glob("*.py")) + sorted((ROOT / "examples").glob("seed_*.py"))
+    return sorted(SNIPPETS.glob("*.py")) + sorted((ROOT / "examples").glob("seed_*.py")) + \
+        sorted(TUTORIALS.glob("*.py"))
+
+
+def expected_dir(program: Path) -> Path:
+    return TUTORIALS / "expected" if program.parent == TUTORIALS else EXPECTED
 
 
 def record(program: Path) -> str:
@@ -59,8 +67,8 @@ def record(program: Path) -> str:
                           cwd=program.parent, timeout=120)
     if done.returncode != ("gradcli run: error at line" in done.stderr):
         raise SystemExit(f"{program.name}: exit status {done.returncode} but stderr was:\n{done.stderr}")
-    out = EXPECTED / f"{program.stem}.out"
-    err = EXPECTED / f"{program.stem}.err"
+    out = expected_dir(program) / f"{program.stem}.out"
+    err = expected_dir(program) / f"{program.stem}.err"
     out.write_text(ADDRESS.sub(" at 0x…", done.stdout))
     if done.stderr:
         err.write_text(ADDRESS.sub(" at 0x…", done.stderr))
@@ -70,6 +78,10 @@ def record(program: Path) -> str:
 
 
 def main() -> None:
+    try:
+        import torch  # noqa: F401 - only to fail early: without torch every golden would be an ImportError
+    except ImportError:
+        raise SystemExit("this script records PyTorch's output: run it with a Python that has torch") from None
     name_filter = sys.argv[1] if len(sys.argv) > 1 else ""
     EXPECTED.mkdir(parents=True, exist_ok=True)
     with ThreadPoolExecutor(max_workers=2) as pool:  # each run is mostly torch's import: two at a time

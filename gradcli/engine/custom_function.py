@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine.autograd import SECOND_BACKWARD, Function, GradMode, next_sequence, no_grad, type_name
 from gradcli.engine import dual
+from gradcli.engine.autograd import SECOND_BACKWARD, Function, GradMode, next_sequence, no_grad, type_name
 from gradcli.engine.dual import sum_to_shape
 from gradcli.engine.errors import TorchRuntimeError, TorchTypeError
 from gradcli.engine.tensor import Tensor
@@ -55,7 +55,7 @@ class FunctionCtx:
     def saved_tensors(self) -> tuple:
         if self.released:
             raise TorchRuntimeError(SECOND_BACKWARD)
-        for i, (t, version) in enumerate(zip(self.to_save, self.saved_versions)):
+        for t, version in zip(self.to_save, self.saved_versions):
             if isinstance(t, Tensor) and t._version[0] != version and not self.in_forward:
                 producer = t.grad_fn.name if t.grad_fn is not None else None
                 which = f", which is output 0 of {producer.replace('Backward0', '').replace('Backward', '')}," \

@@ -36,7 +36,9 @@ def sum_to_shape(array: np.ndarray, shape: tuple) -> np.ndarray:
     lead = array.ndim - len(shape)
     axes = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape) if s == 1 and array.shape[i + lead] != 1)
     if axes:
-        total = kernels.whole_sum(array) if len(axes) == array.ndim else None
+        # size-1 dims left out of `axes` change nothing: torch's reduction then sums every element as one run
+        whole = all(array.shape[i] == 1 for i in range(array.ndim) if i not in axes)
+        total = kernels.whole_sum(array) if whole else None
         array = array.sum(axis=axes, keepdims=True) if total is None else np.asarray(total).reshape((1,) * array.ndim)
     if lead:
         array = array.reshape(shape)

@@ -728,8 +728,8 @@ MSELoss = _loss("MSELoss", "mse_loss", ("reduction",), ("mean",))
 L1Loss = _loss("L1Loss", "l1_loss", ("reduction",), ("mean",))
 SmoothL1Loss = _loss("SmoothL1Loss", "smooth_l1_loss", ("reduction", "beta"), ("mean", 1.0))
 HuberLoss = _loss("HuberLoss", "huber_loss", ("reduction", "delta"), ("mean", 1.0))
-CrossEntropyLoss = _loss("CrossEntropyLoss", "cross_entropy", ("weight", "ignore_index", "reduction", "label_smoothing"),
-                         (None, -100, "mean", 0.0))
+CrossEntropyLoss = _loss("CrossEntropyLoss", "cross_entropy",
+                         ("weight", "ignore_index", "reduction", "label_smoothing"), (None, -100, "mean", 0.0))
 NLLLoss = _loss("NLLLoss", "nll_loss", ("weight", "ignore_index", "reduction"), (None, -100, "mean"))
 BCELoss = _loss("BCELoss", "binary_cross_entropy", ("weight", "reduction"), (None, "mean"))
 BCEWithLogitsLoss = _loss("BCEWithLogitsLoss", "binary_cross_entropy_with_logits",

@@ -12,7 +12,8 @@ import math
 from functools import cache
 
 from gradcli import engine
-from gradcli.engine import dtypes, modules as nn_modules, optim
+from gradcli.engine import dtypes, optim
+from gradcli.engine import modules as nn_modules
 from gradcli.engine.autograd import Function
 from gradcli.engine.ops import LINALG, REGISTRY
 from gradcli.engine.ops.reduction import ReturnTypes
@@ -84,7 +85,8 @@ MODULE_SETTINGS = {
     "MSELoss": frozenset({"reduction"}), "L1Loss": frozenset({"reduction"}),
     "CrossEntropyLoss": frozenset({"reduction", "ignore_index", "label_smoothing", "weight"}),
     "NLLLoss": frozenset({"reduction", "ignore_index", "weight"}),
-    "BCELoss": frozenset({"reduction", "weight"}), "BCEWithLogitsLoss": frozenset({"reduction", "weight", "pos_weight"}),
+    "BCELoss": frozenset({"reduction", "weight"}),
+    "BCEWithLogitsLoss": frozenset({"reduction", "weight", "pos_weight"}),
 }
 
 # Tensor attributes a program may assign (torch's property setters, with their checks).
@@ -117,7 +119,8 @@ BUILTIN_NAMES = frozenset(PYTHON_BUILTINS) | {"print", "type", "super"}  # the l
 # Callables that take a range or an iterator without draining it.  Any other callable (list, sum, sorted,
 # torch.Size, an optimizer ...) would drain it inside C code, where no limit reaches, so the interpreter
 # hands it such an argument item by item, each counting against max_iterations.
-LAZY_AWARE = (len, reversed, enumerate, zip, isinstance, classes.is_instance, str, bool, type_of)  # and reprs.program_str
+# (and reprs.program_str)
+LAZY_AWARE = (len, reversed, enumerate, zip, isinstance, classes.is_instance, str, bool, type_of)
 
 
 def python_builtins() -> dict:

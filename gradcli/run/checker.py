@@ -3,9 +3,10 @@
 Default deny: a node type the interpreter has no visit method for is refused, and so are names and
 attributes starting with "_" (but a method named __init__ and super().__init__), classes other than
 plain ones and subclasses of torch.nn.Module / torch.autograd.Function (no metaclass, no decorators but
-@staticmethod and @classmethod, nothing but methods, attributes and a docstring in the body), imports of anything but torch and math, builtins outside the supported
-set (open, eval, exec, getattr ...), attributes no supported value has, torch functions gradcli lacks,
-nested functions, decorators, *args and **kwargs, and syntax nested deeper than max_nesting.
+@staticmethod and @classmethod, nothing but methods, attributes and a docstring in the body), imports of
+anything but torch and math, builtins outside the supported set (open, eval, exec, getattr ...),
+attributes no supported value has, torch functions gradcli lacks, nested functions, decorators, *args and
+**kwargs, and syntax nested deeper than max_nesting.
 Errors Python itself would report at compile time ('return' outside function) come out as SyntaxError.
 """
 
@@ -61,6 +62,8 @@ class _Checker:
         self.methods = {id(item) for node in tree.body if isinstance(node, ast.ClassDef) for item in node.body
                         if isinstance(item, ast.FunctionDef)}
         self.attributes = _program_attributes(tree)
+        self.on_receiver = _receiver_attributes(tree)
+        self.class_bases = {id(base) for node in tree.body if isinstance(node, ast.ClassDef) for base in node.bases}
 
     def run(self) -> None:
         # (node, depth, in_function, in_loop), depth-first in source order, without recursion
@@ -100,6 +103,8 @@ class _Checker:
     # -- one method per node type that needs more than being allowed ----------------------------------
     def check_Name(self, node: ast.Name, *_):
         _check_identifier(self, node.id, node)
+        if node.id == "object" and id(node) in self.class_bases:
+            return  # class A(object):
         if isinstance(node.ctx, ast.Load) and node.id not in self.bound and node.id not in api.BUILTIN_NAMES \
                 and hasattr(builtins, node.id):
             self.refuse(f"the builtin {node.id}()", node)
@@ -114,7 +119,8 @@ class _Checker:
             module, attr = dotted
             if attr not in module.members:
                 self.refuse(f"{module.name}.{attr}", node)
-        elif node.attr not in api.known_attributes() and node.attr not in self.attributes:
+        elif node.attr not in api.known_attributes() and node.attr not in self.attributes \
+                and id(node) not in self.on_receiver:
             self.refuse(f"the attribute .{node.attr}", node)
 
     def check_keyword(self, node: ast.keyword, *_):
@@ -250,6 +256,21 @@ def _program_attributes(tree: ast.Module) -> frozenset:
                 elif isinstance(item, ast.Assign):
                     names.update(t.id for t in item.targets if isinstance(t, ast.Name))
     return frozenset(names)
+
+
+def _receiver_attributes(tree: ast.Module) -> set[int]:
+    """The attribute reads on a method's first parameter (self.fc2, ctx.k): a typo there is the program's
+    AttributeError at run time, as in Python, not a missing feature of gradcli."""
+    found = set()
+    for node in tree.body:
+        if not isinstance(node, ast.ClassDef):
+            continue
+        for method in node.body:
+            if isinstance(method, ast.FunctionDef) and (method.args.posonlyargs or method.args.args):
+                receiver = (method.args.posonlyargs + method.args.args)[0].arg
+                found.update(id(n) for n in ast.walk(method) if isinstance(n, ast.Attribute)
+                             and isinstance(n.value, ast.Name) and n.value.id == receiver)
+    return found
 
 
 def _module_aliases(tree: ast.Module) -> dict[str, api.Module]:

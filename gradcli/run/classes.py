@@ -25,7 +25,7 @@ register_buffer register_parameter state_dict load_state_dict apply get_submodul
 """.split())
 CONTAINER_METHODS = frozenset({"append", "extend"})
 LAYER_METHODS = frozenset({"reset_parameters"})
-OPTIMIZER_ATTRIBUTES = frozenset({"zero_grad", "step", "param_groups", "add_param_group", "defaults", "state"})
+OPTIMIZER_ATTRIBUTES = frozenset({"zero_grad", "step", "param_groups", "add_param_group", "defaults"})
 
 
 class AutogradFunction:
@@ -44,6 +44,7 @@ class ProgramClass:
     """A class statement's result."""
 
     __slots__ = ("name", "base", "kind", "members", "interpreter")
+    python_type_name = "type"
 
     def __init__(self, name: str, base, interpreter):
         self.name = name
@@ -102,6 +103,7 @@ class ProgramObject:
     """An instance of a program's plain class: its attributes in a dict."""
 
     __slots__ = ("program_class", "attributes", "__weakref__")
+    python_type_name = "object"
 
     def __init__(self, cls: ProgramClass):
         self.program_class = cls
@@ -137,6 +139,7 @@ class BoundMethod:
     """A program's method bound to an instance (or, for a classmethod, to the class)."""
 
     __slots__ = ("function", "owner", "receiver")
+    python_type_name = "method"
 
     def __init__(self, function, owner: ProgramClass, receiver):
         self.function, self.owner, self.receiver = function, owner, receiver
@@ -156,6 +159,7 @@ class Super:
     """super(): attribute lookup that starts after `cls` in the receiver's chain of classes."""
 
     __slots__ = ("cls", "receiver")
+    python_type_name = "super"
 
     def __init__(self, cls: ProgramClass, receiver):
         self.cls, self.receiver = cls, receiver
@@ -273,7 +277,7 @@ def set_attribute(obj, name: str, value) -> None:
         if name in FunctionCtx.METHODS:
             raise AttributeError(f"attribute '{name}' of '{obj.function_name}' objects is not writable")
         obj.attributes[name] = value
-    elif isinstance(obj, optim.Optimizer) and name in ("param_groups", "state"):
+    elif isinstance(obj, optim.Optimizer) and name == "param_groups":
         setattr(obj, name, value)
     else:
         raise AttributeError(f"'{type(obj).__name__}' object attribute '{name}' is read-only")

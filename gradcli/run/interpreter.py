@@ -55,6 +55,7 @@ class UserFunction:
     """A function the program defined.  Callable from C too (sorted's key=), always through the interpreter."""
 
     __slots__ = ("name", "node", "signature", "local_names", "interpreter", "owner")
+    python_type_name = "function"
 
     def __init__(self, name, node, signature, local_names, interpreter, owner=None):
         self.name, self.node, self.signature = name, node, signature  # name: the qualified name, C.method
@@ -334,10 +335,10 @@ class Interpreter:
 
     def exec_ClassDef(self, node, frame):
         """A class statement: its methods (plain, @staticmethod, @classmethod), attributes and docstring."""
-        bases = [self.eval(base, frame) for base in node.bases]
+        bases = [None if _is_object(base, frame) else self.eval(base, frame) for base in node.bases]
         base = bases[0] if bases else None
         if base is not None and not isinstance(base, classes.ProgramClass) and base not in classes.ALLOWED_BASES:
-            raise Refused(f"a class deriving from {program_repr(base)} (only torch.nn.Module, "
+            raise Refused(f"a class deriving from {ast.unparse(node.bases[0])} (only torch.nn.Module, "
                           "torch.autograd.Function and the program's own classes)", node.lineno)
         cls = classes.ProgramClass(node.name, base, self)
         scope = Frame({}, None, frame)  # the class body's own namespace: later attributes may use earlier ones
@@ -456,6 +457,8 @@ class Interpreter:
             if self.is_lazy(value):
                 value = list(self.metered(value))
             return classes.set_attribute(obj, name, value)
+        if not isinstance(obj, Tensor) and name not in api.readable_attributes(obj):
+            raise AttributeError(f"'{type(obj).__name__}' object has no attribute '{name}'")
         if not isinstance(obj, Tensor) or name not in api.TENSOR_SETTABLE:
             raise AttributeError(f"attribute '{name}' of '{type(obj).__name__}' objects is not writable")
         if name != "requires_grad":
@@ -759,6 +762,17 @@ class _SafeFormatter(string.Formatter):
     def format_field(self, value, format_spec):
         self.interpreter.check_width(format_spec)
         return format(value, format_spec)
+
+
+def _is_object(base: ast.expr, frame: Frame) -> bool:
+    """`class A(object):`, the old spelling of a plain class (object itself is not among the builtins)."""
+    if not (isinstance(base, ast.Name) and base.id == "object"):
+        return False
+    while frame is not None:
+        if "object" in frame.vars:
+            return False
+        frame = frame.parent
+    return True
 
 
 def _local_names(node: ast.FunctionDef) -> frozenset:

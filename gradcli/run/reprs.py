@@ -42,6 +42,10 @@ def _program_names() -> dict[int, tuple[str, str]]:
 def class_name(cls: type) -> str:
     if cls in TORCH_CLASSES:
         return TORCH_CLASSES[cls]
+    if cls in api.TORCH_CLASS_NAMES:
+        return api.TORCH_CLASS_NAMES[cls]
+    if hasattr(cls, "python_type_name"):  # the interpreter's own objects, named as Python names them
+        return cls.python_type_name
     if isinstance(cls, type) and issubclass(cls, Function):
         return cls.name  # a grad_fn's class is named as the node: SumBackward0
     return cls.__name__

@@ -20,7 +20,23 @@ ROOT = Path(__file__).resolve().parents[2]
 SNIPPETS = ROOT / "tests" / "snippets"
 EXPECTED = SNIPPETS / "expected"
 PROGRAMS = sorted(SNIPPETS.glob("*.py")) + sorted((ROOT / "examples").glob("seed_*.py"))
+TUTORIALS = ROOT / "tests" / "programs"  # the PyTorch tutorials' own programs, as a learner copies them
 ADDRESS = re.compile(r" at 0x[0-9a-f]+")  # as the golden script normalises object addresses
+# Programs that run but do not yet print PyTorch's last digits, and why (strict: a fix must remove the entry).
+NOT_YET_EXACT = {
+    "102_nn_modules_tour": "F.dropout is not in gradcli yet",
+    "103_optimizers_tour": "float32 mm sums in OpenBLAS's order, not MKL's (the weight gradients' last bit)",
+    "tutorial_polynomial_tensor": "float32 sin is correctly rounded, torch's SLEEF sinf is not, on 92 of 2000",
+    "tutorial_polynomial_autograd": "float32 sin (SLEEF)",
+    "tutorial_polynomial_custom_function": "float32 sin (SLEEF)",
+    "tutorial_polynomial_nn": "float32 pow(tensor, tensor) (SLEEF powf) and mm (MKL)",
+    "tutorial_polynomial_optim": "float32 pow(tensor, tensor) (SLEEF powf) and mm (MKL)",
+}
+
+
+def _known(program: Path):
+    reason = NOT_YET_EXACT.get(program.stem)
+    return pytest.param(program, marks=pytest.mark.xfail(reason=reason, strict=True)) if reason else program
 
 
 def run(source: str, limits: RunLimits | None = None) -> tuple[int, str, str]:
@@ -34,10 +50,12 @@ def test_there_are_enough_snippets():
     assert len(list(EXPECTED.glob("*error*.err"))) >= 10
 
 
-@pytest.mark.parametrize("program", PROGRAMS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("program", [_known(p) for p in PROGRAMS + sorted(TUTORIALS.glob("*.py"))],
+                         ids=lambda p: p.stem)
 def test_program_prints_what_pytorch_prints(program: Path):
-    expected_out = (EXPECTED / f"{program.stem}.out").read_text()
-    err_file = EXPECTED / f"{program.stem}.err"
+    expected = TUTORIALS / "expected" if program.parent == TUTORIALS else EXPECTED
+    expected_out = (expected / f"{program.stem}.out").read_text()
+    err_file = expected / f"{program.stem}.err"
     expected_err = err_file.read_text() if err_file.exists() else ""
     code, out, err = run(program.read_text())
     assert ADDRESS.sub(" at 0x…", out) == expected_out
@@ -55,7 +73,7 @@ def test_run_restores_engine_state():
 # -- refused before anything runs ------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("source", "what", "line", "column"), [
-    ("class A:\n    pass\n", "class definitions", 1, 1),
+    ("def f():\n    class A:\n        pass\n", "class definitions inside functions", 2, 5),
     ("import os\n", "importing os", 1, 1),
     ("import numpy as np\n", "importing numpy", 1, 1),
     ("from os import path\n", "importing from os", 1, 1),
@@ -72,9 +90,9 @@ def test_run_restores_engine_state():
     ("import torch\n@torch.no_grad()\ndef f():\n    pass\n", "decorators", 2, 2),
     ("def f(*args):\n    pass\n", "*args and **kwargs parameters", 1, 8),
     ("import torch\nx = torch.cumsum_nonexistent(1)\n", "torch.cumsum_nonexistent", 2, 5),
-    ("import torch\nx = torch.nn.Linear(2, 2)\n", "torch.nn.Linear", 2, 5),
+    ("import torch\nx = torch.nn.LSTM(2, 2)\n", "torch.nn.LSTM", 2, 5),
     ("x = [1]\nx.__len__()\n", "the attribute .__len__", 2, 1),
-    ("x = 1\nx.foo = 2\n", "the attribute .foo", 2, 1),
+    ("x = 1\nprint(x.foo)\n", "the attribute .foo", 2, 7),
     ("a, *b = [1, 2, 3]\n", "starred assignment targets", 1, 4),
     ("x = {1, 2}\n", "sets", 1, 5),
     ("global x\n", "global statements", 1, 1),
@@ -145,8 +163,10 @@ def test_python_semantics(source, expected):
 
 
 def test_values_are_reached_only_through_the_tables():
-    code, _, err = run("x = [1]\nx.foo_bar = 1\n")
-    assert code == 2  # static: no value has .foo_bar
+    code, _, err = run("x = [1]\nprint(x.foo_bar)\n")
+    assert code == 2  # static: no value has .foo_bar, and the program defines none
+    code, _, err = run("x = [1]\nx.foo_bar = 1\n")  # a program's own objects may have it: found at run time
+    assert code == 1 and err.endswith("AttributeError: 'list' object has no attribute 'foo_bar'\n")
     code, _, err = run("import torch\nx = torch.ones(2)\nx.append(1)\n")
     assert code == 1 and err.endswith("AttributeError: 'Tensor' object has no attribute 'append'\n")
     code, _, err = run("t = type(1)\nt('5')\n")
@@ -214,3 +234,81 @@ def test_stdin_and_cli_entry_point():
     done = subprocess.run([sys.executable, "-m", "gradcli", "run", "-"], input="import os\n", capture_output=True,
                           text=True, cwd=ROOT, timeout=60)
     assert done.returncode == 2 and "does not support importing os" in done.stderr
+
+
+# -- classes: what the tutorials write runs; everything around it stays refused --------------------------------
+
+@pytest.mark.parametrize(("source", "what"), [
+    ("class A(metaclass=type):\n    pass\n", "class keywords"),
+    ("class A:\n    def __getattr__(self, name):\n        return 1\n", "the name __getattr__"),
+    ("class A:\n    def __init_subclass__(cls):\n        pass\n", "the name __init_subclass__"),
+    ("class A:\n    __slots__ = ()\n", "the name __slots__"),
+    ("class A:\n    @property\n    def x(self):\n        return 1\n", "decorators"),
+    ("class A:\n    @staticmethod\n    @staticmethod\n    def x():\n        return 1\n", "decorators"),
+    ("def deco(f):\n    return f\nclass A:\n    @deco\n    def x(self):\n        return 1\n", "decorators"),
+    ("staticmethod = print\nclass A:\n    @staticmethod\n    def x():\n        pass\n", "decorators"),
+    ("@print\nclass A:\n    pass\n", "class decorators"),
+    ("class A:\n    for i in range(3):\n        pass\n", "statements in a class body"),
+    ("class A:\n    x: int = 1\n", "statements in a class body"),
+    ("class A:\n    def f(self):\n        class B:\n            pass\n", "class definitions inside functions"),
+    ("class A:\n    pass\nclass B(A, A):\n    pass\n", "multiple inheritance"),
+    ("class A:\n    pass\nprint(A().__class__)\n", "the attribute .__class__"),
+    ("class A:\n    pass\nprint(A.__subclasses__())\n", "the attribute .__subclasses__"),
+    ("class A:\n    pass\nprint(A.__dict__)\n", "the attribute .__dict__"),
+    ("class A:\n    pass\nprint(A.__mro__)\n", "the attribute .__mro__"),
+    ("import torch\nclass N(torch.nn.Module):\n    pass\nprint(N()._parameters)\n", "the attribute ._parameters"),
+    ("class A:\n    def f(self):\n        return super().__getattribute__('x')\n", "the attribute .__getattribute__"),
+    ("class A:\n    def f(self):\n        return self.__init__.__globals__\n", "the attribute .__globals__"),
+    ("class A(getattr):\n    pass\n", "the builtin getattr()"),
+    ("class A(vars()):\n    pass\n", "a base class that is not a name"),
+    ("class A:\n    x = property(print)\n", "the builtin property()"),
+])
+def test_class_escapes_are_refused_before_running(source, what):
+    code, out, err = run("print('ran')\n" + source)
+    assert code == 2 and out == "", err
+    assert what in err, err
+
+
+@pytest.mark.parametrize(("source", "what"), [
+    ("class A(type):\n    pass\n", "a class deriving from type (only torch.nn.Module"),
+    ("class A(int):\n    pass\n", "a class deriving from int"),
+    ("import torch\nclass A(torch.Tensor):\n    pass\n", "a class deriving from torch.Tensor"),
+    ("import torch\nclass A(torch.nn.Linear):\n    pass\n", "a class deriving from torch.nn.Linear"),
+    ("import torch\nclass A(torch.optim.SGD):\n    pass\n", "a class deriving from torch.optim.SGD"),
+    ("class A:\n    def f(self):\n        return super(int, 3)\nA().f()\n", "super() with arguments"),
+    ("t = type\nclass A(t):\n    pass\n", "a class deriving from"),
+])
+def test_class_escapes_are_refused_when_reached(source, what):
+    code, _, err = run(source)
+    assert code == 2, err
+    assert what in err, err
+
+
+@pytest.mark.parametrize(("source", "message"), [
+    ("class A:\n    pass\nA().x\n", "AttributeError: 'A' object has no attribute 'x'"),
+    ("class A:\n    pass\nprint(A.members)\n", "AttributeError: type object 'A' has no attribute 'members'"),
+    ("class A:\n    def f(self):\n        pass\nprint(A().f.function)\n", "AttributeError: 'BoundMethod' object has no"),
+    ("class A:\n    def f(self):\n        pass\nprint(A.f.node)\n", "AttributeError: 'UserFunction' object has no"),
+    ("class A:\n    def f(self):\n        return super().interpreter\nA().f()\n",
+     "AttributeError: 'super' object has no attribute 'interpreter'"),
+    ("import torch\nclass F(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n"
+     "        return ctx.to_save\nF.apply(torch.ones(1))\n", "object has no attribute 'to_save'"),
+    ("import torch\nopt = torch.optim.SGD([torch.ones(1, requires_grad=True)], lr=0.1)\nopt.state\n",
+     "the attribute .state"),
+    ("class A:\n    def f(self):\n        return self.f()\nA().f()\n", "max_call_depth"),
+    ("class A:\n    def __init__(self):\n        return 3\nA()\n", "TypeError: __init__() should return None, not 'int'"),
+    ("class A:\n    pass\nA(1)\n", "TypeError: A() takes no arguments"),
+    ("def f():\n    return super()\nf()\n", "RuntimeError: super(): no arguments"),
+])
+def test_class_misuse_fails_as_python_would(source, message):
+    # the names are the program's own attributes too, so the static check lets them through to run time
+    names = "class Z:\n    pass\nz = Z()\nz.members = z.function = z.node = z.interpreter = z.x = z.to_save = 0\n"
+    code, _, err = run(names + source)
+    assert code in (1, 2) and message in err, err
+
+
+def test_plain_classes_and_object_base():
+    code, out, err = run("class A(object):\n    n = 2\n    def f(self, k):\n        return self.n * k\n"
+                         "class B(A):\n    def f(self, k):\n        return super().f(k) + 1\n"
+                         "print(B().f(3), isinstance(B(), A), type(A), type(B()) == B, B)\n")
+    assert (code, err) == (0, "") and out == "7 True <class 'type'> True <class '__main__.B'>\n"

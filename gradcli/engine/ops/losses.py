@@ -7,7 +7,7 @@ import warnings
 
 import numpy as np
 
-from gradcli.engine import dual
+from gradcli.engine import dual, kernels
 from gradcli.engine.autograd import Function, GradMode
 from gradcli.engine.errors import TorchIndexError, TorchRuntimeError, TorchValueError
 from gradcli.engine.ops import arith, sizes
@@ -29,8 +29,18 @@ BCE_EPSILON = float(np.float32(1e-12))
 
 
 def _mean(loss: np.ndarray):
-    """The mean reduction; nan for an empty input, as torch, without numpy's 'Mean of empty slice' warning."""
-    return loss.mean() if loss.size else np.asarray(np.nan, dtype=loss.dtype)
+    """The mean reduction (torch's loss.mean(): its sum, in torch's order, over the count); nan for an empty
+    input, as torch, without numpy's 'Mean of empty slice' warning."""
+    if not loss.size:
+        return np.asarray(np.nan, dtype=loss.dtype)
+    total = kernels.whole_sum(loss)
+    return loss.mean() if total is None else total / loss.dtype.type(loss.size)
+
+
+def _total(loss: np.ndarray):
+    """The sum reduction, in torch's SumKernel order."""
+    total = kernels.whole_sum(loss)
+    return loss.sum() if total is None else total
 
 
 def check_reduction(reduction: str) -> None:
@@ -52,7 +62,7 @@ class MseLoss(Function):
         squared = diff * diff
         if reduction == "none":
             return squared
-        return _mean(squared) if reduction == "mean" else squared.sum()
+        return _mean(squared) if reduction == "mean" else _total(squared)
 
     @staticmethod
     def backward(ctx, g, x, target):
@@ -135,7 +145,7 @@ class _PointwiseLoss(Function):
             loss = loss.astype(x.dtype, copy=False)
         if reduction == "none":
             return loss
-        return np.asarray(_mean(loss) if reduction == "mean" else loss.sum(), dtype=loss.dtype)
+        return np.asarray(_mean(loss) if reduction == "mean" else _total(loss), dtype=loss.dtype)
 
     @classmethod
     def backward(cls, ctx, g, x, target):
@@ -373,7 +383,7 @@ class BinaryCrossEntropy(Function):
             loss = loss * weight
         if reduction == "none":
             return loss.astype(x.dtype, copy=False)
-        return np.asarray(_mean(loss) if reduction == "mean" else loss.sum(), dtype=x.dtype)
+        return np.asarray(_mean(loss) if reduction == "mean" else _total(loss), dtype=x.dtype)
 
     @staticmethod
     def backward(ctx, g, x, target, weight):
@@ -509,7 +519,7 @@ class BinaryCrossEntropyWithLogits(Function):
         dtype = target.dtype if target.dtype.kind == "f" else x.dtype  # torch's kernel works on target's dtype
         if reduction == "none":
             return loss.astype(dtype, copy=False)
-        return np.asarray(_mean(loss) if reduction == "mean" else loss.sum(), dtype=dtype)
+        return np.asarray(_mean(loss) if reduction == "mean" else _total(loss), dtype=dtype)
 
     @staticmethod
     def backward(ctx, g, x, target, weight, pos_weight):

@@ -39,10 +39,10 @@ class Sum(_Reduce):
         ctx.aux = (dims, keepdim, x.shape)
         if x.dtype.kind in "bu" or (x.dtype.kind == "i" and x.dtype != np.int64):
             x = x.astype(np.int64)  # torch sums integers and bools as int64
-        if len(dims) == x.ndim:
+        if all(x.shape[i] == 1 for i in range(x.ndim) if i not in dims):  # every element in one run
             total = kernels.whole_sum(x)
             if total is not None:
-                return np.asarray(total).reshape((1,) * x.ndim if keepdim else ())
+                return np.asarray(total).reshape(_reduced_shape(x.shape, dims, keepdim))
         return x.sum(axis=dims, keepdims=keepdim)
 
     @staticmethod
@@ -71,9 +71,10 @@ class Mean(_Reduce):
             count *= x.shape[d]
         ctx.aux = (dims, keepdim, x.shape, count)
         with np.errstate(invalid="ignore", divide="ignore"):
-            total = kernels.whole_sum(x) if len(dims) == x.ndim else None
+            whole = all(x.shape[i] == 1 for i in range(x.ndim) if i not in dims)
+            total = kernels.whole_sum(x) if whole else None
             if total is not None:  # torch's mean is its sum divided by the count
-                return np.asarray(total / x.dtype.type(count)).reshape((1,) * x.ndim if keepdim else ())
+                return np.asarray(total / x.dtype.type(count)).reshape(_reduced_shape(x.shape, dims, keepdim))
             return x.mean(axis=dims, keepdims=keepdim) if x.size else x.sum(axis=dims, keepdims=keepdim) / count
 
     @staticmethod
@@ -84,6 +85,11 @@ class Mean(_Reduce):
 class MeanDim(Mean):
     __slots__ = ()
     name = "MeanBackward1"
+
+
+def _reduced_shape(shape: tuple, dims: tuple, keepdim: bool) -> tuple:
+    return tuple(1 if i in dims else s for i, s in enumerate(shape)) if keepdim else \
+        tuple(s for i, s in enumerate(shape) if i not in dims)
 
 
 def _dtype_title(x) -> str:
