@@ -444,7 +444,8 @@ class Interpreter:
             except KeyError:
                 raise AttributeError(f"module '{obj.name}' has no attribute '{name}'") from None
         if name not in api.readable_attributes(obj):
-            raise AttributeError(f"'{type(obj).__name__}' object has no attribute '{name}'")
+            kind = getattr(type(obj), "python_type_name", type(obj).__name__)  # 'function', not 'UserFunction'
+            raise AttributeError(f"'{kind}' object has no attribute '{name}'")
         override = self.overrides.get((type(obj), name))
         if override is not None:
             return partial(override, obj)
