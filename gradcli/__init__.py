@@ -1,13 +1,13 @@
 """gradcli: PyTorch-style expressions in, PyTorch's gradients out, without PyTorch.
 
-The Python API (`gradcli.grad`, `gradcli.compile`, `gradcli.check`; see docs/api.md) is loaded on first use,
-so the command line's start-up does not pay for it.
+The Python API (`gradcli.grad`, `gradcli.compile`, `gradcli.check`, `gradcli.run_program`; see docs/api.md) is
+loaded on first use, so the command line's start-up does not pay for it.
 """
 
 from gradcli.version import __version__  # noqa: F401  (gradcli.__version__)
 
-_API = ("grad", "compile", "check", "GradResult", "Compiled", "ColumnsResult", "CheckResult", "GradcliError",
-        "EngineError", "Limits")
+_API = ("grad", "compile", "check", "run_program", "GradResult", "Compiled", "ColumnsResult", "CheckResult",
+        "RunResult", "RunLimits", "GradcliError", "EngineError", "Limits")
 
 
 def __getattr__(name):

@@ -19,6 +19,7 @@ PyTorch-named errors (`gradcli.EngineError`), the same limits as the command lin
 
 from __future__ import annotations
 
+import io
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -29,11 +30,12 @@ from gradcli.calc.rows import RowError, RowEvaluator
 from gradcli.engine import dtypes
 from gradcli.engine.errors import EngineError
 from gradcli.homework.check import check_derivative  # sympy itself is imported only when a check runs
+from gradcli.run import RunLimits, run_source
 from gradcli.safety.errors import GradcliError, InputError
 from gradcli.safety.limits import Limits
 
-__all__ = ["grad", "compile", "check", "GradResult", "Compiled", "ColumnsResult", "CheckResult",
-           "GradcliError", "EngineError", "Limits"]
+__all__ = ["grad", "compile", "check", "run_program", "GradResult", "Compiled", "ColumnsResult", "CheckResult",
+           "RunResult", "RunLimits", "GradcliError", "EngineError", "Limits"]
 
 _DTYPES = {"float64": dtypes.float64, "float32": dtypes.float32}
 
@@ -192,3 +194,20 @@ def check(function: str, expect, *, wrt=None, order: int = 1, timeout: float = 5
         unproven = any(r["verdict"] == "correct" and r.get("proven") is False for r in data["results"])
         worst = "agrees" if unproven else verdicts[0] if verdicts else "computed"
     return CheckResult(worst, data["results"], [r["derivative"] for r in data["results"]], report)
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """What `gradcli run` would print and return."""
+
+    exit_code: int
+    stdout: str
+    stderr: str
+
+
+def run_program(program: str, *, filename: str = "<program>", args: Mapping | None = None,
+        limits: RunLimits | None = None) -> RunResult:
+    """Run a PyTorch program's text on gradcli's engine, as `gradcli run`: what it printed and its exit code."""
+    out, err = io.StringIO(), io.StringIO()
+    code = run_source(program, filename, stdout=out, stderr=err, limits=limits, bindings=dict(args or {}))
+    return RunResult(code, out.getvalue(), err.getvalue())
