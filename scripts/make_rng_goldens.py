@@ -33,10 +33,17 @@ DRAWS = {
     "randint": lambda n, dt: torch.randint(-3, 10, (n,)),
     "randint_wide": lambda n, dt: torch.randint(0, 2 ** 30, (n,)),
     "randperm": lambda n, dt: torch.randperm(n),
+    "exponential_": lambda n, dt: torch.empty(n, dtype=dt).exponential_(1.5),
+    "multinomial": lambda n, dt: torch.multinomial(torch.linspace(0.1, 1, n, dtype=dt), min(n, 5)),
+    "multinomial_one": lambda n, dt: torch.multinomial(torch.linspace(0.1, 1, n, dtype=dt).reshape(1, n), 1),
+    "multinomial_replacement": lambda n, dt: torch.multinomial(torch.linspace(0.1, 1, 7, dtype=dt), n, True),
+    "linear_init": lambda n, dt: torch.cat([p.detach().reshape(-1) for p in torch.nn.Linear(n, 2, dtype=dt)
+                                            .parameters()]),
 }
 INTEGER = {"randint", "randint_wide", "randperm"}
 SEQUENCE = [("randn", 3), ("rand", 17), ("randint", 5), ("randn", 20), ("randn", 1), ("uniform_", 16),
-            ("randperm", 7), ("normal_", 5), ("randn", 2)]
+            ("randperm", 7), ("normal_", 5), ("multinomial", 9), ("exponential_", 3), ("linear_init", 4),
+            ("multinomial_replacement", 4), ("randn", 2)]
 
 
 def record(t: torch.Tensor) -> dict:

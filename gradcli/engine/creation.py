@@ -339,7 +339,73 @@ def bernoulli(input, p=None, *, generator=None) -> Tensor:
     return _finish(drawn, None, False)
 
 
-for _name, _fn in {"uniform_": uniform_, "normal_": normal_, "bernoulli_": bernoulli_}.items():
+class _ExponentialDrawn(_Drawn):
+    __slots__ = ()
+    name = "ExponentialBackward0"
+
+
+def exponential_(self, lambd=1.0, *, generator=None):
+    if not lambd > 0:
+        raise TorchRuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={float(lambd):g}")
+    gen = generator or random.default_generator()
+    return _draw_into(self, _ExponentialDrawn, lambda n, dt: gen.exponential(n, float(lambd)).astype(dt))
+
+
+def multinomial(input, num_samples, replacement=False, *, generator=None) -> Tensor:
+    """torch.multinomial as its CPU kernel draws: without replacement (or one sample), argmax / topk of
+    p / q with q ~ Exp(1) drawn by exponential_; with replacement, one double uniform per sample searched in
+    the normalised cumulative distribution."""
+    gen = generator or random.default_generator()
+    probs = input.array if isinstance(input, Tensor) else np.asarray(input)
+    if probs.ndim not in (1, 2):
+        raise TorchRuntimeError("prob_dist must be 1 or 2 dim")
+    if probs.dtype.kind != "f":
+        raise TorchRuntimeError(f"multinomial only supports floating-point dtypes for input, got: "
+                                f"{dtype_title(probs.dtype)}")
+    if num_samples <= 0:
+        raise TorchRuntimeError("cannot sample n_sample <= 0 samples")
+    categories = probs.shape[-1]
+    if not replacement and num_samples > categories:
+        raise TorchRuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without replacement")
+    if categories > 1 << 24:
+        raise TorchRuntimeError("number of categories cannot exceed 2^24")
+    rows = probs.reshape(-1, categories)
+    if not replacement or num_samples == 1:
+        if not (np.all(rows < np.inf) and np.all(rows >= 0)):
+            raise TorchRuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+        if np.any(rows.sum(axis=1) == 0):
+            raise TorchRuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+        q = gen.exponential(rows.size).astype(probs.dtype).reshape(rows.shape)
+        ratio = rows / q
+        if num_samples == 1:
+            picked = np.argmax(ratio, axis=1)[:, None]
+        else:  # topk: largest first, ties to the lower index
+            picked = np.argsort(-ratio, axis=1, kind="stable")[:, :num_samples]
+    else:
+        picked = np.empty((rows.shape[0], num_samples), dtype=np.int64)
+        for i, row in enumerate(rows):  # one row's draws depend on the generator after the previous row's
+            if np.any(row < 0):
+                raise TorchRuntimeError("invalid multinomial distribution (encountering probability entry < 0)")
+            if not np.all(np.isfinite(row)):
+                raise TorchRuntimeError("invalid multinomial distribution (encountering probability entry = "
+                                        "infinity or NaN)")
+            cumulative = np.cumsum(row, dtype=row.dtype)  # a running sum in the row's dtype, as the kernel's
+            total = cumulative[-1]
+            if not total > 0:
+                raise TorchRuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+            cumulative = cumulative / total
+            cumulative[-1] = 1
+            draws = gen.uniform(num_samples, np.float64)
+            picked[i] = np.searchsorted(cumulative.astype(np.float64), draws, side="left")
+    result = picked.astype(np.int64).reshape(probs.shape[:-1] + (num_samples,))
+    return _finish(result, None, False)
+
+
+register("multinomial", sig="multinomial(input, num_samples, replacement=False)",
+         doc="indices drawn from each row's (unnormalised) probabilities", category="creation")(multinomial)
+
+for _name, _fn in {"uniform_": uniform_, "normal_": normal_, "bernoulli_": bernoulli_,
+                   "exponential_": exponential_}.items():
     register(_name, sig=f"{_name}(...)", doc=f"in-place draw ({_name[:-1]})", category="inplace", torch=False)(_fn)
 register("bernoulli", sig="bernoulli(input)", doc="0/1 draws with the given probabilities", category="creation")(
     bernoulli)

@@ -146,6 +146,12 @@ class Generator:
             out[i], out[j] = out[j], out[i]
         return np.array(out, dtype=np.int64)
 
+    def exponential(self, n: int, lambd: float = 1.0) -> np.ndarray:
+        """n values of exponential_distribution<double>(lambd) as torch's CPU kernel draws them, one 53-bit
+        uniform each: -1/lambd * log1p(-u), in double (cast to the tensor's dtype by the caller)."""
+        u = self.uniform(n, np.float64)
+        return (-1.0 / lambd) * _libm(math.log1p, -u)
+
     def bernoulli(self, p, n: int) -> np.ndarray:
         """n booleans, uniform < p: p a number (a double uniform) or an array of n probabilities (a uniform of
         its dtype: float32 probabilities take 24-bit draws, as bernoulli_distribution<float>)."""

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from gradcli import engine
 from gradcli.cli.commands import app
-from gradcli.engine import creation, dtypes
+from gradcli.engine import creation, dtypes, modules
 
 GOLDEN = load("rng.json")
 DTYPES = {"float32": dtypes.float32, "float64": dtypes.float64}
@@ -28,6 +28,12 @@ DRAWS = {
     "randint": lambda n, dt: creation.randint(-3, 10, (n,)),
     "randint_wide": lambda n, dt: creation.randint(0, 2 ** 30, (n,)),
     "randperm": lambda n, dt: creation.randperm(n),
+    "exponential_": lambda n, dt: engine.empty(n, dtype=dt).exponential_(1.5),
+    "multinomial": lambda n, dt: creation.multinomial(engine.linspace(0.1, 1, n, dtype=dt), min(n, 5)),
+    "multinomial_one": lambda n, dt: creation.multinomial(engine.linspace(0.1, 1, n, dtype=dt).reshape(1, n), 1),
+    "multinomial_replacement": lambda n, dt: creation.multinomial(engine.linspace(0.1, 1, 7, dtype=dt), n, True),
+    "linear_init": lambda n, dt: engine.tensor(np.concatenate([p.array.reshape(-1) for p in
+                                                               modules.Linear(n, 2, dtype=dt).parameters()])),
 }
 
 
