@@ -77,6 +77,20 @@ CASES = [
          3 + 4, files={"repr.py": HUGE_REPR}, before_argv=("run", "{dir}/repr.py")),
     Case("run one long numpy statement", ("run", "{dir}/long.py", "--timeout", "3"), 2, "ran too long", 3 + 4,
          files={"long.py": LONG_STATEMENT}, before_argv=("run", "{dir}/long.py"), stdout="started\n"),
+    # classes (issue 18): a method that never stops recursing, objects piling up, a module that contains itself
+    Case("run class method recursion", ("run", "{dir}/rec.py"), 2, "max_call_depth", 10,
+         files={"rec.py": "class A:\n    def f(self):\n        return self.f()\nA().f()\n"}),
+    Case("run instances piling up (memory)", ("run", "{dir}/objs.py", "--max-memory", "300"), 2, "max_memory_mb=300",
+         20, files={"objs.py": "class A:\n    def __init__(self, x):\n        self.x = x\nkeep = []\n"
+                               "while True:\n    keep.append(A([0] * 100000))\n"}),
+    Case("run a module inside itself, printed", ("run", "{dir}/self.py"), 2, "recursed too deeply", 20,
+         files={"self.py": "import torch\nm = torch.nn.Sequential()\nm.append(m)\nprint(m)\n"}),
+    Case("run backward re-entering a program Function forever", ("run", "{dir}/reent.py"), 2, "max_call_depth", 20,
+         files={"reent.py": "import torch\nclass F(torch.autograd.Function):\n    @staticmethod\n"
+                            "    def forward(ctx, x):\n        return x * 1\n    @staticmethod\n"
+                            "    def backward(ctx, g):\n        with torch.enable_grad():\n"
+                            "            F.apply(g.detach().requires_grad_()).sum().backward()\n"
+                            "        return g\nF.apply(torch.ones(2, requires_grad=True)).sum().backward()\n"}),
     # the REPL: one process, many lines; each line has --timeout and the session --max-memory (guard.arm)
     Case("repl line stuck in one numpy call", ("repl", "--timeout", "2", "--no-check"), 2,
          "the line took longer than 2 s", 2 + 3, stdin="W = randn(1000,1000)\n" + STUCK_IN_NUMPY + "\n"),
