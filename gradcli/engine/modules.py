@@ -318,9 +318,9 @@ class Module:
             for table in ("_parameters", "_buffers"):
                 for value in module.__dict__[table].values():
                     if value is not None and value.is_floating_point() and value.dtype != dtype:
-                        value.array = value.array.astype(dtype.numpy)
+                        value.array = value.array.astype(dtype.np)
                         if value._grad is not None:
-                            value._grad.array = value._grad.array.astype(dtype.numpy)
+                            value._grad.array = value._grad.array.astype(dtype.np)
         return self
 
     # -- calling and printing -----------------------------------------------------------------------------

@@ -24,14 +24,12 @@ TUTORIALS = ROOT / "tests" / "programs"  # the PyTorch tutorials' own programs, 
 ADDRESS = re.compile(r" at 0x[0-9a-f]+")  # as the golden script normalises object addresses
 # Programs that run but do not yet print PyTorch's last digits, and why (strict: a fix must remove the entry).
 NOT_YET_EXACT = {
-    "102_nn_modules_tour": "F.dropout is not in gradcli yet",
     "103_optimizers_tour": "float32 mm sums in OpenBLAS's order, not MKL's (the weight gradients' last bit)",
     "tutorial_polynomial_tensor": "float32 sin is correctly rounded, torch's SLEEF sinf is not, on 92 of 2000",
     "tutorial_polynomial_autograd": "float32 sin (SLEEF)",
     "tutorial_polynomial_custom_function": "float32 sin (SLEEF)",
     "tutorial_polynomial_nn": "float32 pow(tensor, tensor) (SLEEF powf) and mm (MKL)",
     "tutorial_polynomial_optim": "float32 pow(tensor, tensor) (SLEEF powf) and mm (MKL)",
-    "tutorial_buildmodel": "tensor.argmax is not in gradcli yet",
 }
 
 

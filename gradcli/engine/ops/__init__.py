@@ -18,6 +18,7 @@ from gradcli.engine.ops import (  # noqa: F401  (registration side effects)
     nn_extra,
     reduction,
     reduction_extra,
+    selection,
     shape,
     shape_extra,
 )

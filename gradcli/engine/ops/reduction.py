@@ -142,7 +142,7 @@ class MinAll(MaxAll):
     name = "MinBackward1"
 
 
-def _argextremum(x, d, largest):
+def argextremum(x, d, largest):
     """Indices of the max/min along axis `d` (first occurrence; a nan wins, as in torch)."""
     idx = np.argmax(x, axis=d) if largest else np.argmin(x, axis=d)
     if x.dtype.kind == "f":
@@ -199,7 +199,7 @@ def _extremum(input, dim, keepdim, largest):
     d = norm_dims(dim, x.ndim)[0]
     if x.shape[d] == 0:
         raise TorchIndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
-    idx = _argextremum(x, d, largest)
+    idx = argextremum(x, d, largest)
     idx_kept = np.expand_dims(idx, d)
     values = (MaxDim if largest else MinDim).apply(input, idx_kept, d, keepdim)
     return ReturnTypes(values, Tensor._make(idx_kept if keepdim else idx, None))
