@@ -103,7 +103,9 @@ def test_hessian_goldens(case):
 # Categories outside the calculator's differentiable op set: they make tensors (creation), compare them
 # (bool results, no gradient), modify them in place (`gradcli run`'s business) or convert dtypes.
 # no-gradient: floor_divide, whose PyTorch values are goldens in test_hostile_safety.py (no .grad to compare)
-UNCOVERED_CATEGORIES = {"creation", "comparison", "inplace", "conversion", "no-gradient", "random"}
+# random (dropout) and method (contiguous, view_as, masked_fill ...): golden programs recorded from PyTorch in
+# tests/snippets (110_argmax_argsort_dropout, 111_tensor_methods), values and gradients printed.
+UNCOVERED_CATEGORIES = {"creation", "comparison", "inplace", "conversion", "no-gradient", "random", "method"}
 _OPERATOR_OPS = {"Add": "add", "Sub": "sub", "Mult": "mul", "Div": "div", "Pow": "pow", "MatMult": "matmul",
                  "USub": "neg"}
 

@@ -21,6 +21,7 @@ from gradcli.engine.ops import (  # noqa: F401  (registration side effects)
     selection,
     shape,
     shape_extra,
+    tensor_methods,
 )
 from gradcli.engine.ops.activations import logsigmoid, softplus
 from gradcli.engine.ops.arith import add, div, mul, neg, pow, reciprocal, sub
