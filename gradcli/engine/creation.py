@@ -370,6 +370,7 @@ def multinomial(input, num_samples, replacement=False, *, generator=None) -> Ten
     if categories > 1 << 24:
         raise TorchRuntimeError("number of categories cannot exceed 2^24")
     rows = probs.reshape(-1, categories)
+    check_size(probs.shape[:-1] + (num_samples,), "multinomial")
     if not replacement or num_samples == 1:
         if not (np.all(rows < np.inf) and np.all(rows >= 0)):
             raise TorchRuntimeError("probability tensor contains either `inf`, `nan` or element < 0")

@@ -100,6 +100,10 @@ SAMPLES = {
     "linalg.solve": lambda: ((_t(2, 1, 3, 3) + Tensor(3 * np.eye(3)), _t(1, 4, 3, 2)), {}),
     "linalg.matmul": lambda: ((_t(4, 1), _t(1, 5)), {}),
     "linalg.diagonal": lambda: ((_t(3, 4),), {}),
+    "view_as": lambda: ((_t(3, 4), _t(2, 6)), {}),
+    "reshape_as": lambda: ((_t(3, 4), _t(12)), {}),
+    "type_as": lambda: ((_t(3, 4), _t(2)), {}),
+    "masked_fill": lambda: ((_t(3, 4), Tensor(np.eye(3, 4, dtype=bool)), 0.5), {}),
 }
 ALIASES = {"arctan2": "atan2", "clip": "clamp", "subtract": "sub", "multiply": "mul", "divide": "div",
            "true_divide": "div", "concat": "cat", "concatenate": "cat", "swapaxes": "transpose",
@@ -417,3 +421,15 @@ def test_repl_on_a_terminal_ctrl_c_cancels_at_the_prompt_and_ends_a_line_stuck_i
         except (ProcessLookupError, ChildProcessError):
             pass
         os.close(fd)
+
+
+def test_new_tensors_of_a_tensor_check_the_size_they_are_asked_for():
+    x = Tensor(np.ones(3))
+    with _size_limit(1000), pytest.raises(LimitExceeded, match="would create"):
+        x.new_zeros(10**6, 10**6)
+    with _size_limit(1000), pytest.raises(LimitExceeded, match="would create"):
+        x.new_full((10**5, 10**5), 2.0)
+    with _size_limit(1000):
+        assert x.new_ones(10, 100).array.size == 1000
+    with _size_limit(1000), pytest.raises(LimitExceeded, match="multinomial"):
+        REGISTRY["multinomial"].fn(x, 10**9, True)

@@ -13,6 +13,7 @@ from gradcli.engine.ops.common import dtype_title
 from gradcli.engine.ops.convert import to
 from gradcli.engine.ops.registry import register
 from gradcli.engine.ops.shape import reshape, view
+from gradcli.engine.ops.sizes import check_size
 from gradcli.engine.tensor import Tensor
 
 
@@ -43,30 +44,31 @@ def _new(input, shape, fill, dtype, requires_grad) -> Tensor:
     if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
         shape = tuple(shape[0])
     kind = dtype if dtype is not None else input.dtype
+    check_size(tuple(shape), "new_zeros" if fill == 0 else "new_full")
     out = Tensor._make(np.full(tuple(shape), fill, dtype=kind.np), None)
     return out.requires_grad_(True) if requires_grad else out
 
 
-@register("new_zeros", sig="new_zeros(*size, dtype=None)", doc="zeros of input's dtype", category="method",
+@register("new_zeros", sig="new_zeros(*size, dtype=None)", doc="zeros of input's dtype", category="creation",
           torch=False)
 def new_zeros(input, *size, dtype=None, device=None, requires_grad=False):
     return _new(input, size, 0, dtype, requires_grad)
 
 
-@register("new_ones", sig="new_ones(*size, dtype=None)", doc="ones of input's dtype", category="method",
+@register("new_ones", sig="new_ones(*size, dtype=None)", doc="ones of input's dtype", category="creation",
           torch=False)
 def new_ones(input, *size, dtype=None, device=None, requires_grad=False):
     return _new(input, size, 1, dtype, requires_grad)
 
 
 @register("new_full", sig="new_full(size, fill_value, dtype=None)", doc="fill_value in input's dtype",
-          category="method", torch=False)
+          category="creation", torch=False)
 def new_full(input, size, fill_value, *, dtype=None, device=None, requires_grad=False):
     return _new(input, (tuple(size),), fill_value, dtype, requires_grad)
 
 
 @register("new_tensor", sig="new_tensor(data, dtype=None)", doc="a new tensor of data, in input's dtype",
-          category="method", torch=False)
+          category="creation", torch=False)
 def new_tensor(input, data, *, dtype=None, device=None, requires_grad=False):
     source = data.array if isinstance(data, Tensor) else np.asarray(data)
     kind = dtype if dtype is not None else input.dtype
