@@ -123,7 +123,7 @@ class Function:
     """
 
     __slots__ = ("next_functions", "needs_input_grad", "in_shapes", "out_shape", "saved", "versions",
-                 "out", "out_version", "aux", "released", "retained", "in_dtypes", "seq", "__weakref__")
+                 "out", "out_version", "out_base", "aux", "released", "retained", "in_dtypes", "seq", "__weakref__")
 
     name = "Backward"
     saves: tuple = ()
@@ -190,6 +190,7 @@ class Function:
         if cls.saves_output:
             ctx.out = out
             ctx.out_version = result._version  # so an in-place edit of the output is detected
+            ctx.out_base = 0
         else:
             ctx.out = None
         return result
@@ -207,7 +208,7 @@ class Function:
             else:
                 values.append(value)
         if self.saves_output:
-            if self.out_version[0] != 0:
+            if self.out_version[0] != self.out_base:
                 raise TorchRuntimeError(_modified_output_message(self))
             out = self.out
             values.append(Tensor._make(out, self) if create_graph else out)
@@ -229,7 +230,7 @@ def _modified_message(value, node, index, version) -> str:
 
 
 def _modified_output_message(node) -> str:
-    return _inplace_message(_type_name_np(node.out), node.out.shape, node.name, node.out_version[0], 0)
+    return _inplace_message(_type_name_np(node.out), node.out.shape, node.name, node.out_version[0], node.out_base)
 
 
 def _inplace_message(tensor_type, shape, producer, current, expected) -> str:
