@@ -14,7 +14,7 @@ from gradcli.engine.ops.registry import register
 from gradcli.engine.tensor import Tensor
 
 
-def _broadcast_error(a, b):
+def broadcast_error(a, b):
     sa, sb = np.shape(a), np.shape(b)
     # torch names the first non-singleton dim that disagrees, counting from the right
     for i in range(1, min(len(sa), len(sb)) + 1):
@@ -26,13 +26,21 @@ def _broadcast_error(a, b):
     return TorchRuntimeError("shapes cannot be broadcast together")
 
 
+def _as_grad_dtype(saved, g):
+    """An integer or bool operand saved for backward, in the gradient's dtype: torch's float32 * int64 stays
+    float32 where numpy's would widen to float64."""
+    if type(saved) is np.ndarray and saved.dtype.kind in "biu" and type(g) is np.ndarray:
+        return saved.astype(g.dtype)
+    return saved
+
+
 def elementwise_binary(np_fn, a, b):
     a, b = promote(a, b)
     check_broadcast(a, b)
     try:
         return np_fn(a, b)
     except ValueError:
-        raise _broadcast_error(a, b) from None
+        raise broadcast_error(a, b) from None
 
 
 class Add(Function):
@@ -94,7 +102,7 @@ class Mul(Function):
     @staticmethod
     def backward(ctx, g, a, b):
         ga, gb = ctx.needs_input_grad
-        return (g * b if ga else None), (g * a if gb else None)
+        return (g * _as_grad_dtype(b, g) if ga else None), (g * _as_grad_dtype(a, g) if gb else None)
 
 
 class Div(Function):
@@ -115,12 +123,56 @@ class Div(Function):
             try:
                 return np.true_divide(a, b)
             except ValueError:
-                raise _broadcast_error(a, b) from None
+                raise broadcast_error(a, b) from None
 
     @staticmethod
     def backward(ctx, g, a, b):
         ga, gb = ctx.needs_input_grad
-        return (g / b if ga else None), (-g * ((a / b) / b) if gb else None)
+        b = _as_grad_dtype(b, g)
+        return (g / b if ga else None), (-g * ((_as_grad_dtype(a, g) / b) / b) if gb else None)
+
+
+class MulScalar(Function):
+    """tensor * number through torch's C++ Scalar overload (mul.Scalar), which composite ops such as
+    trapezoid call: the same values, recorded as MulBackward1."""
+
+    __slots__ = ()
+    name = "MulBackward1"
+    uniform_grad_ok = True
+
+    @staticmethod
+    def forward(ctx, a, number):
+        ctx.aux = number
+        return elementwise_binary(np.multiply, a, number)
+
+    @staticmethod
+    def backward(ctx, g):
+        return (g * ctx.aux,)
+
+
+class DivScalar(Function):
+    """tensor / number through div.Scalar (DivBackward1), as composite ops record it."""
+
+    __slots__ = ()
+    name = "DivBackward1"
+    uniform_grad_ok = True
+
+    @staticmethod
+    def forward(ctx, a, number):
+        ctx.aux = number
+        return np.true_divide(*promote(a, number))
+
+    @staticmethod
+    def backward(ctx, g):
+        return (g / ctx.aux,)
+
+
+def mul_scalar(input, number):
+    return MulScalar.apply(input, number)
+
+
+def div_scalar(input, number):
+    return DivScalar.apply(input, number)
 
 
 class FloorDivide(Function):
@@ -144,7 +196,7 @@ class FloorDivide(Function):
             try:
                 return np.floor_divide(a, b)  # numpy's float rule is Python's (and torch's): a/b where b == 0
             except ValueError:
-                raise _broadcast_error(a, b) from None
+                raise broadcast_error(a, b) from None
 
     @staticmethod
     def backward(ctx, g):

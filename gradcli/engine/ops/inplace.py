@@ -61,6 +61,9 @@ def apply_inplace(self: Tensor, compute) -> Tensor:
         # self's history now ends in the new node (whose inputs are self's old history)
         self.grad_fn = result.grad_fn
         self.requires_grad = True
+        if node.saves_output and node.out is not None:
+            # self is now that node's output: a later in-place edit of self must invalidate it (exp_().abs_())
+            node.out_version, node.out_base = self._version, self._version[0]
     return self
 
 
@@ -173,3 +176,21 @@ Tensor.__isub__ = sub_
 Tensor.__imul__ = mul_
 Tensor.__itruediv__ = div_
 Tensor.__ipow__ = pow_
+
+
+def _inplace_unary(name):
+    def op(self):
+        return apply_inplace(self, lambda s: getattr(s, name)())
+
+    op.__name__ = name + "_"
+    op.__doc__ = f"{name} in place"
+    return op
+
+
+# The in-place forms of the unary math functions: the same node as the out-of-place op, recorded on self.
+for _name in ("relu", "sigmoid", "tanh", "exp", "log", "abs", "sqrt", "neg", "sin", "cos", "tan", "exp2", "expm1",
+              "log2", "log10", "log1p", "rsqrt", "reciprocal", "floor", "ceil", "trunc", "frac", "sign", "square",
+              "asin", "acos", "atan", "sinh", "cosh", "erf", "erfinv", "lgamma", "digamma", "logit", "sinc",
+              "nan_to_num"):
+    register(_name + "_", sig=f"{_name}_(input)", doc=f"{_name} in place", category="inplace",
+             torch=False)(_inplace_unary(_name))
