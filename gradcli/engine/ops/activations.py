@@ -205,3 +205,66 @@ Hardtanh = _act("HardtanhBackward0", lambda x, lo, hi: keep_input_at_zero_bounds
           torch=False, method=False, functional=True)
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     return Hardtanh.apply(input, float(min_val), float(max_val))
+
+
+@register("relu6", sig="relu6(input)", doc="min(max(x, 0), 6) (hardtanh(x, 0, 6))", category="activation",
+          torch=False, method=False, functional=True)
+def relu6(input, inplace=False):
+    return Hardtanh.apply(input, 0.0, 6.0)
+
+
+def _hardsigmoid(x):
+    return np.minimum(np.maximum(x + 3, 0), 6) / 6
+
+
+HARDSIGMOID_SLOPE = float(np.float32(1.0 / 6.0))  # torch's kernel: the slope is a float constant (1.0f / 6.0f)
+
+
+def _hardsigmoid_rule(g, x):
+    xv = val(x)
+    return dual.where((xv > -3) & (xv < 3), g * HARDSIGMOID_SLOPE, 0.0)
+
+
+Hardsigmoid = _act("HardsigmoidBackward0", _hardsigmoid, _hardsigmoid_rule)
+
+
+@register("hardsigmoid", sig="hardsigmoid(input)", doc="min(max(x + 3, 0), 6) / 6", category="activation",
+          torch=False, method=False, functional=True)
+def hardsigmoid(input, inplace=False):
+    return Hardsigmoid.apply(input)
+
+
+def _hardswish_rule(g, x):
+    xv = val(x)
+    # torch 2.13's hardswish_backward: 0 up to -3 inclusive, the identity's slope from 3 inclusive
+    return dual.where(xv <= -3, 0.0, dual.where(xv < 3, g * (x / 3 + 0.5), g))
+
+
+Hardswish = _act("HardswishBackward0", lambda x: x * _hardsigmoid(x), _hardswish_rule)
+
+
+@register("hardswish", sig="hardswish(input)", doc="x * hardsigmoid(x)", category="activation",
+          torch=False, method=False, functional=True)
+def hardswish(input, inplace=False):
+    return Hardswish.apply(input)
+
+
+def _celu(x, alpha):
+    return np.where(x <= 0, np.expm1(np.where(x > 0, 0, x) * (1.0 / alpha)) * alpha, x)
+
+
+def _celu_rule(g, x, alpha):
+    xv = val(x)
+    e = dual.where(xv < 0, dual.exp(x * (1.0 / alpha)), 1.0)
+    return dual.where(xv <= 0, g * e, g)
+
+
+Celu = _act("CeluBackward0", _celu, _celu_rule)
+
+
+@register("celu", sig="celu(input, alpha=1.0)", doc="x if x > 0 else alpha * (exp(x / alpha) - 1)",
+          category="activation", torch=True, method=False, functional=True)
+def celu(input, alpha=1.0, inplace=False):
+    if alpha == 0:
+        raise TorchRuntimeError("ZeroDivisionError")
+    return Celu.apply(input, float(alpha))

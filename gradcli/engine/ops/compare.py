@@ -35,19 +35,6 @@ Tensor.__gt__ = gt
 Tensor.__ge__ = ge
 
 
-def _logical(np_fn):
-    def op(self, other):
-        return Tensor._make(np.asarray(np_fn(val(self), val(other))), None)
-
-    return sizes.guarded(np_fn.__name__, op, sizes.broadcast)
-
-
-Tensor.__and__ = Tensor.__rand__ = _logical(np.bitwise_and)
-Tensor.__or__ = Tensor.__ror__ = _logical(np.bitwise_or)
-Tensor.__xor__ = Tensor.__rxor__ = _logical(np.bitwise_xor)
-Tensor.__invert__ = lambda self: Tensor._make(np.invert(self.array), None)
-
-
 @register("isnan", sig="isnan(input)", doc="elementwise test for nan (bool)", category="comparison")
 def isnan(input):
     return Tensor._make(np.isnan(input.array), None)

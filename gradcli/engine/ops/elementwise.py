@@ -132,9 +132,13 @@ class Where(Function):
         return None, dual.where(cond, g, 0.0), dual.where(cond, 0.0, g)
 
 
-@register("where", sig="where(condition, input, other)", doc="input where condition holds, else other",
+@register("where", sig="where(condition, input, other)",
+          doc="input where condition holds, else other; where(condition) alone: the indices where it holds",
           category="elementwise", result_shape=sizes.broadcast)
-def where(condition, input, other):
+def where(condition, input=None, other=None):
+    if input is None and other is None:  # torch.where(condition) is torch.nonzero(condition, as_tuple=True)
+        positions = np.nonzero(np.asarray(val(condition)))
+        return tuple(Tensor._make(p.astype(np.int64), None) for p in positions)
     if isinstance(condition, Tensor) and condition.array.dtype != bool and isinstance(input, Tensor) \
             and input.array.dtype == bool:
         condition, input = input, condition  # the method form: input.where(condition, other)

@@ -70,3 +70,52 @@ def softmax(input, dim=None, *, dtype=None):
           category="nn", functional=True)
 def log_softmax(input, dim=None, *, dtype=None):
     return LogSoftmax.apply(input, dim)
+
+
+@register("softmin", sig="softmin(input, dim)", doc="softmax(-input) along dim", category="nn", torch=False,
+          method=False, functional=True)
+def softmin(input, dim=None, _stacklevel=3, dtype=None):
+    return Softmax.apply(-input, dim)
+
+
+@register("softsign", sig="softsign(input)", doc="input / (1 + |input|)", category="activation", torch=False,
+          method=False, functional=True)
+def softsign(input):
+    return input / (input.abs() + 1)
+
+
+class Glu(Function):
+    """Gated linear unit: the first half of `dim` times the sigmoid of the second half."""
+
+    __slots__ = ()
+    name = "GluBackward0"
+    saves = (0,)
+
+    @staticmethod
+    def forward(ctx, x, dim):
+        x = as_float(x)
+        if x.ndim == 0:
+            raise TorchRuntimeError("glu does not support scalars because halving size must be even")
+        d = wrap_dim(dim, x.ndim)
+        if x.shape[d] % 2:
+            raise TorchRuntimeError(f"Halving dimension must be even, but dimension {d} is size {x.shape[d]}")
+        ctx.aux = d
+        a, b = np.split(x, 2, axis=d)
+        with np.errstate(over="ignore"):
+            return a * (1 / (1 + np.exp(-b)))
+
+    @staticmethod
+    def backward(ctx, g, x):
+        d = ctx.aux
+        half = x.shape[d] // 2
+        first = (slice(None),) * d + (slice(0, half),)
+        second = (slice(None),) * d + (slice(half, None),)
+        a, b = x[first], x[second]
+        s = dual.sigmoid(b)
+        return (dual.cat([g * s, g * a * s * (1 - s)], d),)
+
+
+@register("glu", sig="glu(input, dim=-1)", doc="a * sigmoid(b), a and b the two halves of input along dim",
+          category="nn", torch=False, method=False, functional=True)
+def glu(input, dim=-1):
+    return Glu.apply(input, dim)

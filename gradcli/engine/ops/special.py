@@ -1,0 +1,249 @@
+"""Special functions: lgamma, digamma, erfinv, logit, sinc, nan_to_num.
+
+Forward kernels follow torch's CPU code (aten/src/ATen/native/Math.h: calc_digamma, calc_trigamma, calc_erfinv)
+so values agree to the last bits; rules are derivatives.yaml's, in `dual` operations so they differentiate again.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from gradcli.engine import dual
+from gradcli.engine.autograd import Function
+from gradcli.engine.errors import TorchNotImplementedError
+from gradcli.engine.ops.common import as_float, val
+from gradcli.engine.ops.elementwise import unary
+from gradcli.engine.ops.registry import register
+
+SQRT_PI_OVER_2 = math.sqrt(math.pi) / 2
+PSI_10 = 2.25175258906672110764  # digamma(10)
+_DIGAMMA_A = (8.33333333333333333333e-2, -2.10927960927960927961e-2, 7.57575757575757575758e-3,
+              -4.16666666666666666667e-3, 3.96825396825396825397e-3, -8.33333333333333333333e-3,
+              8.33333333333333333333e-2)
+
+
+def _polevl(z, coefficients):
+    result = np.zeros_like(z)
+    for c in coefficients:  # Cephes polevl: the first coefficient goes with the highest power
+        result = result * z + c
+    return result
+
+
+def np_lgamma(x: np.ndarray) -> np.ndarray:
+    """log|Gamma(x)|; +inf at the poles (0, -1, -2, ...) as C's lgamma (Python's math.lgamma raises there)."""
+    x = np.asarray(x)
+    pole = (x <= 0) & (x == np.floor(x))
+    safe = np.where(pole | ~np.isfinite(x), 1.0, x)
+    out = np.asarray(np.frompyfunc(math.lgamma, 1, 1)(safe), dtype=x.dtype)
+    out = np.where(np.isinf(x), np.inf, out)
+    out = np.where(np.isnan(x), np.nan, out)
+    return np.where(pole, np.inf, out).astype(x.dtype, copy=False)
+
+
+def np_digamma(x: np.ndarray) -> np.ndarray:
+    """torch's calc_digamma, vectorised: reflection below 0, recurrence up to 10, then the asymptotic series."""
+    x = np.asarray(x, dtype=np.float64)
+    with np.errstate(all="ignore"):
+        negative = x < 0
+        reflected = np.zeros_like(x)
+        if negative.any():
+            r = np.fmod(x, 1.0)
+            reflected = np.where(negative, -math.pi / np.tan(math.pi * r), 0.0)
+            x = np.where(negative, 1 - x, x)
+        result = np.zeros_like(x)
+        for _ in range(11):  # x >= 0 here: at most 10 steps reach 10
+            small = x < 10
+            if not small.any():
+                break
+            result = np.where(small, result - 1 / x, result)
+            x = np.where(small, x + 1, x)
+        z = 1.0 / (x * x)
+        y = np.where(x < 1.0e17, z * _polevl(z, _DIGAMMA_A), 0.0)
+        series = result + np.log(x) - (0.5 / x) - y
+        return np.where(x == 10, result + PSI_10, series) + reflected
+
+
+def _digamma_special(x: np.ndarray, out: np.ndarray) -> np.ndarray:
+    # 0 -> -inf (copysign(inf, -x)), a negative integer -> nan
+    out = np.where(x == 0, np.copysign(np.inf, -x), out)
+    return np.where((x < 0) & (x == np.trunc(x)), np.nan, out)
+
+
+def np_trigamma(x: np.ndarray) -> np.ndarray:
+    """torch's calc_trigamma: reflection below 0.5, six recurrence steps, then its short asymptotic series."""
+    x = np.asarray(x, dtype=np.float64)
+    with np.errstate(all="ignore"):
+        low = x < 0.5
+        sign = np.where(low, -1.0, 1.0)
+        s = np.sin(math.pi * x)
+        result = np.where(low, -(math.pi * math.pi) / (s * s), 0.0)
+        x = np.where(low, 1 - x, x)
+        for _ in range(6):
+            result = result + 1 / (x * x)
+            x = x + 1
+        ixx = 1 / (x * x)
+        result = result + (1 + 1 / (2 * x) + ixx * (1.0 / 6 - ixx * (1.0 / 30 - ixx * (1.0 / 42)))) / x
+    return sign * result
+
+
+class Trigamma(Function):
+    """polygamma(1, x): the derivative of digamma.  Its own derivative (polygamma(2, x)) is not implemented."""
+
+    __slots__ = ()
+    name = "PolygammaBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        return np_trigamma(x).astype(x.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, g):
+        raise TorchNotImplementedError("gradcli does not differentiate polygamma(1, x) (digamma's derivative) again")
+
+
+class Digamma(Function):
+    __slots__ = ()
+    name = "DigammaBackward0"
+    saves = (0,)
+    uniform_grad_ok = True
+
+    @staticmethod
+    def forward(ctx, x):
+        x = as_float(x)
+        return _digamma_special(x, np_digamma(x)).astype(x.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, g, x):
+        return (g * (Trigamma.apply(x) if not isinstance(x, np.ndarray) else np_trigamma(x).astype(x.dtype)),)
+
+
+class Lgamma(Function):
+    __slots__ = ()
+    name = "LgammaBackward0"
+    saves = (0,)
+    uniform_grad_ok = True
+
+    @staticmethod
+    def forward(ctx, x):
+        return np_lgamma(as_float(x))
+
+    @staticmethod
+    def backward(ctx, g, x):
+        return (g * (Digamma.apply(x) if not isinstance(x, np.ndarray) else Digamma.forward(None, x)),)
+
+
+@register("lgamma", sig="lgamma(input)", doc="log |Gamma(input)| (gradient: digamma)", category="elementwise")
+def lgamma(input):
+    return Lgamma.apply(input)
+
+
+@register("digamma", sig="digamma(input)", doc="d/dx lgamma(x) (gradient: polygamma(1, x))", category="elementwise")
+def digamma(input):
+    return Digamma.apply(input)
+
+
+_ERFINV_A = (0.886226899, -1.645349621, 0.914624893, -0.140543331)
+_ERFINV_B = (-2.118377725, 1.442710462, -0.329097515, 0.012229801)
+_ERFINV_C = (-1.970840454, -1.624906493, 3.429567803, 1.641345311)
+_ERFINV_D = (3.543889200, 1.637067800)
+
+
+def np_erfinv(y: np.ndarray) -> np.ndarray:
+    """torch's calc_erfinv: a rational first guess, then two Newton steps on erf."""
+    a, b, c, d = _ERFINV_A, _ERFINV_B, _ERFINV_C, _ERFINV_D
+    with np.errstate(all="ignore"):
+        y_abs = np.abs(y)
+        z = y * y
+        num = ((a[3] * z + a[2]) * z + a[1]) * z + a[0]
+        dem = (((b[3] * z + b[2]) * z + b[1]) * z + b[0]) * z + 1.0
+        central = y * num / dem
+        z = np.sqrt(-np.log((1.0 - y_abs) / 2.0))
+        num = ((c[3] * z + c[2]) * z + c[1]) * z + c[0]
+        dem = (d[1] * z + d[0]) * z + 1.0
+        tail = np.copysign(num, y) / dem
+        x = np.where(y_abs <= 0.7, central, tail)
+        for _ in range(2):
+            x = x - (dual.np_erf(x) - y) / ((2.0 / math.sqrt(math.pi)) * np.exp(-x * x))
+        x = np.where(y_abs == 1.0, np.copysign(np.inf, y), x)
+        return np.where(y_abs > 1.0, np.nan, x).astype(y.dtype, copy=False)
+
+
+erfinv = unary("erfinv", "ErfinvBackward0", np_erfinv,
+               lambda g, y: g * (SQRT_PI_OVER_2 * dual.exp(y * y)), uses="out",
+               doc="inverse error function on (-1, 1)")
+
+
+class Logit(Function):
+    __slots__ = ()
+    name = "LogitBackward0"
+    saves = (0,)
+    uniform_grad_ok = True
+
+    @staticmethod
+    def forward(ctx, x, eps):
+        x = as_float(x)
+        ctx.aux = eps
+        with np.errstate(all="ignore"):
+            z = x if eps is None else np.clip(x, eps, 1 - eps)
+            return np.log(z / (1 - z)).astype(x.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, g, x):
+        eps = ctx.aux
+        xv = val(x)
+        with np.errstate(all="ignore"):
+            slope = g / (x * (1 - x))
+            if eps is None:  # outside [0, 1] the gradient is nan, as torch's logit_backward
+                return (dual.where((xv < 0) | (xv > 1), np.nan, slope),)
+            return (dual.where((xv < eps) | (xv > 1 - eps), 0.0, slope),)
+
+
+@register("logit", sig="logit(input, eps=None)", doc="log(p / (1 - p)), p clamped to [eps, 1 - eps] if eps is given",
+          category="elementwise")
+def logit(input, eps=None):
+    return Logit.apply(input, None if eps is None else float(eps))
+
+
+def _np_sinc(x):
+    with np.errstate(all="ignore"):
+        product = math.pi * x
+        return np.where(x == 0, 1.0, np.sin(product) / product).astype(x.dtype, copy=False)
+
+
+def _sinc_rule(g, x):
+    xv = val(x)
+    product = x * math.pi
+    with np.errstate(all="ignore"):
+        slope = (dual.cos(product) * product - dual.sin(product)) / (x * x * math.pi)
+    return g * dual.where(xv == 0, 0.0, slope)
+
+
+sinc = unary("sinc", "SincBackward0", _np_sinc, _sinc_rule, doc="sin(pi x) / (pi x), 1 at 0")
+
+
+class NanToNum(Function):
+    __slots__ = ()
+    name = "NanToNumBackward0"
+    uniform_grad_ok = True
+
+    @staticmethod
+    def forward(ctx, x, nan, posinf, neginf):
+        ctx.aux = np.isfinite(x)
+        if x.dtype.kind != "f":
+            return x.copy()
+        info = np.finfo(x.dtype)
+        out = np.where(np.isnan(x), nan, x)
+        out = np.where(out == np.inf, info.max if posinf is None else posinf, out)
+        return np.where(out == -np.inf, info.min if neginf is None else neginf, out).astype(x.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, g):
+        return (dual.where(ctx.aux, g, 0.0),)
+
+
+@register("nan_to_num", sig="nan_to_num(input, nan=0.0, posinf=None, neginf=None)",
+          doc="nan -> nan, +-inf -> posinf/neginf (default: the dtype's largest/smallest)", category="elementwise")
+def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
+    return NanToNum.apply(input, float(nan), posinf, neginf)
