@@ -111,7 +111,7 @@ def _binary_forward(np_fn, a, b):
         with np.errstate(all="ignore"):
             out = np_fn(a, b)
     except ValueError:
-        raise arith._broadcast_error(a, b) from None
+        raise arith.broadcast_error(a, b) from None
     return as_float(np.asarray(out))
 
 

@@ -15,14 +15,30 @@ from gradcli.engine.ops.elementwise_extra import maximum, minimum
 from gradcli.engine.ops.registry import register
 from gradcli.engine.tensor import Tensor
 
-ReturnTypes = namedtuple("ReturnTypes", ["values", "indices"])
+
+class ReturnTypes(namedtuple("ReturnTypes", ["values", "indices"])):
+    """(values, indices) of max, min, sort, ...: a named tuple printed as torch.return_types.<op>(...)."""
+
+    __slots__ = ()
+    op = "max"
+
+    def __repr__(self) -> str:
+        return f"torch.return_types.{self.op}(\nvalues={self.values!r},\nindices={self.indices!r})"
+
+
+def return_type(op: str) -> type:
+    """The (values, indices) result class of torch op `op`."""
+    return type(op, (ReturnTypes,), {"__slots__": (), "op": op})
+
+
+MaxResult, MinResult = return_type("max"), return_type("min")
 
 
 class _Reduce(Function):
     __slots__ = ()
 
     @staticmethod
-    def _kept(ctx, g):
+    def kept_dims(ctx, g):
         dims, keepdim, in_shape = ctx.aux[:3]
         if not keepdim and dims:
             g = dual.reshape(g, keepdim_shape(in_shape, dims))
@@ -47,7 +63,7 @@ class Sum(_Reduce):
 
     @staticmethod
     def backward(ctx, g):
-        return (_Reduce._kept(ctx, g),)
+        return (_Reduce.kept_dims(ctx, g),)
 
 
 class SumDim(Sum):
@@ -79,7 +95,7 @@ class Mean(_Reduce):
 
     @staticmethod
     def backward(ctx, g):
-        return (_Reduce._kept(ctx, g) / ctx.aux[3],)
+        return (_Reduce.kept_dims(ctx, g) / ctx.aux[3],)
 
 
 class MeanDim(Mean):
@@ -195,14 +211,14 @@ def _extremum(input, dim, keepdim, largest):
     if x.ndim == 0:  # the value itself, at index 0
         norm_dims(dim, 0)  # validates dim
         values = (MaxDim if largest else MinDim).apply(input, None, None, True)
-        return ReturnTypes(values, Tensor._make(np.zeros((), dtype=np.int64), None))
+        return (MaxResult if largest else MinResult)(values, Tensor._make(np.zeros((), dtype=np.int64), None))
     d = norm_dims(dim, x.ndim)[0]
     if x.shape[d] == 0:
         raise TorchIndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
     idx = argextremum(x, d, largest)
     idx_kept = np.expand_dims(idx, d)
     values = (MaxDim if largest else MinDim).apply(input, idx_kept, d, keepdim)
-    return ReturnTypes(values, Tensor._make(idx_kept if keepdim else idx, None))
+    return (MaxResult if largest else MinResult)(values, Tensor._make(idx_kept if keepdim else idx, None))
 
 
 @register("max", sig="max(input, dim=None, keepdim=False)",

@@ -19,14 +19,14 @@ from gradcli.engine.ops.registry import register
 from gradcli.engine.tensor import wrap_dim
 
 
-def _kept(g, dims, keepdim, in_shape):
+def kept_dims(g, dims, keepdim, in_shape):
     """Re-insert reduced dims as size 1, so `g` broadcasts against the input."""
     if not keepdim and dims and len(in_shape):
         g = dual.reshape(g, keepdim_shape(in_shape, dims))
     return g
 
 
-def _reduce_dims(dim, ndim):
+def reduce_dims(dim, ndim):
     """torch's dim argument for the reductions that take a list: None or () mean every dim."""
     if dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0):
         return tuple(range(ndim))
@@ -87,8 +87,8 @@ class Prod(Function):
             flat = dual.reshape(x, (xv.size,))
             return (g * dual.reshape(_prod_of_others(flat, 0), xv.shape),)
         d, keepdim = ctx.aux
-        g = _kept(g, (d,), keepdim, xv.shape)
-        out = _kept(out, (d,), keepdim, xv.shape)
+        g = kept_dims(g, (d,), keepdim, xv.shape)
+        out = kept_dims(out, (d,), keepdim, xv.shape)
         if not (xv == 0).any():
             return (g * (out / x),)
         return (g * _prod_of_others(x, d),)
@@ -116,7 +116,7 @@ class Amax(Function):
 
     @classmethod
     def forward(cls, ctx, x, dim, keepdim):
-        dims = _reduce_dims(dim, x.ndim)
+        dims = reduce_dims(dim, x.ndim)
         empty = [d for d in dims if x.shape[d] == 0]
         if empty:
             given = dim if isinstance(dim, (int, np.integer)) else \
@@ -135,7 +135,7 @@ class Amax(Function):
     @staticmethod
     def backward(ctx, g):
         dims, keepdim, shape, mask, count = ctx.aux
-        g = _kept(g, dims, keepdim, shape)
+        g = kept_dims(g, dims, keepdim, shape)
         return (g / count * mask,)  # torch: scale_grad_by_count(grad, result == self)
 
 
@@ -159,7 +159,7 @@ def amin(input, dim=(), keepdim=False):
 
 # -- var / std --------------------------------------------------------------------------------------------
 
-def _var_args(dim, unbiased, correction):
+def var_args(dim, unbiased, correction):
     if isinstance(dim, bool):  # x.var(False): the old `unbiased` positional form
         unbiased, dim = dim, None
     if correction is None:
@@ -170,7 +170,7 @@ def _var_args(dim, unbiased, correction):
 def _var_forward(ctx, x, dim, correction, keepdim):
     if x.dtype.kind != "f":
         raise TorchRuntimeError("std and var only support floating point and complex dtypes")
-    dims = _reduce_dims(dim, x.ndim)
+    dims = reduce_dims(dim, x.ndim)
     n = 1
     for d in dims:
         n *= x.shape[d]
@@ -193,7 +193,7 @@ def _var_forward(ctx, x, dim, correction, keepdim):
 
 def _var_backward(ctx, g, x):
     dims, keepdim, shape, n, correction, full = ctx.aux
-    g = _kept(g, dims, keepdim, shape)
+    g = kept_dims(g, dims, keepdim, shape)
     axis = dims if len(shape) else None
     mean = dual.sum(x, axis=axis, keepdims=True) / n
     if full and n - correction <= 0:
@@ -239,14 +239,14 @@ class Std(Function):
 @register("var", sig="var(input, dim=None, *, correction=1, keepdim=False)",
           doc="variance (correction=1: unbiased; unbiased=False: correction=0)", category="reduction")
 def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    dim, correction = _var_args(dim, unbiased, correction)
+    dim, correction = var_args(dim, unbiased, correction)
     return Var.apply(input, dim, correction, keepdim)
 
 
 @register("std", sig="std(input, dim=None, *, correction=1, keepdim=False)",
           doc="standard deviation (correction=1: unbiased; unbiased=False: correction=0)", category="reduction")
 def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    dim, correction = _var_args(dim, unbiased, correction)
+    dim, correction = var_args(dim, unbiased, correction)
     return Std.apply(input, dim, correction, keepdim)
 
 
@@ -271,7 +271,7 @@ class VectorNorm(Function):
         if x.dtype.kind != "f":
             raise TorchRuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as input. "
                                     f"Got {_dtype_title(x)}")
-        dims = _reduce_dims(dim, x.ndim)
+        dims = reduce_dims(dim, x.ndim)
         ctx.aux = (ord, dims, keepdim, x.shape)
         axis = dims if x.ndim else None
         a = np.abs(x)
@@ -295,8 +295,8 @@ class VectorNorm(Function):
     def backward(ctx, g, x, norm):
         p, dims, keepdim, shape = ctx.aux
         xv = val(x)
-        g = _kept(g, dims, keepdim, shape)
-        norm = _kept(norm, dims, keepdim, shape)
+        g = kept_dims(g, dims, keepdim, shape)
+        norm = kept_dims(norm, dims, keepdim, shape)
         nv = val(norm)
         with np.errstate(all="ignore"):
             if p == 0:
@@ -354,7 +354,7 @@ class LogSumExp(Function):
     @staticmethod
     def forward(ctx, x, dim, keepdim):
         x = as_float(x)
-        dims = _reduce_dims(dim, x.ndim)
+        dims = reduce_dims(dim, x.ndim)
         ctx.aux = (dims, keepdim, x.shape)
         if x.ndim == 0:
             return x.copy()
@@ -369,8 +369,8 @@ class LogSumExp(Function):
         dims, keepdim, shape = ctx.aux
         if not shape:
             return (g,)
-        g = _kept(g, dims, keepdim, shape)
-        out = _kept(out, dims, keepdim, shape)
+        g = kept_dims(g, dims, keepdim, shape)
+        out = kept_dims(out, dims, keepdim, shape)
         return (g * dual.exp(x - out),)
 
 

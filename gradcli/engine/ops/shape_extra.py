@@ -299,7 +299,7 @@ def roll(input, shifts, dims=None):
 
 # -- gather, index_select -------------------------------------------------------------------------------
 
-def _index_array(index, name):
+def index_array(index, name):
     arr = val(index)
     arr = np.asarray(arr)
     if arr.dtype.kind not in "iu":
@@ -307,7 +307,7 @@ def _index_array(index, name):
     return arr.astype(np.int64, copy=False)
 
 
-def _gather_key(index, d):
+def gather_key(index, d):
     """Advanced-index arrays picking x[..., index, ...] along d, with the other dims from index's grid."""
     grids = list(np.indices(index.shape, sparse=True))
     grids[d] = index
@@ -335,7 +335,7 @@ class Gather(Function):
             bad = int(index.max()) if index.max() >= x.shape[d] else int(index.min())
             raise TorchRuntimeError(f"index {bad} is out of bounds for dimension {d} with size {x.shape[d]}")
         index = np.where(index < 0, index + x.shape[d], index)
-        key = _gather_key(index, d)
+        key = gather_key(index, d)
         ctx.aux = (key, x.shape)
         return x[key]
 
@@ -350,7 +350,7 @@ class Gather(Function):
 @register("gather", sig="gather(input, dim, index)", doc="out[i][j] = input[index[i][j]][j] (for dim 0)",
           category="shape")
 def gather(input, dim, index, *, sparse_grad=False):
-    return Gather.apply(input, int(dim), _index_array(index, "gather"))
+    return Gather.apply(input, int(dim), index_array(index, "gather"))
 
 
 class IndexSelect(Function):
@@ -385,4 +385,4 @@ class IndexSelect(Function):
 @register("index_select", sig="index_select(input, dim, index)", doc="the entries at `index` along dim",
           category="shape", result_shape=sizes.index_select)
 def index_select(input, dim, index):
-    return IndexSelect.apply(input, int(dim), _index_array(index, "index_select"))
+    return IndexSelect.apply(input, int(dim), index_array(index, "index_select"))

@@ -200,3 +200,32 @@ def indexing(shape: tuple, key: tuple) -> tuple | None:
     # the advanced indices broadcast together; every dim no index takes survives at most whole
     rest = tuple(s for i, s in enumerate(shape) if i not in taken)
     return tuple(np.broadcast_shapes(*advanced)) + rest
+
+
+def tile(input, dims, *more):
+    return repeat(input, *((dims, *more) if more else (dims,)))
+
+
+def stacked(tensors, *args, **kwargs):
+    """vstack/hstack: a bound, the elements of every piece together."""
+    return (sum(numel(shape_of(t) or ()) for t in tensors),)
+
+
+def meshgrid(*tensors, indexing=None):
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tensors[0]
+    return (len(tensors),) + tuple(numel(shape_of(t)) for t in tensors)  # every grid, together
+
+
+def repeat_interleave(input, repeats, dim=None, *, output_size=None):
+    n = numel(shape_of(input))
+    if shape_of(repeats):  # a count per slice: at most every element times the largest count
+        counts = repeats.array
+        return (n * max(int(counts.max()), 0) if counts.size else 0,)
+    return (n * max(int(repeats.item() if isinstance(repeats, Tensor) else repeats), 0),)
+
+
+def take_along_dim(input, indices, dim=None):
+    if dim is None:
+        return shape_of(indices)
+    return broadcast(input, indices)

@@ -1,0 +1,208 @@
+"""Ops that order values: sort, topk, median, cummax, cummin.
+
+Each returns (values, indices) as torch.return_types.<op>; the gradient goes back to the selected positions
+(torch's value_selecting_reduction_backward), except median without a dim, which shares it evenly between the
+elements equal to the median (evenly_distribute_backward).  Sort is stable, nan largest, as torch's CPU sort;
+cummax/cummin take the latest of tied extrema and let a nan stick, as torch's kernels.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gradcli.engine import dual
+from gradcli.engine.autograd import Function
+from gradcli.engine.errors import TorchIndexError, TorchRuntimeError
+from gradcli.engine.ops.common import keepdim_shape, norm_dims
+from gradcli.engine.ops.reduction import return_type
+from gradcli.engine.ops.registry import register
+from gradcli.engine.ops.shape import index_put_zeros
+from gradcli.engine.ops.shape_extra import gather_key
+from gradcli.engine.tensor import Tensor
+
+SortResult = return_type("sort")
+TopkResult = return_type("topk")
+MedianResult = return_type("median")
+CummaxResult = return_type("cummax")
+CumminResult = return_type("cummin")
+
+
+def sort_indices(x: np.ndarray, d: int, descending: bool) -> np.ndarray:
+    """Stable order along axis d, nan largest (last ascending, first descending), as torch's sort."""
+    if not descending:
+        return np.argsort(x, axis=d, kind="stable")  # numpy also sorts nan last
+    key = ~x if x.dtype.kind == "b" else -x
+    if x.dtype.kind == "f" and np.isnan(x).any():  # nans first, then the rest descending (lexsort is stable)
+        return np.lexsort((key, ~np.isnan(x)), axis=d)
+    return np.argsort(key, axis=d, kind="stable")
+
+
+def _indices(values: np.ndarray) -> Tensor:
+    return Tensor._make(np.asarray(values, dtype=np.int64), None)
+
+
+class Select(Function):
+    """Values taken along a dim at given indices; the gradient goes back to those positions (accumulated
+    where an index repeats, as cummax's do)."""
+
+    __slots__ = ()
+    name = "SortBackward0"
+
+    @staticmethod
+    def forward(ctx, x, idx, d, keepdim):
+        ctx.aux = (gather_key(idx, d), d, keepdim, x.shape)
+        values = np.take_along_axis(x, idx, axis=d)
+        return values if keepdim else values.squeeze(d)
+
+    @staticmethod
+    def backward(ctx, g):
+        key, d, keepdim, in_shape = ctx.aux
+        if not keepdim:
+            g = dual.reshape(g, keepdim_shape(in_shape, (d,)))
+        return (index_put_zeros(g, key, in_shape),)
+
+
+def _selection_node(name):
+    return type(name.replace("Backward0", "").replace("Backward1", "") + "Select", (Select,),
+                {"__slots__": (), "name": name})
+
+
+SortNode = _selection_node("SortBackward0")
+TopkNode = _selection_node("TopkBackward0")
+MedianDimNode = _selection_node("MedianBackward1")
+CummaxNode = _selection_node("CummaxBackward0")
+CumminNode = _selection_node("CumminBackward0")
+
+
+def _dim(x: np.ndarray, dim) -> int:
+    return norm_dims(dim, x.ndim)[0] if x.ndim else 0
+
+
+@register("sort", sig="sort(input, dim=-1, descending=False, stable=False)",
+          doc="(values, indices) in order along dim (stable; nan largest)", category="reduction")
+def sort(input, dim=-1, descending=False, stable=False):
+    x = input.array
+    if x.ndim == 0:
+        norm_dims(dim, 0)
+        return SortResult(SortNode.apply(input.reshape(1), np.zeros((1,), np.int64), 0, True).reshape(()),
+                          _indices(np.zeros((), np.int64)))
+    d = _dim(x, dim)
+    idx = sort_indices(x, d, descending)
+    return SortResult(SortNode.apply(input, idx, d, True), _indices(idx))
+
+
+@register("topk", sig="topk(input, k, dim=-1, largest=True, sorted=True)",
+          doc="(values, indices) of the k largest (or smallest) along dim", category="reduction")
+def topk(input, k, dim=-1, largest=True, sorted=True):  # noqa: A002 - torch's name
+    x = input.array
+    d = _dim(x, dim)
+    size = x.shape[d] if x.ndim else 1
+    k = int(k)
+    if not 0 <= k <= size:
+        raise TorchRuntimeError("selected index k out of range")
+    source = x if x.ndim else x.reshape(1)
+    idx = np.take(sort_indices(source, d, largest), np.arange(k), axis=d)
+    if not x.ndim:
+        values = TopkNode.apply(input.reshape(1), idx, 0, True).reshape(()) if k else TopkNode.apply(
+            input.reshape(1), idx, 0, True)
+        return TopkResult(values, _indices(idx.reshape(()) if k else idx))
+    return TopkResult(TopkNode.apply(input, idx, d, True), _indices(idx))
+
+
+class MedianAll(Function):
+    """The lower median of all elements (nan if any is nan); the gradient is shared evenly by the elements
+    equal to it (torch's evenly_distribute_backward)."""
+
+    __slots__ = ()
+    name = "MedianBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        flat = x.reshape(-1)
+        if flat.size == 0:
+            return np.asarray(np.nan, dtype=x.dtype)
+        order = sort_indices(flat, 0, False)
+        value = flat[order[(flat.size - 1) // 2]]
+        if x.dtype.kind == "f" and np.isnan(flat).any():
+            value = np.asarray(np.nan, dtype=x.dtype)
+        mask = np.isnan(x) if x.dtype.kind == "f" and np.isnan(value) else x == value
+        ctx.aux = mask
+        return np.asarray(value, dtype=x.dtype)
+
+    @staticmethod
+    def backward(ctx, g):
+        mask = ctx.aux
+        return (dual.where(mask, g / int(mask.sum()), 0.0),)
+
+
+@register("median", sig="median(input, dim=None, keepdim=False)",
+          doc="lower median of all elements, or (values, indices) along dim (nan if any is nan)",
+          category="reduction")
+def median(input, dim=None, keepdim=False):
+    x = input.array
+    if dim is None:
+        if x.dtype == np.bool_:
+            raise TorchRuntimeError("\"median_cpu\" not implemented for 'Bool'")
+        return MedianAll.apply(input)
+    if x.ndim == 0:
+        norm_dims(dim, 0)
+        return MedianResult(MedianDimNode.apply(input.reshape(1), np.zeros((1,), np.int64), 0, True).reshape(()),
+                            _indices(np.zeros((), np.int64)))
+    d = _dim(x, dim)
+    n = x.shape[d]
+    if n == 0:
+        raise TorchIndexError(f"median(): Expected reduction dim {d} to have non-zero size.")
+    order = sort_indices(x, d, False)
+    idx = np.take(order, [(n - 1) // 2], axis=d)
+    if x.dtype.kind == "f":
+        nan = np.isnan(x)
+        has_nan = nan.any(axis=d, keepdims=True)
+        if has_nan.any():  # a nan is the median; torch reports the first nan's index
+            idx = np.where(has_nan, np.argmax(nan, axis=d, keepdims=True), idx)
+    values = MedianDimNode.apply(input, idx, d, keepdim)
+    return MedianResult(values, _indices(idx if keepdim else idx.squeeze(d)))
+
+
+def _running_extremum_indices(x: np.ndarray, d: int, largest: bool) -> np.ndarray:
+    """For each position, the index of the running max/min along d: the latest of ties, a nan sticks."""
+    moved = np.moveaxis(x, d, -1)
+    n = moved.shape[-1]
+    idx = np.zeros(moved.shape, dtype=np.int64)
+    if n == 0:
+        return np.moveaxis(idx, -1, d)
+    best = moved[..., 0].copy()
+    best_idx = np.zeros(moved.shape[:-1], dtype=np.int64)
+    is_float = x.dtype.kind == "f"
+    for i in range(n):  # one vectorised step per position along d (the other dims at once)
+        v = moved[..., i]
+        better = (v >= best) if largest else (v <= best)
+        if is_float:
+            better = (better | np.isnan(v)) & ~np.isnan(best) if i else np.ones_like(better)
+        best = np.where(better, v, best)
+        best_idx = np.where(better, i, best_idx)
+        idx[..., i] = best_idx
+    return np.moveaxis(idx, -1, d)
+
+
+def _cum_extremum(input, dim, largest):
+    x = input.array
+    node, result = (CummaxNode, CummaxResult) if largest else (CumminNode, CumminResult)
+    if x.ndim == 0:
+        norm_dims(dim, 0)
+        return result(node.apply(input.reshape(1), np.zeros((1,), np.int64), 0, True).reshape(()),
+                      _indices(np.zeros((), np.int64)))
+    d = _dim(x, dim)
+    idx = _running_extremum_indices(x, d, largest)
+    return result(node.apply(input, idx, d, True), _indices(idx))
+
+
+@register("cummax", sig="cummax(input, dim)", doc="(values, indices) of the running maximum along dim",
+          category="reduction")
+def cummax(input, dim):
+    return _cum_extremum(input, dim, True)
+
+
+@register("cummin", sig="cummin(input, dim)", doc="(values, indices) of the running minimum along dim",
+          category="reduction")
+def cummin(input, dim):
+    return _cum_extremum(input, dim, False)
