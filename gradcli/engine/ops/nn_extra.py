@@ -132,7 +132,7 @@ def xlogy(input, other):
 # -- linear ---------------------------------------------------------------------------------------------------
 
 class Addmm(Function):
-    """bias + mat1 @ mat2, as torch's addmm (beta = alpha = 1)."""
+    """beta * input + alpha * (mat1 @ mat2), as torch's addmm (linear's bias + input @ weight.T)."""
 
     __slots__ = ()
     name = "AddmmBackward0"
@@ -140,21 +140,40 @@ class Addmm(Function):
     saves_when = {1: 2, 2: 1}
 
     @staticmethod
-    def forward(ctx, bias, mat1, mat2):
+    def forward(ctx, bias, mat1, mat2, beta=1, alpha=1):
+        if mat1.ndim != 2 or mat2.ndim != 2:
+            bad = mat1 if mat1.ndim != 2 else mat2
+            raise TorchRuntimeError(f"{'mat1' if bad is mat1 else 'mat2'} must be a matrix, got {bad.ndim}-D tensor")
+        if mat1.shape[1] != mat2.shape[0]:
+            raise TorchRuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({mat1.shape[0]}x{mat1.shape[1]} "
+                                    f"and {mat2.shape[0]}x{mat2.shape[1]})")
         if mixed_floats(mat1, mat2):
             raise TorchRuntimeError(f"expected m1 and m2 to have the same dtype, but got: {c_name(mat1)} != "
                                     f"{c_name(mat2)}")
         if mixed_floats(bias, mat2):
             raise TorchRuntimeError(f"self and mat2 must have the same dtype, but got {dtype_title(bias.dtype)} and "
                                     f"{dtype_title(mat2.dtype)}")
+        try:
+            np.broadcast_shapes(np.shape(bias), (mat1.shape[0], mat2.shape[1]))
+        except ValueError:
+            raise TorchRuntimeError(f"The expanded size of the tensor ({mat2.shape[1]}) must match the existing "
+                                    f"size ({np.shape(bias)[-1]}) at non-singleton dimension 1.") from None
+        ctx.aux = (beta, alpha)
         bias, prod = promote(bias, np.matmul(mat1, mat2))
-        return bias + prod
+        if alpha != 1:
+            prod = prod * alpha
+        if beta == 0:  # torch: beta = 0 ignores input (nan included)
+            return np.broadcast_to(prod, prod.shape).copy()
+        return (bias * beta if beta != 1 else bias) + prod
 
     @staticmethod
     def backward(ctx, g, mat1, mat2):
-        gb, g1, g2 = ctx.needs_input_grad
-        return ((g if gb else None), (dual.matmul(g, dual.swap_last(mat2)) if g1 else None),
-                (dual.matmul(dual.swap_last(mat1), g) if g2 else None))
+        beta, alpha = ctx.aux
+        gb, g1, g2 = ctx.needs_input_grad[:3]
+        scaled = g * alpha if alpha != 1 else g
+        return (((g * beta if beta != 1 else g) if gb else None),
+                (dual.matmul(scaled, dual.swap_last(mat2)) if g1 else None),
+                (dual.matmul(dual.swap_last(mat1), scaled) if g2 else None))
 
 
 @register("linear", sig="linear(input, weight, bias=None)", doc="input @ weight.T + bias", category="nn",

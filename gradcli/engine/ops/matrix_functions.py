@@ -1,0 +1,374 @@
+"""Functions of square matrices: slogdet, logdet, cholesky, matrix_exp, matrix_power, multi_dot, svdvals,
+matrix_norm.
+
+Rules are torch's (FunctionsManual.cpp): slogdet's gradient is A^-T, cholesky's Murray's formula,
+matrix_exp's the upper-right block of exp([[A^T, G], [0, A^T]]).  matrix_power, multi_dot and matrix_norm are
+built from matmul, norms and amax/amin as torch builds them, so their grad_fn names are torch's.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import namedtuple
+
+import numpy as np
+
+from gradcli.engine import dual
+from gradcli.engine.autograd import Function
+from gradcli.engine.errors import TorchNotImplementedError, TorchRuntimeError
+from gradcli.engine.ops.common import val
+from gradcli.engine.ops.convert import clone
+from gradcli.engine.ops.elementwise import where
+from gradcli.engine.ops.inplace import Copy
+from gradcli.engine.ops.linalg import matmul
+from gradcli.engine.ops.linalg_full import inverse, tril
+from gradcli.engine.ops.reduction import sum as sum_op
+from gradcli.engine.ops.reduction_extra import amax, amin, vector_norm
+from gradcli.engine.ops.registry import register
+from gradcli.engine.ops.shape import view
+from gradcli.engine.tensor import Tensor, wrap_dim
+
+
+def _square(x, name):
+    if x.ndim < 2:
+        raise TorchRuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
+    if x.shape[-1] != x.shape[-2]:
+        raise TorchRuntimeError(f"{name}: A must be batches of square matrices, but they are {x.shape[-2]} by "
+                                f"{x.shape[-1]} matrices")
+    if x.dtype.kind != "f":
+        raise TorchRuntimeError(f"{name}: Expected a floating point or complex tensor as input. Got Long")
+
+
+# -- slogdet, logdet -----------------------------------------------------------------------------------------
+
+def _slogdet_type(name):
+    base = namedtuple(name, ["sign", "logabsdet"])
+
+    def __repr__(self):
+        return f"torch.return_types.{name}(\nsign={self.sign!r},\nlogabsdet={self.logabsdet!r})"
+
+    return type(name, (base,), {"__slots__": (), "__repr__": __repr__})
+
+
+LinalgSlogdetResult = _slogdet_type("linalg_slogdet")
+SlogdetResult = _slogdet_type("slogdet")
+
+
+class LogAbsDet(Function):
+    __slots__ = ()
+    name = "LinalgSlogdetBackward0"
+    saves = (0,)
+
+    @staticmethod
+    def forward(ctx, a):
+        _square(a, "linalg.slogdet")
+        return np.linalg.slogdet(a)[1].astype(a.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, g, a):
+        # d log|det A| / dA = A^-T
+        g = dual.reshape(g, np.shape(val(g)) + (1, 1)) if np.ndim(val(g)) else g
+        return (g * dual.swap_last(dual.inverse(a)),)
+
+
+class SignOfDet(Function):
+    """slogdet's sign output: part of the same node in torch, with no gradient of its own (a real sign)."""
+
+    __slots__ = ()
+    name = "LinalgSlogdetBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        return np.linalg.slogdet(a)[0].astype(a.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, g):
+        return (None,)
+
+
+def _slogdet(A, result):
+    return result(SignOfDet.apply(A), LogAbsDet.apply(A))
+
+
+@register("slogdet", sig="linalg.slogdet(A)", doc="(sign, log|det A|) of a (batch of) square matrix",
+          category="linalg", linalg=True)
+def linalg_slogdet(A):
+    return _slogdet(A, LinalgSlogdetResult)
+
+
+@register("slogdet", sig="slogdet(input)", doc="(sign, log|det A|) of a (batch of) square matrix", category="linalg")
+def slogdet(input):
+    return _slogdet(input, SlogdetResult)
+
+
+@register("logdet", sig="logdet(input)", doc="log det A (nan where det A < 0)", category="linalg")
+def logdet(input):
+    _square(input.array, "logdet")
+    sign, logabsdet = linalg_slogdet(input)
+    return where(Tensor._make(sign.array == -1, None), math.nan, logabsdet)
+
+
+# -- cholesky ------------------------------------------------------------------------------------------------
+
+def _tril(x, k=0):
+    return tril(x, k) if isinstance(x, Tensor) else np.tril(x, k)
+
+
+class Cholesky(Function):
+    __slots__ = ()
+    name = "LinalgCholeskyExBackward0"
+    saves_output = True
+
+    @staticmethod
+    def forward(ctx, a, upper):
+        _square(a, "linalg.cholesky")
+        ctx.aux = upper
+        try:
+            low = np.linalg.cholesky(a)
+        except np.linalg.LinAlgError:
+            order = _failing_minor(a)
+            raise TorchRuntimeError(
+                "linalg.cholesky: The factorization could not be completed because the input is not "
+                f"positive-definite (the leading minor of order {order} is not positive-definite).") from None
+        return np.swapaxes(low, -1, -2).copy() if upper else low
+
+    @staticmethod
+    def backward(ctx, g, out):
+        upper = ctx.aux
+        low, gl = (dual.swap_last(out), dual.swap_last(g)) if upper else (out, g)
+        # Murray (2016), as torch's cholesky_backward: A^-H Phi(L^H gL) L^-1 with Phi the lower triangle and
+        # half the diagonal, symmetrised
+        phi = _tril(dual.matmul(dual.swap_last(low), gl))
+        phi = (phi + dual.swap_last(_tril(phi, -1))) * 0.5
+        left = dual.solve(dual.swap_last(low), phi)  # L^-H phi
+        return (dual.swap_last(dual.solve(dual.swap_last(low), dual.swap_last(left))),)  # (L^-H left^H)^H
+
+
+def _failing_minor(a):
+    first = a.reshape(-1, a.shape[-2], a.shape[-1])
+    for m in first:
+        for k in range(1, m.shape[0] + 1):
+            try:
+                np.linalg.cholesky(m[:k, :k])
+            except np.linalg.LinAlgError:
+                return k
+    return a.shape[-1]
+
+
+@register("cholesky", sig="linalg.cholesky(A, *, upper=False)", doc="L with A = L L^T (A symmetric positive-definite)",
+          category="linalg", linalg=True)
+def cholesky(A, *, upper=False, out=None):
+    return Cholesky.apply(A, bool(upper))
+
+
+# -- matrix_exp ----------------------------------------------------------------------------------------------
+
+_PADE13 = (64764752532480000.0, 32382376266240000.0, 7771770303897600.0, 1187353796428800.0, 129060195264000.0,
+           10559470521600.0, 670442572800.0, 33522128640.0, 1323241920.0, 40840800.0, 960960.0, 16380.0, 182.0, 1.0)
+_THETA13 = 5.371920351148152
+
+
+def _expm(a: np.ndarray) -> np.ndarray:
+    """exp of one square matrix: scaling and squaring with the degree-13 Pade approximant (Higham 2005)."""
+    n = a.shape[-1]
+    if n == 0:
+        return a.copy()
+    norm = np.max(np.sum(np.abs(a), axis=0))
+    s = max(0, int(math.ceil(math.log2(norm / _THETA13)))) if norm > _THETA13 else 0
+    a = a / (2.0 ** s)
+    b = _PADE13
+    eye = np.eye(n, dtype=a.dtype)
+    a2 = a @ a
+    a4 = a2 @ a2
+    a6 = a4 @ a2
+    u = a @ (a6 @ (b[13] * a6 + b[11] * a4 + b[9] * a2) + b[7] * a6 + b[5] * a4 + b[3] * a2 + b[1] * eye)
+    v = a6 @ (b[12] * a6 + b[10] * a4 + b[8] * a2) + b[6] * a6 + b[4] * a4 + b[2] * a2 + b[0] * eye
+    r = np.linalg.solve(v - u, v + u)
+    for _ in range(s):
+        r = r @ r
+    return r
+
+
+class MatrixExp(Function):
+    __slots__ = ()
+    name = "LinalgMatrixExpBackward0"
+    saves = (0,)
+
+    @staticmethod
+    def forward(ctx, a):
+        _square(a, "linalg.matrix_exp")
+        flat = a.reshape(-1, a.shape[-2], a.shape[-1])
+        with np.errstate(all="ignore"):
+            out = np.stack([_expm(m) for m in flat]) if len(flat) else flat.copy()
+        return out.reshape(a.shape).astype(a.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, g, a):
+        # the Frechet derivative's adjoint: the upper-right block of exp([[A^T, G], [0, A^T]])
+        n = np.shape(val(a))[-1]
+        at = dual.swap_last(a)
+        zeros = np.zeros(np.shape(val(a)), dtype=val(a).dtype)
+        block = dual.cat([dual.cat([at, g], -1), dual.cat([zeros, at], -1)], -2)
+        big = MatrixExp.apply(block) if isinstance(block, Tensor) else MatrixExp.forward(None, block)
+        return (big[..., :n, n:],)
+
+
+@register("matrix_exp", sig="matrix_exp(A)", doc="the matrix exponential e^A", category="linalg")
+def matrix_exp(A):
+    return MatrixExp.apply(A)
+
+
+register("matrix_exp", sig="linalg.matrix_exp(A)", doc="the matrix exponential e^A", category="linalg",
+         linalg=True)(matrix_exp)
+
+
+# -- matrix_power, multi_dot -----------------------------------------------------------------------------------
+
+@register("matrix_power", sig="linalg.matrix_power(A, n)", doc="A @ A @ ... (n times; n < 0: of the inverse)",
+          category="linalg", linalg=True)
+def matrix_power(A, n):
+    _square(A.array, "linalg.matrix_power")
+    n = int(n)
+    if n == 0:  # torch: a copy of the identity written over a clone of A (so A gets a zero gradient)
+        eye = np.broadcast_to(np.eye(A.shape[-1], dtype=A.array.dtype), A.shape)
+        return Copy.apply(clone(A), eye)
+    if n < 0:
+        A, n = inverse(A), -n
+    if n == 1:
+        return clone(A)
+    if n == 2:
+        return matmul(A, A)
+    if n == 3:
+        return matmul(matmul(A, A), A)
+    z = result = None
+    while n > 0:  # torch's binary decomposition of n
+        bit, n = n % 2, n // 2
+        z = A if z is None else matmul(z, z)
+        if bit:
+            result = z if result is None else matmul(result, z)
+    return result
+
+
+register("matrix_power", sig="matrix_power(input, n)", doc="A @ A @ ... (n times; n < 0: of the inverse)",
+         category="linalg")(matrix_power)
+
+
+def _chain_order(dims):
+    """The classic matrix-chain dynamic programme (torch's multi_dot for more than three matrices)."""
+    n = len(dims) - 1
+    cost = [[0] * n for _ in range(n)]
+    split = [[0] * n for _ in range(n)]
+    for length in range(1, n):
+        for i in range(n - length):
+            j = i + length
+            cost[i][j] = math.inf
+            for k in range(i, j):
+                c = cost[i][k] + cost[k + 1][j] + dims[i] * dims[k + 1] * dims[j + 1]
+                if c < cost[i][j]:
+                    cost[i][j], split[i][j] = c, k
+    return split
+
+
+def _chain(tensors, split, i, j):
+    if i == j:
+        return tensors[i]
+    k = split[i][j]
+    return matmul(_chain(tensors, split, i, k), _chain(tensors, split, k + 1, j))
+
+
+def _multi_dot_shape(tensors, *, out=None):
+    first, last = tensors[0].shape, tensors[-1].shape
+    return first[:1] + last[-1:] if len(first) == 2 and len(last) == 2 else (first[0] if first else 1,) + last[-1:]
+
+
+@register("multi_dot", sig="linalg.multi_dot(tensors)", doc="a chain of matrix products, in the cheapest order",
+          category="linalg", linalg=True, result_shape=_multi_dot_shape)
+def multi_dot(tensors, *, out=None):
+    tensors = list(tensors)
+    if len(tensors) < 2:
+        raise TorchRuntimeError(f"multi_dot(): expected at least 2 tensors but got {len(tensors)}")
+    first_vector, last_vector = tensors[0].ndim == 1, tensors[-1].ndim == 1
+    for i, t in enumerate(tensors):
+        wanted = 1 if (i == 0 and first_vector) or (i == len(tensors) - 1 and last_vector) else 2
+        if t.ndim not in (wanted, 2):
+            raise TorchRuntimeError(f"multi_dot(): tensor {i} must be 2D but got {t.ndim}D")
+    if first_vector:
+        tensors[0] = tensors[0].unsqueeze(0)
+    if last_vector:
+        tensors[-1] = tensors[-1].unsqueeze(-1)
+    for i in range(len(tensors) - 1):
+        if tensors[i].shape[1] != tensors[i + 1].shape[0]:
+            raise TorchRuntimeError(
+                f"multi_dot(): tensors {i} and {i + 1} with shapes [{', '.join(map(str, tensors[i].shape))}] and "
+                f"[{', '.join(map(str, tensors[i + 1].shape))}] cannot be multiplied")
+    dims = [t.shape[0] for t in tensors] + [tensors[-1].shape[1]]
+    if len(tensors) == 3:
+        a, b, c = dims[0], dims[1], dims[2]
+        d = dims[3]
+        left_first = a * b * c + a * c * d < b * c * d + a * b * d
+        result = matmul(matmul(tensors[0], tensors[1]), tensors[2]) if left_first else \
+            matmul(tensors[0], matmul(tensors[1], tensors[2]))
+    else:
+        result = _chain(tensors, _chain_order(dims), 0, len(tensors) - 1)
+    shape = ([] if first_vector else [dims[0]]) + ([] if last_vector else [dims[-1]])
+    return view(result, *shape)
+
+
+# -- singular values and matrix norms --------------------------------------------------------------------------
+
+class SingularValues(Function):
+    """The singular values; d sigma_i / dA = u_i v_i^T.  (Its own derivative is not implemented.)"""
+
+    __slots__ = ()
+    name = "LinalgSvdBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        if a.ndim < 2:
+            raise TorchRuntimeError("linalg.svd: The input tensor A must have at least 2 dimensions.")
+        u, s, vh = np.linalg.svd(a, full_matrices=False)
+        ctx.aux = (u, vh)
+        return s.astype(a.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, g):
+        if isinstance(g, Tensor):
+            raise TorchNotImplementedError("gradcli does not differentiate singular values twice")
+        u, vh = ctx.aux
+        return ((u * g[..., None, :]) @ vh,)
+
+
+@register("svdvals", sig="linalg.svdvals(A)", doc="the singular values, largest first", category="linalg",
+          linalg=True)
+def svdvals(A):
+    return SingularValues.apply(A)
+
+
+@register("matrix_norm", sig="linalg.matrix_norm(A, ord='fro', dim=(-2, -1), keepdim=False)",
+          doc="a matrix norm: 'fro', 'nuc', 1, -1, 2, -2, inf, -inf", category="linalg", linalg=True)
+def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):  # noqa: A002 - torch's name
+    if A.ndim < 2:
+        raise TorchRuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
+    d0, d1 = (wrap_dim(int(d), A.ndim) for d in dim)
+    if ord == "fro":
+        return vector_norm(A, 2, (d0, d1), keepdim)
+    if ord == "nuc" or abs(ord) == 2:
+        moved = A.permute(*[i for i in range(A.ndim) if i not in (d0, d1)], d0, d1)
+        values = svdvals(moved)
+        if ord == "nuc":
+            out = sum_op(values, -1)
+        else:
+            out = amax(values, -1) if ord > 0 else amin(values, -1)
+        if keepdim:
+            out = out.unsqueeze(min(d0, d1)).unsqueeze(max(d0, d1))
+        return out
+    if ord not in (1, -1, math.inf, -math.inf):
+        raise TorchRuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+    if math.isinf(ord):
+        d0, d1 = d1, d0
+    # the 1-norm of each column (row for inf) over d0, then the largest (smallest) over d1
+    inner = vector_norm(A, 1, d0, keepdim)
+    if not keepdim and d0 < d1:
+        d1 -= 1
+    return (amax if ord > 0 else amin)(inner, d1, keepdim)
+
