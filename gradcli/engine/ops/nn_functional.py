@@ -1,0 +1,957 @@
+"""torch.nn.functional beyond activations and the classic losses: one_hot, embedding, layer_norm, batch_norm,
+group_norm, pad, prelu, pairwise_distance, max/avg pooling, conv1d/conv2d, and the margin and likelihood losses.
+
+Normalisations are single nodes (Native*NormBackward0) whose rules are written in `dual` operations, so they
+differentiate again; pooling's rules scatter the gradient with a differentiable index-put.  Convolutions
+are differentiated once (their rule runs on numpy; a second derivative is refused, not guessed).  Losses
+that torch writes in Python as compositions are the same compositions here, so their graphs match.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+
+from gradcli.engine import dual
+from gradcli.engine.autograd import Function
+from gradcli.engine.errors import TorchNotImplementedError, TorchRuntimeError, TorchValueError
+from gradcli.engine.ops import arith, sizes
+from gradcli.engine.ops.common import as_float, val
+from gradcli.engine.ops.elementwise import where
+from gradcli.engine.ops.elementwise_extra import minimum
+from gradcli.engine.ops.losses import check_reduction
+from gradcli.engine.ops.nn_extra import clamp_min
+from gradcli.engine.ops.reduction import mean
+from gradcli.engine.ops.reduction import sum as sum_op
+from gradcli.engine.ops.reduction_extra import VectorNorm, ord_value
+from gradcli.engine.ops.registry import register
+from gradcli.engine.ops.shape import index_put_zeros
+from gradcli.engine.tensor import Tensor
+
+
+def _functional(name, sig, doc="", category="nn", **kw):
+    return register(name, sig=sig, doc=doc, category=category, torch=False, method=False, functional=True, **kw)
+
+
+# -- one_hot, embedding ---------------------------------------------------------------------------------------
+
+def _one_hot_shape(tensor, num_classes=-1):
+    n = int(num_classes) if int(num_classes) >= 0 else int(tensor.array.max()) + 1 if tensor.array.size else 0
+    return tuple(tensor.shape) + (n,)
+
+
+@_functional("one_hot", "one_hot(tensor, num_classes=-1)", "int64 one-hot rows of class indices",
+             category="no-gradient", result_shape=_one_hot_shape)
+def one_hot(tensor, num_classes=-1):
+    x = tensor.array
+    if x.dtype.kind not in "iu":
+        raise TorchRuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    if x.size and x.min() < 0:
+        raise TorchRuntimeError("Class values must be non-negative.")
+    n = int(num_classes)
+    if n < 0:
+        n = int(x.max()) + 1 if x.size else 0
+        if not x.size:
+            raise TorchRuntimeError("Can not infer total number of classes from empty tensor.")
+    elif x.size and x.max() >= n:
+        raise TorchRuntimeError("Class values must be smaller than num_classes.")
+    return Tensor._make((x[..., None] == np.arange(n)).astype(np.int64), None)
+
+
+class Embedding(Function):
+    """weight[input]; the rows' gradients add up where an index repeats (none for padding_idx)."""
+
+    __slots__ = ()
+    name = "EmbeddingBackward0"
+
+    @staticmethod
+    def forward(ctx, weight, indices, padding_idx):
+        if weight.ndim != 2:
+            raise TorchRuntimeError("'weight' must be 2-D")
+        n = weight.shape[0]
+        if indices.size and (indices.max() >= n or indices.min() < -n):
+            raise TorchRuntimeError("index out of range in self")
+        ctx.aux = (indices, padding_idx, weight.shape)
+        return weight[indices]
+
+    @staticmethod
+    def backward(ctx, g):
+        indices, padding_idx, shape = ctx.aux
+        if padding_idx is not None:
+            g = dual.where((indices == padding_idx)[..., None], 0.0, g)
+        return (index_put_zeros(g, (indices,), shape),)
+
+
+@_functional("embedding", "embedding(input, weight, padding_idx=None)", "rows of weight at the indices in input",
+             result_shape=lambda input, weight, *a, **k: tuple(input.shape) + tuple(weight.shape[1:]))
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
+              sparse=False):
+    if max_norm is not None or scale_grad_by_freq or sparse:
+        raise TorchRuntimeError("gradcli: embedding's max_norm, scale_grad_by_freq and sparse are not supported")
+    indices = np.asarray(val(input))
+    if indices.dtype.kind not in "iu":
+        raise TorchRuntimeError("Expected tensor for argument #1 'indices' to have one of the following scalar "
+                                f"types: Long, Int; but got torch.{indices.dtype.name.title()}Tensor instead "
+                                "(while checking arguments for embedding)")
+    if padding_idx is not None and padding_idx < 0:
+        padding_idx += weight.shape[0]
+    return Embedding.apply(weight, indices.astype(np.int64), padding_idx)
+
+
+# -- normalisations -------------------------------------------------------------------------------------------
+
+def _normalised(x, axes, eps):
+    """(x - mean) / sqrt(var + eps) over `axes` (biased variance), in dual operations."""
+    n = math.prod(np.shape(val(x))[a] for a in axes)
+    mu = dual.sum(x, axis=axes, keepdims=True) / n
+    centred = x - mu
+    var = dual.sum(centred * centred, axis=axes, keepdims=True) / n
+    return centred * dual.rsqrt(var + eps)
+
+
+def _np_normalised(x, axes, eps):
+    n = math.prod(x.shape[a] for a in axes)
+    mu = np.sum(x, axis=axes, keepdims=True) / n
+    centred = x - mu
+    var = np.sum(centred * centred, axis=axes, keepdims=True) / n
+    return centred / np.sqrt(var + eps)
+
+
+class _Norm(Function):
+    """A normalisation over `axes` then weight * xhat + bias (weight, bias broadcast by `affine_shape`).
+    The rule differentiates the same formula in dual operations (so it differentiates again)."""
+
+    __slots__ = ()
+    saves = (0, 1)
+
+    @staticmethod
+    def forward(ctx, x, weight, bias, axes, affine_shape, eps):
+        x = as_float(x)
+        ctx.aux = (axes, affine_shape, eps)
+        with np.errstate(all="ignore"):
+            out = _np_normalised(x, axes, eps)
+            if weight is not None:
+                out = out * weight.reshape(affine_shape)
+            if bias is not None:
+                out = out + bias.reshape(affine_shape)
+        return out.astype(x.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, g, x, weight):
+        axes, affine_shape, eps = ctx.aux
+        return _norm_grads(g, x, weight, axes, affine_shape, eps, ctx.needs_input_grad[:3], ctx.in_shapes[1],
+                           ctx.in_shapes[2])
+
+
+def _norm_grads(g, x, weight, axes, affine_shape, eps, needs, weight_shape, bias_shape):
+    """Gradients of weight * normalised(x) + bias for x, weight and bias (those in `needs`), in dual operations."""
+    need_x, need_w, need_b = needs
+    outer = tuple(i for i, s in enumerate(affine_shape) if s == 1)  # the dims weight and bias broadcast over
+    n = math.prod(np.shape(val(x))[a] for a in axes)
+    gx = gw = gb = None
+    with np.errstate(all="ignore"):
+        xhat = _normalised(x, axes, eps)
+        if need_w:
+            gw = dual.reshape(dual.sum(g * xhat, axis=outer, keepdims=True), weight_shape)
+        if need_b:
+            gb = dual.reshape(dual.sum(g, axis=outer, keepdims=True), bias_shape)
+        if need_x:
+            gy = g * dual.reshape(weight, affine_shape) if weight is not None else g
+            centred = x - dual.sum(x, axis=axes, keepdims=True) / n
+            rstd = dual.rsqrt(dual.sum(centred * centred, axis=axes, keepdims=True) / n + eps)
+            mean_gy = dual.sum(gy, axis=axes, keepdims=True) / n
+            mean_gy_xhat = dual.sum(gy * xhat, axis=axes, keepdims=True) / n
+            gx = rstd * (gy - mean_gy - xhat * mean_gy_xhat)
+    return gx, gw, gb
+
+
+class LayerNorm(_Norm):
+    __slots__ = ()
+    name = "NativeLayerNormBackward0"
+
+
+class GroupNormNode(Function):
+    """group_norm on the input's own shape: the channels viewed in groups, each group normalised, then the
+    per-channel affine (one node, as torch's native_group_norm)."""
+
+    __slots__ = ()
+    name = "NativeGroupNormBackward0"
+    saves = (0, 1)
+
+    @staticmethod
+    def forward(ctx, x, weight, bias, groups, eps):
+        n, c = x.shape[0], x.shape[1]
+        grouped = (n, groups, c // groups) + x.shape[2:]
+        axes = tuple(range(2, len(grouped)))
+        affine = (1, groups, c // groups) + (1,) * (x.ndim - 2)
+        w = None if weight is None else weight.reshape(groups, c // groups)
+        b = None if bias is None else bias.reshape(groups, c // groups)
+        out = _Norm.forward(ctx, x.reshape(grouped), w, b, axes, affine, eps).reshape(x.shape)
+        ctx.aux = (grouped, axes, affine, eps)
+        return out
+
+    @staticmethod
+    def backward(ctx, g, x, weight):
+        grouped, axes, affine, eps = ctx.aux
+        shape = np.shape(val(x))
+        w = None if weight is None else dual.reshape(weight, grouped[1:3])
+        gx, gw, gb = _norm_grads(dual.reshape(g, grouped), dual.reshape(x, grouped), w, axes, affine, eps,
+                                 ctx.needs_input_grad[:3], grouped[1:3], grouped[1:3])
+        channels = (grouped[1] * grouped[2],)
+        return (None if gx is None else dual.reshape(gx, shape), None if gw is None else dual.reshape(gw, channels),
+                None if gb is None else dual.reshape(gb, channels))
+
+
+@_functional("layer_norm", "layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05)",
+             "normalise over the last dims (mean 0, variance 1), then weight * x + bias")
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05):
+    shape = (int(normalized_shape),) if isinstance(normalized_shape, int) else tuple(int(s) for s in normalized_shape)
+    k = len(shape)
+    if tuple(input.shape[input.ndim - k:]) != shape or k == 0:
+        raise TorchRuntimeError(
+            f"Given normalized_shape=[{', '.join(map(str, shape))}], expected input with shape [*, "
+            f"{', '.join(map(str, shape))}], but got input of size[{', '.join(map(str, input.shape))}]")
+    axes = tuple(range(input.ndim - k, input.ndim))
+    affine = (1,) * (input.ndim - k) + shape
+    return LayerNorm.apply(input, weight, bias, axes, affine, float(eps))
+
+
+@_functional("group_norm", "group_norm(input, num_groups, weight=None, bias=None, eps=1e-05)",
+             "normalise each group of channels, then weight * x + bias per channel")
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):
+    c = input.shape[1]
+    if c % int(num_groups):
+        raise TorchRuntimeError(f"Expected number of channels in input to be divisible by num_groups, but got input "
+                                f"of shape [{', '.join(map(str, input.shape))}] and num_groups={num_groups}")
+    return GroupNormNode.apply(input, weight, bias, int(num_groups), float(eps))
+
+
+class BatchNormEval(Function):
+    """batch_norm with running statistics: (x - mean) / sqrt(var + eps) * weight + bias, per channel."""
+
+    __slots__ = ()
+    name = "NativeBatchNormBackward0"
+    saves = (3,)
+
+    @staticmethod
+    def forward(ctx, x, mean_, var_, weight, bias, eps):
+        shape = (1, -1) + (1,) * (x.ndim - 2)
+        scale = 1 / np.sqrt(var_ + eps)
+        ctx.aux = (shape, scale, (x - mean_.reshape(shape)) * scale.reshape(shape))
+        out = (x - mean_.reshape(shape)) * scale.reshape(shape)
+        if weight is not None:
+            out = out * weight.reshape(shape)
+        if bias is not None:
+            out = out + bias.reshape(shape)
+        return out.astype(x.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, g, weight):
+        shape, scale, xhat = ctx.aux
+        need_x, _, _, need_w, need_b = ctx.needs_input_grad[:5]
+        axes = tuple(i for i in range(np.ndim(val(g))) if i != 1)
+        factor = scale.reshape(shape) if weight is None else dual.reshape(weight, shape) * scale.reshape(shape)
+        return ((g * factor if need_x else None), None, None,
+                (dual.sum(g * xhat, axis=axes) if need_w else None),
+                (dual.sum(g, axis=axes) if need_b else None))
+
+
+class BatchNormTrain(_Norm):
+    __slots__ = ()
+    name = "NativeBatchNormBackward0"
+
+
+@_functional("batch_norm", "batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, "
+             "momentum=0.1, eps=1e-05)", "normalise each channel by the batch's (or the running) mean and variance")
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-05):
+    if input.ndim < 2:
+        raise TorchRuntimeError(f"batch_norm: expected 2D or higher input (got {input.ndim}D input)")
+    c = input.shape[1]
+    if training:
+        axes = tuple(i for i in range(input.ndim) if i != 1)
+        count = math.prod(input.shape[i] for i in axes)
+        if count <= 1:
+            raise TorchValueError(f"Expected more than 1 value per channel when training, got input size "
+                                  f"torch.Size([{', '.join(map(str, input.shape))}])")
+        affine = (1, c) + (1,) * (input.ndim - 2)
+        out = BatchNormTrain.apply(input, weight, bias, axes, affine, float(eps))
+        x = input.array
+        if running_mean is not None:
+            batch_mean = x.mean(axis=axes)
+            running_mean.array[...] = (1 - momentum) * running_mean.array + momentum * batch_mean
+            running_mean._version[0] += 1
+        if running_var is not None:
+            batch_var = x.var(axis=axes, ddof=1)  # the running variance is unbiased, as torch's
+            running_var.array[...] = (1 - momentum) * running_var.array + momentum * batch_var
+            running_var._version[0] += 1
+        return out
+    if running_mean is None or running_var is None:
+        raise TorchRuntimeError("running_mean and running_var must be defined in evaluation mode")
+    return BatchNormEval.apply(input, running_mean.array, running_var.array, weight, bias, float(eps))
+
+
+# -- pad ------------------------------------------------------------------------------------------------------
+
+def _pad_indices(n, before, after, mode):
+    """Source index along one dim for each output position (reflect, replicate, circular)."""
+    positions = np.arange(-before, n + after)
+    if mode == "replicate":
+        return np.clip(positions, 0, n - 1)
+    if mode == "circular":
+        return positions % n
+    period = 2 * (n - 1)  # reflect: mirror without repeating the edge
+    folded = np.abs(positions) % period if period else np.zeros_like(positions)
+    return np.where(folded >= n, period - folded, folded)
+
+
+class ConstantPad(Function):
+    __slots__ = ()
+    name = "ConstantPadNdBackward0"
+
+    @staticmethod
+    def forward(ctx, x, widths, value):
+        keep = tuple(slice(max(-lo, 0), x.shape[i] - max(-hi, 0)) for i, (lo, hi) in enumerate(widths))
+        cropped = x[keep]
+        grown = [(max(lo, 0), max(hi, 0)) for lo, hi in widths]
+        out = np.pad(cropped, grown, constant_values=value)
+        ctx.aux = (tuple(slice(lo, lo + s) for (lo, _), s in zip(grown, cropped.shape)), keep, x.shape)
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        inner, keep, shape = ctx.aux
+        part = g[inner]
+        return (index_put_zeros(part, keep, shape) if any(k != slice(0, n) for k, n in zip(keep, shape)) else part,)
+
+
+class IndexedPad(Function):
+    """reflect / replicate / circular padding: out = x at mapped indices; gradients add up at the sources."""
+
+    __slots__ = ()
+    name = "ReflectionPad1DBackward0"
+
+    @staticmethod
+    def forward(ctx, x, key):
+        ctx.aux = key
+        return x[key]
+
+    @staticmethod
+    def backward(ctx, g):
+        return (index_put_zeros(g, ctx.aux, ctx.in_shapes[0]),)
+
+
+_PAD_NAMES = {"reflect": "ReflectionPad{}DBackward0", "replicate": "ReplicationPad{}DBackward0",
+              "circular": "CopySlices"}
+_PAD_CLASSES = {}
+
+
+def _pad_class(mode, k):
+    name = _PAD_NAMES[mode].format(k)
+    if name not in _PAD_CLASSES:
+        _PAD_CLASSES[name] = type(name.replace("Backward0", ""), (IndexedPad,), {"__slots__": (), "name": name})
+    return _PAD_CLASSES[name]
+
+
+def _pad_shape(input, pad, mode="constant", value=None):
+    shape = list(input.shape)
+    for i in range(len(pad) // 2):
+        d = input.ndim - 1 - i
+        shape[d] += int(pad[2 * i]) + int(pad[2 * i + 1])
+    return tuple(shape)
+
+
+@_functional("pad", "pad(input, pad, mode='constant', value=None)",
+             "pad the last dims: (left, right, top, bottom, ...); mode constant, reflect, replicate or circular",
+             result_shape=_pad_shape)
+def pad(input, pad, mode="constant", value=None):
+    pad = [int(p) for p in pad]
+    if len(pad) % 2 or len(pad) // 2 > input.ndim:
+        raise TorchRuntimeError("Padding length must be divisible by 2" if len(pad) % 2 else
+                                "Padding length should be less than or equal to two times the input dimension but "
+                                f"got padding length {len(pad)} and input of dimension {input.ndim}")
+    k = len(pad) // 2
+    widths = [(0, 0)] * input.ndim
+    for i in range(k):
+        widths[input.ndim - 1 - i] = (pad[2 * i], pad[2 * i + 1])
+    if mode == "constant":
+        return ConstantPad.apply(input, tuple(widths), 0.0 if value is None else float(value))
+    if mode not in _PAD_NAMES:
+        raise TorchRuntimeError(f"Unrecognised padding mode {mode}")
+    if value:
+        raise TorchRuntimeError(f"Padding mode \"{mode}\" doesn't take in value argument")
+    grids = []
+    for d in range(input.ndim):
+        lo, hi = widths[d]
+        n = input.shape[d]
+        if mode == "reflect" and (lo >= n or hi >= n):
+            raise TorchRuntimeError(f"Argument #4: Padding size should be less than the corresponding input "
+                                    f"dimension, but got: padding ({lo}, {hi}) at dimension {d} of input "
+                                    f"{list(input.shape)}")
+        grids.append(_pad_indices(n, lo, hi, mode) if (lo or hi) else np.arange(n))
+    key = np.ix_(*grids)
+    return _pad_class(mode, k).apply(input, key)
+
+
+# -- prelu, pairwise_distance ----------------------------------------------------------------------------------
+
+class Prelu(Function):
+    __slots__ = ()
+    name = "PreluKernelBackward0"
+    saves = (0, 1)
+
+    @staticmethod
+    def forward(ctx, x, w):
+        shape = (1, -1) + (1,) * (x.ndim - 2) if x.ndim >= 2 and w.size > 1 else (-1,) if w.size > 1 else ()
+        ctx.aux = shape
+        weight = w.reshape(shape) if shape else w.reshape(())
+        return np.where(x > 0, x, weight * x)
+
+    @staticmethod
+    def backward(ctx, g, x, w):
+        shape = ctx.aux
+        xv = val(x)
+        weight = dual.reshape(w, shape) if shape else dual.reshape(w, ())
+        need_x, need_w = ctx.needs_input_grad
+        gx = dual.where(xv > 0, g, g * weight) if need_x else None
+        gw = None
+        if need_w:
+            contribution = dual.where(xv > 0, 0.0, g * x)
+            if np.size(val(w)) > 1:
+                axes = tuple(i for i in range(xv.ndim) if i != (1 if xv.ndim >= 2 else 0))
+                gw = dual.reshape(dual.sum(contribution, axis=axes), np.shape(val(w)))
+            else:
+                gw = dual.reshape(dual.sum(contribution), np.shape(val(w)))
+        return gx, gw
+
+
+@_functional("prelu", "prelu(input, weight)", "x if x > 0 else weight * x (weight per channel, learned)",
+             category="nn")  # not elementwise: the weight follows dim 1
+def prelu(input, weight):
+    channels = input.shape[1] if input.ndim >= 2 else input.shape[0] if input.ndim else 1
+    if weight.ndim > 1 or weight.array.size not in (1, channels):
+        raise TorchRuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter numbers = "
+                                f"{weight.array.size} and channel size = {channels}.")
+    return Prelu.apply(input, weight)
+
+
+class PairwiseNorm(VectorNorm):
+    __slots__ = ()
+    name = "NormBackward1"
+
+
+@_functional("pairwise_distance", "pairwise_distance(x1, x2, p=2.0, eps=1e-06, keepdim=False)",
+             "p-norm of x1 - x2 + eps along the last dim", result_shape=sizes.broadcast)
+def pairwise_distance(x1, x2, p=2.0, eps=1e-06, keepdim=False):
+    diff = arith.add(arith.sub(x1, x2), eps)
+    return PairwiseNorm.apply(diff, ord_value(p), -1 if diff.ndim else None, keepdim)
+
+
+# -- pooling ----------------------------------------------------------------------------------------------------
+
+def _pair(v, k):
+    return tuple(int(x) for x in v) if isinstance(v, (tuple, list)) else (int(v),) * k
+
+
+def _windows(x, kernel, stride, padding, dilation, pad_value, ceil_mode=False):
+    """Index arrays of every pooling window over the last len(kernel) dims: (out..., k...) per dim."""
+    spatial = x.shape[-len(kernel):]
+    outs, grids = [], []
+    for n, k, s, p, d in zip(spatial, kernel, stride, padding, dilation):
+        span = d * (k - 1) + 1
+        count = (n + 2 * p - span) / s + 1
+        out = int(math.ceil(count)) if ceil_mode else int(math.floor(count))
+        if ceil_mode and (out - 1) * s >= n + p:
+            out -= 1
+        if out <= 0:
+            raise TorchRuntimeError(f"Given input size: ({'x'.join(map(str, x.shape[-len(kernel) - 1:]))}). "
+                                    f"Calculated output size: (..., {out}). Output size is too small")
+        outs.append(out)
+        grids.append(np.arange(out)[:, None] * s - p + np.arange(k)[None, :] * d)  # (out, k)
+    return outs, grids
+
+
+class MaxPool(Function):
+    __slots__ = ()
+    name = "MaxPool2DWithIndicesBackward0"
+
+    @staticmethod
+    def forward(ctx, x, kernel, stride, padding, dilation, ceil_mode):
+        nd = len(kernel)
+        outs, grids = _windows(x, kernel, stride, padding, dilation, -np.inf, ceil_mode)
+        lead = x.shape[:-nd]
+        padded_shape = x.shape[-nd:]
+        valid = [((g >= 0) & (g < n)) for g, n in zip(grids, padded_shape)]
+        clipped = [np.clip(g, 0, n - 1) for g, n in zip(grids, padded_shape)]
+        if nd == 1:
+            window = x[..., clipped[0]]  # lead, out, k
+            mask = valid[0]
+        else:
+            window = x[..., clipped[0][:, None, :, None], clipped[1][None, :, None, :]]  # lead, o0, o1, k0, k1
+            mask = valid[0][:, None, :, None] & valid[1][None, :, None, :]
+        window = np.where(mask, window, -np.inf)
+        flat = window.reshape(lead + tuple(outs) + (-1,))
+        nan = np.isnan(flat)
+        arg = np.where(nan.any(-1), np.argmax(nan, -1), np.argmax(flat, -1))  # first max; a nan wins
+        values = np.take_along_axis(flat, arg[..., None], -1)[..., 0]
+        # the source position of each maximum, per spatial dim
+        if nd == 1:
+            src = (np.take_along_axis(np.broadcast_to(clipped[0], lead + (outs[0], kernel[0])), arg[..., None], -1)[
+                ..., 0],)
+        else:
+            k0, k1 = np.divmod(arg, kernel[1])
+            o0 = np.arange(outs[0])[:, None]
+            o1 = np.arange(outs[1])[None, :]
+            src = (clipped[0][o0, k0], clipped[1][o1, k1])
+        lead_grid = np.indices(lead + tuple(outs), sparse=True)[:len(lead)]
+        ctx.aux = (tuple(lead_grid) + src, x.shape)
+        return values
+
+    @staticmethod
+    def backward(ctx, g):
+        key, shape = ctx.aux
+        return (index_put_zeros(g, key, shape),)
+
+
+class AvgPool(Function):
+    __slots__ = ()
+    name = "AvgPool2DBackward0"
+
+    @staticmethod
+    def forward(ctx, x, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override):
+        nd = len(kernel)
+        outs, grids = _windows(x, kernel, stride, padding, (1,) * nd, 0.0, ceil_mode)
+        spatial = x.shape[-nd:]
+        valid = [((g >= 0) & (g < n)) for g, n in zip(grids, spatial)]
+        clipped = [np.clip(g, 0, n - 1) for g, n in zip(grids, spatial)]
+        # divisor: the window inside input + padding (count_include_pad) or inside the input only
+        inside_pad = [((g >= -p) & (g < n + p)) for g, n, p in zip(grids, spatial, padding)]
+        if nd == 1:
+            window = np.where(valid[0], x[..., clipped[0]], 0.0)
+            mask, padmask = valid[0], inside_pad[0]
+        else:
+            window = x[..., clipped[0][:, None, :, None], clipped[1][None, :, None, :]]
+            mask = valid[0][:, None, :, None] & valid[1][None, :, None, :]
+            padmask = inside_pad[0][:, None, :, None] & inside_pad[1][None, :, None, :]
+            window = np.where(mask, window, 0.0)
+        lead = x.shape[:-nd]
+        flat = window.reshape(lead + tuple(outs) + (-1,))
+        if divisor_override:
+            divisor = np.full(tuple(outs), float(divisor_override))
+        else:
+            counts = (padmask if count_include_pad else mask).reshape(tuple(outs) + (-1,)).sum(-1)
+            divisor = counts.astype(x.dtype)
+        ctx.aux = (clipped, mask, divisor, x.shape, outs)
+        return (flat.sum(-1) / divisor).astype(x.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, g):
+        clipped, mask, divisor, shape, outs = ctx.aux
+        nd = len(clipped)
+        lead = shape[:-nd]
+        share = g / divisor
+        if nd == 1:
+            k = clipped[0].shape[1]
+            expanded = dual.reshape(share, np.shape(val(share)) + (1,)) * np.where(mask, 1.0, 0.0)
+            lead_grid = np.indices(lead + (outs[0], k), sparse=True)[:len(lead)]
+            key = tuple(lead_grid) + (np.broadcast_to(clipped[0], (outs[0], k)),)
+        else:
+            k0, k1 = clipped[0].shape[1], clipped[1].shape[1]
+            expanded = dual.reshape(share, np.shape(val(share)) + (1, 1)) * np.where(mask, 1.0, 0.0)
+            lead_grid = np.indices(lead + (outs[0], outs[1], k0, k1), sparse=True)[:len(lead)]
+            key = tuple(lead_grid) + (clipped[0][:, None, :, None], clipped[1][None, :, None, :])
+        return (index_put_zeros(expanded, key, shape),)
+
+
+def _pool_shape(nd):
+    """What pooling allocates: every window's elements (lead dims, output positions, kernel elements)."""
+    def rule(input, kernel_size, stride=None, padding=0, *args, **kwargs):
+        kernel, stride, padding = _pool_args(kernel_size, stride, padding, nd)
+        spatial = input.shape[-nd:]
+        outs = [(n + 2 * p - k) // s + 2 for n, k, s, p in zip(spatial, kernel, stride, padding)]  # ceil_mode too
+        return tuple(input.shape[:-nd]) + (math.prod(outs), math.prod(kernel))
+    return rule
+
+
+def _pool_args(kernel_size, stride, padding, nd):
+    kernel = _pair(kernel_size, nd)
+    stride = _pair(stride, nd) if stride not in (None, [], ()) else kernel
+    padding = _pair(padding, nd)
+    for p, k in zip(padding, kernel):
+        if p > k // 2:
+            raise TorchRuntimeError(f"pad should be at most half of effective kernel size, but got pad={p}, "
+                                    f"kernel_size={k} and dilation=1")
+    return kernel, stride, padding
+
+
+def _check_pool_input(input, nd, name):
+    if input.ndim not in (nd + 1, nd + 2):
+        raise TorchRuntimeError(f"{name}: Expected {nd + 1}D or {nd + 2}D input, but got {input.ndim}D")
+
+
+@_functional("max_pool2d", "max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False)",
+             "the largest value in each window of the last two dims",
+             result_shape=_pool_shape(2))
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    _check_pool_input(input, 2, "max_pool2d")
+    kernel, stride, padding = _pool_args(kernel_size, stride, padding, 2)
+    return MaxPool.apply(input, kernel, stride, padding, _pair(dilation, 2), bool(ceil_mode))
+
+
+@_functional("max_pool1d", "max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False)",
+             "the largest value in each window of the last dim",
+             result_shape=_pool_shape(1))
+def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    _check_pool_input(input, 1, "max_pool1d")
+    kernel, stride, padding = _pool_args(kernel_size, stride, padding, 1)
+    # torch: a 2-D pool over an inserted dim, then squeezed
+    out = MaxPool.apply(input.unsqueeze(-2), (1,) + kernel, (1,) + stride, (0,) + padding,
+                        (1,) + _pair(dilation, 1), bool(ceil_mode))
+    return out.squeeze(-2)
+
+
+@_functional("avg_pool2d", "avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, "
+             "count_include_pad=True, divisor_override=None)", "the mean of each window of the last two dims",
+             result_shape=_pool_shape(2))
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None):
+    _check_pool_input(input, 2, "avg_pool2d")
+    kernel, stride, padding = _pool_args(kernel_size, stride, padding, 2)
+    return AvgPool.apply(input, kernel, stride, padding, bool(ceil_mode), bool(count_include_pad), divisor_override)
+
+
+@_functional("avg_pool1d", "avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, "
+             "count_include_pad=True)", "the mean of each window of the last dim",
+             result_shape=_pool_shape(1))
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+    _check_pool_input(input, 1, "avg_pool1d")
+    kernel, stride, padding = _pool_args(kernel_size, stride, padding, 1)
+    out = AvgPool.apply(input.unsqueeze(-2), (1,) + kernel, (1,) + stride, (0,) + padding, bool(ceil_mode),
+                        bool(count_include_pad), None)
+    return out.squeeze(-2)
+
+
+# -- convolution ------------------------------------------------------------------------------------------------
+
+class Convolution(Function):
+    """conv1d/conv2d (cross-correlation, as torch): windows gathered, then one contraction with the weight."""
+
+    __slots__ = ()
+    name = "ConvolutionBackward0"
+
+    @staticmethod
+    def forward(ctx, x, w, b, stride, padding, dilation, groups):
+        nd = w.ndim - 2
+        batched = x.ndim == nd + 2
+        if not batched:
+            x = x[None]
+        n, c = x.shape[:2]
+        out_c, c_per_group = w.shape[:2]
+        if c != c_per_group * groups:
+            raise TorchRuntimeError(
+                f"Given groups={groups}, weight of size [{', '.join(map(str, w.shape))}], expected input"
+                f"[{', '.join(map(str, x.shape))}] to have {c_per_group * groups} channels, but got {c} channels "
+                "instead")
+        kernel = w.shape[2:]
+        padded = np.pad(x, [(0, 0), (0, 0)] + list(padding))
+        outs, grids = _windows(padded, kernel, stride, (0,) * nd, dilation, 0.0)
+        if nd == 1:
+            cols = padded[..., grids[0]]  # n, c, out, k
+            cols = np.moveaxis(cols, 1, -2)  # n, out, c, k
+        else:
+            cols = padded[..., grids[0][:, None, :, None], grids[1][None, :, None, :]]  # n, c, o0, o1, k0, k1
+            cols = np.moveaxis(cols, 1, -3)  # n, o0, o1, c, k0, k1
+        spatial = cols.shape[1:1 + nd]
+        cols = cols.reshape((n,) + spatial + (groups, c_per_group, -1))
+        wg = w.reshape(groups, out_c // groups, c_per_group, -1)
+        out = np.einsum("n...gck,gock->n...go", cols, wg).reshape((n,) + spatial + (out_c,))
+        out = np.moveaxis(out, -1, 1)
+        if b is not None:
+            out = out + b.reshape((1, -1) + (1,) * nd)
+        ctx.aux = (cols, wg, grids, padded.shape, padding, batched, nd, groups)
+        return out if batched else out[0]
+
+    @staticmethod
+    def backward(ctx, g):
+        if isinstance(g, Tensor):
+            raise TorchNotImplementedError("gradcli does not differentiate convolutions twice (create_graph=True)")
+        cols, wg, grids, padded_shape, padding, batched, nd, groups = ctx.aux
+        need_x, need_w, need_b = ctx.needs_input_grad[:3]
+        if not batched:
+            g = g[None]
+        n = g.shape[0]
+        out_c = g.shape[1]
+        gm = np.moveaxis(g, 1, -1).reshape((n,) + g.shape[2:] + (groups, out_c // groups))
+        gx = gw = gb = None
+        if need_w:
+            flat_g = gm.reshape((n, -1) + gm.shape[-2:])
+            flat_cols = cols.reshape((n, -1) + cols.shape[-3:])
+            gw = np.einsum("nsgo,nsgck->gock", flat_g, flat_cols).reshape(
+                (out_c, wg.shape[2]) + tuple(len(gr[0]) for gr in grids))
+        if need_b:
+            gb = g.sum(axis=tuple(i for i in range(g.ndim) if i != 1))
+        if need_x:
+            gcols = np.einsum("n...go,gock->n...gck", gm, wg)  # n, spatial..., g, c, k
+            c = groups * wg.shape[2]
+            kernel = tuple(len(gr[0]) for gr in grids)
+            gcols = gcols.reshape(gcols.shape[:1 + nd] + (c,) + kernel)
+            gcols = np.moveaxis(gcols, 1 + nd, 1)  # n, c, spatial..., k...
+            full = np.zeros(padded_shape, dtype=g.dtype)
+            if nd == 1:
+                np.add.at(full, (slice(None), slice(None), grids[0]), gcols)
+            else:
+                np.add.at(full, (slice(None), slice(None), grids[0][:, None, :, None], grids[1][None, :, None, :]),
+                          gcols)
+            inner = (slice(None), slice(None)) + tuple(
+                slice(lo, size - hi) for (lo, hi), size in zip(padding, padded_shape[2:]))
+            gx = full[inner]
+            if not batched:
+                gx = gx[0]
+        return gx, gw, gb
+
+
+SAME_PADDING_WARNING = (
+    "Using padding='same' with even kernel lengths and odd dilation may require a zero-padded copy of the input be "
+    "created (Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/Convolution.cpp:1101.)")
+
+
+def _conv_shape(nd):
+    """What a convolution allocates: the gathered windows (every output position times C * kernel) and the
+    output (every output position times out_channels), bounded together."""
+    def rule(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+        pads = (0,) * nd if isinstance(padding, str) else _pair(padding, nd)
+        spatial = input.shape[-nd:]
+        outs = [n + 2 * p for n, p in zip(spatial, pads)] if not isinstance(padding, str) else list(spatial)
+        batch = input.shape[0] if input.ndim == nd + 2 else 1
+        per_position = max(math.prod(weight.shape[1:]) * int(groups), weight.shape[0])
+        return (batch, math.prod(outs), per_position)
+    return rule
+
+
+def _conv(input, weight, bias, stride, padding, dilation, groups, nd):
+    if weight.ndim != nd + 2:
+        raise TorchRuntimeError("weight should have at least three dimensions" if nd == 1 else
+                                f"Expected {nd + 2}-dimensional weight for {nd + 2}-dimensional input")
+    if input.ndim not in (nd + 1, nd + 2):
+        raise TorchRuntimeError(f"Expected {nd + 1}D (unbatched) or {nd + 2}D (batched) input to conv{nd}d, but "
+                                f"got input of size: [{', '.join(map(str, input.shape))}]")
+    if isinstance(padding, str):
+        if padding == "valid":
+            padding = 0
+        elif padding == "same":
+            if any(s != 1 for s in _pair(stride, nd)):
+                raise TorchRuntimeError("padding='same' is not supported for strided convolutions")
+            totals = [d * (k - 1) for d, k in zip(_pair(dilation, nd), weight.shape[2:])]
+            if any(t % 2 for t in totals):
+                warnings.warn(SAME_PADDING_WARNING, UserWarning, stacklevel=3)
+            # torch: the odd unit of padding goes on the right
+            pads = tuple((t // 2, t - t // 2) for t in totals)
+            return Convolution.apply(input, weight, bias, _pair(stride, nd), pads, _pair(dilation, nd), int(groups))
+        else:
+            raise TorchRuntimeError(f"Invalid padding string '{padding}'")
+    return Convolution.apply(input, weight, bias, _pair(stride, nd), tuple((p, p) for p in _pair(padding, nd)),
+                             _pair(dilation, nd), int(groups))
+
+
+@_functional("conv1d", "conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1)",
+             "1-D cross-correlation of (N, C, L) input with (out, C/groups, k) weight",
+             result_shape=_conv_shape(1))
+def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    return _conv(input, weight, bias, stride, padding, dilation, groups, 1)
+
+
+@_functional("conv2d", "conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1)",
+             "2-D cross-correlation of (N, C, H, W) input with (out, C/groups, kh, kw) weight",
+             result_shape=_conv_shape(2))
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    return _conv(input, weight, bias, stride, padding, dilation, groups, 2)
+
+
+# -- losses -------------------------------------------------------------------------------------------------------
+
+def _reduced(loss, reduction):
+    check_reduction(reduction)
+    if reduction == "mean":
+        return mean(loss)
+    if reduction == "sum":
+        return sum_op(loss)
+    return loss
+
+
+@_functional("poisson_nll_loss", "poisson_nll_loss(input, target, log_input=True, full=False, eps=1e-08, "
+             "reduction='mean')", "Poisson negative log likelihood", category="loss",
+             result_shape=sizes.broadcast)
+def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-08, reduce=None,
+                     reduction="mean"):
+    if log_input:
+        loss = input.exp() - target * input
+    else:
+        loss = input - target * (input + eps).log()
+    if full:
+        t = target.array
+        stirling = np.where(t > 1, t * np.log(np.where(t > 1, t, 1)) - t + 0.5 * np.log(2 * math.pi * np.where(
+            t > 1, t, 1)), 0.0)
+        loss = loss + Tensor._make(stirling.astype(t.dtype), None)
+    return _reduced(loss, reduction)
+
+
+@_functional("gaussian_nll_loss", "gaussian_nll_loss(input, target, var, full=False, eps=1e-06, reduction='mean')",
+             "Gaussian negative log likelihood with predicted variance var", category="loss",
+             result_shape=sizes.broadcast)
+def gaussian_nll_loss(input, target, var, full=False, eps=1e-06, reduction="mean"):
+    if isinstance(var, (int, float)):
+        var = Tensor._make(np.full(input.shape, float(var), dtype=input.array.dtype), None)
+    if var.shape != input.shape:
+        if input.shape[:-1] == var.shape:
+            var = var.unsqueeze(-1)
+        elif not (input.shape[:-1] == var.shape[:-1] and var.shape[-1] == 1):
+            raise TorchValueError("var is of incorrect size")
+    if (var.array < 0).any():
+        raise TorchValueError("var has negative entry/entries")
+    # torch clamps a copy of var without recording it: the gradient still flows to var where it is above eps
+    var = var.clone()
+    var.array[...] = np.maximum(var.array, eps)
+    loss = 0.5 * (var.log() + (input - target) ** 2 / var)
+    if full:
+        loss = loss + 0.5 * math.log(2 * math.pi)
+    return _reduced(loss, reduction)
+
+
+@_functional("margin_ranking_loss", "margin_ranking_loss(input1, input2, target, margin=0, reduction='mean')",
+             "max(0, -target * (input1 - input2) + margin)", category="loss",
+             result_shape=sizes.broadcast)
+def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, reduce=None, reduction="mean"):
+    return _reduced(clamp_min(-target * (input1 - input2) + margin, 0), reduction)
+
+
+@_functional("hinge_embedding_loss", "hinge_embedding_loss(input, target, margin=1.0, reduction='mean')",
+             "input where target is 1, max(0, margin - input) where it is -1", category="loss",
+             result_shape=sizes.broadcast)
+def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None, reduction="mean"):
+    zeros = Tensor._make(np.zeros(input.shape, dtype=input.array.dtype), None)
+    margin_clamp = clamp_min(margin - input, 0)
+    output_margin = where(Tensor._make(target.array != 1, None), margin_clamp, zeros)
+    output_self = where(Tensor._make(target.array != -1, None), input, zeros)
+    return _reduced(output_margin + output_self, reduction)
+
+
+class SoftMarginLoss(Function):
+    __slots__ = ()
+    name = "SoftMarginLossBackward0"
+    saves = (0, 1)
+
+    @staticmethod
+    def forward(ctx, x, y, reduction):
+        ctx.aux = reduction
+        loss = np.log1p(np.exp(-y * x))
+        if reduction == "mean":
+            return np.asarray(loss.mean(), dtype=x.dtype)
+        if reduction == "sum":
+            return np.asarray(loss.sum(), dtype=x.dtype)
+        return loss
+
+    @staticmethod
+    def backward(ctx, g, x, y):
+        reduction = ctx.aux
+        z = dual.exp(-y * x)
+        grad = -y * z / (1 + z) * g
+        if reduction == "mean":
+            grad = grad / np.size(val(x))
+        return grad, None
+
+
+@_functional("soft_margin_loss", "soft_margin_loss(input, target, reduction='mean')", "log(1 + exp(-target * input))",
+             category="loss",
+             result_shape=sizes.broadcast)
+def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    check_reduction(reduction)
+    return SoftMarginLoss.apply(input, target, reduction)
+
+
+@_functional("triplet_margin_loss", "triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-06, "
+             "swap=False, reduction='mean')", "max(0, d(anchor, positive) - d(anchor, negative) + margin)",
+             category="loss",
+             result_shape=sizes.broadcast)
+def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-06, swap=False, size_average=None,
+                        reduce=None, reduction="mean"):
+    d_pos = pairwise_distance(anchor, positive, p, eps)
+    d_neg = pairwise_distance(anchor, negative, p, eps)
+    if swap:
+        d_swap = pairwise_distance(positive, negative, p, eps)
+        d_neg = minimum(d_neg, d_swap)
+    return _reduced(clamp_min(margin + d_pos - d_neg, 0), reduction)
+
+
+@_functional("cosine_embedding_loss", "cosine_embedding_loss(input1, input2, target, margin=0, reduction='mean')",
+             "1 - cos where target is 1, max(0, cos - margin) where it is -1", category="loss",
+             result_shape=lambda input1, input2, *args, **kwargs: sizes.broadcast(input1, input2))
+def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, reduce=None, reduction="mean"):
+    d = input1.ndim - 1
+    prod_sum = sum_op(input1 * input2, d)
+    mag1 = sum_op(input1 * input1, d) + 1e-12
+    mag2 = sum_op(input2 * input2, d) + 1e-12
+    cos = prod_sum / (mag1 * mag2).sqrt()
+    zeros = Tensor._make(np.zeros(cos.shape, dtype=cos.array.dtype), None)
+    pos = 1 - cos
+    neg = clamp_min(cos - margin, 0)
+    output = where(Tensor._make(target.array == 1, None), pos, zeros) + \
+        where(Tensor._make(target.array == -1, None), neg, zeros)
+    return _reduced(output, reduction)
+
+
+class MultiMarginLoss(Function):
+    __slots__ = ()
+    name = "MultiMarginLossBackward0"
+    saves = (0,)
+
+    @staticmethod
+    def forward(ctx, x, target, p, margin, weight, reduction):
+        x2 = x if x.ndim == 2 else x[None]
+        t = target.reshape(-1)
+        picked = x2[np.arange(len(t)), t][:, None]
+        z = margin - picked + x2
+        mask = np.ones(x2.shape, dtype=bool)
+        mask[np.arange(len(t)), t] = False
+        active = (z > 0) & mask
+        w = weight[t][:, None] if weight is not None else 1.0
+        terms = np.where(active, (z if p == 1 else z * z) * w, 0.0)
+        loss = terms.sum(axis=1) / x2.shape[1]
+        ctx.aux = (t, p, margin, weight, reduction, x.ndim)
+        if reduction == "mean":
+            return np.asarray(loss.mean(), dtype=x.dtype)
+        if reduction == "sum":
+            return np.asarray(loss.sum(), dtype=x.dtype)
+        return loss if x.ndim == 2 else loss[0]
+
+    @staticmethod
+    def backward(ctx, g, x):
+        if isinstance(g, Tensor):
+            raise TorchNotImplementedError("gradcli does not differentiate multi_margin_loss twice")
+        t, p, margin, weight, reduction, ndim = ctx.aux
+        x2 = x if x.ndim == 2 else x[None]
+        rows = np.arange(len(t))
+        z = margin - x2[rows, t][:, None] + x2
+        mask = np.ones(x2.shape, dtype=bool)
+        mask[rows, t] = False
+        active = (z > 0) & mask
+        w = weight[t][:, None] if weight is not None else 1.0
+        slope = np.where(active, (1.0 if p == 1 else 2 * z) * w, 0.0) / x2.shape[1]
+        gr = np.broadcast_to(g, (len(t),)) if reduction != "none" else np.reshape(g, (len(t),))
+        if reduction == "mean":
+            gr = gr / len(t)
+        grad = slope * gr[:, None]
+        grad[rows, t] -= grad.sum(axis=1)
+        return (grad if ndim == 2 else grad[0]),
+
+
+@_functional("multi_margin_loss", "multi_margin_loss(input, target, p=1, margin=1, weight=None, reduction='mean')",
+             "multi-class hinge loss: sum over j != y of max(0, margin - x[y] + x[j])^p / C", category="loss")
+def multi_margin_loss(input, target, p=1, margin=1, weight=None, size_average=None, reduce=None, reduction="mean"):
+    check_reduction(reduction)
+    if p not in (1, 2):
+        raise TorchValueError("only p == 1 and p == 2 supported")
+    t = np.asarray(val(target)).astype(np.int64)
+    return MultiMarginLoss.apply(input, t, int(p), float(margin), None if weight is None else weight.array,
+                                 reduction)
+
