@@ -16,6 +16,7 @@ from gradcli.engine.creation import (
     full_like,
     initial_seed,
     linspace,
+    logspace,
     manual_seed,
     ones,
     ones_like,
@@ -39,7 +40,7 @@ _np.seterr(all="ignore")
 
 __all__ = [
     "Tensor", "Size", "dtypes", "ops", "backward", "grad", "no_grad", "enable_grad", "set_grad_enabled",
-    "is_grad_enabled", "tensor", "zeros", "ones", "empty", "full", "eye", "arange", "linspace", "rand",
+    "is_grad_enabled", "tensor", "zeros", "ones", "empty", "full", "eye", "arange", "linspace", "logspace", "rand",
     "randn", "zeros_like", "ones_like", "empty_like", "full_like", "rand_like", "randn_like", "manual_seed",
     "initial_seed", "seed",
     "get_default_dtype", "set_default_dtype", "EngineError", "LimitExceeded", "SizeLimit",

@@ -187,6 +187,21 @@ def linspace(start, end, steps, dtype=None, requires_grad=False, device=None) ->
     return _finish(values.astype(np_dtype), None, requires_grad)
 
 
+def logspace(start, end, steps, base=10.0, dtype=None, requires_grad=False, device=None) -> Tensor:
+    if steps < 0:
+        raise TorchRuntimeError("number of steps must be non-negative")
+    check_size((steps,))
+    np_dtype = _np_dtype(dtype or dtypes.get_default_dtype())
+    n = int(steps)
+    if n == 1:
+        return _finish(np.asarray([float(base) ** float(start)]).astype(np_dtype), None, requires_grad)
+    # torch's kernel: exponents counted from start in the first half and back from end in the second
+    step = (float(end) - float(start)) / (n - 1) if n > 1 else 0.0
+    i = np.arange(n, dtype=np.float64)
+    exponents = np.where(i < n // 2, float(start) + step * i, float(end) - step * (n - 1 - i))
+    return _finish(np.power(float(base), exponents).astype(np_dtype), None, requires_grad)
+
+
 def _float_dtype(dtype, name: str) -> np.dtype:
     np_dtype = _np_dtype(dtype or dtypes.get_default_dtype())
     if np_dtype.kind != "f":
@@ -260,6 +275,8 @@ for _fn, _sig, _doc in (
     (eye, "eye(n, m=None, dtype=None)", "the identity matrix"),
     (arange, "arange(start, end=None, step=1, dtype=None)", "evenly spaced values in [start, end)"),
     (linspace, "linspace(start, end, steps, dtype=None)", "steps values from start to end inclusive"),
+    (logspace, "logspace(start, end, steps, base=10.0, dtype=None)", "base ** linspace(start, end, steps)"),
+    (empty, "empty(*size, dtype=None)", "an uninitialised tensor (zeros here)"),
     (rand, "rand(*size)", "uniform random values in [0, 1)"),
     (randn, "randn(*size)", "standard normal random values"),
     (randint, "randint(low=0, high, size)", "uniform random integers in [low, high)"),

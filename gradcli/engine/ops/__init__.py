@@ -6,6 +6,7 @@ from gradcli.engine import dual
 from gradcli.engine.ops import (  # noqa: F401  (registration side effects)
     activations,
     arith,
+    binary,
     compare,
     convert,
     elementwise,
@@ -14,13 +15,20 @@ from gradcli.engine.ops import (  # noqa: F401  (registration side effects)
     linalg,
     linalg_full,
     losses,
+    matrix_functions,
     nn,
     nn_extra,
+    nn_functional,
+    ordering,
+    products,
+    rearrange,
     reduction,
     reduction_extra,
     selection,
     shape,
     shape_extra,
+    special,
+    summaries,
     tensor_methods,
 )
 from gradcli.engine.ops.activations import logsigmoid, softplus

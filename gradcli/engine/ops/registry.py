@@ -3,6 +3,8 @@ and the Tensor methods.  Adding an op touches one place: its `@register` line ne
 
 from __future__ import annotations
 
+import functools
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -46,6 +48,7 @@ def register(name: str, *, sig: str, doc: str, category: str, torch: bool = True
     def decorate(fn):
         if result_shape is not None:
             fn = guarded(name, fn, result_shape)
+        fn = with_numpy_names(fn)
         for alias in (name, *aliases):
             spec = OpSpec(alias, fn, sig.replace(name, alias, 1) if alias != name else sig, doc, category,
                           torch, method, functional, linalg, result_shape)
@@ -58,3 +61,28 @@ def register(name: str, *, sig: str, doc: str, category: str, torch: bool = True
         return fn
 
     return decorate
+
+
+def with_numpy_names(fn):
+    """torch's argument parser also takes numpy's names `axis` for `dim` and `keepdims` for `keepdim`: accept
+    them for every op that has a `dim` (or `keepdim`) parameter and not the numpy name itself."""
+    try:
+        params = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return fn
+    renames = {alias: name for alias, name in (("axis", "dim"), ("keepdims", "keepdim"))
+               if name in params and alias not in params}
+    if not renames or any(p.kind is p.VAR_KEYWORD for p in params.values()):
+        return fn
+
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        if kwargs:
+            for alias, name in renames.items():
+                if alias in kwargs:
+                    if name in kwargs:
+                        raise TypeError(f"{fn.__name__}() got multiple values for argument '{name}'")
+                    kwargs[name] = kwargs.pop(alias)
+        return fn(*args, **kwargs)
+
+    return call
