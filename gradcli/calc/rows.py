@@ -122,8 +122,10 @@ def _rowwise(node, variables) -> bool:
         if spec is None or not spec.elementwise:
             return False
         parts = [*node.args, *(kw.value for kw in node.keywords)] + ([receiver] if receiver is not None else [])
-        if spec.fn is _POW and _uses(node.args[-1] if node.args else node, variables):
+        if (spec.fn is _POW or spec.name == "float_power") and _uses(node.args[-1] if node.args else node, variables):
             return False  # pow(x, y), x.pow(y): the exponent is the last positional argument
+        if spec.name == "where" and len(parts) < 3:
+            return False  # where(condition) alone lists indices: not one result per element
         return all(_rowwise(p, variables) for p in parts)
     return False
 

@@ -196,7 +196,7 @@ class EngineBackend:
         return {"<": _lt, "<=": _le, ">": _gt, ">=": _ge, "==": _eq, "!=": _ne}[op](a, b)
 
     def call(self, spec, args, kwargs):
-        if spec.category in _TENSOR_ARGUMENT_CATEGORIES and spec.name != "einsum":
+        if spec.category in _TENSOR_ARGUMENT_CATEGORIES and spec.name not in _TENSOR_LIST_OPS:
             tuples = spec.category not in ("nn", "linalg")  # their tuples may be dims, as in normalize(x, 2, (0,))
             args[:] = [self._constant_list(a, tuples) for a in args]
             if spec.category not in ("nn", "linalg"):  # their keywords may be dims
@@ -217,9 +217,9 @@ class EngineBackend:
         return _call_op(spec, spec.fn, [obj, *args], kwargs)
 
     def attribute(self, obj, name):
-        if isinstance(obj, tuple) and name in ("values", "indices") and hasattr(obj, name):
+        if isinstance(obj, tuple) and name in getattr(obj, "_fields", ()):  # (values, indices), (sign, logabsdet)
             return getattr(obj, name)
-        if isinstance(obj, Tensor) and name in ("T", "mT", "shape", "ndim", "dtype"):
+        if isinstance(obj, Tensor) and name in ("T", "mT", "H", "mH", "shape", "ndim", "dtype"):
             return getattr(obj, name)
         raise EvalError(f"{_kind(obj)} has no attribute '{name}'")
 
@@ -245,10 +245,16 @@ def _holds_tensor(value) -> bool:
     return isinstance(value, Tensor) or (isinstance(value, (list, tuple)) and any(map(_holds_tensor, value)))
 
 
+# ops whose arguments include a list of tensors (not a constant written as a list)
+_TENSOR_LIST_OPS = frozenset({"einsum", "multi_dot", "vstack", "hstack", "row_stack", "meshgrid"})
+
+
 # parameters that take integers (dims, sizes): a tensor there is an error, as in torch
 _INTEGER_PARAMETERS = frozenset({"dim", "dims", "dim0", "dim1", "dim2", "axis", "shape", "size", "sizes", "repeats",
                                  "shifts", "diagonal", "offset", "keepdim", "chunks", "split_size_or_sections",
                                  "start_dim", "end_dim", "correction", "unbiased", "steps", "n", "m"})
+# ...except where torch also takes a tensor of them
+_TENSOR_ALLOWED = frozenset({("repeat_interleave", "repeats")})
 
 
 def _check_integer_arguments(spec, fn, args, kwargs):
@@ -259,7 +265,7 @@ def _check_integer_arguments(spec, fn, args, kwargs):
     except (TypeError, ValueError):
         return  # the call itself reports wrong arguments
     for name, value in bound.arguments.items():
-        if name in _INTEGER_PARAMETERS and _holds_tensor(value):
+        if name in _INTEGER_PARAMETERS and _holds_tensor(value) and (spec.name, name) not in _TENSOR_ALLOWED:
             raise EvalError(f"wrong arguments for {spec.name}: {name} must be an integer, not a tensor",
                             hint=f"usage: {spec.signature}")
 

@@ -16,6 +16,7 @@ from gradcli.engine import dtypes, optim
 from gradcli.engine import modules as nn_modules
 from gradcli.engine.autograd import Function
 from gradcli.engine.ops import LINALG, REGISTRY
+from gradcli.engine.ops.matrix_functions import LinalgSlogdetResult, SlogdetResult
 from gradcli.engine.ops.reduction import ReturnTypes
 from gradcli.engine.tensor import Device, Size, Tensor
 from gradcli.run import classes
@@ -71,7 +72,7 @@ def type_of(obj):
 # Tensor members beyond the registry's methods (which come from `tensor_attributes`).
 TENSOR_ATTRIBUTES = frozenset("""
 dtype shape size requires_grad grad grad_fn is_leaf data item tolist numel nelement dim ndim detach detach_
-requires_grad_ retain_grad retains_grad backward T mT device is_floating_point element_size cpu
+requires_grad_ retain_grad retains_grad backward T mT H mH device is_floating_point element_size cpu
 """.split())
 
 # The attributes torch's layers keep, readable by programs (model[0].weight, layer.in_features ...).
@@ -100,6 +101,8 @@ VALUE_ATTRIBUTES: dict[type, frozenset] = {
     str: frozenset("format join split strip lstrip rstrip upper lower startswith endswith".split()),
     Size: frozenset({"count", "index", "numel"}),
     ReturnTypes: frozenset({"values", "indices", "count", "index"}),
+    LinalgSlogdetResult: frozenset({"sign", "logabsdet", "count", "index"}),
+    SlogdetResult: frozenset({"sign", "logabsdet", "count", "index"}),
     dtypes.DType: frozenset({"is_floating_point", "itemsize"}),
     optim.Optimizer: frozenset({"zero_grad", "step", "param_groups"}),
     Function: frozenset({"name"}),

@@ -153,10 +153,11 @@ class SympyBackend:
         return self.call(spec, [obj, *args], kwargs)
 
     def attribute(self, obj, name):
-        if isinstance(obj, tuple) and name in ("values", "indices") and hasattr(obj, name):
+        if isinstance(obj, tuple) and name in getattr(obj, "_fields", ()):
             return getattr(obj, name)
         x = as_tensor(obj)
-        attributes = {"T": lambda: x.T, "mT": lambda: np.swapaxes(x, -1, -2), "shape": lambda: tuple(x.shape),
+        attributes = {"T": lambda: x.T, "mT": lambda: np.swapaxes(x, -1, -2), "H": lambda: x.T,
+                      "mH": lambda: np.swapaxes(x, -1, -2), "shape": lambda: tuple(x.shape),
                       "ndim": lambda: x.ndim, "dtype": lambda: self.dtype}
         if name not in attributes:
             raise NoSymbolicForm(f"no symbolic form for .{name}")

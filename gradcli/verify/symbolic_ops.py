@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import operator
+from collections import namedtuple
 
 import numpy as np
 import sympy as sp
@@ -644,3 +645,293 @@ OPS = {
     "binary_cross_entropy": _bce, "binary_cross_entropy_with_logits": _bce_logits, "nll_loss": _nll_loss,
     "cross_entropy": _cross_entropy, "kl_div": _kl_div,
 }
+
+
+# -- issue 18 §4: special functions, binary ops, activations, reductions, rearranging ops -----------------
+
+def _logit(b, input, eps=None):
+    x = as_tensor(input)
+    if eps is not None:
+        x = _clamp(b, x, number(eps), 1 - number(eps), op="logit")
+    return elementwise(lambda a: sp.log(a / (1 - a)), x)
+
+
+def _copysign(b, input, other):
+    x, y = as_tensor(input), as_tensor(other)
+    b.note_kinks("copysign", "zero", *[(e,) for e in x.flat])
+    return elementwise(lambda a, s: sp.Abs(a) * (1 if float(value_at(s, {})) >= 0 else -1)
+                       if not s.free_symbols else sp.Abs(a) * sp.sign(s), x, y)
+
+
+def _addcmul(b, input, tensor1, tensor2, *, value=1):
+    return b.binary("+", input, b.binary("*", b.binary("*", tensor1, tensor2), value))
+
+
+def _addcdiv(b, input, tensor1, tensor2, *, value=1):
+    return b.binary("+", input, b.binary("*", b.binary("/", tensor1, tensor2), value))
+
+
+def _piecewise_activation(name, pieces, breaks):
+    """An activation made of `pieces` [(formula, condition)], not differentiable where a - k = 0 for k in breaks."""
+    def op(b, input, *args, inplace=False, **kwargs):
+        x = as_tensor(input)
+        b.note_kinks(name, "zero", *[(e - k,) for e in x.flat for k in breaks])
+        return elementwise(lambda a: sp.Piecewise(*[(f(a), c(a)) for f, c in pieces]), x)
+
+    return op
+
+
+def _celu(b, input, alpha=1.0, inplace=False):
+    alpha = number(alpha)
+    return _unary(_switch_at_zero(lambda a: a, lambda a: alpha * (sp.exp(a / alpha) - 1)), kink="celu")(b, input)
+
+
+def _softmin(b, input, dim=None, _stacklevel=3, dtype=None):
+    return _softmax(b, wrap(-as_tensor(input)), dim)
+
+
+def _glu(b, input, dim=-1):
+    x = as_tensor(input)
+    first, second = np.split(x, 2, axis=int(dim) % x.ndim)
+    return wrap(first * elementwise(_sigmoid, second))
+
+
+def _nanmean(b, input, dim=None, keepdim=False, *, dtype=None):
+    return _mean(b, input, dim, keepdim)
+
+
+def _spread_and_mean(spread):
+    def op(b, input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+        return spread(b, input, dim, unbiased, keepdim, correction=correction), _mean(b, input, dim, keepdim)
+
+    return op
+
+
+def _logcumsumexp(b, input, dim):
+    x = as_tensor(input)
+    if x.ndim == 0:
+        return x.copy()
+    return wrap(np.frompyfunc(lambda p, q: sp.log(sp.exp(p) + sp.exp(q)), 2, 1).accumulate(x, axis=int(dim) % x.ndim))
+
+
+def _diff(b, input, n=1, dim=-1, prepend=None, append=None):
+    x = as_tensor(input)
+    d = int(dim) % x.ndim
+    parts = [as_tensor(p) for p in (prepend, x, append) if p is not None]
+    x = np.concatenate(parts, axis=d) if len(parts) > 1 else x
+    for _ in range(int(n)):
+        x = np.diff(x, axis=d)
+    return wrap(x)
+
+
+def _trapezoid(b, y, x=None, *, dx=None, dim=-1):
+    ys = as_tensor(y)
+    d = int(dim) % ys.ndim
+    n = ys.shape[d]
+    left, right = np.take(ys, range(n - 1), axis=d), np.take(ys, range(1, n), axis=d)
+    if x is None or not isinstance(x, np.ndarray):
+        spacing = number(1.0 if x is None and dx is None else (dx if x is None else x))
+        return wrap(np.sum((left + right) * spacing, axis=d) / 2)
+    xs = as_tensor(x)
+    widths = np.diff(xs, axis=d if xs.ndim > 1 else 0)
+    if xs.ndim == 1:
+        widths = widths.reshape([-1 if i == d else 1 for i in range(ys.ndim)])
+    return wrap(np.sum(widths * (left + right), axis=d) / 2)
+
+
+def _narrow(b, input, dim, start, length):
+    x = as_tensor(input)
+    d = int(dim) % x.ndim
+    start = int(start) % x.shape[d] if int(start) < 0 else int(start)
+    return wrap(np.take(x, range(start, start + int(length)), axis=d))
+
+
+def _movedim(b, input, source, destination):
+    return wrap(np.moveaxis(as_tensor(input), source, destination))
+
+
+def _tile(b, input, dims, *more):
+    return wrap(np.tile(as_tensor(input), shape_args((dims, *more) if more else (dims,))))
+
+
+def _hstack(b, tensors):
+    parts = [np.atleast_1d(as_tensor(t)) for t in tensors]
+    return wrap(np.concatenate(parts, axis=0 if parts[0].ndim == 1 else 1))
+
+
+def _rot90(b, input, k=1, dims=(0, 1)):
+    return wrap(np.rot90(as_tensor(input), int(k), axes=tuple(int(d) for d in dims)))
+
+
+def _take_along_dim(b, input, indices, dim=None):
+    x, idx = as_tensor(input), index_key(indices, b)
+    if dim is None:
+        return wrap(np.take(x.reshape(-1), idx.reshape(-1)))
+    return wrap(np.take_along_axis(x, idx, axis=int(dim)))
+
+
+def _masked_select(b, input, mask):
+    x, m = as_tensor(input), np.asarray(index_key(mask, b), dtype=bool)
+    shape = np.broadcast_shapes(x.shape, m.shape)
+    return wrap(np.broadcast_to(x, shape)[np.broadcast_to(m, shape)])
+
+
+def _unflatten(b, input, dim, sizes):
+    x = as_tensor(input)
+    d = int(dim) % x.ndim
+    return x.reshape(x.shape[:d] + tuple(int(s) for s in sizes) + x.shape[d + 1:])
+
+
+def _repeat_interleave(b, input, repeats, dim=None, *, output_size=None):
+    x = as_tensor(input)
+    if dim is None:
+        x, dim = x.reshape(-1), 0
+    counts = index_key(repeats, b) if isinstance(repeats, np.ndarray) else int(repeats)
+    return wrap(np.repeat(x, counts, axis=int(dim)))
+
+
+def _scatter_into(accumulate):
+    def op(b, input, dim, index, src=None, *, value=None, reduce=None):
+        x = as_tensor(input).copy()
+        idx = index_key(index, b)
+        source = as_tensor(src if src is not None else value)
+        d = int(dim) % max(x.ndim, 1)
+        grid = list(np.indices(idx.shape))
+        grid[d] = idx
+        for pos in np.ndindex(idx.shape):
+            target = tuple(g[pos] for g in grid)
+            item = source[pos] if source.ndim else source[()]
+            x[target] = x[target] + item if accumulate else item
+        return wrap(x)
+
+    return op
+
+
+def _index_add(b, input, dim, index, source, *, alpha=1):
+    x, src = as_tensor(input).copy(), as_tensor(source)
+    idx = index_key(index, b)
+    d = int(dim) % max(x.ndim, 1)
+    for j, i in enumerate(np.atleast_1d(idx)):
+        key = (slice(None),) * d + (int(i),)
+        x[key] = x[key] + np.take(src, j, axis=d) * number(alpha)
+    return wrap(x)
+
+
+def _meshgrid(b, *tensors, indexing=None):
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    grids = np.meshgrid(*[as_tensor(t).reshape(-1) for t in tensors], indexing=indexing or "ij")
+    return tuple(wrap(g) for g in grids)
+
+
+OPS.update({
+    "lgamma": _unary(sp.loggamma), "digamma": _unary(sp.digamma), "erfinv": _unary(sp.erfinv), "logit": _logit,
+    "sinc": _unary(lambda a: sp.sinc(sp.pi * a)), "nan_to_num": lambda b, input, *a, **k: as_tensor(input).copy(),
+    "hypot": _elementwise2(lambda x, y: sp.sqrt(x ** 2 + y ** 2)),
+    "logaddexp": _elementwise2(lambda x, y: sp.log(sp.exp(x) + sp.exp(y))),
+    "logaddexp2": _elementwise2(lambda x, y: sp.log(2 ** x + 2 ** y, 2)),
+    "copysign": _copysign, "float_power": _pow,
+    "fmax": _elementwise2(sp.Max, kink="maximum"), "fmin": _elementwise2(sp.Min, kink="minimum"),
+    "addcmul": _addcmul, "addcdiv": _addcdiv,
+    "relu6": lambda b, input, inplace=False: _clamp(b, input, 0, 6, op="hardtanh"),
+    "hardsigmoid": _piecewise_activation("hardsigmoid", [
+        (lambda a: sp.Integer(0), lambda a: a <= -3), (lambda a: sp.Integer(1), lambda a: a >= 3),
+        (lambda a: (a + 3) / 6, lambda a: True)], (-3, 3)),
+    "hardswish": _piecewise_activation("hardswish", [
+        (lambda a: sp.Integer(0), lambda a: a <= -3), (lambda a: a, lambda a: a >= 3),
+        (lambda a: a * (a + 3) / 6, lambda a: True)], (-3, 3)),
+    "softsign": _unary(lambda a: a / (1 + sp.Abs(a))), "celu": _celu, "softmin": _softmin, "glu": _glu,
+    "nansum": _sum, "nanmean": _nanmean, "var_mean": _spread_and_mean(_var), "std_mean": _spread_and_mean(_std),
+    "logcumsumexp": _logcumsumexp, "diff": _diff, "trapezoid": _trapezoid, "trapz": _trapezoid,
+    "narrow": _narrow,
+    "select": lambda b, input, dim, index: wrap(np.take(as_tensor(input), int(index), axis=int(dim))),
+    "movedim": _movedim, "moveaxis": _movedim, "tile": _tile,
+    "unbind": lambda b, input, dim=0: tuple(wrap(p) for p in np.moveaxis(as_tensor(input), int(dim), 0)),
+    "vstack": lambda b, tensors: wrap(np.concatenate([np.atleast_2d(as_tensor(t)) for t in tensors], axis=0)),
+    "row_stack": lambda b, tensors: OPS["vstack"](b, tensors), "hstack": _hstack,
+    "broadcast_to": lambda b, input, size, *more: wrap(np.broadcast_to(as_tensor(input),
+                                                                       shape_args((size, *more) if more else (size,)))),
+    "fliplr": lambda b, input: wrap(np.flip(as_tensor(input), 1)),
+    "flipud": lambda b, input: wrap(np.flip(as_tensor(input), 0)), "rot90": _rot90,
+    "take_along_dim": _take_along_dim, "masked_select": _masked_select, "unflatten": _unflatten,
+    "repeat_interleave": _repeat_interleave, "scatter": _scatter_into(False), "scatter_add": _scatter_into(True),
+    "index_add": _index_add, "meshgrid": _meshgrid,
+})
+
+
+def _cross_form(b, input, other, dim=None):
+    x, y = np.broadcast_arrays(as_tensor(input), as_tensor(other))
+    d = int(dim) % x.ndim if dim is not None else next(i for i, s in enumerate(x.shape) if s == 3)
+    return wrap(np.cross(x, y, axis=d))
+
+
+def _kron(b, input, other):
+    x, y = as_tensor(input), as_tensor(other)
+    n = max(x.ndim, y.ndim)
+    return wrap(np.kron(x.reshape((1,) * (n - x.ndim) + x.shape), y.reshape((1,) * (n - y.ndim) + y.shape)))
+
+
+def _tensordot(backend, a, b, dims=2, out=None):  # torch names the operands a and b
+    if isinstance(dims, np.ndarray):
+        dims = dims.tolist()
+    return wrap(np.tensordot(as_tensor(a), as_tensor(b), dims if isinstance(dims, int) else tuple(dims)))
+
+
+def _inner(b, input, other):
+    x, y = as_tensor(input), as_tensor(other)
+    return wrap(x * y) if x.ndim == 0 or y.ndim == 0 else wrap(np.inner(x, y))
+
+
+def _addmm(b, input, mat1, mat2, *, beta=1, alpha=1):
+    product = b.binary("@", mat1, mat2)
+    return b.binary("+", b.binary("*", beta, input), b.binary("*", alpha, product))
+
+
+def _dist(b, input, other, p=2):
+    diff = wrap(as_tensor(input) - as_tensor(other))
+    return _vector_norm(b, diff.reshape(-1), float(p))
+
+
+def _cdist(b, x1, x2, p=2.0, compute_mode=None):
+    a, c = as_tensor(x1), as_tensor(x2)
+    diff = wrap(a[..., :, None, :] - c[..., None, :, :])
+    return _vector_norm(b, diff, float(p), dim=-1)
+
+
+_SignLogAbsDet = namedtuple("slogdet", ["sign", "logabsdet"])
+
+
+def _slogdet_form(b, input):
+    det = _det(b, input)
+    return _SignLogAbsDet(elementwise(sp.sign, det), elementwise(lambda e: sp.log(sp.Abs(e)), det))
+
+
+def _logdet(b, input):
+    return elementwise(sp.log, _det(b, input))
+
+
+def _matrix_power(b, A, n):
+    a = as_tensor(A)
+    return _batched(lambda m: m ** int(n), a)
+
+
+def _multi_dot(b, tensors, *, out=None):
+    result = as_tensor(tensors[0])
+    for t in tensors[1:]:
+        result = wrap(np.dot(result, as_tensor(t)) if result.ndim > 0 else result * as_tensor(t))
+    return result
+
+
+def _matrix_norm(b, A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):  # noqa: A002 - torch's name
+    if ord == "fro":
+        return _vector_norm(b, A, 2, dim, keepdim)
+    raise NoSymbolicForm(f"no symbolic form for the matrix norm ord={ord}")
+
+
+OPS.update({
+    "cross": _cross_form, "linalg.cross": lambda b, input, other, *, dim=-1: _cross_form(b, input, other, dim),
+    "kron": _kron, "tensordot": _tensordot, "inner": _inner, "addmm": _addmm, "dist": _dist, "cdist": _cdist,
+    "slogdet": _slogdet_form, "linalg.slogdet": lambda b, A: _slogdet_form(b, A), "logdet": _logdet,
+    "matrix_power": _matrix_power, "linalg.matrix_power": _matrix_power, "linalg.multi_dot": _multi_dot,
+    "linalg.matrix_norm": _matrix_norm,
+})

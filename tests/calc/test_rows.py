@@ -139,6 +139,10 @@ def test_elementwise_expressions_are_vectorised_and_others_are_not():
     assert not rowwise("(x @ y)")
     assert not rowwise("x ** y")  # numpy's scalar-exponent shortcut: see is_rowwise
     assert not rowwise("x.pow(y)")
+    assert not rowwise("torch.float_power(x, y)")  # a pow too
+    assert not rowwise("torch.where(x > 0)[0]")  # one argument: the indices where it holds, over the batch
+    assert not rowwise("F.prelu(x, y)")  # the weight follows dim 1, which a batch of rows shifts
+    assert rowwise("torch.hypot(x, y) + torch.logaddexp(x, y) + F.hardswish(x) + torch.fmod(x, 0.5)")
 
 
 def test_batch_path_is_taken_for_scalar_rows(monkeypatch, tmp_path):
