@@ -50,7 +50,21 @@ EXTRA_OPS = """
 arcsin arccos arctan arctan2 arcsinh arccosh arctanh absolute negative fix subtract multiply divide true_divide
 clamp_min clamp_max xlogy swapaxes swapdims concat concatenate ger linalg.diagonal linalg.matmul linalg.vector_norm
 """.split()
-FULL_ONLY_OPS += EXTRA_OPS
+# The common calls of issue 18 §4: special functions, more binary ops, activations, ordering, reductions,
+# rearranging ops.
+MORE_OPS = """
+lgamma digamma erfinv logit sinc nan_to_num hypot fmod remainder logaddexp logaddexp2 copysign float_power
+fmax fmin addcmul addcdiv relu6 hardsigmoid hardswish softsign celu softmin glu
+sort topk median cummax cummin nansum nanmean var_mean std_mean logcumsumexp diff trapezoid trapz
+narrow select movedim moveaxis tile unbind vstack row_stack hstack broadcast_to fliplr flipud rot90 take_along_dim
+masked_select unflatten repeat_interleave scatter scatter_add index_add meshgrid
+cross linalg.cross kron tensordot inner addmm dist cdist slogdet linalg.slogdet logdet linalg.cholesky
+matrix_exp linalg.matrix_exp matrix_power linalg.matrix_power linalg.multi_dot linalg.svdvals linalg.matrix_norm
+embedding layer_norm batch_norm group_norm pad prelu pairwise_distance max_pool1d max_pool2d avg_pool1d avg_pool2d
+conv1d conv2d poisson_nll_loss gaussian_nll_loss margin_ranking_loss hinge_embedding_loss soft_margin_loss
+triplet_margin_loss cosine_embedding_loss multi_margin_loss
+""".split()
+FULL_ONLY_OPS += EXTRA_OPS + MORE_OPS
 ALL_OPS = CORE_OPS + FULL_ONLY_OPS
 
 ELEMENTWISE = set("""
@@ -60,8 +74,11 @@ leaky_relu elu selu gelu silu mish hardtanh rsqrt square sign floor ceil round t
 erf erfc clip maximum minimum where lerp
 arcsin arccos arctan arctan2 arcsinh arccosh arctanh absolute negative fix subtract multiply divide true_divide
 clamp_min clamp_max xlogy
+lgamma erfinv logit sinc nan_to_num hypot fmod remainder logaddexp logaddexp2 copysign float_power fmax fmin
+addcmul addcdiv relu6 hardswish softsign celu
 """.split())
-REDUCTIONS = set("sum mean max min prod amax amin std var norm logsumexp cumsum cumprod linalg.vector_norm".split())
+REDUCTIONS = set("""sum mean max min prod amax amin std var norm logsumexp cumsum cumprod linalg.vector_norm
+nansum nanmean var_mean std_mean logcumsumexp sort topk median cummax cummin""".split())
 SECOND_ORDER_OPS = ELEMENTWISE | REDUCTIONS
 TIE_SENSITIVE = {"max", "min", "amax", "amin", "norm", "linalg.norm", "linalg.vector_norm"}
 
@@ -801,6 +818,242 @@ for _op, _expr, _inputs, _const in [
 ]:
     add(_op, _expr, second=True, tag="grad2", const=_const, **_inputs)
 
+# --- issue 18 §4: the common calls -----------------------------------------------------------------
+
+for _op, _spellings, _domain in [
+    ("lgamma", ["torch.lgamma(x)", "x.lgamma()"], POS),
+    ("digamma", ["torch.digamma(x)", "x.digamma()"], POS),
+    ("erfinv", ["torch.erfinv(x)", "x.erfinv()"], UNIT),
+    ("logit", ["torch.logit(x)", "x.logit()", "torch.logit(x, eps=0.2)"], PROB),
+    ("sinc", ["torch.sinc(x)", "x.sinc()"], ANY),
+    ("nan_to_num", ["torch.nan_to_num(x)", "x.nan_to_num(nan=1.0)"], ANY),
+    ("relu6", ["F.relu6(x)"], partial(U, lo=-2.0, hi=8.0)),
+    ("hardsigmoid", ["F.hardsigmoid(x)"], partial(U, lo=-4.0, hi=4.0)),
+    ("hardswish", ["F.hardswish(x)"], partial(U, lo=-4.0, hi=4.0)),
+    ("softsign", ["F.softsign(x)"], ANY),
+    ("celu", ["F.celu(x)", "F.celu(x, alpha=2.0)", "torch.celu(x, 0.5)"], ANY),
+]:
+    sweep(_op, "full", _spellings, _domain)
+add("digamma", "torch.digamma(x)", tag="negative", second=False, x=V([-2.5, -0.3, 0.7, 12.0]))
+add("lgamma", "torch.lgamma(x)", tag="negative", x=V([-2.5, -0.3, 0.7, 12.0]))
+edges("sinc", "full", [("torch.sinc(x)", [-1.0, 0.0, 0.5, 2.0])])
+edges("logit", "full", [("torch.logit(x, eps=0.25)", [0.1, 0.25, 0.5, 0.9])])
+edges("nan_to_num", "full", [("torch.nan_to_num(x, posinf=5.0)", [float("nan"), float("inf"), -float("inf"), 1.5])])
+edges("hardswish", "full", [("F.hardswish(x)", [-4.0, -3.0, 0.0, 3.0, 4.0])])
+edges("hardsigmoid", "full", [("F.hardsigmoid(x)", [-4.0, -3.0, 0.0, 3.0, 4.0])])
+edges("relu6", "full", [("F.relu6(x)", [-1.0, 0.0, 3.0, 6.0, 7.0])])
+edges("celu", "full", [("F.celu(x, alpha=0.5)", [-1.0, 0.0, 1.0])])
+add("softmin", "F.softmin(x, dim=1)", x=ANY(MAT))
+add("softmin", "F.softmin(x, 0)", second=True, x=ANY(VEC))
+add("glu", "F.glu(x)", x=ANY((3, 4)))
+add("glu", "F.glu(x, dim=0)", second=True, x=ANY((4, 3)))
+
+for _op, _spellings, _xdom, _ydom in [
+    ("hypot", ["torch.hypot(x, y)", "x.hypot(y)"], NZ, NZ),
+    ("fmod", ["torch.fmod(x, y)", "x.fmod(y)"], ANY, NZ),
+    ("remainder", ["torch.remainder(x, y)", "x.remainder(y)"], ANY, NZ),
+    ("logaddexp", ["torch.logaddexp(x, y)", "x.logaddexp(y)"], ANY, ANY),
+    ("logaddexp2", ["torch.logaddexp2(x, y)", "x.logaddexp2(y)"], ANY, ANY),
+    ("copysign", ["torch.copysign(x, y)", "x.copysign(y)"], ANY, ANY),
+    ("float_power", ["torch.float_power(x, y)", "x.float_power(y)"], POS, ANY),
+    ("fmax", ["torch.fmax(x, y)", "x.fmax(y)"], ANY, ANY),
+    ("fmin", ["torch.fmin(x, y)", "x.fmin(y)"], ANY, ANY),
+]:
+    sweep2(_op, "full", _spellings, _xdom, _ydom, pairs=[(MAT, MAT), (MAT, VEC), (SCALAR, VEC)])
+add("fmod", "torch.fmod(x, 0.75)", x=ANY(MAT))
+add("remainder", "torch.remainder(x, -0.75)", x=ANY(MAT))
+add("remainder", "x.remainder(1.5)", x=ANY(VEC))
+add("copysign", "torch.copysign(x, -1.0)", x=ANY(VEC))
+add("copysign", "torch.copysign(x, y)", tag="zero", x=V([0.0, -1.0, 2.0]), y=V([-1.0, 1.0, -0.0]))
+add("float_power", "torch.float_power(x, 2)", x=ANY(MAT))
+add("float_power", "torch.float_power(2, x)", x=ANY(VEC))
+add("fmax", "torch.fmax(x, y)", tag="nan", x=V([1.0, float("nan"), 2.0]), y=V([float("nan"), 0.5, 2.0]))
+add("fmin", "torch.fmin(x, y)", tag="nan", x=V([1.0, float("nan"), 2.0]), y=V([float("nan"), 0.5, 2.0]))
+add("logaddexp", "torch.logaddexp(x, y)", tag="extreme", x=V([-1000.0, 1000.0, 0.0]), y=V([-1000.0, 0.0, 30.0]))
+add("addcmul", "torch.addcmul(x, y, z)", x=ANY(MAT), y=ANY(MAT), z=ANY(VEC))
+add("addcmul", "x.addcmul(y, z, value=0.5)", x=ANY(VEC), y=ANY(MAT), z=ANY(MAT))
+add("addcdiv", "torch.addcdiv(x, y, z)", x=ANY(MAT), y=ANY(MAT), z=NZ(VEC))
+add("addcdiv", "x.addcdiv(y, z, value=-2)", x=ANY(VEC), y=ANY(MAT), z=NZ(MAT))
+
+exprs("sort", "full", [
+    ("torch.sort(x)[0]", VEC), ("x.sort(dim=0).values", MAT), ("torch.sort(x, 1, descending=True)[0]", MAT),
+    ("x.sort(dim=-1, stable=True).values * 2", (2, 3, 4)),
+])
+edges("sort", "full", [("torch.sort(x, descending=True).values", [1.0, 3.0, 1.0, 2.0])], tag="ties")
+exprs("topk", "full", [
+    ("torch.topk(x, 2)[0]", VEC), ("x.topk(2, dim=0).values", MAT), ("torch.topk(x, 1, largest=False)[0]", MAT),
+    ("x.topk(3, dim=-1, sorted=True).values", (2, 3, 4)),
+])
+exprs("median", "full", [
+    ("torch.median(x)", VEC), ("x.median()", MAT), ("torch.median(x, 1)[0]", MAT),
+    ("x.median(dim=0, keepdim=True).values", MAT), ("torch.median(x, -1).values", (2, 3, 4)),
+])
+edges("median", "full", [("x.median()", [2.0, 1.0, 2.0, 3.0, 2.0]), ("x.median()", [1.0, 2.0, 3.0, 4.0])],
+      tag="ties")
+for _op in ("cummax", "cummin"):
+    exprs(_op, "full", [(f"torch.{_op}(x, 0)[0]", VEC), (f"x.{_op}(1).values", MAT),
+                        (f"torch.{_op}(x, dim=0).values", MAT)])
+    edges(_op, "full", [(f"torch.{_op}(x, 0).values", [1.0, 3.0, 3.0, 2.0, -1.0, -1.0])], tag="ties")
+
+exprs("nansum", "full", [("torch.nansum(x)", MAT), ("x.nansum(1)", MAT), ("torch.nansum(x, dim=0, keepdim=True)", MAT)])
+edges("nansum", "full", [("torch.nansum(x)", [1.0, float("nan"), 2.5])], tag="nan")
+exprs("nanmean", "full", [("torch.nanmean(x)", MAT), ("x.nanmean(dim=1)", MAT)])
+edges("nanmean", "full", [("torch.nanmean(x)", [1.0, float("nan"), 2.5])], tag="nan")
+for _op in ("var_mean", "std_mean"):
+    exprs(_op, "full", [
+        (f"torch.{_op}(x)[0]", MAT), (f"torch.{_op}(x)[1]", MAT), (f"torch.{_op}(x, dim=1)[0]", MAT),
+        (f"torch.{_op}(x, 0, keepdim=True)[1]", MAT), (f"torch.{_op}(x, correction=0)[0]", VEC),
+        (f"torch.{_op}(x, dim=1)[0] * torch.{_op}(x, dim=1)[1]", MAT),
+    ])
+exprs("logcumsumexp", "full", [
+    ("torch.logcumsumexp(x, 0)", VEC), ("x.logcumsumexp(1)", MAT), ("torch.logcumsumexp(x, dim=0)", MAT),
+])
+edges("logcumsumexp", "full", [("torch.logcumsumexp(x, 0)", [-1000.0, 0.0, 1000.0, 999.0])], tag="extreme")
+exprs("diff", "full", [
+    ("torch.diff(x)", VEC), ("x.diff(dim=0)", MAT), ("torch.diff(x, n=2)", MAT),
+    ("torch.diff(x, prepend=torch.tensor([0.5]), append=torch.tensor([1.0, 2.0]))", VEC),
+])
+exprs("trapezoid", "full", [
+    ("torch.trapezoid(x)", VEC), ("torch.trapezoid(x, dx=0.5, dim=0)", MAT),
+    ("torch.trapezoid(x, torch.tensor([0.0, 1.0, 3.0]))", MAT),
+])
+add("trapezoid", "torch.trapezoid(y, x)", x=ANY(VEC), y=ANY(MAT))
+add("trapz", "torch.trapz(x)", x=ANY(MAT))
+
+exprs("narrow", "full", [("x.narrow(1, 1, 2)", MAT), ("torch.narrow(x, 0, -1, 1)", MAT), ("x.narrow(0, 0, 2)", VEC)])
+exprs("select", "full", [("x.select(1, 2)", MAT), ("torch.select(x, 0, -1)", MAT), ("x.select(2, 1)", (2, 3, 4))])
+exprs("movedim", "full", [("torch.movedim(x, 0, 1)", MAT), ("x.movedim((0, 1), (2, 0))", (2, 3, 4))])
+exprs("moveaxis", "full", [("torch.moveaxis(x, -1, 0)", (2, 3, 4))])
+exprs("tile", "full", [("x.tile((2,))", VEC), ("torch.tile(x, (2, 1, 1))", MAT), ("x.tile((1, 2))", MAT)])
+exprs("unbind", "full", [("x.unbind(1)[2]", MAT), ("torch.unbind(x)[0] * torch.unbind(x)[1]", MAT)])
+add("vstack", "torch.vstack([x, y])", x=ANY(VEC), y=ANY(MAT))
+add("row_stack", "torch.row_stack((x, y))", x=ANY(VEC), y=ANY(VEC))
+add("hstack", "torch.hstack([x, y])", x=ANY(MAT), y=ANY((2, 1)))
+add("hstack", "torch.hstack((x, y))", x=ANY(VEC), y=ANY((2,)))
+exprs("broadcast_to", "full", [("x.broadcast_to(2, 3)", VEC), ("torch.broadcast_to(x, (2, 2, 3))", MAT)])
+exprs("fliplr", "full", [("x.fliplr()", MAT), ("torch.fliplr(x)", (2, 3, 4))])
+exprs("flipud", "full", [("x.flipud()", MAT), ("torch.flipud(x)", VEC)])
+exprs("rot90", "full", [("x.rot90()", MAT), ("torch.rot90(x, 2)", MAT), ("torch.rot90(x, 3, [1, 0])", (2, 3, 4))])
+exprs("take_along_dim", "full", [
+    ("torch.take_along_dim(x, torch.tensor([[0], [2]]), dim=1)", MAT),
+    ("torch.take_along_dim(x, torch.tensor([0, 5, 5]))", MAT),
+    ("x.take_along_dim(torch.argsort(x, dim=1), dim=1)", MAT),
+])
+exprs("masked_select", "full", [("x.masked_select(x > 0)", MAT),
+                                ("torch.masked_select(x, torch.tensor([True, False, True]))", MAT)])
+exprs("unflatten", "full", [("x.unflatten(1, (3, 1))", MAT), ("torch.unflatten(x, -1, (2, 2))", (2, 3, 4))])
+exprs("repeat_interleave", "full", [
+    ("x.repeat_interleave(2)", VEC), ("torch.repeat_interleave(x, 2, dim=0)", MAT),
+    ("x.repeat_interleave(torch.tensor([1, 0, 2]), dim=1)", MAT),
+])
+exprs("scatter", "full", [
+    ("x.scatter(1, torch.tensor([[0], [2]]), 9.0)", MAT),
+    ("torch.scatter(x, 0, torch.tensor([[1, 0, 1]]), x[:1] * 2)", MAT),
+])
+add("scatter", "torch.zeros(2, 3, dtype=torch.float64).scatter(1, torch.tensor([[2, 0], [1, 1]]), y)", y=ANY((2, 2)))
+add("scatter_add", "x.scatter_add(1, torch.tensor([[0, 0], [2, 1]]), y)", x=ANY(MAT), y=ANY((2, 2)))
+add("scatter_add", "torch.scatter_add(x, 0, torch.tensor([[1, 1, 0]]), y)", x=ANY(MAT), y=ANY((1, 3)))
+add("index_add", "x.index_add(0, torch.tensor([1, 0, 1]), y)", x=ANY(MAT), y=ANY((3, 3)))
+add("index_add", "torch.index_add(x, 1, torch.tensor([2, 0]), y, alpha=0.5)", x=ANY(MAT), y=ANY((2, 2)))
+add("meshgrid", "torch.meshgrid(x, y, indexing='ij')[0] * torch.meshgrid(x, y, indexing='ij')[1]",
+    x=ANY(VEC), y=ANY((2,)))
+add("meshgrid", "torch.meshgrid(x, y, indexing='xy')[1] ** 2", x=ANY(VEC), y=ANY((2,)))
+
+# products and matrix functions
+add("cross", "torch.cross(x, y, dim=0)", x=ANY(VEC), y=ANY(VEC))
+add("cross", "x.cross(y, dim=1)", x=ANY((2, 3)), y=ANY((2, 3)))
+add("linalg.cross", "torch.linalg.cross(x, y)", x=ANY((2, 3)), y=ANY((1, 3)))
+add("kron", "torch.kron(x, y)", x=ANY(MAT), y=ANY((2, 2)))
+add("kron", "x.kron(y)", x=ANY(VEC), y=ANY((2,)))
+add("tensordot", "torch.tensordot(x, y, 1)", x=ANY(MAT), y=ANY((3, 2)))
+add("tensordot", "torch.tensordot(x, y, dims=([0, 2], [1, 0]))", x=ANY((2, 3, 4)), y=ANY((4, 2)))
+add("tensordot", "torch.tensordot(x, y, 0)", x=ANY(VEC), y=ANY((2,)))
+add("inner", "torch.inner(x, y)", x=ANY(VEC), y=ANY(VEC))
+add("inner", "x.inner(y)", x=ANY(MAT), y=ANY((4, 3)))
+add("addmm", "torch.addmm(b, x, y)", b=ANY((2,)), x=ANY(MAT), y=ANY((3, 2)))
+add("addmm", "b.addmm(x, y, beta=0.5, alpha=2)", b=ANY((2, 2)), x=ANY(MAT), y=ANY((3, 2)))
+add("dist", "torch.dist(x, y)", x=ANY(MAT), y=ANY(MAT))
+add("dist", "x.dist(y, 1)", x=ANY(VEC), y=ANY(VEC))
+add("dist", "torch.dist(x, y, p=3)", x=ANY(VEC), y=ANY(MAT))
+add("cdist", "torch.cdist(x, y)", x=ANY(MAT), y=ANY((4, 3)))
+add("cdist", "torch.cdist(x, y, p=1)", x=ANY((2, 2, 3)), y=ANY((2, 3, 3)))
+for _op, _spelling in [("slogdet", "torch.slogdet(W)[1]"), ("linalg.slogdet", "torch.linalg.slogdet(W).logabsdet"),
+                       ("logdet", "torch.logdet(W)"), ("matrix_exp", "torch.matrix_exp(W * 0.5)"),
+                       ("linalg.matrix_exp", "torch.linalg.matrix_exp(W)"), ("matrix_power", "W.matrix_power(3)"),
+                       ("linalg.matrix_power", "torch.linalg.matrix_power(W, -2)"),
+                       ("linalg.svdvals", "torch.linalg.svdvals(W)")]:
+    add(_op, _spelling, second=_op not in ("linalg.svdvals",), W=WC((3, 3)))
+add("linalg.cholesky", "torch.linalg.cholesky(W @ W.mT + torch.eye(3))", second=True, W=ANY((3, 3)))
+add("linalg.cholesky", "torch.linalg.cholesky(W @ W.mT + torch.eye(2), upper=True)", W=ANY((2, 2, 2)))
+add("linalg.matrix_power", "torch.linalg.matrix_power(W, 5)", W=ANY((3, 3)))
+add("linalg.matrix_power", "torch.linalg.matrix_power(W, 0)", W=ANY((2, 2)))
+add("matrix_exp", "torch.matrix_exp(W)", W=ANY((2, 2, 2)))
+add("linalg.multi_dot", "torch.linalg.multi_dot([x, W, y])", x=ANY(VEC), W=ANY((3, 3)), y=ANY(VEC))
+add("linalg.multi_dot", "torch.linalg.multi_dot([x, y, W, W])", x=ANY(MAT), y=ANY((3, 4)), W=ANY((4, 4)))
+for _spelling in ["torch.linalg.matrix_norm(W)", "torch.linalg.matrix_norm(W, 1)", "torch.linalg.matrix_norm(W, -1)",
+                  "torch.linalg.matrix_norm(W, ord=math.inf)", "torch.linalg.matrix_norm(W, ord='nuc')",
+                  "torch.linalg.matrix_norm(W, 2)", "torch.linalg.matrix_norm(W, ord=-math.inf, keepdim=True)"]:
+    add("linalg.matrix_norm", _spelling, second=False, W=ANY((3, 3)))
+
+# torch.nn.functional layers and losses
+add("embedding", "F.embedding(torch.tensor([[0, 2], [2, 1]]), W)", W=ANY((3, 3)))
+add("embedding", "F.embedding(torch.tensor([0, 2, 2]), W, padding_idx=2)", W=ANY((3, 2)))
+add("layer_norm", "F.layer_norm(x, (4,), w, b)", second=True, x=ANY((2, 3, 4)), w=ANY((4,)), b=ANY((4,)))
+add("layer_norm", "F.layer_norm(x, (2, 3))", second=True, x=ANY((2, 2, 3)))
+add("batch_norm", "F.batch_norm(x, None, None, w, b, training=True)", second=True, x=ANY((4, 3)), w=ANY((3,)),
+    b=ANY((3,)))
+add("batch_norm", "F.batch_norm(x, torch.zeros(3), torch.ones(3) * 2, w, b)", x=ANY((2, 3, 2)), w=ANY((3,)),
+    b=ANY((3,)))
+add("group_norm", "F.group_norm(x, 2, w, b)", second=True, x=ANY((2, 4, 3)), w=ANY((4,)), b=ANY((4,)))
+add("group_norm", "F.group_norm(x, 1)", x=ANY((2, 3, 2)))
+add("pad", "F.pad(x, (1, 2))", x=ANY(MAT))
+add("pad", "F.pad(x, (1, 0, 0, 2), value=-1.0)", x=ANY(MAT))
+add("pad", "F.pad(x, (-1, 1))", x=ANY(MAT))
+add("pad", "F.pad(x, (2, 1), mode='reflect')", x=ANY((2, 4)))
+add("pad", "F.pad(x, (1, 2), mode='replicate')", x=ANY((1, 2, 3)))
+add("pad", "F.pad(x, (1, 1, 2, 0), mode='reflect')", x=ANY((1, 1, 3, 3)))
+add("pad", "F.pad(x, (1, 2), mode='circular')", x=ANY((1, 2, 3)))
+add("prelu", "F.prelu(x, w)", x=ANY((2, 3, 2)), w=U(VEC, 0.0, 0.5))
+add("prelu", "F.prelu(x, w)", x=ANY(MAT), w=U((1,), 0.0, 0.5))
+add("pairwise_distance", "F.pairwise_distance(x, y)", x=ANY(MAT), y=ANY(MAT))
+add("pairwise_distance", "F.pairwise_distance(x, y, p=1, keepdim=True)", x=ANY(MAT), y=ANY(VEC))
+add("max_pool1d", "F.max_pool1d(x, 2)", x=ANY((2, 2, 5)))
+add("max_pool1d", "F.max_pool1d(x, 3, stride=1, padding=1)", x=ANY((2, 4)))
+add("max_pool2d", "F.max_pool2d(x, 2)", x=ANY((1, 2, 4, 4)))
+add("max_pool2d", "F.max_pool2d(x, 3, stride=2, padding=1)", x=ANY((1, 1, 5, 5)))
+add("max_pool2d", "F.max_pool2d(x, 2, ceil_mode=True)", x=ANY((1, 1, 5, 5)))
+add("avg_pool1d", "F.avg_pool1d(x, 2)", x=ANY((2, 2, 5)))
+add("avg_pool1d", "F.avg_pool1d(x, 3, stride=1, padding=1)", x=ANY((2, 4)))
+add("avg_pool2d", "F.avg_pool2d(x, 2)", second=True, x=ANY((1, 2, 4, 4)))
+add("avg_pool2d", "F.avg_pool2d(x, 3, stride=2, padding=1, count_include_pad=False)", x=ANY((1, 1, 5, 5)))
+add("conv1d", "F.conv1d(x, w, b)", x=ANY((2, 3, 5)), w=ANY((4, 3, 2)), b=ANY((4,)))
+add("conv1d", "F.conv1d(x, w, stride=2, padding=1)", x=ANY((1, 2, 6)), w=ANY((3, 2, 3)))
+add("conv2d", "F.conv2d(x, w, b)", x=ANY((1, 2, 4, 4)), w=ANY((3, 2, 2, 2)), b=ANY((3,)))
+add("conv2d", "F.conv2d(x, w, padding=1, stride=2)", x=ANY((2, 1, 5, 5)), w=ANY((2, 1, 3, 3)))
+add("conv2d", "F.conv2d(x, w, dilation=2)", x=ANY((1, 2, 5, 5)), w=ANY((1, 2, 2, 2)))
+add("conv2d", "F.conv2d(x, w, groups=2)", x=ANY((1, 4, 3, 3)), w=ANY((2, 2, 2, 2)))
+add("poisson_nll_loss", "F.poisson_nll_loss(x, t)", x=ANY(MAT), const={"t": U(MAT, 0.0, 3.0)})
+add("poisson_nll_loss", "F.poisson_nll_loss(x, t, log_input=False, full=True, reduction='sum')", x=POS(MAT),
+    const={"t": U(MAT, 0.0, 3.0)})
+add("gaussian_nll_loss", "F.gaussian_nll_loss(x, t, v)", x=ANY(MAT), v=POS(MAT), const={"t": ANY(MAT)})
+add("gaussian_nll_loss", "F.gaussian_nll_loss(x, t, v, full=True, reduction='none')", x=ANY(MAT), v=POS((2, 1)),
+    const={"t": ANY(MAT)})
+add("margin_ranking_loss", "F.margin_ranking_loss(x, y, torch.tensor([1.0, -1.0, 1.0]), margin=0.1)", x=ANY(VEC),
+    y=ANY(VEC))
+add("hinge_embedding_loss", "F.hinge_embedding_loss(x, torch.tensor([[1.0, -1.0, 1.0], [-1.0, -1.0, 1.0]]))",
+    x=ANY(MAT))
+add("soft_margin_loss", "F.soft_margin_loss(x, torch.tensor([[1.0, -1.0, 1.0], [-1.0, -1.0, 1.0]]))", second=True,
+    x=ANY(MAT))
+add("triplet_margin_loss", "F.triplet_margin_loss(x, y, z)", x=ANY(MAT), y=ANY(MAT), z=ANY(MAT))
+add("triplet_margin_loss", "F.triplet_margin_loss(x, y, z, p=1, swap=True, margin=2.0)", x=ANY(MAT), y=ANY(MAT),
+    z=ANY(MAT))
+add("cosine_embedding_loss", "F.cosine_embedding_loss(x, y, torch.tensor([1, -1]))", x=ANY(MAT), y=ANY(MAT))
+add("cosine_embedding_loss", "F.cosine_embedding_loss(x, y, torch.tensor([-1, -1]), margin=-0.5)", x=ANY(MAT),
+    y=ANY(MAT))
+add("multi_margin_loss", "F.multi_margin_loss(x, torch.tensor([1, 0]))", x=ANY((2, 4)))
+add("multi_margin_loss", "F.multi_margin_loss(x, torch.tensor([2, 0, 3]), p=2, margin=0.5, reduction='none')",
+    x=ANY((3, 4)))
+
 # --- Hessians of scalar functions (torch.autograd.functional.hessian) ----------------------------
 
 
@@ -1017,6 +1270,9 @@ def summarize(records: list[dict], hessians: list[dict], path: Path) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--rerecord", action="store_true",
+                        help="record every case again (by default a case already in --out with the same id and "
+                             "expression keeps its record: another CPU's last-bit differences are not changes)")
     args = parser.parse_args()
 
     torch.set_num_threads(1)
@@ -1028,6 +1284,13 @@ def main() -> None:
     hessians = [run_hessian(c) for c in HESSIANS]
     assign_ids(hessians, HESSIANS, prefix="hessian")
     check_coverage(records)
+
+    if args.out.exists() and not args.rerecord:
+        old = json.loads(args.out.read_text())
+        kept = {(r["id"], r["expr"]): r for r in old["cases"]}
+        records = [kept.get((r["id"], r["expr"]), r) for r in records]
+        kept_hessians = {(h["id"], h["expr"]): h for h in old["hessians"]}
+        hessians = [kept_hessians.get((h["id"], h["expr"]), h) for h in hessians]
 
     order = ("id", "op", "tier", "expr")
     data = {
