@@ -62,7 +62,7 @@ cross linalg.cross kron tensordot inner addmm dist cdist slogdet linalg.slogdet 
 matrix_exp linalg.matrix_exp matrix_power linalg.matrix_power linalg.multi_dot linalg.svdvals linalg.matrix_norm
 embedding layer_norm batch_norm group_norm pad prelu pairwise_distance max_pool1d max_pool2d avg_pool1d avg_pool2d
 conv1d conv2d poisson_nll_loss gaussian_nll_loss margin_ranking_loss hinge_embedding_loss soft_margin_loss
-triplet_margin_loss cosine_embedding_loss multi_margin_loss
+triplet_margin_loss cosine_embedding_loss multi_margin_loss quantile nanquantile
 """.split()
 FULL_ONLY_OPS += EXTRA_OPS + MORE_OPS
 ALL_OPS = CORE_OPS + FULL_ONLY_OPS
@@ -1053,6 +1053,15 @@ add("cosine_embedding_loss", "F.cosine_embedding_loss(x, y, torch.tensor([-1, -1
 add("multi_margin_loss", "F.multi_margin_loss(x, torch.tensor([1, 0]))", x=ANY((2, 4)))
 add("multi_margin_loss", "F.multi_margin_loss(x, torch.tensor([2, 0, 3]), p=2, margin=0.5, reduction='none')",
     x=ANY((3, 4)))
+
+exprs("quantile", "full", [
+    ("torch.quantile(x, 0.3)", MAT), ("x.quantile(0.5, dim=1)", MAT), ("torch.quantile(x, 0.25, dim=0, keepdim=True)", MAT),
+    ("torch.quantile(x, torch.tensor([0.1, 0.5, 0.9]), dim=1)", MAT),
+    ("torch.quantile(x, 0.4, interpolation='lower')", VEC), ("torch.quantile(x, 0.4, interpolation='higher')", VEC),
+    ("torch.quantile(x, 0.4, interpolation='midpoint')", VEC), ("torch.quantile(x, 0.6, interpolation='nearest')", VEC),
+])
+exprs("nanquantile", "full", [("torch.nanquantile(x, 0.5, dim=1)", MAT)])
+edges("nanquantile", "full", [("torch.nanquantile(x, 0.5)", [1.0, float("nan"), 3.0, 2.0])], tag="nan")
 
 # --- Hessians of scalar functions (torch.autograd.functional.hessian) ----------------------------
 

@@ -14,11 +14,13 @@ from gradcli.engine import dual
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchIndexError, TorchRuntimeError
 from gradcli.engine.ops.common import keepdim_shape, norm_dims
+from gradcli.engine.ops.elementwise_extra import lerp
+from gradcli.engine.ops.inplace import apply_inplace
 from gradcli.engine.ops.reduction import return_type
 from gradcli.engine.ops.registry import register
-from gradcli.engine.ops.shape import index_put_zeros
-from gradcli.engine.ops.shape_extra import gather_key
-from gradcli.engine.tensor import Tensor
+from gradcli.engine.ops.shape import Squeeze, Transpose, index_put_zeros, transpose
+from gradcli.engine.ops.shape_extra import gather, gather_key
+from gradcli.engine.tensor import Tensor, wrap_dim
 
 SortResult = return_type("sort")
 TopkResult = return_type("topk")
@@ -206,3 +208,99 @@ def cummax(input, dim):
           category="reduction")
 def cummin(input, dim):
     return _cum_extremum(input, dim, False)
+
+
+# -- quantile ---------------------------------------------------------------------------------------------------
+
+class SqueezeInPlace(Squeeze):
+    """squeeze_(dim) as torch's quantile ends with it (recorded as SqueezeBackward4)."""
+
+    __slots__ = ()
+    name = "SqueezeBackward4"
+
+
+class TransposeInPlace(Transpose):
+    __slots__ = ()
+    name = "TransposeBackward1"
+
+
+_INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
+
+
+def _quantile(input, q, dim, keepdim, interpolation, ignore_nan, name):
+    x = input.array
+    if x.dtype.kind != "f":
+        raise TorchRuntimeError(f"{name}() input tensor must be either float or double dtype")
+    if interpolation not in _INTERPOLATIONS:
+        raise TorchRuntimeError(f"{name}() interpolation must be one of linear, lower, higher, midpoint or nearest. "
+                                f"Got {interpolation}")
+    q_tensor = q if isinstance(q, Tensor) else None
+    q_values = np.asarray(q.array if q_tensor is not None else q, dtype=x.dtype)
+    if q_values.ndim > 1:
+        raise TorchRuntimeError(f"{name}() q must be a scalar or 1D tensor")
+    if ((q_values < 0) | (q_values > 1)).any():
+        raise TorchRuntimeError(f"{name}() q values must be in the range [0, 1]")
+    if not x.size:
+        raise TorchIndexError(f"{name}() input tensor must be non-empty")
+    # torch's quantile_compute: sort along the reduced dim (moved last), gather below/above ranks, lerp in place
+    if dim is None:
+        out_shape = [1] * x.ndim if keepdim else []
+        sorted_values = sort(input.reshape(-1)).values
+    else:
+        d = wrap_dim(dim, x.ndim) if x.ndim else 0
+        out_shape = list(x.shape) if x.ndim else []
+        if keepdim and out_shape:
+            out_shape[d] = 1
+        elif out_shape:
+            del out_shape[d]
+        if not x.ndim or d == x.ndim - 1:
+            sorted_values = sort(input.reshape(-1) if not x.ndim else input).values
+        else:
+            sorted_values = sort(transpose(input.unsqueeze(-1), d, -1)).values
+    shape = [int(q_values.size) if q_values.ndim else 1] + out_shape
+    n = sorted_values.shape[-1]
+    sorted_values = sorted_values.reshape(*(shape[1:] + [n]))
+    s = sorted_values.array
+    nan_rows = np.isnan(s).any(-1, keepdims=True)
+    if ignore_nan:
+        counts = (~np.isnan(s)).sum(-1, keepdims=True)
+        ranks = q_values.reshape(-1) * (counts - 1)
+        ranks = np.where(counts == 0, 0, ranks)
+    else:
+        ranks = np.broadcast_to(q_values.reshape(-1) * (n - 1), s.shape[:-1] + (q_values.size,))
+        ranks = np.where(nan_rows, n - 1, ranks)
+    ranks = np.asarray(ranks, dtype=x.dtype)
+    if interpolation == "lower":
+        ranks = np.floor(ranks)
+    elif interpolation == "higher":
+        ranks = np.ceil(ranks)
+    elif interpolation == "nearest":
+        ranks = np.rint(ranks)
+    below = ranks.astype(np.int64)
+    values = gather(sorted_values, -1, below)
+    if interpolation in ("linear", "midpoint"):
+        weights = np.full_like(ranks, 0.5) if interpolation == "midpoint" else ranks - below
+        above = gather(sorted_values, -1, np.ceil(ranks).astype(np.int64))
+        values = apply_inplace(values, lambda v: lerp(v, above, Tensor._make(weights.astype(x.dtype), None)))
+    if q_values.ndim == 0:
+        return SqueezeInPlace.apply(values, (-1,))
+    moved = TransposeInPlace.apply(values.unsqueeze(0), 0, -1)
+    return SqueezeInPlace.apply(moved, (-1,))
+
+
+def _quantile_shape(input, q, *args, **kwargs):
+    """A bound: one result per quantile for every element of input."""
+    return (int(np.size(q.array if isinstance(q, Tensor) else q)), input.array.size)
+
+
+@register("quantile", sig="quantile(input, q, dim=None, keepdim=False, *, interpolation='linear')",
+          doc="the q-th quantiles (q a number or 1-D tensor in [0, 1]), interpolated between order statistics",
+          category="reduction", result_shape=_quantile_shape)
+def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear"):
+    return _quantile(input, q, dim, keepdim, interpolation, False, "quantile")
+
+
+@register("nanquantile", sig="nanquantile(input, q, dim=None, keepdim=False, *, interpolation='linear')",
+          doc="quantile ignoring nan values", category="reduction", result_shape=_quantile_shape)
+def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear"):
+    return _quantile(input, q, dim, keepdim, interpolation, True, "nanquantile")
