@@ -79,7 +79,7 @@ class Chunk:
 # -- which expressions can run on a batch ------------------------------------------------------------
 
 _POW = names.resolve_function(("pow",)).fn
-_ROWWISE_BINOPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.BitXor)
+_ROWWISE_BINOPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.BitXor, ast.Mod, ast.BitAnd, ast.BitOr)
 
 
 def is_rowwise(program: Program) -> bool:
@@ -105,7 +105,7 @@ def _rowwise(node, variables) -> bool:
         return isinstance(node.op, _ROWWISE_BINOPS) and _rowwise(node.left, variables) \
             and _rowwise(node.right, variables)
     if isinstance(node, ast.UnaryOp):
-        return isinstance(node.op, (ast.USub, ast.UAdd)) and _rowwise(node.operand, variables)
+        return isinstance(node.op, (ast.USub, ast.UAdd, ast.Invert)) and _rowwise(node.operand, variables)
     if isinstance(node, ast.Compare):
         return len(node.ops) == 1 and _rowwise(node.left, variables) and _rowwise(node.comparators[0], variables)
     if isinstance(node, ast.Attribute):  # torch.pi, math.e: numbers; x.T, x.shape: not row-wise

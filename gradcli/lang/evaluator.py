@@ -20,7 +20,8 @@ from gradcli.lang.parser import Program, dotted_name
 from gradcli.safety.errors import EvalError, GradcliError
 
 _BINOP_SYMBOLS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**", ast.BitXor: "**",
-                  ast.MatMult: "@", ast.FloorDiv: "//"}
+                  ast.MatMult: "@", ast.FloorDiv: "//", ast.Mod: "%", ast.BitAnd: "&", ast.BitOr: "|"}
+_UNARY_SYMBOLS = {ast.USub: "-", ast.UAdd: "+", ast.Invert: "~"}
 _CMP_SYMBOLS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
 
 
@@ -89,7 +90,10 @@ class _Evaluator:
 
     def eval_UnaryOp(self, node):
         operand = self.eval(node.operand)
-        return self.backend.unary("-" if isinstance(node.op, ast.USub) else "+", operand)
+        try:
+            return self.backend.unary(_UNARY_SYMBOLS[type(node.op)], operand)
+        except (EngineError, TypeError, ValueError) as err:
+            self.fail(node, _clean_python_error(err) if not isinstance(err, EngineError) else str(err))
 
     def eval_Compare(self, node):
         left = self.eval(node.left)
@@ -173,9 +177,11 @@ class EngineBackend:
         if _is_number(a) and _is_number(b):
             # Both plain numbers: float64 arithmetic, so no Python big-integer power ever runs.
             a, b = np.float64(a), np.float64(b)
+            if op in ("&", "|"):
+                raise EvalError(f"{op} needs bool or integer tensors on both sides", hint="e.g. (x > 0) & (x < 1)")
             with np.errstate(all="ignore"):
                 result = {"+": a + b, "-": a - b, "*": a * b, "/": a / b if b != 0 else _divide(a, b),
-                          "**": a ** b, "//": np.floor_divide(a, b)}.get(op)
+                          "**": a ** b, "//": np.floor_divide(a, b), "%": np.remainder(a, b)}.get(op)
             if result is None:
                 raise EvalError("@ needs tensors on both sides")
             return float(result)
@@ -183,9 +189,16 @@ class EngineBackend:
             a = self._scalar_tensor(a) if _is_number(a) else a
             b = self._scalar_tensor(b) if _is_number(b) else b
             return a @ b
-        return {"+": _add, "-": _sub, "*": _mul, "/": _div, "**": _pow, "//": _floordiv}[op](a, b)
+        if op in ("&", "|") and not (isinstance(a, Tensor) or isinstance(b, Tensor)):
+            raise EvalError(f"{op} needs bool or integer tensors", hint="e.g. (x > 0) & (x < 1)")
+        return {"+": _add, "-": _sub, "*": _mul, "/": _div, "**": _pow, "//": _floordiv, "%": _mod, "&": _and,
+                "|": _or}[op](a, b)
 
     def unary(self, op, a):
+        if op == "~":
+            if not isinstance(a, Tensor):
+                raise EvalError("~ needs a bool or integer tensor", hint="e.g. ~(x > 0)")
+            return ~a
         if _is_number(a):
             return -a if op == "-" else a
         return -a if op == "-" else a
@@ -330,6 +343,18 @@ def _pow(a, b):
 
 def _floordiv(a, b):
     return a // b
+
+
+def _mod(a, b):
+    return a % b if isinstance(a, Tensor) else b.__rmod__(a)
+
+
+def _and(a, b):
+    return a & b if isinstance(a, Tensor) else b & a
+
+
+def _or(a, b):
+    return a | b if isinstance(a, Tensor) else b | a
 
 
 def _lt(a, b):

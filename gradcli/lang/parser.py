@@ -22,7 +22,7 @@ from gradcli.safety.limits import Limits
 
 # Keywords whose value may be a string (torch takes strings there); anywhere else a string is an error.
 STRING_KEYWORDS = frozenset({"reduction", "p", "ord", "approximate", "mode", "indexing", "equation",
-                             "nonlinearity", "rounding_mode"})
+                             "nonlinearity", "rounding_mode", "interpolation", "padding"})
 # Ops whose first positional argument is a string.
 STRING_FIRST_ARG = frozenset({"einsum"})
 
@@ -251,9 +251,6 @@ class _Validator:
     def visit_BinOp(self, node, role, seen):
         if not isinstance(node.op, _BINOPS):
             self.fail(node, f"operator {type(node.op).__name__} is not supported")
-        if isinstance(node.op, (ast.Mod, ast.BitAnd, ast.BitOr)):
-            symbol = {ast.Mod: "%", ast.BitAnd: "&", ast.BitOr: "|"}[type(node.op)]
-            self.fail(node, f"operator {symbol} is not supported", hint="use + - * / // ** (or ^) and @")
         if isinstance(node.op, (ast.Pow, ast.BitXor)):
             exponent = _literal_number(node.right)
             if exponent is not None and abs(exponent) > self.limits.max_exponent:
@@ -262,7 +259,7 @@ class _Validator:
         return [(node.left, "value"), (node.right, "value")]
 
     def visit_UnaryOp(self, node, role, seen):
-        if not isinstance(node.op, (ast.USub, ast.UAdd)):
+        if not isinstance(node.op, (ast.USub, ast.UAdd, ast.Invert)):
             self.fail(node, f"unary operator {type(node.op).__name__} is not supported")
         return [(node.operand, "value")]
 

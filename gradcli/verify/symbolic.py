@@ -77,6 +77,14 @@ _BINARY = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operato
 _RELATIONS = {"<": sp.Lt, "<=": sp.Le, ">": sp.Gt, ">=": sp.Ge, "==": sp.Eq, "!=": sp.Ne}
 
 
+def _remainder(a, b):
+    """Python's % on constants; with a variable in it (the result is piecewise linear) there is no sympy form."""
+    x, y = as_tensor(a), as_tensor(b)
+    if any(getattr(e, "free_symbols", None) for e in (*x.flat, *y.flat)):
+        raise NoSymbolicForm("no symbolic form for %")
+    return elementwise(lambda p, q: number(float(np.remainder(float(p), float(q)))), x, y)
+
+
 class SympyBackend:
     """The evaluator's Backend on sympy: tensors are numpy object arrays of sympy expressions, so numpy
     does the broadcasting, indexing and reshaping, and `OPS` says what each op is symbolically."""
@@ -122,6 +130,11 @@ class SympyBackend:
             # integer of millions of digits
             with np.errstate(all="ignore"):
                 return number(float(np.float64(float(a)) ** np.float64(float(b))))
+        if op in ("&", "|"):
+            logic = sp.And if op == "&" else sp.Or
+            return elementwise(lambda p, q: logic(p, q), as_tensor(a), as_tensor(b))
+        if op == "%":
+            return _remainder(a, b)
         if op == "//":  # floor_divide: constants only (autograd has no derivative for it)
             return elementwise(_floor_divide, as_tensor(a), as_tensor(b)) \
                 if not (isinstance(a, sp.Basic) and isinstance(b, sp.Basic)) else _floor_divide(a, b)
@@ -132,6 +145,8 @@ class SympyBackend:
         return wrap(np.matmul(a, b) if op == "@" else _BINARY[op](a, b))
 
     def unary(self, op, a):
+        if op == "~":
+            return elementwise(sp.Not, as_tensor(a))
         if isinstance(a, (int, float)):  # keep Python numbers Python: they may be dims (x.sum(-1))
             return -a if op == "-" else a
         a = _operand(a)
