@@ -9,6 +9,8 @@ version bump, as torch's in-place updates under no_grad do.
 
 from __future__ import annotations
 
+from collections import defaultdict
+
 import numpy as np
 
 from gradcli.engine.autograd import enable_grad, type_name
@@ -35,7 +37,7 @@ class Optimizer:
             groups = [{"params": groups}]
         self.defaults = defaults
         self.param_groups: list[dict] = []
-        self.state: dict = {}
+        self._state: dict = {}  # param -> {name: float or ndarray}, updated by step()
         for group in groups:
             self._add_param_group(dict(group))
 
@@ -80,11 +82,51 @@ class Optimizer:
         for group in self.param_groups:
             for p in group["params"]:
                 if p._grad is not None:
-                    self._update(p, p._grad.array, group, self.state.setdefault(p, {}))
+                    self._update(p, p._grad.array, group, self._state.setdefault(p, {}))
         return loss
+
+    @property
+    def state(self) -> defaultdict:
+        """Each parameter's state as torch shows it: tensors (`step` a float32 0-d tensor), keyed by parameter."""
+        return defaultdict(dict, {p: _as_tensors(s) for p, s in self._state.items() if s})
+
+    def state_dict(self) -> dict:
+        """torch's form: {"state": {index: {...}}, "param_groups": [{hyperparameters..., "params": [indices]}]}."""
+        index, groups = {}, []
+        for group in self.param_groups:
+            packed = {k: v for k, v in group.items() if k != "params"}
+            packed["params"] = list(range(len(index), len(index) + len(group["params"])))
+            index.update({id(p): i for p, i in zip(group["params"], packed["params"])})
+            groups.append(packed)
+        state = {index[id(p)]: _as_tensors(s) for p, s in self._state.items() if s and id(p) in index}
+        return {"state": state, "param_groups": groups}
+
+    def load_state_dict(self, state_dict: dict) -> None:
+        groups = state_dict["param_groups"]
+        if len(groups) != len(self.param_groups):
+            raise TorchValueError("loaded state dict has a different number of parameter groups")
+        for mine, theirs in zip(self.param_groups, groups):
+            if len(mine["params"]) != len(theirs["params"]):
+                raise TorchValueError("loaded state dict contains a parameter group that doesn't match the size of "
+                                      "optimizer's group")
+        params = {i: p for mine, theirs in zip(self.param_groups, groups) for i, p in zip(theirs["params"],
+                                                                                          mine["params"])}
+        self._state = {}
+        for i, values in state_dict["state"].items():
+            p = params[i]
+            self._state[p] = {k: (float(v.item()) if k == "step" else
+                                  np.array(v.array, dtype=p.array.dtype) if isinstance(v, Tensor) else v)
+                              for k, v in values.items()}
+        for mine, theirs in zip(self.param_groups, groups):
+            mine.update({k: v for k, v in theirs.items() if k != "params"})
 
     def _update(self, param: Tensor, grad: np.ndarray, group: dict, state: dict) -> None:  # pragma: no cover
         raise NotImplementedError
+
+
+def _as_tensors(state: dict) -> dict:
+    return {k: Tensor._make(np.asarray(v, dtype=np.float32), None) if k == "step" else
+            Tensor._make(v.copy(), None) if isinstance(v, np.ndarray) else v for k, v in state.items()}
 
 
 def _write(param: Tensor, value: np.ndarray) -> None:
@@ -245,7 +287,7 @@ class Adagrad(Optimizer):
                                   "maximize": maximize, "differentiable": differentiable, "fused": fused})
         for group in self.param_groups:  # torch fills the state at construction
             for p in group["params"]:
-                self.state[p] = {"step": 0.0, "sum": np.full_like(p.array, group["initial_accumulator_value"])}
+                self._state[p] = {"step": 0.0, "sum": np.full_like(p.array, group["initial_accumulator_value"])}
 
     def _update(self, param, grad, group, state):
         """torch.optim.adagrad._single_tensor_adagrad, operation by operation."""

@@ -25,7 +25,8 @@ register_buffer register_parameter state_dict load_state_dict apply get_submodul
 """.split())
 CONTAINER_METHODS = frozenset({"append", "extend"})
 LAYER_METHODS = frozenset({"reset_parameters"})
-OPTIMIZER_ATTRIBUTES = frozenset({"zero_grad", "step", "param_groups", "add_param_group", "defaults"})
+OPTIMIZER_ATTRIBUTES = frozenset({"zero_grad", "step", "param_groups", "add_param_group", "defaults", "state",
+                                  "state_dict", "load_state_dict"})
 
 
 class AutogradFunction:
