@@ -1055,7 +1055,8 @@ add("multi_margin_loss", "F.multi_margin_loss(x, torch.tensor([2, 0, 3]), p=2, m
     x=ANY((3, 4)))
 
 exprs("quantile", "full", [
-    ("torch.quantile(x, 0.3)", MAT), ("x.quantile(0.5, dim=1)", MAT), ("torch.quantile(x, 0.25, dim=0, keepdim=True)", MAT),
+    ("torch.quantile(x, 0.3)", MAT), ("x.quantile(0.5, dim=1)", MAT),
+    ("torch.quantile(x, 0.25, dim=0, keepdim=True)", MAT),
     ("torch.quantile(x, torch.tensor([0.1, 0.5, 0.9]), dim=1)", MAT),
     ("torch.quantile(x, 0.4, interpolation='lower')", VEC), ("torch.quantile(x, 0.4, interpolation='higher')", VEC),
     ("torch.quantile(x, 0.4, interpolation='midpoint')", VEC), ("torch.quantile(x, 0.6, interpolation='nearest')", VEC),
