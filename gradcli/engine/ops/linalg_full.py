@@ -420,7 +420,7 @@ def triu(input, diagonal=0):
 
 # -- det, inverse, solve ----------------------------------------------------------------------------------
 
-def _square(x, name):
+def check_square(x, name):
     if x.ndim < 2:
         raise TorchRuntimeError(f"linalg.{name}: The input tensor A must have at least 2 dimensions.")
     if x.shape[-1] != x.shape[-2]:
@@ -461,7 +461,7 @@ class Det(Function):
 
     @staticmethod
     def forward(ctx, a):
-        _square(a, "det")
+        check_square(a, "det")
         return np.asarray(np.linalg.det(a))
 
     @staticmethod
@@ -493,7 +493,7 @@ class Inverse(Function):
 
     @staticmethod
     def forward(ctx, a):
-        _square(a, "inv")
+        check_square(a, "inv")
         try:
             return np.linalg.inv(a)
         except np.linalg.LinAlgError:
@@ -527,7 +527,7 @@ class Solve(Function):
 
     @staticmethod
     def forward(ctx, a, b):
-        _square(a, "solve")
+        check_square(a, "solve")
         a, b = promote(a, b)
         vector = _is_vector_rhs(a.shape, b.shape)
         ctx.aux = vector

@@ -293,23 +293,6 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     return out
 
 
-class DivScalar(Function):
-    """tensor / number as C++ ATen records it (div.Scalar), e.g. inside cross_entropy."""
-
-    __slots__ = ()
-    name = "DivBackward1"
-    uniform_grad_ok = True
-
-    @staticmethod
-    def forward(ctx, x, other):
-        ctx.aux = other
-        return x / other
-
-    @staticmethod
-    def backward(ctx, g):
-        return g / ctx.aux, None
-
-
 @register("cross_entropy",
           sig="cross_entropy(input, target, weight=None, ignore_index=-100, reduction='mean', label_smoothing=0.0)",
           doc="log_softmax + nll_loss (class indices) or -sum(target * log_softmax) (probabilities)",
@@ -339,7 +322,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         if weight_b is not None:
             prod = arith.mul(prod, weight_b)
         if reduction == "mean":
-            return DivScalar.apply(arith.neg(_sum(prod)), input.array.size / n_classes)
+            return arith.div_scalar(arith.neg(_sum(prod)), input.array.size / n_classes)
         if reduction == "sum":
             return arith.neg(_sum(prod))
         return arith.neg(_sum(prod, c_dim))

@@ -21,23 +21,12 @@ from gradcli.engine.ops.convert import clone
 from gradcli.engine.ops.elementwise import where
 from gradcli.engine.ops.inplace import Copy
 from gradcli.engine.ops.linalg import matmul
-from gradcli.engine.ops.linalg_full import inverse, tril
+from gradcli.engine.ops.linalg_full import check_square, inverse, tril
 from gradcli.engine.ops.reduction import sum as sum_op
 from gradcli.engine.ops.reduction_extra import amax, amin, vector_norm
 from gradcli.engine.ops.registry import register
 from gradcli.engine.ops.shape import view
 from gradcli.engine.tensor import Tensor, wrap_dim
-
-
-def _square(x, name):
-    if x.ndim < 2:
-        raise TorchRuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
-    if x.shape[-1] != x.shape[-2]:
-        raise TorchRuntimeError(f"{name}: A must be batches of square matrices, but they are {x.shape[-2]} by "
-                                f"{x.shape[-1]} matrices")
-    if x.dtype.kind != "f":
-        raise TorchRuntimeError(f"{name}: Expected a floating point or complex tensor as input. Got Long")
-
 
 # -- slogdet, logdet -----------------------------------------------------------------------------------------
 
@@ -61,7 +50,7 @@ class LogAbsDet(Function):
 
     @staticmethod
     def forward(ctx, a):
-        _square(a, "linalg.slogdet")
+        check_square(a, "slogdet")
         return np.linalg.slogdet(a)[1].astype(a.dtype, copy=False)
 
     @staticmethod
@@ -103,7 +92,7 @@ def slogdet(input):
 
 @register("logdet", sig="logdet(input)", doc="log det A (nan where det A < 0)", category="linalg")
 def logdet(input):
-    _square(input.array, "logdet")
+    check_square(input.array, "slogdet")
     sign, logabsdet = linalg_slogdet(input)
     return where(Tensor._make(sign.array == -1, None), math.nan, logabsdet)
 
@@ -121,7 +110,7 @@ class Cholesky(Function):
 
     @staticmethod
     def forward(ctx, a, upper):
-        _square(a, "linalg.cholesky")
+        check_square(a, "cholesky")
         ctx.aux = upper
         try:
             low = np.linalg.cholesky(a)
@@ -196,7 +185,7 @@ class MatrixExp(Function):
 
     @staticmethod
     def forward(ctx, a):
-        _square(a, "linalg.matrix_exp")
+        check_square(a, "matrix_exp")
         flat = a.reshape(-1, a.shape[-2], a.shape[-1])
         with np.errstate(all="ignore"):
             out = np.stack([_expm(m) for m in flat]) if len(flat) else flat.copy()
@@ -227,7 +216,7 @@ register("matrix_exp", sig="linalg.matrix_exp(A)", doc="the matrix exponential e
 @register("matrix_power", sig="linalg.matrix_power(A, n)", doc="A @ A @ ... (n times; n < 0: of the inverse)",
           category="linalg", linalg=True)
 def matrix_power(A, n):
-    _square(A.array, "linalg.matrix_power")
+    check_square(A.array, "matrix_power")
     n = int(n)
     if n == 0:  # torch: a copy of the identity written over a clone of A (so A gets a zero gradient)
         eye = np.broadcast_to(np.eye(A.shape[-1], dtype=A.array.dtype), A.shape)

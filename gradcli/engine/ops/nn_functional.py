@@ -28,6 +28,7 @@ from gradcli.engine.ops.reduction import sum as sum_op
 from gradcli.engine.ops.reduction_extra import VectorNorm, ord_value
 from gradcli.engine.ops.registry import register
 from gradcli.engine.ops.shape import index_put_zeros
+from gradcli.engine.ops.shape_extra import SplitPiece
 from gradcli.engine.tensor import Tensor
 
 
@@ -326,20 +327,11 @@ class ConstantPad(Function):
         return (index_put_zeros(part, keep, shape) if any(k != slice(0, n) for k, n in zip(keep, shape)) else part,)
 
 
-class IndexedPad(Function):
+class IndexedPad(SplitPiece):
     """reflect / replicate / circular padding: out = x at mapped indices; gradients add up at the sources."""
 
     __slots__ = ()
     name = "ReflectionPad1DBackward0"
-
-    @staticmethod
-    def forward(ctx, x, key):
-        ctx.aux = key
-        return x[key]
-
-    @staticmethod
-    def backward(ctx, g):
-        return (index_put_zeros(g, ctx.aux, ctx.in_shapes[0]),)
 
 
 _PAD_NAMES = {"reflect": "ReflectionPad{}DBackward0", "replicate": "ReplicationPad{}DBackward0",

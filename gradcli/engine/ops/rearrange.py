@@ -17,7 +17,7 @@ from gradcli.engine.ops import sizes
 from gradcli.engine.ops.common import as_shape, check_size, val
 from gradcli.engine.ops.registry import register
 from gradcli.engine.ops.shape import Transpose, expand, getitem, index_put_zeros, permute, view
-from gradcli.engine.ops.shape_extra import cat, flip, gather, gather_key, index_array, index_select, repeat
+from gradcli.engine.ops.shape_extra import SplitPiece, cat, flip, gather, gather_key, index_array, index_select, repeat
 from gradcli.engine.tensor import Tensor, wrap_dim
 
 
@@ -90,20 +90,11 @@ def tile(input, dims, *more):
     return repeat(input, *reps)
 
 
-class UnbindPiece(Function):
+class UnbindPiece(SplitPiece):
     """One output of unbind: input[..., i, ...]; its gradient is padded back with zeros."""
 
     __slots__ = ()
     name = "UnbindBackward0"
-
-    @staticmethod
-    def forward(ctx, x, key):
-        ctx.aux = key
-        return x[key].copy()
-
-    @staticmethod
-    def backward(ctx, g):
-        return (index_put_zeros(g, ctx.aux, ctx.in_shapes[0]),)
 
 
 @register("unbind", sig="unbind(input, dim=0)", doc="the slices along dim, as a tuple", category="shape")
