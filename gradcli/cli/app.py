@@ -137,8 +137,8 @@ def guarded(seconds: float | None, what: str = "the evaluation", memory_mb: floa
                    interrupts_worker=interrupts_worker)
 
 
-def console(no_color: bool, color: str = "auto"):
-    return make_console(getattr(color, "value", color), no_color)
+def console(no_color: bool, color: str = "auto", width: int | None = None):
+    return make_console(getattr(color, "value", color), no_color, width)
 
 
 DEFAULTS = Limits()  # defaults shown in --help
@@ -157,6 +157,9 @@ class ColorMode(str, Enum):
 
 ColorOpt = Annotated[ColorMode, typer.Option("--color", help="Colour: auto (on a terminal without NO_COLOR), "
                                                               "always or never.")]
+WidthOpt = Annotated[int | None, typer.Option(
+    "--width", min=20, max=1000,
+    help="Fit the output to N columns (default: the terminal's width, or COLUMNS; piped: unlimited).")]
 MaxLengthOpt = Annotated[int, typer.Option("--max-length", help="Longest expression or value, in characters.",
                                            rich_help_panel="Limits")]
 MaxDepthOpt = Annotated[int, typer.Option("--max-depth", help="Deepest nesting of the expression.",

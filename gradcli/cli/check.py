@@ -13,6 +13,7 @@ from gradcli.cli.app import (
     DebugOpt,
     JsonOpt,
     NoColorOpt,
+    WidthOpt,
     app,
     console,
     guarded,
@@ -50,6 +51,7 @@ def check_command(
     json_out: JsonOpt = False,
     no_color: NoColorOpt = False,
     color: ColorOpt = ColorMode.auto,
+    width: WidthOpt = None,
     debug: DebugOpt = False,
     latex: Annotated[bool, typer.Option("--latex", help="Print the function and derivatives in LaTeX.")] = False,
     steps: Annotated[bool, typer.Option("--steps", help="Also show the derivative step by step, naming each "
@@ -76,13 +78,13 @@ def check_command(
         else:
             from gradcli.render.symbolic_render import print_check_report
 
-            print_check_report(data, console(no_color, color))
+            print_check_report(data, console(no_color, color, width))
             if steps:
                 from gradcli.homework.steps import print_check_steps
 
-                print_check_steps(report, console(no_color, color), latex=latex)
+                print_check_steps(report, console(no_color, color, width), latex=latex)
             if plot:
                 from gradcli.homework.plot import plot_check  # numpy and the engine: only for --plot
 
-                plot_check(report, console(no_color, color))
+                plot_check(report, console(no_color, color, width))
     raise typer.Exit(report.exit_code)

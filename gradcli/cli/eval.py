@@ -27,6 +27,7 @@ from gradcli.cli.app import (
     NoColorOpt,
     OutFormat,
     TimeoutOpt,
+    WidthOpt,
     app,
     console,
     guarded,
@@ -62,6 +63,7 @@ def eval_command(
     json_out: JsonOpt = False,
     no_color: NoColorOpt = False,
     color: ColorOpt = ColorMode.auto,
+    width: WidthOpt = None,
     debug: DebugOpt = False,
     max_length: MaxLengthOpt = DEFAULTS.max_length,
     max_depth: MaxDepthOpt = DEFAULTS.max_depth,
@@ -178,7 +180,7 @@ def eval_command(
         else:
             from gradcli.render.table import print_eval_result
 
-            print_eval_result(result, console(no_color, color))
+            print_eval_result(result, console(no_color, color, width))
         if result.error is not None:
             sys.stderr.write(f"gradcli: error: {result.error}\n")
             if "implicitly created only for scalar outputs" in result.error:

@@ -16,6 +16,7 @@ from gradcli.cli.app import (
     JsonOpt,
     NoColorOpt,
     TimeoutOpt,
+    WidthOpt,
     app,
     console,
     guarded,
@@ -42,6 +43,7 @@ def explain_command(
     json_out: JsonOpt = False,
     no_color: NoColorOpt = False,
     color: ColorOpt = ColorMode.auto,
+    width: WidthOpt = None,
     debug: DebugOpt = False,
     timeout: TimeoutOpt = DEFAULTS.max_seconds,
     torch_names: Annotated[bool | None, typer.Option(
@@ -76,4 +78,4 @@ def explain_command(
         else:
             from gradcli.render.explain_render import print_explanation
 
-            print_explanation(explanation, console(no_color, color), torch_names=torch_names)
+            print_explanation(explanation, console(no_color, color, width), torch_names=torch_names)

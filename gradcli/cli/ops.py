@@ -8,6 +8,7 @@ from gradcli.cli.app import (
     ColorOpt,
     JsonOpt,
     NoColorOpt,
+    WidthOpt,
     app,
     console,
 )
@@ -20,6 +21,7 @@ def ops_command(
     json_out: JsonOpt = False,
     no_color: NoColorOpt = False,
     color: ColorOpt = ColorMode.auto,
+    width: WidthOpt = None,
 ):
     """List every supported operation with its signature and a one-line description."""
     entries = []
@@ -31,12 +33,6 @@ def ops_command(
     if json_out:
         sys.stdout.write(render_json.dumps({"ops": entries}) + "\n")
         return
-    from rich.table import Table
-    from rich.text import Text
+    from gradcli.render.ops_table import print_ops
 
-    table = Table(box=None, header_style="bold", show_edge=False)
-    for col in ("name", "signature", "forms", "description"):
-        table.add_column(col)
-    for e in entries:  # Text, not markup: "[min, max]" in a description must print
-        table.add_row(*map(Text, (e["name"], e["signature"], ", ".join(e["forms"]), e["description"])))
-    console(no_color, color).print(table)
+    print_ops(entries, console(no_color, color, width))

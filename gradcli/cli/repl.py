@@ -18,6 +18,7 @@ from gradcli.cli.app import (
     JsonOpt,
     MaxElementsOpt,
     NoColorOpt,
+    WidthOpt,
     app,
     console,
     guarded,
@@ -36,6 +37,7 @@ def repl_command(
     dtype: Annotated[DType, typer.Option("--dtype", help="Floating-point type of every tensor.")] = DType.float64,
     no_color: NoColorOpt = False,
     color: ColorOpt = ColorMode.auto,
+    width: WidthOpt = None,
     debug: DebugOpt = False,
     max_elements: MaxElementsOpt = DEFAULTS.max_elements,
     timeout: Annotated[float, typer.Option("--timeout", help="Wall-time limit of each line, in seconds.",
@@ -64,5 +66,5 @@ def repl_command(
                                      DEFAULTS.max_exponent, timeout), max_memory_mb=max_memory)
         settings = repl.Settings(json=json_out, check=None if check else False, hessian=hessian,
                                  dtype=dtype.value, seed=seed, limits=limits, debug=debug)
-        code = repl.run(settings, console(no_color, color))
+        code = repl.run(settings, console(no_color, color, width))
     raise typer.Exit(code)

@@ -11,6 +11,7 @@ from gradcli.cli.app import (
     ColorOpt,
     DebugOpt,
     NoColorOpt,
+    WidthOpt,
     app,
     console,
     guarded,
@@ -29,6 +30,7 @@ def steps_command(
     latex: Annotated[bool, typer.Option("--latex", help="Print the derivation in LaTeX (aligned).")] = False,
     no_color: NoColorOpt = False,
     color: ColorOpt = ColorMode.auto,
+    width: WidthOpt = None,
     debug: DebugOpt = False,
     timeout: Annotated[float, typer.Option("--timeout", help="Time budget of the whole command, in seconds.",
                                            rich_help_panel="Limits")] = 30.0,
@@ -43,4 +45,4 @@ def steps_command(
     with user_errors(debug), guarded(timeout, "the derivation", validate=valid_options):
         from gradcli.homework.steps import derive_text, print_derivation
 
-        print_derivation(derive_text(function, wrt, dependent=dependent), console(no_color, color), latex=latex)
+        print_derivation(derive_text(function, wrt, dependent=dependent), console(no_color, color, width), latex=latex)

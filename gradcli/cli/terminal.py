@@ -198,15 +198,16 @@ def wants_color(color: str = "auto", no_color: bool = False, stream=None) -> boo
     return bool(isatty and isatty())
 
 
-def make_console(color: str = "auto", no_color: bool = False):
+def make_console(color: str = "auto", no_color: bool = False, width: int | None = None):
     """A rich console for stdout.  Without colour it has no colour system at all, so not even bold or dim
-    reach the output: no escape codes whatsoever."""
+    reach the output: no escape codes whatsoever.  Its width: --width when given, else COLUMNS when set, else
+    the terminal's; piped without either, wide enough not to fold rows (160 columns at least)."""
     from rich.console import Console
 
     colored = wants_color(color, no_color)
     console = Console(color_system="auto" if colored else None, force_terminal=True if color == "always" else None,
-                      no_color=False, highlight=False, soft_wrap=False, emoji=False)
-    if not console.is_terminal:
+                      no_color=False, highlight=False, soft_wrap=False, emoji=False, width=width)
+    if width is None and not console.is_terminal and not os.environ.get("COLUMNS", "").strip().isdigit():
         console.width = max(console.width, 160)  # piped output: do not fold rows at 80 columns
     return console
 

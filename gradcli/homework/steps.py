@@ -20,15 +20,19 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
+from gradcli.homework.reader import to_sympy
 from gradcli.homework.reading import read_function, report_function, result_wrt_order
 from gradcli.homework.textbook import (
     Style,
     TextbookPrinter,
     course_functions,
+    modulus,
+    sigma,
     style_for,
     textbook_form,
     to_latex,
     to_text,
+    with_sigma,
 )
 from gradcli.safety.errors import GradcliError
 from gradcli.safety.limits import Limits
@@ -137,6 +141,8 @@ RULES: list[Rule] = [
          lambda u, x, d: u * sp.log(u.base) * d(u.exp)),
     Rule("logarithmic differentiation", "d/dx[uᵛ] = uᵛ·d/dx[v·ln(u)]", lambda u, x: u.is_Pow,
          lambda u, x, d: u * d(u.exp * sp.log(u.base))),
+    _function_rule(sigma, "derivative of σ", lambda v: sigma(v) * (1 - sigma(v)),
+                   "d/dx[σ(u)] = σ(u)·(1 - σ(u))·d/dx[u]"),
     _function_rule(sp.exp, "exponential rule", sp.exp, "d/dx[e^u] = e^u·d/dx[u]"),
     _function_rule(sp.log, "logarithm rule", lambda v: 1 / v, "d/dx[ln(u)] = d/dx[u]/u"),
     _function_rule(sp.sin, "derivative of sin", sp.cos, "d/dx[sin(u)] = cos(u)·d/dx[u]"),
@@ -182,6 +188,7 @@ RULES: list[Rule] = [
     _function_rule(sp.acoth, "derivative of arccoth", lambda v: 1 / (1 - v ** 2),
                    "d/dx[arccoth(u)] = d/dx[u]/(1 - u²)"),
     _function_rule(sp.Abs, "derivative of |u|", lambda v: v / sp.Abs(v), "d/dx[|u|] = u/|u|·d/dx[u]"),
+    _function_rule(modulus, "derivative of |u|", lambda v: v / modulus(v), "d/dx[|u|] = u/|u|·d/dx[u]"),
     Rule("implicit differentiation", "d/dx[y] = dy/dx (y is a function of x)",
          lambda u, x: isinstance(u, sp.core.function.AppliedUndef) and u.args == (x,),
          lambda u, x, d: _rate_symbol(u.func.__name__, x)),
@@ -230,6 +237,8 @@ def derive(function, x, *, function_text: str = "", style: Style = PLAIN, budget
                         evaluate=False)
     else:
         function = course_functions(function, style)
+        if style.sigma:  # σ written by the student stays σ, with its own rule
+            function = with_sigma(function)
         current = _derivative_of(function, x)
     derivation = Derivation(function_text, str(x), current, style=style, function=function,
                             implicit=equation is not None)
@@ -302,7 +311,21 @@ def derive_text(text: str, wrt: str | None = None, *, dependent: str = "y", limi
         derivation = derive(None, x, function_text=text, style=style, budget=budget, equation=(lhs, rhs))
         derivation.function = function.expr
         return derivation
-    return derive(function.expr, x, function_text=text, style=style, budget=budget)
+    expr = _with_modulus(text, symbols) or function.expr
+    return derive(expr, x, function_text=text, style=style, budget=budget)
+
+
+def _with_modulus(text: str, symbols: dict):
+    """The function with |u| as one function (sympy's Abs would restate |x|³ as x²·|x| before any rule saw
+    it), or None when it has no |u| or cannot be read so."""
+    try:
+        function = read_function(text)
+    except GradcliError:
+        return None
+    if function.tree is None or "'abs'" not in repr(function.tree):
+        return None
+    return to_sympy(function.tree, {**symbols, **{v: symbols.get(v, function.symbol(v)) for v in function.variables}},
+                    {"abs": lambda sp_, u: modulus(u)})
 
 
 # -- printing -----------------------------------------------------------------------------------------
@@ -361,12 +384,23 @@ def print_derivation(derivation: Derivation, console, *, latex: bool = False) ->
             console.print(Text(f"  {prefix}{body}{comment}{end}"))
         console.print(Text("\\end{aligned}"))
         return
+    from gradcli.render.wrap import wrap_text
+
     width = min(max(len(f) for f, _ in rows) + 3, 90)
+    fits = all(len(f.ljust(width)) + len(r or "") <= console.width for f, r in rows)
     for formula, rule in rows:
-        line = Text(formula.ljust(width) if rule else formula)
+        if fits:  # the rules in a column to the right
+            line = Text(formula.ljust(width) if rule else formula)
+            if rule:
+                line.append(rule, style="dim")
+            console.print(line, soft_wrap=True)
+            continue
+        # narrow: each formula wrapped at its operators, its rule on the line below
+        for part in wrap_text(formula, console.width, 4):
+            console.print(part, soft_wrap=True)
         if rule:
-            line.append(rule, style="dim")
-        console.print(line, soft_wrap=True)
+            for part in wrap_text(Text("    " + rule, style="dim"), console.width, 6):
+                console.print(part, soft_wrap=True)
 
 
 def print_check_steps(report, console, *, latex: bool = False) -> None:
@@ -377,6 +411,8 @@ def print_check_steps(report, console, *, latex: bool = False) -> None:
     style = style_for(report.function_text, *(r.expected_text for r in report.results))
     symbols = {name: sp.Symbol(name, real=True) for name in report.variables}
     function = report_function(report, symbols)
+    if function is not None and function.has(sp.Abs):  # |u|ⁿ kept whole for the rules, as `steps` does
+        function = _with_modulus(report.function_text, symbols) or function
     if function is None or getattr(report, "implicit", None):
         console.print(Text("steps: see gradcli steps (this derivative has no step-by-step form here)",
                            style="yellow"))

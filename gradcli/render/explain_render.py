@@ -10,6 +10,7 @@ from rich.tree import Tree
 
 from gradcli.render.symbolic_render import prettify, short_number, subscript_digits
 from gradcli.render.text import format_array, format_shape
+from gradcli.render.wrap import print_wrapped
 
 
 def _value(array) -> str:
@@ -34,7 +35,20 @@ def named(template: str, operands: dict, inputs: set | None = None) -> str:
         clauses = template.split(", ")
         kept = [c for c in clauses if not (_BY_SLOT.search(c) and _BY_SLOT.search(c).group(1) not in inputs)]
         template = ", ".join(kept or clauses)
-    return _SLOT.sub(lambda m: subscript_digits(operands.get(m.group(1), m.group(1))), template)
+    return _numeric_powers(_SLOT.sub(lambda m: subscript_digits(operands.get(m.group(1), m.group(1))), template))
+
+
+_POWER_MINUS = re.compile(r"\^\((-?\d+(?:\.\d+)?) − (\d+(?:\.\d+)?)\)")
+
+
+def _numeric_powers(text: str) -> str:
+    """A rule with a number in it, worked out as a teacher writes it: ∂(x^2)/∂x = 2·x, not 2·x^(2 − 1)."""
+    def exponent(m):
+        value = float(m.group(1)) - float(m.group(2))
+        shown = str(int(value)) if value.is_integer() else f"{value:g}"
+        return "" if shown == "1" else f"^({shown})" if value < 0 else f"^{shown}"
+
+    return _POWER_MINUS.sub(exponent, text)
 
 
 def _node_line(node, torch_names: bool = True) -> Text:
@@ -57,7 +71,8 @@ def print_explanation(e, console: Console, torch_names: bool | None = None) -> N
     if torch_names is None:
         torch_names = not e.homework
     console.print(Text.assemble(("output  ", "bold"), _value(e.output)))
-    console.print(Text("graph, from the output to the inputs (grad: ∂L/∂node, as backward computed it)", style="dim"))
+    print_wrapped(console, Text("graph, from the output to the inputs (grad: ∂L/∂node, as backward computed it)",
+                                style="dim"), 2)
     tree = Tree(_node_line(e.nodes[0], torch_names))
     shown = {0}
 
@@ -80,18 +95,20 @@ def print_explanation(e, console: Console, torch_names: bool | None = None) -> N
             if formula != local:
                 parts.append(formula)
             head = "  " + " = ".join(parts)
-            console.print(Text(head), soft_wrap=True)
+            print_wrapped(console, head, len(subscript_digits(name)) + 3)
             console.print(Text(" " * (len(subscript_digits(name)) + 3) + f"= {short_number(value)}"))
     if e.steps:
-        console.print(Text("chain rule, backward from L (∂L/∂L = 1): the rule, then the numbers", style="bold"))
+        print_wrapped(console, Text("chain rule, backward from L (∂L/∂L = 1): the rule, then the numbers",
+                                    style="bold"), 2)
         for step in e.steps:
             formula, numbers = _step_lines(step)
-            console.print(Text(formula), soft_wrap=True)
-            console.print(Text(numbers), soft_wrap=True)
+            hanging = len(formula) - len(formula.lstrip(" ")) + 2
+            print_wrapped(console, formula, hanging)
+            print_wrapped(console, numbers, len(numbers) - len(numbers.lstrip(" ")) + 2)
     if e.note:
-        console.print(Text(f"note: {e.note}", style="dim"))
+        print_wrapped(console, Text(f"note: {e.note}", style="dim"))
     for warning in e.warnings:
-        console.print(Text("warning: " + warning, style="yellow"))
+        print_wrapped(console, Text("warning: " + warning, style="yellow"))
 
 
 def _step_lines(step) -> tuple[str, str]:

@@ -8,14 +8,19 @@ from __future__ import annotations
 
 import re
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
+
+from gradcli.render.wrap import print_wrapped, wrap_text
 
 _SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 _SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 _STYLES = {"agrees": "green", "disagrees": "bold red", "convention": "yellow", "skipped": "dim"}
-LINE_WIDTH = 100  # longer sympy lines put one formula per line
 MAX_FORMULA = 160  # characters of one formula shown in the table footer
+MAX_LINES = 4  # lines one formula may take at the console's width; longer ones are shown as their count
+INDENT = " " * 8  # the formulas under "sympy   "
+HANGING = 4  # a formula's continuation lines, further in
 
 
 def prettify(formula: str) -> str:
@@ -29,19 +34,26 @@ def subscript_digits(name: str) -> str:
     return re.sub(r"(?<=[A-Za-z])(\d+)\b", lambda m: m.group(1).translate(_SUBSCRIPT), name)
 
 
-def derivative_lines(symbolic: dict) -> list[str]:
-    """'∂/∂x_i = 2·x_i' for each input: its index pattern, its few element formulas, or a count."""
+def derivative_lines(symbolic: dict, width: int | None = None) -> list[str]:
+    """'∂/∂x_i = 2·x_i' for each input: its index pattern, its few element formulas, or a count.  With a
+    `width`, an input whose formulas would need more than MAX_LINES lines there each is shown as its count
+    (the formulas stay in --json and --latex)."""
     latex = "latex" in symbolic
     source = symbolic["latex"] if latex else symbolic
     lines = []
     for name, formulas in source.get("formulas", {}).items():
         pattern = source["patterns"].get(name)
         if pattern is not None:
-            lines.append(_equation(pattern["symbol"], pattern["formula"], latex))
+            equations = [_equation(pattern["symbol"], pattern["formula"], latex)]
         elif len(formulas) <= 4:
-            lines.extend(_equation(s, f, latex) for s, f in zip(source["symbols"][name], formulas))
+            equations = [_equation(s, f, latex) for s, f in zip(source["symbols"][name], formulas)]
         else:
-            lines.append(f"∂/∂{name}: {len(formulas)} element formulas (see --json)")
+            equations = []
+        if not equations or (width is not None and not latex and any(
+                len(wrap_text(e, width - len(INDENT), HANGING)) > MAX_LINES for e in equations)):
+            count = len(formulas)
+            equations = [f"∂/∂{name}: {count} element formula{'s' if count != 1 else ''} (see --json)"]
+        lines.extend(equations)
     return lines
 
 
@@ -70,15 +82,17 @@ def print_checks(extras: dict, console: Console) -> None:
     """The lines after the eval table: sympy's formulas and verdict, then the numeric check."""
     symbolic = extras.get("symbolic")
     if symbolic is not None:
-        lines = derivative_lines(symbolic)
+        width = console.width
+        lines = derivative_lines(symbolic, width)
         verdict = Text(verdict_text(symbolic), style=_STYLES[symbolic["status"]])
         one_line = "   ".join(lines)
-        if len(one_line) + len(verdict) <= LINE_WIDTH and "\n" not in one_line:
+        if len(INDENT) + cell_len(one_line) + 3 + len(verdict) <= min(width, 100) and "\n" not in one_line:
             console.print(Text.assemble(("sympy   ", "bold"), one_line + ("   " if one_line else ""), verdict))
         else:
-            console.print(Text.assemble(("sympy   ", "bold"), verdict))
+            print_wrapped(console, Text.assemble(("sympy   ", "bold"), verdict), len(INDENT))
             for line in lines:
-                console.print(Text("        " + line), soft_wrap=True)
+                for part in wrap_text(INDENT + line, width, len(INDENT) + HANGING):
+                    console.print(part, soft_wrap=True)
         if symbolic.get("grad_output_symbol"):
             console.print(Text(f"        L = sum({symbolic['grad_output_symbol']} * output), "
                                f"{symbolic['grad_output_symbol']} = --grad-output", style="dim"))
@@ -87,7 +101,7 @@ def print_checks(extras: dict, console: Console) -> None:
         detail = (f"central differences, eps {short_number(numeric['eps'])}, atol {short_number(numeric['atol'])}, "
                   f"rtol {short_number(numeric['rtol'])}")
         verdict = Text(verdict_text(numeric), style=_STYLES[numeric["status"]])
-        console.print(Text.assemble(("numeric ", "bold"), verdict, (f"   ({detail})", "dim")))
+        print_wrapped(console, Text.assemble(("numeric ", "bold"), verdict, (f"   ({detail})", "dim")), len(INDENT))
 
 
 # -- gradcli check ------------------------------------------------------------------------------------
@@ -113,51 +127,51 @@ def print_check_report(report: dict, console: Console) -> None:
     read = report["read"]
     function = read["read_as"] if read else report["function"]
     if read and read["reinterpreted"]:
-        console.print(Text(f"read as: {function}", style="cyan"))
+        print_wrapped(console, Text(f"read as: {function}", style="cyan"))
     for r in report["results"]:
         label = f"{r['label']} [{function}]"
         derivative = homework_formula(r["derivative"]) if r["derivative"] else None
         answer = r["read"]["read_as"] if r["read"] else r["expected"]
         if r["verdict"] == "computed":
-            console.print(Text(f"{label} = {derivative or '(sympy has no form for it)'}"))
+            print_wrapped(console, Text(f"{label} = {derivative or '(sympy has no form for it)'}"))
         elif r["verdict"] == "correct" and r.get("proven") is False:
             mark, style = _MARKS["correct"]
-            console.print(Text.assemble((f"{mark} agrees at {r['points']} points (not proven)", style),
+            print_wrapped(console, Text.assemble((f"{mark} agrees at {r['points']} points (not proven)", style),
                                         f": {label} = {answer}"))
         elif r["verdict"] == "correct":
             mark, style = _MARKS["correct"]
-            console.print(Text.assemble((f"{mark} correct", style), f": {label} = {answer}"))
+            print_wrapped(console, Text.assemble((f"{mark} correct", style), f": {label} = {answer}"))
         else:
             mark, style = _MARKS[r["verdict"]]
-            console.print(Text.assemble((f"{mark} {r['verdict']}", style), f": {label} ≠ {answer}"))
+            print_wrapped(console, Text.assemble((f"{mark} {r['verdict']}", style), f": {label} ≠ {answer}"))
             if derivative:
-                console.print(Text(f"  the derivative is {derivative}"))
+                print_wrapped(console, Text(f"  the derivative is {derivative}"))
         if r["read"] and r["read"]["reinterpreted"]:
-            console.print(Text(f"  your answer read as: {answer}", style="cyan"))
+            print_wrapped(console, Text(f"  your answer read as: {answer}", style="cyan"))
         example = r["counterexample"]
         if example is not None and r["verdict"] == "incorrect":
             yours = "is undefined" if example["expected"] is None else f"gives {_short(example['expected'])}"
-            console.print(Text(f"  at {_point(example['point'])}: your answer {yours}, the derivative is "
+            print_wrapped(console, Text(f"  at {_point(example['point'])}: your answer {yours}, the derivative is "
                                f"{_short(example['derivative'])}"))
         if r.get("hint"):
-            console.print(Text(f"  hint: {r['hint']}", style="yellow"))
+            print_wrapped(console, Text(f"  hint: {r['hint']}", style="yellow"))
         if r["decided_by"] or r["verdict"] == "undecided":
             who = f"decided by {r['decided_by']}" if r["decided_by"] else "not decided"
-            console.print(Text(f"  {who}: {r['reason']}", style="dim"))
+            print_wrapped(console, Text(f"  {who}: {r['reason']}", style="dim"))
         if r["at"] is not None:
             parts = [f"f = {_short(report['at']['function'])}", f"{r['label']} = {_short(r['at']['derivative'])}"]
             if r["at"]["expected"] is not None:
                 parts.append(f"your answer = {_short(r['at']['expected'])}")
-            console.print(Text(f"  at {_point(report['at']['point'])}: " + ", ".join(parts)))
+            print_wrapped(console, Text(f"  at {_point(report['at']['point'])}: " + ", ".join(parts)))
     if report.get("hessian"):
         names = [v for v in report["variables"] if v != report.get("implicit")]
-        console.print(Text(f"Hessian of {function} (rows and columns {', '.join(names)}):"))
+        print_wrapped(console, Text(f"Hessian of {function} (rows and columns {', '.join(names)}):"))
         for a, row in zip(names, report["hessian"]):
             cells = [f"∂²/∂{a}∂{b} = {homework_formula(e) if e else '?'}" if a != b else
                      f"∂²/∂{a}² = {homework_formula(e) if e else '?'}" for b, e in zip(names, row)]
-            console.print(Text("  " + "    ".join(cells)))
+            print_wrapped(console, Text("  " + "    ".join(cells)))
     if report["symbolic_note"]:
-        console.print(Text(f"note: no formula from sympy ({report['symbolic_note']}); the numbers decided",
+        print_wrapped(console, Text(f"note: no formula from sympy ({report['symbolic_note']}); the numbers decided",
                            style="yellow"))
 
 

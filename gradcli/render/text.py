@@ -7,15 +7,17 @@ import numpy as np
 SUMMARY_THRESHOLD = 24  # elements shown in full; above this a summary with the norm
 
 
-def format_array(array: np.ndarray | None, *, precision: int = 6) -> str:
+def format_array(array: np.ndarray | None, *, precision: int = 6, linewidth: int | None = None) -> str:
+    """numpy's form, one line per matrix row unless `linewidth` is given (then numpy wraps a longer row
+    into a block with aligned continuation lines); summarised when large."""
     if array is None:
         return "None"
     array = np.asarray(array)
     if array.ndim == 0:
         return format_number(array.item(), precision)
     if array.size <= SUMMARY_THRESHOLD:
-        # one line per matrix row: the table, not numpy, decides the width
-        return np.array2string(array, separator=" ", precision=precision, max_line_width=10**6)
+        # one line per matrix row unless a width is given: the table, not numpy, decides the layout
+        return np.array2string(array, separator=" ", precision=precision, max_line_width=linewidth or 10**6)
     # Large: the first and last values (flattened) and summary statistics, so a table row stays short.
     flat = array.ravel()
     head = " ".join(format_number(v, 4) for v in flat[:3].tolist())
