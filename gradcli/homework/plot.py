@@ -217,13 +217,14 @@ def render_text(data: PlotData, *, width: int = 80, height: int = 22, color: boo
         plt.plot(xs, _listed(curve.ys), label=curve.label, marker=_MARKERS[k % len(_MARKERS)],
                  color=_COLORS[k % len(_COLORS)] if color else None)
     if data.answer is not None:
-        agrees = np.where(data.differs, np.nan, data.answer.ys)
+        # one legend entry for the answer; where it differs from f′ its points are drawn again as x, unlabelled
         differs = np.where(data.differs, data.answer.ys, np.nan)
-        if np.isfinite(agrees).any():
-            plt.plot(xs, _listed(agrees), label="your answer (agrees)", marker="+",
-                     color="green+" if color else None)
-        if np.isfinite(differs).any():
-            plt.plot(xs, _listed(differs), label="your answer ≠ f′ here", marker="x", color="red" if color else None)
+        marked = bool(np.isfinite(differs).any())
+        plt.plot(xs, _listed(np.where(data.differs, np.nan, data.answer.ys)),
+                 label="your answer" + (" (x where ≠ f′)" if marked else ""), marker="+",
+                 color="green+" if color else None)
+        if marked:
+            plt.plot(xs, _listed(differs), marker="x", color="red" if color else None)
     plt.ylim(*data.y_range)
     plt.xlim(float(data.xs[0]), float(data.xs[-1]))
     plt.xlabel(data.wrt)

@@ -611,7 +611,8 @@ def _wrap(tree: tuple, level: int, right: bool = False) -> str:
 
 # -- the tree in sympy --------------------------------------------------------------------------------
 
-def to_sympy(tree: tuple, symbols: dict):
+def to_sympy(tree: tuple, symbols: dict, functions: dict | None = None):
+    """The tree in sympy; `functions` overrides how a named function is built (steps keep |u| whole)."""
     import sympy as sp
 
     kind = tree[0]
@@ -622,11 +623,11 @@ def to_sympy(tree: tuple, symbols: dict):
     if kind == "const":
         return sp.E if tree[1] == "e" else sp.pi
     if kind == "neg":
-        return -to_sympy(tree[1], symbols)
+        return -to_sympy(tree[1], symbols, functions)
     if kind == "call":
-        args = [to_sympy(a, symbols) for a in tree[2]]
-        return _SYMPY_FUNCTIONS[tree[1]](sp, *args)
-    a, b = to_sympy(tree[1], symbols), to_sympy(tree[2], symbols)
+        args = [to_sympy(a, symbols, functions) for a in tree[2]]
+        return {**_SYMPY_FUNCTIONS, **(functions or {})}[tree[1]](sp, *args)
+    a, b = to_sympy(tree[1], symbols, functions), to_sympy(tree[2], symbols, functions)
     if kind == "add":
         return a + b
     if kind == "sub":

@@ -22,6 +22,7 @@ class Function:
     variables: list[str]  # as the student named them, in order
     expr: object  # sympy (lhs - rhs for an equation)
     sides: tuple | None = None  # (lhs, rhs) of an equation, in sympy
+    tree: tuple | None = None  # the reader's tree (to build the sympy form another way: steps keep |u| whole)
 
     def symbol(self, name: str):
         import sympy as sp
@@ -43,7 +44,7 @@ def read_function(text: str, *, known=(), allow_equation: bool = False, limits: 
         sides = None
         if reading.is_equation:
             sides = tuple(homework.to_sympy(side, symbols) for side in reading.tree[1:])
-        return Function(text, list(reading.variables), reading.sympy(symbols), sides)
+        return Function(text, list(reading.variables), reading.sympy(symbols), sides, reading.tree)
     sides_text = _split_equation(text) if allow_equation else [text]
     parsed = [homework.parse_homework(side, limits, frozenset(known)) for side in sides_text]
     if len(parsed) == 2:  # each side read knowing the other's letters (xy is x·y)

@@ -38,13 +38,15 @@ class Style:
 
     reciprocal_trig: bool = False  # sec, csc, cot (and tan from sin/cos) in answers
     decimals: bool = False  # numbers as decimals (the input had a decimal literal)
+    sigma: bool = False  # the logistic function written σ / sigmoid: derivatives keep σ
 
 
 def style_for(*texts: str | None) -> Style:
     """The style of a problem, from the texts the student typed (function, answer)."""
     words = set(re.findall(r"[A-Za-z]+", " ".join(t for t in texts if t)))
     return Style(reciprocal_trig=bool(words & set(RECIPROCAL_NAMES)),
-                 decimals=any(_DECIMAL.search(t) for t in texts if t))
+                 decimals=any(_DECIMAL.search(t) for t in texts if t),
+                 sigma=bool(words & {"sigmoid", "sigma", "expit"}) or any("σ" in t for t in texts if t))
 
 
 # -- the course's functions ---------------------------------------------------------------------------
@@ -111,6 +113,26 @@ class sigma(sp.Function):  # noqa: N801 - printed σ
     def _eval_rewrite_as_exp(self, arg, **kwargs):
         return 1 / (1 + sp.exp(-arg))
 
+    def _eval_evalf(self, prec):
+        return (1 / (1 + sp.exp(-self.args[0])))._eval_evalf(prec)
+
+
+class modulus(sp.Function):  # noqa: N801 - printed |u|
+    """|u| kept as one function in the steps: sympy's Abs turns |x|³ into x²·|x| for a real x before a rule
+    could see it; this one waits for the rule d/dx|u| = u/|u|·d/dx[u]."""
+
+    def fdiff(self, argindex=1):
+        return self.args[0] / modulus(self.args[0])
+
+    def _eval_rewrite_as_Abs(self, arg, **kwargs):
+        return sp.Abs(arg)
+
+    def _eval_evalf(self, prec):
+        return sp.Abs(self.args[0])._eval_evalf(prec)
+
+    def _eval_is_real(self):
+        return self.args[0].is_real
+
 
 def with_sigma(expr):
     """1/(1 + e^(-u)) written σ(u) (and 1/(e^(-u) + 1), the same after sympy's ordering)."""
@@ -159,6 +181,10 @@ def readability_cost(expr, known_functions: frozenset = frozenset()) -> float:
             cost += max(0, len(str(node)) - 3) / 2
         elif isinstance(node, sp.Function) and known_functions and type(node) not in known_functions:
             cost += 6
+        if node.is_Mul:  # x^e/x: one base both above and below the line
+            powers = [f.as_base_exp() for f in node.args]
+            cost += 2 * sum(1 for b, e in powers if e.is_negative and any(
+                b2 == b and e2.is_positive for b2, e2 in powers))
     return cost
 
 
@@ -168,6 +194,79 @@ def _functions(*exprs) -> frozenset:
         if isinstance(e, sp.Basic):
             found |= {type(f) for f in e.atoms(sp.Function)}
     return frozenset(found)
+
+
+def plain_derivative(expr):
+    """sympy's derivative without its own spellings: sign(u) as u/|u|, a Piecewise's branch on a single point
+    (Piecewise((0, Eq(x, 0)), (1/x, True)) is 1/x where it is differentiable) dropped, and powers of u over
+    |u| reduced (u²/|u| = |u|), so ln|x| gives 1/x and |x|³ gives 3x|x|."""
+    if not isinstance(expr, sp.Basic):
+        return expr
+    expr = expr.replace(sp.sign, lambda u: u / sp.Abs(u))
+
+    def drop_points(node):
+        if not isinstance(node, sp.Piecewise):
+            return node
+        pieces = [(e, c) for e, c in node.args if not isinstance(c, sp.Eq)]
+        if len(pieces) == 1 and pieces[0][1] == sp.true:
+            return pieces[0][0]
+        return sp.Piecewise(*pieces) if pieces and len(pieces) < len(node.args) else node
+
+    return _abs_powers(_bottom_up(expr, drop_points))
+
+
+def _abs_powers(expr):
+    """u^q·|u|^p with q and p of opposite signs: move 2 at a time between them (u² = |u|² for real u)."""
+    def reduce(node):
+        if not node.is_Mul:
+            return node
+        powers = dict(node.as_powers_dict())
+        changed = False
+        for base in list(powers):
+            if not isinstance(base, sp.Abs):
+                continue
+            u = base.args[0]
+            p, q = powers[base], powers.get(u, sp.Integer(0))
+            if not (p.is_Integer and q.is_Integer):
+                continue
+            while (q >= 2 and p < 0) or (q <= -2 and p > 0):
+                step = 2 if q > 0 else -2
+                q, p = q - step, p + step
+                changed = True
+            powers[base], powers[u] = p, q
+        if not changed:
+            return node
+        return sp.Mul(*(b ** e for b, e in powers.items() if e != 0))
+
+    return _bottom_up(expr, reduce)
+
+
+def _split_roots(expr):
+    """√(a/b) as √a/√b once a/b is one fraction: x²·√(1 - 1/x²) reads |x|·√(x² - 1)."""
+    def split(node):
+        if node.is_Pow and node.exp in (sp.Rational(1, 2), sp.Rational(-1, 2)) and node.base.is_Add:
+            num, den = sp.fraction(sp.together(node.base))
+            if den != 1:
+                root = sp.sqrt(num) / sp.sqrt(den)
+                return root if node.exp > 0 else 1 / root
+        return node
+
+    return _abs_powers(_bottom_up(expr, split))
+
+
+def _positive_denominators(expr, wanted):
+    """-1/(sin(x) - 1) as 1/(1 - sin(x)): a leading minus moved into a sum in a denominator, when the sum it
+    becomes is one the problem itself has (`wanted(sum)`)."""
+    def flip(node):
+        if node.is_Mul and node.could_extract_minus_sign():
+            for f in node.args:
+                base, power = f.as_base_exp()
+                if power.is_Integer and power < 0 and power % 2 and base.is_Add and wanted(-base):
+                    rest = [g for g in node.args if g is not f]
+                    return -sp.Mul(*rest) * (-base) ** power
+        return node
+
+    return _bottom_up(expr, flip)
 
 
 def _candidates():
@@ -182,17 +281,43 @@ def _candidates():
         ("factor(simplify)", lambda e: sp.factor(sp.simplify(e))),
         ("expand_log", lambda e: sp.expand_log(e, force=True)),
         ("expand", sp.expand),
+        ("powsimp", sp.powsimp),
+        ("split roots", _split_roots),
     ]
+
+
+def operations(expr) -> int:
+    """How much there is to read: sympy's operation count, a fraction left inside a fraction counting twice."""
+    return sp.count_ops(expr) + 2 * _fractions_in_sums(expr)
+
+
+def _fractions_in_sums(expr) -> int:
+    """Sums holding a fraction inside a fraction's numerator or denominator: (cos(x) - sin(x)/x)/x, which a
+    textbook writes as one fraction."""
+    count = 0
+    for node in sp.preorder_traversal(expr):
+        if node.is_Add and any(sp.fraction(term)[1] != 1 for term in node.args):
+            parents = [p for p in sp.preorder_traversal(expr) if node in p.args and (p.is_Pow or p.is_Mul)]
+            count += any(sp.fraction(p)[1] != 1 for p in parents)
+    return count
 
 
 def textbook_form(expr, style: Style = Style(), *, function=None, budget: float = DEFAULT_BUDGET):
     """The most readable equivalent form of `expr` (already in the course's functions), by
-    `readability_cost`; each candidate within what is left of `budget` seconds."""
+    `readability_cost`; each candidate within what is left of `budget` seconds.  A candidate that brings in
+    a function neither the problem nor the derivative has (cosh in the derivative of arctan(e^x)) is not
+    shown; σ stays σ in a problem written with it."""
     if not isinstance(expr, sp.Basic) or expr.is_Atom:
         return course_functions(expr, style)
+    if style.sigma:
+        expr = with_sigma(expr)
+    expr = plain_derivative(expr.replace(modulus, sp.Abs))
     known = _functions(course_functions(function, style) if function is not None else None, expr)
     if style.reciprocal_trig:
         known |= {sp.sin, sp.cos, sp.tan, sp.sec, sp.csc, sp.cot}
+    allowed = known | {sp.Abs}
+    if allowed & {sp.sin, sp.cos, sp.tan, sp.sec, sp.csc, sp.cot}:  # sin/cos regrouped: tan, sec ... are standard
+        allowed |= {sp.sin, sp.cos, sp.tan, sp.sec, sp.csc, sp.cot}
     best, best_cost = None, None
     deadline = time.monotonic() + budget
     seen = set()
@@ -209,12 +334,19 @@ def textbook_form(expr, style: Style = Style(), *, function=None, budget: float 
         if candidate in seen or candidate.has(sp.nan, sp.zoo):
             continue
         seen.add(candidate)
-        shown_forms = [course_functions(candidate, style)]
+        candidate = plain_derivative(candidate)
+        flipped = _positive_denominators(candidate, lambda d: function is not None and function.has(d))
+        if flipped != candidate:  # -1/(sin(x) - 1) also as 1/(1 - sin(x)); the cost decides
+            seen.add(flipped)
+        shown_forms = [course_functions(candidate, style)] + ([course_functions(flipped, style)]
+                                                              if flipped != candidate else [])
         if not style.reciprocal_trig:  # cos(x)/sin(x) collapses to cot(x) even where the problem had no cot
             shown_forms.append(course_functions(candidate, Style(reciprocal_trig=True, decimals=style.decimals)))
         for shown in shown_forms:
-            # fewest operations first (never more than sympy's best form); the penalties break ties
-            cost = (sp.count_ops(shown), readability_cost(shown, known))
+            if best is not None and not _functions(shown) <= allowed | _functions(best):
+                continue  # a function the problem does not use (cosh, sinh ...)
+            # fewest operations first (a fraction left inside a fraction counts as two), the penalties break ties
+            cost = (operations(shown), readability_cost(shown, known))
             if best_cost is None or cost < best_cost:
                 best, best_cost = shown, cost
     return best if best is not None else course_functions(expr, style)
@@ -251,7 +383,7 @@ class TextbookPrinter:
             return self._pow(e)
         if isinstance(e, sp.exp):
             return "e^" + self._wrap(e.args[0], _ATOM), _POW
-        if isinstance(e, sp.Abs):
+        if isinstance(e, (sp.Abs, modulus)):
             return f"|{self.text(e.args[0])}|", _ATOM
         if isinstance(e, (sp.Function, sp.FunctionClass)) or e.is_Function:
             return self._function(e, ""), _ATOM
@@ -375,7 +507,8 @@ class TextbookPrinter:
             return "∛" + self._wrap(base, _ATOM), _POW
         if power.is_Integer:
             sup = str(power).translate(_SUPERSCRIPT)
-            if isinstance(base, sp.Function) and not isinstance(base, (sp.exp, sp.Abs, AppliedUndef)) and base.args:
+            if isinstance(base, sp.Function) and not isinstance(base, (sp.exp, sp.Abs, modulus, AppliedUndef)) \
+                    and base.args:
                 return self._function(base, sup), _POW  # sin²(x)
             return self._wrap(base, _ATOM) + sup, _POW
         return self._wrap(base, _ATOM) + "^" + self._wrap(power, _ATOM), _POW
@@ -405,11 +538,11 @@ def _factor_rank(f) -> int:
     if base.is_Symbol:
         return 1 if "/" not in base.name else 6  # a rate dy/dx goes after y: 2y·dy/dx
     if f.is_Add:
-        return 2  # x·(x + 1), (3x² - 2x⁴)·e^(-x²), (1 - y)·ln(u)
+        return 5 if f.has(sigma) else 2  # x·(x + 1), (3x² - 2x⁴)·e^(-x²), (1 - y)·ln(u); σ(u)·(1 - σ(u))
     if isinstance(f, sp.exp) or (f.is_Pow and base.is_Number):
         return 3
     if isinstance(base, sp.Function):
-        return 4 if isinstance(base, (sp.sec, sp.csc)) else 5  # sec(x)·tan(x), csc(x)·cot(x)
+        return 4 if isinstance(base, (sp.sec, sp.csc, sigma)) else 5  # sec(x)·tan(x), csc(x)·cot(x)
     return 7
 
 

@@ -11,7 +11,7 @@ import sympy as sp
 from typer.testing import CliRunner
 
 from gradcli.cli.commands import app
-from gradcli.homework import steps
+from gradcli.homework import steps, textbook
 from gradcli.safety.errors import GradcliError
 
 runner = CliRunner()
@@ -46,6 +46,7 @@ PROBLEMS = [
     ("x / sqrt(1 - x^2)", x / sp.sqrt(1 - x ** 2), (-0.9, 0.9)),
     ("x^2 + 7", x ** 2 + 7, (-1, 1)),
     ("1/cosh(x) + 1/sinh(2x)", 1 / sp.cosh(x) + 1 / sp.sinh(2 * x), (0.3, 2)),
+    ("sigmoid(3x) + |x|^3", 1 / (1 + sp.exp(-3 * x)) + sp.Abs(x) ** 3, (-2, 2)),
 ]
 
 
@@ -91,9 +92,10 @@ def test_each_function_rule_is_the_chain_rule_of_sympys_derivative(rule):
     u = x ** 2 / 3 + sp.Rational(1, 2)
     cls = next(c for c in (sp.sin, sp.cos, sp.tan, sp.sec, sp.csc, sp.cot, sp.asin, sp.acos, sp.atan, sp.acot,
                            sp.asec, sp.acsc, sp.sinh, sp.cosh, sp.tanh, sp.asinh, sp.acosh, sp.atanh, sp.Abs,
-                           sp.sech, sp.csch, sp.coth, sp.asech, sp.acsch, sp.acoth)
+                           sp.sech, sp.csch, sp.coth, sp.asech, sp.acsch, sp.acoth, textbook.sigma, textbook.modulus)
                if rule.applies(c(u - 1), x))
-    arg = u + 1 if cls in (sp.asec, sp.acsc, sp.acosh, sp.acoth) else u - 1 if cls is sp.Abs else \
+    arg = u + 1 if cls in (sp.asec, sp.acsc, sp.acosh, sp.acoth) else \
+        u - 1 if cls in (sp.Abs, textbook.modulus) else \
         u / 2 if cls is sp.asech else u
     expr = cls(arg)
     got = rule.derive(expr, x, lambda v: sp.diff(v, x))

@@ -294,8 +294,8 @@ def test_class_escapes_are_refused_when_reached(source, what):
      "AttributeError: 'super' object has no attribute 'interpreter'"),
     ("import torch\nclass F(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n"
      "        return ctx.to_save\nF.apply(torch.ones(1))\n", "object has no attribute 'to_save'"),
-    ("import torch\nopt = torch.optim.SGD([torch.ones(1, requires_grad=True)], lr=0.1)\nopt.state\n",
-     "the attribute .state"),
+    ("import torch\nopt = torch.optim.SGD([torch.ones(1, requires_grad=True)], lr=0.1)\nopt.register_step_pre_hook\n",
+     "the attribute .register_step_pre_hook"),
     ("class A:\n    def f(self):\n        return self.f()\nA().f()\n", "max_call_depth"),
     ("class A:\n    def __init__(self):\n        return 3\nA()\n",
      "TypeError: __init__() should return None, not 'int'"),
