@@ -48,7 +48,13 @@ def _numeric_powers(text: str) -> str:
         shown = str(int(value)) if value.is_integer() else f"{value:g}"
         return "" if shown == "1" else f"^({shown})" if value < 0 else f"^{shown}"
 
-    return _POWER_MINUS.sub(exponent, text)
+    worked = _POWER_MINUS.sub(exponent, text)
+    if worked == text:
+        return text
+    return _COEFFICIENT.sub(r"= \1\2", worked)  # 2·x as 2x, the way the power rule is written
+
+
+_COEFFICIENT = re.compile(r"= (\d+(?:\.\d+)?)·([A-Za-z])")
 
 
 def _node_line(node, torch_names: bool = True) -> Text:
