@@ -63,6 +63,7 @@ matrix_exp linalg.matrix_exp matrix_power linalg.matrix_power linalg.multi_dot l
 embedding layer_norm batch_norm group_norm pad prelu pairwise_distance max_pool1d max_pool2d avg_pool1d avg_pool2d
 conv1d conv2d poisson_nll_loss gaussian_nll_loss margin_ranking_loss hinge_embedding_loss soft_margin_loss
 triplet_margin_loss cosine_embedding_loss multi_margin_loss quantile nanquantile
+linalg.eigh linalg.eigvalsh linalg.qr linalg.pinv
 """.split()
 FULL_ONLY_OPS += EXTRA_OPS + MORE_OPS
 ALL_OPS = CORE_OPS + FULL_ONLY_OPS
@@ -1063,6 +1064,15 @@ exprs("quantile", "full", [
 ])
 exprs("nanquantile", "full", [("torch.nanquantile(x, 0.5, dim=1)", MAT)])
 edges("nanquantile", "full", [("torch.nanquantile(x, 0.5)", [1.0, float("nan"), 3.0, 2.0])], tag="nan")
+
+# eigh, qr, pinv (eigenvectors through sign-free functions: a vector's sign is LAPACK's choice)
+add("linalg.eigh", "torch.linalg.eigh(W @ W.mT + torch.eye(3)).eigenvalues", W=ANY((3, 3)))
+add("linalg.eigh", "torch.linalg.eigh(W @ W.mT + torch.eye(3))[1] ** 2", W=ANY((3, 3)))
+add("linalg.eigvalsh", "torch.linalg.eigvalsh(W + W.mT)", W=ANY((3, 3)))
+add("linalg.qr", "torch.linalg.qr(x).R ** 2", x=ANY((4, 3)))
+add("linalg.qr", "torch.linalg.qr(x)[0] ** 2", x=ANY((3, 3)))
+add("linalg.pinv", "torch.linalg.pinv(x)", x=ANY((4, 3)))
+add("linalg.pinv", "torch.linalg.pinv(x)", x=ANY((2, 4)))
 
 # --- Hessians of scalar functions (torch.autograd.functional.hessian) ----------------------------
 

@@ -361,3 +361,151 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):  # no
         d1 -= 1
     return (amax if ord > 0 else amin)(inner, d1, keepdim)
 
+
+
+# -- eigh, qr, pinv: first derivatives (torch's formulas); a second derivative is refused ---------------------
+
+def _first_order_only(g, name):
+    if isinstance(g, Tensor):
+        raise TorchNotImplementedError(f"gradcli does not differentiate linalg.{name} twice (create_graph=True)")
+
+
+def _named_pair(name, fields):
+    base = namedtuple(name, fields)
+
+    def __repr__(self):
+        return f"torch.return_types.{name}(\n" + ",\n".join(f"{f}={getattr(self, f)!r}" for f in fields) + ")"
+
+    return type(name, (base,), {"__slots__": (), "__repr__": __repr__})
+
+
+EighResult = _named_pair("linalg_eigh", ["eigenvalues", "eigenvectors"])
+QrResult = _named_pair("linalg_qr", ["Q", "R"])
+
+
+class Eigh(Function):
+    """eigenvalues and eigenvectors of a symmetric matrix, one node with two outputs (each a piece here):
+    gA = V·(skew(Vᵀ·gV)/E + diag(gL))·Vᵀ with E_ij = L_j - L_i, as torch's linalg_eig_backward."""
+
+    __slots__ = ()
+    name = "LinalgEighBackward0"
+
+    @staticmethod
+    def forward(ctx, a, uplo, part):
+        check_square(a, "eigh")
+        values, vectors = np.linalg.eigh(a, UPLO=uplo)
+        ctx.aux = (values, vectors, part)
+        return (values if part == 0 else vectors).astype(a.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, g):
+        _first_order_only(g, "eigh")
+        values, vectors, part = ctx.aux
+        vt = np.swapaxes(vectors, -1, -2)
+        if part == 0:
+            inner = np.zeros(vectors.shape, dtype=vectors.dtype)
+            inner[..., np.arange(values.shape[-1]), np.arange(values.shape[-1])] = g
+        else:
+            vhgv = vt @ g
+            vhgv = 0.5 * (vhgv - np.swapaxes(vhgv, -1, -2))
+            gaps = values[..., None, :] - values[..., :, None]
+            n = values.shape[-1]
+            gaps[..., np.arange(n), np.arange(n)] = 1.0
+            inner = vhgv / gaps
+            inner[..., np.arange(n), np.arange(n)] = 0.0
+        return (vectors @ inner @ vt,)
+
+
+@register("eigh", sig="linalg.eigh(A, UPLO='L')", doc="(eigenvalues ascending, eigenvectors) of a symmetric matrix",
+          category="linalg", linalg=True)
+def eigh(A, UPLO="L"):  # noqa: N803 - torch's name
+    return EighResult(Eigh.apply(A, UPLO, 0), Eigh.apply(A, UPLO, 1))
+
+
+@register("eigvalsh", sig="linalg.eigvalsh(A, UPLO='L')", doc="the eigenvalues of a symmetric matrix, ascending",
+          category="linalg", linalg=True)
+def eigvalsh(A, UPLO="L"):  # noqa: N803 - torch's name
+    return Eigh.apply(A, UPLO, 0)
+
+
+def _copyltu(m):
+    """The lower triangle mirrored to the upper one (M's symmetric part built from its lower triangle)."""
+    low = np.tril(m, -1)
+    return low + np.swapaxes(low, -1, -2) + np.eye(m.shape[-1]) * np.diagonal(m, axis1=-2, axis2=-1)[..., None, :]
+
+
+class Qr(Function):
+    """A = Q·R (reduced).  For m >= n: gA = (gQ + Q·copyltu(M))·R⁻ᵀ with M = R·gRᵀ - gQᵀ·Q."""
+
+    __slots__ = ()
+    name = "LinalgQrBackward0"
+
+    @staticmethod
+    def forward(ctx, a, part):
+        if a.ndim < 2:
+            raise TorchRuntimeError("linalg.qr: The input tensor A must have at least 2 dimensions.")
+        q, r = np.linalg.qr(a, mode="reduced")
+        ctx.aux = (q, r, part)
+        return (q if part == 0 else r).astype(a.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, g):
+        _first_order_only(g, "qr")
+        q, r, part = ctx.aux
+        if q.shape[-2] < r.shape[-1]:
+            raise TorchNotImplementedError("The derivative of linalg.qr is not implemented when mode='reduced' and "
+                                           "nrows < ncols")
+        g_q = g if part == 0 else np.zeros_like(q)
+        g_r = g if part == 1 else np.zeros_like(r)
+        m = r @ np.swapaxes(g_r, -1, -2) - np.swapaxes(g_q, -1, -2) @ q
+        b = g_q + q @ _copyltu(m)
+        return (np.swapaxes(np.linalg.solve(r, np.swapaxes(b, -1, -2)), -1, -2),)  # b·R⁻ᵀ
+
+
+@register("qr", sig="linalg.qr(A, mode='reduced')", doc="(Q, R) with A = Q·R, Q orthonormal columns, R upper",
+          category="linalg", linalg=True)
+def qr(A, mode="reduced"):
+    if mode != "reduced":
+        raise TorchRuntimeError(f"gradcli: linalg.qr supports mode='reduced' only, not '{mode}'")
+    return QrResult(Qr.apply(A, 0), Qr.apply(A, 1))
+
+
+class Pinv(Function):
+    """The Moore-Penrose pseudo-inverse (by the SVD, small singular values cut as torch's default rtol);
+    the rule is torch's pinv_backward."""
+
+    __slots__ = ()
+    name = "LinalgPinvBackward0"
+    saves = (0,)
+    saves_output = True
+
+    @staticmethod
+    def forward(ctx, a):
+        if a.ndim < 2:
+            raise TorchRuntimeError("linalg.pinv(A): The input tensor A must have at least 2 dimensions.")
+        rtol = max(a.shape[-2:]) * np.finfo(a.dtype).eps
+        return np.linalg.pinv(a, rcond=rtol).astype(a.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, g, a, pinv):
+        _first_order_only(g, "pinv")
+        a, pinv = val(a), val(pinv)
+        t = lambda x: np.swapaxes(x, -1, -2)  # noqa: E731 - the transpose, short in the formula below
+        gh = t(g)
+        m, n = a.shape[-2:]
+        if m <= n:
+            k = gh @ pinv
+            k_pinvh = k @ t(pinv)
+            ga = -t(pinv @ k) + k_pinvh - (a @ pinv) @ k_pinvh + (t(pinv) @ pinv) @ (gh - k @ a)
+        else:
+            k = pinv @ gh
+            pinvh_k = t(pinv) @ k
+            ga = -t(k @ pinv) + pinvh_k - pinvh_k @ pinv @ a + (gh - a @ k) @ pinv @ t(pinv)
+        return (ga,)
+
+
+@register("pinv", sig="linalg.pinv(A)", doc="the Moore-Penrose pseudo-inverse", category="linalg", linalg=True)
+def pinv(A, *, atol=None, rtol=None, hermitian=False):
+    if atol is not None or rtol is not None:
+        raise TorchRuntimeError("gradcli: linalg.pinv's atol and rtol are not supported (torch's defaults are used)")
+    return Pinv.apply(A)
