@@ -63,7 +63,7 @@ matrix_exp linalg.matrix_exp matrix_power linalg.matrix_power linalg.multi_dot l
 embedding layer_norm batch_norm group_norm pad prelu pairwise_distance max_pool1d max_pool2d avg_pool1d avg_pool2d
 conv1d conv2d poisson_nll_loss gaussian_nll_loss margin_ranking_loss hinge_embedding_loss soft_margin_loss
 triplet_margin_loss cosine_embedding_loss multi_margin_loss quantile nanquantile
-linalg.eigh linalg.eigvalsh linalg.qr linalg.pinv
+linalg.eigh linalg.eigvalsh linalg.qr linalg.pinv linalg.lstsq
 """.split()
 FULL_ONLY_OPS += EXTRA_OPS + MORE_OPS
 ALL_OPS = CORE_OPS + FULL_ONLY_OPS
@@ -1073,6 +1073,8 @@ add("linalg.qr", "torch.linalg.qr(x).R ** 2", x=ANY((4, 3)))
 add("linalg.qr", "torch.linalg.qr(x)[0] ** 2", x=ANY((3, 3)))
 add("linalg.pinv", "torch.linalg.pinv(x)", x=ANY((4, 3)))
 add("linalg.pinv", "torch.linalg.pinv(x)", x=ANY((2, 4)))
+add("linalg.lstsq", "torch.linalg.lstsq(x, y).solution", x=ANY((5, 3)), y=ANY((5, 2)))
+add("linalg.lstsq", "torch.linalg.lstsq(x, y)[0]", x=ANY((4, 2)), y=ANY((4, 1)))
 
 # --- Hessians of scalar functions (torch.autograd.functional.hessian) ----------------------------
 

@@ -16,7 +16,7 @@ from gradcli.engine import dtypes, optim
 from gradcli.engine import modules as nn_modules
 from gradcli.engine.autograd import Function
 from gradcli.engine.ops import LINALG, REGISTRY
-from gradcli.engine.ops.matrix_functions import EighResult, LinalgSlogdetResult, QrResult, SlogdetResult
+from gradcli.engine.ops.matrix_functions import EighResult, LinalgSlogdetResult, LstsqResult, QrResult, SlogdetResult
 from gradcli.engine.ops.reduction import ReturnTypes
 from gradcli.engine.tensor import Device, Size, Tensor
 from gradcli.run import classes
@@ -105,6 +105,7 @@ VALUE_ATTRIBUTES: dict[type, frozenset] = {
     SlogdetResult: frozenset({"sign", "logabsdet", "count", "index"}),
     EighResult: frozenset({"eigenvalues", "eigenvectors", "count", "index"}),
     QrResult: frozenset({"Q", "R", "count", "index"}),
+    LstsqResult: frozenset({"solution", "residuals", "rank", "singular_values", "count", "index"}),
     dtypes.DType: frozenset({"is_floating_point", "itemsize"}),
     optim.Optimizer: frozenset({"zero_grad", "step", "param_groups"}),
     Function: frozenset({"name"}),

@@ -138,6 +138,7 @@ SAMPLES = {
     "linalg.matrix_norm": lambda: ((_t(3, 3),), {}),
     "linalg.eigh": lambda: ((Tensor(np.eye(3) * 2),), {}), "linalg.eigvalsh": lambda: ((Tensor(np.eye(3) * 2),), {}),
     "linalg.qr": lambda: ((_t(4, 3),), {}), "linalg.pinv": lambda: ((_t(4, 3),), {}),
+    "linalg.lstsq": lambda: ((_t(1, 6), _t(1, 5)), {}),
     **{name: (lambda: ((_t(2, 3), Tensor(np.linspace(0, 1, 9))), {"dim": 1})) for name in ("quantile", "nanquantile")},
     "one_hot": lambda: ((Tensor(np.array([0, 2, 1])), 8), {}),
     "embedding": lambda: ((Tensor(np.array([0, 1, 1, 0, 1])), _t(2, 3)), {}),

@@ -489,19 +489,21 @@ class Pinv(Function):
     @staticmethod
     def backward(ctx, g, a, pinv):
         _first_order_only(g, "pinv")
-        a, pinv = val(a), val(pinv)
-        t = lambda x: np.swapaxes(x, -1, -2)  # noqa: E731 - the transpose, short in the formula below
-        gh = t(g)
-        m, n = a.shape[-2:]
-        if m <= n:
-            k = gh @ pinv
-            k_pinvh = k @ t(pinv)
-            ga = -t(pinv @ k) + k_pinvh - (a @ pinv) @ k_pinvh + (t(pinv) @ pinv) @ (gh - k @ a)
-        else:
-            k = pinv @ gh
-            pinvh_k = t(pinv) @ k
-            ga = -t(k @ pinv) + pinvh_k - pinvh_k @ pinv @ a + (gh - a @ k) @ pinv @ t(pinv)
-        return (ga,)
+        return (pinv_backward(g, val(a), val(pinv)),)
+
+
+def pinv_backward(g, a, pinv):
+    """torch's pinv_backward: the gradient for A of a gradient g of pinv(A)."""
+    t = lambda x: np.swapaxes(x, -1, -2)  # noqa: E731 - the transpose, short in the formula below
+    gh = t(g)
+    m, n = a.shape[-2:]
+    if m <= n:
+        k = gh @ pinv
+        k_pinvh = k @ t(pinv)
+        return -t(pinv @ k) + k_pinvh - (a @ pinv) @ k_pinvh + (t(pinv) @ pinv) @ (gh - k @ a)
+    k = pinv @ gh
+    pinvh_k = t(pinv) @ k
+    return -t(k @ pinv) + pinvh_k - pinvh_k @ pinv @ a + (gh - a @ k) @ pinv @ t(pinv)
 
 
 @register("pinv", sig="linalg.pinv(A)", doc="the Moore-Penrose pseudo-inverse", category="linalg", linalg=True)
@@ -509,3 +511,66 @@ def pinv(A, *, atol=None, rtol=None, hermitian=False):
     if atol is not None or rtol is not None:
         raise TorchRuntimeError("gradcli: linalg.pinv's atol and rtol are not supported (torch's defaults are used)")
     return Pinv.apply(A)
+
+
+LstsqResult = _named_pair("linalg_lstsq", ["solution", "residuals", "rank", "singular_values"])
+
+
+def _np_pinv(a):
+    return np.linalg.pinv(a, rcond=max(a.shape[-2:]) * np.finfo(a.dtype).eps)
+
+
+class Lstsq(Function):
+    """The least-squares solution X of A·X ≈ B (as pinv(A)·B), with torch's linalg_lstsq_backward:
+    gA = pinv_backward(gX·Bᵀ), gB = pinv(A)ᵀ·gX.  Part 1 is the residuals output, empty with the default
+    CPU driver (gelsy), as in torch."""
+
+    __slots__ = ()
+    name = "LinalgLstsqBackward0"
+    saves = (0, 1)
+
+    @staticmethod
+    def forward(ctx, a, b, part):
+        if a.ndim < 2:
+            raise TorchRuntimeError("torch.linalg.lstsq: input must have at least 2 dimensions.")
+        vector = b.ndim == a.ndim - 1
+        ctx.aux = (part, vector)
+        if part == 1:
+            return np.empty((0,), dtype=a.dtype)
+        matrix = b[..., None] if vector else b
+        if matrix.shape[-2] != a.shape[-2]:
+            raise TorchRuntimeError("torch.linalg.lstsq: input.size(-2) should match other.size(-2)")
+        x = _np_pinv(a) @ matrix
+        return (x[..., 0] if vector else x).astype(a.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, g, a, b):
+        _first_order_only(g, "lstsq")
+        part, vector = ctx.aux
+        if part == 1:
+            return None, None
+        gx = g[..., None] if vector else g
+        bm = b[..., None] if vector else b
+        pinv = _np_pinv(a)
+        need_a, need_b = ctx.needs_input_grad[:2]
+        ga = pinv_backward(gx @ np.swapaxes(bm, -1, -2), a, pinv) if need_a else None
+        gb = np.swapaxes(pinv, -1, -2) @ gx if need_b else None
+        if gb is not None and vector:
+            gb = gb[..., 0]
+        return ga, gb
+
+
+def _lstsq_shape(A, B, *args, **kwargs):
+    vector = B.ndim == A.ndim - 1
+    return tuple(A.shape[:-2]) + (A.shape[-1],) + (() if vector else tuple(B.shape[-1:]))
+
+
+@register("lstsq", sig="linalg.lstsq(A, B)", doc="(solution, residuals, rank, singular_values) of min ‖A·X - B‖",
+          category="linalg", linalg=True, result_shape=_lstsq_shape)
+def lstsq(A, B, rcond=None, *, driver=None):
+    if driver not in (None, "gelsy"):
+        raise TorchRuntimeError(f"gradcli: linalg.lstsq supports the default driver (gelsy) only, not {driver}")
+    rank = np.linalg.matrix_rank(A.array) if A.array.ndim == 2 else np.array(
+        [np.linalg.matrix_rank(m) for m in A.array.reshape(-1, *A.shape[-2:])]).reshape(A.shape[:-2])
+    return LstsqResult(Lstsq.apply(A, B, 0), Lstsq.apply(A, B, 1), Tensor._make(np.asarray(rank, np.int64), None),
+                       Tensor._make(np.empty((0,), dtype=A.array.dtype), None))
