@@ -66,13 +66,13 @@ def register(name: str, *, sig: str, doc: str, category: str, torch: bool = True
 def with_numpy_names(fn):
     """torch's argument parser also takes numpy's names `axis` for `dim` and `keepdims` for `keepdim`: accept
     them for every op that has a `dim` (or `keepdim`) parameter and not the numpy name itself."""
-    try:
-        params = inspect.signature(fn).parameters
-    except (TypeError, ValueError):
+    code = getattr(inspect.unwrap(fn), "__code__", None)  # (not inspect.signature: this runs for every op at import)
+    if code is None or code.co_flags & inspect.CO_VARKEYWORDS:
         return fn
+    params = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
     renames = {alias: name for alias, name in (("axis", "dim"), ("keepdims", "keepdim"))
                if name in params and alias not in params}
-    if not renames or any(p.kind is p.VAR_KEYWORD for p in params.values()):
+    if not renames:
         return fn
 
     @functools.wraps(fn)
