@@ -17,7 +17,7 @@ import weakref
 
 import numpy as np
 
-from gradcli.engine import dual
+from gradcli.engine import dtypes, dual
 from gradcli.engine.dual import sum_to_shape
 from gradcli.engine.errors import GradientShapeError, TorchRuntimeError
 from gradcli.engine.tensor import Tensor
@@ -123,7 +123,8 @@ class Function:
     """
 
     __slots__ = ("next_functions", "needs_input_grad", "in_shapes", "out_shape", "saved", "versions",
-                 "out", "out_version", "out_base", "aux", "released", "retained", "in_dtypes", "seq", "__weakref__")
+                 "out", "out_version", "out_base", "aux", "released", "retained", "in_dtypes", "seq", "saved_cast",
+                 "__weakref__")
 
     name = "Backward"
     saves: tuple = ()
@@ -184,8 +185,18 @@ class Function:
             saved = tuple([args[i] if when is None or i not in when or needs[when[i]] else None for i in saves])
             ctx.saved = saved
             ctx.versions = tuple([a._version[0] if isinstance(a, Tensor) else 0 for a in saved])
+            ctx.saved_cast = None
+            if cls.uniform_grad_ok:
+                # torch's elementwise kernels compute in the result dtype: a 0-d float64 (or an integer) operand
+                # of a float32 op enters the backward rule as float32 too, not as numpy's float64 promotion
+                kind = out.dtype.kind
+                if kind == "f" or kind == "c":
+                    for a in saved:
+                        if isinstance(a, Tensor) and a.array.dtype != out.dtype and a.array.dtype.kind in "fc":
+                            ctx.saved_cast = out.dtype
         else:
             ctx.saved = ctx.versions = ()
+            ctx.saved_cast = None
         result = Tensor._make(out, ctx)
         if cls.saves_output:
             ctx.out = out
@@ -204,7 +215,12 @@ class Function:
             if isinstance(value, Tensor):
                 if value._version[0] != version:
                     raise TorchRuntimeError(_modified_message(value, self, i, version))
-                values.append(value if create_graph else value.array)
+                if self.saved_cast is not None and value.array.dtype != self.saved_cast \
+                        and value.array.dtype.kind in "fc":
+                    cast = self.saved_cast
+                    values.append(value.to(dtypes.of_numpy(cast)) if create_graph else value.array.astype(cast))
+                else:
+                    values.append(value if create_graph else value.array)
             else:
                 values.append(value)
         if self.saves_output:

@@ -51,6 +51,10 @@ def of_array(array: np.ndarray) -> DType:
     return _BY_NP[array.dtype]
 
 
+def of_numpy(np_dtype: np.dtype) -> DType:
+    return _BY_NP[np.dtype(np_dtype)]
+
+
 class _Defaults:
     # torch.get_default_dtype(): what Python floats and float-producing ops on integers become.
     float_dtype: DType = float32

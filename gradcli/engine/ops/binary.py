@@ -402,7 +402,7 @@ class DivRounded(Function):
 
     @staticmethod
     def backward(ctx, g):
-        ga, gb = ctx.needs_input_grad
+        ga, gb = ctx.needs_input_grad[:2]  # the third input is the rounding mode
         zero = dual.zeros_like(g)
         return (zero if ga else None), (zero if gb else None)
 

@@ -196,6 +196,8 @@ def minimum(input, other):
 
 def _same_lerp_dtypes(start, end, weight=None):
     for name, other in (("end", end), ("weight", weight)):
+        if name == "weight" and np.ndim(weight) == 0:
+            continue  # torch casts a 0-d weight to the inputs' dtype
         if mixed_floats(start, other):
             raise TorchRuntimeError(f"expected dtype {c_name(start)} for `{name}` but got dtype {c_name(other)}")
 
@@ -239,6 +241,8 @@ class LerpTensor(Function):
         _same_lerp_dtypes(start, end, weight)
         start, end = promote(start, end)
         check_broadcast(start, end)
+        if weight.dtype != start.dtype:
+            weight = weight.astype(np.result_type(start, end))
         return np.asarray(_lerp_forward(start, end, weight), dtype=np.result_type(start, end))
 
     @staticmethod
