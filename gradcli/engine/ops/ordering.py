@@ -3,7 +3,7 @@
 Each returns (values, indices) as torch.return_types.<op>; the gradient goes back to the selected positions
 (torch's value_selecting_reduction_backward), except median without a dim, which shares it evenly between the
 elements equal to the median (evenly_distribute_backward).  Sort is stable, nan largest, as torch's CPU sort;
-cummax/cummin take the latest of tied extrema and let a nan stick, as torch's kernels.
+cummax/cummin take the latest of tied extrema and let the latest nan win, as torch's kernels.
 """
 
 from __future__ import annotations
@@ -166,7 +166,7 @@ def median(input, dim=None, keepdim=False):
 
 
 def _running_extremum_indices(x: np.ndarray, d: int, largest: bool) -> np.ndarray:
-    """For each position, the index of the running max/min along d: the latest of ties, a nan sticks."""
+    """For each position, the index of the running max/min along d: the latest of ties, the latest nan."""
     moved = np.moveaxis(x, d, -1)
     n = moved.shape[-1]
     idx = np.zeros(moved.shape, dtype=np.int64)
@@ -178,8 +178,8 @@ def _running_extremum_indices(x: np.ndarray, d: int, largest: bool) -> np.ndarra
     for i in range(n):  # one vectorised step per position along d (the other dims at once)
         v = moved[..., i]
         better = (v >= best) if largest else (v <= best)
-        if is_float:
-            better = (better | np.isnan(v)) & ~np.isnan(best) if i else np.ones_like(better)
+        if is_float:  # torch's kernel: `isnan(x) || (!isnan(out) && op(x, out))` -- every later nan takes over
+            better = np.isnan(v) | (~np.isnan(best) & better)
         best = np.where(better, v, best)
         best_idx = np.where(better, i, best_idx)
         idx[..., i] = best_idx

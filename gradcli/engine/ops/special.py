@@ -150,6 +150,10 @@ _ERFINV_C = (-1.970840454, -1.624906493, 3.429567803, 1.641345311)
 _ERFINV_D = (3.543889200, 1.637067800)
 
 
+def _np_erfc(x: np.ndarray) -> np.ndarray:
+    return np.frompyfunc(math.erfc, 1, 1)(x).astype(np.float64)
+
+
 def np_erfinv(y: np.ndarray) -> np.ndarray:
     """torch's calc_erfinv: a rational first guess, then two Newton steps on erf."""
     a, b, c, d = _ERFINV_A, _ERFINV_B, _ERFINV_C, _ERFINV_D
@@ -166,6 +170,16 @@ def np_erfinv(y: np.ndarray) -> np.ndarray:
         x = np.where(y_abs <= 0.7, central, tail)
         for _ in range(2):
             x = x - (dual.np_erf(x) - y) / ((2.0 / math.sqrt(math.pi)) * np.exp(-x * x))
+        # Near +-1, erf(x) - y loses the digits that matter (1 - |y| is tiny): refine on erfc(|x|) = 1 - |y|,
+        # which is exact there, so the tail is as accurate as torch's (full float64 precision)
+        tail = y_abs > 0.7
+        if np.any(tail):
+            r = 1.0 - np.asarray(y_abs)[tail]
+            t = np.abs(np.asarray(x)[tail])
+            for _ in range(3):
+                t = t + (_np_erfc(t) - r) * (math.sqrt(math.pi) / 2.0) * np.exp(t * t)
+            x = np.array(x)  # a writable array (0-d input gives a numpy scalar here)
+            x[tail] = np.copysign(t, np.asarray(y)[tail])
         x = np.where(y_abs == 1.0, np.copysign(np.inf, y), x)
         return np.where(y_abs > 1.0, np.nan, x).astype(y.dtype, copy=False)
 
@@ -186,7 +200,8 @@ class Logit(Function):
         x = as_float(x)
         ctx.aux = eps
         with np.errstate(all="ignore"):
-            z = x if eps is None else np.clip(x, eps, 1 - eps)
+            # torch's `x < lo ? lo : (x > hi ? hi : x)`, not a clip: with eps > 0.5 (lo > hi) the order matters
+            z = x if eps is None else np.where(x < eps, eps, np.where(x > 1 - eps, 1 - eps, x))
             return np.log(z / (1 - z)).astype(x.dtype, copy=False)
 
     @staticmethod
@@ -213,11 +228,12 @@ def _np_sinc(x):
 
 
 def _sinc_rule(g, x):
-    xv = val(x)
     product = x * math.pi
     with np.errstate(all="ignore"):
-        slope = (dual.cos(product) * product - dual.sin(product)) / (x * x * math.pi)
-    return g * dual.where(xv == 0, 0.0, slope)
+        squared = x * x * math.pi
+        slope = (dual.cos(product) * product - dual.sin(product)) / squared
+    # torch's sinc_backward masks where x*x*pi underflows to 0 (not only at 0): no 0/0 for tiny x
+    return g * dual.where(val(squared) == 0, 0.0, slope)
 
 
 sinc = unary("sinc", "SincBackward0", _np_sinc, _sinc_rule, doc="sin(pi x) / (pi x), 1 at 0")

@@ -39,7 +39,9 @@ class Nansum(Function):
     def backward(ctx, g, x):
         dims, keepdim, shape = ctx.aux
         g = kept_dims(g, dims, keepdim, shape)
-        return (dual.where(np.isnan(val(x)), 0.0, g),)
+        xv = val(x)
+        # torch multiplies by the mask (not a where): an inf gradient (nanmean of an all-nan row) gives nan
+        return (g * (~np.isnan(xv)).astype(xv.dtype),)
 
 
 @register("nansum", sig="nansum(input, dim=None, keepdim=False)", doc="sum treating nan as 0",
