@@ -124,7 +124,7 @@ class Function:
 
     __slots__ = ("next_functions", "needs_input_grad", "in_shapes", "out_shape", "saved", "versions",
                  "out", "out_version", "out_base", "aux", "released", "retained", "in_dtypes", "seq", "saved_cast",
-                 "__weakref__")
+                 "edge_dtypes", "__weakref__")
 
     name = "Backward"
     saves: tuple = ()
@@ -185,18 +185,19 @@ class Function:
             saved = tuple([args[i] if when is None or i not in when or needs[when[i]] else None for i in saves])
             ctx.saved = saved
             ctx.versions = tuple([a._version[0] if isinstance(a, Tensor) else 0 for a in saved])
-            ctx.saved_cast = None
-            if cls.uniform_grad_ok:
-                # torch's elementwise kernels compute in the result dtype: a 0-d float64 (or an integer) operand
-                # of a float32 op enters the backward rule as float32 too, not as numpy's float64 promotion
-                kind = out.dtype.kind
-                if kind == "f" or kind == "c":
-                    for a in saved:
-                        if isinstance(a, Tensor) and a.array.dtype != out.dtype and a.array.dtype.kind in "fc":
-                            ctx.saved_cast = out.dtype
         else:
             ctx.saved = ctx.versions = ()
-            ctx.saved_cast = None
+        ctx.saved_cast = None
+        if cls.uniform_grad_ok and len(args) > 1:
+            # torch's elementwise kernels compute in the result dtype: a 0-d float64 operand of a float32 op
+            # enters the backward rule as float32 too (not as numpy's float64 promotion), and each gradient is
+            # cast to its input's dtype on the way out, as torch's engine does
+            dtype = out.dtype
+            for a in args:
+                if isinstance(a, Tensor) and a.array.dtype != dtype and dtype.kind in "fc":
+                    ctx.saved_cast = dtype
+                    ctx.edge_dtypes = tuple([a.array.dtype if isinstance(a, Tensor) else None for a in args])
+                    break
         result = Tensor._make(out, ctx)
         if cls.saves_output:
             ctx.out = out
@@ -322,6 +323,14 @@ def _all_inputs_full(node) -> bool:
     return all(shape == out for shape, needs in zip(node.in_shapes, node.needs_input_grad) if needs)
 
 
+def _cast_edge(grad, dtype):
+    """A gradient in its input's dtype (a mixed-dtype node computes in the result dtype)."""
+    have = grad.array.dtype if isinstance(grad, Tensor) else grad.dtype
+    if dtype is None or have == dtype or dtype.kind not in "fc":
+        return grad
+    return grad.to(dtypes.of_numpy(dtype)) if isinstance(grad, Tensor) else grad.astype(dtype)
+
+
 def _check_dtype(node, grad, i):
     expected = getattr(node, "in_dtypes", None)
     if expected is None or expected[i] is None:
@@ -444,6 +453,8 @@ def run_backward(outputs, grad_outputs, *, retain_graph: bool, create_graph: boo
                 g = None if in_grads is None else in_grads[i]
                 if g is not None and g.shape != node.in_shapes[i]:
                     g = _edge_grad(node, g, i, create_graph)
+                if node.saved_cast is not None and g is not None:
+                    g = _cast_edge(g, node.edge_dtypes[i])
                 if check_dtypes and g is not None:
                     _check_dtype(node, g, i)
                 if isinstance(nxt, Function):

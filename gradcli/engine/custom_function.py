@@ -220,6 +220,7 @@ def apply(name: str, call_forward, call_backward, args: tuple, kwargs: dict, set
     node.next_functions = tuple((a.grad_fn or a) if n else None for a, n in zip(args, needs))
     node.in_shapes = node.input_shapes
     node.saved = node.versions = ()
+    node.saved_cast = None
     node.released = False
     node.retained = None
     node.out = None
@@ -249,6 +250,7 @@ def apply(name: str, call_forward, call_backward, args: tuple, kwargs: dict, set
             slot.in_shapes = ((total,),)
             slot.out_shape = value.array.shape
             slot.saved = slot.versions = ()
+            slot.saved_cast = None
             slot.released = False
             slot.retained = None
             slot.out = None

@@ -42,3 +42,9 @@ print(q, q.grad_fn)
 (q * 2).sum().backward()
 print(a.grad, b.grad)
 print(torch.div(a, 2, rounding_mode="trunc"))
+y.grad = None
+w = y * 3 + 0.1
+(x * w).exp().sum().backward()
+print(y.grad.item(), y.grad.dtype)
+(gx,) = torch.autograd.grad(((x * y) ** 2 / (x + y)).sum(), x, create_graph=True)
+print(gx.tolist())
