@@ -43,6 +43,44 @@ LinalgSlogdetResult = _slogdet_type("linalg_slogdet")
 SlogdetResult = _slogdet_type("slogdet")
 
 
+def _lu(a: np.ndarray):
+    """LAPACK getrf's LU factorisation with partial pivoting (the first largest |pivot|; a zero column is
+    left unscaled), one matrix of the batch at a time: (L\\U combined, row permutations, parities).
+    numpy has no LU; a singular matrix needs the signs and infinities torch's LU-based kernels give."""
+    n = a.shape[-1]
+    lus = np.array(a, copy=True).reshape(-1, n, n)
+    perms = np.tile(np.arange(n), (len(lus), 1))
+    parities = np.ones(len(lus), dtype=a.dtype)
+    for lu, perm, b in zip(lus, perms, range(len(lus))):
+        for k in range(n):
+            p = k + int(np.argmax(np.abs(lu[k:, k])))
+            if lu[p, k] == 0:
+                continue
+            if p != k:
+                lu[[k, p]] = lu[[p, k]]
+                perm[[k, p]] = perm[[p, k]]
+                parities[b] = -parities[b]
+            lu[k + 1:, k] *= 1 / lu[k, k]
+            lu[k + 1:, k + 1:] -= np.outer(lu[k + 1:, k], lu[k, k + 1:])
+    return lus.reshape(a.shape), perms.reshape(a.shape[:-1]), parities.reshape(a.shape[:-2])
+
+
+def _lu_inverse_transpose(a: np.ndarray) -> np.ndarray:
+    """A^-T by LU solves (getrs, transposed), so a singular A gives torch's infinities, not an error."""
+    n = a.shape[-1]
+    lus, perms, _ = _lu(a)
+    out = np.empty((lus.size // (n * n) if n else 0, n, n), dtype=a.dtype)
+    with np.errstate(all="ignore"):
+        for lu, perm, x in zip(lus.reshape(-1, n, n), perms.reshape(-1, n), out):
+            y = np.eye(n, dtype=a.dtype)
+            for i in range(n):  # U^T y = I: U^T is lower triangular
+                y[i] = (y[i] - lu[:i, i] @ y[:i]) / lu[i, i]
+            for i in range(n - 1, -1, -1):  # L^T z = y: unit upper triangular
+                y[i] -= lu[i + 1:, i] @ y[i + 1:]
+            x[perm] = y  # x = P z
+    return out.reshape(a.shape)
+
+
 class LogAbsDet(Function):
     __slots__ = ()
     name = "LinalgSlogdetBackward0"
@@ -57,7 +95,12 @@ class LogAbsDet(Function):
     def backward(ctx, g, a):
         # d log|det A| / dA = A^-T
         g = dual.reshape(g, np.shape(val(g)) + (1, 1)) if np.ndim(val(g)) else g
-        return (g * dual.swap_last(dual.inverse(a)),)
+        if isinstance(a, Tensor):
+            return (g * dual.swap_last(dual.inverse(a)),)
+        try:
+            return (g * np.swapaxes(np.linalg.inv(a), -1, -2),)
+        except np.linalg.LinAlgError:  # singular: torch's LU solve gives infinities
+            return (g * _lu_inverse_transpose(a),)
 
 
 class SignOfDet(Function):
@@ -68,7 +111,11 @@ class SignOfDet(Function):
 
     @staticmethod
     def forward(ctx, a):
-        return np.linalg.slogdet(a)[0].astype(a.dtype, copy=False)
+        sign = np.linalg.slogdet(a)[0].astype(a.dtype, copy=False)
+        if np.any(sign == 0):  # torch's sign of a singular matrix: the LU's, so -0. after an odd permutation
+            _, _, parity = _lu(a)
+            sign = np.where(sign == 0, parity * 0.0, sign)
+        return sign
 
     @staticmethod
     def backward(ctx, g):
@@ -434,8 +481,19 @@ def _copyltu(m):
     return low + np.swapaxes(low, -1, -2) + np.eye(m.shape[-1]) * np.diagonal(m, axis1=-2, axis2=-1)[..., None, :]
 
 
+def _solve_right_lower(b: np.ndarray, lower: np.ndarray) -> np.ndarray:
+    """X with X·L = B for a lower triangular L, column by column from the last as BLAS trsm does (its signed
+    zeros included: torch's solve_triangular(..., left=False))."""
+    x = np.array(b, dtype=np.result_type(b, lower), copy=True)
+    for j in range(lower.shape[-1] - 1, -1, -1):
+        x[..., j] = (x[..., j] - np.einsum("...ik,...k->...i", x[..., j + 1:], lower[..., j + 1:, j])) \
+            / lower[..., j, j, None]
+    return x
+
+
 class Qr(Function):
-    """A = Q·R (reduced).  For m >= n: gA = (gQ + Q·copyltu(M))·R⁻ᵀ with M = R·gRᵀ - gQᵀ·Q."""
+    """A = Q·R (reduced).  For m >= n: gA = (gQ + Q·copyltu(M))·R⁻ᵀ with M = R·gRᵀ - gQᵀ·Q; wide
+    matrices as torch's linalg_qr_backward (below)."""
 
     __slots__ = ()
     name = "LinalgQrBackward0"
@@ -452,14 +510,21 @@ class Qr(Function):
     def backward(ctx, g):
         _first_order_only(g, "qr")
         q, r, part = ctx.aux
-        if q.shape[-2] < r.shape[-1]:
-            raise TorchNotImplementedError("The derivative of linalg.qr is not implemented when mode='reduced' and "
-                                           "nrows < ncols")
+        t = lambda x: np.swapaxes(x, -1, -2)  # noqa: E731 - the transpose, short in the formulas below
         g_q = g if part == 0 else np.zeros_like(q)
         g_r = g if part == 1 else np.zeros_like(r)
-        m = r @ np.swapaxes(g_r, -1, -2) - np.swapaxes(g_q, -1, -2) @ q
-        b = g_q + q @ _copyltu(m)
-        return (np.swapaxes(np.linalg.solve(r, np.swapaxes(b, -1, -2)), -1, -2),)  # b·R⁻ᵀ
+        rows, cols = q.shape[-2], r.shape[-1]
+        if rows >= cols:
+            m = r @ t(g_r) - t(g_q) @ q
+            b = g_q + q @ _copyltu(m)
+            return (t(np.linalg.solve(r, t(b))),)  # b·R⁻ᵀ
+        # wide (torch's linalg_qr_backward, m < n): with M = gR·Rᵀ - Qᵀ·gQ and R₁ the leading square of R,
+        # gA = [Q·tril(-M + Mᵀ)·R₁⁻ᵀ | 0] + Q·gR
+        m = g_r @ t(r) - t(q) @ g_q
+        lead = _solve_right_lower(q @ np.tril(t(m) - m), t(r[..., :rows]))
+        zeros = np.zeros(lead.shape[:-1] + (cols - rows,), dtype=lead.dtype)
+        g_a = np.concatenate([lead, zeros], axis=-1)
+        return (g_a + q @ g_r if part == 1 else g_a,)  # no 0 added for Q's part: -0. stays, as in torch
 
 
 @register("qr", sig="linalg.qr(A, mode='reduced')", doc="(Q, R) with A = Q·R, Q orthonormal columns, R upper",
@@ -480,16 +545,29 @@ class Pinv(Function):
     saves_output = True
 
     @staticmethod
-    def forward(ctx, a):
+    def forward(ctx, a, atol, rtol, hermitian):
         if a.ndim < 2:
             raise TorchRuntimeError("linalg.pinv(A): The input tensor A must have at least 2 dimensions.")
-        rtol = max(a.shape[-2:]) * np.finfo(a.dtype).eps
-        return np.linalg.pinv(a, rcond=rtol).astype(a.dtype, copy=False)
+        if rtol is None:  # torch: eps * max(m, n), or 0 when only a positive atol is given
+            rtol = 0.0 if atol is not None and atol > 0 else max(a.shape[-2:]) * np.finfo(a.dtype).eps
+        atol = 0.0 if atol is None else atol
+        if hermitian:
+            # torch reads the lower triangle only (eigh with UPLO='L') and inverts the eigenvalues kept
+            w, v = np.linalg.eigh(a, UPLO="L")
+            cutoff = np.maximum(atol, rtol * np.max(np.abs(w), axis=-1, keepdims=True))
+            with np.errstate(divide="ignore"):
+                inv = np.where(np.abs(w) > cutoff, 1.0 / w, 0.0)
+            return ((v * inv[..., None, :]) @ np.swapaxes(v, -1, -2)).astype(a.dtype, copy=False)
+        u, sv, vh = np.linalg.svd(a, full_matrices=False)
+        cutoff = np.maximum(atol, rtol * np.max(sv, axis=-1, keepdims=True, initial=0.0))
+        with np.errstate(divide="ignore"):
+            inv = np.where(sv > cutoff, 1.0 / sv, 0.0)
+        return np.swapaxes(vh, -1, -2) @ (inv[..., :, None] * np.swapaxes(u, -1, -2))
 
     @staticmethod
     def backward(ctx, g, a, pinv):
         _first_order_only(g, "pinv")
-        return (pinv_backward(g, val(a), val(pinv)),)
+        return pinv_backward(g, val(a), val(pinv)), None, None, None
 
 
 def pinv_backward(g, a, pinv):
@@ -506,11 +584,13 @@ def pinv_backward(g, a, pinv):
     return -t(k @ pinv) + pinvh_k - pinvh_k @ pinv @ a + (gh - a @ k) @ pinv @ t(pinv)
 
 
-@register("pinv", sig="linalg.pinv(A)", doc="the Moore-Penrose pseudo-inverse", category="linalg", linalg=True)
+@register("pinv", sig="linalg.pinv(A, *, atol=None, rtol=None, hermitian=False)",
+          doc="the Moore-Penrose pseudo-inverse", category="linalg", linalg=True)
 def pinv(A, *, atol=None, rtol=None, hermitian=False):
-    if atol is not None or rtol is not None:
-        raise TorchRuntimeError("gradcli: linalg.pinv's atol and rtol are not supported (torch's defaults are used)")
-    return Pinv.apply(A)
+    tols = [t.item() if isinstance(t, Tensor) else t for t in (atol, rtol)]
+    if any(t is not None and np.ndim(t) for t in tols):
+        raise TorchRuntimeError("gradcli: linalg.pinv takes atol and rtol as numbers (or 0-d tensors)")
+    return Pinv.apply(A, *[None if t is None else float(t) for t in tols], bool(hermitian))
 
 
 LstsqResult = _named_pair("linalg_lstsq", ["solution", "residuals", "rank", "singular_values"])

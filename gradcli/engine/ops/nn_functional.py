@@ -781,10 +781,9 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
     else:
         loss = input - target * (input + eps).log()
     if full:
-        t = target.array
-        stirling = np.where(t > 1, t * np.log(np.where(t > 1, t, 1)) - t + 0.5 * np.log(2 * math.pi * np.where(
-            t > 1, t, 1)), 0.0)
-        loss = loss + Tensor._make(stirling.astype(t.dtype), None)
+        # torch's tensor ops, so the target gets their gradient (nan where target is 0: 0 * log 0)
+        stirling = target * target.log() - target + 0.5 * ((2 * math.pi) * target).log()
+        loss = loss + stirling.masked_fill(target <= 1, 0)
     return _reduced(loss, reduction)
 
 

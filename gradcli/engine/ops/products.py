@@ -11,13 +11,14 @@ import warnings
 
 import numpy as np
 
+from gradcli.engine import dual
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchRuntimeError
 from gradcli.engine.ops import arith, sizes
-from gradcli.engine.ops.common import promote
+from gradcli.engine.ops.common import promote, val
 from gradcli.engine.ops.linalg import matmul
 from gradcli.engine.ops.nn_extra import Addmm
-from gradcli.engine.ops.reduction_extra import VectorNorm, ord_value
+from gradcli.engine.ops.reduction_extra import VectorNorm, kept_dims, ord_value
 from gradcli.engine.ops.registry import register
 from gradcli.engine.ops.shape import UnsafeView, permute, reshape
 from gradcli.engine.random import fma64
@@ -189,8 +190,24 @@ class DistNorm(VectorNorm):
 
 
 class CdistNorm(VectorNorm):
+    """cdist's norm over the last dim of the pair differences; torch's _cdist_backward differs from
+    vector_norm's rule at p = 0 (zeros, not None) and p = inf (every tied coordinate gets the whole
+    gradient, not a share)."""
+
     __slots__ = ()
     name = "CdistBackward0"
+
+    @staticmethod
+    def backward(ctx, g, x, norm):
+        p, dims, keepdim, shape = ctx.aux
+        if p == 0:
+            return (dual.zeros_like(x),)
+        if math.isinf(p):
+            xv = val(x)
+            g = kept_dims(g, dims, keepdim, shape)
+            nv = val(kept_dims(norm, dims, keepdim, shape))
+            return (dual.where(np.abs(xv) == nv, g * dual.np_sign(xv), 0.0),)
+        return VectorNorm.backward(ctx, g, x, norm)
 
 
 @register("dist", sig="dist(input, other, p=2)", doc="p-norm of input - other", category="linalg")
