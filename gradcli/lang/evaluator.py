@@ -14,7 +14,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from gradcli.engine import Tensor
-from gradcli.engine.errors import EngineError
+from gradcli.engine.errors import EngineError, from_numpy
 from gradcli.lang import names
 from gradcli.lang.parser import Program, dotted_name
 from gradcli.safety.errors import EvalError, GradcliError
@@ -296,6 +296,11 @@ def _call_op(spec, fn, args, kwargs):
         # Python's message names our internal function; say it in the user's terms instead
         detail = str(err).split(") ", 1)[-1] if ") " in str(err) else str(err)
         raise EvalError(f"wrong arguments for {spec.name}: {detail}", hint=f"usage: {spec.signature}") from None
+    except ValueError as err:  # numpy's words for shapes that do not broadcast: say them as torch does
+        translated = from_numpy(err)
+        if translated is None:
+            raise
+        raise translated from None
 
 
 def _divide(a, b):

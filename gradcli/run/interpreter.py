@@ -22,7 +22,7 @@ from itertools import islice
 from types import GeneratorType
 
 from gradcli.engine.autograd import Function, GradModeContext
-from gradcli.engine.errors import EngineError, LimitExceeded, TorchRuntimeError
+from gradcli.engine.errors import EngineError, LimitExceeded, TorchRuntimeError, from_numpy
 from gradcli.engine.tensor import Tensor
 from gradcli.run import api, classes
 from gradcli.run.errors import LimitReached, OutputFailed, ProgramFailed, Refused, RunError
@@ -143,6 +143,9 @@ class Interpreter:
             except EngineError as error:
                 raise ProgramFailed(error.torch_type, str(error), self.line) from None
             except Exception as error:  # the program's own Python error, reported as Python would
+                torch_error = from_numpy(error)  # or numpy's words for shapes that do not broadcast, as torch's
+                if torch_error is not None:
+                    raise ProgramFailed(torch_error.torch_type, str(torch_error), self.line) from None
                 raise ProgramFailed(type(error).__name__, str(error), self.line) from None
 
     def show_warning(self, message, category, filename, lineno, file=None, line=None) -> None:
@@ -451,6 +454,8 @@ class Interpreter:
             return partial(override, obj)
         if isinstance(obj, Function):  # its only attribute: torch's grad_fn.name(), a method there
             return partial(getattr, obj, "name")
+        if name == "_version":  # torch's version counter as the int torch gives (gradcli shares a list)
+            return obj._version[0]
         return getattr(obj, name)
 
     def set_attribute(self, obj, name: str, value) -> None:

@@ -7,7 +7,7 @@ import numpy as np
 from gradcli.engine import dual
 from gradcli.engine.autograd import Function
 from gradcli.engine.dtypes import get_default_dtype
-from gradcli.engine.errors import TorchNotImplementedError, TorchRuntimeError
+from gradcli.engine.errors import TorchNotImplementedError, TorchRuntimeError, broadcast_message
 from gradcli.engine.ops import sizes
 from gradcli.engine.ops.common import check_broadcast, promote, val
 from gradcli.engine.ops.registry import register
@@ -15,15 +15,8 @@ from gradcli.engine.tensor import Tensor
 
 
 def broadcast_error(a, b):
-    sa, sb = np.shape(a), np.shape(b)
-    # torch names the first non-singleton dim that disagrees, counting from the right
-    for i in range(1, min(len(sa), len(sb)) + 1):
-        if sa[-i] != sb[-i] and sa[-i] != 1 and sb[-i] != 1:
-            dim = max(len(sa), len(sb)) - i
-            return TorchRuntimeError(
-                f"The size of tensor a ({sa[-i]}) must match the size of tensor b ({sb[-i]}) at "
-                f"non-singleton dimension {dim}")
-    return TorchRuntimeError("shapes cannot be broadcast together")
+    message = broadcast_message(np.shape(a), np.shape(b))
+    return TorchRuntimeError(message or "shapes cannot be broadcast together")
 
 
 def _as_grad_dtype(saved, g):

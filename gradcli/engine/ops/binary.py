@@ -15,7 +15,7 @@ import numpy as np
 from gradcli.engine import dual
 from gradcli.engine.autograd import Function
 from gradcli.engine.dtypes import float64
-from gradcli.engine.errors import TorchNotImplementedError, TorchRuntimeError
+from gradcli.engine.errors import TorchNotImplementedError, TorchRuntimeError, TorchTypeError
 from gradcli.engine.ops import arith, sizes
 from gradcli.engine.ops.common import as_float, check_broadcast, dtype_title, promote, val
 from gradcli.engine.ops.registry import register
@@ -295,12 +295,16 @@ class Fmin(Fmax):
 @register("fmax", sig="fmax(input, other)", doc="elementwise maximum that ignores nan",
           category="elementwise", result_shape=sizes.broadcast)
 def fmax(input, other):
+    if not isinstance(other, Tensor):  # torch has no number overload
+        raise TorchTypeError(f"fmax(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
     return Fmax.apply(input, other)
 
 
 @register("fmin", sig="fmin(input, other)", doc="elementwise minimum that ignores nan",
           category="elementwise", result_shape=sizes.broadcast)
 def fmin(input, other):
+    if not isinstance(other, Tensor):  # torch has no number overload
+        raise TorchTypeError(f"fmin(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
     return Fmin.apply(input, other)
 
 

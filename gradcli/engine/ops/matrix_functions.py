@@ -111,6 +111,7 @@ class SignOfDet(Function):
 
     @staticmethod
     def forward(ctx, a):
+        check_square(a, "slogdet")
         sign = np.linalg.slogdet(a)[0].astype(a.dtype, copy=False)
         if np.any(sign == 0):  # torch's sign of a singular matrix: the LU's, so -0. after an odd permutation
             _, _, parity = _lu(a)
@@ -268,6 +269,8 @@ def matrix_power(A, n):
     if n == 0:  # torch: a copy of the identity written over a clone of A (so A gets a zero gradient)
         eye = np.broadcast_to(np.eye(A.shape[-1], dtype=A.array.dtype), A.shape)
         return Copy.apply(clone(A), eye)
+    if n == -1:
+        return inverse(A)  # torch: the inverse itself, no clone (grad_fn LinalgInvExBackward0)
     if n < 0:
         A, n = inverse(A), -n
     if n == 1:

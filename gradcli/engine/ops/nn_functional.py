@@ -16,7 +16,7 @@ import numpy as np
 
 from gradcli.engine import dual
 from gradcli.engine.autograd import Function
-from gradcli.engine.errors import TorchNotImplementedError, TorchRuntimeError, TorchValueError
+from gradcli.engine.errors import TorchIndexError, TorchNotImplementedError, TorchRuntimeError, TorchValueError
 from gradcli.engine.ops import arith, sizes
 from gradcli.engine.ops.common import as_float, val
 from gradcli.engine.ops.elementwise import where
@@ -73,7 +73,7 @@ class Embedding(Function):
             raise TorchRuntimeError("'weight' must be 2-D")
         n = weight.shape[0]
         if indices.size and (indices.max() >= n or indices.min() < -n):
-            raise TorchRuntimeError("index out of range in self")
+            raise TorchIndexError("index out of range in self")
         ctx.aux = (indices, padding_idx, weight.shape)
         return weight[indices]
 
@@ -270,6 +270,10 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     if input.ndim < 2:
         raise TorchRuntimeError(f"batch_norm: expected 2D or higher input (got {input.ndim}D input)")
     c = input.shape[1]
+    for name, value in (("running_mean", running_mean), ("running_var", running_var), ("weight", weight),
+                        ("bias", bias)):
+        if value is not None and value.numel() != c:
+            raise TorchRuntimeError(f"{name} should contain {c} elements not {value.numel()}")
     if training:
         axes = tuple(i for i in range(input.ndim) if i != 1)
         count = math.prod(input.shape[i] for i in axes)
@@ -421,7 +425,7 @@ class Prelu(Function):
 @_functional("prelu", "prelu(input, weight)", "x if x > 0 else weight * x (weight per channel, learned)",
              category="nn")  # not elementwise: the weight follows dim 1
 def prelu(input, weight):
-    channels = input.shape[1] if input.ndim >= 2 else input.shape[0] if input.ndim else 1
+    channels = input.shape[1] if input.ndim >= 2 else 1  # torch: a 1-D input has one channel
     if weight.ndim > 1 or weight.array.size not in (1, channels):
         raise TorchRuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter numbers = "
                                 f"{weight.array.size} and channel size = {channels}.")
@@ -456,11 +460,13 @@ def _windows(x, kernel, stride, padding, dilation, pad_value, ceil_mode=False):
         out = int(math.ceil(count)) if ceil_mode else int(math.floor(count))
         if ceil_mode and (out - 1) * s >= n + p:
             out -= 1
-        if out <= 0:
-            raise TorchRuntimeError(f"Given input size: ({'x'.join(map(str, x.shape[-len(kernel) - 1:]))}). "
-                                    f"Calculated output size: (..., {out}). Output size is too small")
         outs.append(out)
         grids.append(np.arange(out)[:, None] * s - p + np.arange(k)[None, :] * d)  # (out, k)
+    if min(outs) <= 0:
+        channels = x.shape[-len(kernel) - 1]
+        raise TorchRuntimeError(f"Given input size: ({'x'.join(map(str, x.shape[-len(kernel) - 1:]))}). "
+                                f"Calculated output size: ({'x'.join(map(str, (channels, *outs)))}). "
+                                "Output size is too small")
     return outs, grids
 
 
@@ -559,9 +565,12 @@ class AvgPool(Function):
 def _pool_shape(nd):
     """What pooling allocates: every window's elements (lead dims, output positions, kernel elements)."""
     def rule(input, kernel_size, stride=None, padding=0, *args, **kwargs):
-        kernel, stride, padding = _pool_args(kernel_size, stride, padding, nd)
+        try:
+            kernel, stride, padding = _pool_args(kernel_size, stride, padding, nd)
+        except TorchRuntimeError:
+            return tuple(input.shape)  # bad arguments: the op itself reports them
         spatial = input.shape[-nd:]
-        outs = [(n + 2 * p - k) // s + 2 for n, k, s, p in zip(spatial, kernel, stride, padding)]  # ceil_mode too
+        outs = [(n + 2 * p - k) // max(s, 1) + 2 for n, k, s, p in zip(spatial, kernel, stride, padding)]
         return tuple(input.shape[:-nd]) + (math.prod(outs), math.prod(kernel))
     return rule
 
@@ -570,6 +579,8 @@ def _pool_args(kernel_size, stride, padding, nd):
     kernel = _pair(kernel_size, nd)
     stride = _pair(stride, nd) if stride not in (None, [], ()) else kernel
     padding = _pair(padding, nd)
+    if 0 in stride:
+        raise TorchRuntimeError("stride should not be zero")
     for p, k in zip(padding, kernel):
         if p > k // 2:
             raise TorchRuntimeError(f"pad should be at most half of effective kernel size, but got pad={p}, "
@@ -596,6 +607,16 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
              result_shape=_pool_shape(1))
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
     _check_pool_input(input, 1, "max_pool1d")
+    (k,), (p,), (d,) = _pair(kernel_size, 1), _pair(padding, 1), _pair(dilation, 1)
+    (s,) = _pair(stride, 1) if stride not in (None, [], ()) else (k,)
+    if s <= 0:  # torch's own max_pool1d checks, before the 2-D pool it runs
+        raise TorchRuntimeError(f"max_pool1d() stride must be greater than zero, but got {s}")
+    if p > k // 2:
+        raise TorchRuntimeError(f"max_pool1d() padding should be at most half of kernel size, but got padding={p} "
+                                f"and kernel_size={k}")
+    size = (input.shape[-1] + 2 * p - d * (k - 1) - 1 + ((s - 1) if ceil_mode else 0)) // s + 1
+    if size <= 0:
+        raise TorchRuntimeError(f"max_pool1d() Invalid computed output size: {size}")
     kernel, stride, padding = _pool_args(kernel_size, stride, padding, 1)
     # torch: a 2-D pool over an inserted dim, then squeezed
     out = MaxPool.apply(input.unsqueeze(-2), (1,) + kernel, (1,) + stride, (0,) + padding,
@@ -728,6 +749,11 @@ def _conv(input, weight, bias, stride, padding, dilation, groups, nd):
     if input.ndim not in (nd + 1, nd + 2):
         raise TorchRuntimeError(f"Expected {nd + 1}D (unbatched) or {nd + 2}D (batched) input to conv{nd}d, but "
                                 f"got input of size: [{', '.join(map(str, input.shape))}]")
+    if any(s <= 0 for s in _pair(stride, nd)):
+        raise TorchRuntimeError("non-positive stride is not supported")
+    if any(d <= 0 for d in _pair(dilation, nd)):
+        dilations = _pair(dilation, nd) if nd > 1 else (1,) + _pair(dilation, 1)  # conv1d runs as a 2-D one
+        raise TorchRuntimeError(f"dilation should be greater than zero, but got [{', '.join(map(str, dilations))}]")
     if isinstance(padding, str):
         if padding == "valid":
             padding = 0
@@ -742,6 +768,8 @@ def _conv(input, weight, bias, stride, padding, dilation, groups, nd):
             return Convolution.apply(input, weight, bias, _pair(stride, nd), pads, _pair(dilation, nd), int(groups))
         else:
             raise TorchRuntimeError(f"Invalid padding string '{padding}'")
+    if any(p < 0 for p in _pair(padding, nd)):
+        raise TorchRuntimeError("negative padding is not supported")
     return Convolution.apply(input, weight, bias, _pair(stride, nd), tuple((p, p) for p in _pair(padding, nd)),
                              _pair(dilation, nd), int(groups))
 
@@ -835,7 +863,7 @@ class SoftMarginLoss(Function):
     @staticmethod
     def forward(ctx, x, y, reduction):
         ctx.aux = reduction
-        loss = np.log1p(np.exp(-y * x))
+        loss = np.log1p(np.exp(-x * y))  # torch's order (its broadcast error names input first)
         if reduction == "mean":
             return np.asarray(loss.mean(), dtype=x.dtype)
         if reduction == "sum":
@@ -913,7 +941,7 @@ class MultiMarginLoss(Function):
             return np.asarray(loss.mean(), dtype=x.dtype)
         if reduction == "sum":
             return np.asarray(loss.sum(), dtype=x.dtype)
-        return loss if x.ndim == 2 else loss[0]
+        return loss if x.ndim == 2 else loss.reshape(target.shape)  # a 1-D input: the target's shape, () or (1,)
 
     @staticmethod
     def backward(ctx, g, x):
@@ -943,6 +971,9 @@ def multi_margin_loss(input, target, p=1, margin=1, weight=None, size_average=No
     if p not in (1, 2):
         raise TorchValueError("only p == 1 and p == 2 supported")
     t = np.asarray(val(target)).astype(np.int64)
+    classes = input.shape[-1] if input.ndim else 1
+    if t.size and (t.min() < 0 or t.max() >= classes):
+        raise TorchRuntimeError("target out of range")
     return MultiMarginLoss.apply(input, t, int(p), float(margin), None if weight is None else weight.array,
                                  reduction)
 

@@ -52,12 +52,17 @@ class Select(Function):
 
     @staticmethod
     def forward(ctx, x, idx, d, keepdim):
+        if x.ndim == 0:  # a 0-d input: the value itself, under the op's own node name (as torch's)
+            ctx.aux = None
+            return x.copy()
         ctx.aux = (gather_key(idx, d), d, keepdim, x.shape)
         values = np.take_along_axis(x, idx, axis=d)
         return values if keepdim else values.squeeze(d)
 
     @staticmethod
     def backward(ctx, g):
+        if ctx.aux is None:
+            return (g,)
         key, d, keepdim, in_shape = ctx.aux
         if not keepdim:
             g = dual.reshape(g, keepdim_shape(in_shape, (d,)))
@@ -70,6 +75,7 @@ def _selection_node(name):
 
 
 SortNode = _selection_node("SortBackward0")
+SortStableNode = type("SortStableSelect", (Select,), {"__slots__": (), "name": "SortBackward1"})
 TopkNode = _selection_node("TopkBackward0")
 MedianDimNode = _selection_node("MedianBackward1")
 CummaxNode = _selection_node("CummaxBackward0")
@@ -82,15 +88,15 @@ def _dim(x: np.ndarray, dim) -> int:
 
 @register("sort", sig="sort(input, dim=-1, descending=False, stable=False)",
           doc="(values, indices) in order along dim (stable; nan largest)", category="reduction")
-def sort(input, dim=-1, descending=False, stable=False):
+def sort(input, dim=-1, descending=False, stable=None):
     x = input.array
+    node = SortNode if stable is None else SortStableNode  # torch's sort.stable overload, whatever its value
     if x.ndim == 0:
         norm_dims(dim, 0)
-        return SortResult(SortNode.apply(input.reshape(1), np.zeros((1,), np.int64), 0, True).reshape(()),
-                          _indices(np.zeros((), np.int64)))
+        return SortResult(node.apply(input, None, 0, False), _indices(np.zeros((), np.int64)))
     d = _dim(x, dim)
     idx = sort_indices(x, d, descending)
-    return SortResult(SortNode.apply(input, idx, d, True), _indices(idx))
+    return SortResult(node.apply(input, idx, d, True), _indices(idx))
 
 
 @register("topk", sig="topk(input, k, dim=-1, largest=True, sorted=True)",
@@ -105,8 +111,7 @@ def topk(input, k, dim=-1, largest=True, sorted=True):  # noqa: A002 - torch's n
     source = x if x.ndim else x.reshape(1)
     idx = np.take(sort_indices(source, d, largest), np.arange(k), axis=d)
     if not x.ndim:
-        values = TopkNode.apply(input.reshape(1), idx, 0, True).reshape(()) if k else TopkNode.apply(
-            input.reshape(1), idx, 0, True)
+        values = TopkNode.apply(input, None, 0, False) if k else TopkNode.apply(input.reshape(1), idx, 0, True)
         return TopkResult(values, _indices(idx.reshape(()) if k else idx))
     return TopkResult(TopkNode.apply(input, idx, d, True), _indices(idx))
 
@@ -148,8 +153,7 @@ def median(input, dim=None, keepdim=False):
         return MedianAll.apply(input)
     if x.ndim == 0:
         norm_dims(dim, 0)
-        return MedianResult(MedianDimNode.apply(input.reshape(1), np.zeros((1,), np.int64), 0, True).reshape(()),
-                            _indices(np.zeros((), np.int64)))
+        return MedianResult(MedianDimNode.apply(input, None, 0, False), _indices(np.zeros((), np.int64)))
     d = _dim(x, dim)
     n = x.shape[d]
     if n == 0:
@@ -191,8 +195,7 @@ def _cum_extremum(input, dim, largest):
     node, result = (CummaxNode, CummaxResult) if largest else (CumminNode, CumminResult)
     if x.ndim == 0:
         norm_dims(dim, 0)
-        return result(node.apply(input.reshape(1), np.zeros((1,), np.int64), 0, True).reshape(()),
-                      _indices(np.zeros((), np.int64)))
+        return result(node.apply(input, None, 0, False), _indices(np.zeros((), np.int64)))
     d = _dim(x, dim)
     idx = _running_extremum_indices(x, d, largest)
     return result(node.apply(input, idx, d, True), _indices(idx))
@@ -235,6 +238,8 @@ def _quantile(input, q, dim, keepdim, interpolation, ignore_nan, name):
         raise TorchRuntimeError(f"{name}() interpolation must be one of linear, lower, higher, midpoint or nearest. "
                                 f"Got {interpolation}")
     q_tensor = q if isinstance(q, Tensor) else None
+    if q_tensor is not None and q_tensor.array.dtype != x.dtype:
+        raise TorchRuntimeError(f"{name}() q tensor must be same dtype as the input tensor")
     q_values = np.asarray(q.array if q_tensor is not None else q, dtype=x.dtype)
     if q_values.ndim > 1:
         raise TorchRuntimeError(f"{name}() q must be a scalar or 1D tensor")

@@ -8,11 +8,13 @@ from the same ops here, so the recorded grad_fn names are torch's.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from gradcli.engine import dual
 from gradcli.engine.autograd import Function
-from gradcli.engine.errors import TorchIndexError, TorchRuntimeError
+from gradcli.engine.errors import TorchIndexError, TorchRuntimeError, broadcast_message
 from gradcli.engine.ops import sizes
 from gradcli.engine.ops.common import as_shape, check_size, val
 from gradcli.engine.ops.registry import register
@@ -73,6 +75,8 @@ def movedim(input, source, destination):
         raise TorchRuntimeError("movedim: repeated dim in `source` " + str(list(source)))
     if len(set(dst)) != len(dst):
         raise TorchRuntimeError("movedim: repeated dim in `destination` " + str(list(destination)))
+    if n == 0:
+        return input[...]  # torch: an alias of a 0-d tensor
     order = [None] * n
     for s, t in zip(src, dst):
         order[t] = s
@@ -87,6 +91,10 @@ def tile(input, dims, *more):
     reps = list(as_shape((dims, *more) if more else (dims,)))
     if len(reps) < input.ndim:
         reps = [1] * (input.ndim - len(reps)) + reps
+    if any(r < 0 for r in reps):
+        shape = [1] * (len(reps) - input.ndim) + list(input.shape)
+        sizes = [s * r for s, r in zip(shape, reps)]
+        raise TorchRuntimeError(f"Trying to create tensor with negative dimension {min(sizes)}: {sizes}")
     return repeat(input, *reps)
 
 
@@ -227,6 +235,8 @@ def masked_select(input, mask):
     m = np.asarray(val(mask))
     if m.dtype != np.bool_:
         raise TorchRuntimeError("masked_select: expected BoolTensor for mask")
+    if message := broadcast_message(m.shape, input.shape):  # torch broadcasts the mask with the input
+        raise TorchRuntimeError(message)
     return MaskedSelect.apply(input, m)
 
 
@@ -235,6 +245,10 @@ def masked_select(input, mask):
 def unflatten(input, dim, sizes):
     d = wrap_dim(dim, input.ndim)
     sizes = [int(s) for s in sizes]
+    known = math.prod(s for s in sizes if s != -1)
+    if sizes.count(-1) > 1 or (known * (input.shape[d] // known if known and -1 in sizes else 1) != input.shape[d]):
+        raise TorchRuntimeError(f"unflatten: Provided sizes {sizes} don't multiply up to the size of dim {dim} "
+                                f"({input.shape[d]}) in the input tensor")
     shape = list(input.shape[:d]) + sizes + list(input.shape[d + 1:])
     return view(input, *shape)
 

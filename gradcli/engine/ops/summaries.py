@@ -196,6 +196,8 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
     if input.ndim == 0:
         raise TorchRuntimeError("diff expects input to be at least one-dimensional")
     d = wrap_dim(dim, input.ndim)
+    if int(n) < 0:
+        raise TorchRuntimeError(f"order must be non-negative but got {int(n)}")
     if prepend is not None or append is not None:
         pieces = [p if isinstance(p, Tensor) else Tensor(p) for p in (prepend, input, append) if p is not None]
         input = cat(pieces, d)

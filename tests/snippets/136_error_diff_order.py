@@ -1,0 +1,5 @@
+# torch's error, word for word
+import torch
+torch.manual_seed(0)
+x=torch.randn(3)
+print(torch.diff(x,n=-1))
