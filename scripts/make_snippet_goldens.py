@@ -45,7 +45,9 @@ except Exception as error:
     message = str(error)
     sys.stdout.flush()
     sys.stderr.write(f"gradcli run: error at line {frames[-1].lineno}\n")
-    sys.stderr.write(f"{type(error).__name__}: {message}\n" if message else f"{type(error).__name__}\n")
+    kind = type(error)  # named as Python's traceback names it: module-qualified unless a builtin
+    name = kind.__qualname__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
+    sys.stderr.write(f"{name}: {message}\n" if message else f"{name}\n")
     sys.exit(1)
 """
 

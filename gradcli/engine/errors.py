@@ -38,6 +38,12 @@ class TorchKeyError(EngineError, KeyError):
         return KeyError.__str__(self)
 
 
+class TorchLinAlgError(EngineError, RuntimeError):
+    """torch.linalg.LinAlgError (a RuntimeError), which Python prints under its C name."""
+
+    torch_type = "torch._C._LinAlgError"
+
+
 class TorchNotImplementedError(EngineError, NotImplementedError):
     torch_type = "NotImplementedError"
 

@@ -15,11 +15,12 @@ import numpy as np
 
 from gradcli.engine import dual
 from gradcli.engine.autograd import Function
-from gradcli.engine.errors import TorchRuntimeError
+from gradcli.engine.errors import TorchLinAlgError, TorchRuntimeError
 from gradcli.engine.ops import arith, shape, sizes
 from gradcli.engine.ops.common import promote, val
 from gradcli.engine.ops.elementwise import abs as _abs
 from gradcli.engine.ops.linalg import Dot, MatMul, Mv, matmul
+from gradcli.engine.ops.lu import singular_where
 from gradcli.engine.ops.reduction import sum as _sum
 from gradcli.engine.ops.reduction_extra import Amax, Amin, VectorNorm, ord_value
 from gradcli.engine.ops.registry import register
@@ -497,8 +498,9 @@ class Inverse(Function):
         try:
             return np.linalg.inv(a)
         except np.linalg.LinAlgError:
-            raise TorchRuntimeError("linalg.inv: The diagonal element 1 is zero, the inversion could not be "
-                                    "completed because the input matrix is singular.") from None
+            prefix, pivot = singular_where(a)
+            raise TorchLinAlgError(f"linalg.inv: {prefix}The diagonal element {pivot} is zero, the inversion could "
+                                   "not be completed because the input matrix is singular.") from None
 
     @staticmethod
     def backward(ctx, g, inv):
@@ -539,8 +541,9 @@ class Solve(Function):
             batch = np.broadcast_shapes(a.shape[:-2], bm.shape[:-2])
             x = np.linalg.solve(np.broadcast_to(a, batch + a.shape[-2:]), np.broadcast_to(bm, batch + bm.shape[-2:]))
         except np.linalg.LinAlgError:
-            raise TorchRuntimeError("torch.linalg.solve: The solver failed because the input matrix is singular.") \
-                from None
+            prefix, _ = singular_where(np.broadcast_to(a, batch + a.shape[-2:]))
+            raise TorchLinAlgError(f"torch.linalg.solve: {prefix}The solver failed because the input matrix is "
+                                   "singular.") from None
         return x[..., 0] if vector else x
 
     @staticmethod

@@ -15,13 +15,14 @@ import numpy as np
 
 from gradcli.engine import dual
 from gradcli.engine.autograd import Function
-from gradcli.engine.errors import TorchNotImplementedError, TorchRuntimeError
+from gradcli.engine.errors import TorchLinAlgError, TorchNotImplementedError, TorchRuntimeError
 from gradcli.engine.ops.common import val
 from gradcli.engine.ops.convert import clone
 from gradcli.engine.ops.elementwise import where
 from gradcli.engine.ops.inplace import Copy
 from gradcli.engine.ops.linalg import matmul
 from gradcli.engine.ops.linalg_full import check_square, inverse, tril
+from gradcli.engine.ops.lu import lu_factor
 from gradcli.engine.ops.reduction import sum as sum_op
 from gradcli.engine.ops.reduction_extra import amax, amin, vector_norm
 from gradcli.engine.ops.registry import register
@@ -43,32 +44,10 @@ LinalgSlogdetResult = _slogdet_type("linalg_slogdet")
 SlogdetResult = _slogdet_type("slogdet")
 
 
-def _lu(a: np.ndarray):
-    """LAPACK getrf's LU factorisation with partial pivoting (the first largest |pivot|; a zero column is
-    left unscaled), one matrix of the batch at a time: (L\\U combined, row permutations, parities).
-    numpy has no LU; a singular matrix needs the signs and infinities torch's LU-based kernels give."""
-    n = a.shape[-1]
-    lus = np.array(a, copy=True).reshape(-1, n, n)
-    perms = np.tile(np.arange(n), (len(lus), 1))
-    parities = np.ones(len(lus), dtype=a.dtype)
-    for lu, perm, b in zip(lus, perms, range(len(lus))):
-        for k in range(n):
-            p = k + int(np.argmax(np.abs(lu[k:, k])))
-            if lu[p, k] == 0:
-                continue
-            if p != k:
-                lu[[k, p]] = lu[[p, k]]
-                perm[[k, p]] = perm[[p, k]]
-                parities[b] = -parities[b]
-            lu[k + 1:, k] *= 1 / lu[k, k]
-            lu[k + 1:, k + 1:] -= np.outer(lu[k + 1:, k], lu[k, k + 1:])
-    return lus.reshape(a.shape), perms.reshape(a.shape[:-1]), parities.reshape(a.shape[:-2])
-
-
 def _lu_inverse_transpose(a: np.ndarray) -> np.ndarray:
     """A^-T by LU solves (getrs, transposed), so a singular A gives torch's infinities, not an error."""
     n = a.shape[-1]
-    lus, perms, _ = _lu(a)
+    lus, perms, _ = lu_factor(a)
     out = np.empty((lus.size // (n * n) if n else 0, n, n), dtype=a.dtype)
     with np.errstate(all="ignore"):
         for lu, perm, x in zip(lus.reshape(-1, n, n), perms.reshape(-1, n), out):
@@ -114,7 +93,7 @@ class SignOfDet(Function):
         check_square(a, "slogdet")
         sign = np.linalg.slogdet(a)[0].astype(a.dtype, copy=False)
         if np.any(sign == 0):  # torch's sign of a singular matrix: the LU's, so -0. after an odd permutation
-            _, _, parity = _lu(a)
+            _, _, parity = lu_factor(a)
             sign = np.where(sign == 0, parity * 0.0, sign)
         return sign
 
@@ -164,7 +143,7 @@ class Cholesky(Function):
             low = np.linalg.cholesky(a)
         except np.linalg.LinAlgError:
             order = _failing_minor(a)
-            raise TorchRuntimeError(
+            raise TorchLinAlgError(
                 "linalg.cholesky: The factorization could not be completed because the input is not "
                 f"positive-definite (the leading minor of order {order} is not positive-definite).") from None
         return np.swapaxes(low, -1, -2).copy() if upper else low
