@@ -247,12 +247,24 @@ def _modified_message(value, node, index, version) -> str:
 
 
 def _modified_output_message(node) -> str:
-    return _inplace_message(_type_name_np(node.out), node.out.shape, node.name, node.out_version[0], node.out_base)
+    return modified_output_message(node, node.name)
+
+
+def modified_output_message(node, producer: str) -> str:
+    """torch's error for a node whose saved output was modified in place; `producer` names the output's history."""
+    return _inplace_message(_type_name_np(node.out), node.out.shape, producer, node.out_version[0], node.out_base)
+
+
+def short_name(name: str) -> str:
+    """A node as torch's messages name it: the op, not its node (MulBackward0 -> Mul, SumBackward1 -> Sum1), and
+    the nodes outside torch's generated ones by their C++ name."""
+    if name == "CopySlices":
+        return "torch::autograd::CopySlices"
+    return name.replace("Backward0", "").replace("Backward", "")
 
 
 def _inplace_message(tensor_type, shape, producer, current, expected) -> str:
-    # torch names the producing op, not its node: MulBackward0 -> Mul, SumBackward1 -> Sum1
-    which = f", which is output 0 of {producer.replace('Backward0', '').replace('Backward', '')}," if producer else ""
+    which = f", which is output 0 of {short_name(producer)}," if producer else ""
     return (
         "one of the variables needed for gradient computation has been modified by an inplace operation: "
         f"[{tensor_type} {_size_str(shape)}]{which} is at version {current}; expected version {expected} instead. "
@@ -350,6 +362,20 @@ def _fit(grad, shape, create_graph):
     return _expand(grad, shape, create_graph)
 
 
+def fit_grad(grad, shape, create_graph: bool):
+    """A gradient made exactly `shape`: summed where a rule broadcast it, expanded where it is smaller."""
+    return _fit(grad, shape, create_graph)
+
+
+def _accumulates(leaf) -> bool:
+    """Whether backward stores a gradient in this leaf: one that requires grad, except a view made under no_grad
+    (it requires grad because its base does, but torch gives it no gradient accumulator)."""
+    if not leaf.requires_grad:
+        return False
+    view = getattr(leaf, "_view", None)
+    return view is None or not view.grad_dropped
+
+
 def _collect_dependencies(roots):
     """Count, for every node reachable from `roots`, how many edges point at it (iteratively); leaves are
     counted under id(leaf)."""
@@ -420,7 +446,7 @@ def run_backward(outputs, grad_outputs, *, retain_graph: bool, create_graph: boo
                 node = heapq.heappop(ready)[2]
             if type(node) is int:  # a leaf whose gradient is complete
                 leaf, total = leaf_grads.pop(node)
-                if leaf.requires_grad:
+                if _accumulates(leaf):
                     _accumulate_into(leaf, total, create_graph, given)
                 continue
             grad = node_grads.pop(node, None)
@@ -492,7 +518,7 @@ def run_backward(outputs, grad_outputs, *, retain_graph: bool, create_graph: boo
 
     if accumulate:
         for leaf, g in leaf_grads.values():  # outputs that are leaves themselves
-            if g is not None and leaf.requires_grad:
+            if g is not None and _accumulates(leaf):
                 _accumulate_into(leaf, g, create_graph, given)
         return None
     results = []

@@ -45,7 +45,10 @@ class Size(tuple):
 
 
 class Tensor:
-    __slots__ = ("array", "requires_grad", "grad_fn", "_grad", "_version", "_retains_grad", "__weakref__")
+    # `_view` (a view's base and how to regenerate it) and `_views` (a base's live views) are set by the view
+    # ops only (ops/views.py); every other tensor leaves them unset and reads them with getattr(..., None)
+    __slots__ = ("array", "requires_grad", "grad_fn", "_grad", "_version", "_retains_grad", "_view", "_views",
+                 "__weakref__")
     __hash__ = object.__hash__  # __eq__ is elementwise, identity hashing stays
     __array_priority__ = 1000  # numpy array <op> Tensor defers to Tensor's reflected operator
 
@@ -106,6 +109,12 @@ class Tensor:
         if requires_grad and self.array.dtype.kind not in "fc":
             raise TorchRuntimeError("only Tensors of floating point dtype can require gradients")
         self.requires_grad = bool(requires_grad)
+        if requires_grad:
+            for ref in getattr(self, "_views", None) or ():
+                view = ref()
+                if view is not None and view.grad_fn is None:  # torch: a view requires grad when its base does
+                    view.requires_grad = True
+                    view._view.grad_dropped = True
         return self
 
     def detach(self) -> Tensor:
@@ -114,9 +123,21 @@ class Tensor:
         return t
 
     def detach_(self) -> Tensor:
+        if getattr(self, "_view", None) is not None:
+            raise TorchRuntimeError(
+                "Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel (DDP) "
+                "for training, and gradient_as_bucket_view is set as True, gradients are views of DDP buckets, and "
+                "hence detach_() cannot be called on these gradients. To fix this error, please refer to the "
+                "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.")
         self.grad_fn = None
         self.requires_grad = False
         return self
+
+    @property
+    def _base(self) -> Tensor | None:
+        """The tensor whose memory a view shares (None for a tensor that is not a view), as torch's ._base."""
+        info = getattr(self, "_view", None)
+        return None if info is None else info.base
 
     @property
     def data(self) -> Tensor:

@@ -160,7 +160,8 @@ SAMPLES = {
 ALIASES = {"arctan2": "atan2", "clip": "clamp", "subtract": "sub", "multiply": "mul", "divide": "div",
            "true_divide": "div", "concat": "cat", "concatenate": "cat", "swapaxes": "transpose",
            "swapdims": "transpose", "linalg.det": "det", "linalg.inv": "inverse", "row_stack": "vstack",
-           "moveaxis": "movedim"}
+           "moveaxis": "movedim", "masked_fill_": "masked_fill", "index_add_": "index_add", "scatter_": "scatter",
+           "scatter_add_": "scatter_add"}
 
 
 def _sample(name):

@@ -1,32 +1,68 @@
-"""In-place ops (add_, mul_, zero_, ..., and augmented assignment) with PyTorch's autograd rules:
-a leaf that requires grad cannot be modified in place while grad mode is on; a non-leaf gets the op
-appended to its history; every in-place write bumps the version counter, so a backward that needs the
-old value fails with PyTorch's error instead of silently using the new one."""
+"""In-place ops (add_, mul_, zero_, copy_, x[i] = v, ..., and augmented assignment) with PyTorch's autograd rules.
+
+- A leaf that requires grad cannot be modified in place while grad mode is on, nor can its memory through a view.
+- A non-leaf gets the op appended to its history: the op's node differentiates the old value with the old history.
+- An in-place op on a view (x[0], x.t(), x.view(4) ..., see views.py) rewrites the history of the view's base, as
+  torch's rebase_history does: the base's grad_fn becomes `CopySlices`, which hands the base's old history the
+  incoming gradient with the view's region replaced by what the op's own rule gives for the view's old value, and
+  hands the op's other inputs their gradients.
+- After any in-place write, every live view of the base gets a new grad_fn, `AsStridedBackward0` (its region of the
+  base's current history), as torch regenerates a view's grad_fn once the version counter it shares with its base
+  has moved; a view torch forbids modifying (made under no_grad, or one output of unbind/split/chunk) gets instead
+  a node that raises torch's error when the view is used in a graph.
+- Every write bumps the version counter shared by a base and its views, so a backward that needs an old value fails
+  with PyTorch's error instead of silently using the new one.
+
+CopySlices and AsStridedBackward0 are built from differentiable ops on Tensors under create_graph, so second
+derivatives flow through them.
+"""
 
 from __future__ import annotations
+
+import weakref
 
 import numpy as np
 
 from gradcli.engine import dual
-from gradcli.engine.autograd import Function, GradMode
+from gradcli.engine.autograd import (
+    EdgeChecks,
+    Function,
+    GradMode,
+    fit_grad,
+    modified_output_message,
+    next_sequence,
+    short_name,
+)
 from gradcli.engine.errors import TorchRuntimeError
 from gradcli.engine.ops import arith
 from gradcli.engine.ops.common import dtype_title, val
 from gradcli.engine.ops.elementwise import clamp
+from gradcli.engine.ops.rearrange import index_add, scatter, scatter_add
 from gradcli.engine.ops.registry import register
-from gradcli.engine.ops.shape import expand, getitem, normalise_key, to_index
+from gradcli.engine.ops.shape import expand, getitem, index_put_zeros, normalise_key, to_index
+from gradcli.engine.ops.tensor_methods import masked_fill
+from gradcli.engine.ops.views import DEFAULT, MULTI_OUTPUT_NODE, NO_GRAD_MODE, live_views
 from gradcli.engine.tensor import Tensor
 
 LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
+MULTI_OUTPUT_HINT = (
+    " This view is the output of a function that returns multiple views. Such functions do not allow the output "
+    "views to be modified inplace. You should replace the inplace operation by an out-of-place one.")
+NO_GRAD_HINT = (
+    " Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving "
+    "both the view and the inplace either both inside the no_grad block (if you don't want the inplace to be "
+    "tracked) or both outside (if you want the inplace to be tracked).")
 
 
 def apply_inplace(self: Tensor, compute) -> Tensor:
     """Replace `self`'s value by ``compute(self)`` in place, keeping autograd history consistent."""
     tracking = GradMode.enabled
-    if tracking and self.requires_grad and self.grad_fn is None:
-        raise TorchRuntimeError(LEAF_INPLACE)
+    view = getattr(self, "_view", None)
+    requires_grad = self.requires_grad
+    if tracking and requires_grad:
+        check_inplace(self, view)
     source = self
-    if tracking and self.requires_grad:
+    if tracking and requires_grad:
         # The new node differentiates the old value with the old history, as PyTorch's in-place ops save
         # the original self: compute on a snapshot, so the write below does not invalidate the node's own
         # saved input (y.clone().clamp_(min=0) must backpropagate), while nodes that saved `self` earlier
@@ -34,6 +70,8 @@ def apply_inplace(self: Tensor, compute) -> Tensor:
         source = Tensor._make(self.array.copy(), self.grad_fn)
     result = compute(source)
     node = result.grad_fn
+    if tracking and node is not None and not requires_grad and view is not None:
+        check_inplace(self, view)  # another input requires grad: the view's base is about to
     if tracking and node is not None and source is self and any(s is self for s in node.saved):
         # self is a constant here (it does not require grad): the node keeps a copy of its old value
         old = Tensor._make(self.array.copy(), None)
@@ -57,14 +95,191 @@ def apply_inplace(self: Tensor, compute) -> Tensor:
             "location. Please clone() the tensor before performing the operation.")
     self.array[...] = new
     self._version[0] += 1
-    if tracking and result.grad_fn is not None:
-        # self's history now ends in the new node (whose inputs are self's old history)
-        self.grad_fn = result.grad_fn
-        self.requires_grad = True
+    if tracking and node is not None:
+        if view is None:
+            _set_history(self, node)  # self's history now ends in the new node (whose inputs are self's old history)
+        else:
+            _rebase_view(view, node)
         if node.saves_output and node.out is not None:
             # self is now that node's output: a later in-place edit of self must invalidate it (exp_().abs_())
             node.out_version, node.out_base = self._version, self._version[0]
+    refresh_views(self if view is None else view.base)
     return self
+
+
+def check_inplace(self: Tensor, view) -> None:
+    """torch's check_inplace, for an in-place op that records a node: the views it forbids, then the leaves."""
+    if view is not None:
+        if view.creation != DEFAULT:
+            raise TorchRuntimeError(view_message(self, view, indirect=False))
+        if self.requires_grad and view.base.grad_fn is None:
+            raise TorchRuntimeError("a view of " + LEAF_INPLACE)
+    if self.requires_grad and self.grad_fn is None:
+        raise TorchRuntimeError(LEAF_INPLACE)
+
+
+def view_message(tensor: Tensor, view, indirect: bool) -> str:
+    """torch's handle_view_on_rebase: why this view may not be (or no longer be) modified in place."""
+    modified = "its base or another view of its base has been" if indirect else "is being"
+    grad_fn = tensor.grad_fn
+    if isinstance(grad_fn, InvalidView):
+        grad_fn = grad_fn.aux[1]
+    if view.creation == NO_GRAD_MODE or grad_fn is None:
+        prefix = (f"Output {view.output_nr} of {short_name(grad_fn.name)} is a view of a view which was created in"
+                  if grad_fn is not None else "A view was created in")
+        message = f"{prefix} no_grad mode and {modified} modified inplace with grad mode enabled."
+    else:
+        message = f"Output {view.output_nr} of {short_name(grad_fn.name)} is a view and {modified} modified inplace."
+    if view.creation == MULTI_OUTPUT_NODE:
+        return message + MULTI_OUTPUT_HINT
+    if view.creation == NO_GRAD_MODE:
+        return message + NO_GRAD_HINT
+    return message
+
+
+def _set_history(tensor: Tensor, node: Function) -> None:
+    """`tensor`'s history now ends in `node`; a retained gradient follows it (torch moves the retains_grad hook)."""
+    old = tensor.grad_fn
+    tensor.grad_fn = node
+    tensor.requires_grad = True
+    if tensor._retains_grad and old is not None:
+        old.retained = None
+        node.retained = weakref.ref(tensor)
+
+
+def _make_node(cls, next_functions: tuple, needs: tuple, in_shapes: tuple, out_shape: tuple, aux, in_dtypes):
+    """A graph node recorded without a forward (the value already exists), as Function.apply would fill it."""
+    node = object.__new__(cls)
+    node.next_functions = next_functions
+    node.needs_input_grad = needs
+    node.in_shapes = in_shapes
+    node.out_shape = out_shape
+    node.saved = node.versions = ()
+    node.saved_cast = None
+    node.out = None
+    node.aux = aux
+    node.released = False
+    node.retained = None
+    node.seq = next_sequence()
+    if EdgeChecks.enabled:
+        node.in_dtypes = in_dtypes
+    return node
+
+
+def _base_edge(base: Tensor):
+    return (base.grad_fn or base) if base.requires_grad else None
+
+
+class CopySlices(Function):
+    """The history of a base one of whose views was modified in place by the node `fn` (torch's CopySlices).
+
+    Input 0 is the base's old history, inputs 1... are fn's other inputs.  The gradient of the base's old value
+    is the incoming gradient with the view's region replaced by fn's gradient for the view's old value (zero
+    where fn overwrote it); fn's other inputs get fn's gradients for the region."""
+
+    __slots__ = ()
+    name = "CopySlices"
+
+    @staticmethod
+    def backward(ctx, g):
+        view, fn = ctx.aux
+        index = view.index()
+        create_graph = isinstance(g, Tensor)
+        if fn.saves_output and not fn.released and fn.out_version[0] != fn.out_base:
+            # fn saved the view it wrote, whose history is AsStridedBackward0 since, as torch reports it
+            raise TorchRuntimeError(modified_output_message(fn, AsStrided.name))
+        saved = fn._saved_values(create_graph)
+        region = getitem(dual.reshape(g, (-1,)), index) if create_graph else np.ravel(g)[index]
+        grads = fn.backward(fn, region, *saved)
+        base_grad = None
+        if ctx.needs_input_grad[0]:
+            old = grads[0] if fn.needs_input_grad[0] else None
+            if old is not None:
+                old = fit_grad(old, fn.in_shapes[0], create_graph)
+            if create_graph:
+                shape = ctx.in_shapes[0]
+                if old is None:
+                    base_grad = dual.where(view.mask(), 0.0, g)
+                else:
+                    placed = dual.reshape(index_put_zeros(old, (index,), (int(np.prod(shape)),)), shape)
+                    base_grad = dual.where(view.mask(), placed, g)
+            else:
+                base_grad = np.array(g, copy=True)
+                base_grad.reshape(-1)[index] = 0 if old is None else old
+        return (base_grad, *grads[1:])
+
+    def _release(self):
+        self.aux[1]._release()  # fn's saved values: a second backward without retain_graph fails as torch's
+
+
+def _rebase_view(view, fn: Function) -> None:
+    """An in-place op recorded as `fn` modified a view: the base's history becomes CopySlices (torch's
+    rebase_history); the view's own grad_fn is regenerated with the others (refresh_views)."""
+    base = view.base
+    edges = (_base_edge(base),) + fn.next_functions[1:]
+    needs = (base.requires_grad,) + fn.needs_input_grad[1:]
+    shapes = (base.array.shape,) + fn.in_shapes[1:]
+    dtypes = getattr(fn, "in_dtypes", None) or (None,) * len(fn.in_shapes)
+    node = _make_node(CopySlices, edges, needs, shapes, base.array.shape, (view, fn),
+                      (base.array.dtype,) + tuple(dtypes[1:]))
+    _set_history(base, node)
+
+
+class AsStrided(Function):
+    """A view's grad_fn once its base changed in place: its gradient, placed at the view's elements of the base
+    (summed where an expanded view repeats one)."""
+
+    __slots__ = ()
+    name = "AsStridedBackward0"
+
+    @staticmethod
+    def backward(ctx, g):
+        view = ctx.aux
+        index = view.index()
+        shape = ctx.in_shapes[0]
+        size = int(np.prod(shape))
+        if isinstance(g, Tensor):
+            return (dual.reshape(index_put_zeros(g, (index,), (size,)), shape),)
+        out = np.zeros(size, dtype=g.dtype)
+        if view.overlaps():
+            np.add.at(out, index, g)
+        else:
+            out[index] = g
+        return (out.reshape(shape),)
+
+
+class InvalidView(Function):
+    """The grad_fn of a view torch forbids modifying once its base (or another of its views) changed in place:
+    using the view in a graph raises torch's error (as torch raises reading its grad_fn); printed as <Invalid>.
+    ``aux``: (the message, the view's previous grad_fn)."""
+
+    __slots__ = ()
+    name = "Invalid"
+
+    def __bool__(self):  # Function.apply reads `grad_fn or tensor`: the moment torch reads the view's grad_fn
+        raise TorchRuntimeError(self.aux[0])
+
+    @staticmethod
+    def backward(ctx, g):  # pragma: no cover - the graph cannot reach it (see __bool__)
+        raise TorchRuntimeError(ctx.aux[0])
+
+
+def refresh_views(base: Tensor) -> None:
+    """After an in-place write to `base` or one of its views: every live view's grad_fn reads the base's current
+    history (torch regenerates it when the shared version counter moved)."""
+    if getattr(base, "_views", None) is None:
+        return
+    for tensor in live_views(base):
+        if tensor.grad_fn is None and not base.requires_grad:
+            continue
+        view = tensor._view
+        if view.creation != DEFAULT:
+            node = _make_node(InvalidView, (), (), (), tensor.array.shape,
+                              (view_message(tensor, view, indirect=True), tensor.grad_fn), ())
+        else:
+            node = _make_node(AsStrided, (_base_edge(base),), (base.requires_grad,), (base.array.shape,),
+                              tensor.array.shape, view, (base.array.dtype,))
+        _set_history(tensor, node)
 
 
 class Fill(Function):
@@ -123,28 +338,51 @@ class Copy(Function):
 
     @staticmethod
     def forward(ctx, x, src):
-        return np.broadcast_to(np.asarray(src, dtype=x.dtype), x.shape).copy()
+        src = np.asarray(src)
+        if src.shape != x.shape:
+            try:
+                shape = np.broadcast_shapes(x.shape, src.shape)
+            except ValueError:
+                raise TorchRuntimeError(_size_mismatch(x.shape, src.shape)) from None
+            if shape != x.shape:
+                raise TorchRuntimeError(f"output with shape [{', '.join(map(str, x.shape))}] doesn't match the "
+                                        f"broadcast shape [{', '.join(map(str, shape))}]")
+        return np.broadcast_to(src.astype(x.dtype, copy=False), x.shape).copy()
 
     @staticmethod
     def backward(ctx, g):
         return dual.zeros_like(g), g
 
 
+def _size_mismatch(a: tuple, b: tuple) -> str:
+    """torch's words for two shapes that do not broadcast: the first disagreeing dim from the right."""
+    for i in range(1, min(len(a), len(b)) + 1):
+        if a[-i] != b[-i] and a[-i] != 1 and b[-i] != 1:
+            return (f"The size of tensor a ({a[-i]}) must match the size of tensor b ({b[-i]}) at non-singleton "
+                    f"dimension {max(len(a), len(b)) - i}")
+    return "shapes do not broadcast"  # pragma: no cover - numpy refused them, so some dim disagrees
+
+
 def copy_(self, src):
     return apply_inplace(self, lambda s: Copy.apply(s, src))
 
 
-class CopySlices(Function):
-    """x[key] = value: the overwritten elements' gradient goes to value, the others' to x."""
+class IndexPut(Function):
+    """x[index] = value with advanced indexing (index_put_): the written elements' gradient goes to value."""
 
     __slots__ = ()
-    name = "CopySlices"
+    name = "IndexPutBackward0"
 
     @staticmethod
     def forward(ctx, x, value, key):
-        target = x[key]
-        # validates and broadcasts as torch does, with its "expanded size" error
-        value = expand(Tensor._make(np.asarray(value), None), np.shape(target)).array
+        target = np.shape(x[key])
+        value = np.asarray(value)
+        try:
+            value = np.broadcast_to(value.astype(x.dtype, copy=False), target)
+        except ValueError:
+            raise TorchRuntimeError(f"shape mismatch: value tensor of shape [{', '.join(map(str, value.shape))}] "
+                                    f"cannot be broadcast to indexing result of shape "
+                                    f"[{', '.join(map(str, target))}]") from None
         out = x.copy()
         out[key] = value
         mask = np.zeros(x.shape, dtype=bool)
@@ -160,14 +398,38 @@ class CopySlices(Function):
 
 
 def setitem(self, key, value):
-    key = normalise_key(to_index(key), self.array.shape)[0]
-    if GradMode.enabled and self.requires_grad and self.grad_fn is None:
-        raise TorchRuntimeError("a view of " + LEAF_INPLACE)  # torch writes through a view of self
-    apply_inplace(self, lambda s: CopySlices.apply(s, value, key))
+    """x[key] = value as torch does it: basic indexing copies value into the view x[key] (so x's grad_fn becomes
+    CopySlices), advanced indexing is index_put_ (IndexPutBackward0)."""
+    key = to_index(key)
+    normal, kind = normalise_key(key, self.array.shape)
+    if kind == "Index":
+        apply_inplace(self, lambda s: IndexPut.apply(s, value, normal))
+        return
+    region = getitem(self, key)
+    # torch's "expanded size" error for a value that does not fit the region
+    expand(Tensor._make(np.asarray(val(value)), None), *region.array.shape)
+    apply_inplace(region, lambda s: Copy.apply(s, value))
+
+
+def masked_fill_(self, mask, value):
+    return apply_inplace(self, lambda s: masked_fill(s, mask, value))
+
+
+def index_add_(self, dim, index, source, *, alpha=1):
+    return apply_inplace(self, lambda s: index_add(s, dim, index, source, alpha=alpha))
+
+
+def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
+    return apply_inplace(self, lambda s: scatter(s, dim, index, src, value=value, reduce=reduce))
+
+
+def scatter_add_(self, dim, index, src):
+    return apply_inplace(self, lambda s: scatter_add(s, dim, index, src))
 
 
 for _name, _fn in {"zero_": zero_, "fill_": fill_, "add_": add_, "sub_": sub_, "mul_": mul_, "div_": div_,
-                   "pow_": pow_, "clamp_": clamp_, "copy_": copy_}.items():
+                   "pow_": pow_, "clamp_": clamp_, "copy_": copy_, "masked_fill_": masked_fill_,
+                   "index_add_": index_add_, "scatter_": scatter_, "scatter_add_": scatter_add_}.items():
     register(_name, sig=f"{_name}(...)", doc=f"in-place {_name[:-1]}", category="inplace", torch=False)(_fn)
 
 Tensor.__setitem__ = setitem

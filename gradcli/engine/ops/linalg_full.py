@@ -25,6 +25,7 @@ from gradcli.engine.ops.reduction import sum as _sum
 from gradcli.engine.ops.reduction_extra import Amax, Amin, VectorNorm, ord_value
 from gradcli.engine.ops.registry import register
 from gradcli.engine.ops.shape_extra import stack
+from gradcli.engine.ops.views import ViewFunction
 from gradcli.engine.tensor import Tensor, wrap_dim
 
 
@@ -291,28 +292,43 @@ def _diag_scatter_np(g, offset, d1, d2, in_shape):
     return out
 
 
-class Diagonal(Function):
+def _diagonal_of(ctx, x, offset, dim1, dim2):
+    if x.ndim < 2:
+        raise TorchRuntimeError(f"diagonal dimensions requires ndim larger than 1, but got ndim {x.ndim}")
+    d1, d2 = wrap_dim(dim1, x.ndim), wrap_dim(dim2, x.ndim)
+    if d1 == d2:
+        raise TorchRuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    ctx.aux = (offset, d1, d2, x.shape)
+    return np.diagonal(x, offset, d1, d2)  # a read-only view
+
+
+class DiagonalCopy(Function):
+    """torch.diag of a matrix: its diagonal, copied."""
+
     __slots__ = ()
-    name = "DiagonalBackward0"
+    name = "DiagonalBackward0_copy"
 
     @staticmethod
     def forward(ctx, x, offset, dim1, dim2):
-        if x.ndim < 2:
-            raise TorchRuntimeError(f"diagonal dimensions requires ndim larger than 1, but got ndim {x.ndim}")
-        d1, d2 = wrap_dim(dim1, x.ndim), wrap_dim(dim2, x.ndim)
-        if d1 == d2:
-            raise TorchRuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
-        ctx.aux = (offset, d1, d2, x.shape)
-        return np.diagonal(x, offset, d1, d2).copy()
+        return _diagonal_of(ctx, x, offset, dim1, dim2).copy()
 
     @staticmethod
     def backward(ctx, g):
         return (diagonal_scatter_zeros(g, *ctx.aux),)
 
 
-class DiagonalCopy(Diagonal):
+class Diagonal(ViewFunction, DiagonalCopy):
+    """torch.diagonal: a view of the diagonal, writable as torch's is."""
+
     __slots__ = ()
-    name = "DiagonalBackward0_copy"
+    name = "DiagonalBackward0"
+
+    @staticmethod
+    def forward(ctx, x, offset, dim1, dim2):
+        out = _diagonal_of(ctx, x, offset, dim1, dim2)
+        if x.flags.writeable:
+            out.flags.writeable = True
+        return out
 
 
 class DiagonalScatter(Function):

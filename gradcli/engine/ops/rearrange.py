@@ -18,8 +18,9 @@ from gradcli.engine.errors import TorchIndexError, TorchRuntimeError, broadcast_
 from gradcli.engine.ops import sizes
 from gradcli.engine.ops.common import as_shape, check_size, val
 from gradcli.engine.ops.registry import register
-from gradcli.engine.ops.shape import Transpose, expand, getitem, index_put_zeros, permute, view
-from gradcli.engine.ops.shape_extra import SplitPiece, cat, flip, gather, gather_key, index_array, index_select, repeat
+from gradcli.engine.ops.shape import TransposeView, expand, getitem, index_put_zeros, permute, view
+from gradcli.engine.ops.shape_extra import SplitView, cat, flip, gather, gather_key, index_array, index_select, repeat
+from gradcli.engine.ops.views import number_outputs
 from gradcli.engine.tensor import Tensor, wrap_dim
 
 
@@ -98,8 +99,8 @@ def tile(input, dims, *more):
     return repeat(input, *reps)
 
 
-class UnbindPiece(SplitPiece):
-    """One output of unbind: input[..., i, ...]; its gradient is padded back with zeros."""
+class UnbindPiece(SplitView):
+    """One output of unbind: input[..., i, ...], a view; its gradient is padded back with zeros."""
 
     __slots__ = ()
     name = "UnbindBackward0"
@@ -110,7 +111,7 @@ def unbind(input, dim=0):
     if input.ndim == 0:
         raise TorchIndexError("Dimension specified as 0 but tensor has no dimensions")
     d = wrap_dim(dim, input.ndim)
-    return tuple(UnbindPiece.apply(input, _axis_key(d, i)) for i in range(input.shape[d]))
+    return number_outputs(UnbindPiece.apply(input, _axis_key(d, i)) for i in range(input.shape[d]))
 
 
 def _tensor_sequence(tensors, name):
@@ -445,14 +446,14 @@ def meshgrid(*tensors, indexing=None):
 def _H(self):
     if self.ndim not in (0, 2):
         raise TorchRuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {self.ndim}-D tensor.")
-    return Transpose.apply(self, 0, 1) if self.ndim == 2 else self
+    return TransposeView.apply(self, 0, 1) if self.ndim == 2 else self
 
 
 def _mH(self):
     if self.ndim < 2:
         raise TorchRuntimeError(f"tensor.mH is only supported on matrices or batches of matrices. Got "
                                 f"{self.ndim}-D tensor.")
-    return Transpose.apply(self, -2, -1)
+    return TransposeView.apply(self, -2, -1)
 
 
 Tensor.H = property(_H)

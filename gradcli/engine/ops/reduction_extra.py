@@ -127,7 +127,7 @@ class Amax(Function):
             raise TorchRuntimeError(f"{'amax' if cls.largest else 'amin'}(): Expected reduction dim to be "
                                     "specified for input.numel() == 0.")
         fn = np.max if cls.largest else np.min
-        kept = fn(x, axis=dims, keepdims=True) if x.ndim else x
+        kept = fn(x, axis=dims, keepdims=True) if x.ndim else x.copy()  # a new tensor, never x itself
         mask = x == kept  # a nan maximum matches nothing: torch's grad / 0 * mask makes every gradient nan
         ctx.aux = (dims, keepdim, x.shape, mask.astype(x.dtype), np.sum(mask, axis=dims, keepdims=True).astype(x.dtype))
         return kept if keepdim or not x.ndim else np.squeeze(kept, axis=dims)

@@ -10,6 +10,7 @@ from gradcli.engine.errors import TorchIndexError, TorchRuntimeError
 from gradcli.engine.ops import sizes
 from gradcli.engine.ops.common import as_shape, check_size, val
 from gradcli.engine.ops.registry import register
+from gradcli.engine.ops.views import ViewFunction
 from gradcli.engine.tensor import Tensor, wrap_dim
 
 
@@ -31,7 +32,7 @@ def _infer_shape(shape: tuple, numel: int) -> tuple:
     return shape
 
 
-class View(Function):
+class View(ViewFunction):
     __slots__ = ()
     name = "ViewBackward0"
 
@@ -53,10 +54,25 @@ class View(Function):
     def backward(ctx, g):
         return (dual.reshape(g, ctx.in_shapes[0]),)
 
+    @staticmethod
+    def replay(x, shape, strict=False):
+        return x.reshape(_infer_shape(shape, x.size))  # the same elements whatever the memory layout
 
-class UnsafeView(View):
+
+class UnsafeView(Function):
+    """reshape where torch copies (a clone, then _unsafe_view), or the _unsafe_view of a fresh result: not a
+    view (reshape uses it only where numpy copies too)."""
+
     __slots__ = ()
     name = "UnsafeViewBackward0"
+
+    @staticmethod
+    def forward(ctx, x, shape):
+        return x.reshape(_infer_shape(shape, x.size))
+
+    @staticmethod
+    def backward(ctx, g):
+        return (dual.reshape(g, ctx.in_shapes[0]),)
 
 
 @register("reshape", sig="reshape(input, *shape)", doc="same elements in a new shape (-1 inferred)",
@@ -65,8 +81,10 @@ def reshape(input, *shape):
     shape = as_shape(shape)
     if not isinstance(input, Tensor):
         raise TorchRuntimeError("reshape(): argument 'input' must be Tensor")
-    if input.array.flags.c_contiguous or input.array.size <= 1:
-        return View.apply(input, shape)
+    array = input.array
+    if array.flags.c_contiguous or array.size <= 1 or \
+            np.may_share_memory(array.reshape(_infer_shape(shape, array.size)), array):
+        return View.apply(input, shape)  # a view, as torch's reshape is wherever the strides allow one
     return UnsafeView.apply(input, shape)  # torch copies here (a clone and an _unsafe_view)
 
 
@@ -99,7 +117,13 @@ class Transpose(Function):
         return (np.swapaxes(g, d0, d1),)
 
 
-class T(Transpose):
+class TransposeView(ViewFunction, Transpose):
+    """transpose as a view op (Transpose itself is also the node of ops that only reuse its rule)."""
+
+    __slots__ = ()
+
+
+class T(TransposeView):
     __slots__ = ()
     name = "TBackward0"
 
@@ -107,7 +131,7 @@ class T(Transpose):
 @register("transpose", sig="transpose(input, dim0, dim1)", doc="swap two dims", category="shape",
           aliases=("swapaxes", "swapdims"))
 def transpose(input, dim0, dim1):
-    return Transpose.apply(input, dim0, dim1)
+    return TransposeView.apply(input, dim0, dim1)
 
 
 @register("t", sig="t(input)", doc="transpose of a matrix (<= 2-D)", category="shape")
@@ -117,7 +141,7 @@ def t(input):
     return T.apply(input, 0, -1 if input.ndim else 0)
 
 
-class Permute(Function):
+class Permute(ViewFunction):
     __slots__ = ()
     name = "PermuteBackward0"
 
@@ -150,14 +174,14 @@ def _T(self):
 
 
 def _mT(self):
-    return Transpose.apply(self, -2, -1)
+    return TransposeView.apply(self, -2, -1)
 
 
 Tensor.T = property(_T)
 Tensor.mT = property(_mT)
 
 
-class Expand(Function):
+class Expand(ViewFunction):
     __slots__ = ()
     name = "ExpandBackward0"
 
@@ -177,7 +201,9 @@ class Expand(Function):
                     f"non-singleton dimension {i + lead}.  Target sizes: [{', '.join(map(str, shape))}].  "
                     f"Tensor sizes: [{', '.join(map(str, x.shape))}]")
         check_size(full)
-        return np.broadcast_to(x, full)
+        if np.prod(full, dtype=np.int64) == x.size:
+            return x.reshape(full)  # nothing repeated (only size-1 dims added): a writable view, as torch's
+        return np.broadcast_to(x, full)  # read-only: torch refuses to write where elements share memory
 
     @staticmethod
     def backward(ctx, g):
@@ -194,7 +220,7 @@ def expand(input, *sizes):
     return Expand.apply(input, as_shape(sizes))
 
 
-class Unsqueeze(Function):
+class Unsqueeze(ViewFunction):
     __slots__ = ()
     name = "UnsqueezeBackward0"
 
@@ -228,7 +254,13 @@ class Squeeze(Function):
         return (dual.reshape(g, ctx.in_shapes[0]),)
 
 
-class SqueezeDim(Squeeze):
+class SqueezeView(ViewFunction, Squeeze):
+    """squeeze as a view op (Squeeze itself is also the node of ops that only reuse its rule)."""
+
+    __slots__ = ()
+
+
+class SqueezeDim(SqueezeView):
     __slots__ = ()
     name = "SqueezeBackward1"
 
@@ -236,7 +268,7 @@ class SqueezeDim(Squeeze):
 @register("squeeze", sig="squeeze(input, dim=None)", doc="remove size-1 dims", category="shape")
 def squeeze(input, dim=None):
     if dim is None:
-        return Squeeze.apply(input, None)
+        return SqueezeView.apply(input, None)
     return SqueezeDim.apply(input, (dim,) if isinstance(dim, int) else tuple(dim))
 
 
@@ -313,7 +345,11 @@ class Index(Function):
     def forward(ctx, x, key):
         ctx.aux = key
         out = x[key]
-        return out if isinstance(out, np.ndarray) else np.asarray(out)
+        if isinstance(out, np.ndarray):
+            return out
+        if not any(k is Ellipsis for k in key):
+            return x[(*key, Ellipsis)]  # all integers: numpy gives a scalar, x[i, j, ...] the 0-d view torch has
+        return np.asarray(out)
 
     @staticmethod
     def backward(ctx, g):
@@ -326,7 +362,9 @@ _INDEX_CLASSES = {}
 def _index_class(kind):
     cls = _INDEX_CLASSES.get(kind)
     if cls is None:
-        cls = type(kind + "Index", (Index,), {"__slots__": (), "name": f"{kind}Backward0"})
+        # basic indexing (ints, slices, None, ...) gives a view; advanced indexing ("Index") a copy
+        bases = (Index,) if kind == "Index" else (ViewFunction, Index)
+        cls = type(kind + "Index", bases, {"__slots__": (), "name": f"{kind}Backward0"})
         _INDEX_CLASSES[kind] = cls
     return cls
 

@@ -15,6 +15,7 @@ from gradcli.engine.errors import TorchIndexError, TorchRuntimeError
 from gradcli.engine.ops import shape, sizes
 from gradcli.engine.ops.common import as_shape, check_size, val
 from gradcli.engine.ops.registry import register
+from gradcli.engine.ops.views import ViewFunction, number_outputs
 from gradcli.engine.tensor import Tensor, wrap_dim
 
 
@@ -178,7 +179,14 @@ class SplitPiece(Function):
         return (shape.index_put_zeros(g, ctx.aux, ctx.in_shapes[0]),)
 
 
-class SplitWithSizesPiece(SplitPiece):
+class SplitView(ViewFunction, SplitPiece):
+    """One output of split or chunk: a view, which torch forbids modifying in place (one of several)."""
+
+    __slots__ = ()
+    multi_output = True
+
+
+class SplitWithSizesPiece(SplitView):
     __slots__ = ()
     name = "SplitWithSizesBackward0"
 
@@ -188,7 +196,7 @@ def _split_pieces(input, sizes, d, cls):
     for size in sizes:
         pieces.append(cls.apply(input, _axis_key(d, slice(start, start + size))))
         start += size
-    return tuple(pieces)
+    return number_outputs(pieces)
 
 
 @register("split", sig="split(tensor, split_size_or_sections, dim=0)",
@@ -206,7 +214,7 @@ def split(tensor, split_size_or_sections, dim=0):
     if size <= 0 and n:
         raise TorchRuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {n}")
     sizes = [min(size, n - s) for s in range(0, n, size)] or [0]
-    return _split_pieces(tensor, sizes, d, SplitPiece)
+    return _split_pieces(tensor, sizes, d, SplitView)
 
 
 @register("chunk", sig="chunk(input, chunks, dim=0)", doc="split into `chunks` nearly equal pieces along dim",
