@@ -74,6 +74,9 @@ TENSOR_ATTRIBUTES = frozenset("""
 dtype shape size requires_grad grad grad_fn is_leaf data item tolist numel nelement dim ndim detach detach_
 requires_grad_ retain_grad retains_grad backward T mT H mH device is_floating_point element_size cpu
 """.split())
+# The two private tensor attributes programs read (names starting with '_' are otherwise off limits): torch's
+# version counter (an int) and a view's base (None for a tensor that is not a view).  Read only.
+PRIVATE_TENSOR_ATTRIBUTES = frozenset({"_version", "_base"})
 
 # The attributes torch's layers keep, readable by programs (model[0].weight, layer.in_features ...).
 MODULE_SETTINGS = {
@@ -174,7 +177,7 @@ def set_default_device(device) -> None:
 
 @cache
 def tensor_attributes() -> frozenset:
-    return TENSOR_ATTRIBUTES | {n for n, s in REGISTRY.items() if s.method}
+    return TENSOR_ATTRIBUTES | PRIVATE_TENSOR_ATTRIBUTES | {n for n, s in REGISTRY.items() if s.method}
 
 
 @cache

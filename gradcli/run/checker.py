@@ -112,7 +112,8 @@ class _Checker:
     def check_Attribute(self, node: ast.Attribute, *_):
         if node.attr == "__init__" and _is_super_call(node.value):
             return  # super().__init__(...)
-        if node.attr.startswith("_"):
+        if node.attr.startswith("_") and not (node.attr in api.PRIVATE_TENSOR_ATTRIBUTES
+                                              and isinstance(node.ctx, ast.Load)):
             self.refuse(f"the attribute .{node.attr} (names starting with '_' are off limits)", node)
         dotted = _dotted_module_path(node, self.module_aliases)
         if dotted is not None:
