@@ -97,6 +97,8 @@ def test_run_restores_engine_state():
     ("global x\n", "global statements", 1, 1),
     ("del x\n", "del statements", 1, 1),
     ("x = 1j\n", "complex literals", 1, 5),
+    ("import torch\nx = torch.ones(2)\nx._version = 3\n", "the attribute ._version", 3, 1),  # read only
+    ("import torch\nx = torch.ones(2)\nprint(x._grad)\n", "the attribute ._grad", 3, 7),
 ])
 def test_refused_before_running(source, what, line, column):
     code, out, err = run("print('ran')\n" + source)
@@ -117,6 +119,13 @@ def test_refused_while_running(source, what):
     assert code == 2
     assert err.startswith(f"gradcli run does not support {what}")
     assert err.endswith(f"(line {source.count(chr(10))})\n")
+
+
+def test_a_tensors_version_and_base_are_readable_and_nothing_elses():
+    code, out, err = run("import torch\nx = torch.ones(2)\nv = x[0]\nv.add_(1)\nprint(x._version, v._base is x, x._base)\n"
+                         "class A:\n    pass\nprint(A()._version)\n")
+    assert out == "1 True None\n"
+    assert code == 1 and err.endswith("AttributeError: 'A' object has no attribute '_version'\n")
 
 
 def test_refusal_reports_line_and_column():
