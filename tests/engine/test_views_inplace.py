@@ -1,7 +1,7 @@
 """In-place ops on views (x[0].exp_(), x.t().add_(1), x.view(4).mul_(3), l[1:].copy_(y) ...) rewrite the base's
 history as PyTorch's do (CopySlices for the base, AsStridedBackward0 for its views).  Gradients and second
 derivatives are checked against central finite differences of the forward values and against hand derivations,
-never against gradients gradcli computed another way; tests/snippets/124-128 compare the printed forms, grad_fn
+never against gradients gradcli computed another way; tests/snippets/124-129 compare the printed forms, grad_fn
 names and errors with PyTorch."""
 
 from __future__ import annotations
