@@ -122,8 +122,8 @@ def test_refused_while_running(source, what):
 
 
 def test_a_tensors_version_and_base_are_readable_and_nothing_elses():
-    code, out, err = run("import torch\nx = torch.ones(2)\nv = x[0]\nv.add_(1)\nprint(x._version, v._base is x, x._base)\n"
-                         "class A:\n    pass\nprint(A()._version)\n")
+    code, out, err = run("import torch\nx = torch.ones(2)\nv = x[0]\nv.add_(1)\n"
+                         "print(x._version, v._base is x, x._base)\nclass A:\n    pass\nprint(A()._version)\n")
     assert out == "1 True None\n"
     assert code == 1 and err.endswith("AttributeError: 'A' object has no attribute '_version'\n")
 
