@@ -651,7 +651,7 @@ def _activation(class_name: str, op: str, params: tuple = (), defaults: tuple = 
             setattr(self, key, value)
 
     def forward(self, input):
-        settings = {key: getattr(self, key) for key in params if key != "inplace"}
+        settings = {key: getattr(self, key) for key in params}  # inplace=True modifies the input, as torch's
         return _op(op)(input, **settings)
 
     def extra_repr(self):

@@ -13,6 +13,7 @@ from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchRuntimeError
 from gradcli.engine.ops.common import as_float, val
 from gradcli.engine.ops.elementwise import keep_input_at_zero_bounds
+from gradcli.engine.ops.inplace import apply_inplace
 from gradcli.engine.ops.registry import register
 
 SQRT1_2 = 1.0 / math.sqrt(2.0)
@@ -49,6 +50,18 @@ def _act(grad_fn, f, rule):
         "__slots__": (), "name": grad_fn, "f": staticmethod(f), "rule": staticmethod(rule)})
 
 
+def _in_place_variant(cls, grad_fn):
+    """The node torch records for an activation's inplace=True form where it names it apart (EluBackward1 ...)."""
+    return type(grad_fn.replace("Backward", ""), (cls,), {"__slots__": (), "name": grad_fn})
+
+
+def _activate(cls, input, inplace, *params):
+    """F.X(input, ..., inplace=True) overwrites input (a view's base included) and returns it, as torch's."""
+    if inplace:
+        return apply_inplace(input, lambda s: cls.apply(s, *params))
+    return cls.apply(input, *params)
+
+
 # logsigmoid: log(sigmoid(x)) = min(x, 0) - log1p(exp(-|x|))
 def _logsigmoid_rule(g, x):
     # d/dx log(sigmoid(x)) = sigmoid(-x), computed stably
@@ -83,13 +96,14 @@ def softplus(input, beta=1.0, threshold=20.0):
 
 LeakyRelu = _act("LeakyReluBackward0", lambda x, s: np.where(x > 0, x, x * s),
                  lambda g, x, s: dual.where(val(x) > 0, g, g * s))
+LeakyReluInPlace = _in_place_variant(LeakyRelu, "LeakyReluBackward1")
 
 
 @register("leaky_relu", sig="leaky_relu(input, negative_slope=0.01)",
           doc="x if x > 0 else negative_slope * x (slope at 0: negative_slope)", category="activation",
           torch=False, method=False, functional=True)
 def leaky_relu(input, negative_slope=0.01, inplace=False):
-    return LeakyRelu.apply(input, float(negative_slope))
+    return _activate(LeakyReluInPlace if inplace else LeakyRelu, input, inplace, float(negative_slope))
 
 
 def _elu(x, alpha, scale):
@@ -106,18 +120,19 @@ def _elu_rule(g, x, alpha, scale):
 
 
 Elu = _act("EluBackward0", _elu, _elu_rule)
+EluInPlace = _in_place_variant(Elu, "EluBackward1")
 
 
 @register("elu", sig="elu(input, alpha=1.0)", doc="x if x > 0 else alpha * (exp(x) - 1)", category="activation",
           torch=False, method=False, functional=True)
 def elu(input, alpha=1.0, inplace=False):
-    return Elu.apply(input, float(alpha), 1.0)
+    return _activate(EluInPlace if inplace else Elu, input, inplace, float(alpha), 1.0)
 
 
 @register("selu", sig="selu(input)", doc="scale * elu(x, alpha) with the self-normalising constants",
           category="activation", torch=True, method=False, functional=True)
 def selu(input, inplace=False):
-    return Elu.apply(input, SELU_ALPHA, SELU_SCALE)
+    return _activate(EluInPlace if inplace else Elu, input, inplace, SELU_ALPHA, SELU_SCALE)
 
 
 def _gelu(x, approximate):
@@ -167,7 +182,7 @@ Silu = _act("SiluBackward0", lambda x: x * dual._np_sigmoid(x), _silu_rule)
 @register("silu", sig="silu(input)", doc="x * sigmoid(x) (swish)", category="activation", torch=False,
           method=False, functional=True)
 def silu(input, inplace=False):
-    return Silu.apply(input)
+    return _activate(Silu, input, inplace)
 
 
 def _mish_rule(g, x):
@@ -182,7 +197,7 @@ Mish = _act("MishBackward0", lambda x: x * np.tanh(np.log1p(np.exp(x))), _mish_r
 @register("mish", sig="mish(input)", doc="x * tanh(softplus(x))", category="activation", torch=False, method=False,
           functional=True)
 def mish(input, inplace=False):
-    return Mish.apply(input)
+    return _activate(Mish, input, inplace)
 
 
 def _hardtanh_rule(g, x, lo, hi):
@@ -204,13 +219,13 @@ Hardtanh = _act("HardtanhBackward0", lambda x, lo, hi: keep_input_at_zero_bounds
           doc="clamp to [min_val, max_val] (gradient 0 at the bounds, unlike clamp)", category="activation",
           torch=False, method=False, functional=True)
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
-    return Hardtanh.apply(input, float(min_val), float(max_val))
+    return _activate(Hardtanh, input, inplace, float(min_val), float(max_val))
 
 
 @register("relu6", sig="relu6(input)", doc="min(max(x, 0), 6) (hardtanh(x, 0, 6))", category="activation",
           torch=False, method=False, functional=True)
 def relu6(input, inplace=False):
-    return Hardtanh.apply(input, 0.0, 6.0)
+    return _activate(Hardtanh, input, inplace, 0.0, 6.0)
 
 
 def _hardsigmoid(x):
@@ -231,7 +246,7 @@ Hardsigmoid = _act("HardsigmoidBackward0", _hardsigmoid, _hardsigmoid_rule)
 @register("hardsigmoid", sig="hardsigmoid(input)", doc="min(max(x + 3, 0), 6) / 6", category="activation",
           torch=False, method=False, functional=True)
 def hardsigmoid(input, inplace=False):
-    return Hardsigmoid.apply(input)
+    return _activate(Hardsigmoid, input, inplace)
 
 
 def _hardswish_rule(g, x):
@@ -246,7 +261,7 @@ Hardswish = _act("HardswishBackward0", lambda x: x * _hardsigmoid(x), _hardswish
 @register("hardswish", sig="hardswish(input)", doc="x * hardsigmoid(x)", category="activation",
           torch=False, method=False, functional=True)
 def hardswish(input, inplace=False):
-    return Hardswish.apply(input)
+    return _activate(Hardswish, input, inplace)
 
 
 def _celu(x, alpha):
@@ -260,6 +275,7 @@ def _celu_rule(g, x, alpha):
 
 
 Celu = _act("CeluBackward0", _celu, _celu_rule)
+CeluInPlace = _in_place_variant(Celu, "CeluBackward1")
 
 
 @register("celu", sig="celu(input, alpha=1.0)", doc="x if x > 0 else alpha * (exp(x / alpha) - 1)",
@@ -267,4 +283,4 @@ Celu = _act("CeluBackward0", _celu, _celu_rule)
 def celu(input, alpha=1.0, inplace=False):
     if alpha == 0:
         raise TorchRuntimeError("ZeroDivisionError")
-    return Celu.apply(input, float(alpha))
+    return _activate(CeluInPlace if inplace else Celu, input, inplace, float(alpha))

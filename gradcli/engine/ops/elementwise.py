@@ -16,9 +16,10 @@ from gradcli.engine.tensor import Tensor
 
 
 def unary(name, grad_fn, forward, rule, *, uses="x", doc, functional=False, method=True, category="elementwise",
-          float_only=True, aliases=()):
+          float_only=True, aliases=(), inplace_flag=False):
     """Define op `name`: ``forward(array) -> array`` and ``rule(g, saved) -> grad`` where `saved` is the
-    input (uses="x") or the output (uses="out")."""
+    input (uses="x") or the output (uses="out").  `inplace_flag`: it takes F.relu's ``inplace=True``, which
+    calls the in-place method `name`_ (ops/inplace.py)."""
 
     def fwd(ctx, x):
         return forward(as_float(x) if float_only else x)
@@ -32,6 +33,10 @@ def unary(name, grad_fn, forward, rule, *, uses="x", doc, functional=False, meth
 
     def op(input):
         return cls.apply(input)
+
+    if inplace_flag:
+        def op(input, inplace=False):  # noqa: F811 - the form that takes the flag
+            return getattr(input, name + "_")() if inplace else cls.apply(input)
 
     op.__name__ = name
     op.__doc__ = doc
@@ -65,7 +70,7 @@ sigmoid = unary("sigmoid", "SigmoidBackward0", _sigmoid, lambda g, y: g * (1 - y
                 doc="logistic function 1 / (1 + e**-x)", functional=True)
 relu = unary("relu", "ReluBackward0", lambda x: np.where(x < 0, 0, x),  # relu(-0.0) is -0.0, as torch's
              lambda g, y: dual.where(val(y) <= 0, 0.0, g), uses="out", doc="max(x, 0) (gradient 0 at 0)",
-             functional=True, float_only=False)
+             functional=True, float_only=False, inplace_flag=True)
 
 
 def keep_input_at_zero_bounds(out, x, lo, hi):
