@@ -17,6 +17,7 @@ from gradcli.engine import dual
 from gradcli.engine.autograd import SECOND_BACKWARD, Function, GradMode, next_sequence, no_grad, type_name
 from gradcli.engine.dual import sum_to_shape
 from gradcli.engine.errors import TorchRuntimeError, TorchTypeError
+from gradcli.engine.ops.views import IN_CUSTOM_FUNCTION
 from gradcli.engine.tensor import Tensor
 
 
@@ -198,10 +199,15 @@ def apply(name: str, call_forward, call_backward, args: tuple, kwargs: dict, set
     differentiable = []
     for value in outputs:
         if isinstance(value, Tensor):
-            fresh = value if not any(value is a for a in args) else Tensor._make(value.array, None)
-            if fresh is not value:
-                fresh._version = value._version  # a view of the input: same storage and version counter
+            fresh = value
+            if any(value is a for a in args):
+                with no_grad():
+                    fresh = value[...]  # an input returned as-is: a view of it (same storage and version counter)
             is_diff = tracking and id(value) not in ctx.non_differentiable and value.array.dtype.kind in "fc"
+            view = getattr(fresh, "_view", None)
+            if is_diff and view is not None:
+                # torch forbids modifying it in place: CopySlices would bypass the program's backward
+                view.creation = IN_CUSTOM_FUNCTION
             results.append(fresh)
             differentiable.append(is_diff)
         else:

@@ -236,7 +236,7 @@ class Tensor:
     def __iter__(self):
         if self.array.ndim == 0:
             raise TorchTypeError("iteration over a 0-d tensor")
-        return (self[i] for i in range(self.array.shape[0]))
+        return iter(self.unbind(0))  # as torch's: the rows are unbind's views (which may not be modified in place)
 
     def __format__(self, spec: str) -> str:
         if self.array.ndim == 0:

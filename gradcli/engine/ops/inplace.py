@@ -41,7 +41,7 @@ from gradcli.engine.ops.rearrange import index_add, scatter, scatter_add
 from gradcli.engine.ops.registry import register
 from gradcli.engine.ops.shape import expand, getitem, index_put_zeros, normalise_key, to_index
 from gradcli.engine.ops.tensor_methods import masked_fill
-from gradcli.engine.ops.views import DEFAULT, MULTI_OUTPUT_NODE, NO_GRAD_MODE, live_views
+from gradcli.engine.ops.views import DEFAULT, IN_CUSTOM_FUNCTION, MULTI_OUTPUT_NODE, NO_GRAD_MODE, live_views
 from gradcli.engine.tensor import Tensor
 
 LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
@@ -52,6 +52,11 @@ NO_GRAD_HINT = (
     " Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving "
     "both the view and the inplace either both inside the no_grad block (if you don't want the inplace to be "
     "tracked) or both outside (if you want the inplace to be tracked).")
+CUSTOM_FUNCTION_HINT = (
+    " This view was created inside a custom Function (or because an input was returned as-is) and the autograd "
+    "logic to handle view+inplace would override the custom backward associated with the custom Function, leading "
+    "to incorrect gradients. This behavior is forbidden. You can fix this by cloning the output of the custom "
+    "Function.")
 
 
 def apply_inplace(self: Tensor, compute) -> Tensor:
@@ -134,6 +139,8 @@ def view_message(tensor: Tensor, view, indirect: bool) -> str:
         return message + MULTI_OUTPUT_HINT
     if view.creation == NO_GRAD_MODE:
         return message + NO_GRAD_HINT
+    if view.creation == IN_CUSTOM_FUNCTION:
+        return message + CUSTOM_FUNCTION_HINT
     return message
 
 

@@ -21,7 +21,7 @@ from gradcli.engine.autograd import Function, GradMode
 from gradcli.engine.tensor import Tensor
 
 # torch's CreationMeta: how a view came to be, which decides whether it may be modified in place
-DEFAULT, NO_GRAD_MODE, MULTI_OUTPUT_NODE = "default", "no_grad", "multi_output"
+DEFAULT, NO_GRAD_MODE, MULTI_OUTPUT_NODE, IN_CUSTOM_FUNCTION = "default", "no_grad", "multi_output", "custom_function"
 
 
 class ViewInfo:
