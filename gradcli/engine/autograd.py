@@ -188,13 +188,13 @@ class Function:
         else:
             ctx.saved = ctx.versions = ()
         ctx.saved_cast = None
-        if cls.uniform_grad_ok and len(args) > 1:
-            # torch's elementwise kernels compute in the result dtype: a 0-d float64 operand of a float32 op
-            # enters the backward rule as float32 too (not as numpy's float64 promotion), and each gradient is
-            # cast to its input's dtype on the way out, as torch's engine does
+        if len(args) > 1 and out.dtype.kind in "fc":
+            # Mixed dtypes (a 0-d float64 operand of a float32 op, cat of float32 and float64): torch's engine
+            # casts each gradient to its input's dtype on the way out (edge_dtypes), and its elementwise
+            # kernels compute the rule in the result dtype (_saved_values)
             dtype = out.dtype
             for a in args:
-                if isinstance(a, Tensor) and a.array.dtype != dtype and dtype.kind in "fc":
+                if isinstance(a, Tensor) and a.array.dtype != dtype:
                     ctx.saved_cast = dtype
                     ctx.edge_dtypes = tuple([a.array.dtype if isinstance(a, Tensor) else None for a in args])
                     break
@@ -216,8 +216,9 @@ class Function:
             if isinstance(value, Tensor):
                 if value._version[0] != version:
                     raise TorchRuntimeError(_modified_message(value, self, i, version))
-                if self.saved_cast is not None and value.array.dtype != self.saved_cast \
-                        and value.array.dtype.kind in "fc":
+                # float32/float64 elementwise rules only: half keeps a float32 0-d operand (torch's opmath)
+                if self.saved_cast is not None and self.uniform_grad_ok and self.saved_cast.itemsize >= 4 \
+                        and value.array.dtype != self.saved_cast and value.array.dtype.kind in "fc":
                     cast = self.saved_cast
                     values.append(value.to(dtypes.of_numpy(cast)) if create_graph else value.array.astype(cast))
                 else:

@@ -651,7 +651,10 @@ OPS = {
 
 def _logit(b, input, eps=None):
     x = as_tensor(input)
-    if eps is not None:
+    if eps is not None and number(eps) > sp.Rational(1, 2):  # lo > hi: torch's ternary gives lo below lo, else hi
+        lo = number(eps)
+        x = elementwise(lambda a: sp.Piecewise((lo, a < lo), (1 - lo, True)), x)
+    elif eps is not None and number(eps) >= 0:  # a negative eps means no clamp, as torch's
         x = _clamp(b, x, number(eps), 1 - number(eps), op="logit")
     return elementwise(lambda a: sp.log(a / (1 - a)), x)
 

@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dual, kernels
+from gradcli.engine import dtypes, dual, kernels
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchRuntimeError
 from gradcli.engine.ops import arith, sizes
@@ -239,11 +239,11 @@ class LerpTensor(Function):
     @staticmethod
     def forward(ctx, start, end, weight):
         _same_lerp_dtypes(start, end, weight)
-        start, end = promote(start, end)
+        # torch's promotion over all three: a 0-d weight only decides the dtype when the others are 0-d too
+        dtype = dtypes.result_type(start, end, weight)
+        start, end, weight = (v.astype(dtype, copy=False) for v in (start, end, weight))
         check_broadcast(start, end)
-        if weight.dtype != start.dtype:
-            weight = weight.astype(np.result_type(start, end))
-        return np.asarray(_lerp_forward(start, end, weight), dtype=np.result_type(start, end))
+        return np.asarray(_lerp_forward(start, end, weight), dtype=dtype)
 
     @staticmethod
     def backward(ctx, g, start, end, weight):

@@ -201,7 +201,7 @@ class Logit(Function):
         ctx.aux = eps
         with np.errstate(all="ignore"):
             # torch's `x < lo ? lo : (x > hi ? hi : x)`, not a clip: with eps > 0.5 (lo > hi) the order matters
-            z = x if eps is None else np.where(x < eps, eps, np.where(x > 1 - eps, 1 - eps, x))
+            z = x if eps is None or eps < 0 else np.where(x < eps, eps, np.where(x > 1 - eps, 1 - eps, x))
             return np.log(z / (1 - z)).astype(x.dtype, copy=False)
 
     @staticmethod
@@ -210,7 +210,7 @@ class Logit(Function):
         xv = val(x)
         with np.errstate(all="ignore"):
             slope = g / (x * (1 - x))
-            if eps is None:  # outside [0, 1] the gradient is nan, as torch's logit_backward
+            if eps is None or eps < 0:  # no clamp: outside [0, 1] the gradient is nan, as torch's logit_backward
                 return (dual.where((xv < 0) | (xv > 1), np.nan, slope),)
             return (dual.where((xv < eps) | (xv > 1 - eps), 0.0, slope),)
 

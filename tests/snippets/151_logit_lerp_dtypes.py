@@ -1,0 +1,16 @@
+# logit with a negative eps (no clamp: nan gradient outside [0, 1]) and lerp's dtype when every operand is 0-d
+import torch
+p = torch.tensor([0.5, -0.05, 1.05, 0.3], requires_grad=True)
+torch.logit(p, eps=-0.1).sum().backward()
+print(p.grad)
+r = torch.lerp(torch.tensor(1.), torch.tensor(3.), torch.tensor(0.3, dtype=torch.float64))
+print(r.dtype, r.item())
+a = torch.tensor(1., requires_grad=True)
+w = torch.tensor(0.3, dtype=torch.float64, requires_grad=True)
+r = torch.lerp(a, torch.tensor(3.), w)
+r.backward()
+print(r, a.grad, w.grad)
+v = torch.tensor([1.0, 2.0], requires_grad=True)
+r = torch.lerp(v, torch.tensor([3.0, -1.0]), w)
+r.sum().backward()
+print(r, v.grad, w.grad)
