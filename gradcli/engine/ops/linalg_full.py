@@ -20,7 +20,7 @@ from gradcli.engine.ops import arith, shape, sizes
 from gradcli.engine.ops.common import promote, val
 from gradcli.engine.ops.elementwise import abs as _abs
 from gradcli.engine.ops.linalg import Dot, MatMul, Mv, matmul
-from gradcli.engine.ops.lu import singular_where
+from gradcli.engine.ops.lu import lu_factor, singular_where
 from gradcli.engine.ops.reduction import sum as _sum
 from gradcli.engine.ops.reduction_extra import Amax, Amin, VectorNorm, ord_value
 from gradcli.engine.ops.registry import register
@@ -479,7 +479,11 @@ class Det(Function):
     @staticmethod
     def forward(ctx, a):
         check_square(a, "det")
-        return np.asarray(np.linalg.det(a))
+        det = np.asarray(np.linalg.det(a))
+        if np.any(det == 0):  # torch's det of a singular matrix: the LU's product, so -0. after an odd pivot
+            lus, _, parity = lu_factor(np.swapaxes(a, -1, -2))
+            det = np.where(det == 0, parity * np.prod(np.diagonal(lus, axis1=-2, axis2=-1), axis=-1), det)
+        return det
 
     @staticmethod
     def backward(ctx, g, a, d):

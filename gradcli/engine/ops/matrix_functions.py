@@ -22,7 +22,7 @@ from gradcli.engine.ops.elementwise import where
 from gradcli.engine.ops.inplace import Copy
 from gradcli.engine.ops.linalg import matmul
 from gradcli.engine.ops.linalg_full import check_square, inverse, tril
-from gradcli.engine.ops.lu import lu_factor
+from gradcli.engine.ops.lu import inverse_by_lu, lu_factor, singular_by_lu
 from gradcli.engine.ops.reduction import sum as sum_op
 from gradcli.engine.ops.reduction_extra import amax, amin, vector_norm
 from gradcli.engine.ops.registry import register
@@ -44,20 +44,18 @@ LinalgSlogdetResult = _slogdet_type("linalg_slogdet")
 SlogdetResult = _slogdet_type("slogdet")
 
 
-def _lu_inverse_transpose(a: np.ndarray) -> np.ndarray:
-    """A^-T by LU solves (getrs, transposed), so a singular A gives torch's infinities, not an error."""
-    n = a.shape[-1]
-    lus, perms, _ = lu_factor(a)
-    out = np.empty((lus.size // (n * n) if n else 0, n, n), dtype=a.dtype)
-    with np.errstate(all="ignore"):
-        for lu, perm, x in zip(lus.reshape(-1, n, n), perms.reshape(-1, n), out):
-            y = np.eye(n, dtype=a.dtype)
-            for i in range(n):  # U^T y = I: U^T is lower triangular
-                y[i] = (y[i] - lu[:i, i] @ y[:i]) / lu[i, i]
-            for i in range(n - 1, -1, -1):  # L^T z = y: unit upper triangular
-                y[i] -= lu[i + 1:, i] @ y[i + 1:]
-            x[perm] = y  # x = P z
-    return out.reshape(a.shape)
+def _torch_slogdet(a: np.ndarray):
+    """(sign, log|det|) as torch computes them from the LU of Aᵀ: where that LU has an exact zero pivot (a
+    matrix singular in exact arithmetic that numpy's LU of A may miss by a rounding error), sign is ±0 and
+    log|det| is -inf; elsewhere numpy's values."""
+    sign, logabs = np.linalg.slogdet(a)
+    singular = singular_by_lu(np.swapaxes(a, -1, -2))
+    if np.any(singular):
+        lus, _, parity = lu_factor(np.swapaxes(a, -1, -2))
+        lu_sign = parity * np.prod(np.sign(np.diagonal(lus, axis1=-2, axis2=-1)), axis=-1)
+        sign = np.where(singular, lu_sign, sign)
+        logabs = np.where(singular, -np.inf, logabs)
+    return sign.astype(a.dtype, copy=False), logabs.astype(a.dtype, copy=False)
 
 
 class LogAbsDet(Function):
@@ -68,7 +66,7 @@ class LogAbsDet(Function):
     @staticmethod
     def forward(ctx, a):
         check_square(a, "slogdet")
-        return np.linalg.slogdet(a)[1].astype(a.dtype, copy=False)
+        return _torch_slogdet(a)[1]
 
     @staticmethod
     def backward(ctx, g, a):
@@ -76,10 +74,11 @@ class LogAbsDet(Function):
         g = dual.reshape(g, np.shape(val(g)) + (1, 1)) if np.ndim(val(g)) else g
         if isinstance(a, Tensor):
             return (g * dual.swap_last(dual.inverse(a)),)
-        try:
+        singular = singular_by_lu(np.swapaxes(a, -1, -2))
+        if not np.any(singular):
             return (g * np.swapaxes(np.linalg.inv(a), -1, -2),)
-        except np.linalg.LinAlgError:  # singular: torch's LU solve gives infinities
-            return (g * _lu_inverse_transpose(a),)
+        # torch solves with the LU of Aᵀ: a singular matrix gives its infinities and nans, not an error
+        return (g * inverse_by_lu(np.swapaxes(a, -1, -2)),)
 
 
 class SignOfDet(Function):
@@ -91,11 +90,7 @@ class SignOfDet(Function):
     @staticmethod
     def forward(ctx, a):
         check_square(a, "slogdet")
-        sign = np.linalg.slogdet(a)[0].astype(a.dtype, copy=False)
-        if np.any(sign == 0):  # torch's sign of a singular matrix: the LU's, so -0. after an odd permutation
-            _, _, parity = lu_factor(a)
-            sign = np.where(sign == 0, parity * 0.0, sign)
-        return sign
+        return _torch_slogdet(a)[0]
 
     @staticmethod
     def backward(ctx, g):
