@@ -581,6 +581,11 @@ def _pool_args(kernel_size, stride, padding, nd):
     padding = _pair(padding, nd)
     if 0 in stride:
         raise TorchRuntimeError("stride should not be zero")
+    if min(stride) < 0:
+        h, w = ((1,) + stride)[-2:]
+        raise TorchRuntimeError(f"stride should be greater than zero, but got dH: {h} dW: {w}")
+    if min(padding) < 0:
+        raise TorchRuntimeError(f"pad must be non-negative, but got pad: {min(padding)}")
     for p, k in zip(padding, kernel):
         if p > k // 2:
             raise TorchRuntimeError(f"pad should be at most half of effective kernel size, but got pad={p}, "
@@ -599,6 +604,9 @@ def _check_pool_input(input, nd, name):
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
     _check_pool_input(input, 2, "max_pool2d")
     kernel, stride, padding = _pool_args(kernel_size, stride, padding, 2)
+    if min(_pair(dilation, 2)) <= 0:
+        h, w = _pair(dilation, 2)
+        raise TorchRuntimeError(f"dilation should be greater than zero, but got dilationH: {h} dilationW: {w}")
     return MaxPool.apply(input, kernel, stride, padding, _pair(dilation, 2), bool(ceil_mode))
 
 
@@ -609,8 +617,14 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     _check_pool_input(input, 1, "max_pool1d")
     (k,), (p,), (d,) = _pair(kernel_size, 1), _pair(padding, 1), _pair(dilation, 1)
     (s,) = _pair(stride, 1) if stride not in (None, [], ()) else (k,)
-    if s <= 0:  # torch's own max_pool1d checks, before the 2-D pool it runs
+    if k <= 0:  # torch's own max_pool1d checks, in its order, before the 2-D pool it runs
+        raise TorchRuntimeError(f"max_pool1d() kernel_size must be greater than zero, but got {k}")
+    if s <= 0:
         raise TorchRuntimeError(f"max_pool1d() stride must be greater than zero, but got {s}")
+    if p < 0:
+        raise TorchRuntimeError(f"max_pool1d() padding must be non-negative, but got {p}")
+    if d <= 0:
+        raise TorchRuntimeError(f"max_pool1d() dilation must be greater than zero, but got {d}")
     if p > k // 2:
         raise TorchRuntimeError(f"max_pool1d() padding should be at most half of kernel size, but got padding={p} "
                                 f"and kernel_size={k}")
@@ -926,7 +940,7 @@ class MultiMarginLoss(Function):
 
     @staticmethod
     def forward(ctx, x, target, p, margin, weight, reduction):
-        x2 = x if x.ndim == 2 else x[None]
+        x2 = x if x.ndim == 2 else x.reshape(1, -1)  # a 1-D input is one row; a 0-d one, one row of one class
         t = target.reshape(-1)
         picked = x2[np.arange(len(t)), t][:, None]
         z = margin - picked + x2
@@ -948,7 +962,7 @@ class MultiMarginLoss(Function):
         if isinstance(g, Tensor):
             raise TorchNotImplementedError("gradcli does not differentiate multi_margin_loss twice")
         t, p, margin, weight, reduction, ndim = ctx.aux
-        x2 = x if x.ndim == 2 else x[None]
+        x2 = x if x.ndim == 2 else x.reshape(1, -1)
         rows = np.arange(len(t))
         z = margin - x2[rows, t][:, None] + x2
         mask = np.ones(x2.shape, dtype=bool)
@@ -961,7 +975,7 @@ class MultiMarginLoss(Function):
             gr = gr / len(t)
         grad = slope * gr[:, None]
         grad[rows, t] -= grad.sum(axis=1)
-        return (grad if ndim == 2 else grad[0]),
+        return (grad if ndim == 2 else grad[0].reshape(x.shape)),
 
 
 @_functional("multi_margin_loss", "multi_margin_loss(input, target, p=1, margin=1, weight=None, reduction='mean')",

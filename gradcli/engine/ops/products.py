@@ -198,6 +198,13 @@ class CdistNorm(VectorNorm):
     name = "CdistBackward0"
 
     @staticmethod
+    def forward(ctx, x, ord, dim, keepdim):  # noqa: A002 - torch's name
+        if x.shape[-1] == 0:  # rows of no columns are at distance 0, whatever p (torch's cdist)
+            ctx.aux = (ord, (x.ndim - 1,), keepdim, x.shape)
+            return np.zeros(x.shape[:-1], dtype=x.dtype)
+        return VectorNorm.forward(ctx, x, ord, dim, keepdim)
+
+    @staticmethod
     def backward(ctx, g, x, norm):
         p, dims, keepdim, shape = ctx.aux
         if p == 0:

@@ -16,7 +16,7 @@ from gradcli.engine import dual
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchIndexError, TorchRuntimeError, broadcast_message
 from gradcli.engine.ops import sizes
-from gradcli.engine.ops.common import as_shape, check_size, val
+from gradcli.engine.ops.common import as_shape, check_size, dtype_title, val
 from gradcli.engine.ops.registry import register
 from gradcli.engine.ops.shape import TransposeView, expand, getitem, index_put_zeros, permute, view
 from gradcli.engine.ops.shape_extra import SplitView, cat, flip, gather, gather_key, index_array, index_select, repeat
@@ -70,8 +70,8 @@ def movedim(input, source, destination):
     if len(src) != len(dst):
         raise TorchRuntimeError(f"movedim: Invalid source or destination dims: source ({src} dims) should contain "
                                 f"the same number of dims as destination ({dst} dims)")
-    src = [wrap_dim(s, n) for s in src] if n else [0 for _ in src]
-    dst = [wrap_dim(s, n) for s in dst] if n else [0 for _ in dst]
+    src = [wrap_dim(s, n) for s in src]  # a 0-d tensor's dim is -1 or 0 (wrap_dim's range for it)
+    dst = [wrap_dim(s, n) for s in dst]
     if len(set(src)) != len(src):
         raise TorchRuntimeError("movedim: repeated dim in `source` " + str(list(source)))
     if len(set(dst)) != len(dst):
@@ -281,7 +281,9 @@ def repeat_interleave(input, repeats, dim=None, *, output_size=None):
     return view(wide.contiguous(), *(shape[:d] + [shape[d] * r] + shape[d + 1:]))
 
 
-def _scatter_checks(x, d, index, src_shape):
+def _scatter_checks(x, d, index, src_shape, src_dtype=None):
+    if src_dtype is not None and src_dtype != x.dtype:
+        raise TorchRuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
     if index.ndim != x.ndim and not (x.ndim == 0 and index.ndim <= 1):
         raise TorchRuntimeError("Index tensor must have the same number of dimensions as self tensor")
     if index.size and (index.max() >= (x.shape[d] if x.ndim else 1) or index.min() < -(x.shape[d] if x.ndim else 1)):
@@ -303,7 +305,7 @@ class Scatter(Function):
 
     @staticmethod
     def forward(ctx, x, src, d, index, accumulate):
-        _scatter_checks(x, d, index, np.shape(src) if isinstance(src, np.ndarray) else None)
+        _scatter_checks(x, d, index, *((src.shape, src.dtype) if isinstance(src, np.ndarray) else (None,)))
         index = np.where(index < 0, index + x.shape[d], index)
         key = gather_key(index, d)
         ctx.aux = (key, np.shape(src))
@@ -383,6 +385,9 @@ class IndexAdd(Function):
     def forward(ctx, x, source, d, index, alpha):
         if index.ndim > 1:
             raise TorchIndexError("index_add_(): Index is supposed to be a vector")
+        if source.dtype != x.dtype:
+            raise TorchRuntimeError(f"index_add_(): self ({dtype_title(x.dtype)}) and source "
+                                    f"({dtype_title(source.dtype)}) must have the same scalar type")
         n = x.shape[d] if x.ndim else 1
         if index.size and (index.max() >= n or index.min() < -n):
             raise TorchIndexError("index out of range in self")

@@ -278,8 +278,14 @@ class VectorNorm(Function):
         with np.errstate(all="ignore"):
             if ord == 0:
                 return np.sum(a != 0, axis=axis, keepdims=keepdim).astype(x.dtype)
+            if math.isinf(ord) and (a.size == 0 or any(x.shape[d] == 0 for d in dims)):
+                where = (f"on the dimension {dim if isinstance(dim, int) else next(d for d in dims if not x.shape[d])}"
+                         "because this dimension is empty and" if dim is not None and x.ndim else
+                         "on an empty tensor because")  # torch's text, its missing space included
+                raise TorchRuntimeError(f"linalg.vector_norm cannot compute the {'-' if ord < 0 else ''}inf norm "
+                                        f"{where} the operation does not have an identity")
             if ord == math.inf:
-                return np.max(a, axis=axis, keepdims=keepdim) if a.size else np.zeros(())
+                return np.max(a, axis=axis, keepdims=keepdim)
             if ord == -math.inf:
                 return np.min(a, axis=axis, keepdims=keepdim)
             if ord == 1:

@@ -1,0 +1,6 @@
+# torch's error, word for word
+import torch
+F = torch.nn.functional
+x = torch.arange(10.).reshape(1, 1, 10)
+x4 = torch.randn(1, 2, 5, 5)
+print(F.max_pool1d(x, 2, padding=-1))
