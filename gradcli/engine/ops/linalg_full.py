@@ -561,7 +561,7 @@ class Solve(Function):
             batch = np.broadcast_shapes(a.shape[:-2], bm.shape[:-2])
             x = np.linalg.solve(np.broadcast_to(a, batch + a.shape[-2:]), np.broadcast_to(bm, batch + bm.shape[-2:]))
         except np.linalg.LinAlgError:
-            prefix, _ = singular_where(np.broadcast_to(a, batch + a.shape[-2:]))
+            prefix, _ = singular_where(a)  # torch names a batch element only when A itself is batched
             raise TorchLinAlgError(f"torch.linalg.solve: {prefix}The solver failed because the input matrix is "
                                    "singular.") from None
         return x[..., 0] if vector else x

@@ -137,9 +137,10 @@ class Cholesky(Function):
         try:
             low = np.linalg.cholesky(a)
         except np.linalg.LinAlgError:
-            order = _failing_minor(a)
+            batch, order = _failing_minor(a)
+            prefix = f"(Batch element {batch}): " if a.ndim > 2 else ""
             raise TorchLinAlgError(
-                "linalg.cholesky: The factorization could not be completed because the input is not "
+                f"linalg.cholesky: {prefix}The factorization could not be completed because the input is not "
                 f"positive-definite (the leading minor of order {order} is not positive-definite).") from None
         return np.swapaxes(low, -1, -2).copy() if upper else low
 
@@ -156,14 +157,14 @@ class Cholesky(Function):
 
 
 def _failing_minor(a):
-    first = a.reshape(-1, a.shape[-2], a.shape[-1])
-    for m in first:
+    """(batch element, order) of the first leading minor that is not positive-definite."""
+    for b, m in enumerate(a.reshape(-1, a.shape[-2], a.shape[-1])):
         for k in range(1, m.shape[0] + 1):
             try:
                 np.linalg.cholesky(m[:k, :k])
             except np.linalg.LinAlgError:
-                return k
-    return a.shape[-1]
+                return b, k
+    return 0, a.shape[-1]
 
 
 @register("cholesky", sig="linalg.cholesky(A, *, upper=False)", doc="L with A = L L^T (A symmetric positive-definite)",

@@ -784,6 +784,13 @@ def _conv(input, weight, bias, stride, padding, dilation, groups, nd):
             raise TorchRuntimeError(f"Invalid padding string '{padding}'")
     if any(p < 0 for p in _pair(padding, nd)):
         raise TorchRuntimeError("negative padding is not supported")
+    spatial = input.shape[-nd:]
+    padded = [n + 2 * p for n, p in zip(spatial, _pair(padding, nd))]
+    spans = [d * (k - 1) + 1 for d, k in zip(_pair(dilation, nd), weight.shape[2:])]
+    if any(s > n for s, n in zip(spans, padded)):
+        raise TorchRuntimeError(f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). Kernel "
+                                f"size: ({' x '.join(map(str, spans))}). Kernel size can't be greater than actual "
+                                "input size")
     return Convolution.apply(input, weight, bias, _pair(stride, nd), tuple((p, p) for p in _pair(padding, nd)),
                              _pair(dilation, nd), int(groups))
 

@@ -110,9 +110,8 @@ def topk(input, k, dim=-1, largest=True, sorted=True):  # noqa: A002 - torch's n
         raise TorchRuntimeError("selected index k out of range")
     source = x if x.ndim else x.reshape(1)
     idx = np.take(sort_indices(source, d, largest), np.arange(k), axis=d)
-    if not x.ndim:
-        values = TopkNode.apply(input, None, 0, False) if k else TopkNode.apply(input.reshape(1), idx, 0, True)
-        return TopkResult(values, _indices(idx.reshape(()) if k else idx))
+    if not x.ndim:  # torch: the value itself for k = 0 as for k = 1
+        return TopkResult(TopkNode.apply(input, None, 0, False), _indices(np.zeros((), np.int64)))
     return TopkResult(TopkNode.apply(input, idx, d, True), _indices(idx))
 
 
@@ -194,7 +193,9 @@ def _cum_extremum(input, dim, largest):
     x = input.array
     node, result = (CummaxNode, CummaxResult) if largest else (CumminNode, CumminResult)
     if x.ndim == 0:
-        norm_dims(dim, 0)
+        if dim not in (-1, 0):
+            raise TorchIndexError(f"{'cummax' if largest else 'cummin'}(): Expected reduction dim -1 or 0 for scalar "
+                                  f"but got {dim}")
         return result(node.apply(input, None, 0, False), _indices(np.zeros((), np.int64)))
     d = _dim(x, dim)
     idx = _running_extremum_indices(x, d, largest)

@@ -47,6 +47,8 @@ class Nansum(Function):
 @register("nansum", sig="nansum(input, dim=None, keepdim=False)", doc="sum treating nan as 0",
           category="reduction")
 def nansum(input, dim=None, keepdim=False, *, dtype=None):
+    if dtype is not None:  # torch sums in the requested dtype
+        input = input.to(dtype)
     return Nansum.apply(input, dim, keepdim)
 
 

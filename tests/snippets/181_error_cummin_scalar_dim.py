@@ -1,0 +1,3 @@
+# torch's error, word for word
+import torch
+print(torch.cummin(torch.tensor(1.), -2))
