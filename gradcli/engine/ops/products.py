@@ -13,7 +13,7 @@ import numpy as np
 
 from gradcli.engine import dual
 from gradcli.engine.autograd import Function
-from gradcli.engine.errors import TorchRuntimeError
+from gradcli.engine.errors import TorchNotImplementedError, TorchRuntimeError, TorchValueError
 from gradcli.engine.ops import arith, sizes
 from gradcli.engine.ops.common import promote, val
 from gradcli.engine.ops.linalg import matmul
@@ -217,6 +217,47 @@ class CdistNorm(VectorNorm):
         return VectorNorm.backward(ctx, g, x, norm)
 
 
+class EuclideanDist(Function):
+    """torch's _euclidean_dist, cdist's matrix-product path for p = 2 on more than 25 rows: distances from
+    [-2·x1, |x1|², 1]·[x2, 1, |x2|²]ᵀ, clamped at 0 (so a point's distance to itself can come out as a small
+    positive number, and its gradient with it), with torch's _euclidean_dist_backward."""
+
+    __slots__ = ()
+    name = "EuclideanDistBackward0"
+    saves = (0, 1)
+    saves_output = True
+
+    @staticmethod
+    def forward(ctx, x1, x2):
+        x1_norm = np.sum(x1 * x1, axis=-1, keepdims=True)
+        x2_norm = np.sum(x2 * x2, axis=-1, keepdims=True)
+        left = np.concatenate([x1 * -2, x1_norm, np.ones_like(x1_norm)], axis=-1)
+        right = np.concatenate([x2, np.ones_like(x2_norm), x2_norm], axis=-1)
+        return np.sqrt(np.maximum(left @ np.swapaxes(right, -1, -2), 0))
+
+    @staticmethod
+    def backward(ctx, g, x1, x2, res):
+        if isinstance(g, Tensor):
+            raise TorchNotImplementedError("gradcli does not differentiate cdist's matrix-product path twice")
+        with np.errstate(all="ignore"):
+            ratio = np.where(res == 0, 0.0, g / res)  # torch's subgradient 0 where a distance is 0
+        need1, need2 = ctx.needs_input_grad
+        g1 = x1 * ratio.sum(-1, keepdims=True) - ratio @ x2 if need1 else None
+        g2 = x2 * ratio.sum(-2)[..., None] - np.swapaxes(ratio, -1, -2) @ x1 if need2 else None
+        return g1, g2
+
+
+def _uses_mm(x1, x2, p, compute_mode):
+    """torch's choice of the matrix-product path for cdist."""
+    if p != 2 or compute_mode == "donot_use_mm_for_euclid_dist":
+        return False
+    if compute_mode == "use_mm_for_euclid_dist":
+        return True
+    if compute_mode not in (None, "use_mm_for_euclid_dist_if_necessary"):
+        raise TorchValueError(f"{compute_mode} is not a valid value for compute_mode")
+    return x1.shape[-2] > 25 or x2.shape[-2] > 25
+
+
 @register("dist", sig="dist(input, other, p=2)", doc="p-norm of input - other", category="linalg")
 def dist(input, other, p=2):
     return DistNorm.apply(arith.sub(input, other), ord_value(p), None, False)
@@ -228,8 +269,9 @@ def _cdist_shape(x1, x2, p=2.0, compute_mode=None):
     return batch + (x1.shape[-2], x2.shape[-2], x1.shape[-1])
 
 
-@register("cdist", sig="cdist(x1, x2, p=2.0)", doc="p-norm distance between each row of x1 and each row of x2",
-          category="linalg", method=False, result_shape=_cdist_shape)
+@register("cdist", sig="cdist(x1, x2, p=2.0, compute_mode=None)",
+          doc="p-norm distance between each row of x1 and each row of x2", category="linalg", method=False,
+          result_shape=_cdist_shape)
 def cdist(x1, x2, p=2.0, compute_mode=None):
     if x1.ndim < 2 or x2.ndim < 2:
         raise TorchRuntimeError(f"cdist only supports at least 2D tensors, X{1 if x1.ndim < 2 else 2} got: "
@@ -239,6 +281,10 @@ def cdist(x1, x2, p=2.0, compute_mode=None):
                                 f"{x2.shape[-1]}")
     if p < 0:
         raise TorchRuntimeError("cdist only supports non-negative p values")
+    if _uses_mm(x1, x2, p, compute_mode) and x1.shape[-1]:
+        batch = tuple(np.broadcast_shapes(x1.shape[:-2], x2.shape[:-2]))
+        d = EuclideanDist.apply(x1.expand(*batch, *x1.shape[-2:]), x2.expand(*batch, *x2.shape[-2:]))
+        return d.view(*d.shape)  # torch reshapes the result: the last node is ViewBackward0
     diff = arith.sub(x1.unsqueeze(-2), x2.unsqueeze(-3))
     return CdistNorm.apply(diff, ord_value(p), -1, False)
 
