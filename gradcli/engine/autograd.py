@@ -256,11 +256,20 @@ def modified_output_message(node, producer: str) -> str:
     return _inplace_message(_type_name_np(node.out), node.out.shape, producer, node.out_version[0], node.out_base)
 
 
+# torch's nodes that are not generated from its op list: their name() is the C++ name
+_HANDWRITTEN_NODES = frozenset({"CopySlices", "CopyBackwards"})
+
+
+def torch_node_name(node) -> str:
+    """torch's grad_fn.name(): the C++ name of the hand-written nodes (torch::autograd::CopySlices)."""
+    return "torch::autograd::" + node.name if node.name in _HANDWRITTEN_NODES else node.name
+
+
 def short_name(name: str) -> str:
     """A node as torch's messages name it: the op, not its node (MulBackward0 -> Mul, SumBackward1 -> Sum1), and
-    the nodes outside torch's generated ones by their C++ name."""
-    if name == "CopySlices":
-        return "torch::autograd::CopySlices"
+    the hand-written nodes by their C++ name."""
+    if name in _HANDWRITTEN_NODES:
+        return "torch::autograd::" + name
     return name.replace("Backward0", "").replace("Backward", "")
 
 

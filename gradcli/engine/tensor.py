@@ -247,6 +247,9 @@ class Tensor:
 
     def __repr__(self) -> str:
         grad_fn = self.grad_fn.name if self.grad_fn is not None else None
+        view = getattr(self, "_view", None)
+        if view is not None:
+            view.held = None  # torch reads (so regenerates) a view's grad_fn to print it
         return format_tensor(self.array, default_dtype=dtypes.get_default_dtype().name,
                              requires_grad=self.requires_grad, grad_fn=grad_fn)
 

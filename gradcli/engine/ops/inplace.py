@@ -94,21 +94,27 @@ def apply_inplace(self: Tensor, compute) -> Tensor:
             raise TorchRuntimeError(
                 f"output with shape [{', '.join(map(str, self.array.shape))}] doesn't match the broadcast shape "
                 f"[{', '.join(map(str, new.shape))}]") from None
-    if not self.array.flags.writeable:
+    array = self.array
+    if not array.flags.writeable or any(stride == 0 and size > 1 for stride, size in zip(array.strides, array.shape)):
+        # torch's internal-overlap check: an expanded dim would write one element several times
         raise TorchRuntimeError(
             "unsupported operation: more than one element of the written-to tensor refers to a single memory "
             "location. Please clone() the tensor before performing the operation.")
     self.array[...] = new
     self._version[0] += 1
+    copy = None
     if tracking and node is not None:
         if view is None:
             _set_history(self, node)  # self's history now ends in the new node (whose inputs are self's old history)
         else:
-            _rebase_view(view, node)
+            copy = _rebase_view(view, node)
         if node.saves_output and node.out is not None:
             # self is now that node's output: a later in-place edit of self must invalidate it (exp_().abs_())
             node.out_version, node.out_base = self._version, self._version[0]
-    refresh_views(self if view is None else view.base)
+    refresh_views(self if view is None else view.base, modified=self)
+    if copy is not None and node.saves_output:
+        # torch saves the view as the op's output with a weak reference to the view's grad_fn of this moment
+        copy.aux = (*copy.aux[:2], weakref.ref(self.grad_fn))
     return self
 
 
@@ -189,12 +195,14 @@ class CopySlices(Function):
 
     @staticmethod
     def backward(ctx, g):
-        view, fn = ctx.aux
+        view, fn = ctx.aux[:2]
         index = view.index()
         create_graph = isinstance(g, Tensor)
         if fn.saves_output and not fn.released and fn.out_version[0] != fn.out_base:
-            # fn saved the view it wrote, whose history is AsStridedBackward0 since, as torch reports it
-            raise TorchRuntimeError(modified_output_message(fn, AsStrided.name))
+            # fn saved the view it wrote: torch names the view's grad_fn of that moment (AsStridedBackward0) while
+            # that node lives, else fn itself
+            alive = len(ctx.aux) > 2 and ctx.aux[2]() is not None
+            raise TorchRuntimeError(modified_output_message(fn, AsStrided.name if alive else fn.name))
         saved = fn._saved_values(create_graph)
         region = getitem(dual.reshape(g, (-1,)), index) if create_graph else np.ravel(g)[index]
         grads = fn.backward(fn, region, *saved)
@@ -216,10 +224,15 @@ class CopySlices(Function):
         return (base_grad, *grads[1:])
 
     def _release(self):
-        self.aux[1]._release()  # fn's saved values: a second backward without retain_graph fails as torch's
+        # torch drops fn (its saved values and its edges): a second backward without retain_graph fails, and the
+        # view's grad_fn of the write lives on only if something else holds it (see the version message above)
+        fn = self.aux[1]
+        fn._release()
+        fn.next_functions = ()
+        self.released = True
 
 
-def _rebase_view(view, fn: Function) -> None:
+def _rebase_view(view, fn: Function) -> CopySlices:
     """An in-place op recorded as `fn` modified a view: the base's history becomes CopySlices (torch's
     rebase_history); the view's own grad_fn is regenerated with the others (refresh_views)."""
     base = view.base
@@ -230,6 +243,7 @@ def _rebase_view(view, fn: Function) -> None:
     node = _make_node(CopySlices, edges, needs, shapes, base.array.shape, (view, fn),
                       (base.array.dtype,) + tuple(dtypes[1:]))
     _set_history(base, node)
+    return node
 
 
 class AsStrided(Function):
@@ -238,6 +252,10 @@ class AsStrided(Function):
 
     __slots__ = ()
     name = "AsStridedBackward0"
+
+    def __bool__(self):  # Function.apply reads `grad_fn or tensor`: torch would regenerate the view's grad_fn now
+        self.aux.held = None
+        return True
 
     @staticmethod
     def backward(ctx, g):
@@ -271,18 +289,26 @@ class InvalidView(Function):
         raise TorchRuntimeError(ctx.aux[0])
 
 
-def refresh_views(base: Tensor) -> None:
-    """After an in-place write to `base` or one of its views: every live view's grad_fn reads the base's current
-    history (torch regenerates it when the shared version counter moved)."""
+def refresh_views(base: Tensor, modified: Tensor | None = None) -> None:
+    """After an in-place write to `base` or one of its views (`modified`): every live view's grad_fn reads the
+    base's current history (torch regenerates it when the shared version counter moved, at the view's next use:
+    until then it keeps the old one alive, `held`; the modified view is used at once)."""
     if getattr(base, "_views", None) is None:
         return
     for tensor in live_views(base):
         if tensor.grad_fn is None and not base.requires_grad:
             continue
         view = tensor._view
+        if tensor is modified:
+            view.held = None
+        elif view.held is None:
+            view.held = tensor.grad_fn
         if view.creation != DEFAULT:
+            previous = tensor.grad_fn
+            if isinstance(previous, InvalidView):
+                previous = previous.aux[1]  # torch keeps the grad_fn it failed to regenerate
             node = _make_node(InvalidView, (), (), (), tensor.array.shape,
-                              (view_message(tensor, view, indirect=True), tensor.grad_fn), ())
+                              (view_message(tensor, view, indirect=True), previous), ())
         else:
             node = _make_node(AsStrided, (_base_edge(base),), (base.requires_grad,), (base.array.shape,),
                               tensor.array.shape, view, (base.array.dtype,))
@@ -290,8 +316,10 @@ def refresh_views(base: Tensor) -> None:
 
 
 class Fill(Function):
+    """fill_ with a number (torch's fill_.Scalar)."""
+
     __slots__ = ()
-    name = "FillBackward0"
+    name = "FillBackward2"
 
     @staticmethod
     def forward(ctx, x, value):
@@ -312,7 +340,12 @@ def zero_(self):
 
 
 def fill_(self, value):
-    return apply_inplace(self, lambda s: Fill.apply(s, val(value)))
+    if isinstance(value, Tensor):
+        if value.array.ndim:
+            raise TorchRuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
+                                    f"{value.array.ndim} dimensions.")
+        return apply_inplace(self, lambda s: FillTensor.apply(s, value))
+    return apply_inplace(self, lambda s: Fill.apply(s, value))
 
 
 def add_(self, other, *, alpha=1):
@@ -361,6 +394,13 @@ class Copy(Function):
         return dual.zeros_like(g), g
 
 
+class FillTensor(Copy):
+    """fill_ with a 0-d tensor (torch's fill_.Tensor), which gets the sum of the filled elements' gradient."""
+
+    __slots__ = ()
+    name = "FillBackward3"
+
+
 def _size_mismatch(a: tuple, b: tuple) -> str:
     """torch's words for two shapes that do not broadcast: the first disagreeing dim from the right."""
     for i in range(1, min(len(a), len(b)) + 1):
@@ -405,17 +445,42 @@ class IndexPut(Function):
 
 
 def setitem(self, key, value):
-    """x[key] = value as torch does it: basic indexing copies value into the view x[key] (so x's grad_fn becomes
-    CopySlices), advanced indexing is index_put_ (IndexPutBackward0)."""
+    """x[key] = value as torch does it: basic indexing writes value into the view x[key] (so x's grad_fn becomes
+    CopySlices), or into x itself where the key selects all of it (x[...], x[:]); advanced indexing is index_put_
+    (IndexPutBackward0)."""
     key = to_index(key)
     normal, kind = normalise_key(key, self.array.shape)
     if kind == "Index":
         apply_inplace(self, lambda s: IndexPut.apply(s, value, normal))
         return
-    region = getitem(self, key)
-    # torch's "expanded size" error for a value that does not fit the region
-    expand(Tensor._make(np.asarray(val(value)), None), *region.array.shape)
-    apply_inplace(region, lambda s: Copy.apply(s, value))
+    _copy_to(self if _selects_all(normal, self.array.shape) else getitem(self, key), value)
+
+
+def _selects_all(key: tuple, shape: tuple) -> bool:
+    """Whether a basic index is the whole tensor (only full slices and ...), where torch writes into the tensor
+    itself rather than into a view of it."""
+    if any(k is None or isinstance(k, int) for k in key):
+        return False
+    dim = 0
+    for k in key:
+        if k is Ellipsis:
+            dim += len(shape) - sum(1 for j in key if j is not Ellipsis)
+            continue
+        if k.indices(shape[dim]) != (0, shape[dim], 1):
+            return False
+        dim += 1
+    return True
+
+
+def _copy_to(target: Tensor, value) -> None:
+    """torch's copy_to for x[key] = value: copy_ a value of the target's shape, fill_ with a 0-d one (a number
+    too: FillBackward3), else expand it (torch's "expanded size" error) and copy_."""
+    values = np.asarray(val(value))
+    if values.ndim == 0 and target.array.shape != ():
+        fill_(target, value if isinstance(value, Tensor) else Tensor._make(values, None))
+        return
+    expand(Tensor._make(values, None), *target.array.shape)
+    apply_inplace(target, lambda s: Copy.apply(s, value))
 
 
 def masked_fill_(self, mask, value):

@@ -201,9 +201,12 @@ class Expand(ViewFunction):
                     f"non-singleton dimension {i + lead}.  Target sizes: [{', '.join(map(str, shape))}].  "
                     f"Tensor sizes: [{', '.join(map(str, x.shape))}]")
         check_size(full)
-        if np.prod(full, dtype=np.int64) == x.size:
-            return x.reshape(full)  # nothing repeated (only size-1 dims added): a writable view, as torch's
-        return np.broadcast_to(x, full)  # read-only: torch refuses to write where elements share memory
+        out = np.broadcast_to(x, full)
+        if x.flags.writeable:
+            # writable, as torch's: writing where elements repeat is refused by the in-place ops themselves
+            # (apply_inplace), not by numpy, so a part of it that repeats nothing (x.expand(2, 3)[0]) may be written
+            out.flags.writeable = True
+        return out
 
     @staticmethod
     def backward(ctx, g):
@@ -285,6 +288,13 @@ def normalise_key(key, shape):
     n_real = sum(1 for k in key if k is not None and k is not Ellipsis
                  and not (isinstance(k, np.ndarray) and k.dtype == bool))
     n_real += sum(k.ndim - 1 for k in key if isinstance(k, np.ndarray) and k.dtype == bool)
+    if not shape and n_real:  # torch's words for an int or a slice into a 0-d tensor
+        first = next(k for k in key if k is not None and k is not Ellipsis)
+        if isinstance(first, (int, np.integer)) and not isinstance(first, (bool, np.bool_)):
+            raise TorchIndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                                  "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+        if isinstance(first, slice):
+            raise TorchIndexError("slice() cannot be applied to a 0-dim tensor.")
     if n_real > len(shape):
         raise TorchIndexError(
             f"too many indices for tensor of dimension {len(shape)}")

@@ -28,7 +28,7 @@ class ViewInfo:
     """What a view knows of its base: the base, the view ops that regenerate it, torch's creation meta and
     the output number (which output of a multi-output op, for torch's messages)."""
 
-    __slots__ = ("base", "chain", "creation", "output_nr", "grad_dropped", "_index", "_mask", "_overlaps")
+    __slots__ = ("base", "chain", "creation", "output_nr", "grad_dropped", "held", "_index", "_mask", "_overlaps")
 
     def __init__(self, base: Tensor, chain: tuple, creation: str):
         self.base = base
@@ -38,6 +38,9 @@ class ViewInfo:
         # created in no_grad mode from a base that requires grad: it requires grad as torch's view does, but
         # has no gradient accumulator of its own (torch: requires_grad comes from the base, not the view)
         self.grad_dropped = False
+        # the grad_fn torch would still hold: it regenerates a view's grad_fn when the view is next used, not when
+        # its base changes (which node is alive decides how torch names a modified output; see inplace.CopySlices)
+        self.held = None
         self._index = None
         self._mask = None
         self._overlaps = None
