@@ -21,7 +21,7 @@ from functools import partial
 from itertools import islice
 from types import GeneratorType
 
-from gradcli.engine.autograd import Function, GradModeContext
+from gradcli.engine.autograd import Function, GradModeContext, torch_node_name
 from gradcli.engine.errors import EngineError, LimitExceeded, TorchRuntimeError, from_numpy
 from gradcli.engine.tensor import Tensor
 from gradcli.run import api, classes
@@ -453,7 +453,7 @@ class Interpreter:
         if override is not None:
             return partial(override, obj)
         if isinstance(obj, Function):  # its only attribute: torch's grad_fn.name(), a method there
-            return partial(getattr, obj, "name")
+            return partial(torch_node_name, obj)
         if name == "_version":  # torch's version counter as the int torch gives (gradcli shares a list)
             return obj._version[0]
         return getattr(obj, name)

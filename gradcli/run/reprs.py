@@ -12,7 +12,7 @@ import types
 import numpy as np
 
 from gradcli.engine import Tensor, optim
-from gradcli.engine.autograd import Function, enable_grad, no_grad, set_grad_enabled
+from gradcli.engine.autograd import Function, enable_grad, no_grad, set_grad_enabled, torch_node_name
 from gradcli.engine.tensor import Device
 from gradcli.engine.tensor_str import format_python_value
 from gradcli.run import api
@@ -135,8 +135,8 @@ def _partial_repr(value: functools.partial) -> str:
     """The interpreter binds some methods with functools.partial: str.join, grad_fn.name, its overrides."""
     name = getattr(value.func, "__name__", "method")
     owner = value.args[0] if value.args else None
-    if value.func is getattr and len(value.args) == 2:  # grad_fn.name
-        owner, name = value.args
+    if value.func is torch_node_name:  # grad_fn.name
+        name = "name"
     elif name == "join_strings":
         name = "join"
     elif name == "format_string":
