@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import kernels
+from gradcli.engine import float32_kernels, kernels
 from gradcli.engine.tensor import Tensor
 
 
@@ -90,7 +90,8 @@ def np_matmul(a, b):
     keep its signed zeros (-1.5 * 0.0 = -0.0) where numpy's sum, which starts at +0.0, loses them."""
     if a.ndim > 1 and b.ndim > 1 and a.shape[-1] == 1:
         return np.multiply(a, b)
-    return np.matmul(a, b)
+    exact = float32_kernels.matmul(a, b)  # torch's (MKL's) summation order, where it is established
+    return np.matmul(a, b) if exact is None else exact
 
 
 def where(mask, a, b):
@@ -135,10 +136,11 @@ def np_sign(x):
 
 
 def wide(np_fn):
-    """np_fn on float32 computed in double and rounded once.  torch's float32 exp/log/sin/tanh/... kernels
-    (SLEEF and libm, accurate to about half an ulp) agree with the correctly rounded value far more often than
-    numpy's own float32 approximations do: on 4,000 values, exp differs from torch in 1,611 places through numpy
-    and 40 through double, tanh 1,181 and 3, log10 2,127 and 5 (asin and asinh gain nothing and keep numpy)."""
+    """np_fn on float32 computed in double and rounded once.  torch's float32 exp/log/tanh/... kernels (MKL's
+    vector math, SLEEF and libm, accurate to about half an ulp) agree with the correctly rounded value far more
+    often than numpy's own float32 approximations do: on 4,000 values, exp differs from torch in 1,611 places
+    through numpy and 40 through double, tanh 1,181 and 3, log10 2,127 and 5 (asin and asinh gain nothing and
+    keep numpy).  sin and cos have exact kernels instead (float32_exact)."""
     def fn(x):
         if getattr(x, "dtype", None) == np.float32:
             return np_fn(x.astype(np.float64)).astype(np.float32)
@@ -148,7 +150,20 @@ def wide(np_fn):
     return fn
 
 
-np_exp, np_log, np_sin, np_cos, np_tanh = wide(np.exp), wide(np.log), wide(np.sin), wide(np.cos), wide(np.tanh)
+def float32_exact(np_fn, kernel):
+    """np_fn, except that float32 goes through `kernel`, which gives torch's float32 result to the bit
+    (gradcli/engine/float32_kernels.py)."""
+    def fn(x):
+        if getattr(x, "dtype", None) == np.float32:
+            return kernel(x)
+        return np_fn(x)
+
+    fn.__name__ = np_fn.__name__
+    return fn
+
+
+np_exp, np_log, np_tanh = wide(np.exp), wide(np.log), wide(np.tanh)
+np_sin, np_cos = float32_exact(np.sin, float32_kernels.sin), float32_exact(np.cos, float32_kernels.cos)
 np_sinh, np_cosh = wide(np.sinh), wide(np.cosh)
 
 exp = _unary("exp", np_exp)
@@ -182,7 +197,14 @@ def np_pow_scalar(x: np.ndarray, exponent):
             return np.where(x == 0, np.inf, 1 / np.sqrt(x)).astype(x.dtype, copy=False)
         if exponent == -1:
             return 1 / x
-    return np.power(x, exponent)
+    return np_pow(x, exponent)
+
+
+def np_pow(x: np.ndarray, y):
+    """x ** y elementwise (y an array or a number); float32 as torch's float32 pow (float32_kernels.pow)."""
+    if getattr(x, "dtype", None) == np.float32 and getattr(y, "dtype", np.float32) == np.float32:
+        return float32_kernels.pow(x, y)
+    return np.power(x, y)
 
 
 # -- more elementwise functions, for the rules of the full op set ----------------------------------------

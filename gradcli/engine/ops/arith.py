@@ -259,7 +259,7 @@ class PowTensor(Function):
         x, y = promote(x, y)
         check_broadcast(x, y)
         with np.errstate(divide="ignore", invalid="ignore"):
-            return np.power(x, y)
+            return dual.np_pow(x, y)
 
     @staticmethod
     def backward(ctx, g, x, y, out):
@@ -286,7 +286,7 @@ class RPow(Function):
         ctx.aux = base
         base_arr, y = promote(base, y)
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            return np.power(base_arr, y)
+            return dual.np_pow(base_arr, y)
 
     @staticmethod
     def backward(ctx, g, out):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import dual
+from gradcli.engine import dual, float32_kernels
 from gradcli.engine.autograd import Function, no_grad
 from gradcli.engine.errors import TorchRuntimeError
 from gradcli.engine.ops import arith, shape, sizes
@@ -159,6 +159,10 @@ class Addmm(Function):
             raise TorchRuntimeError(f"The expanded size of the tensor ({mat2.shape[1]}) must match the existing "
                                     f"size ({np.shape(bias)[-1]}) at non-singleton dimension 1.") from None
         ctx.aux = (beta, alpha)
+        if beta == 1 and alpha == 1:
+            exact = float32_kernels.addmm(bias, mat1, mat2)  # MKL's order, where it is established
+            if exact is not None and exact.dtype == mat1.dtype:
+                return exact
         bias, prod = promote(bias, np.matmul(mat1, mat2))
         if alpha != 1:
             prod = prod * alpha

@@ -1,0 +1,188 @@
+"""float32 kernels that give PyTorch 2.13's CPU results to the bit, where numpy's would differ in the last one.
+
+torch's CPU build hands float32 `sin`/`cos` (and `sqrt`, `exp`, ...) of a whole tensor to MKL's vector math
+library (aten/src/ATen/cpu/vml.h: vmsSin(n, in, out, VML_HA | VML_FTZDAZ_OFF | VML_ERRMODE_IGNORE)), matrix
+products to MKL's sgemm/sgemv, and `pow` to glibc's powf (scalar lanes) or SLEEF's powf (vector lanes); numpy
+computes the same functions correctly rounded, or with OpenBLAS's summation order.  The kernels below were
+measured against torch 2.13.0+cpu (MKL 2024.2, AMD EPYC, AVX512) - scripts/make_float32_kernel_goldens.py
+records the evidence, tests/engine/test_float32_kernels.py checks it - and every path returns numpy's
+result where no rule has been established.
+
+sin, cos (|x| <= 10000): MKL rounds a double-precision evaluation once.  It reduces by pi, with the quotient
+from a float32 product (k = rint(float32(x * float32(1/pi)))), r = x - k*pi in double, and evaluates one odd
+polynomial, r + r^3 (c3 + c5 r^2 + c7 r^4 + c9 r^6), for both (cos(x) = sin(x + pi/2), the quotient from the
+float32 sum x + float32(pi/2)).  The four coefficients are not published; they were fitted (linear
+programming over the half-ulp intervals torch's results leave) to every float32 in [0, 10000], and the
+kernels below then agree with torch on all 1,176,256,512 of them, for sin and for cos (and on their negatives:
+torch's sin is odd and its cos even).  Beyond |x| = 10000 MKL switches to another algorithm, which computes
+in float32 (about 1% of its results differ from the correctly rounded value); there the correctly rounded
+value is returned.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+F32 = np.float32
+
+# -- sin and cos ----------------------------------------------------------------------------------------------
+
+TRIG_FAST_LIMIT = 10000.0  # MKL's double-precision path covers |x| <= this
+_INV_PI_F32 = F32(0.3183098861837907)  # float32(1/pi), the multiplier of the quotient
+_HALF_PI_F32 = F32(1.5707963267948966)
+# pi in three 28-bit pieces, so k * piece is exact in double for every quotient of |x| <= 10000
+_PI = (float.fromhex("0x1.921fb54000000p+1"), float.fromhex("0x1.10b4610000000p-29"),
+       float.fromhex("0x1.a626330000000p-57"))
+# r + r^3 (C3 + C5 r^2 + C7 r^4 + C9 r^6): the polynomial MKL's results fix (see the module docstring)
+_C3 = float.fromhex("-0x1.55554bc83664ep-3")
+_C5 = float.fromhex("0x1.110ed3804f162p-7")
+_C7 = float.fromhex("-0x1.9f6ffeeae10d5p-13")
+_C9 = float.fromhex("0x1.5dbdf0ea5eb5bp-19")
+
+
+def _odd_poly(r: np.ndarray) -> np.ndarray:
+    s = r * r
+    return r + (r * s) * (((_C9 * s + _C7) * s + _C5) * s + _C3)
+
+
+def _reduced(x: np.ndarray, halves: np.ndarray) -> np.ndarray:
+    """x - halves * (pi / 2) in double, exact to an ulp of the result (halves an integer array)."""
+    xd = x.astype(np.float64)
+    return ((xd - halves * (_PI[0] / 2)) - halves * (_PI[1] / 2)) - halves * (_PI[2] / 2)
+
+
+def sin(x: np.ndarray) -> np.ndarray:
+    """torch.sin of a float32 array, to the bit."""
+    x = np.asarray(x, dtype=F32)
+    with np.errstate(invalid="ignore", over="ignore"):
+        fast = np.abs(x) <= TRIG_FAST_LIMIT
+        xf = np.where(fast, x, F32(0))
+        k = np.rint((xf * _INV_PI_F32).astype(np.float64))
+        p = _odd_poly(_reduced(xf, 2 * k))
+        out = np.where(np.fmod(k, 2) != 0, -p, p).astype(F32)
+        out = np.where(x == 0, x, out)  # sin(-0.) is -0.
+        if not fast.all():
+            out = np.where(fast, out, np.sin(x.astype(np.float64)).astype(F32))
+    return out
+
+
+def cos(x: np.ndarray) -> np.ndarray:
+    """torch.cos of a float32 array, to the bit."""
+    x = np.abs(np.asarray(x, dtype=F32))  # torch's cos is even to the bit
+    with np.errstate(invalid="ignore", over="ignore"):
+        fast = x <= TRIG_FAST_LIMIT
+        xf = np.where(fast, x, F32(0))
+        k = np.rint(((xf + _HALF_PI_F32) * _INV_PI_F32).astype(np.float64)) - 1  # x = (k + 1/2) pi + r
+        p = _odd_poly(_reduced(xf, 2 * k + 1))
+        out = np.where(np.fmod(k, 2) == 0, -p, p).astype(F32)
+        if not fast.all():
+            out = np.where(fast, out, np.cos(x.astype(np.float64)).astype(F32))
+    return out
+
+
+# -- matrix products ------------------------------------------------------------------------------------------
+#
+# torch's addmm/mm (aten/src/ATen/native/LinearAlgebra.cpp, addmm_impl_cpu_) calls MKL's column-major sgemm on
+# its row-major operands: it picks, from their strides, whether to swap them (so that the result is
+# column-major) and whether each is passed transposed; mv calls sgemv the same way.  MKL's kernel then depends
+# on those flags and on m, n and k.  Measured: when the result is a vector (n == 1 after the swap), MKL's
+# small kernels sum each entry's products in order, p0 + p1 + ... (float32 products, no fused multiply-add),
+# and store alpha * sum + beta * C - for a non-transposed A (its m rows have stride 1) whenever m >= 2 (every k
+# tried, up to 100,000), for a transposed A while k <= 4, and for a single row while k <= 5; dot while k <= 3.
+# Everywhere else (a matrix result, longer sums) MKL vectorises its sums in ways not established here, and
+# numpy's (OpenBLAS's) product is kept.
+
+_SEQUENTIAL_CHUNK = 1 << 22  # products formed at a time by the ordered sum
+
+
+def _ordered_sum(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """sum_k a[i, k] * b[k, j] with the products rounded to float32 and added in k order, for a result with one
+    row or one column (returned with shape (m, n))."""
+    m, k = a.shape
+    n = b.shape[1]
+    rows = (a.T * b[:, 0][:, None]) if n == 1 else (a[0][:, None] * b)  # (k, length of the result)
+    total = None
+    step = max(1, _SEQUENTIAL_CHUNK // max(1, rows.shape[1]))
+    for start in range(0, k, step):
+        block = np.array(rows[start:start + step], dtype=F32)
+        if total is not None:
+            block[0] += total
+        total = np.cumsum(block, axis=0, dtype=F32)[-1]  # add.accumulate: strictly left to right
+    return total.reshape(m, n)
+
+
+def _gemm_layout(a: np.ndarray, b: np.ndarray):
+    """(transpose_a, m, n, k) of the sgemm call torch makes for a @ b (2-D), as addmm_impl_cpu_ decides."""
+    rows, inner = a.shape
+    cols = b.shape[1]
+    sa = [s // a.itemsize for s in a.strides]
+    sb = [s // b.itemsize for s in b.strides]
+    swap = cols != 1  # the result is C-contiguous; only a single column is column-major as it stands
+    if swap:
+        m, n, k = cols, rows, inner
+        s1, i0, i1 = sb, 1, 0  # the first operand of the column-major product is b, read transposed
+    else:
+        m, n, k = rows, cols, inner
+        s1, i0, i1 = sa, 0, 1
+    if s1[i0] == 1 and s1[i1] >= max(1, m):
+        trans_a = False
+    elif s1[i1] == 1 and s1[i0] >= max(1, k):
+        trans_a = True
+    else:
+        trans_a = not swap  # torch copies it contiguous
+    return trans_a, m, n, k
+
+
+def _ordered(trans_a: bool, m: int, n: int, k: int) -> bool:
+    """Whether MKL sums this product's entries in order (see above)."""
+    if n != 1:
+        return False
+    if m == 1:
+        return k <= 5
+    return True if not trans_a else k <= 4
+
+
+def matmul(a: np.ndarray, b: np.ndarray):
+    """torch's float32 a @ b to the bit, for the products whose summation order is established (a 1-D or 2-D
+    operand each); None otherwise."""
+    if a.dtype != F32 or b.dtype != F32 or a.ndim > 2 or b.ndim > 2 or 0 in a.shape or 0 in b.shape:
+        return None
+    if a.ndim == 1 and b.ndim == 1:  # dot
+        if a.shape[0] > 3:
+            return None
+        return _ordered_sum(a[None, :], b[:, None])[0, 0] + F32(0)
+    if a.ndim == 2 and b.ndim == 1:  # mv: sgemv on the matrix as stored
+        s0, s1 = (s // a.itemsize for s in a.strides)
+        rows, inner = a.shape
+        column_major = s0 == 1 and (inner == 1 or s1 >= max(1, rows))
+        if not (column_major and rows >= 2 or (not column_major and inner <= 4) or (rows == 1 and inner <= 5)):
+            return None
+        return _ordered_sum(a, b[:, None])[:, 0] + F32(0)
+    if a.ndim == 1:  # torch: mm(a.unsqueeze(0), b).squeeze(0)
+        out = matmul(a[None, :], b)
+        return None if out is None else out[0]
+    if not _ordered(*_gemm_layout(a, b)):
+        return None
+    return _ordered_sum(a, b) + F32(0)  # beta = 0: MKL still adds 0 * C, so -0. sums are +0.
+
+
+def addmm(bias: np.ndarray, a: np.ndarray, b: np.ndarray):
+    """torch's float32 addmm(bias, a, b) with beta = alpha = 1: the ordered sums, then + bias; None where the
+    product's order is not established."""
+    if a.dtype != F32 or b.dtype != F32 or a.ndim != 2 or b.ndim != 2 or 0 in a.shape or 0 in b.shape \
+            or not _ordered(*_gemm_layout(a, b)):
+        return None
+    return _ordered_sum(a, b) + bias
+
+
+# -- pow ------------------------------------------------------------------------------------------------------
+
+def pow(x: np.ndarray, y) -> np.ndarray:  # noqa: A001 - torch's name
+    """torch.pow of float32 x and float32 y (an array or a number, which torch rounds to float32 first),
+    computed in double and rounded once.  torch's scalar lanes call glibc's powf and its vector lanes SLEEF's
+    Sleef_powf16_u10; both are that correctly rounded value except on about 0.07% (glibc) and 1.8% (SLEEF) of
+    random arguments, where they are an ulp off - where numpy's own float32 power is off on about 21%."""
+    xd = np.asarray(x, dtype=F32).astype(np.float64)
+    yd = np.asarray(y, dtype=F32).astype(np.float64)
+    with np.errstate(all="ignore"):
+        return np.asarray(np.power(xd, yd)).astype(F32)

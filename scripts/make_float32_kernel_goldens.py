@@ -1,0 +1,206 @@
+"""Generate tests/goldens/float32_kernels.json: PyTorch 2.13's own float32 results for the kernels of
+gradcli/engine/float32_kernels.py - sin and cos (MKL's vector math), pow (glibc's and SLEEF's powf), and the
+matrix and vector products whose MKL summation order gradcli reproduces - on inputs chosen to be hard:
+values near multiples of pi/2, where torch's float32 quotient picks the other side, where MKL's double value
+lies within 1e-12 of a rounding boundary (found with the polynomial of float32_kernels), zeros, subnormals,
+nan and inf, and the tutorial programs' own tensors.  tests/engine/test_float32_kernels.py asserts gradcli
+gives every bit where the kernel claims to (and stays within an ulp where it does not).
+Dev-only: the test suite never imports torch.
+
+    python scripts/make_float32_kernel_goldens.py
+
+Arrays are stored as base64 of their little-endian float32 bytes.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+import torch
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from gradcli.engine import float32_kernels as K  # noqa: E402  (only to find inputs near rounding boundaries)
+
+OUT = ROOT / "tests" / "goldens" / "float32_kernels.json"
+F32 = np.float32
+
+
+def b64(a) -> str:
+    return base64.b64encode(np.ascontiguousarray(a, dtype="<f4").tobytes()).decode()
+
+
+def neighbours(x, ulps=2):
+    bits = np.asarray(x, F32).view(np.int32)
+    return np.concatenate([(bits + d).view(F32) for d in range(-ulps, ulps + 1)])
+
+
+def double_value(fn, x):
+    """MKL's double value before rounding, as float32_kernels evaluates it (fast path only)."""
+    x = np.abs(x) if fn == "cos" else x
+    if fn == "sin":
+        k = np.rint((x * K._INV_PI_F32).astype(np.float64))
+        p = K._odd_poly(K._reduced(x, 2 * k))
+        return np.where(np.fmod(k, 2) != 0, -p, p)
+    k = np.rint(((x + K._HALF_PI_F32) * K._INV_PI_F32).astype(np.float64)) - 1
+    p = K._odd_poly(K._reduced(x, 2 * k + 1))
+    return np.where(np.fmod(k, 2) == 0, -p, p)
+
+
+def near_boundaries(fn, lo, hi, tol, rng, count):
+    """float32 x in [lo, hi) whose double value lies within tol (relative) of a float32 rounding boundary."""
+    found = []
+    a, b = int(F32(lo).view(np.int32)), int(F32(hi).view(np.int32))
+    for start in range(a, b, 1 << 24):
+        x = np.arange(start, min(start + (1 << 24), b), dtype=np.int32).view(F32)
+        p = double_value(fn, x)
+        f = p.astype(F32)
+        other = np.where(p > f, np.nextafter(f, F32(np.inf)), np.nextafter(f, F32(-np.inf)))
+        mid = (f.astype(np.float64) + other.astype(np.float64)) / 2
+        found.append(x[np.abs(p - mid) < tol * np.abs(p)])
+    found = np.concatenate(found)
+    return found if found.size <= count else rng.choice(found, count, replace=False)
+
+
+def trig_inputs(fn, rng):
+    half_pi_multiples = (np.arange(0, 6367, 9) * (np.pi / 2)).astype(F32)
+    groups = {
+        "grid": np.linspace(-10, 10, 4001, dtype=F32),
+        "tutorial": torch.linspace(-math.pi, math.pi, 2000).numpy(),
+        "random": rng.uniform(-10000, 10000, 4000).astype(F32),
+        "half_pi_multiples": neighbours(half_pi_multiples),
+        "near_boundaries": np.concatenate([near_boundaries(fn, 1e-4, 1.5707964, 1e-12, rng, 1500),
+                                           near_boundaries(fn, 1.5707964, 10000, 1e-12, rng, 1500)]),
+        "quotient_ties": np.array([7428.29638671875, 3279.822998046875, 3710.22119140625, 6465.39794921875,
+                                   6911.50439453125, 7326.1943359375, 8256.1064453125, 8840.4423828125,
+                                   8922.1240234375, 9041.5048828125, 9368.23046875, 192.2122344970703,
+                                   206.96104431152344], F32),
+        "edges": np.array([0.0, -0.0, 1e-45, -1e-45, 1e-40, -1e-40, 1.17549435e-38, 1e-30, 1e-20, 1e-10, 1e-5,
+                           1e-3, 0.1, 1.0, 10000.0, -10000.0, 9999.999, np.nan], F32),
+    }
+    groups["negated"] = -np.concatenate([groups["near_boundaries"], groups["quotient_ties"]])
+    beyond = {"beyond": np.concatenate([rng.uniform(10000, 1e6, 2000), np.exp(rng.uniform(np.log(1e6), 88, 1000)),
+                                        [np.inf, -np.inf, 3.4e38, -3.4e38, 10000.0009765625]]).astype(F32)}
+    return groups, beyond
+
+
+def trig(fn, rng):
+    exact, beyond = trig_inputs(fn, rng)
+    torch_fn = getattr(torch, fn)
+    out = {}
+    for kind, groups in (("exact", exact), ("within_an_ulp", beyond)):
+        for name, x in groups.items():
+            x = np.asarray(x, F32)
+            out[name] = {"claim": kind, "x": b64(x), "torch": b64(torch_fn(torch.from_numpy(x)).numpy())}
+    return out
+
+
+def pow_cases(rng):
+    cases = {}
+    x = torch.linspace(-math.pi, math.pi, 2000)
+    xx = x.unsqueeze(-1).pow(torch.tensor([1, 2, 3]))  # the nn tutorial's (x, x^2, x^3): scalar lanes
+    cases["tutorial"] = {"claim": "exact", "lanes": "broadcast",
+                         "x": b64(np.repeat(x.numpy()[:, None], 3, 1)), "y": b64(np.tile(F32([1, 2, 3]), (2000, 1))),
+                         "torch": b64(xx.numpy())}
+    n = 3000
+    base = (np.exp(rng.uniform(-5, 5, n)) * np.where(rng.random(n) < 0.5, -1, 1)).astype(F32)
+    for name, y in (("integer_exponents", rng.integers(-4, 6, n).astype(F32)),
+                    ("real_exponents", rng.uniform(-6, 6, n).astype(F32))):
+        xs = np.abs(base) if name == "real_exponents" else base
+        strided = torch.from_numpy(np.stack([xs, xs], 1))[:, 0], torch.from_numpy(np.stack([y, y], 1))[:, 0]
+        cases[name + "_scalar_lanes"] = {"claim": "within_an_ulp", "lanes": "scalar", "x": b64(xs), "y": b64(y),
+                                         "torch": b64(torch.pow(*strided).numpy())}
+        cases[name + "_vector_lanes"] = {"claim": "within_an_ulp", "lanes": "vector", "x": b64(xs), "y": b64(y),
+                                         "torch": b64(torch.pow(torch.from_numpy(xs), torch.from_numpy(y)).numpy())}
+    special = np.array([0.0, -0.0, 1.0, -1.0, 2.0, -2.0, 0.5, np.inf, -np.inf, np.nan, 1e-45, 3e38], F32)
+    sx, sy = (a.ravel() for a in np.meshgrid(special, np.array([0.0, -0.0, 1.0, -1.0, 2.0, 3.0, -3.0, 0.5,
+                                                                 np.inf, -np.inf, np.nan, 127.0], F32)))
+    cases["special"] = {"claim": "exact", "lanes": "scalar", "x": b64(sx), "y": b64(sy),
+                        "torch": b64(torch.pow(torch.from_numpy(np.stack([sx, sx], 1))[:, 0],
+                                               torch.from_numpy(np.stack([sy, sy], 1))[:, 0]).numpy())}
+    return cases
+
+
+def layout(arr, transposed):
+    return torch.from_numpy(np.ascontiguousarray(arr.T)).t() if transposed else torch.from_numpy(arr)
+
+
+def product_cases(rng):
+    cases = []
+
+    def normal(*shape):
+        return rng.standard_normal(shape).astype(F32)
+
+    def mm(m, k, n, ta, tb, label):
+        a, b = normal(m, k), normal(k, n)
+        cases.append({"op": "mm", "label": label, "a": b64(a), "a_shape": [m, k], "a_t": ta, "b": b64(b),
+                      "b_shape": [k, n], "b_t": tb, "torch": b64(torch.mm(layout(a, ta), layout(b, tb)).numpy())})
+
+    # a column result with a transposed A (torch's A row-major): MKL sums in order while k <= 4
+    for m in (1, 2, 3, 16, 100, 2000):
+        for k in ((1, 2, 3, 4) if m < 2000 else (3,)):
+            mm(m, k, 1, False, True, "column, A row-major")
+            mm(m, k, 1, False, False, "column, A row-major, B contiguous")
+    # a column result with A column-major (a transposed view, as a weight gradient's input.t()): any k
+    for m, k in ((2, 5), (3, 16), (4, 100), (16, 100), (100, 16), (3, 1000), (2, 4000), (5, 8), (17, 33)):
+        mm(m, k, 1, True, False, "column, A column-major")
+        mm(m, k, 1, True, True, "column, A column-major, B a row's transpose")
+    # a row result (1, n): torch swaps the operands, and b is read column-major
+    for n in (2, 3, 16):
+        for k in (1, 2, 3, 4, 16, 100):
+            mm(1, k, n, False, False, "row")
+    # a single entry: k <= 5
+    for k in (1, 2, 3, 4, 5):
+        mm(1, k, 1, False, False, "one entry")
+    # linear(3 -> 1) as the tutorials and the optimizer tour use it: forward, then the weight gradient
+    for rows in (16, 2000):
+        x, w, bias, g = normal(rows, 3), normal(1, 3), normal(1), normal(rows, 1)
+        wt = torch.from_numpy(w).requires_grad_()
+        bt = torch.from_numpy(bias).requires_grad_()
+        y = torch.nn.functional.linear(torch.from_numpy(x), wt, bt)
+        y.backward(torch.from_numpy(g))
+        cases.append({"op": "linear", "label": "linear 3->1", "x": b64(x), "x_shape": [rows, 3], "w": b64(w),
+                      "bias": b64(bias), "g": b64(g), "torch": b64(y.detach().numpy()),
+                      "torch_weight_grad": b64(wt.grad.numpy()), "torch_bias_grad": b64(bt.grad.numpy())})
+    # mv: sgemv on the matrix as stored
+    for rows in (1, 2, 3, 16, 2000):
+        for k in ((1, 2, 3, 4) if rows < 2000 else (3,)):
+            a, v = normal(rows, k), normal(k)
+            cases.append({"op": "mv", "label": "mv row-major", "a": b64(a), "a_shape": [rows, k], "a_t": False,
+                          "b": b64(v), "b_shape": [k], "b_t": False,
+                          "torch": b64(torch.mv(torch.from_numpy(a), torch.from_numpy(v)).numpy())})
+        for k in (5, 8, 100, 2000):
+            if 2 <= rows and rows * k <= 4000:
+                a, v = normal(rows, k), normal(k)
+                cases.append({"op": "mv", "label": "mv column-major", "a": b64(a), "a_shape": [rows, k],
+                              "a_t": True, "b": b64(v), "b_shape": [k], "b_t": False,
+                              "torch": b64(torch.mv(layout(a, True), torch.from_numpy(v)).numpy())})
+    for k in (1, 2, 3):
+        for _ in range(20):
+            a, v = normal(k), normal(k)
+            cases.append({"op": "dot", "label": "dot", "a": b64(a), "a_shape": [k], "a_t": False, "b": b64(v),
+                          "b_shape": [k], "b_t": False,
+                          "torch": b64(np.array([torch.dot(torch.from_numpy(a), torch.from_numpy(v)).item()]))})
+    # products of -0.0 only: mm stores 0 * C + sum (+0.), addmm C + sum (-0. + -0.)
+    a, b = np.full((4, 3), -1, F32), np.zeros((3, 1), F32)
+    cases.append({"op": "mm", "label": "signed zero", "a": b64(a), "a_shape": [4, 3], "a_t": False, "b": b64(b),
+                  "b_shape": [3, 1], "b_t": True, "torch": b64(torch.mm(layout(a, False), layout(b, True)).numpy())})
+    return cases
+
+
+def main():
+    rng = np.random.default_rng(20240605)
+    golden = {"torch": torch.__version__, "cpu_capability": torch.backends.cpu.get_cpu_capability(),
+              "mkl": torch.backends.mkl.is_available(), "sin": trig("sin", rng), "cos": trig("cos", rng),
+              "pow": pow_cases(rng), "products": product_cases(rng)}
+    OUT.write_text(json.dumps(golden, indent=0) + "\n")
+    print(f"wrote {OUT} ({OUT.stat().st_size // 1024} KiB)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,133 @@
+"""gradcli's float32 kernels (gradcli/engine/float32_kernels.py) against PyTorch 2.13's own results
+(tests/goldens/float32_kernels.json, recorded by scripts/make_float32_kernel_goldens.py):
+
+- sin and cos: every bit, on |x| <= 10000 (MKL's double-precision path: values near multiples of pi/2,
+  where torch's float32 quotient lands on the other side, within 1e-12 of a rounding boundary, zeros,
+  subnormals, nan); beyond, where MKL computes in float32, within an ulp.
+- pow: every bit on the nn tutorial's (x, x^2, x^3) and on IEEE special cases; within an ulp, and nearly
+  always exact, elsewhere (gradcli rounds the exact value, glibc's and SLEEF's powf are sometimes an ulp off).
+- the matrix and vector products whose MKL summation order gradcli reproduces: every bit, through the ops
+  and through linear's backward.
+"""
+
+from __future__ import annotations
+
+import base64
+
+import numpy as np
+import pytest
+from goldens import load
+
+from gradcli import engine
+from gradcli.engine import Tensor, float32_kernels
+from gradcli.engine.ops.elementwise import cos, sin
+from gradcli.engine.ops.linalg import matmul
+from gradcli.engine.ops.nn_extra import linear
+
+GOLDEN = load("float32_kernels.json")
+
+
+def arr(text, shape=None):
+    out = np.frombuffer(base64.b64decode(text), dtype="<f4").astype(np.float32)
+    return out.reshape(shape) if shape is not None else out
+
+
+def ulps(got, expected):
+    """Distance in float32 steps; 0 also for two nans (of any payload)."""
+    got, expected = np.asarray(got, np.float32).ravel(), np.asarray(expected, np.float32).ravel()
+    assert got.shape == expected.shape
+
+    def ordered(a):
+        bits = a.view(np.int32).astype(np.int64)
+        return np.where(bits < 0, -(bits & 0x7FFFFFFF), bits)
+
+    same = (got.view(np.int32) == expected.view(np.int32)) | (np.isnan(got) & np.isnan(expected))
+    return np.where(same, 0, np.abs(ordered(got) - ordered(expected)) + (np.isnan(got) != np.isnan(expected)))
+
+
+def layout(a, transposed):
+    """The same values stored column-major when `transposed` (what torch and gradcli see through .t())."""
+    return np.ascontiguousarray(a.T).T if transposed else a
+
+
+TRIG = [(fn, group) for fn in ("sin", "cos") for group in GOLDEN[fn]]
+
+
+@pytest.mark.parametrize(("fn", "group"), TRIG, ids=[f"{fn}-{group}" for fn, group in TRIG])
+def test_sin_and_cos_are_torchs_bits(fn, group):
+    case = GOLDEN[fn][group]
+    x = arr(case["x"])
+    got = {"sin": sin, "cos": cos}[fn](Tensor._make(x, None)).array
+    assert got.dtype == np.float32
+    off = ulps(got, arr(case["torch"]))
+    if case["claim"] == "exact":
+        bad = np.flatnonzero(off)
+        assert bad.size == 0, f"{fn}: {bad.size} of {x.size} differ, first at x={x[bad[0]]!r}"
+    else:  # beyond |x| = 10000 MKL computes in float32: the correctly rounded value is within an ulp
+        assert off.max() <= 1
+        assert (off == 0).mean() > 0.97
+
+
+def test_sin_and_cos_keep_their_symmetry_and_zeros():
+    x = np.array([0.0, -0.0, 1e-45, -1e-45], np.float32)
+    np.testing.assert_array_equal(np.signbit(float32_kernels.sin(x)), np.signbit(x))
+    np.testing.assert_array_equal(float32_kernels.cos(x), np.ones(4, np.float32))
+
+
+@pytest.mark.parametrize("group", sorted(GOLDEN["pow"]))
+def test_pow_is_torchs_value(group):
+    case = GOLDEN["pow"][group]
+    x, y, expected = arr(case["x"]), arr(case["y"]), arr(case["torch"])
+    if group == "tutorial":  # x.unsqueeze(-1).pow(torch.tensor([1, 2, 3])): int64 exponents, broadcast
+        xs = x.reshape(-1, 3)[:, 0]
+        got = engine.ops.pow(Tensor._make(xs[:, None], None), Tensor._make(np.array([1, 2, 3]), None)).array
+    else:
+        got = engine.ops.pow(Tensor._make(x, None), Tensor._make(y, None)).array
+    assert got.dtype == np.float32
+    off = ulps(got, expected)
+    if case["claim"] == "exact":
+        assert off.max() == 0, f"{int((off > 0).sum())} differ"
+    else:
+        assert off.max() <= 1
+        assert (off == 0).mean() >= (0.995 if case["lanes"] == "scalar" else 0.97)
+
+
+def test_pow_with_a_number_rounds_the_exponent_to_float32():
+    x = np.array([1.5, 2.5, 7.0], np.float32)
+    got = engine.ops.pow(Tensor._make(x, None), 0.1).array
+    expected = (x.astype(np.float64) ** float(np.float32(0.1))).astype(np.float32)
+    np.testing.assert_array_equal(got, expected)
+
+
+def product_id(case):
+    shape = "x".join(map(str, case.get("a_shape", case.get("x_shape", []))))
+    return f"{case['op']}-{case['label']}-{shape}"
+
+
+@pytest.mark.parametrize("case", GOLDEN["products"], ids=product_id)
+def test_products_sum_in_mkls_order(case):
+    if case["op"] == "linear":
+        rows = case["x_shape"][0]
+        x, w, bias, g = arr(case["x"], (rows, 3)), arr(case["w"], (1, 3)), arr(case["bias"]), arr(case["g"], (rows, 1))
+        weight = engine.tensor(w, requires_grad=True)
+        b = engine.tensor(bias, requires_grad=True)
+        out = linear(engine.tensor(x), weight, b)
+        assert ulps(out.array, arr(case["torch"])).max() == 0
+        out.backward(engine.tensor(g))
+        assert ulps(weight.grad.array, arr(case["torch_weight_grad"])).max() == 0
+        assert ulps(b.grad.array, arr(case["torch_bias_grad"])).max() == 0
+        return
+    a = layout(arr(case["a"], case["a_shape"]), case["a_t"])
+    b = layout(arr(case["b"], case["b_shape"]), case["b_t"])
+    assert float32_kernels.matmul(a, b) is not None, "no established order for this product"
+    got = matmul(Tensor._make(a, None), Tensor._make(b, None)).array
+    off = ulps(got, arr(case["torch"]))
+    assert off.max() == 0, f"{int((off > 0).sum())} of {off.size} differ"
+
+
+def test_products_without_an_established_order_keep_numpys():
+    a = np.ones((16, 16), np.float32)
+    assert float32_kernels.matmul(a, a) is None  # a matrix result: MKL vectorises, order not established
+    assert float32_kernels.matmul(np.ones((2000, 5), np.float32), np.ones((5, 1), np.float32).T.T) is None
+    assert float32_kernels.matmul(np.ones(4, np.float32), np.ones(4, np.float32)) is None  # dot of 4
+    assert float32_kernels.matmul(np.ones((3, 2), np.float64), np.ones((2, 1), np.float64)) is None
