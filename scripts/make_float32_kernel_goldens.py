@@ -100,29 +100,41 @@ def trig(fn, rng):
     return out
 
 
+def strided(a):
+    """The same values every other element of a buffer: torch's loop then computes each one at a time."""
+    return torch.from_numpy(np.stack([a, a], -1))[..., 0]
+
+
 def pow_cases(rng):
     cases = {}
     x = torch.linspace(-math.pi, math.pi, 2000)
     xx = x.unsqueeze(-1).pow(torch.tensor([1, 2, 3]))  # the nn tutorial's (x, x^2, x^3): scalar lanes
-    cases["tutorial"] = {"claim": "exact", "lanes": "broadcast",
-                         "x": b64(np.repeat(x.numpy()[:, None], 3, 1)), "y": b64(np.tile(F32([1, 2, 3]), (2000, 1))),
-                         "torch": b64(xx.numpy())}
-    n = 3000
+    cases["tutorial"] = {"claim": "exact", "layout": "tutorial", "x": b64(x.numpy()), "torch": b64(xx.numpy())}
+    n = 3000 + 19  # not a multiple of 32: the tail of torch's vectorised loop is computed one at a time
     base = (np.exp(rng.uniform(-5, 5, n)) * np.where(rng.random(n) < 0.5, -1, 1)).astype(F32)
     for name, y in (("integer_exponents", rng.integers(-4, 6, n).astype(F32)),
                     ("real_exponents", rng.uniform(-6, 6, n).astype(F32))):
         xs = np.abs(base) if name == "real_exponents" else base
-        strided = torch.from_numpy(np.stack([xs, xs], 1))[:, 0], torch.from_numpy(np.stack([y, y], 1))[:, 0]
-        cases[name + "_scalar_lanes"] = {"claim": "within_an_ulp", "lanes": "scalar", "x": b64(xs), "y": b64(y),
-                                         "torch": b64(torch.pow(*strided).numpy())}
-        cases[name + "_vector_lanes"] = {"claim": "within_an_ulp", "lanes": "vector", "x": b64(xs), "y": b64(y),
-                                         "torch": b64(torch.pow(torch.from_numpy(xs), torch.from_numpy(y)).numpy())}
-    special = np.array([0.0, -0.0, 1.0, -1.0, 2.0, -2.0, 0.5, np.inf, -np.inf, np.nan, 1e-45, 3e38], F32)
-    sx, sy = (a.ravel() for a in np.meshgrid(special, np.array([0.0, -0.0, 1.0, -1.0, 2.0, 3.0, -3.0, 0.5,
-                                                                 np.inf, -np.inf, np.nan, 127.0], F32)))
-    cases["special"] = {"claim": "exact", "lanes": "scalar", "x": b64(sx), "y": b64(sy),
-                        "torch": b64(torch.pow(torch.from_numpy(np.stack([sx, sx], 1))[:, 0],
-                                               torch.from_numpy(np.stack([sy, sy], 1))[:, 0]).numpy())}
+        # vector lanes: SLEEF's powf, reproduced exactly; scalar lanes: glibc's powf, within an ulp
+        cases[name + "_contiguous"] = {"claim": "exact_but_tail", "layout": "contiguous", "x": b64(xs), "y": b64(y),
+                                       "torch": b64(torch.pow(torch.from_numpy(xs), torch.from_numpy(y)).numpy())}
+        cases[name + "_strided"] = {"claim": "within_an_ulp", "layout": "strided", "x": b64(xs), "y": b64(y),
+                                    "torch": b64(torch.pow(strided(xs), strided(y)).numpy())}
+    for exponent in (2.7, 1.5, 4.0, -3.0, 0.1, 1 / 3, 7.0):  # a number exponent: both lanes exact
+        xs = np.abs(base)
+        cases[f"number_exponent_{exponent:.4g}"] = {
+            "claim": "exact", "layout": "number", "exponent": exponent, "x": b64(xs),
+            "torch": b64((torch.from_numpy(xs) ** exponent).numpy())}
+    y = rng.uniform(-6, 6, n).astype(F32)
+    cases["number_base_1.7"] = {"claim": "exact", "layout": "number_base", "base": 1.7, "y": b64(y),
+                                "torch": b64(torch.pow(1.7, torch.from_numpy(y)).numpy())}
+    special = np.array([0.0, -0.0, 1.0, -1.0, 2.0, -2.0, 0.5, -0.5, 3.0, np.inf, -np.inf, np.nan, 1e-45, -1e-45,
+                        3e38, 1e-38, 2.0 ** 24 + 2, 2.0 ** 25], F32)
+    sx, sy = (np.tile(a.ravel(), 2) for a in np.meshgrid(special, special))  # 648: vector lanes and a tail
+    cases["special_contiguous"] = {"claim": "exact", "layout": "contiguous", "x": b64(sx), "y": b64(sy),
+                                   "torch": b64(torch.pow(torch.from_numpy(sx), torch.from_numpy(sy)).numpy())}
+    cases["special_strided"] = {"claim": "exact", "layout": "strided", "x": b64(sx), "y": b64(sy),
+                                "torch": b64(torch.pow(strided(sx), strided(sy)).numpy())}
     return cases
 
 

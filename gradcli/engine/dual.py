@@ -201,9 +201,15 @@ def np_pow_scalar(x: np.ndarray, exponent):
 
 
 def np_pow(x: np.ndarray, y):
-    """x ** y elementwise (y an array or a number); float32 as torch's float32 pow (float32_kernels.pow)."""
+    """x ** y elementwise (x or y an array, the other maybe a number); float32 as torch's float32 pow
+    (float32_kernels.pow): a number base is a float32 operand of torch's loop, a number exponent is not."""
+    if type(x) in (int, float) and getattr(y, "dtype", None) == np.float32:
+        x = np.asarray(x, dtype=np.float32)  # torch's pow(number, tensor) wraps the number as a 0-d tensor
     if getattr(x, "dtype", None) == np.float32 and getattr(y, "dtype", np.float32) == np.float32:
-        return float32_kernels.pow(x, y)
+        tensors = (x, y) if isinstance(y, np.ndarray) else (x,)  # a number exponent is no operand of the loop
+        shape = np.broadcast_shapes(*(np.shape(t) for t in tensors))
+        lanes = kernels.scalar_lanes(shape, 4, *(np.asarray(t) for t in tensors), vector_bytes=128)  # AVX512
+        return float32_kernels.pow(x, y, lanes)
     return np.power(x, y)
 
 

@@ -40,10 +40,13 @@ def rows_batch() -> bool:
     return _rows_batch
 
 
-def scalar_lanes(out_shape: tuple, itemsize: int, *inputs: np.ndarray):
-    """True, False or a boolean array of `out_shape`: the output elements torch computes one at a time."""
+def scalar_lanes(out_shape: tuple, itemsize: int, *inputs: np.ndarray, vector_bytes: int = VECTOR_BYTES):
+    """True, False or a boolean array of `out_shape`: the output elements torch computes one at a time.
+    `vector_bytes` is the step of the vectorised loop (Loops.h's vectorized_loop takes two vectors at a time):
+    64 for the kernels registered with REGISTER_DISPATCH, which run their AVX2 build on an AVX512 machine,
+    128 for those also registered for AVX512 (ALSO_REGISTER_AVX512_DISPATCH: pow, for one)."""
     n = int(np.prod(out_shape, dtype=np.int64))
-    lanes = VECTOR_BYTES // itemsize
+    lanes = vector_bytes // itemsize
     if _rows_batch or n < lanes:
         return True
     order, inner = _iteration(out_shape, inputs)
