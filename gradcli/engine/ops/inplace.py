@@ -95,7 +95,8 @@ def apply_inplace(self: Tensor, compute) -> Tensor:
                 f"output with shape [{', '.join(map(str, self.array.shape))}] doesn't match the broadcast shape "
                 f"[{', '.join(map(str, new.shape))}]") from None
     array = self.array
-    if not array.flags.writeable or any(stride == 0 and size > 1 for stride, size in zip(array.strides, array.shape)):
+    if array.size and (not array.flags.writeable
+                       or any(stride == 0 and size > 1 for stride, size in zip(array.strides, array.shape))):
         # torch's internal-overlap check: an expanded dim would write one element several times
         raise TorchRuntimeError(
             "unsupported operation: more than one element of the written-to tensor refers to a single memory "
