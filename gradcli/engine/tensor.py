@@ -78,7 +78,8 @@ class Tensor:
     # -- autograd attributes -------------------------------------------------------------------------
     @property
     def is_leaf(self) -> bool:
-        return self.grad_fn is None
+        # `not grad_fn` reads it as torch's grad_fn() does: a view's regenerated history is used (or refused)
+        return self.grad_fn is None or not self.grad_fn
 
     @property
     def grad(self):
@@ -249,7 +250,7 @@ class Tensor:
         grad_fn = self.grad_fn.name if self.grad_fn is not None else None
         view = getattr(self, "_view", None)
         if view is not None:
-            view.held = None  # torch reads (so regenerates) a view's grad_fn to print it
+            view.touch()  # torch reads (so regenerates) a view's grad_fn to print it
         return format_tensor(self.array, default_dtype=dtypes.get_default_dtype().name,
                              requires_grad=self.requires_grad, grad_fn=grad_fn)
 

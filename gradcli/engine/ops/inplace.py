@@ -41,7 +41,7 @@ from gradcli.engine.ops.rearrange import index_add, scatter, scatter_add
 from gradcli.engine.ops.registry import register
 from gradcli.engine.ops.shape import expand, getitem, index_put_zeros, normalise_key, to_index
 from gradcli.engine.ops.tensor_methods import masked_fill
-from gradcli.engine.ops.views import DEFAULT, IN_CUSTOM_FUNCTION, MULTI_OUTPUT_NODE, NO_GRAD_MODE, live_views
+from gradcli.engine.ops.views import DEFAULT, FRESH, IN_CUSTOM_FUNCTION, MULTI_OUTPUT_NODE, NO_GRAD_MODE, live_views
 from gradcli.engine.tensor import Tensor
 
 LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
@@ -121,12 +121,17 @@ def apply_inplace(self: Tensor, compute) -> Tensor:
 
 def check_inplace(self: Tensor, view) -> None:
     """torch's check_inplace, for an in-place op that records a node: the views it forbids, then the leaves."""
+    grad_fn = self.grad_fn
     if view is not None:
         if view.creation != DEFAULT:
             raise TorchRuntimeError(view_message(self, view, indirect=False))
         if self.requires_grad and view.base.grad_fn is None:
             raise TorchRuntimeError("a view of " + LEAF_INPLACE)
-    if self.requires_grad and self.grad_fn is None:
+        if view.held is not FRESH:
+            # torch reads the view's grad_fn as it stands: one made before its base required grad and not used
+            # since the base took a history through an in-place op still has none, so it is a leaf to torch
+            grad_fn = view.held
+    if self.requires_grad and grad_fn is None:
         raise TorchRuntimeError(LEAF_INPLACE)
 
 
@@ -255,7 +260,7 @@ class AsStrided(Function):
     name = "AsStridedBackward0"
 
     def __bool__(self):  # Function.apply reads `grad_fn or tensor`: torch would regenerate the view's grad_fn now
-        self.aux.held = None
+        self.aux.touch()
         return True
 
     @staticmethod
@@ -301,8 +306,8 @@ def refresh_views(base: Tensor, modified: Tensor | None = None) -> None:
             continue
         view = tensor._view
         if tensor is modified:
-            view.held = None
-        elif view.held is None:
+            view.touch()
+        elif view.held is FRESH:
             view.held = tensor.grad_fn
         if view.creation != DEFAULT:
             previous = tensor.grad_fn

@@ -22,6 +22,7 @@ from gradcli.engine.tensor import Tensor
 
 # torch's CreationMeta: how a view came to be, which decides whether it may be modified in place
 DEFAULT, NO_GRAD_MODE, MULTI_OUTPUT_NODE, IN_CUSTOM_FUNCTION = "default", "no_grad", "multi_output", "custom_function"
+FRESH = object()  # ViewInfo.held: torch's grad_fn of the view is the current one
 
 
 class ViewInfo:
@@ -38,12 +39,17 @@ class ViewInfo:
         # created in no_grad mode from a base that requires grad: it requires grad as torch's view does, but
         # has no gradient accumulator of its own (torch: requires_grad comes from the base, not the view)
         self.grad_dropped = False
-        # the grad_fn torch would still hold: it regenerates a view's grad_fn when the view is next used, not when
-        # its base changes (which node is alive decides how torch names a modified output; see inplace.CopySlices)
-        self.held = None
+        # the grad_fn torch still holds, or FRESH: torch regenerates a view's grad_fn when the view is next used
+        # (touch), not when its base changes; until then it has the old one (which decides how torch names a
+        # modified output, see inplace.CopySlices, and whether an in-place op sees a leaf, see check_inplace)
+        self.held = FRESH
         self._index = None
         self._mask = None
         self._overlaps = None
+
+    def touch(self) -> None:
+        """The view's grad_fn is read (used in an op, printed ...): torch would regenerate it now."""
+        self.held = FRESH
 
     def index(self) -> np.ndarray:
         """For each element of the view (an array of the view's shape), its position in the flattened base:
