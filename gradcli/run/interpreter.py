@@ -456,6 +456,8 @@ class Interpreter:
             return partial(torch_node_name, obj)
         if name == "_version":  # torch's version counter as the int torch gives (gradcli shares a list)
             return obj._version[0]
+        if name == "grad_fn" and obj.grad_fn is not None:
+            bool(obj.grad_fn)  # torch's grad_fn(): a view's regenerated history is used (or refused) as it is read
         return getattr(obj, name)
 
     def set_attribute(self, obj, name: str, value) -> None:
