@@ -266,6 +266,16 @@ def test_a_base_keeps_weak_references_to_its_views_only():
     assert x.tolist()[:3] == [900.0, 901.0, 902.0]
 
 
+def test_zero_dimensional_views_share_memory():
+    """x[0], x.select(0, 0), x.unbind() and iteration of a 1-D tensor give 0-d views (numpy gives scalars)."""
+    x = engine.tensor([1.0, 2.0, 3.0])
+    pieces = [x[0], x.select(0, 1), x.unbind()[2], next(iter(x)), x[..., 1], x.narrow(0, 2, 1)[0]]
+    for piece in pieces:
+        assert piece._base is x and np.shares_memory(piece.array, x.array)
+    x.mul_(10)
+    assert [p.item() for p in pieces] == [10.0, 20.0, 30.0, 10.0, 20.0, 30.0]
+
+
 ALIASING_GOLDENS = load("ops.json")["cases"]
 
 

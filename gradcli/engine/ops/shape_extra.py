@@ -185,6 +185,12 @@ class SplitView(ViewFunction, SplitPiece):
     __slots__ = ()
     multi_output = True
 
+    @staticmethod
+    def forward(ctx, x, key):
+        ctx.aux = key
+        out = x[key]
+        return out if isinstance(out, np.ndarray) else x[(*key, Ellipsis)]  # unbind's 0-d pieces: views too
+
 
 class SplitWithSizesPiece(SplitView):
     __slots__ = ()
