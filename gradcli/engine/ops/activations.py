@@ -50,9 +50,12 @@ def _act(grad_fn, f, rule):
         "__slots__": (), "name": grad_fn, "f": staticmethod(f), "rule": staticmethod(rule)})
 
 
-def _in_place_variant(cls, grad_fn):
-    """The node torch records for an activation's inplace=True form where it names it apart (EluBackward1 ...)."""
-    return type(grad_fn.replace("Backward", ""), (cls,), {"__slots__": (), "name": grad_fn})
+def _in_place_variant(cls, grad_fn, rule):
+    """The node torch records for an activation's inplace=True form where it names it apart (EluBackward1 ...):
+    its rule ``rule(g, result, *params)`` reads the result, which it saves, so a later in-place change of the
+    result fails backward as torch's does."""
+    return type(grad_fn.replace("Backward", ""), (cls,), {"__slots__": (), "name": grad_fn, "saves": (),
+                                                          "saves_output": True, "rule": staticmethod(rule)})
 
 
 def _activate(cls, input, inplace, *params):
@@ -96,7 +99,8 @@ def softplus(input, beta=1.0, threshold=20.0):
 
 LeakyRelu = _act("LeakyReluBackward0", lambda x, s: np.where(x > 0, x, x * s),
                  lambda g, x, s: dual.where(val(x) > 0, g, g * s))
-LeakyReluInPlace = _in_place_variant(LeakyRelu, "LeakyReluBackward1")
+LeakyReluInPlace = _in_place_variant(LeakyRelu, "LeakyReluBackward1",
+                                     lambda g, y, s: dual.where(val(y) > 0, g, g * s))
 
 
 @register("leaky_relu", sig="leaky_relu(input, negative_slope=0.01)",
@@ -120,7 +124,8 @@ def _elu_rule(g, x, alpha, scale):
 
 
 Elu = _act("EluBackward0", _elu, _elu_rule)
-EluInPlace = _in_place_variant(Elu, "EluBackward1")
+EluInPlace = _in_place_variant(Elu, "EluBackward1",  # torch's elu_backward(is_result=True)
+                               lambda g, y, alpha, scale: dual.where(val(y) <= 0, g * (y + alpha * scale), g * scale))
 
 
 @register("elu", sig="elu(input, alpha=1.0)", doc="x if x > 0 else alpha * (exp(x) - 1)", category="activation",
@@ -275,7 +280,8 @@ def _celu_rule(g, x, alpha):
 
 
 Celu = _act("CeluBackward0", _celu, _celu_rule)
-CeluInPlace = _in_place_variant(Celu, "CeluBackward1")
+CeluInPlace = _in_place_variant(Celu, "CeluBackward1",
+                                lambda g, y, alpha: dual.where(val(y) <= 0, g * (y + alpha) * (1.0 / alpha), g))
 
 
 @register("celu", sig="celu(input, alpha=1.0)", doc="x if x > 0 else alpha * (exp(x / alpha) - 1)",

@@ -59,8 +59,11 @@ CUSTOM_FUNCTION_HINT = (
     "Function.")
 
 
-def apply_inplace(self: Tensor, compute) -> Tensor:
-    """Replace `self`'s value by ``compute(self)`` in place, keeping autograd history consistent."""
+def apply_inplace(self: Tensor, compute, saves_result: bool = True) -> Tensor:
+    """Replace `self`'s value by ``compute(self)`` in place, keeping autograd history consistent.
+
+    A node that saves its output saves the result, so a later change of `self` fails its backward, unless
+    `saves_result` is False (torch's in-place form of that op saves a copy of the input instead)."""
     tracking = GradMode.enabled
     view = getattr(self, "_view", None)
     requires_grad = self.requires_grad
@@ -109,10 +112,11 @@ def apply_inplace(self: Tensor, compute) -> Tensor:
             _set_history(self, node)  # self's history now ends in the new node (whose inputs are self's old history)
         else:
             copy = _rebase_view(view, node)
-        if node.saves_output and node.out is not None:
+        if node.saves_output and node.out is not None and saves_result:
             # self is now that node's output: a later in-place edit of self must invalidate it (exp_().abs_())
             node.out_version, node.out_base = self._version, self._version[0]
-    refresh_views(self if view is None else view.base, modified=self)
+    # torch reads the modified view's grad_fn when it records the op (rebase_history), not under no_grad
+    refresh_views(self if view is None else view.base, modified=self if copy is not None else None)
     if copy is not None and node.saves_output:
         # torch saves the view as the op's output with a weak reference to the view's grad_fn of this moment
         copy.aux = (*copy.aux[:2], weakref.ref(self.grad_fn))
@@ -518,9 +522,15 @@ Tensor.__itruediv__ = div_
 Tensor.__ipow__ = pow_
 
 
+# gradcli's node differentiates these from their output, torch's in-place form from a copy of the input
+_SAVE_OWN_RESULT = frozenset({"erfinv"})
+
+
 def _inplace_unary(name):
+    saves_result = name not in _SAVE_OWN_RESULT
+
     def op(self):
-        return apply_inplace(self, lambda s: getattr(s, name)())
+        return apply_inplace(self, lambda s: getattr(s, name)(), saves_result)
 
     op.__name__ = name + "_"
     op.__doc__ = f"{name} in place"
