@@ -13,6 +13,7 @@ from goldens import decode, load
 from gradcli import engine
 from gradcli.engine import Tensor, dtypes
 from gradcli.engine.errors import TorchRuntimeError
+from gradcli.engine.ops.activations import celu, elu, leaky_relu, selu
 from gradcli.lang.evaluator import EngineBackend, evaluate
 from gradcli.lang.parser import parse
 
@@ -120,7 +121,34 @@ def diagonal_and_friends(x):
     return (h * h * _weights(h.shape)).sum()
 
 
-PROGRAMS = [exp_row, view_mul, t_add, column_sigmoid, copy_into_zeros, view_of_view, base_changed_then_view_used,
+# An in-place activation on a view saves its result (torch's LeakyReluBackward1 ...): it must be the last write to
+# its base (any later one fails backward, as torch's does).
+def inplace_elu(x):
+    h = x * 1.5
+    h[1].mul_(x[0])
+    elu(h[0, :2], inplace=True)
+    return (h * h * _weights(h.shape)).sum()
+
+
+def inplace_leaky_relu(x):
+    h = x.exp() - 1.5
+    leaky_relu(h.t()[1:], 0.2, inplace=True)
+    return (h * h * _weights(h.shape)).sum()
+
+
+def inplace_celu(x):
+    h = x * x - 0.5
+    celu(h[:, 2], 0.5, inplace=True)
+    return (h * h * _weights(h.shape)).sum()
+
+
+def inplace_selu(x):
+    h = x.sin()
+    selu(h.view(6)[::2], inplace=True)
+    return (h * h * _weights(h.shape)).sum()
+
+
+PROGRAMS = [inplace_elu, inplace_leaky_relu, inplace_celu, inplace_selu, exp_row, view_mul, t_add, column_sigmoid, copy_into_zeros, view_of_view, base_changed_then_view_used,
             sibling_views, setitem_loop, advanced_setitem, masked_index_scatter, expanded_view_regenerated,
             diagonal_and_friends]
 
