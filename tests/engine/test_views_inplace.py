@@ -148,9 +148,9 @@ def inplace_selu(x):
     return (h * h * _weights(h.shape)).sum()
 
 
-PROGRAMS = [inplace_elu, inplace_leaky_relu, inplace_celu, inplace_selu, exp_row, view_mul, t_add, column_sigmoid, copy_into_zeros, view_of_view, base_changed_then_view_used,
-            sibling_views, setitem_loop, advanced_setitem, masked_index_scatter, expanded_view_regenerated,
-            diagonal_and_friends]
+PROGRAMS = [inplace_elu, inplace_leaky_relu, inplace_celu, inplace_selu, exp_row, view_mul, t_add, column_sigmoid,
+            copy_into_zeros, view_of_view, base_changed_then_view_used, sibling_views, setitem_loop, advanced_setitem,
+            masked_index_scatter, expanded_view_regenerated, diagonal_and_friends]
 
 
 def _value(program, array) -> float:
