@@ -6,6 +6,9 @@ names and errors with PyTorch."""
 
 from __future__ import annotations
 
+import gc
+import weakref
+
 import numpy as np
 import pytest
 from goldens import decode, load
@@ -284,6 +287,30 @@ def test_views_made_under_no_grad_get_no_gradient():
     assert v.requires_grad and v.is_leaf
     (v * 3).sum().backward()
     assert v._grad is None and x.grad is None
+
+
+def test_bases_and_views_are_freed_without_the_cycle_collector():
+    """CopySlices holds the view's region, not the base (as torch's holds a TensorGeometry): a base whose history
+    is CopySlices, and its views, go as soon as the program drops them, however large they are."""
+    x = engine.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    gc.disable()
+    try:
+        for write in ("view", "base", "both"):
+            h = x * 2
+            v = h[0]
+            if write == "view":
+                v.exp_()
+            if write == "both":
+                v.mul_(x[1])
+            if write in ("base", "both"):
+                h[1] = x[0] * 5
+                h.mul_(3)
+            (h.sum() + v.sum()).backward()
+            refs = weakref.ref(h), weakref.ref(v)
+            del h, v
+            assert all(ref() is None for ref in refs), write
+    finally:
+        gc.enable()
 
 
 def test_a_base_keeps_weak_references_to_its_views_only():

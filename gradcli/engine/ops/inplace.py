@@ -205,8 +205,8 @@ class CopySlices(Function):
 
     @staticmethod
     def backward(ctx, g):
-        view, fn = ctx.aux[:2]
-        index = view.index()
+        region, fn = ctx.aux[:2]
+        index = region.index()
         create_graph = isinstance(g, Tensor)
         if fn.saves_output and not fn.released and fn.out_version[0] != fn.out_base:
             # fn saved the view it wrote: torch names the view's grad_fn of that moment (AsStridedBackward0) while
@@ -214,8 +214,8 @@ class CopySlices(Function):
             alive = len(ctx.aux) > 2 and ctx.aux[2]() is not None
             raise TorchRuntimeError(modified_output_message(fn, AsStrided.name if alive else fn.name))
         saved = fn._saved_values(create_graph)
-        region = getitem(dual.reshape(g, (-1,)), index) if create_graph else np.ravel(g)[index]
-        grads = fn.backward(fn, region, *saved)
+        part = getitem(dual.reshape(g, (-1,)), index) if create_graph else np.ravel(g)[index]
+        grads = fn.backward(fn, part, *saved)
         base_grad = None
         if ctx.needs_input_grad[0]:
             old = grads[0] if fn.needs_input_grad[0] else None
@@ -224,10 +224,10 @@ class CopySlices(Function):
             if create_graph:
                 shape = ctx.in_shapes[0]
                 if old is None:
-                    base_grad = dual.where(view.mask(), 0.0, g)
+                    base_grad = dual.where(region.mask(), 0.0, g)
                 else:
                     placed = dual.reshape(index_put_zeros(old, (index,), (int(np.prod(shape)),)), shape)
-                    base_grad = dual.where(view.mask(), placed, g)
+                    base_grad = dual.where(region.mask(), placed, g)
             else:
                 base_grad = np.array(g, copy=True)
                 base_grad.reshape(-1)[index] = 0 if old is None else old
@@ -250,7 +250,8 @@ def _rebase_view(view, fn: Function) -> CopySlices:
     needs = (base.requires_grad,) + fn.needs_input_grad[1:]
     shapes = (base.array.shape,) + fn.in_shapes[1:]
     dtypes = getattr(fn, "in_dtypes", None) or (None,) * len(fn.in_shapes)
-    node = _make_node(CopySlices, edges, needs, shapes, base.array.shape, (view, fn),
+    # the view's region, not the view or its base: CopySlices is the base's history, which must not hold the base
+    node = _make_node(CopySlices, edges, needs, shapes, base.array.shape, (view.region(), fn),
                       (base.array.dtype,) + tuple(dtypes[1:]))
     _set_history(base, node)
     return node
@@ -264,19 +265,21 @@ class AsStrided(Function):
     name = "AsStridedBackward0"
 
     def __bool__(self):  # Function.apply reads `grad_fn or tensor`: torch would regenerate the view's grad_fn now
-        self.aux.touch()
+        view = self.aux[1]()
+        if view is not None:
+            view.touch()
         return True
 
     @staticmethod
     def backward(ctx, g):
-        view = ctx.aux
-        index = view.index()
+        region = ctx.aux[0]
+        index = region.index()
         shape = ctx.in_shapes[0]
         size = int(np.prod(shape))
         if isinstance(g, Tensor):
             return (dual.reshape(index_put_zeros(g, (index,), (size,)), shape),)
         out = np.zeros(size, dtype=g.dtype)
-        if view.overlaps():
+        if region.overlaps():
             np.add.at(out, index, g)
         else:
             out[index] = g
@@ -321,7 +324,7 @@ def refresh_views(base: Tensor, modified: Tensor | None = None) -> None:
                               (view_message(tensor, view, indirect=True), previous), ())
         else:
             node = _make_node(AsStrided, (_base_edge(base),), (base.requires_grad,), (base.array.shape,),
-                              tensor.array.shape, view, (base.array.dtype,))
+                              tensor.array.shape, (view.region(), weakref.ref(view)), (base.array.dtype,))
         _set_history(tensor, node)
 
 

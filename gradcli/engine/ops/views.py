@@ -25,11 +25,50 @@ DEFAULT, NO_GRAD_MODE, MULTI_OUTPUT_NODE, IN_CUSTOM_FUNCTION = "default", "no_gr
 FRESH = object()  # ViewInfo.held: torch's grad_fn of the view is the current one
 
 
+class Region:
+    """Where a view's elements are in its base, from the base's shape and the chain of view ops: what CopySlices
+    and AsStridedBackward0 need (torch's TensorGeometry), without holding the base itself."""
+
+    __slots__ = ("shape", "chain", "_index", "_mask", "_overlaps")
+
+    def __init__(self, shape: tuple, chain: tuple):
+        self.shape = shape
+        self.chain = chain
+        self._index = None
+        self._mask = None
+        self._overlaps = None
+
+    def index(self) -> np.ndarray:
+        """For each element of the view (an array of the view's shape), its position in the flattened base:
+        the chain of view ops replayed on 0, 1, 2 ... laid out in the base's shape."""
+        if self._index is None:
+            positions = np.arange(int(np.prod(self.shape, dtype=np.int64))).reshape(self.shape)
+            for cls, params in self.chain:
+                positions = cls.replay(positions, *params)
+            self._index = np.asarray(positions)
+        return self._index
+
+    def mask(self) -> np.ndarray:
+        """True where the base's elements are seen by the view (base-shaped)."""
+        if self._mask is None:
+            mask = np.zeros(int(np.prod(self.shape, dtype=np.int64)), dtype=bool)
+            mask[self.index()] = True
+            self._mask = mask.reshape(self.shape)
+        return self._mask
+
+    def overlaps(self) -> bool:
+        """Whether two elements of the view are one element of the base (an expanded view)."""
+        if self._overlaps is None:
+            index = self.index()
+            self._overlaps = bool(index.size) and int(self.mask().sum()) != index.size
+        return self._overlaps
+
+
 class ViewInfo:
     """What a view knows of its base: the base, the view ops that regenerate it, torch's creation meta and
     the output number (which output of a multi-output op, for torch's messages)."""
 
-    __slots__ = ("base", "chain", "creation", "output_nr", "grad_dropped", "held", "_index", "_mask", "_overlaps")
+    __slots__ = ("base", "chain", "creation", "output_nr", "grad_dropped", "held", "_region", "__weakref__")
 
     def __init__(self, base: Tensor, chain: tuple, creation: str):
         self.base = base
@@ -43,39 +82,16 @@ class ViewInfo:
         # (touch), not when its base changes; until then it has the old one (which decides how torch names a
         # modified output, see inplace.CopySlices, and whether an in-place op sees a leaf, see check_inplace)
         self.held = FRESH
-        self._index = None
-        self._mask = None
-        self._overlaps = None
+        self._region = None
 
     def touch(self) -> None:
         """The view's grad_fn is read (used in an op, printed ...): torch would regenerate it now."""
         self.held = FRESH
 
-    def index(self) -> np.ndarray:
-        """For each element of the view (an array of the view's shape), its position in the flattened base:
-        the chain of view ops replayed on 0, 1, 2 ... laid out in the base's shape."""
-        if self._index is None:
-            shape = self.base.array.shape
-            positions = np.arange(int(np.prod(shape, dtype=np.int64))).reshape(shape)
-            for cls, params in self.chain:
-                positions = cls.replay(positions, *params)
-            self._index = np.asarray(positions)
-        return self._index
-
-    def mask(self) -> np.ndarray:
-        """True where the base's elements are seen by the view (base-shaped)."""
-        if self._mask is None:
-            mask = np.zeros(self.base.array.size, dtype=bool)
-            mask[self.index()] = True
-            self._mask = mask.reshape(self.base.array.shape)
-        return self._mask
-
-    def overlaps(self) -> bool:
-        """Whether two elements of the view are one element of the base (an expanded view)."""
-        if self._overlaps is None:
-            index = self.index()
-            self._overlaps = bool(index.size) and int(self.mask().sum()) != index.size
-        return self._overlaps
+    def region(self) -> Region:
+        if self._region is None:
+            self._region = Region(self.base.array.shape, self.chain)
+        return self._region
 
 
 class ViewFunction(Function):
