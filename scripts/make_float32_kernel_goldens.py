@@ -1,5 +1,5 @@
 """Generate tests/goldens/float32_kernels.json: PyTorch 2.13's own float32 results for the kernels of
-gradcli/engine/float32_kernels.py - sin and cos (MKL's vector math), pow (glibc's and SLEEF's powf), and the
+gradcli/engine/float32_kernels.py - sin, cos and sqrt (MKL's vector math), pow (glibc's and SLEEF's powf), and the
 matrix and vector products whose MKL summation order gradcli reproduces - on inputs chosen to be hard:
 values near multiples of pi/2, where torch's float32 quotient picks the other side, where MKL's double value
 lies within 1e-12 of a rounding boundary (found with the polynomial of float32_kernels), zeros, subnormals,
@@ -138,6 +138,50 @@ def pow_cases(rng):
     return cases
 
 
+def sqrt_cases(rng):
+    """float32 sqrt: MKL's refinement of rsqrtps rounds the other way where the exact root lies more than a
+    quarter ulp from the float32 it rounds to - those inputs, every group of seeds, and the edges."""
+    x0 = np.arange(0x3F800000, 0x40800000, dtype=np.uint32).view(F32)
+    exact = np.sqrt(x0.astype(np.float64))
+    nearest = np.sqrt(x0)
+    off_quarter = np.abs(exact - nearest) > 0.25 * np.spacing(nearest).astype(np.float64)
+    scales = np.float32(4.0) ** rng.integers(-62, 63, 4000).astype(F32)
+    groups = {
+        "near_boundaries": rng.choice(x0[off_quarter], 6000, replace=False),
+        "every_seed": x0[rng.integers(0, 2048, 8192) + np.arange(8192) * 2048],  # one float per rsqrtps seed
+        "scaled": rng.choice(x0[off_quarter], 4000, replace=False) * scales,  # the same, times 4**k
+        "random": np.exp(rng.uniform(-87, 88, 4000)).astype(F32),
+        "tutorial": np.abs(torch.randn(2000, generator=torch.Generator().manual_seed(0)).numpy()) * 1e-3,
+        "edges": np.array([0.0, -0.0, -1.0, 1e-45, 1e-40, 1.1754942e-38, 1.17549435e-38, 1.1754944e-38, 2e-38,
+                           3.4028235e38, 3.4e38, 3.39e38, 1.0, 4.0, 2.0, np.inf, -np.inf, np.nan], F32),
+    }
+    return {name: {"claim": "exact", "x": b64(x), "torch": b64(torch.sqrt(torch.from_numpy(x)).numpy())}
+            for name, x in ((name, np.asarray(x, F32)) for name, x in groups.items())}
+
+
+def sqrt64_cases(rng):
+    """float64 sqrt: MKL's value is within 0.03 ulp of the exact root, so it differs from the correctly rounded
+    one near midpoints between doubles - roots within 0.03 ulp of one, random values and the edges."""
+    x = rng.uniform(1, 4, 4_000_000)
+    root = np.sqrt(x)
+    exact = np.sqrt(x.astype(np.longdouble))  # 64 bits: the distance to the midpoint to 2**-11 ulp
+    near = np.abs(((exact - root) / np.spacing(root)).astype(np.float64)) > 0.47
+    groups = {
+        "near_midpoints": rng.choice(x[near], 6000, replace=False),
+        "random": rng.uniform(1, 4, 6000),
+        "wide": np.exp(rng.uniform(-745, 709.7, 6000)),
+        "edges": np.array([0.0, -0.0, -1.0, 5e-324, 2.2250738585072014e-308, 2.0 ** -960, 2.0 ** 1022,
+                           np.nextafter(2.0 ** 1022, 0), 1.7976931348623157e308, 1.0, 2.0, 4.0, np.inf, -np.inf,
+                           np.nan]),
+    }
+    return {name: {"claim": "exact", "x": b64_f8(x), "torch": b64_f8(torch.sqrt(torch.from_numpy(x)).numpy())}
+            for name, x in groups.items()}
+
+
+def b64_f8(a) -> str:
+    return base64.b64encode(np.ascontiguousarray(a, dtype="<f8").tobytes()).decode()
+
+
 def layout(arr, transposed):
     return torch.from_numpy(np.ascontiguousarray(arr.T)).t() if transposed else torch.from_numpy(arr)
 
@@ -209,7 +253,8 @@ def main():
     rng = np.random.default_rng(20240605)
     golden = {"torch": torch.__version__, "cpu_capability": torch.backends.cpu.get_cpu_capability(),
               "mkl": torch.backends.mkl.is_available(), "sin": trig("sin", rng), "cos": trig("cos", rng),
-              "pow": pow_cases(rng), "products": product_cases(rng)}
+              "pow": pow_cases(rng), "products": product_cases(rng), "sqrt": sqrt_cases(rng),
+              "sqrt64": sqrt64_cases(rng)}
     OUT.write_text(json.dumps(golden, indent=0) + "\n")
     print(f"wrote {OUT} ({OUT.stat().st_size // 1024} KiB)")
 

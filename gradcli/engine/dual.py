@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import float32_kernels, kernels
+from gradcli.engine import float32_kernels, kernels, sqrt_kernel
 from gradcli.engine.tensor import Tensor
 
 
@@ -140,7 +140,7 @@ def wide(np_fn):
     vector math, SLEEF and libm, accurate to about half an ulp) agree with the correctly rounded value far more
     often than numpy's own float32 approximations do: on 4,000 values, exp differs from torch in 1,611 places
     through numpy and 40 through double, tanh 1,181 and 3, log10 2,127 and 5 (asin and asinh gain nothing and
-    keep numpy).  sin and cos have exact kernels instead (float32_exact)."""
+    keep numpy).  sin, cos and sqrt have exact kernels instead (float32_exact)."""
     def fn(x):
         if getattr(x, "dtype", None) == np.float32:
             return np_fn(x.astype(np.float64)).astype(np.float32)
@@ -164,13 +164,14 @@ def float32_exact(np_fn, kernel):
 
 np_exp, np_log, np_tanh = wide(np.exp), wide(np.log), wide(np.tanh)
 np_sin, np_cos = float32_exact(np.sin, float32_kernels.sin), float32_exact(np.cos, float32_kernels.cos)
+np_sqrt = sqrt_kernel.sqrt  # torch's float32 and float64 bits
 np_sinh, np_cosh = wide(np.sinh), wide(np.cosh)
 
 exp = _unary("exp", np_exp)
 log = _unary("log", np_log)
 sin = _unary("sin", np_sin)
 cos = _unary("cos", np_cos)
-sqrt = _unary("sqrt", np.sqrt)
+sqrt = _unary("sqrt", np_sqrt)
 sign = _unary("sign", np_sign)
 tanh = _unary("tanh", np_tanh)
 
@@ -192,7 +193,7 @@ def np_pow_scalar(x: np.ndarray, exponent):
         if exponent == -2:
             return 1 / (x * x)
         if exponent == 0.5:
-            return np.sqrt(x)
+            return np_sqrt(x)
         if exponent == -0.5:  # (-0.0) ** -0.5 stays IEEE's +inf, a documented deviation (docs/deviations.md)
             return np.where(x == 0, np.inf, 1 / np.sqrt(x)).astype(x.dtype, copy=False)
         if exponent == -1:

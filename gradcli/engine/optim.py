@@ -13,6 +13,7 @@ from collections import defaultdict
 
 import numpy as np
 
+from gradcli.engine import dual
 from gradcli.engine.autograd import enable_grad, type_name
 from gradcli.engine.errors import TorchTypeError, TorchValueError
 from gradcli.engine.tensor import Tensor
@@ -214,7 +215,7 @@ class Adam(Optimizer):
         if group["amsgrad"]:
             np.maximum(state["max_exp_avg_sq"], exp_avg_sq, out=state["max_exp_avg_sq"])
             second_moment = state["max_exp_avg_sq"]
-        denom = np.sqrt(second_moment) / bias_correction2_sqrt + group["eps"]
+        denom = dual.np_sqrt(second_moment) / bias_correction2_sqrt + group["eps"]
         _write(param, param.array + (-step_size) * exp_avg / denom)
 
 
@@ -259,9 +260,9 @@ class RMSprop(Optimizer):
         square_avg = state["square_avg"] = _fma((1 - alpha) * grad, grad, state["square_avg"] * alpha)
         if group["centered"]:
             grad_avg = state["grad_avg"] = _lerp(state["grad_avg"], grad, 1 - alpha)
-            avg = np.sqrt(_fma(-1 * grad_avg, grad_avg, square_avg))
+            avg = dual.np_sqrt(_fma(-1 * grad_avg, grad_avg, square_avg))
         else:
-            avg = np.sqrt(square_avg)
+            avg = dual.np_sqrt(square_avg)
         avg = avg + _scalar(group["eps"], avg)
         if group["momentum"] > 0:
             buf = state["momentum_buffer"] = state["momentum_buffer"] * _scalar(group["momentum"], avg) + grad / avg
@@ -298,7 +299,7 @@ class Adagrad(Optimizer):
             grad = _fma(group["weight_decay"], param.array, grad)
         clr = group["lr"] / (1 + (state["step"] - 1) * group["lr_decay"])
         state_sum = state["sum"] = _fma(1 * grad, grad, state["sum"])
-        std = np.sqrt(state_sum)
+        std = dual.np_sqrt(state_sum)
         std = std + _scalar(group["eps"], std)
         _write(param, param.array + (-clr) * grad / std)
 

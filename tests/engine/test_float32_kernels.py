@@ -9,6 +9,10 @@
   exact, where torch calls glibc's powf one element at a time (gradcli rounds the exact value there).
 - the matrix and vector products whose MKL summation order gradcli reproduces: every bit, through the ops
   and through linear's backward.
+- sqrt: every bit (MKL's refinement of the CPU's rsqrtps estimate): inputs it rounds the other way, one
+  input per estimate, the same scaled by powers of 4, zeros, subnormals, the largest floats, nan and inf;
+  through torch.sqrt, ** 0.5 and the optimisers' square roots.  float64 sqrt too (MKL's double kernel): every
+  bit, on squares of midpoints between doubles, where it rounds the other way.
 """
 
 from __future__ import annotations
@@ -20,8 +24,8 @@ import pytest
 from goldens import load
 
 from gradcli import engine
-from gradcli.engine import Tensor, float32_kernels
-from gradcli.engine.ops.elementwise import cos, sin
+from gradcli.engine import Tensor, float32_kernels, sqrt_kernel
+from gradcli.engine.ops.elementwise import cos, sin, sqrt
 from gradcli.engine.ops.linalg import matmul
 from gradcli.engine.ops.nn_extra import linear
 
@@ -151,3 +155,44 @@ def test_products_without_an_established_order_keep_numpys():
     assert float32_kernels.matmul(np.ones((2000, 5), np.float32), np.ones((5, 1), np.float32).T.T) is None
     assert float32_kernels.matmul(np.ones(4, np.float32), np.ones(4, np.float32)) is None  # dot of 4
     assert float32_kernels.matmul(np.ones((3, 2), np.float64), np.ones((2, 1), np.float64)) is None
+
+
+@pytest.mark.parametrize("group", sorted(GOLDEN["sqrt"]))
+def test_sqrt_is_torchs_bits(group):
+    case = GOLDEN["sqrt"][group]
+    x, expected = arr(case["x"]), arr(case["torch"])
+    for got in (sqrt(Tensor._make(x, None)).array, (Tensor._make(x, None) ** 0.5).array):
+        assert got.dtype == np.float32
+        bad = np.flatnonzero(ulps(got, expected))
+        assert bad.size == 0, f"{bad.size} of {x.size} differ, first at x={x[bad[0]]!r}"
+
+
+def test_sqrt_differs_from_the_correctly_rounded_root_where_torchs_does():
+    """The golden inputs near a rounding boundary are where MKL's sqrt is not numpy's: a kernel that returned
+    np.sqrt would fail above, and this says by how much."""
+    case = GOLDEN["sqrt"]["near_boundaries"]
+    x, expected = arr(case["x"]), arr(case["torch"])
+    assert (ulps(np.sqrt(x), expected) > 0).mean() > 0.3  # 35%
+    assert ulps(sqrt_kernel.sqrt(x), expected).max() == 0
+
+
+@pytest.mark.parametrize("group", sorted(GOLDEN["sqrt64"]))
+def test_float64_sqrt_is_torchs_bits(group):
+    case = GOLDEN["sqrt64"][group]
+    x = np.frombuffer(base64.b64decode(case["x"]), dtype="<f8").astype(np.float64)
+    expected = np.frombuffer(base64.b64decode(case["torch"]), dtype="<f8")
+    for got in (sqrt(Tensor._make(x, None)).array, (Tensor._make(x, None) ** 0.5).array):
+        assert got.dtype == np.float64
+        bad = np.flatnonzero(got.view(np.int64) != expected.view(np.int64))
+        assert bad.size == 0, f"{bad.size} of {x.size} differ, first at x={x[bad[0]]!r}"
+    if group == "near_midpoints":  # where a correctly rounded root would fail
+        assert (np.sqrt(x) != expected).mean() > 0.1
+
+
+def test_sqrt_of_a_few_elements_and_of_0d_arrays():
+    """Small arrays and 0-d ones take the same kernel: each element as in a long array."""
+    case = GOLDEN["sqrt64"]["near_midpoints"]
+    x = np.frombuffer(base64.b64decode(case["x"]), dtype="<f8").astype(np.float64)[:200]
+    whole = sqrt_kernel.sqrt(x)
+    assert [sqrt_kernel.sqrt(np.array(v)).item() for v in x.tolist()] == whole.tolist()
+    assert np.array_equal(np.concatenate([sqrt_kernel.sqrt(x[i:i + 3]) for i in range(0, 200, 3)]), whole)

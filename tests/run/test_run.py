@@ -23,12 +23,7 @@ PROGRAMS = sorted(SNIPPETS.glob("*.py")) + sorted((ROOT / "examples").glob("seed
 TUTORIALS = ROOT / "tests" / "programs"  # the PyTorch tutorials' own programs, as a learner copies them
 ADDRESS = re.compile(r" at 0x[0-9a-f]+")  # as the golden script normalises object addresses
 # Programs that run but do not yet print PyTorch's last digits, and why (strict: a fix must remove the entry).
-NOT_YET_EXACT = {
-    "103_optimizers_tour": "float32 sqrt is MKL's vsSqrt, which is not correctly rounded on this CPU (an ulp off on "
-                           "17% of [1, 4)) and whose algorithm is not established: AdamW's and centered RMSprop's "
-                           "last digits",
-    "tutorial_polynomial_optim": "float32 sqrt (MKL's vsSqrt, not correctly rounded here) in RMSprop's step",
-}
+NOT_YET_EXACT: dict[str, str] = {}
 
 
 def _known(program: Path):

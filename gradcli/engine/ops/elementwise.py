@@ -52,7 +52,7 @@ cos = unary("cos", "CosBackward0", dual.np_cos, lambda g, x: g * -dual.sin(x), d
 tan = unary("tan", "TanBackward0", dual.wide(np.tan), lambda g, y: g * (1 + y * y), uses="out", doc="tangent")
 tanh = unary("tanh", "TanhBackward0", dual.np_tanh, lambda g, y: g * (1 - y * y), uses="out",
              doc="hyperbolic tangent", functional=True)
-sqrt = unary("sqrt", "SqrtBackward0", np.sqrt, lambda g, y: g / (2 * y), uses="out",
+sqrt = unary("sqrt", "SqrtBackward0", dual.np_sqrt, lambda g, y: g / (2 * y), uses="out",
              doc="square root (gradient inf at 0, as torch)")
 abs = unary("abs", "AbsBackward0", np.abs, lambda g, x: g * dual.np_sign(val(x)),
             doc="absolute value (gradient 0 at 0 and at nan, as torch's sgn)",
