@@ -178,6 +178,21 @@ def sqrt64_cases(rng):
             for name, x in groups.items()}
 
 
+def gamma_cases(rng):
+    """digamma and its derivative polygamma(1, x), as torch's scalar kernels compute them (Math.h's float and
+    double overloads, with the C library's log, tan and sin, multiply-adds fused): near digamma's root at
+    1.4616 (where float32 cancellation shows), negatives (the reflection), small, large and edge values."""
+    x = np.concatenate([rng.uniform(1.40, 1.52, 3000), rng.uniform(-20, 0.5, 3000), rng.uniform(0.01, 50, 3000),
+                        np.exp(rng.uniform(-20, 40, 2000)),
+                        [0.0, -0.0, -1.0, -2.5, 0.5, 10.0, 9.999999, 1e-40, 3e38, np.inf, -np.inf, np.nan]])
+    cases = {}
+    for name, dtype, encode in (("float32", F32, b64), ("float64", np.float64, b64_f8)):
+        xs = torch.from_numpy(x.astype(dtype))
+        cases[name] = {"x": encode(xs.numpy()), "digamma": encode(torch.digamma(xs).numpy()),
+                       "trigamma": encode(torch.polygamma(1, xs).numpy())}
+    return cases
+
+
 def b64_f8(a) -> str:
     return base64.b64encode(np.ascontiguousarray(a, dtype="<f8").tobytes()).decode()
 
@@ -254,7 +269,7 @@ def main():
     golden = {"torch": torch.__version__, "cpu_capability": torch.backends.cpu.get_cpu_capability(),
               "mkl": torch.backends.mkl.is_available(), "sin": trig("sin", rng), "cos": trig("cos", rng),
               "pow": pow_cases(rng), "products": product_cases(rng), "sqrt": sqrt_cases(rng),
-              "sqrt64": sqrt64_cases(rng)}
+              "sqrt64": sqrt64_cases(rng), "gamma": gamma_cases(rng)}
     OUT.write_text(json.dumps(golden, indent=0) + "\n")
     print(f"wrote {OUT} ({OUT.stat().st_size // 1024} KiB)")
 

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from gradcli.engine.fused import fma32 as _fma
+
 F32 = np.float32
 
 # -- sin and cos ----------------------------------------------------------------------------------------------
@@ -185,27 +187,6 @@ def addmm(bias: np.ndarray, a: np.ndarray, b: np.ndarray):
 # one of millions of random, extreme and special arguments tried.  The scalar lanes are computed in double and
 # rounded once: glibc's powf is that value except on about 0.07% of random arguments, where it is an ulp off.
 # The vectorised loop takes two AVX512 vectors (32 floats) at a time: kernels.scalar_lanes(vector_bytes=128).
-
-
-def _fma(a, b, c):
-    """float32 fused multiply-add, rounded once: the product is exact in double, and the double sum rounds to
-    the right float32 unless it lands exactly on a float32 midpoint (or in the subnormal range), where the
-    exact error of the sum decides (round to odd)."""
-    p = np.asarray(a, F32).astype(np.float64) * np.asarray(b, F32)
-    c = np.asarray(c, F32)
-    total = p + c
-    out = np.asarray(total.astype(F32))
-    suspect = ((total.view(np.int64) & 0x1FFFFFFF) == 0x10000000) | ((np.abs(total) < 2.0 ** -125) & (total != 0))
-    if suspect.any():
-        where = np.nonzero(suspect)
-        ps, cs, ss = np.broadcast_to(p, total.shape)[where], np.broadcast_to(c, total.shape)[where], total[where]
-        back = ss - ps
-        error = (ps - (ss - back)) + (cs - back)  # exact: p + c = ss + error
-        odd = (error != 0) & ((ss.view(np.int64) & 1) == 0) & np.isfinite(ss)
-        ss = np.where(odd, np.nextafter(ss, np.where(error > 0, np.inf, -np.inf)), ss)
-        out = out.copy()
-        out[where] = ss.astype(F32)
-    return out
 
 
 # double-float arithmetic (SLEEF's df.h, FMA flavour): a value is a pair (hi, lo) of float32 arrays

@@ -25,6 +25,8 @@ import os
 
 import numpy as np
 
+from gradcli.engine.fused import fma32 as _fma  # the FMAs the compiler fused the kernels' multiply-adds into
+
 MASK32 = 0xFFFFFFFF
 CHUNK = 1 << 18  # values drawn (and transformed) at a time: bounded temporaries for a large tensor
 DEFAULT_SEED = 67280421310721  # torch's default_rng_seed_val (only used before any seeding is possible)
@@ -227,12 +229,6 @@ def _floats(i: np.ndarray) -> np.ndarray:
 
 _LOG_P = [7.0376836292E-2, -1.1514610310E-1, 1.1676998740E-1, -1.2420140846E-1, 1.4249322787E-1,
           -1.6668057665E-1, 2.0000714765E-1, -2.4999993993E-1, 3.3333331174E-1]
-
-
-def _fma(a, b, c) -> np.ndarray:
-    """float32 a * b + c rounded once, as the FMA instruction the compiler fused the kernel's multiply-adds
-    into (the double product of two floats is exact)."""
-    return (np.asarray(a, np.float64) * np.asarray(b, np.float64) + np.asarray(c, np.float64)).astype(F32)
 
 
 def _log256(x: np.ndarray) -> np.ndarray:

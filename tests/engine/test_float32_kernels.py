@@ -13,6 +13,8 @@
   input per estimate, the same scaled by powers of 4, zeros, subnormals, the largest floats, nan and inf;
   through torch.sqrt, ** 0.5 and the optimisers' square roots.  float64 sqrt too (MKL's double kernel): every
   bit, on squares of midpoints between doubles, where it rounds the other way.
+- digamma and its derivative (polygamma(1, x)) in float32 and float64: every bit (torch's scalar kernels, in
+  the dtype's own arithmetic, with the C library's log, tan and sin).
 """
 
 from __future__ import annotations
@@ -196,3 +198,21 @@ def test_sqrt_of_a_few_elements_and_of_0d_arrays():
     whole = sqrt_kernel.sqrt(x)
     assert [sqrt_kernel.sqrt(np.array(v)).item() for v in x.tolist()] == whole.tolist()
     assert np.array_equal(np.concatenate([sqrt_kernel.sqrt(x[i:i + 3]) for i in range(0, 200, 3)]), whole)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_digamma_and_its_derivative_are_torchs_bits(dtype):
+    case = GOLDEN["gamma"][dtype]
+    code = "<f4" if dtype == "float32" else "<f8"
+
+    def decode(key):
+        return np.frombuffer(base64.b64decode(case[key]), dtype=code).astype(dtype)
+
+    x = engine.tensor(decode("x"), requires_grad=True)
+    y = engine.ops.REGISTRY["digamma"].fn(x)
+    y.sum().backward()
+    for got, key in ((y.array, "digamma"), (x.grad.array, "trigamma")):
+        assert got.dtype == np.dtype(dtype)
+        expected = decode(key)
+        bad = np.flatnonzero((got != expected) & ~(np.isnan(got) & np.isnan(expected)))
+        assert bad.size == 0, f"{key}: {bad.size} of {got.size} differ, first at x={x.array[bad[0]]!r}"
