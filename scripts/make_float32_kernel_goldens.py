@@ -193,6 +193,24 @@ def gamma_cases(rng):
     return cases
 
 
+def exp_kernel_cases(rng):
+    """sigmoid and silu, forward and backward, in float32 and float64: SLEEF's exp on the vector lanes (32
+    floats or 16 doubles a step), the C library's on the tail; sizes below, at and past a step, and edges."""
+    cases = {}
+    for dtype, encode in ((F32, b64), (np.float64, b64_f8)):
+        for n in (5, 32, 47, 1000):
+            x = np.concatenate([rng.uniform(-12, 12, n - 5), [0.0, -710.0, 120.0, -120.0, 710.0]]).astype(dtype)
+            g = rng.uniform(-1, 1, n).astype(dtype)
+            for name, fn in (("sigmoid", torch.sigmoid), ("silu", torch.nn.functional.silu)):
+                xt = torch.from_numpy(x).requires_grad_()
+                y = fn(xt)
+                y.backward(torch.from_numpy(g))
+                cases[f"{name}_{np.dtype(dtype).name}_{n}"] = {
+                    "op": name, "dtype": np.dtype(dtype).name, "x": encode(x), "g": encode(g),
+                    "torch": encode(y.detach().numpy()), "torch_grad": encode(xt.grad.numpy())}
+    return cases
+
+
 def b64_f8(a) -> str:
     return base64.b64encode(np.ascontiguousarray(a, dtype="<f8").tobytes()).decode()
 
@@ -269,7 +287,8 @@ def main():
     golden = {"torch": torch.__version__, "cpu_capability": torch.backends.cpu.get_cpu_capability(),
               "mkl": torch.backends.mkl.is_available(), "sin": trig("sin", rng), "cos": trig("cos", rng),
               "pow": pow_cases(rng), "products": product_cases(rng), "sqrt": sqrt_cases(rng),
-              "sqrt64": sqrt64_cases(rng), "gamma": gamma_cases(rng)}
+              "sqrt64": sqrt64_cases(rng), "gamma": gamma_cases(rng),
+              "exp_kernels": exp_kernel_cases(rng)}
     OUT.write_text(json.dumps(golden, indent=0) + "\n")
     print(f"wrote {OUT} ({OUT.stat().st_size // 1024} KiB)")
 

@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import float32_kernels, kernels, sqrt_kernel
+from gradcli.engine import float32_kernels, kernels, libm, sleef, sqrt_kernel
 from gradcli.engine.tensor import Tensor
 
 
@@ -216,9 +216,30 @@ def np_pow(x: np.ndarray, y):
 
 # -- more elementwise functions, for the rules of the full op set ----------------------------------------
 
-def _np_sigmoid(x):
+def np_kernel_exp(y: np.ndarray, *operands: np.ndarray) -> np.ndarray:
+    """exp of y as torch's vectorised kernels compute it inside an op (sigmoid, silu, ...): Vectorized::exp -
+    SLEEF's exp - on the vector lanes, std::exp - the C library's - on the elements the kernel computes one at
+    a time; `operands` are the op's inputs, whose layout decides which those are (kernels.scalar_lanes; these
+    kernels run their AVX512 build, 128 bytes a step: measured on sigmoid, silu and silu's backward)."""
+    if y.dtype not in (np.float32, np.float64):
+        return np.exp(y)
+    scalar = kernels.scalar_lanes(y.shape, y.itemsize, *operands, vector_bytes=128)
+    if scalar is True:
+        return libm.call("exp", y)
+    vector = sleef.expf(y) if y.dtype == np.float32 else sleef.exp(y)
+    return vector if scalar is False else np.where(scalar, libm.call("exp", y), vector)
+
+
+def np_sigmoid(x):
+    """torch's sigmoid kernel: 1 / (1 + exp(-x)) (np_kernel_exp) in float32 and float64; other dtypes the
+    stable form."""
+    x = np.asarray(x)
+    if x.dtype in (np.float32, np.float64):
+        one = x.dtype.type(1)
+        with np.errstate(over="ignore"):
+            return one / (np_kernel_exp(x.dtype.type(0) - x, x) + one)
     e = np.exp(-np.abs(x))
-    return np.where(x >= 0, 1 / (1 + e), e / (1 + e))
+    return np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
 
 
 def np_erf(x):
@@ -241,7 +262,7 @@ cosh = _unary("cosh", np_cosh)
 expm1 = _unary("expm1", np.expm1)
 log1p = _unary("log1p", np.log1p)
 abs = _unary("abs", np.abs)  # noqa: A001 - mirrors numpy's name on purpose
-sigmoid = _unary("sigmoid", _np_sigmoid)
+sigmoid = _unary("sigmoid", np_sigmoid)
 erf = _unary("erf", np_erf)
 rsqrt = _unary("rsqrt", lambda x: 1 / np.sqrt(x))
 

@@ -13,6 +13,7 @@ broadcast scalar along the inner dimension.  Measured against PyTorch 2.13 on th
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 
 import numpy as np
@@ -45,7 +46,7 @@ def scalar_lanes(out_shape: tuple, itemsize: int, *inputs: np.ndarray, vector_by
     `vector_bytes` is the step of the vectorised loop (Loops.h's vectorized_loop takes two vectors at a time):
     64 for the kernels registered with REGISTER_DISPATCH, which run their AVX2 build on an AVX512 machine,
     128 for those also registered for AVX512 (ALSO_REGISTER_AVX512_DISPATCH: pow, for one)."""
-    n = int(np.prod(out_shape, dtype=np.int64))
+    n = math.prod(out_shape)
     lanes = vector_bytes // itemsize
     if _rows_batch or n < lanes:
         return True

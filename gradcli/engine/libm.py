@@ -45,4 +45,4 @@ def call(name: str, x: np.ndarray) -> np.ndarray:
     if fn is None:
         with np.errstate(all="ignore"):
             return getattr(np, name)(x.astype(np.float64)).astype(x.dtype)
-    return np.asarray(fn(x), dtype=object).astype(x.dtype)
+    return np.array(fn(x), dtype=x.dtype)

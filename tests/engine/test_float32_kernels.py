@@ -13,6 +13,8 @@
   input per estimate, the same scaled by powers of 4, zeros, subnormals, the largest floats, nan and inf;
   through torch.sqrt, ** 0.5 and the optimisers' square roots.  float64 sqrt too (MKL's double kernel): every
   bit, on squares of midpoints between doubles, where it rounds the other way.
+- sigmoid and silu, forward and backward, in float32 and float64: every bit (SLEEF's exp on the vector
+  lanes, the C library's on the tail).
 - digamma and its derivative (polygamma(1, x)) in float32 and float64: every bit (torch's scalar kernels, in
   the dtype's own arithmetic, with the C library's log, tan and sin).
 """
@@ -215,4 +217,22 @@ def test_digamma_and_its_derivative_are_torchs_bits(dtype):
         assert got.dtype == np.dtype(dtype)
         expected = decode(key)
         bad = np.flatnonzero((got != expected) & ~(np.isnan(got) & np.isnan(expected)))
+        assert bad.size == 0, f"{key}: {bad.size} of {got.size} differ, first at x={x.array[bad[0]]!r}"
+
+
+@pytest.mark.parametrize("name", sorted(GOLDEN["exp_kernels"]))
+def test_sigmoid_and_silu_are_torchs_bits(name):
+    case = GOLDEN["exp_kernels"][name]
+    code = "<f4" if case["dtype"] == "float32" else "<f8"
+
+    def decode(key):
+        return np.frombuffer(base64.b64decode(case[key]), dtype=code).astype(case["dtype"])
+
+    x = engine.tensor(decode("x"), requires_grad=True)
+    y = engine.ops.REGISTRY[case["op"]].fn(x)
+    y.backward(engine.tensor(decode("g")))
+    for got, key in ((y.array, "torch"), (x.grad.array, "torch_grad")):
+        expected = decode(key)
+        assert got.dtype == expected.dtype
+        bad = np.flatnonzero(got != expected)  # finite inputs: no nan
         assert bad.size == 0, f"{key}: {bad.size} of {got.size} differ, first at x={x.array[bad[0]]!r}"

@@ -8,13 +8,14 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dual, kernels
+from gradcli.engine import dual, fused, kernels
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchRuntimeError
 from gradcli.engine.ops.common import as_float, val
 from gradcli.engine.ops.elementwise import keep_input_at_zero_bounds
 from gradcli.engine.ops.inplace import apply_inplace
 from gradcli.engine.ops.registry import register
+from gradcli.engine.tensor import Tensor
 
 SQRT1_2 = 1.0 / math.sqrt(2.0)
 GELU_PDF = 1.0 / math.sqrt(2.0 * math.pi)  # the normal density's constant
@@ -83,7 +84,7 @@ def logsigmoid(input):
 def _softplus_rule(g, x, beta, threshold):
     bx = val(x) * beta
     # torch's double backward differentiates sigmoid only where beta*x < threshold (strictly)
-    s = dual.where(bx < threshold, dual.sigmoid(x * beta), dual._np_sigmoid(bx))
+    s = dual.where(bx < threshold, dual.sigmoid(x * beta), dual.np_sigmoid(bx))
     return dual.where(bx > threshold, g, g * s)
 
 
@@ -177,11 +178,23 @@ def gelu(input, approximate="none"):
 
 
 def _silu_rule(g, x):
+    if isinstance(x, np.ndarray) and x.dtype.kind == "f" and not isinstance(g, Tensor):
+        # torch's silu_backward kernel, its 1 + x * (1 - s) fused into one multiply-add by the compiler
+        one = x.dtype.type(1)
+        with np.errstate(over="ignore"):
+            s = one / (one + dual.np_kernel_exp(-x, np.asarray(g), x))
+        return g * s * fused.fma(x, one - s, one)
     s = dual.sigmoid(x)
     return g * s * (1 + x * (1 - s))
 
 
-Silu = _act("SiluBackward0", lambda x: x * dual._np_sigmoid(x), _silu_rule)
+def _silu(x):
+    """torch's silu kernel: x / (1 + exp(-x)), exp as its vector and scalar lanes compute it."""
+    with np.errstate(over="ignore"):
+        return x / (x.dtype.type(1) + dual.np_kernel_exp(-x, x)) if x.dtype.kind == "f" else x * dual.np_sigmoid(x)
+
+
+Silu = _act("SiluBackward0", _silu, _silu_rule)
 
 
 @register("silu", sig="silu(input)", doc="x * sigmoid(x) (swish)", category="activation", torch=False,

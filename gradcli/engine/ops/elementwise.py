@@ -60,13 +60,7 @@ abs = unary("abs", "AbsBackward0", np.abs, lambda g, x: g * dual.np_sign(val(x))
 Tensor.__abs__ = abs  # Python's abs(x)
 
 
-def _sigmoid(x):
-    # exp of a non-positive number only: stable at +-1000, as torch's kernel
-    e = np.exp(-np.abs(x))
-    return np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
-
-
-sigmoid = unary("sigmoid", "SigmoidBackward0", _sigmoid, lambda g, y: g * (1 - y) * y, uses="out",
+sigmoid = unary("sigmoid", "SigmoidBackward0", dual.np_sigmoid, lambda g, y: g * (1 - y) * y, uses="out",
                 doc="logistic function 1 / (1 + e**-x)", functional=True)
 relu = unary("relu", "ReluBackward0", lambda x: np.where(x < 0, 0, x),  # relu(-0.0) is -0.0, as torch's
              lambda g, y: dual.where(val(y) <= 0, 0.0, g), uses="out", doc="max(x, 0) (gradient 0 at 0)",
