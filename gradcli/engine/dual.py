@@ -195,7 +195,7 @@ def np_pow_scalar(x: np.ndarray, exponent):
         if exponent == 0.5:
             return np_sqrt(x)
         if exponent == -0.5:  # (-0.0) ** -0.5 stays IEEE's +inf, a documented deviation (docs/deviations.md)
-            return np.where(x == 0, np.inf, 1 / np.sqrt(x)).astype(x.dtype, copy=False)
+            return np.where(x == 0, np.inf, np_rsqrt(x)).astype(x.dtype, copy=False)
         if exponent == -1:
             return 1 / x
     return np_pow(x, exponent)
@@ -216,6 +216,15 @@ def np_pow(x: np.ndarray, y):
 
 # -- more elementwise functions, for the rules of the full op set ----------------------------------------
 
+def np_rsqrt(x):
+    """1 / sqrt(x), torch's rsqrt: both correctly rounded in float32 and float64; float16 computes in float32
+    and rounds once (torch's opmath), where numpy would round twice."""
+    x = np.asarray(x)
+    if x.dtype == np.float16:
+        return (1 / np.sqrt(x.astype(np.float32))).astype(np.float16)
+    return 1 / np.sqrt(x)
+
+
 def np_kernel_exp(y: np.ndarray, *operands: np.ndarray) -> np.ndarray:
     """exp of y as torch's vectorised kernels compute it inside an op (sigmoid, silu, ...): Vectorized::exp -
     SLEEF's exp - on the vector lanes, std::exp - the C library's - on the elements the kernel computes one at
@@ -226,7 +235,7 @@ def np_kernel_exp(y: np.ndarray, *operands: np.ndarray) -> np.ndarray:
     scalar = kernels.scalar_lanes(y.shape, y.itemsize, *operands, vector_bytes=128)
     if scalar is True:
         return libm.call("exp", y)
-    vector = sleef.expf(y) if y.dtype == np.float32 else sleef.exp(y)
+    vector = kernels.in_blocks(sleef.expf if y.dtype == np.float32 else sleef.exp, y)
     return vector if scalar is False else np.where(scalar, libm.call("exp", y), vector)
 
 
@@ -264,7 +273,7 @@ log1p = _unary("log1p", np.log1p)
 abs = _unary("abs", np.abs)  # noqa: A001 - mirrors numpy's name on purpose
 sigmoid = _unary("sigmoid", np_sigmoid)
 erf = _unary("erf", np_erf)
-rsqrt = _unary("rsqrt", lambda x: 1 / np.sqrt(x))
+rsqrt = _unary("rsqrt", np_rsqrt)
 
 
 def softplus(x, beta=1.0, threshold=20.0):

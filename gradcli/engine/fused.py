@@ -23,6 +23,12 @@ def fma32(a, b, c):
     exact error of the sum decides (round to odd)."""
     p = np.asarray(a, F32).astype(np.float64) * np.asarray(b, F32)
     c = np.asarray(c, F32)
+    if p.ndim == 0 and c.ndim == 0:  # the midpoint repair below indexes arrays
+        return _fma32_array(p.reshape(1), c.reshape(1)).reshape(())
+    return _fma32_array(p, c)
+
+
+def _fma32_array(p, c):
     total = p + c
     out = np.asarray(total.astype(F32))
     suspect = ((total.view(np.int64) & 0x1FFFFFFF) == 0x10000000) | ((np.abs(total) < 2.0 ** -125) & (total != 0))
@@ -51,4 +57,6 @@ def fma64(a, b, c):
     error = ((a_hi * b_hi - p) + a_hi * b_lo + a_lo * b_hi) + a_lo * b_lo
     s = p + c
     back = s - p
-    return s + (((p - (s - back)) + (c - back)) + error)
+    out = s + (((p - (s - back)) + (c - back)) + error)
+    # infinities and nan (and operands so large that the splitting overflows): IEEE's a * b + c
+    return np.where(np.isfinite(out), out, s) if not np.isfinite(out).all() else out

@@ -184,3 +184,18 @@ def _multi_row_sum(rows: np.ndarray) -> np.ndarray:
     for j in range(1, levels):
         acc[0] = acc[0] + acc[j]
     return acc[0]
+
+
+BLOCK = 1 << 16  # elements an emulated kernel handles at a time: its temporaries stay a few hundred KiB
+
+
+def in_blocks(kernel, x: np.ndarray) -> np.ndarray:
+    """kernel (elementwise, many temporaries) applied to x a block at a time, so that its memory stays
+    bounded whatever x's size (and its blocks stay in cache)."""
+    if x.size <= BLOCK:
+        return kernel(x)
+    flat = x.reshape(-1)
+    out = np.empty(flat.shape, dtype=x.dtype)
+    for start in range(0, flat.size, BLOCK):
+        out[start:start + BLOCK] = kernel(flat[start:start + BLOCK])
+    return out.reshape(x.shape)

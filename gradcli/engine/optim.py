@@ -3,7 +3,7 @@
 Updates are computed on the parameters' numpy arrays in the parameters' dtype, in torch's order of
 operations: a Python-float hyperparameter meets a float32 array as a float32, as torch's kernels cast
 their scalar arguments, and where torch's CPU kernels use a fused multiply-add (add with alpha, lerp,
-addcmul) so does `_fma`, so float32 results agree bit for bit.  The result is written in place with a
+addcmul) so does `_fma`, so float32 and float64 results agree bit for bit.  The result is written in place with a
 version bump, as torch's in-place updates under no_grad do.
 """
 
@@ -13,7 +13,7 @@ from collections import defaultdict
 
 import numpy as np
 
-from gradcli.engine import dual
+from gradcli.engine import dual, fused
 from gradcli.engine.autograd import enable_grad, type_name
 from gradcli.engine.errors import TorchTypeError, TorchValueError
 from gradcli.engine.tensor import Tensor
@@ -215,7 +215,7 @@ class Adam(Optimizer):
         if group["amsgrad"]:
             np.maximum(state["max_exp_avg_sq"], exp_avg_sq, out=state["max_exp_avg_sq"])
             second_moment = state["max_exp_avg_sq"]
-        denom = dual.np_sqrt(second_moment) / bias_correction2_sqrt + group["eps"]
+        denom = _sqrt(group)(second_moment) / bias_correction2_sqrt + group["eps"]
         _write(param, param.array + (-step_size) * exp_avg / denom)
 
 
@@ -299,7 +299,7 @@ class Adagrad(Optimizer):
             grad = _fma(group["weight_decay"], param.array, grad)
         clr = group["lr"] / (1 + (state["step"] - 1) * group["lr_decay"])
         state_sum = state["sum"] = _fma(1 * grad, grad, state["sum"])
-        std = dual.np_sqrt(state_sum)
+        std = _sqrt(group)(state_sum)
         std = std + _scalar(group["eps"], std)
         _write(param, param.array + (-clr) * grad / std)
 
@@ -315,12 +315,18 @@ def _scalar(value: float, like: np.ndarray):
 
 
 def _fma(x, y, z: np.ndarray) -> np.ndarray:
-    """x * y + z rounded once.  Exact for float32 (the float64 product of two float32 cannot round);
-    float64 falls back to two roundings."""
-    if z.dtype != np.float32:
+    """x * y + z rounded once, in z's dtype (torch's add with alpha, addcmul and lerp kernels fuse them, in
+    float64 as in float32)."""
+    if z.dtype not in (np.float32, np.float64):
         return x * y + z
-    wide = np.asarray(x, np.float32).astype(np.float64) * np.asarray(y, np.float32).astype(np.float64)
-    return (wide + z.astype(np.float64)).astype(np.float32)
+    t = z.dtype.type
+    return fused.fma(t(x) if np.ndim(x) == 0 else x, t(y) if np.ndim(y) == 0 else y, z)
+
+
+def _sqrt(group):
+    """The square root of the update: MKL's (dual.np_sqrt) in the single-tensor and foreach paths; the fused
+    CPU kernels take Vectorized::sqrt, which is correctly rounded."""
+    return np.sqrt if group.get("fused") else dual.np_sqrt
 
 
 def _lerp(start: np.ndarray, end: np.ndarray, weight: float) -> np.ndarray:

@@ -28,7 +28,7 @@ import pytest
 from goldens import load
 
 from gradcli import engine
-from gradcli.engine import Tensor, float32_kernels, sqrt_kernel
+from gradcli.engine import Tensor, dual, float32_kernels, sqrt_kernel
 from gradcli.engine.ops.elementwise import cos, sin, sqrt
 from gradcli.engine.ops.linalg import matmul
 from gradcli.engine.ops.nn_extra import linear
@@ -236,3 +236,24 @@ def test_sigmoid_and_silu_are_torchs_bits(name):
         assert got.dtype == expected.dtype
         bad = np.flatnonzero(got != expected)  # finite inputs: no nan
         assert bad.size == 0, f"{key}: {bad.size} of {got.size} differ, first at x={x.array[bad[0]]!r}"
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_emulated_kernels_work_in_bounded_memory(dtype):
+    """The kernels make a dozen temporaries; on a large array they go a block at a time, so the memory they
+    need beyond their result stays small (a whole-array pass needed 8-12 times the input)."""
+    import tracemalloc
+
+    x = np.linspace(0.5, 3.0, 2_000_000, dtype=dtype)
+    tracemalloc.start()
+    try:
+        out = sqrt_kernel.sqrt(x)
+        sqrt_peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.reset_peak()
+        dual.np_sigmoid(x)
+        sigmoid_peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert sqrt_peak < 1.5 * x.nbytes, sqrt_peak / x.nbytes
+    assert sigmoid_peak < 4 * x.nbytes, sigmoid_peak / x.nbytes
+    assert out.shape == x.shape and out.dtype == x.dtype

@@ -51,7 +51,7 @@ acosh = unary("acosh", "AcoshBackward0", np.arccosh, lambda g, x: g * dual.rsqrt
               doc="inverse hyperbolic cosine (input >= 1)", aliases=("arccosh",))
 atanh = unary("atanh", "AtanhBackward0", dual.wide(np.arctanh), lambda g, x: g * (1 / (1 - x * x)),
               doc="inverse hyperbolic tangent (|input| < 1)", aliases=("arctanh",))
-rsqrt = unary("rsqrt", "RsqrtBackward0", lambda x: 1 / np.sqrt(x), lambda g, y: (g * -0.5) * (y * y * y),
+rsqrt = unary("rsqrt", "RsqrtBackward0", dual.np_rsqrt, lambda g, y: (g * -0.5) * (y * y * y),
               uses="out", doc="1 / sqrt(input)")
 erf = unary("erf", "ErfBackward0", dual.np_erf, lambda g, x: (TWO_OVER_SQRT_PI * dual.exp(-(x * x))) * g,
             doc="error function")

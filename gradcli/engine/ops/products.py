@@ -233,7 +233,7 @@ class EuclideanDist(Function):
         x2_norm = np.sum(x2 * x2, axis=-1, keepdims=True)
         left = np.concatenate([x1 * -2, x1_norm, np.ones_like(x1_norm)], axis=-1)
         right = np.concatenate([x2, np.ones_like(x2_norm), x2_norm], axis=-1)
-        return np.sqrt(np.maximum(left @ np.swapaxes(right, -1, -2), 0))
+        return dual.np_sqrt(np.maximum(left @ np.swapaxes(right, -1, -2), 0))  # torch: clamp_min_(0).sqrt_()
 
     @staticmethod
     def backward(ctx, g, x1, x2, res):
