@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import float32_kernels, kernels, libm, sleef, sqrt_kernel
+from gradcli.engine import exp_kernel, float32_kernels, kernels, libm, sleef, sqrt_kernel
 from gradcli.engine.tensor import Tensor
 
 
@@ -162,7 +162,14 @@ def float32_exact(np_fn, kernel):
     return fn
 
 
-np_exp, np_log, np_tanh = wide(np.exp), wide(np.log), wide(np.tanh)
+np_log, np_tanh = wide(np.log), wide(np.tanh)
+
+
+def np_exp(x):
+    """torch.exp: float32 and float64 as MKL's kernels compute them (exp_kernel)."""
+    if getattr(x, "dtype", None) in (np.float32, np.float64):
+        return exp_kernel.exp(x)
+    return np.exp(x)
 np_sin, np_cos = float32_exact(np.sin, float32_kernels.sin), float32_exact(np.cos, float32_kernels.cos)
 np_sqrt = sqrt_kernel.sqrt  # torch's float32 and float64 bits
 np_sinh, np_cosh = wide(np.sinh), wide(np.cosh)

@@ -15,6 +15,7 @@
   bit, on squares of midpoints between doubles, where it rounds the other way.
 - sigmoid and silu, forward and backward, in float32 and float64: every bit (SLEEF's exp on the vector
   lanes, the C library's on the tail).
+- exp (MKL's table-driven kernels) in float32 and float64: every bit, through torch.exp and its gradient.
 - digamma and its derivative (polygamma(1, x)) in float32 and float64: every bit (torch's scalar kernels, in
   the dtype's own arithmetic, with the C library's log, tan and sin).
 """
@@ -257,3 +258,19 @@ def test_emulated_kernels_work_in_bounded_memory(dtype):
     assert sqrt_peak < 1.5 * x.nbytes, sqrt_peak / x.nbytes
     assert sigmoid_peak < 4 * x.nbytes, sigmoid_peak / x.nbytes
     assert out.shape == x.shape and out.dtype == x.dtype
+
+
+@pytest.mark.parametrize("group", sorted(GOLDEN["exp64"]))
+def test_exp_is_torchs_bits(group):
+    case = GOLDEN["exp64"][group]
+    code = "<f4" if case["dtype"] == "float32" else "<f8"
+    x = np.frombuffer(base64.b64decode(case["x"]), dtype=code).astype(case["dtype"])
+    expected = np.frombuffer(base64.b64decode(case["torch"]), dtype=code)
+    t = engine.tensor(x, requires_grad=True)
+    y = engine.ops.exp(t)
+    y.sum().backward()
+    for got in (y.array, t.grad.array):  # exp's gradient is its result
+        bad = np.flatnonzero((got != expected) & ~(np.isnan(got) & np.isnan(expected)))
+        assert bad.size == 0, f"{bad.size} of {x.size} differ, first at x={x[bad[0]]!r}"
+    if group in ("random", "float32"):
+        assert (np.exp(x.astype(np.float64)).astype(x.dtype) != expected).mean() > 0.005  # not the rounded value
