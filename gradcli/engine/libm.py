@@ -7,28 +7,42 @@ lacks the function), the value numpy computes in double, rounded once, stands in
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
-
 import numpy as np
 
 _FUNCTIONS: dict[tuple[str, type], object] = {}
 _LIBRARY: list = []
+_KNOWN_NAMES = ("libm.so.6", "libSystem.B.dylib")  # glibc's and macOS's, loaded without a search
 
 
 def _library():
+    """The C math library, loaded on first use (ctypes and its search cost start-up time otherwise)."""
     if not _LIBRARY:
-        name = ctypes.util.find_library("m")
-        try:
-            _LIBRARY.append(ctypes.CDLL(name) if name else None)
-        except OSError:
-            _LIBRARY.append(None)
+        import ctypes
+
+        library = None
+        for name in _KNOWN_NAMES:
+            try:
+                library = ctypes.CDLL(name)
+                break
+            except OSError:
+                continue
+        if library is None:
+            import ctypes.util
+
+            found = ctypes.util.find_library("m")
+            try:
+                library = ctypes.CDLL(found) if found else None
+            except OSError:
+                library = None
+        _LIBRARY.append(library)
     return _LIBRARY[0]
 
 
 def _function(name: str, dtype):
     key = (name, dtype)
     if key not in _FUNCTIONS:
+        import ctypes
+
         c_name, c_type = (name + "f", ctypes.c_float) if dtype == np.float32 else (name, ctypes.c_double)
         fn = getattr(_library(), c_name, None)
         if fn is not None:
