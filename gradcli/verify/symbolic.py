@@ -323,6 +323,8 @@ def _cross_check(result, dtype_name: str, latex: bool) -> dict:
     rtol, atol = TOLERANCES.get(dtype_name, TOLERANCES["float64"])
     scale = 1.0 + max((abs(float(v)) for v in subs.values()), default=0.0)
     mismatches, kinks, max_diff = [], [], 0.0
+    outside = []  # the loss is not real at the point: the gradient there is a convention (PyTorch's nan)
+    loss_is_real = None
     for name, deriv in derivatives.items():
         grad = result.tensors[name].grad
         autograd = np.zeros(deriv.shape) if grad is None else np.asarray(grad, dtype=np.float64)
@@ -333,7 +335,12 @@ def _cross_check(result, dtype_name: str, latex: bool) -> dict:
             if undefined or _at_kink(deriv[idx], subs, scale):
                 kinks.append(entry)
             elif not _close(entry["autograd"], entry["sympy"], rtol, atol):
-                mismatches.append(entry)
+                if math.isnan(entry["autograd"]) and loss_is_real is None:
+                    loss_is_real = not math.isnan(value_at(loss, subs))
+                if math.isnan(entry["autograd"]) and loss_is_real is False:
+                    outside.append(entry)
+                else:
+                    mismatches.append(entry)
             elif math.isfinite(entry["sympy"]):
                 max_diff = max(max_diff, abs(entry["autograd"] - entry["sympy"]))
     check.update(max_abs_diff=max_diff, rtol=rtol, atol=atol, **_formulas(derivatives, symbols, sp.sstr))
@@ -345,6 +352,12 @@ def _cross_check(result, dtype_name: str, latex: bool) -> dict:
                      reason=f"{_element(worst)}: autograd {_fmt(worst['autograd'])}, sympy {_fmt(worst['sympy'])}",
                      disagreement=f"autograd and sympy disagree on {_element(worst)}: {_fmt(worst['autograd'])} vs "
                                   f"{_fmt(worst['sympy'])}")
+    elif outside:
+        first = outside[0]
+        check.update(status="convention", kinks=outside[:20], kink_ops=[], convention="PyTorch",
+                     reason=f"{_element(first)} lies outside the expression's real domain (its value there is not a "
+                            f"real number): gradcli follows PyTorch ({_fmt(first['autograd'])}), sympy's formula "
+                            f"gives {_fmt(first['sympy'])}")
     elif kinks:
         ops = sorted({k.op for k in backend.kinks if _kink_active(k, subs, scale)})
         differing = [e for e in kinks if not _close(e["autograd"], e["sympy"], rtol, atol)]

@@ -71,6 +71,23 @@ def test_disagrees_names_the_tensor_the_element_and_both_values():
     assert check["reason"] == "x[1]: autograd 4.5, sympy 4"
 
 
+def test_a_point_outside_the_real_domain_is_pytorchs_convention_not_a_bug():
+    # logit(2) = log(2 / (1 - 2)) is not real; PyTorch's LogitBackward gives nan outside [0, 1], while sympy's
+    # formula 1 / (x (1 - x)) evaluates to -1/2 there
+    check = cross_check(_result("torch.logit(x).sum()", x=[2.0, 0.5]), timeout=30)
+    assert check["status"] == "convention"
+    assert check["kinks"][0]["index"] == [0] and math.isnan(check["kinks"][0]["autograd"])
+    assert check["kinks"][0]["sympy"] == -0.5
+    assert "outside the expression's real domain" in check["reason"]
+
+
+def test_a_nan_gradient_where_the_expression_is_real_is_still_a_disagreement():
+    result = _result("torch.logit(x).sum()", x=[0.2, 0.5])
+    result.tensors["x"].grad = np.array([math.nan, 4.0])  # a wrong answer: logit'(0.2) = 1 / (0.2 * 0.8) = 6.25
+    check = cross_check(result, timeout=30)
+    assert check["status"] == "disagrees" and check["mismatches"][0]["index"] == [0]
+
+
 def test_relu_at_zero_is_pytorchs_convention():
     # relu'(0): PyTorch uses 0; sympy's Heaviside(0) is 1/2
     check = cross_check(_result("x.relu().sum()", x=[-1.0, 0.0, 2.0]), timeout=30)
