@@ -223,6 +223,14 @@ def exp64_cases(rng):
             for name, x in groups.items()}
 
 
+def lgamma64_cases(rng):
+    """float64 lgamma (SLEEF's in torch; the C library's in gradcli, within a few ulps), near the zeros at 1 and
+    2 where Python's math.lgamma was 1e5 ulps off, negatives, and a wide range."""
+    x = np.concatenate([1 + rng.uniform(-1e-3, 1e-3, 1500), 2 + rng.uniform(-1e-3, 1e-3, 1500),
+                        rng.uniform(-20, 0, 1500), rng.uniform(0.01, 50, 1500), np.exp(rng.uniform(-30, 200, 500))])
+    return {"x": b64_f8(x), "torch": b64_f8(torch.lgamma(torch.from_numpy(x)).numpy())}
+
+
 def b64_f8(a) -> str:
     return base64.b64encode(np.ascontiguousarray(a, dtype="<f8").tobytes()).decode()
 
@@ -300,7 +308,8 @@ def main():
               "mkl": torch.backends.mkl.is_available(), "sin": trig("sin", rng), "cos": trig("cos", rng),
               "pow": pow_cases(rng), "products": product_cases(rng), "sqrt": sqrt_cases(rng),
               "sqrt64": sqrt64_cases(rng), "gamma": gamma_cases(rng),
-              "exp_kernels": exp_kernel_cases(rng), "exp64": exp64_cases(rng)}
+              "exp_kernels": exp_kernel_cases(rng), "exp64": exp64_cases(rng),
+              "lgamma64": lgamma64_cases(rng)}
     OUT.write_text(json.dumps(golden, indent=0) + "\n")
     print(f"wrote {OUT} ({OUT.stat().st_size // 1024} KiB)")
 

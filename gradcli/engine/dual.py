@@ -242,18 +242,29 @@ def np_kernel_exp(y: np.ndarray, *operands: np.ndarray) -> np.ndarray:
     scalar = kernels.scalar_lanes(y.shape, y.itemsize, *operands, vector_bytes=128)
     if scalar is True:
         return libm.call("exp", y)
-    vector = kernels.in_blocks(sleef.expf if y.dtype == np.float32 else sleef.exp, y)
-    return vector if scalar is False else np.where(scalar, libm.call("exp", y), vector)
+    # float64's exp stacks five lanes of temporaries per element: smaller blocks
+    vector = kernels.in_blocks(sleef.expf, y) if y.dtype == np.float32 else kernels.in_blocks(sleef.exp, y, 8192)
+    if scalar is False:
+        return vector
+    vector[scalar] = libm.call("exp", y[scalar])  # the tail only: the C library is called one element at a time
+    return vector
 
 
 def np_sigmoid(x):
-    """torch's sigmoid kernel: 1 / (1 + exp(-x)) (np_kernel_exp) in float32 and float64; other dtypes the
-    stable form."""
+    """torch's sigmoid kernel: 1 / (1 + exp(-x)) (np_kernel_exp) in float32 and float64, float16 through
+    float32 rounded once (torch's opmath); other dtypes the stable form."""
     x = np.asarray(x)
     if x.dtype in (np.float32, np.float64):
         one = x.dtype.type(1)
         with np.errstate(over="ignore"):
             return one / (np_kernel_exp(x.dtype.type(0) - x, x) + one)
+    if x.dtype == np.float16:
+        return np_sigmoid(x.astype(np.float32)).astype(np.float16)
+    return np_stable_sigmoid(x)
+
+
+def np_stable_sigmoid(x):
+    """e / (1 + e) with e = exp(-|x|): the form torch's logsigmoid and softplus backward kernels use."""
     e = np.exp(-np.abs(x))
     return np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
 
@@ -279,6 +290,7 @@ expm1 = _unary("expm1", np.expm1)
 log1p = _unary("log1p", np.log1p)
 abs = _unary("abs", np.abs)  # noqa: A001 - mirrors numpy's name on purpose
 sigmoid = _unary("sigmoid", np_sigmoid)
+stable_sigmoid = _unary("sigmoid", np_stable_sigmoid)  # on Tensors (create_graph) the sigmoid op
 erf = _unary("erf", np_erf)
 rsqrt = _unary("rsqrt", np_rsqrt)
 

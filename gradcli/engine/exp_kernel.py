@@ -15,6 +15,8 @@ and the kernel below from torch on none of 2 million in |x| <= 87.3."""
 
 from __future__ import annotations
 
+from decimal import Decimal, localcontext
+
 import numpy as np
 
 from gradcli.engine import kernels, libm
@@ -40,8 +42,6 @@ def _table(size: int, dtype) -> tuple[np.ndarray, np.ndarray]:
     """2**(j/size), j = 0..size-1, as the `dtype` nearest it and the `dtype` nearest the rest (MKL's table)."""
     key = (size, dtype)
     if key not in _TABLES:
-        from decimal import Decimal, localcontext  # only here: the table is made once
-
         hi, lo = np.empty(size, dtype), np.empty(size, dtype)
         with localcontext() as context:
             context.prec = 60

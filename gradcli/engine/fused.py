@@ -45,18 +45,64 @@ def _fma32_array(p, c):
 
 
 def fma64(a, b, c):
-    """float64 fused multiply-add: Dekker's exact product p + e = a * b, then Knuth's exact sum of p and c;
-    rounded once but for sums within 2**-100 of a rounding boundary (and products near overflow or underflow)."""
+    """float64 fused multiply-add, rounded once: Dekker's exact product p + e2 = a * b and Knuth's exact sums
+    give a * b + c = s + t + t_err exactly (t_err far below an ulp of the result); s + t is rounded, and where
+    that rounding was an exact tie t_err decides it, as the exact value would.  Zeros take IEEE's sign (the
+    plain a * b + c), an infinite c stays itself, operands too large to split (beyond 2**995) are scaled first.
+    Results below 2**-969, where the products' error terms underflow, can differ from IEEE's in the last bit
+    or the sign of a zero."""
     a, b, c = (np.asarray(v, F64) for v in (a, b, c))
+    with np.errstate(all="ignore"):
+        big = ((np.abs(a) > 2.0 ** 995) | (np.abs(b) > 2.0 ** 995)) & np.isfinite(a) & np.isfinite(b)
+        if big.any():  # too large to split: scale the large operand (and c) down, the result back up (exact)
+            return np.where(big, _fma64_scaled(a, b, c), fma64(np.where(big, 0.0, a), np.where(big, 0.0, b), c))
+        p = a * b
+        t = _SPLIT * a
+        a_hi = t - (t - a)
+        t = _SPLIT * b
+        b_hi = t - (t - b)
+        a_lo, b_lo = a - a_hi, b - b_hi
+        e2 = ((a_hi * b_hi - p) + a_hi * b_lo + a_lo * b_hi) + a_lo * b_lo
+        s, e1 = _two_sum(p, c)
+        t, t_err = _two_sum(e1, e2)
+        out, rest = _two_sum(s, t)
+        # an exact tie in out = s + t went to even; the part below, t_err, says which side the true value is
+        toward = np.nextafter(out, out + 2 * rest)
+        tie = (rest != 0) & (rest == (toward - out) / 2) & (t_err != 0) & (np.sign(t_err) == np.sign(rest))
+        out = np.where(tie, toward, out)
+        plain = p + c
+        special = (out == 0) | ~np.isfinite(out) | ~np.isfinite(plain)
+        if special.any():
+            out = np.where(special, np.where(np.isinf(c) & np.isfinite(a) & np.isfinite(b), c, plain), out)
+    return out
+
+
+def fma64_core(a, b, c):
+    """fma64 for finite operands whose products and sums stay far inside the float64 range (a kernel's
+    polynomial): the same exact value and tie rule, without the checks for zeros, infinities and huge operands."""
     p = a * b
     t = _SPLIT * a
     a_hi = t - (t - a)
     t = _SPLIT * b
     b_hi = t - (t - b)
     a_lo, b_lo = a - a_hi, b - b_hi
-    error = ((a_hi * b_hi - p) + a_hi * b_lo + a_lo * b_hi) + a_lo * b_lo
-    s = p + c
-    back = s - p
-    out = s + (((p - (s - back)) + (c - back)) + error)
-    # infinities and nan (and operands so large that the splitting overflows): IEEE's a * b + c
-    return np.where(np.isfinite(out), out, s) if not np.isfinite(out).all() else out
+    e2 = ((a_hi * b_hi - p) + a_hi * b_lo + a_lo * b_hi) + a_lo * b_lo
+    s, e1 = _two_sum(p, c)
+    t, t_err = _two_sum(e1, e2)
+    out, rest = _two_sum(s, t)
+    toward = np.nextafter(out, out + 2 * rest)
+    tie = (rest != 0) & (rest == (toward - out) / 2) & (t_err != 0) & (np.sign(t_err) == np.sign(rest))
+    return np.where(tie, toward, out)
+
+
+def _fma64_scaled(a, b, c):
+    scale_a = np.where(np.abs(a) > 2.0 ** 995, 2.0 ** -200, 1.0)
+    scale_b = np.where(np.abs(b) > 2.0 ** 995, 2.0 ** -200, 1.0)
+    return fma64(a * scale_a, b * scale_b, c * (scale_a * scale_b)) / (scale_a * scale_b)
+
+
+def _two_sum(x, y):
+    """x + y = s + error exactly (Knuth)."""
+    s = x + y
+    back = s - x
+    return s, (x - (s - back)) + (y - back)

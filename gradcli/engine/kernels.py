@@ -189,13 +189,14 @@ def _multi_row_sum(rows: np.ndarray) -> np.ndarray:
 BLOCK = 1 << 16  # elements an emulated kernel handles at a time: its temporaries stay a few hundred KiB
 
 
-def in_blocks(kernel, x: np.ndarray) -> np.ndarray:
-    """kernel (elementwise, many temporaries) applied to x a block at a time, so that its memory stays
-    bounded whatever x's size (and its blocks stay in cache)."""
-    if x.size <= BLOCK:
+def in_blocks(kernel, x: np.ndarray, block: int = 0) -> np.ndarray:
+    """kernel (elementwise, many temporaries) applied to x a block at a time (BLOCK elements unless `block`
+    says fewer), so that its memory stays bounded whatever x's size (and its blocks stay in cache)."""
+    block = block or BLOCK
+    if x.size <= block:
         return kernel(x)
     flat = x.reshape(-1)
     out = np.empty(flat.shape, dtype=x.dtype)
-    for start in range(0, flat.size, BLOCK):
-        out[start:start + BLOCK] = kernel(flat[start:start + BLOCK])
+    for start in range(0, flat.size, block):
+        out[start:start + block] = kernel(flat[start:start + block])
     return out.reshape(x.shape)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 _FUNCTIONS: dict[tuple[str, type], object] = {}
+_BLOCK = 1 << 16
 _LIBRARY: list = []
 _KNOWN_NAMES = ("libm.so.6", "libSystem.B.dylib")  # glibc's and macOS's, loaded without a search
 
@@ -59,4 +60,9 @@ def call(name: str, x: np.ndarray) -> np.ndarray:
     if fn is None:
         with np.errstate(all="ignore"):
             return getattr(np, name)(x.astype(np.float64)).astype(x.dtype)
-    return np.array(fn(x), dtype=x.dtype)
+    if x.size <= _BLOCK:
+        return np.array(fn(x), dtype=x.dtype)
+    flat, out = x.reshape(-1), np.empty(x.size, dtype=x.dtype)
+    for start in range(0, flat.size, _BLOCK):  # a Python float object per element: bound the memory
+        out[start:start + _BLOCK] = fn(flat[start:start + _BLOCK])
+    return out.reshape(x.shape)

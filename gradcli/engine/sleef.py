@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine.fused import fma32, fma64
+from gradcli.engine.fused import fma32, fma64_core
 
 F32, F64 = np.float32, np.float64
 _R_LN2 = 1.442695040888963407359924681001892137426645954152985934135449406931
@@ -56,30 +56,29 @@ def _pow2i(q: np.ndarray) -> np.ndarray:
 
 
 def exp(d: np.ndarray) -> np.ndarray:
-    """Sleef_expd4_u10 of a float64 array."""
+    """Sleef_expd8_u10 of a float64 array.  Its independent multiply-adds (Estrin's scheme) go through one
+    fused call per level, stacked: fewer numpy calls on small arrays."""
     d = np.asarray(d, F64)
     with np.errstate(all="ignore"):
         u = np.rint(d * _R_LN2)
         q = np.where(np.abs(u) < 2.0 ** 31, u, 0).astype(np.int64)
-        s = d - u * 0.69314718055966295651160180568695068359375  # fused in SLEEF; the product is exact here
-        s = fma64(u, -0.28235290563031577122588448175013436025525412068e-12, s)
+        u = np.where(np.isfinite(u), u, 0.0)  # out-of-range lanes are replaced below; keep their arithmetic tame
+        s = np.where(np.isfinite(d), d, 0.0) - u * 0.69314718055966295651160180568695068359375  # exact product
+        s = fma64_core(u, -0.28235290563031577122588448175013436025525412068e-12, s)
         s2 = s * s
         s4 = s2 * s2
         s8 = s4 * s4
-        c = _EXP_POLY
-
-        def poly2(a, b):
-            return fma64(s, a, b)
-
-        def poly4(c3, c2, c1, c0):
-            return fma64(s2, poly2(c3, c2), poly2(c1, c0))
-
-        poly8 = fma64(s4, poly4(*c[2:6]), poly4(*c[6:10]))
-        u = fma64(s8, poly2(c[0], c[1]), poly8)
-        u = fma64(u, s, 0.5)
-        u = fma64(u, s, 1.0)
-        u = fma64(u, s, 1.0)
+        c = np.array(_EXP_POLY).reshape(-1, *([1] * s.ndim))
+        # POLY10 = s8 * POLY2(c9, c8) + POLY8; POLY8 = s4 * POLY4(c7..c4) + POLY4(c3..c0); POLY4 = s2 * POLY2 + POLY2
+        pairs = fma64_core(s, c[0::2], c[1::2])  # the five POLY2s: c9 s + c8, c7 s + c6, ..., c1 s + c0
+        quads = fma64_core(np.stack([s2, s2]), pairs[[1, 3]], pairs[[2, 4]])
+        poly8 = fma64_core(s4, quads[0], quads[1])
+        u = fma64_core(s8, pairs[0], poly8)
+        u = fma64_core(u, s, 0.5)
+        u = fma64_core(u, s, 1.0)
+        u = fma64_core(u, s, 1.0)
         half = q >> 1
         u = u * _pow2i(half) * _pow2i(q - half)
         u = np.where(d < -1000, 0.0, u)
-        return np.asarray(np.where(709.78271114955742909217217426 < d, np.inf, u), dtype=F64)
+        u = np.where(709.78271114955742909217217426 < d, np.inf, u)
+        return np.asarray(np.where(np.isnan(d), d, u), dtype=F64)

@@ -274,3 +274,13 @@ def test_exp_is_torchs_bits(group):
         assert bad.size == 0, f"{bad.size} of {x.size} differ, first at x={x[bad[0]]!r}"
     if group in ("random", "float32"):
         assert (np.exp(x.astype(np.float64)).astype(x.dtype) != expected).mean() > 0.005  # not the rounded value
+
+
+def test_float64_lgamma_is_within_a_few_ulps_of_torchs_even_near_its_zeros():
+    """torch computes lgamma with SLEEF; gradcli with the C library's (math.lgamma was 1e5 ulps off near 1, 2)."""
+    case = GOLDEN["lgamma64"]
+    x = np.frombuffer(base64.b64decode(case["x"]), dtype="<f8").astype(np.float64)
+    expected = np.frombuffer(base64.b64decode(case["torch"]), dtype="<f8")
+    got = engine.ops.REGISTRY["lgamma"].fn(engine.tensor(x)).array
+    off = np.abs(got.view(np.int64) - expected.view(np.int64))
+    assert off.max() <= 16, f"{int(off.max())} ulps at x={x[off.argmax()]!r}"

@@ -69,7 +69,7 @@ def _activate(cls, input, inplace, *params):
 # logsigmoid: log(sigmoid(x)) = min(x, 0) - log1p(exp(-|x|))
 def _logsigmoid_rule(g, x):
     # d/dx log(sigmoid(x)) = sigmoid(-x), computed stably
-    return g * dual.sigmoid(-x)
+    return g * dual.stable_sigmoid(-x)
 
 
 LogSigmoid = _act("LogSigmoidBackward0", dual.np_logsigmoid, _logsigmoid_rule)
@@ -84,7 +84,7 @@ def logsigmoid(input):
 def _softplus_rule(g, x, beta, threshold):
     bx = val(x) * beta
     # torch's double backward differentiates sigmoid only where beta*x < threshold (strictly)
-    s = dual.where(bx < threshold, dual.sigmoid(x * beta), dual.np_sigmoid(bx))
+    s = dual.where(bx < threshold, dual.stable_sigmoid(x * beta), dual.np_stable_sigmoid(bx))
     return dual.where(bx > threshold, g, g * s)
 
 
@@ -189,7 +189,10 @@ def _silu_rule(g, x):
 
 
 def _silu(x):
-    """torch's silu kernel: x / (1 + exp(-x)), exp as its vector and scalar lanes compute it."""
+    """torch's silu kernel: x / (1 + exp(-x)), exp as its vector and scalar lanes compute it; float16 through
+    float32, rounded once."""
+    if x.dtype == np.float16:
+        return _silu(x.astype(np.float32)).astype(np.float16)
     with np.errstate(over="ignore"):
         return x / (x.dtype.type(1) + dual.np_kernel_exp(-x, x)) if x.dtype.kind == "f" else x * dual.np_sigmoid(x)
 
