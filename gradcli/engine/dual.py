@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import exp_kernel, float32_kernels, kernels, libm, sleef, sqrt_kernel
+from gradcli.engine import exp_kernel, float32_kernels, fused, kernels, libm, sleef, sqrt_kernel
 from gradcli.engine.tensor import Tensor
 
 
@@ -222,6 +222,14 @@ def np_pow(x: np.ndarray, y):
 
 
 # -- more elementwise functions, for the rules of the full op set ----------------------------------------
+
+def one_minus_square(y):
+    """1 - y * y as torch's tanh_backward kernel computes it: one fused multiply-add (float32, float64 arrays);
+    on Tensors (create_graph) the differentiable 1 - y * y."""
+    if isinstance(y, np.ndarray) and y.dtype in (np.float32, np.float64):
+        return fused.fma(-y, y, y.dtype.type(1))
+    return 1 - y * y
+
 
 def np_rsqrt(x):
     """1 / sqrt(x), torch's rsqrt: both correctly rounded in float32 and float64; float16 computes in float32

@@ -50,7 +50,7 @@ log = unary("log", "LogBackward0", dual.np_log, lambda g, x: g / x, doc="natural
 sin = unary("sin", "SinBackward0", dual.np_sin, lambda g, x: g * dual.cos(x), doc="sine")
 cos = unary("cos", "CosBackward0", dual.np_cos, lambda g, x: g * -dual.sin(x), doc="cosine")
 tan = unary("tan", "TanBackward0", dual.wide(np.tan), lambda g, y: g * (1 + y * y), uses="out", doc="tangent")
-tanh = unary("tanh", "TanhBackward0", dual.np_tanh, lambda g, y: g * (1 - y * y), uses="out",
+tanh = unary("tanh", "TanhBackward0", dual.np_tanh, lambda g, y: g * dual.one_minus_square(y), uses="out",
              doc="hyperbolic tangent", functional=True)
 sqrt = unary("sqrt", "SqrtBackward0", dual.np_sqrt, lambda g, y: g / (2 * y), uses="out",
              doc="square root (gradient inf at 0, as torch)")

@@ -21,7 +21,7 @@ from gradcli.engine.ops.registry import register
 from gradcli.engine.tensor import Tensor
 
 LN2 = math.log(2.0)
-LN10 = math.log(10.0)
+LN10 = 2.3025850929940456  # derivatives.yaml's literal for log10's rule (math.log(10.0) is the next double up)
 TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 
 
@@ -30,7 +30,7 @@ def _zeros(g, _x):
     return dual.zeros_like(g)
 
 
-exp2 = unary("exp2", "Exp2Backward0", dual.wide(np.exp2), lambda g, y: g * (y * LN2), uses="out", doc="2 ** input")
+exp2 = unary("exp2", "Exp2Backward0", dual.wide(np.exp2), lambda g, y: g * y * LN2, uses="out", doc="2 ** input")
 expm1 = unary("expm1", "Expm1Backward0", dual.wide(np.expm1), lambda g, y: g * (y + 1), uses="out",
               doc="e ** input - 1, accurate near 0")
 log2 = unary("log2", "Log2Backward0", dual.wide(np.log2), lambda g, x: g / (x * LN2), doc="base-2 logarithm")
@@ -49,7 +49,7 @@ asinh = unary("asinh", "AsinhBackward0", np.arcsinh, lambda g, x: g * dual.rsqrt
               doc="inverse hyperbolic sine", aliases=("arcsinh",))
 acosh = unary("acosh", "AcoshBackward0", np.arccosh, lambda g, x: g * dual.rsqrt(x * x - 1),
               doc="inverse hyperbolic cosine (input >= 1)", aliases=("arccosh",))
-atanh = unary("atanh", "AtanhBackward0", dual.wide(np.arctanh), lambda g, x: g * (1 / (1 - x * x)),
+atanh = unary("atanh", "AtanhBackward0", dual.wide(np.arctanh), lambda g, x: g / (1 - x * x),
               doc="inverse hyperbolic tangent (|input| < 1)", aliases=("arctanh",))
 rsqrt = unary("rsqrt", "RsqrtBackward0", dual.np_rsqrt, lambda g, y: (g * -0.5) * (y * y * y),
               uses="out", doc="1 / sqrt(input)")
