@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from gradcli.engine.fused import fma32 as _fma
+from gradcli.engine.sleef import ldexpf
 
 F32 = np.float32
 
@@ -258,18 +259,6 @@ def _sleef_logkf(d):
     return _df_add_pp(s, _df_mul_pp(_df_mul_pp(x2, x), _df_add2_pp(_df_mul_pf(x2, t), c)))
 
 
-def _sleef_ldexp(x, q):
-    """x * 2**q as SLEEF's vldexp_vf_vf_vi2 computes it (four partial scalings, then the rest)."""
-    q = q.astype(np.int32)
-    m = q >> 31
-    m = (((m + q) >> 6) - m) << 4
-    q = q - (m << 2)
-    m = np.clip(m + 0x7F, 0, 0xFF).astype(np.int32)
-    u = (m << 23).view(F32)
-    x = (((x * u) * u) * u) * u
-    return x * ((q + 0x7F).astype(np.int32) << 23).view(F32)
-
-
 def _sleef_expkf(d):
     """exp of a pair (xexpkf)."""
     u = (d[0] + d[1]) * F32(1.442695040888963407359924681001892137426645954152985934135449406931)
@@ -284,7 +273,7 @@ def _sleef_expkf(d):
                  0.499999850988388061523438):
         u = _fma(u, s[0], F32(coef))
     t = _df_add_fp(F32(1), _df_add_pp(s, _df_mul_pf(_df_sq(s), u)))
-    out = _sleef_ldexp(t[0] + t[1], q)
+    out = ldexpf(t[0] + t[1], q)
     return np.where(d[0] < -104, F32(0), out)
 
 

@@ -56,21 +56,8 @@ def fma64(a, b, c):
         big = ((np.abs(a) > 2.0 ** 995) | (np.abs(b) > 2.0 ** 995)) & np.isfinite(a) & np.isfinite(b)
         if big.any():  # too large to split: scale the large operand (and c) down, the result back up (exact)
             return np.where(big, _fma64_scaled(a, b, c), fma64(np.where(big, 0.0, a), np.where(big, 0.0, b), c))
-        p = a * b
-        t = _SPLIT * a
-        a_hi = t - (t - a)
-        t = _SPLIT * b
-        b_hi = t - (t - b)
-        a_lo, b_lo = a - a_hi, b - b_hi
-        e2 = ((a_hi * b_hi - p) + a_hi * b_lo + a_lo * b_hi) + a_lo * b_lo
-        s, e1 = _two_sum(p, c)
-        t, t_err = _two_sum(e1, e2)
-        out, rest = _two_sum(s, t)
-        # an exact tie in out = s + t went to even; the part below, t_err, says which side the true value is
-        toward = np.nextafter(out, out + 2 * rest)
-        tie = (rest != 0) & (rest == (toward - out) / 2) & (t_err != 0) & (np.sign(t_err) == np.sign(rest))
-        out = np.where(tie, toward, out)
-        plain = p + c
+        out = fma64_core(a, b, c)
+        plain = a * b + c
         special = (out == 0) | ~np.isfinite(out) | ~np.isfinite(plain)
         if special.any():
             out = np.where(special, np.where(np.isinf(c) & np.isfinite(a) & np.isfinite(b), c, plain), out)
@@ -80,6 +67,7 @@ def fma64(a, b, c):
 def fma64_core(a, b, c):
     """fma64 for finite operands whose products and sums stay far inside the float64 range (a kernel's
     polynomial): the same exact value and tie rule, without the checks for zeros, infinities and huge operands."""
+    a, b, c = (np.asarray(v, F64) for v in (a, b, c))
     p = a * b
     t = _SPLIT * a
     a_hi = t - (t - a)
@@ -90,6 +78,7 @@ def fma64_core(a, b, c):
     s, e1 = _two_sum(p, c)
     t, t_err = _two_sum(e1, e2)
     out, rest = _two_sum(s, t)
+    # an exact tie in out = s + t went to even; the part below, t_err, says which side the true value is
     toward = np.nextafter(out, out + 2 * rest)
     tie = (rest != 0) & (rest == (toward - out) / 2) & (t_err != 0) & (np.sign(t_err) == np.sign(rest))
     return np.where(tie, toward, out)
