@@ -140,7 +140,8 @@ def wide(np_fn):
     vector math, SLEEF and libm, accurate to about half an ulp) agree with the correctly rounded value far more
     often than numpy's own float32 approximations do: on 4,000 values, exp differs from torch in 1,611 places
     through numpy and 40 through double, tanh 1,181 and 3, log10 2,127 and 5 (asin and asinh gain nothing and
-    keep numpy).  sin, cos and sqrt have exact kernels instead (float32_exact)."""
+    keep numpy).  sin and cos have exact kernels instead (float32_exact), exp and sqrt theirs in both dtypes
+    (exp_kernel, sqrt_kernel)."""
     def fn(x):
         if getattr(x, "dtype", None) == np.float32:
             return np_fn(x.astype(np.float64)).astype(np.float32)
@@ -170,6 +171,8 @@ def np_exp(x):
     if getattr(x, "dtype", None) in (np.float32, np.float64):
         return exp_kernel.exp(x)
     return np.exp(x)
+
+
 np_sin, np_cos = float32_exact(np.sin, float32_kernels.sin), float32_exact(np.cos, float32_kernels.cos)
 np_sqrt = sqrt_kernel.sqrt  # torch's float32 and float64 bits
 np_sinh, np_cosh = wide(np.sinh), wide(np.cosh)

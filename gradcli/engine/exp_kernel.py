@@ -74,11 +74,7 @@ def _exp32(x: np.ndarray) -> np.ndarray:
         q = r * r * F32(0.5) + r
         out = (q * hi[j] + lo[j]) + hi[j]
         scale = (((t.view(np.int32) << 16) + 0x3F800000) & 0x7F800000).view(F32)  # 2**(n // 128)
-        out = np.asarray(out * scale)
-    other = ~(np.abs(x) <= _MAIN_PATH_F32)  # also nan
-    if other.any():
-        out[other] = libm.call("exp", x[other])
-    return out
+        return _beyond_main_path(x, np.asarray(out * scale), _MAIN_PATH_F32)
 
 
 def _exp64(x: np.ndarray) -> np.ndarray:
@@ -91,8 +87,13 @@ def _exp64(x: np.ndarray) -> np.ndarray:
         q = (((r * _P4 + _P3) * r + _P2) * r + _P1) * (r * r) + r
         out = (q * hi[j] + lo[j]) + hi[j]
         # add n // 64 to the exponent (the shifter's low bits, moved into the exponent field)
-        out = np.asarray((out.view(np.int64) + ((t.view(np.int64) << 46) & np.int64(-(1 << 52)))).view(F64))
-    other = ~(np.abs(x) <= _MAIN_PATH)  # also nan
+        out = (out.view(np.int64) + ((t.view(np.int64) << 46) & np.int64(-(1 << 52)))).view(F64)
+    return _beyond_main_path(x, np.asarray(out), _MAIN_PATH)
+
+
+def _beyond_main_path(x: np.ndarray, out: np.ndarray, limit) -> np.ndarray:
+    """Where |x| exceeds the main path's range (and at nan) MKL computes otherwise: the C library's exp."""
+    other = ~(np.abs(x) <= limit)
     if other.any():
         out[other] = libm.call("exp", x[other])
     return out

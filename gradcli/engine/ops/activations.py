@@ -178,7 +178,10 @@ def gelu(input, approximate="none"):
 
 
 def _silu_rule(g, x):
-    if isinstance(x, np.ndarray) and x.dtype.kind == "f" and not isinstance(g, Tensor):
+    if isinstance(x, np.ndarray) and x.dtype == np.float16 and not isinstance(g, Tensor):
+        # torch computes half in float32 (its opmath) and rounds once
+        return _silu_rule(np.asarray(g, np.float32), x.astype(np.float32)).astype(np.float16)
+    if isinstance(x, np.ndarray) and x.dtype in (np.float32, np.float64) and not isinstance(g, Tensor):
         # torch's silu_backward kernel, its 1 + x * (1 - s) fused into one multiply-add by the compiler
         one = x.dtype.type(1)
         with np.errstate(over="ignore"):
@@ -193,8 +196,8 @@ def _silu(x):
     float32, rounded once."""
     if x.dtype == np.float16:
         return _silu(x.astype(np.float32)).astype(np.float16)
-    with np.errstate(over="ignore"):
-        return x / (x.dtype.type(1) + dual.np_kernel_exp(-x, x)) if x.dtype.kind == "f" else x * dual.np_sigmoid(x)
+    with np.errstate(over="ignore"):  # x is float32 or float64 here (_Act.forward makes it a float)
+        return x / (x.dtype.type(1) + dual.np_kernel_exp(-x, x))
 
 
 Silu = _act("SiluBackward0", _silu, _silu_rule)
