@@ -798,6 +798,13 @@ class Interpreter:
             raise
         return numpy_api.check_result(result)
 
+    def tensor_with_array(self, op, kind, tensor: Tensor, array: np.ndarray) -> Tensor:
+        """`tensor <op> ndarray`: torch hands both to numpy (Tensor.__array__, so torch's error for a tensor that
+        requires grad) and wraps numpy's result as a tensor: numpy's type promotion, no history."""
+        left = tensor.numpy()
+        self.guard_numpy_operands(kind, left, array)
+        return Tensor._make(np.asarray(self.numpy_op(op, left, array)), None)
+
     def guard_numpy_operands(self, kind, left, right):
         """The elements numpy would allocate for `left <op> right`, checked before it does."""
         if kind is ast.MatMult:
@@ -841,6 +848,8 @@ class Interpreter:
 
     def binary(self, op, left, right, inplace: bool = False):
         kind = type(op)
+        if isinstance(left, Tensor) and type(right) is np.ndarray and not inplace:
+            return self.tensor_with_array(BINARY[kind], kind, left, right)
         if type(left) is np.ndarray and isinstance(right, Tensor):
             # numpy defers to the tensor, whose reflected operators take no arrays: Python's TypeError
             if kind is ast.Add:
@@ -927,6 +936,13 @@ class Interpreter:
                     right = self.metered(right)  # `x in zip(...)` scans in C
                 elif isinstance(right, HASHING_CONTAINERS):
                     self.check_hashable(left)
+            if isinstance(left, Tensor) and type(right) is np.ndarray and type(op) not in (ast.In, ast.NotIn, ast.Is,
+                                                                                       ast.IsNot):
+                result = self.tensor_with_array(COMPARE[type(op)], type(op), left, right)
+                if position == last or not result:
+                    return result
+                left = right
+                continue
             if isinstance(left, np.ndarray) or isinstance(right, np.ndarray):
                 if not isinstance(left, Tensor) and not isinstance(right, Tensor):
                     self.guard_numpy_operands(type(op), left, right)

@@ -532,6 +532,38 @@ def construct_scalar(cls, args, kwargs):
     return NumpyFunction(cls.__name__, cls, rule_bounded)(*args, **kwargs)
 
 
+def index_elements(array: np.ndarray, key) -> int:
+    """At most how many elements `array[key]` allocates: 0 for basic indexing (a view); with index arrays,
+    their broadcast shape times the dims they leave alone."""
+    key = key if isinstance(key, tuple) else (key,)
+    arrays = [k for k in key if isinstance(k, (np.ndarray, list, tuple, Tensor))]
+    if not arrays:
+        return 0
+    shapes = []
+    for k in arrays:
+        k = k.array if isinstance(k, Tensor) else k
+        if isinstance(k, np.ndarray) and k.dtype == bool:
+            shapes.append((int(np.count_nonzero(k)),))
+        else:
+            shapes.append(shape_of(k))
+    try:
+        indexed = elements(np.broadcast_shapes(*shapes))
+    except ValueError:
+        return 0  # numpy raises its IndexError
+    consumed = 1
+    if not any(k is Ellipsis for k in key):
+        dims = iter(array.shape)
+        for k in key:
+            if k is None:
+                continue
+            count = k.ndim if isinstance(k, np.ndarray) and k.dtype == bool else 1
+            for _ in range(count):
+                size = next(dims, 1)
+                if not isinstance(k, slice):
+                    consumed *= max(size, 1)
+    return indexed * (array.size // max(consumed, 1))
+
+
 def operand_elements(left, right) -> int:
     """The elements of `left <op> right` when numpy broadcasts them."""
     return broadcast_elements(left, right)

@@ -149,6 +149,8 @@ def optimizer_repr(opt) -> str:
 
 
 def _repr_other(value) -> str:
+    if hasattr(type(value), "python_type_name") and type(value).__module__ == "gradcli.run.interpreter":
+        return repr(value)  # the program's functions and generators print as Python prints them
     if isinstance(value, NUMPY_OWN):
         return repr(value)
     if isinstance(value, BaseException):
