@@ -204,7 +204,8 @@ def modules() -> dict[str, Module]:
     np_random = Module("numpy.random", dict.fromkeys([*numpy_api.LEGACY_RANDOM, "seed", "default_rng",
                                                       "RandomState", "ranf", "sample"], PER_RUN))
     np_linalg = Module("numpy.linalg", numpy_api.wrap(numpy_api.LINALG, np.linalg, "linalg."))
-    numpy = Module("numpy", {**numpy_api.static_members(), "random": np_random, "linalg": np_linalg})
+    numpy = Module("numpy", {**numpy_api.static_members(), "random": np_random, "linalg": np_linalg,
+                             "ndarray": TypeRef(np.ndarray)})  # for isinstance; never called (it allocates raw)
     return {m.name: m for m in (torch, nn, functional, init, autograd, torch_optim, linalg, math_module,
                                 random_module, functools_module, numpy, np_random, np_linalg)}
 

@@ -14,6 +14,8 @@ from gradcli.engine import creation, dtypes
 from gradcli.engine.autograd import GradMode, GradModeContext, set_grad_enabled
 from gradcli.engine.errors import TorchTypeError, TorchValueError
 from gradcli.engine.tensor import Tensor
+from gradcli.run.errors import LimitReached
+from gradcli.run.numpy_api import NumpyRefused
 
 TORCH_NUMPY_TYPES = ("float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint64, "
                      "uint32, uint16, uint8, and bool")
@@ -36,8 +38,8 @@ def from_numpy(array) -> Tensor:
         dtypes.of_array(array)
     except KeyError:
         if array.dtype.kind in "biufc":
-            raise TorchTypeError(f"gradcli computes no {array.dtype} tensors; convert the array first "
-                                 f"(array.astype(np.float32))") from None
+            raise NumpyRefused(f"torch.from_numpy of a {array.dtype} array (gradcli has no {array.dtype} tensors; "
+                               "convert it first: array.astype(np.float32) or np.int64)") from None
         raise TorchTypeError(f"can't convert np.ndarray of type {_numpy_type_name(array)}. The only supported "
                              f"types are: {TORCH_NUMPY_TYPES}.") from None
     return Tensor._make(array, None)
@@ -117,11 +119,14 @@ def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mo
     return CompileDecorator() if model is None else model
 
 
+WRAPPABLE = ("UserFunction", "GradModeFunction")  # the program's functions, as the interpreter makes them
+
+
 def wraps(wrapped, assigned=None, updated=None):
     """functools.wraps: the wrapper takes the wrapped function's name (what a program can see of it)."""
     def decorate(wrapper):
-        name = getattr(wrapped, "name", None)
-        if name is not None and hasattr(wrapper, "name"):
+        name = getattr(wrapped, "name", None) if type(wrapped).__name__ in WRAPPABLE else None
+        if isinstance(name, str) and type(wrapper).__name__ in WRAPPABLE:
             wrapper.name = name
         return wrapper
     return decorate
@@ -164,7 +169,6 @@ def random_members(generator: random.Random, limits) -> dict:
 
 
 def _limit(what: str, name: str, limits):
-    from gradcli.run.errors import LimitReached
     return LimitReached(f"{what} is too large ({name}={getattr(limits, name)})")
 
 

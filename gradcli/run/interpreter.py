@@ -106,9 +106,10 @@ class ProgramGenerator:
         self.running = True
         try:
             value = next(self.steps)
-        except StopIteration:
+        except StopIteration as stop:  # the generator returned: StopIteration carries what it returned
             interpreter.line = caller_line
-            raise
+            returned = stop.value.value if type(stop.value) is Return else None
+            raise (StopIteration() if returned is None else StopIteration(returned)) from None
         finally:
             self.running = False
             interpreter.depth -= 1
@@ -181,6 +182,7 @@ class Interpreter:
         self.module = Frame({}, None, None)
         self.methods: list = []  # (class, receiver) of each method call in progress, None for plain functions
         self.handling: list = []  # the exceptions being handled by `except` blocks, innermost last
+        self.finished = False  # the run is over (a generator collected later must not touch the grad mode)
         self.builtins = {**api.python_builtins(), "print": self.print, "type": api.type_of, "str": program_str,
                          "super": self.program_super, "isinstance": classes.is_instance, "repr": program_repr,
                          "issubclass": classes.is_subclass, "getattr": self.program_getattr,
@@ -193,6 +195,12 @@ class Interpreter:
 
     # -- running --------------------------------------------------------------------------------------
     def run(self, tree: ast.Module) -> None:
+        try:
+            self.run_program(tree)
+        finally:
+            self.finished = True
+
+    def run_program(self, tree: ast.Module) -> None:
         with warnings.catch_warnings():
             warnings.simplefilter("always")
             warnings.showwarning = self.show_warning
@@ -472,6 +480,8 @@ class Interpreter:
         function = self.decorate(function, values, node.name)
         if builtin == "property":
             return classes.Property(function, None, node.name)
+        if builtin is None and type(function) not in (UserFunction, interop.GradModeFunction):
+            return function  # a decorator that made something else of it: a plain class attribute, as in Python
         return ({"staticmethod": "static", "classmethod": "class"}.get(builtin, "function"), function)
 
     def program_super(self, *args):
@@ -1018,8 +1028,7 @@ class Interpreter:
                       function.declared, function)
         method = (function.owner, args[0]) if function.owner is not None and args else None
         if function.yielding:  # a generator function: its body runs as the generator is iterated
-            return ProgramGenerator(function.name.rsplit(".", 1)[-1], self.gen_block(function.node.body, frame),
-                                    self, method)
+            return ProgramGenerator(function.name, self.gen_block(function.node.body, frame), self, method)
         caller_line = self.line
         self.depth += 1
         self.methods.append(method)
@@ -1102,6 +1111,10 @@ class Interpreter:
         entered = self.enter_managers(node, frame)
         try:
             return (yield from self.gen_block(node.body, frame))
+        except GeneratorExit:
+            if self.finished:  # collected after the run: the process's grad mode is no longer the program's
+                entered = []
+            raise
         finally:
             for manager in reversed(entered):
                 manager.__exit__(None, None, None)

@@ -228,6 +228,17 @@ def rule_dot(args, kwargs):
     return elements(a[:-1]) * elements(b[:-2] + b[-1:] if len(b) >= 2 else ())
 
 
+def rule_inner(args, kwargs):
+    a, b = (shape_of(_arg(args, kwargs, i, n)) for i, n in ((0, "a"), (1, "b")))
+    if len(a) == 0 or len(b) == 0:
+        return elements(a) * elements(b)
+    return elements(a[:-1]) * elements(b[:-1])
+
+
+def rule_quantile(args, kwargs):  # one result per q for every position the reduction leaves
+    return leaves(_arg(args, kwargs, 0, "a")) * leaves(_arg(args, kwargs, 1, "q"))
+
+
 def rule_diag(args, kwargs):
     v = shape_of(_arg(args, kwargs, 0, "v"))
     k = abs(int(_arg(args, kwargs, 1, "k", 0)))
@@ -322,14 +333,14 @@ logical_not deg2rad rad2deg degrees radians signbit
 BINARY_UFUNCS = """
 add subtract multiply divide true_divide floor_divide power mod remainder fmod maximum minimum fmax fmin
 arctan2 hypot logaddexp logaddexp2 greater greater_equal less less_equal equal not_equal logical_and
-logical_or logical_xor copysign heaviside where clip isclose
+logical_or logical_xor copysign heaviside where clip isclose allclose float_power
 """.split()
 BOUNDED = """
 sum mean std var max min amax amin argmax argmin prod cumsum cumprod median average ptp any all
 nansum nanmean nanmax nanmin round around reshape transpose squeeze expand_dims ravel flip fliplr flipud
 sort argsort unique nonzero argwhere count_nonzero copy asarray ascontiguousarray atleast_1d atleast_2d
-moveaxis swapaxes triu tril trace diagonal diff allclose array_equal shape ndim size float_power
-percentile quantile searchsorted floor ceil interp cov corrcoef
+moveaxis swapaxes triu tril trace diagonal diff array_equal shape ndim size
+searchsorted interp
 """.split()
 
 FUNCTIONS = {
@@ -341,15 +352,16 @@ FUNCTIONS = {
     "eye": rule_eye, "identity": rule_identity, "arange": rule_arange, "linspace": rule_linspace,
     "logspace": rule_linspace, "concatenate": rule_sum_of_inputs, "stack": rule_sum_of_inputs,
     "vstack": rule_sum_of_inputs, "hstack": rule_sum_of_inputs, "column_stack": rule_sum_of_inputs,
-    "outer": rule_outer, "dot": rule_dot, "matmul": rule_matmul, "inner": rule_dot, "diag": rule_diag,
+    "outer": rule_outer, "dot": rule_dot, "matmul": rule_matmul, "inner": rule_inner, "diag": rule_diag,
+    "percentile": rule_quantile, "quantile": rule_quantile,
     "tile": rule_tile, "repeat": rule_repeat, "meshgrid": rule_meshgrid, "broadcast_to": rule_broadcast,
 }
 # np.broadcast_to(a, shape): the shape argument is the result's
 FUNCTIONS["broadcast_to"] = lambda args, kwargs: elements(_arg(args, kwargs, 1, "shape", ()))
 
 LINALG = {"norm": rule_bounded, "inv": rule_bounded, "det": rule_bounded, "solve": rule_bounded,
-          "eigh": rule_bounded, "eigvalsh": rule_bounded, "svd": rule_bounded, "qr": rule_bounded,
-          "cholesky": rule_bounded, "matrix_rank": rule_bounded, "pinv": rule_bounded}
+          "eigh": rule_bounded, "eigvalsh": rule_bounded, "qr": rule_bounded, "cholesky": rule_bounded,
+          "matrix_rank": rule_bounded, "pinv": rule_bounded}
 
 # numpy.random's legacy functions (on a RandomState) and a Generator's methods, with where `size` goes.
 LEGACY_RANDOM = {
@@ -395,7 +407,6 @@ def static_members() -> dict:
     members.update({name: getattr(np, name) for name in SCALAR_TYPES})
     members["bool"] = np.bool_
     members.update(CONSTANTS)
-    members["ndarray"] = np.ndarray
     return members
 
 
