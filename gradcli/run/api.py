@@ -194,7 +194,7 @@ def modules() -> dict[str, Module]:
     members.update({"Tensor": Tensor, "Size": Size, "is_tensor": lambda obj: isinstance(obj, Tensor),
                     "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan,
                     "nn": nn, "autograd": autograd, "optim": torch_optim, "linalg": linalg})
-    members.update({"from_numpy": interop.from_numpy, "as_tensor": interop.as_tensor,
+    members.update({"tensor": interop.tensor, "from_numpy": interop.from_numpy, "as_tensor": interop.as_tensor,
                     "inference_mode": interop.inference_mode, "compile": interop.compile,
                     "is_inference_mode_enabled": interop.is_inference_mode_enabled})
     torch = Module("torch", members)

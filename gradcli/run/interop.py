@@ -15,7 +15,7 @@ from gradcli.engine.autograd import GradMode, GradModeContext, set_grad_enabled
 from gradcli.engine.errors import TorchTypeError, TorchValueError
 from gradcli.engine.tensor import Tensor
 from gradcli.run.errors import LimitReached
-from gradcli.run.numpy_api import NumpyRefused
+from gradcli.run.numpy_api import NumpyRefused, check_elements, leaves
 
 TORCH_NUMPY_TYPES = ("float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint64, "
                      "uint32, uint16, uint8, and bool")
@@ -43,6 +43,52 @@ def from_numpy(array) -> Tensor:
         raise TorchTypeError(f"can't convert np.ndarray of type {_numpy_type_name(array)}. The only supported "
                              f"types are: {TORCH_NUMPY_TYPES}.") from None
     return Tensor._make(array, None)
+
+
+def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False) -> Tensor:
+    """torch.tensor, where numpy values keep their dtype as torch keeps it: torch.tensor(np.float64(1)) and
+    torch.tensor([np.float64(1)]) are float64, torch.tensor(np.int32(3)) is int32."""
+    if dtype is None:
+        if isinstance(data, np.generic):
+            data = np.asarray(data)
+        elif isinstance(data, (list, tuple)):
+            dtype = _numpy_dtype_within(data)
+    return creation.tensor(data, dtype=dtype, requires_grad=requires_grad, device=device)
+
+
+def _numpy_dtype_within(data) -> dtypes.DType | None:
+    """The dtype torch infers for a nested list holding numpy scalars or arrays (None if it holds none): the
+    promotion of their dtypes with those of the Python numbers beside them."""
+    check_elements(leaves(data))
+    found = [False]
+
+    def walk(value, result):
+        if isinstance(value, (list, tuple)):
+            for item in value:
+                result = walk(item, result)
+            return result
+        if isinstance(value, (np.generic, np.ndarray)):
+            found[0] = True
+            kind = value.dtype
+        elif isinstance(value, Tensor):
+            kind = value.array.dtype
+        elif isinstance(value, bool):
+            kind = np.dtype(np.bool_)
+        elif isinstance(value, int):
+            kind = np.dtype(np.int64)
+        elif isinstance(value, float):
+            kind = dtypes.get_default_dtype().np
+        else:
+            return result
+        return kind if result is None else dtypes.promote_types(result, kind)
+
+    result = walk(data, None)
+    if not found[0] or result is None:
+        return None
+    try:
+        return dtypes.of_numpy(result)
+    except KeyError:
+        return None
 
 
 def as_tensor(data, dtype=None, device=None) -> Tensor:
