@@ -18,7 +18,7 @@ import string
 import time
 import warnings
 from collections.abc import Iterator
-from functools import partial
+from functools import cached_property, partial
 from itertools import islice
 from types import GeneratorType
 
@@ -187,11 +187,16 @@ class Interpreter:
                          "super": self.program_super, "isinstance": classes.is_instance, "repr": program_repr,
                          "issubclass": classes.is_subclass, "getattr": self.program_getattr,
                          "hasattr": self.program_hasattr, "setattr": self.set_attribute, "__name__": "__main__"}
-        # this run's generators: Python's random module and numpy's legacy global one, seeded from the system
-        # as a new Python process seeds them, until the program seeds them
-        self.modules = api.run_modules(random.Random(), np.random.RandomState(), limits)
+
         self.overrides = {(str, "format"): self.format_string, (str, "join"): self.join_strings,
                           (list, "extend"): self.extend_list}
+
+    @cached_property
+    def modules(self) -> dict:
+        """The modules a program imports, made at its first import: this run's generators for Python's random
+        module and numpy's legacy global one, seeded from the system as a new Python process seeds them,
+        until the program seeds them."""
+        return api.run_modules(random.Random(), np.random.RandomState(), self.limits)
 
     # -- running --------------------------------------------------------------------------------------
     def run(self, tree: ast.Module) -> None:
@@ -758,6 +763,9 @@ class Interpreter:
         if name.startswith("_"):
             raise Refused(f"assigning .{name} on a {type(obj).__name__} (names starting with '_' only on the "
                           "program's own objects)", self.line)
+        if type(obj) is api.Module:
+            raise Refused(f"assigning {obj.name}.{name} (modules are read only: bind a name of the program's own)",
+                          self.line)
         if not isinstance(obj, Tensor) and name not in api.readable_attributes(obj):
             raise AttributeError(f"'{type(obj).__name__}' object has no attribute '{name}'")
         if not isinstance(obj, Tensor) or name not in api.TENSOR_SETTABLE:
