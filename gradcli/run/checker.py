@@ -1,7 +1,8 @@
 """The static check: the whole program is validated before any of it runs.
 
 Default deny: a node type the interpreter has no visit method for is refused, and so are dunder names
-and attributes (but a method named __init__, super().__init__ and the global __name__), attributes
+and attributes (but methods named __init__, __enter__ and __exit__, super().__init__ and the global
+__name__), attributes
 starting with "_" that the program never defines itself (what it reads on other objects is checked again
 while running), classes other than plain ones and subclasses of torch.nn.Module / torch.autograd.Function
 (no metaclass, no class decorators, nothing but methods, attributes and a docstring in the body), imports
@@ -48,6 +49,9 @@ FUTURE_FEATURES = frozenset({"nested_scopes", "generators", "division", "absolut
                              "print_function", "unicode_literals", "generator_stop", "annotations"})
 # Dunder names a program may read: `if __name__ == "__main__":` (the interpreter binds it to "__main__").
 READABLE_DUNDER_NAMES = frozenset({"__name__"})
+# Dunder methods a program's class may define: construction, and the context-manager protocol (`with Timer():`),
+# which only the interpreter calls (reading `obj.__enter__` stays refused).
+PROGRAM_DUNDER_METHODS = frozenset({"__init__", "__enter__", "__exit__"})
 # The builtins that take an attribute name: only with a literal one, checked like `obj.name`.
 ATTRIBUTE_BUILTINS = frozenset({"getattr", "hasattr", "setattr"})
 
@@ -211,7 +215,7 @@ class _Checker:
 
     def check_FunctionDef(self, node: ast.FunctionDef, in_function: bool, _):
         is_method = id(node) in self.methods
-        if not (is_method and node.name == "__init__"):
+        if not (is_method and node.name in PROGRAM_DUNDER_METHODS):
             _check_identifier(self, node.name, node)
         for position, decorator in enumerate(node.decorator_list):
             builtin = _builtin_decorator(decorator, self.bound)

@@ -126,9 +126,12 @@ class GradModeFunction:
         previous = GradMode.enabled
         GradMode.enabled = self.manager.mode
         try:
-            return self.function(*args, **kwargs)
+            result = self.function(*args, **kwargs)
         finally:
             GradMode.enabled = previous
+        if type(result).__name__ == "ProgramGenerator":  # torch wraps a generator: each step runs in the mode
+            result.grad_mode = self.manager.mode
+        return result
 
     def __repr__(self) -> str:
         return f"<function {self.name} at {id(self):#x}>"

@@ -24,7 +24,7 @@ from types import GeneratorType
 
 import numpy as np
 
-from gradcli.engine.autograd import Function, GradModeContext, torch_node_name
+from gradcli.engine.autograd import Function, GradMode, GradModeContext, torch_node_name
 from gradcli.engine.errors import EngineError, LimitExceeded, TorchRuntimeError, from_numpy
 from gradcli.engine.tensor import Tensor
 from gradcli.run import api, classes, interop, numpy_api
@@ -84,12 +84,13 @@ class ProgramGenerator:
     """What calling a program's generator function gives: its body runs up to each `yield` as it is iterated,
     counted (statements, loop passes, call depth) as any other code of the program."""
 
-    __slots__ = ("name", "steps", "interpreter", "method", "running")
+    __slots__ = ("name", "steps", "interpreter", "method", "running", "grad_mode")
     python_type_name = "generator"
 
     def __init__(self, name: str, steps, interpreter, method):
         self.name, self.steps, self.interpreter, self.method = name, steps, interpreter, method
         self.running = False
+        self.grad_mode = None  # under @torch.no_grad() and the like: the grad mode each step runs in
 
     def __iter__(self):
         return self
@@ -104,6 +105,9 @@ class ProgramGenerator:
         interpreter.depth += 1
         interpreter.methods.append(self.method)
         self.running = True
+        previous_mode = GradMode.enabled
+        if self.grad_mode is not None:
+            GradMode.enabled = self.grad_mode
         try:
             value = next(self.steps)
         except StopIteration as stop:  # the generator returned: StopIteration carries what it returned
@@ -111,6 +115,8 @@ class ProgramGenerator:
             returned = stop.value.value if type(stop.value) is Return else None
             raise (StopIteration() if returned is None else StopIteration(returned)) from None
         finally:
+            if self.grad_mode is not None:
+                GradMode.enabled = previous_mode
             self.running = False
             interpreter.depth -= 1
             interpreter.methods.pop()
@@ -505,27 +511,68 @@ class Interpreter:
     def exec_With(self, node, frame):
         entered = self.enter_managers(node, frame)
         try:
-            return self.exec_block(node.body, frame)
-        finally:
-            for manager in reversed(entered):
+            signal = self.exec_block(node.body, frame)
+        except UNCATCHABLE:
+            self.exit_managers(entered, None, program_code=False)
+            raise
+        except Exception as raised:
+            error = self.program_error(raised)
+            if self.exit_managers(entered, error):
+                return None  # a manager's __exit__ returned true: the exception is suppressed
+            raise error from None
+        self.exit_managers(entered, None)
+        return signal
+
+    def exit_managers(self, entered: list, error, program_code: bool = True) -> bool:
+        """Leave the managers innermost first; True if one of the program's __exit__ methods suppressed `error`.
+        After gradcli stopped the program (program_code=False) only torch's grad modes are restored."""
+        suppressed = False
+        for manager in reversed(entered):
+            if isinstance(manager, GradModeContext):
                 manager.__exit__(None, None, None)
+            elif program_code:
+                if error is not None and not suppressed:
+                    # (type, value, traceback): the traceback is never the program's to see
+                    suppressed = bool(self.call(manager, [type(error), error, None], {}))
+                    error = None if suppressed else error
+                else:
+                    self.call(manager, [None, None, None], {})
+        return suppressed
 
     def enter_managers(self, node, frame) -> list:
         entered = []
         try:
             for item in node.items:
                 manager = self.eval(item.context_expr, frame)
-                if not isinstance(manager, GradModeContext):  # torch.no_grad(), enable_grad(), inference_mode() ...
-                    raise TypeError(f"'{type(manager).__name__}' object does not support the context manager protocol")
-                manager.__enter__()
-                entered.append(manager)
+                if isinstance(manager, GradModeContext):  # torch.no_grad(), enable_grad(), inference_mode() ...
+                    manager.__enter__()
+                    entered.append(manager)
+                    value = None
+                else:
+                    enter, leave = self.context_methods(manager)
+                    value = self.call(enter, [], {})
+                    entered.append(leave)
                 if item.optional_vars is not None:
-                    self.assign(item.optional_vars, None, frame)
+                    self.assign(item.optional_vars, value, frame)
+        except UNCATCHABLE:
+            self.exit_managers(entered, None, program_code=False)
+            raise
         except BaseException:
-            for manager in reversed(entered):
-                manager.__exit__(None, None, None)
+            self.exit_managers(entered, None)
             raise
         return entered
+
+    def context_methods(self, manager):
+        """__enter__ and __exit__ of an object of the program's classes, bound to it."""
+        cls = classes.class_of(manager)
+        found = (cls.lookup("__enter__"), cls.lookup("__exit__")) if cls is not None else (None, None)
+        if found[0] is None or found[1] is None:
+            kind = cls.name if cls is not None else type(manager).__name__
+            missing = "__exit__" if found[0] is not None else "__enter__"
+            raise TypeError(f"'{kind}' object does not support the context manager protocol (missed {missing} "
+                            "method)" if cls is not None else
+                            f"'{kind}' object does not support the context manager protocol")
+        return classes.bind(manager, *found[0]), classes.bind(manager, *found[1])
 
     # -- exceptions -----------------------------------------------------------------------------------------
     def exec_Try(self, node, frame):

@@ -346,7 +346,8 @@ def test_plain_classes_and_object_base():
     ("x = 1\nsetattr(x, '_y', 2)\nprint(x._z)\n", "the attribute ._z", 3, 7),
     ("def g():\n    print((yield 1))\n", "yield inside an expression", 2, 12),
     ("f = lambda: (yield)\n", "yield inside an expression", 1, 14),
-    ("class A:\n    def __enter__(self):\n        pass\n", "the name __enter__", 2, 5),
+    ("class A:\n    def __enter__(self):\n        pass\nA().__enter__()\n", "the attribute .__enter__", 4, 1),
+    ("class A:\n    def __call__(self):\n        pass\n", "the name __call__", 2, 5),
     ("x = [a for __a in range(3)]\n", "the name __a", 1, 12),
 ])
 def test_new_surface_escapes_are_refused_before_running(source, what, line, column):
@@ -413,6 +414,9 @@ def test_new_surface_escapes_are_refused_when_reached(source, what):
      "max_tensor_elements"),
     ("try:\n    x = 9 ** 9 ** 9\nexcept Exception:\n    pass\n", {}, "max_int_bits"),
     ("f = lambda n: f(n + 1)\nf(0)\n", {}, "max_call_depth"),
+    ("class S:\n    def __enter__(self):\n        return self\n    def __exit__(self, *exc):\n"
+     "        print('finally')\n        return True\nwith S():\n    while True:\n        pass\n",
+     {"max_statements": 1000}, "max_statements"),
 ])
 def test_new_surface_limits_fire(source, limits, name):
     code, out, err = run(source, replace(RunLimits(), **limits))
