@@ -471,8 +471,8 @@ class Interpreter:
                 value = self.eval(stmt.value, scope)
                 for target in stmt.targets:
                     self.assign(target, value, scope)
-        for name, value in scope.vars.items():
-            cls.members.setdefault(name, value)
+        for name, value in scope.vars.items():  # a function assigned in the body (act = lambda self: ...) is a method
+            cls.members.setdefault(name, ("function", value) if type(value) is UserFunction else value)
         frame.vars[node.name] = cls
 
     def make_method(self, node, class_name: str, cls, scope: Frame, frame: Frame):
@@ -661,7 +661,7 @@ class Interpreter:
             raise TypeError("exceptions must derive from BaseException")
         if isinstance(error, UNCATCHABLE):  # never reachable by a program; kept out all the same
             raise Refused("raising gradcli's own errors", self.line)
-        if getattr(error, "gradcli_line", None) is None or error not in self.handling:
+        if getattr(error, "gradcli_line", None) is None:  # raised before: Python reports where it was first raised
             try:
                 error.gradcli_line = self.line
             except AttributeError:
