@@ -535,6 +535,9 @@ def get_attribute(obj, name: str):
     elif isinstance(obj, np.random.RandomState):
         if name in RANDOM_STATE_RULES:
             return NumpyMethod(obj, name, RANDOM_STATE_RULES[name])
+    if hasattr(obj, name):  # numpy has it, gradcli run does not offer it (a.view, a.tofile, a.ctypes, a.base ...)
+        refuse(f"the attribute .{name} of numpy's {type(obj).__name__} objects (outside what gradcli run offers "
+               "of numpy; see docs/run.md)")
     raise AttributeError(f"'{type(obj).__name__}' object has no attribute '{name}'")
 
 
