@@ -11,15 +11,18 @@ import builtins
 import math
 from functools import cache
 
+import numpy as np
+
 from gradcli import engine
 from gradcli.engine import dtypes, optim
 from gradcli.engine import modules as nn_modules
 from gradcli.engine.autograd import Function
+from gradcli.engine.errors import EngineError
 from gradcli.engine.ops import LINALG, REGISTRY
 from gradcli.engine.ops.matrix_functions import EighResult, LinalgSlogdetResult, LstsqResult, QrResult, SlogdetResult
 from gradcli.engine.ops.reduction import ReturnTypes
 from gradcli.engine.tensor import Device, Size, Tensor
-from gradcli.run import classes
+from gradcli.run import classes, interop, numpy_api
 
 
 class Module:
@@ -66,13 +69,15 @@ def type_of(obj):
     program_class = classes.class_of(obj)
     if program_class is not None:
         return program_class
+    if isinstance(obj, EngineError) and isinstance(getattr(builtins, obj.torch_type, None), type):
+        return TypeRef(getattr(builtins, obj.torch_type))  # torch's RuntimeError is Python's RuntimeError
     return TypeRef(type(obj))
 
 
 # Tensor members beyond the registry's methods (which come from `tensor_attributes`).
 TENSOR_ATTRIBUTES = frozenset("""
 dtype shape size requires_grad grad grad_fn is_leaf data item tolist numel nelement dim ndim detach detach_
-requires_grad_ retain_grad retains_grad backward T mT H mH device is_floating_point element_size cpu
+requires_grad_ retain_grad retains_grad backward T mT H mH device is_floating_point element_size cpu numpy
 """.split())
 # The two private tensor attributes programs read (names starting with '_' are otherwise off limits): torch's
 # version counter (an int) and a view's base (None for a tensor that is not a view).  Read only.
@@ -113,6 +118,8 @@ VALUE_ATTRIBUTES: dict[type, frozenset] = {
     optim.Optimizer: frozenset({"zero_grad", "step", "param_groups"}),
     Function: frozenset({"name"}),
     Device: frozenset({"type", "index"}),
+    BaseException: frozenset({"args"}),  # an exception a program caught: `e.args`, str(e), repr(e)
+    classes.Property: frozenset({"setter", "getter"}),
 }
 
 MATH_NAMES = """
@@ -122,18 +129,42 @@ trunc fabs copysign hypot degrees radians isclose isnan isinf isfinite pow fmod 
 
 PYTHON_BUILTINS = """
 len range enumerate zip min max sum abs round float int bool str list tuple dict isinstance sorted reversed
+next iter map filter any all id divmod callable
 """.split()
-BUILTIN_NAMES = frozenset(PYTHON_BUILTINS) | {"print", "type", "super"}  # the last three are the interpreter's own
+# The exceptions a program may raise and catch (torch's errors are RuntimeError, IndexError ... subclasses).
+EXCEPTIONS = """
+Exception RuntimeError ValueError TypeError IndexError KeyError ZeroDivisionError AttributeError AssertionError
+StopIteration NotImplementedError ArithmeticError LookupError NameError OverflowError UnboundLocalError
+""".split()
+# the interpreter's own: print type super repr issubclass getattr hasattr setattr
+INTERPRETER_BUILTINS = frozenset({"print", "type", "super", "repr", "issubclass", "getattr", "hasattr", "setattr"})
+BUILTIN_NAMES = frozenset(PYTHON_BUILTINS) | frozenset(EXCEPTIONS) | INTERPRETER_BUILTINS
 
 # Callables that take a range or an iterator without draining it.  Any other callable (list, sum, sorted,
 # torch.Size, an optimizer ...) would drain it inside C code, where no limit reaches, so the interpreter
 # hands it such an argument item by item, each counting against max_iterations.
 # (and reprs.program_str)
-LAZY_AWARE = (len, reversed, enumerate, zip, isinstance, classes.is_instance, str, bool, type_of)
+LAZY_AWARE = (len, reversed, enumerate, zip, isinstance, classes.is_instance, str, bool, type_of, next, iter, map,
+              filter, id, callable)
 
 
 def python_builtins() -> dict:
-    return {name: getattr(builtins, name) for name in PYTHON_BUILTINS}
+    return {name: getattr(builtins, name) for name in PYTHON_BUILTINS + EXCEPTIONS}
+
+
+# Members of modules that are per run (the random module's generator, numpy's global RandomState): the static
+# check sees these names, each run binds them to its own generator (Interpreter.modules).
+PER_RUN = object()
+
+
+def missing_member(module: str, name: str) -> str:
+    """The refusal for `module.name` that does not exist for a program, with what to use instead if known."""
+    hint = None
+    if module == "random":
+        hint = interop.RANDOM_REFUSED.get(name)
+    elif module.startswith("numpy"):
+        hint = numpy_api.REFUSED_HINTS.get(name)
+    return f"{module}.{name}" + (f" ({hint})" if hint else "")
 
 
 @cache
@@ -163,9 +194,29 @@ def modules() -> dict[str, Module]:
     members.update({"Tensor": Tensor, "Size": Size, "is_tensor": lambda obj: isinstance(obj, Tensor),
                     "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan,
                     "nn": nn, "autograd": autograd, "optim": torch_optim, "linalg": linalg})
+    members.update({"tensor": interop.tensor, "from_numpy": interop.from_numpy, "as_tensor": interop.as_tensor,
+                    "inference_mode": interop.inference_mode, "compile": interop.compile,
+                    "is_inference_mode_enabled": interop.is_inference_mode_enabled})
     torch = Module("torch", members)
     math_module = Module("math", {name: getattr(math, name) for name in MATH_NAMES})
-    return {m.name: m for m in (torch, nn, functional, init, autograd, torch_optim, linalg, math_module)}
+    random_module = Module("random", dict.fromkeys(interop.RANDOM_METHODS, PER_RUN))
+    functools_module = Module("functools", {"wraps": interop.wraps, "reduce": interop.reduce})
+    np_random = Module("numpy.random", dict.fromkeys([*numpy_api.LEGACY_RANDOM, "seed", "default_rng",
+                                                      "RandomState", "ranf", "sample"], PER_RUN))
+    np_linalg = Module("numpy.linalg", numpy_api.wrap(numpy_api.LINALG, np.linalg, "linalg."))
+    numpy = Module("numpy", {**numpy_api.static_members(), "random": np_random, "linalg": np_linalg,
+                             "ndarray": TypeRef(np.ndarray)})  # for isinstance; never called (it allocates raw)
+    return {m.name: m for m in (torch, nn, functional, init, autograd, torch_optim, linalg, math_module,
+                                random_module, functools_module, numpy, np_random, np_linalg)}
+
+
+def run_modules(py_random, np_state, limits) -> dict[str, Module]:
+    """The modules of one run: the shared ones, with random and numpy.random bound to the run's generators."""
+    shared = modules()
+    random_module = Module("random", interop.random_members(py_random, limits))
+    np_random = Module("numpy.random", numpy_api.legacy_random_members(np_state))
+    numpy = Module("numpy", {**shared["numpy"].members, "random": np_random})
+    return {**shared, "random": random_module, "numpy": numpy, "numpy.random": np_random}
 
 
 def set_default_device(device) -> None:
@@ -192,6 +243,7 @@ def known_attributes() -> frozenset:
         names |= table
     for module in modules().values():
         names |= module.members.keys()
+    names |= numpy_api.attribute_names()
     return frozenset(names)
 
 

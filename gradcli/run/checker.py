@@ -1,12 +1,15 @@
 """The static check: the whole program is validated before any of it runs.
 
-Default deny: a node type the interpreter has no visit method for is refused, and so are names and
-attributes starting with "_" (but a method named __init__ and super().__init__), classes other than
-plain ones and subclasses of torch.nn.Module / torch.autograd.Function (no metaclass, no decorators but
-@staticmethod and @classmethod, nothing but methods, attributes and a docstring in the body), imports of
-anything but torch and math, builtins outside the supported set (open, eval, exec, getattr ...),
-attributes no supported value has, torch functions gradcli lacks, nested functions, decorators, *args and
-**kwargs, and syntax nested deeper than max_nesting.
+Default deny: a node type the interpreter has no visit method for is refused, and so are dunder names
+and attributes (but methods named __init__, __enter__ and __exit__, super().__init__ and the global
+__name__), attributes
+starting with "_" that the program never defines itself (what it reads on other objects is checked again
+while running), classes other than plain ones and subclasses of torch.nn.Module / torch.autograd.Function
+(no metaclass, no class decorators, nothing but methods, attributes and a docstring in the body), imports
+of anything but the modules in `api.modules()`, builtins outside the supported set (open, eval, exec ...),
+getattr/hasattr/setattr but with a literal attribute name, attributes no supported value has, torch
+functions gradcli lacks, `yield` anywhere but as a statement (`yield x`, `y = yield x`), and syntax nested
+deeper than max_nesting.
 Errors Python itself would report at compile time ('return' outside function) come out as SyntaxError.
 """
 
@@ -21,26 +24,36 @@ from gradcli.safety.errors import InputError
 
 # Human names for the constructs people most often try.
 CONSTRUCT_NAMES = {
-    ast.ClassDef: "class definitions", ast.Lambda: "lambda expressions", ast.Try: "try statements",
-    ast.Raise: "raise statements", ast.Global: "global statements", ast.Nonlocal: "nonlocal statements",
+    ast.ClassDef: "class definitions",
     ast.Delete: "del statements", ast.AsyncFunctionDef: "async functions", ast.Await: "await",
-    ast.AsyncFor: "async for", ast.AsyncWith: "async with", ast.Yield: "generators (yield)",
-    ast.YieldFrom: "generators (yield from)", ast.NamedExpr: "assignment expressions (:=)",
+    ast.AsyncFor: "async for", ast.AsyncWith: "async with", ast.NamedExpr: "assignment expressions (:=)",
     ast.Set: "sets", ast.SetComp: "set comprehensions", ast.Match: "match statements",
     ast.AnnAssign: "annotated assignments",
 }
 if hasattr(ast, "TryStar"):
-    CONSTRUCT_NAMES[ast.TryStar] = "try statements"
+    CONSTRUCT_NAMES[ast.TryStar] = "except* (exception groups)"
 
 # Nodes that carry no behaviour of their own: contexts, operators, and the parts of larger nodes.
 STRUCTURAL_NODES = frozenset({
     ast.Module, ast.Load, ast.Store, ast.arguments, ast.arg, ast.keyword, ast.alias, ast.withitem,
-    ast.comprehension, ast.And, ast.Or, ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow,
+    ast.comprehension, ast.ExceptHandler,
+    ast.And, ast.Or, ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow,
     ast.MatMult, ast.LShift, ast.RShift, ast.BitAnd, ast.BitOr, ast.BitXor, ast.Not, ast.USub, ast.UAdd,
     ast.Invert, ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Is, ast.IsNot, ast.In, ast.NotIn,
 })
 
 CONSTANT_TYPES = (str, int, float, bool, type(None), type(Ellipsis))
+
+# `from __future__ import ...`: every feature Python 3 still accepts, all of them already in effect.
+FUTURE_FEATURES = frozenset({"nested_scopes", "generators", "division", "absolute_import", "with_statement",
+                             "print_function", "unicode_literals", "generator_stop", "annotations"})
+# Dunder names a program may read: `if __name__ == "__main__":` (the interpreter binds it to "__main__").
+READABLE_DUNDER_NAMES = frozenset({"__name__"})
+# Dunder methods a program's class may define: construction, and the context-manager protocol (`with Timer():`),
+# which only the interpreter calls (reading `obj.__enter__` stays refused).
+PROGRAM_DUNDER_METHODS = frozenset({"__init__", "__enter__", "__exit__"})
+# The builtins that take an attribute name: only with a literal one, checked like `obj.name`.
+ATTRIBUTE_BUILTINS = frozenset({"getattr", "hasattr", "setattr"})
 
 
 def check_program(tree: ast.Module, supported: frozenset, max_nesting: int) -> None:
@@ -64,6 +77,8 @@ class _Checker:
         self.attributes = _program_attributes(tree)
         self.on_receiver = _receiver_attributes(tree)
         self.class_bases = {id(base) for node in tree.body if isinstance(node, ast.ClassDef) for base in node.bases}
+        self.statement_yields = statement_yields(tree)
+        self.builtin_decorators: set[int] = set()
 
     def run(self) -> None:
         # (node, depth, in_function, in_loop), depth-first in source order, without recursion
@@ -76,14 +91,16 @@ class _Checker:
             self.check_node(node, in_function, in_loop)
             children = []
             for field, value in ast.iter_fields(node):
-                if field in ("annotation", "returns", "type_comment", "decorator_list"):
-                    continue  # annotations are never evaluated; decorators are checked with their function
+                if field in ("annotation", "returns", "type_comment"):
+                    continue  # annotations are never evaluated
                 child_loop = in_loop
                 child_function = in_function
                 if isinstance(node, (ast.For, ast.While)):
                     child_loop = in_loop or field == "body"
-                elif isinstance(node, ast.FunctionDef) and field == "body":
+                elif isinstance(node, (ast.FunctionDef, ast.Lambda)) and field == "body":
                     child_function, child_loop = True, False
+                elif isinstance(node, ast.ClassDef) and field == "body":
+                    child_function, child_loop = False, False
                 for child in value if isinstance(value, list) else [value]:
                     if isinstance(child, ast.AST):
                         children.append((child, depth + 1, child_function, child_loop))
@@ -102,6 +119,10 @@ class _Checker:
 
     # -- one method per node type that needs more than being allowed ----------------------------------
     def check_Name(self, node: ast.Name, *_):
+        if id(node) in self.builtin_decorators:
+            return  # @staticmethod, @classmethod, @property over a method
+        if node.id in READABLE_DUNDER_NAMES and isinstance(node.ctx, ast.Load) and node.id not in self.bound:
+            return
         _check_identifier(self, node.id, node)
         if node.id == "object" and id(node) in self.class_bases:
             return  # class A(object):
@@ -112,17 +133,74 @@ class _Checker:
     def check_Attribute(self, node: ast.Attribute, *_):
         if node.attr == "__init__" and _is_super_call(node.value):
             return  # super().__init__(...)
-        if node.attr.startswith("_") and not (node.attr in api.PRIVATE_TENSOR_ATTRIBUTES
-                                              and isinstance(node.ctx, ast.Load)):
-            self.refuse(f"the attribute .{node.attr} (names starting with '_' are off limits)", node)
+        self.check_attribute_name(node.attr, node, isinstance(node.ctx, ast.Load), id(node) in self.on_receiver)
         dotted = _dotted_module_path(node, self.module_aliases)
         if dotted is not None:
             module, attr = dotted
             if attr not in module.members:
-                self.refuse(f"{module.name}.{attr}", node)
+                self.refuse(api.missing_member(module.name, attr), node)
         elif node.attr not in api.known_attributes() and node.attr not in self.attributes \
                 and id(node) not in self.on_receiver:
             self.refuse(f"the attribute .{node.attr}", node)
+
+    def check_attribute_name(self, attr: str, node: ast.AST, load: bool, on_receiver: bool) -> None:
+        """Dunders never; other names starting with '_' only where the program defines them itself (`self._x`,
+        a method `_helper`) or a tensor's `_version`/`_base` (read only).  Which object a read reaches is
+        known only while running, where the interpreter allows it on the program's own objects only."""
+        if not attr.startswith("_"):
+            return
+        if attr.startswith("__"):
+            self.refuse(f"the attribute .{attr} (dunder names are off limits)", node)
+        if attr in api.PRIVATE_TENSOR_ATTRIBUTES:
+            if load:
+                return
+            self.refuse(f"the attribute .{attr} (a tensor's {attr} is read only)", node)
+        if attr not in self.attributes and not on_receiver:
+            self.refuse(f"the attribute .{attr} (names starting with '_' are readable only on the program's own "
+                        "objects, where it assigns them)", node)
+
+    def check_Call(self, node: ast.Call, *_):
+        func = node.func
+        if isinstance(func, ast.Name) and func.id in ATTRIBUTE_BUILTINS and func.id not in self.bound:
+            name = node.args[1] if len(node.args) > 1 else None
+            if not (isinstance(name, ast.Constant) and isinstance(name.value, str)):
+                self.refuse(f"{func.id}() with an attribute name that is not a literal string (write "
+                            f"{func.id}(obj, 'name'), or obj.name)", node)
+            self.check_attribute_name(name.value, name, func.id != "setattr", func.id == "hasattr")
+            answers_missing = func.id == "hasattr" or (func.id == "getattr" and len(node.args) > 2)
+            if not answers_missing and name.value not in api.known_attributes() and name.value not in self.attributes:
+                self.refuse(f"the attribute .{name.value}", name)
+
+    def check_Yield(self, node: ast.Yield, in_function: bool, _):
+        self.check_yield(node, in_function)
+
+    def check_YieldFrom(self, node: ast.YieldFrom, in_function: bool, _):
+        self.check_yield(node, in_function)
+
+    def check_yield(self, node, in_function: bool) -> None:
+        if not in_function:
+            raise ProgramFailed("SyntaxError", "'yield' outside function", node.lineno)
+        if id(node) not in self.statement_yields:
+            self.refuse("yield inside an expression (write it as a statement: `yield x`, `y = yield x`, "
+                        "`yield from g`)", node)
+
+    def check_Lambda(self, node: ast.Lambda, *_):
+        if node.args.vararg or node.args.kwarg:
+            self.check_arg(node.args.vararg or node.args.kwarg)
+
+    def check_Global(self, node: ast.Global, *_):
+        for name in node.names:
+            _check_identifier(self, name, node)
+
+    def check_Nonlocal(self, node: ast.Nonlocal, in_function: bool, _):
+        if not in_function:
+            raise ProgramFailed("SyntaxError", "nonlocal declaration not allowed at module level", node.lineno)
+        for name in node.names:
+            _check_identifier(self, name, node)
+
+    def check_ExceptHandler(self, node: ast.ExceptHandler, *_):
+        if node.name is not None:
+            _check_identifier(self, node.name, node)
 
     def check_keyword(self, node: ast.keyword, *_):
         if node.arg is not None:
@@ -137,16 +215,28 @@ class _Checker:
 
     def check_FunctionDef(self, node: ast.FunctionDef, in_function: bool, _):
         is_method = id(node) in self.methods
-        if not (is_method and node.name == "__init__"):
+        if not (is_method and node.name in PROGRAM_DUNDER_METHODS):
             _check_identifier(self, node.name, node)
-        if in_function:
-            self.refuse("nested function definitions", node)
-        for decorator in node.decorator_list:
-            if not (is_method and len(node.decorator_list) == 1 and isinstance(decorator, ast.Name)
-                    and decorator.id in ("staticmethod", "classmethod") and decorator.id not in self.bound):
-                self.refuse("decorators (but @staticmethod and @classmethod on a method)", decorator)
-        if node.args.vararg or node.args.kwarg:
-            self.refuse("*args and **kwargs parameters", node.args.vararg or node.args.kwarg)
+        for position, decorator in enumerate(node.decorator_list):
+            builtin = _builtin_decorator(decorator, self.bound)
+            if builtin is not None:
+                self.builtin_decorators.add(id(decorator))
+            if builtin is not None and not is_method:
+                self.refuse(f"@{builtin} outside a class (it decorates methods)", decorator)
+            if builtin is not None and position != 0:
+                self.refuse(f"@{builtin} below another decorator (it must be the outermost one)", decorator)
+            if builtin == "property" and len(node.decorator_list) > 1:
+                self.refuse("@property over another decorator", decorator)
+        if is_method and any(_is_setter(d, node.name) for d in node.decorator_list) and len(node.decorator_list) > 1:
+            self.refuse("@name.setter over another decorator", node.decorator_list[1])
+
+    def check_ImportFrom_future(self, node: ast.ImportFrom) -> bool:
+        if node.module != "__future__" or node.level:
+            return False
+        for alias in node.names:
+            if alias.name not in FUTURE_FEATURES:
+                raise ProgramFailed("SyntaxError", f"future feature {alias.name} is not defined", node.lineno)
+        return True
 
     def check_ClassDef(self, node: ast.ClassDef, *_):
         _check_identifier(self, node.name, node)
@@ -200,21 +290,48 @@ class _Checker:
     def check_Import(self, node: ast.Import, *_):
         for alias in node.names:
             if alias.name not in api.modules():
-                self.refuse(f"importing {alias.name} (only torch, torch.nn, torch.nn.functional, torch.optim, "
-                            "torch.autograd and math)", node)
+                self.refuse(f"importing {alias.name} (only torch and its submodules, numpy, math, random and "
+                            "functools)", node)
 
     def check_ImportFrom(self, node: ast.ImportFrom, *_):
+        if self.check_ImportFrom_future(node):
+            return
         module = api.modules().get(node.module) if node.level == 0 else None
         if module is None:
             self.refuse(f"importing from {'.' * node.level}{node.module or ''}", node)
         for alias in node.names:
             if alias.name not in module.members:
-                self.refuse(f"{module.name}.{alias.name}" if alias.name != "*" else "import *", node)
+                self.refuse(api.missing_member(module.name, alias.name) if alias.name != "*" else "import *", node)
 
 
 def _check_identifier(checker: _Checker, name: str, node: ast.AST) -> None:
-    if name.startswith("_") and name != "_":
-        checker.refuse(f"the name {name} (names starting with '_' are off limits)", node)
+    """A program's own names may start with one '_' (`_scale`, `_helper`); dunder names (`__builtins__`,
+    `__import__`) and private `__x` names are never the program's."""
+    if name.startswith("__"):
+        checker.refuse(f"the name {name} (names starting with '__' are off limits)", node)
+
+
+def _builtin_decorator(decorator: ast.expr, bound: set) -> str | None:
+    """'staticmethod', 'classmethod' or 'property' for those builtins used as a decorator, else None."""
+    if isinstance(decorator, ast.Name) and decorator.id in ("staticmethod", "classmethod", "property") \
+            and decorator.id not in bound:
+        return decorator.id
+    return None
+
+
+def _is_setter(decorator: ast.expr, name: str) -> bool:
+    """`@x.setter` over `def x(self, value)`: the setter of the property x defined above."""
+    return isinstance(decorator, ast.Attribute) and decorator.attr == "setter" \
+        and isinstance(decorator.value, ast.Name) and decorator.value.id == name
+
+
+def statement_yields(tree: ast.Module) -> set[int]:
+    """The yields a generator can run: the whole value of an expression statement or of an assignment."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Expr, ast.Assign)) and isinstance(node.value, (ast.Yield, ast.YieldFrom)):
+            found.add(id(node.value))
+    return found
 
 
 def _check_target(checker: _Checker, target: ast.AST) -> None:
@@ -248,14 +365,19 @@ def _program_attributes(tree: ast.Module) -> frozenset:
     """The attribute names the program itself defines: what it assigns (self.x = ..., ctx.k = ...), and
     its classes' methods and class attributes."""
     names = {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)
-             and isinstance(node.ctx, ast.Store) and not node.attr.startswith("_")}
+             and isinstance(node.ctx, ast.Store) and not node.attr.startswith("__")}
+    for node in ast.walk(tree):  # setattr(obj, "name", value)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr" \
+                and len(node.args) > 1 and isinstance(node.args[1], ast.Constant) \
+                and isinstance(node.args[1].value, str) and not node.args[1].value.startswith("__"):
+            names.add(node.args[1].value)
     for node in tree.body:
         if isinstance(node, ast.ClassDef):
             for item in node.body:
-                if isinstance(item, ast.FunctionDef) and not item.name.startswith("_"):
+                if isinstance(item, ast.FunctionDef) and not item.name.startswith("__"):
                     names.add(item.name)
                 elif isinstance(item, ast.Assign):
-                    names.update(t.id for t in item.targets if isinstance(t, ast.Name))
+                    names.update(t.id for t in item.targets if isinstance(t, ast.Name) and not t.id.startswith("__"))
     return frozenset(names)
 
 

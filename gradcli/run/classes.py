@@ -12,10 +12,12 @@ dicts and the tables of public methods below: there is no path to Python's own a
 from __future__ import annotations
 
 from functools import partial
+from weakref import WeakKeyDictionary
 
 from gradcli.engine import custom_function, modules, optim
 from gradcli.engine.custom_function import FunctionCtx
 from gradcli.engine.errors import TorchRuntimeError
+from gradcli.run.errors import Refused
 
 # The public methods and attributes of the engine's objects, by class (subclasses included).
 MODULE_METHODS = frozenset("""
@@ -146,10 +148,31 @@ class BoundMethod:
         self.function, self.owner, self.receiver = function, owner, receiver
 
     def __call__(self, *args, **kwargs):
-        return self.function.interpreter.call_function(self.function, (self.receiver, *args), kwargs)
+        # the program's function (a UserFunction), or what a decorator made of it
+        return self.function(self.receiver, *args, **kwargs)
 
     def __repr__(self) -> str:
-        return f"<bound method {self.function.name} of {_receiver_repr(self.receiver)}>"
+        name = getattr(self.function, "name", "method")
+        return f"<bound method {name} of {_receiver_repr(self.receiver)}>"
+
+
+class Property:
+    """@property in a program's class: reading the attribute calls the getter, assigning it the setter."""
+
+    __slots__ = ("fget", "fset", "name")
+    python_type_name = "property"
+
+    def __init__(self, fget, fset=None, name: str = ""):
+        self.fget, self.fset, self.name = fget, fset, name
+
+    def setter(self, fset):
+        return Property(self.fget, fset, self.name)
+
+    def getter(self, fget):
+        return Property(fget, self.fset, self.name)
+
+    def __repr__(self) -> str:
+        return f"<property object at {id(self):#x}>"
 
 
 def _receiver_repr(receiver) -> str:
@@ -171,6 +194,8 @@ class Super:
 
 def bind(receiver, owner: ProgramClass, member):
     """What reading a class member through `receiver` gives, as Python's descriptors do."""
+    if type(member) is Property:
+        return member if isinstance(receiver, ProgramClass) else member.fget(receiver)
     if type(member) is tuple:
         kind, function = member
         if kind == "static":
@@ -195,7 +220,58 @@ def handles(obj) -> bool:
     return isinstance(obj, (ProgramClass, ProgramObject, modules.Module, Super, FunctionCtx, optim.Optimizer))
 
 
+# Names starting with '_' a program assigned on a torch module (`self._cache = ...`): readable there, while the
+# module's own internals (`_parameters`, `_modules` ...) stay out of reach.
+_PRIVATE: WeakKeyDictionary = WeakKeyDictionary()
+
+
+def private_refused(obj, name: str) -> Refused:
+    kind = obj._get_name() if isinstance(obj, modules.Module) else type(obj).__name__
+    return Refused(f"the attribute .{name} of a {kind} (names starting with '_' are readable only where the "
+                   "program assigned them)", None)
+
+
+def _module_private(module: modules.Module, name: str):
+    if name in _PRIVATE.get(module, ()):
+        registered = module.own_attributes()
+        return registered[name] if name in registered else module.__dict__[name]
+    if isinstance(module, ProgramModule):
+        found = module.program_class.lookup(name)
+        if found is not None:
+            return bind(module, *found)
+    if name in module.__dict__ or hasattr(type(module), name):
+        raise private_refused(module, name)
+    raise AttributeError(f"'{module._get_name()}' object has no attribute '{name}'")
+
+
+def _set_module_private(module: modules.Module, name: str, value) -> None:
+    if name not in _PRIVATE.get(module, ()) and (name in module.__dict__ or hasattr(type(module), name)
+                                                 or name in _module_internals()):
+        raise Refused(f"assigning .{name} on a {module._get_name()} (a name torch.nn.Module uses itself; "
+                      "choose another)", None)
+    _PRIVATE.setdefault(module, set()).add(name)
+
+
+def _module_internals() -> frozenset:
+    global _INTERNALS
+    if _INTERNALS is None:
+        _INTERNALS = frozenset(vars(modules.Module()))
+    return _INTERNALS
+
+
+_INTERNALS = None
+
+
 def get_attribute(obj, name: str):
+    if name.startswith("_") and not isinstance(obj, (ProgramObject, ProgramClass, FunctionCtx)) \
+            and not (name == "__init__" and isinstance(obj, Super)):  # super().__init__(...)
+        if isinstance(obj, modules.Module):
+            return _module_private(obj, name)
+        if isinstance(obj, Super) and isinstance(obj.cls.base, ProgramClass):
+            found = obj.cls.base.lookup(name)
+            if found is not None:
+                return bind(obj.receiver, *found)
+        raise private_refused(obj, name)
     if isinstance(obj, ProgramObject):
         if name in obj.attributes:
             return obj.attributes[name]
@@ -264,6 +340,18 @@ def _object_init(*args, **kwargs):
 
 
 def set_attribute(obj, name: str, value) -> None:
+    prop = _property_of(obj, name)
+    if prop is not None:
+        if prop.fset is None:
+            raise AttributeError(f"property '{name}' of '{obj.program_class.name}' object has no setter")
+        prop.fset(obj, value)
+        return
+    if name.startswith("_"):
+        if isinstance(obj, modules.Module):
+            _set_module_private(obj, name, value)
+        elif not isinstance(obj, (ProgramObject, ProgramClass, FunctionCtx)):
+            raise Refused(f"assigning .{name} on a {type(obj).__name__} (names starting with '_' only on the "
+                          "program's own objects)", None)
     if isinstance(obj, ProgramObject):
         obj.attributes[name] = value
     elif isinstance(obj, modules.Module):
@@ -282,6 +370,14 @@ def set_attribute(obj, name: str, value) -> None:
         setattr(obj, name, value)
     else:
         raise AttributeError(f"'{type(obj).__name__}' object attribute '{name}' is read-only")
+
+
+def _property_of(obj, name: str) -> Property | None:
+    if isinstance(obj, (ProgramObject, ProgramModule)):
+        found = obj.program_class.lookup(name)
+        if found is not None and type(found[1]) is Property:
+            return found[1]
+    return None
 
 
 # -- autograd.Function ----------------------------------------------------------------------------------------
@@ -316,7 +412,21 @@ def is_instance(obj, classinfo) -> bool:
         return cls is not None and cls.is_subclass_of(classinfo)
     if classinfo is AutogradFunction:
         return False
+    classinfo = getattr(classinfo, "cls", classinfo)  # type(x) of a value that is not the program's: a TypeRef
     return isinstance(obj, classinfo)
+
+
+def is_subclass(cls, classinfo) -> bool:
+    """issubclass() that also knows the program's classes."""
+    if isinstance(classinfo, tuple):
+        return any(is_subclass(cls, item) for item in classinfo)
+    if isinstance(cls, ProgramClass):
+        return cls.is_subclass_of(classinfo) if isinstance(classinfo, ProgramClass) else \
+            cls.is_subclass_of(classinfo) or classinfo is object
+    if isinstance(classinfo, ProgramClass):
+        return False
+    cls, classinfo = getattr(cls, "cls", cls), getattr(classinfo, "cls", classinfo)
+    return issubclass(cls, classinfo)
 
 
 def class_of(obj):

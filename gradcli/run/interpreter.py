@@ -12,19 +12,22 @@ from __future__ import annotations
 import ast
 import inspect
 import operator
+import random
 import re
 import string
 import time
 import warnings
 from collections.abc import Iterator
-from functools import partial
+from functools import cached_property, partial
 from itertools import islice
 from types import GeneratorType
 
-from gradcli.engine.autograd import Function, GradModeContext, torch_node_name
+import numpy as np
+
+from gradcli.engine.autograd import Function, GradMode, GradModeContext, torch_node_name
 from gradcli.engine.errors import EngineError, LimitExceeded, TorchRuntimeError, from_numpy
 from gradcli.engine.tensor import Tensor
-from gradcli.run import api, classes
+from gradcli.run import api, classes, interop, numpy_api
 from gradcli.run.errors import LimitReached, OutputFailed, ProgramFailed, Refused, RunError
 from gradcli.run.limits import RunLimits
 from gradcli.run.reprs import program_repr, program_str
@@ -41,32 +44,87 @@ class Return:
 
 
 class Frame:
-    """A scope: its variables, the names assigned in it (a function's locals) and the scope around it."""
+    """A scope: its variables, the names assigned in it (a function's locals), the names it declares
+    `global` or `nonlocal`, and the scope around it."""
 
-    __slots__ = ("vars", "local_names", "parent")
+    __slots__ = ("vars", "local_names", "parent", "declared", "function")
 
-    def __init__(self, variables: dict, local_names: frozenset | None, parent: Frame | None):
+    def __init__(self, variables: dict, local_names: frozenset | None, parent: Frame | None,
+                 declared: dict | None = None, function: UserFunction | None = None):
         self.vars = variables
         self.local_names = local_names
         self.parent = parent
+        self.declared = declared  # name -> "global" | "nonlocal"
+        self.function = function  # the call this frame is for (None for the module, classes, comprehensions)
 
 
 class UserFunction:
-    """A function the program defined.  Callable from C too (sorted's key=), always through the interpreter."""
+    """A function (or lambda) the program defined, with the scope it was defined in.  Callable from C too
+    (sorted's key=, map), always through the interpreter."""
 
-    __slots__ = ("name", "node", "signature", "local_names", "interpreter", "owner")
+    __slots__ = ("name", "node", "signature", "local_names", "interpreter", "owner", "closure", "declared",
+                 "yielding")
     python_type_name = "function"
 
-    def __init__(self, name, node, signature, local_names, interpreter, owner=None):
+    def __init__(self, name, node, signature, scope, interpreter, owner=None, closure=None):
         self.name, self.node, self.signature = name, node, signature  # name: the qualified name, C.method
-        self.local_names, self.interpreter = local_names, interpreter
+        self.local_names, self.declared, self.yielding = scope
+        self.interpreter = interpreter
         self.owner = owner  # the program's class a method is defined in (for super()), else None
+        self.closure = closure  # the frame the function was defined in: its free names are looked up there
 
     def __call__(self, *args, **kwargs):
         return self.interpreter.call_function(self, args, kwargs)
 
     def __repr__(self) -> str:
         return f"<function {self.name} at {id(self):#x}>"
+
+
+class ProgramGenerator:
+    """What calling a program's generator function gives: its body runs up to each `yield` as it is iterated,
+    counted (statements, loop passes, call depth) as any other code of the program."""
+
+    __slots__ = ("name", "steps", "interpreter", "method", "running", "grad_mode")
+    python_type_name = "generator"
+
+    def __init__(self, name: str, steps, interpreter, method):
+        self.name, self.steps, self.interpreter, self.method = name, steps, interpreter, method
+        self.running = False
+        self.grad_mode = None  # under @torch.no_grad() and the like: the grad mode each step runs in
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        interpreter = self.interpreter
+        if self.running:
+            raise ValueError("generator already executing")
+        if interpreter.depth >= interpreter.limits.max_call_depth:
+            raise interpreter.limit("functions nest too deeply", "max_call_depth")
+        caller_line = interpreter.line
+        interpreter.depth += 1
+        interpreter.methods.append(self.method)
+        self.running = True
+        previous_mode = GradMode.enabled
+        if self.grad_mode is not None:
+            GradMode.enabled = self.grad_mode
+        try:
+            value = next(self.steps)
+        except StopIteration as stop:  # the generator returned: StopIteration carries what it returned
+            interpreter.line = caller_line
+            returned = stop.value.value if type(stop.value) is Return else None
+            raise (StopIteration() if returned is None else StopIteration(returned)) from None
+        finally:
+            if self.grad_mode is not None:
+                GradMode.enabled = previous_mode
+            self.running = False
+            interpreter.depth -= 1
+            interpreter.methods.pop()
+        interpreter.line = caller_line
+        return value
+
+    def __repr__(self) -> str:
+        return f"<generator object {self.name} at {id(self):#x}>"
 
 
 BINARY = {
@@ -81,6 +139,10 @@ INPLACE = {
     ast.MatMult: operator.imatmul, ast.LShift: operator.ilshift, ast.RShift: operator.irshift,
     ast.BitAnd: operator.iand, ast.BitOr: operator.ior, ast.BitXor: operator.ixor,
 }
+OPERATOR_SYMBOLS = {
+    ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%", ast.Pow: "** or pow()",
+    ast.MatMult: "@", ast.LShift: "<<", ast.RShift: ">>", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^",
+}
 UNARY = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Invert: operator.invert, ast.Not: operator.not_}
 COMPARE = {
     ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt,
@@ -89,7 +151,12 @@ COMPARE = {
 }
 SEQUENCES = (str, list, tuple)
 # Types is_lazy can rule out at once (the program's own generators are metered where they are made).
-EAGER_TYPES = frozenset({Tensor, float, int, bool, str, list, tuple, dict, type(None), GeneratorType})
+EAGER_TYPES = frozenset({Tensor, float, int, bool, str, list, tuple, dict, type(None), GeneratorType,
+                         ProgramGenerator, np.ndarray})
+# What a program's `try` never catches: gradcli's own refusals and limits, and Python running out of stack or
+# memory (the program is stopped, as gradcli stops it elsewhere).
+UNCATCHABLE = (RunError, LimitExceeded, RecursionError, MemoryError, numpy_api.NumpyRefused)
+NUMPY_VALUES = (np.ndarray, np.generic)
 # Operators whose result can be far larger than their operands ('a' * 10**10, 9 ** 9 ** 9, 1 << 10**9) ...
 GROWING_OPS = frozenset({ast.Add, ast.Mult, ast.Pow, ast.LShift, ast.Mod})
 # ... unless both operands are of these types (tensors are bounded by the engine's size limit).
@@ -120,20 +187,42 @@ class Interpreter:
         self.warned: set = set()
         self.module = Frame({}, None, None)
         self.methods: list = []  # (class, receiver) of each method call in progress, None for plain functions
+        self.handling: list = []  # the exceptions being handled by `except` blocks, innermost last
+        self.finished = False  # the run is over (a generator collected later must not touch the grad mode)
         self.builtins = {**api.python_builtins(), "print": self.print, "type": api.type_of, "str": program_str,
-                         "super": self.program_super, "isinstance": classes.is_instance}
+                         "super": self.program_super, "isinstance": classes.is_instance, "repr": program_repr,
+                         "issubclass": classes.is_subclass, "getattr": self.program_getattr,
+                         "hasattr": self.program_hasattr, "setattr": self.set_attribute, "__name__": "__main__"}
+
         self.overrides = {(str, "format"): self.format_string, (str, "join"): self.join_strings,
                           (list, "extend"): self.extend_list}
 
+    @cached_property
+    def modules(self) -> dict:
+        """The modules a program imports, made at its first import: this run's generators for Python's random
+        module and numpy's legacy global one, seeded from the system as a new Python process seeds them,
+        until the program seeds them."""
+        return api.run_modules(random.Random(), np.random.RandomState(), self.limits)
+
     # -- running --------------------------------------------------------------------------------------
     def run(self, tree: ast.Module) -> None:
+        try:
+            self.run_program(tree)
+        finally:
+            self.finished = True
+
+    def run_program(self, tree: ast.Module) -> None:
         with warnings.catch_warnings():
             warnings.simplefilter("always")
             warnings.showwarning = self.show_warning
             try:
                 self.exec_block(tree.body, self.module)
-            except RunError:
+            except RunError as error:
+                if getattr(error, "line", 0) is None:  # found where no line is known: the statement's
+                    error.line = self.line
                 raise
+            except numpy_api.NumpyRefused as error:
+                raise Refused(str(error), self.line) from None
             except LimitExceeded as error:
                 raise LimitReached(f"{error} (max_tensor_elements)", self.line) from None
             except RecursionError:
@@ -141,12 +230,14 @@ class Interpreter:
             except MemoryError:
                 raise self.limit("the program needed more memory than the limit", "max_memory_mb") from None
             except EngineError as error:
-                raise ProgramFailed(error.torch_type, str(error), self.line) from None
+                raise ProgramFailed(error.torch_type, str(error), getattr(error, "gradcli_line", self.line)) from None
             except Exception as error:  # the program's own Python error, reported as Python would
-                torch_error = from_numpy(error)  # or numpy's words for shapes that do not broadcast, as torch's
+                line = getattr(error, "gradcli_line", self.line)
+                # or numpy's words for shapes that do not broadcast inside a torch op, as torch's
+                torch_error = None if getattr(error, "gradcli_numpy", False) else from_numpy(error)
                 if torch_error is not None:
-                    raise ProgramFailed(torch_error.torch_type, str(torch_error), self.line) from None
-                raise ProgramFailed(type(error).__name__, str(error), self.line) from None
+                    raise ProgramFailed(torch_error.torch_type, str(torch_error), line) from None
+                raise ProgramFailed(_exception_name(type(error)), str(error), line) from None
 
     def show_warning(self, message, category, filename, lineno, file=None, line=None) -> None:
         """Print a UserWarning once per line and message, as Python's default filter does."""
@@ -267,7 +358,7 @@ class Interpreter:
         target = node.target
         value = self.eval(node.value, frame)
         if isinstance(target, ast.Name):
-            frame.vars[target.id] = self.binary(node.op, self.load(target.id, frame), value, inplace=True)
+            self.store(target.id, self.binary(node.op, self.load(target.id, frame), value, inplace=True), frame)
         elif isinstance(target, ast.Attribute):
             obj = self.eval(target.value, frame)
             current = self.get_attribute(obj, target.attr)
@@ -317,9 +408,29 @@ class Interpreter:
         return Return(None if node.value is None else self.eval(node.value, frame))
 
     def exec_FunctionDef(self, node, frame):
-        frame.vars[node.name] = self.make_function(node, frame, node.name, None)
+        decorators = [self.eval(d, frame) for d in node.decorator_list]  # evaluated before the function is made
+        function = self.make_function(node, frame, self.qualified_name(node.name, frame), None, frame)
+        self.store(node.name, self.decorate(function, decorators, node.name), frame)
 
-    def make_function(self, node, frame, qualname: str, owner) -> UserFunction:
+    def qualified_name(self, name: str, frame: Frame) -> str:
+        return name if frame is self.module else f"{_function_of(frame)}.<locals>.{name}"
+
+    def decorate(self, function, decorators: list, name: str):
+        """Apply decorators bottom-up, as Python does.  torch's grad modes wrap the function; anything else is
+        called with it (the program's own decorators, torch.compile, functools.wraps(...))."""
+        for decorator in reversed(decorators):
+            wrapped = interop.grad_mode_decorator(decorator, function, getattr(function, "name", name))
+            function = wrapped if wrapped is not None else self.call(decorator, [function], {})
+        return function
+
+    def call(self, func, args: list, kwargs: dict):
+        if type(func) is UserFunction:
+            return self.call_function(func, args, kwargs)
+        if not callable(func):
+            raise TypeError(f"'{type(func).__name__}' object is not callable")
+        return func(*args, **kwargs)
+
+    def make_function(self, node, frame, qualname: str, owner, closure: Frame) -> UserFunction:
         args = node.args
         positional = args.posonlyargs + args.args
         defaults = [self.eval(d, frame) for d in args.defaults]
@@ -330,11 +441,18 @@ class Interpreter:
                 else inspect.Parameter.POSITIONAL_OR_KEYWORD
             default = defaults[i - first_default] if i >= first_default else inspect.Parameter.empty
             params.append(inspect.Parameter(arg.arg, kind, default=default))
+        if args.vararg is not None:
+            params.append(inspect.Parameter(args.vararg.arg, inspect.Parameter.VAR_POSITIONAL))
         for arg, default in zip(args.kwonlyargs, args.kw_defaults):
             params.append(inspect.Parameter(arg.arg, inspect.Parameter.KEYWORD_ONLY,
                                             default=inspect.Parameter.empty if default is None
                                             else self.eval(default, frame)))
-        return UserFunction(qualname, node, inspect.Signature(params), _local_names(node), self, owner)
+        if args.kwarg is not None:
+            params.append(inspect.Parameter(args.kwarg.arg, inspect.Parameter.VAR_KEYWORD))
+        return UserFunction(qualname, node, inspect.Signature(params), _function_scope(node), self, owner, closure)
+
+    def eval_Lambda(self, node, frame):
+        return self.make_function(node, frame, self.qualified_name("<lambda>", frame), None, frame)
 
     def exec_ClassDef(self, node, frame):
         """A class statement: its methods (plain, @staticmethod, @classmethod), attributes and docstring."""
@@ -348,16 +466,34 @@ class Interpreter:
         for stmt in node.body:
             self.line = stmt.lineno
             if isinstance(stmt, ast.FunctionDef):
-                kind = stmt.decorator_list[0].id if stmt.decorator_list else "function"
-                kind = {"staticmethod": "static", "classmethod": "class"}.get(kind, kind)
-                cls.members[stmt.name] = (kind, self.make_function(stmt, scope, f"{node.name}.{stmt.name}", cls))
+                cls.members[stmt.name] = scope.vars[stmt.name] = self.make_method(stmt, node.name, cls, scope, frame)
             elif isinstance(stmt, ast.Assign):
                 value = self.eval(stmt.value, scope)
                 for target in stmt.targets:
                     self.assign(target, value, scope)
-        for name, value in scope.vars.items():
-            cls.members.setdefault(name, value)
+        for name, value in scope.vars.items():  # a function assigned in the body (act = lambda self: ...) is a method
+            cls.members.setdefault(name, ("function", value) if type(value) is UserFunction else value)
         frame.vars[node.name] = cls
+
+    def make_method(self, node, class_name: str, cls, scope: Frame, frame: Frame):
+        """A class member from a def: ("function" | "static" | "class", callable) or a Property.  The method's
+        free names are looked up around the class, not in its body (Python's rule)."""
+        decorators = node.decorator_list
+        builtin = decorators[0].id if decorators and isinstance(decorators[0], ast.Name) \
+            and decorators[0].id in ("staticmethod", "classmethod", "property") else None
+        if builtin is not None:
+            decorators = decorators[1:]
+        setter = decorators and isinstance(decorators[0], ast.Attribute) and decorators[0].attr == "setter"
+        values = [self.eval(d, scope) for d in decorators]
+        function = self.make_function(node, scope, f"{class_name}.{node.name}", cls, frame)
+        if setter:  # @x.setter: the property x defined above, with this setter
+            return self.call(values[0], [function], {})
+        function = self.decorate(function, values, node.name)
+        if builtin == "property":
+            return classes.Property(function, None, node.name)
+        if builtin is None and type(function) not in (UserFunction, interop.GradModeFunction):
+            return function  # a decorator that made something else of it: a plain class attribute, as in Python
+        return ({"staticmethod": "static", "classmethod": "class"}.get(builtin, "function"), function)
 
     def program_super(self, *args):
         """super(), and super(C, obj) with C one of the program's classes."""
@@ -373,42 +509,196 @@ class Interpreter:
         return classes.Super(*self.methods[-1])
 
     def exec_With(self, node, frame):
+        entered = self.enter_managers(node, frame)
+        try:
+            signal = self.exec_block(node.body, frame)
+        except UNCATCHABLE:
+            self.exit_managers(entered, None, program_code=False)
+            raise
+        except Exception as raised:
+            error = self.program_error(raised)
+            if self.exit_managers(entered, error):
+                return None  # a manager's __exit__ returned true: the exception is suppressed
+            raise error from None
+        self.exit_managers(entered, None)
+        return signal
+
+    def exit_managers(self, entered: list, error, program_code: bool = True) -> bool:
+        """Leave the managers innermost first; True if one of the program's __exit__ methods suppressed `error`.
+        After gradcli stopped the program (program_code=False) only torch's grad modes are restored."""
+        suppressed = False
+        for manager in reversed(entered):
+            if isinstance(manager, GradModeContext):
+                manager.__exit__(None, None, None)
+            elif program_code:
+                if error is not None and not suppressed:
+                    # (type, value, traceback): the traceback is never the program's to see
+                    suppressed = bool(self.call(manager, [type(error), error, None], {}))
+                    error = None if suppressed else error
+                else:
+                    self.call(manager, [None, None, None], {})
+        return suppressed
+
+    def enter_managers(self, node, frame) -> list:
         entered = []
         try:
             for item in node.items:
                 manager = self.eval(item.context_expr, frame)
-                if not isinstance(manager, GradModeContext):  # torch.no_grad(), enable_grad(), set_grad_enabled()
-                    raise TypeError(f"'{type(manager).__name__}' object does not support the context manager protocol")
-                manager.__enter__()
-                entered.append(manager)
+                if isinstance(manager, GradModeContext):  # torch.no_grad(), enable_grad(), inference_mode() ...
+                    manager.__enter__()
+                    entered.append(manager)
+                    value = None
+                else:
+                    enter, leave = self.context_methods(manager)
+                    value = self.call(enter, [], {})
+                    entered.append(leave)
                 if item.optional_vars is not None:
-                    self.assign(item.optional_vars, None, frame)
-            return self.exec_block(node.body, frame)
+                    self.assign(item.optional_vars, value, frame)
+        except UNCATCHABLE:
+            self.exit_managers(entered, None, program_code=False)
+            raise
+        except BaseException:
+            self.exit_managers(entered, None)
+            raise
+        return entered
+
+    def context_methods(self, manager):
+        """__enter__ and __exit__ of an object of the program's classes, bound to it."""
+        cls = classes.class_of(manager)
+        found = (cls.lookup("__enter__"), cls.lookup("__exit__")) if cls is not None else (None, None)
+        if found[0] is None or found[1] is None:
+            kind = cls.name if cls is not None else type(manager).__name__
+            missing = "__exit__" if found[0] is not None else "__enter__"
+            raise TypeError(f"'{kind}' object does not support the context manager protocol (missed {missing} "
+                            "method)" if cls is not None else
+                            f"'{kind}' object does not support the context manager protocol")
+        return classes.bind(manager, *found[0]), classes.bind(manager, *found[1])
+
+    # -- exceptions -----------------------------------------------------------------------------------------
+    def exec_Try(self, node, frame):
+        try:
+            signal = self.try_handlers(node, frame)
+        except UNCATCHABLE:
+            raise  # gradcli stops the program: no handler and no finally block of the program runs
+        except Exception:
+            if node.finalbody:
+                final = self.exec_block(node.finalbody, frame)
+                if final is not None:
+                    return final  # return/break/continue in finally drops the exception, as in Python
+            raise
+        if node.finalbody:
+            final = self.exec_block(node.finalbody, frame)
+            if final is not None:
+                return final
+        return signal
+
+    def try_handlers(self, node, frame):
+        try:
+            signal = self.exec_block(node.body, frame)
+        except UNCATCHABLE:
+            raise
+        except Exception as raised:
+            error = self.program_error(raised)
+            handler = self.matching_handler(node, error, frame)
+            if handler is None:
+                raise error from None
+            return self.run_handler(handler, error, frame)
+        if signal is None and node.orelse:
+            return self.exec_block(node.orelse, frame)
+        return signal
+
+    def program_error(self, raised: Exception) -> Exception:
+        """The exception as the program sees it: numpy's shape errors inside torch ops in torch's words, and
+        the line it was raised at kept for the report if it is raised again."""
+        error = raised
+        if not getattr(raised, "gradcli_numpy", False) and not isinstance(raised, EngineError):
+            error = from_numpy(raised) or raised
+        if getattr(error, "gradcli_line", None) is None:
+            try:
+                error.gradcli_line = self.line
+            except AttributeError:
+                pass
+        return error
+
+    def matching_handler(self, node, error, frame):
+        for handler in node.handlers:
+            if handler.type is None:
+                return handler
+            self.line = handler.lineno
+            spec = self.eval(handler.type, frame)
+            for cls in spec if isinstance(spec, tuple) else (spec,):
+                if not (isinstance(cls, type) and issubclass(cls, BaseException)):
+                    raise TypeError("catching classes that do not inherit from BaseException is not allowed")
+            if isinstance(error, spec):
+                return handler
+        return None
+
+    def run_handler(self, handler, error, frame):
+        if handler.name is not None:
+            self.store(handler.name, error, frame)
+        self.handling.append(error)
+        try:
+            return self.exec_block(handler.body, frame)
         finally:
-            for manager in reversed(entered):
-                manager.__exit__(None, None, None)
+            self.handling.pop()
+            if handler.name is not None:  # Python unbinds the name at the end of the handler
+                self.scope_of(handler.name, frame).vars.pop(handler.name, None)
+
+    def exec_Raise(self, node, frame):
+        if node.exc is None:
+            if not self.handling:
+                raise RuntimeError("No active exception to reraise")
+            raise self.handling[-1]
+        error = self.eval(node.exc, frame)
+        if node.cause is not None:
+            cause = self.eval(node.cause, frame)
+            if cause is not None and not isinstance(cause, BaseException) \
+                    and not (isinstance(cause, type) and issubclass(cause, BaseException)):
+                raise TypeError("exception causes must derive from BaseException")
+        if isinstance(error, type) and issubclass(error, BaseException):
+            error = error()
+        if not isinstance(error, BaseException):
+            raise TypeError("exceptions must derive from BaseException")
+        if isinstance(error, UNCATCHABLE):  # never reachable by a program; kept out all the same
+            raise Refused("raising gradcli's own errors", self.line)
+        if getattr(error, "gradcli_line", None) is None:  # raised before: Python reports where it was first raised
+            try:
+                error.gradcli_line = self.line
+            except AttributeError:
+                pass
+        raise error
+
+    def exec_Global(self, node, frame):
+        return None  # the declaration takes effect when the function is made (_function_scope)
+
+    def exec_Nonlocal(self, node, frame):
+        return None
 
     def exec_Assert(self, node, frame):
         if not self.eval(node.test, frame):
             raise AssertionError(*(() if node.msg is None else (self.eval(node.msg, frame),)))
 
     def exec_Import(self, node, frame):
-        modules = api.modules()
+        modules = self.modules
         for alias in node.names:
             if alias.asname:
-                frame.vars[alias.asname] = modules[alias.name]
+                self.store(alias.asname, modules[alias.name], frame)
             else:
                 top = alias.name.split(".")[0]
-                frame.vars[top] = modules[top]
+                self.store(top, modules[top], frame)
 
     def exec_ImportFrom(self, node, frame):
-        module = api.modules()[node.module]
+        if node.module == "__future__":
+            return  # every feature is already Python 3's behaviour
+        module = self.modules[node.module]
         for alias in node.names:
-            frame.vars[alias.asname or alias.name] = module.members[alias.name]
+            self.store(alias.asname or alias.name, module.members[alias.name], frame)
 
     # -- names, attributes, items ---------------------------------------------------------------------
     def load(self, name: str, frame: Frame):
         scope = frame
+        if frame.declared and frame.declared.get(name) == "global":
+            scope = self.module
         while scope is not None:
             if name in scope.vars:
                 return scope.vars[name]
@@ -421,10 +711,32 @@ class Interpreter:
         except KeyError:
             raise NameError(f"name '{name}' is not defined") from None
 
+    def store(self, name: str, value, frame: Frame) -> None:
+        if frame.declared and name in frame.declared:
+            frame = self.scope_of(name, frame)
+        frame.vars[name] = value
+
+    def scope_of(self, name: str, frame: Frame) -> Frame:
+        """The frame a name assigned in `frame` lives in: the module's for `global`, the nearest enclosing
+        function's that has it for `nonlocal`."""
+        declared = frame.declared.get(name) if frame.declared else None
+        if declared is None:
+            return frame
+        if declared == "global":
+            return self.module
+        scope = frame.parent
+        while scope is not None:
+            if scope.local_names is not None and name in scope.local_names:
+                return self.scope_of(name, scope)
+            if scope.declared and scope.declared.get(name) == "nonlocal":
+                return self.scope_of(name, scope)
+            scope = scope.parent
+        raise ProgramFailed("SyntaxError", f"no binding for nonlocal '{name}' found", self.line)
+
     def assign(self, target, value, frame: Frame) -> None:
         kind = type(target)
         if kind is ast.Name:
-            frame.vars[target.id] = value
+            self.store(target.id, value, frame)
         elif kind is ast.Tuple or kind is ast.List:
             items = list(islice(iter(value), len(target.elts) + 1))
             if len(items) != len(target.elts):
@@ -438,9 +750,39 @@ class Interpreter:
         else:  # ast.Subscript
             self.set_item(self.eval(target.value, frame), self.eval(target.slice, frame), value)
 
+    def program_getattr(self, obj, name, *default):
+        if not isinstance(name, str):
+            raise TypeError(f"attribute name must be string, not '{type(name).__name__}'")
+        if len(default) > 1:
+            raise TypeError(f"getattr expected at most 3 arguments, got {2 + len(default)}")
+        try:
+            return self.get_attribute(obj, name)
+        except AttributeError:
+            if default:
+                return default[0]
+            raise
+
+    def program_hasattr(self, obj, name) -> bool:
+        if not isinstance(name, str):
+            raise TypeError(f"attribute name must be string, not '{type(name).__name__}'")
+        try:
+            self.get_attribute(obj, name)
+        except AttributeError:
+            return False
+        return True
+
     def get_attribute(self, obj, name: str):
         if classes.handles(obj):
             return classes.get_attribute(obj, name)
+        if name.startswith("_") and not (isinstance(obj, Tensor) and name in api.PRIVATE_TENSOR_ATTRIBUTES):
+            if name.startswith("__"):
+                raise Refused(f"the attribute .{name} (dunder names are off limits)", self.line)
+            if type(obj) in (UserFunction, ProgramGenerator) or not hasattr(obj, name):
+                kind = getattr(type(obj), "python_type_name", type(obj).__name__)
+                raise AttributeError(f"'{kind}' object has no attribute '{name}'")
+            raise classes.private_refused(obj, name)
+        if numpy_api.handles(obj):
+            return numpy_api.get_attribute(obj, name)
         if type(obj) is api.Module:
             try:
                 return obj.members[name]
@@ -465,6 +807,12 @@ class Interpreter:
             if self.is_lazy(value):
                 value = list(self.metered(value))
             return classes.set_attribute(obj, name, value)
+        if name.startswith("_"):
+            raise Refused(f"assigning .{name} on a {type(obj).__name__} (names starting with '_' only on the "
+                          "program's own objects)", self.line)
+        if type(obj) is api.Module:
+            raise Refused(f"assigning {obj.name}.{name} (modules are read only: bind a name of the program's own)",
+                          self.line)
         if not isinstance(obj, Tensor) and name not in api.readable_attributes(obj):
             raise AttributeError(f"'{type(obj).__name__}' object has no attribute '{name}'")
         if not isinstance(obj, Tensor) or name not in api.TENSOR_SETTABLE:
@@ -501,7 +849,33 @@ class Interpreter:
         obj, key = self.eval(node.value, frame), self.eval(node.slice, frame)
         if isinstance(obj, dict):
             self.check_hashable(key)
+        elif type(obj) is np.ndarray:
+            numpy_api.check_elements(numpy_api.index_elements(obj, key))
+            return self.numpy_op(operator.getitem, obj, key)
         return obj[key]
+
+    def numpy_op(self, op, left, right):
+        """An operator numpy computes (neither operand a tensor): numpy's own errors, numeric results only."""
+        try:
+            result = op(left, right)
+        except Exception as error:
+            error.gradcli_numpy = True
+            raise
+        return numpy_api.check_result(result)
+
+    def tensor_with_array(self, op, kind, tensor: Tensor, array: np.ndarray) -> Tensor:
+        """`tensor <op> ndarray`: torch hands both to numpy (Tensor.__array__, so torch's error for a tensor that
+        requires grad) and wraps numpy's result as a tensor: numpy's type promotion, no history."""
+        left = tensor.numpy()
+        self.guard_numpy_operands(kind, left, array)
+        return Tensor._make(np.asarray(self.numpy_op(op, left, array)), None)
+
+    def guard_numpy_operands(self, kind, left, right):
+        """The elements numpy would allocate for `left <op> right`, checked before it does."""
+        if kind is ast.MatMult:
+            numpy_api.check_elements(numpy_api.rule_matmul((left, right), {}))
+        else:
+            numpy_api.check_elements(numpy_api.operand_elements(left, right))
 
     def eval_Slice(self, node, frame):
         parts = (node.lower, node.upper, node.step)
@@ -539,6 +913,25 @@ class Interpreter:
 
     def binary(self, op, left, right, inplace: bool = False):
         kind = type(op)
+        if isinstance(left, Tensor) and type(right) is np.ndarray and not inplace:
+            return self.tensor_with_array(BINARY[kind], kind, left, right)
+        if type(left) is np.ndarray and isinstance(right, Tensor):
+            # numpy defers to the tensor, whose reflected operators take no arrays: Python's TypeError
+            if kind is ast.Add:
+                raise TypeError("Concatenation operation is not implemented for NumPy arrays, use np.concatenate() "
+                                "instead. Please do not rely on this error; it may not be given on all Python "
+                                "implementations.")
+            raise TypeError(f"unsupported operand type(s) for {OPERATOR_SYMBOLS[kind]}{'=' if inplace else ''}: "
+                            "'numpy.ndarray' and 'Tensor'")
+        if (isinstance(left, NUMPY_VALUES) or isinstance(right, NUMPY_VALUES)) and not isinstance(left, Tensor) \
+                and not isinstance(right, Tensor) and not isinstance(left, SEQUENCES[:1]) \
+                and not isinstance(right, SEQUENCES[:1]):
+            if isinstance(left, np.ndarray) or isinstance(right, np.ndarray):
+                self.guard_numpy_operands(kind, left, right)
+                return self.numpy_op((INPLACE if inplace else BINARY)[kind], left, right)
+            if isinstance(left, SEQUENCES) or isinstance(right, SEQUENCES):  # a list * np.int64(n) repeats it
+                self.guard_sequence_op(kind, left, right)
+            return self.numpy_op((INPLACE if inplace else BINARY)[kind], left, right)
         if kind in GROWING_OPS and (type(left) not in BOUNDED_OPERANDS or type(right) not in BOUNDED_OPERANDS):
             if isinstance(left, SEQUENCES) or isinstance(right, SEQUENCES):
                 if inplace and type(left) is list and self.is_lazy(right):  # list += range(...) drains it in C
@@ -552,8 +945,8 @@ class Interpreter:
         """Check the size a sequence operation would produce before Python allocates it."""
         if kind is ast.Mult:
             sequence, count = (left, right) if isinstance(left, SEQUENCES) else (right, left)
-            if isinstance(count, int):
-                self.check_length(len(sequence) * count)
+            if isinstance(count, (int, np.integer)):
+                self.check_length(len(sequence) * int(count))
         elif kind is ast.Add:
             if hasattr(right, "__len__") and hasattr(left, "__len__"):
                 self.check_length(len(left) + len(right))
@@ -608,6 +1001,23 @@ class Interpreter:
                     right = self.metered(right)  # `x in zip(...)` scans in C
                 elif isinstance(right, HASHING_CONTAINERS):
                     self.check_hashable(left)
+            if isinstance(left, Tensor) and type(right) is np.ndarray and type(op) not in (ast.In, ast.NotIn, ast.Is,
+                                                                                       ast.IsNot):
+                result = self.tensor_with_array(COMPARE[type(op)], type(op), left, right)
+                if position == last or not result:
+                    return result
+                left = right
+                continue
+            if isinstance(left, np.ndarray) or isinstance(right, np.ndarray):
+                if not isinstance(left, Tensor) and not isinstance(right, Tensor):
+                    self.guard_numpy_operands(type(op), left, right)
+                    result = self.numpy_op(COMPARE[type(op)], left, right)
+                    if position == last:
+                        return result
+                    if not result:
+                        return result
+                    left = right
+                    continue
             result = COMPARE[type(op)](left, right)
             if position == last or not result:  # a chain a < b < c stops at the first false link
                 return result
@@ -629,6 +1039,8 @@ class Interpreter:
                 kwargs[name] = item
         if type(func) is UserFunction:
             return self.call_function(func, args, kwargs)
+        if isinstance(func, type) and issubclass(func, np.generic):  # np.float32(x): x may be a list
+            return numpy_api.construct_scalar(func, args, kwargs)
         if func is dict or isinstance(getattr(func, "__self__", None), dict):  # dict(pairs), d.get(key) ...
             args = self.hash_checked_arguments(func, args)
         if func is Tensor:
@@ -656,7 +1068,8 @@ class Interpreter:
         return args
 
     def is_lazy_aware(self, func) -> bool:
-        return func is self.builtins["print"] or func is program_str or any(func is aware for aware in api.LAZY_AWARE)
+        return func is self.builtins["print"] or func is program_str or any(func is aware for aware in api.LAZY_AWARE) \
+            or isinstance(getattr(func, "__self__", None), random.Random) or getattr(func, "lazy_aware", False)
 
     def call_function(self, function: UserFunction, args, kwargs):
         if self.depth >= self.limits.max_call_depth:
@@ -666,17 +1079,145 @@ class Interpreter:
         except TypeError as error:
             raise TypeError(f"{function.name}() {error}") from None
         bound.apply_defaults()
-        frame = Frame(dict(bound.arguments), function.local_names, self.module)
+        frame = Frame(dict(bound.arguments), function.local_names, function.closure or self.module,
+                      function.declared, function)
+        method = (function.owner, args[0]) if function.owner is not None and args else None
+        if function.yielding:  # a generator function: its body runs as the generator is iterated
+            return ProgramGenerator(function.name, self.gen_block(function.node.body, frame), self, method)
         caller_line = self.line
         self.depth += 1
-        self.methods.append((function.owner, args[0]) if function.owner is not None and args else None)
+        self.methods.append(method)
         try:
-            signal = self.exec_block(function.node.body, frame)
+            if type(function.node) is ast.Lambda:
+                value = self.eval(function.node.body, frame)
+            else:
+                signal = self.exec_block(function.node.body, frame)
+                value = signal.value if type(signal) is Return else None
         finally:
             self.depth -= 1
             self.methods.pop()
         self.line = caller_line  # an error after the call is the caller's
-        return signal.value if type(signal) is Return else None
+        return value
+
+    # -- generators: the statements around a `yield`, run as Python generators ---------------------------------
+    def gen_block(self, body: list, frame: Frame):
+        yielding = frame.function.yielding
+        limits = self.limits
+        for stmt in body:
+            self.line = stmt.lineno
+            self.statements += 1
+            if self.statements > limits.max_statements:
+                raise self.limit("too many statements executed", "max_statements")
+            if time.monotonic() >= self.next_clock_check:
+                self.check_clock()
+            if id(stmt) in yielding:
+                signal = yield from _GENERATOR_STATEMENTS[type(stmt)](self, stmt, frame)
+            else:
+                signal = _STATEMENTS[type(stmt)](self, stmt, frame)
+            if signal is not None:
+                return signal
+        return None
+
+    def gen_Expr(self, node, frame):
+        yield from self.gen_yield(node.value, frame)
+
+    def gen_yield(self, node, frame):
+        if type(node) is ast.YieldFrom:
+            for item in self.eval(node.value, frame):
+                self.tick_iteration()
+                yield item
+            return None
+        yield None if node.value is None else self.eval(node.value, frame)
+        return None  # gradcli's generators are iterated, never sent values: `x = yield` gives None
+
+    def gen_Assign(self, node, frame):
+        value = yield from self.gen_yield(node.value, frame)
+        for target in node.targets:
+            self.assign(target, value, frame)
+
+    def gen_If(self, node, frame):
+        body = node.body if self.eval(node.test, frame) else node.orelse
+        return (yield from self.gen_block(body, frame))
+
+    def gen_For(self, node, frame):
+        for item in self.eval(node.iter, frame):
+            self.line = node.lineno
+            self.tick_iteration()
+            self.assign(node.target, item, frame)
+            signal = yield from self.gen_block(node.body, frame)
+            if signal is BREAK:
+                return None
+            if signal is not None and signal is not CONTINUE:
+                return signal
+        return (yield from self.gen_block(node.orelse, frame))
+
+    def gen_While(self, node, frame):
+        while self.eval(node.test, frame):
+            self.tick_iteration()
+            signal = yield from self.gen_block(node.body, frame)
+            if signal is BREAK:
+                return None
+            if signal is not None and signal is not CONTINUE:
+                return signal
+            self.line = node.lineno
+        return (yield from self.gen_block(node.orelse, frame))
+
+    def gen_With(self, node, frame):
+        entered = self.enter_managers(node, frame)
+        try:
+            return (yield from self.gen_block(node.body, frame))
+        except GeneratorExit:
+            if self.finished:  # collected after the run: the process's grad mode is no longer the program's
+                entered = []
+            raise
+        finally:
+            for manager in reversed(entered):
+                manager.__exit__(None, None, None)
+
+    def gen_Try(self, node, frame):
+        try:
+            signal = yield from self.gen_try_handlers(node, frame)
+        except UNCATCHABLE:
+            raise
+        except Exception:
+            if node.finalbody:
+                final = yield from self.gen_block(node.finalbody, frame)
+                if final is not None:
+                    return final
+            raise
+        if node.finalbody:
+            final = yield from self.gen_block(node.finalbody, frame)
+            if final is not None:
+                return final
+        return signal
+
+    def gen_try_handlers(self, node, frame):
+        try:
+            signal = yield from self.gen_block(node.body, frame)
+        except UNCATCHABLE:
+            raise
+        except Exception as raised:
+            error = self.program_error(raised)
+            handler = self.matching_handler(node, error, frame)
+            if handler is None:
+                raise error from None
+            if handler.name is not None:
+                self.store(handler.name, error, frame)
+            self.handling.append(error)
+            try:
+                return (yield from self.gen_block(handler.body, frame))
+            finally:
+                self.handling.remove(error)
+                if handler.name is not None:
+                    self.scope_of(handler.name, frame).vars.pop(handler.name, None)
+        if signal is None and node.orelse:
+            return (yield from self.gen_block(node.orelse, frame))
+        return signal
+
+    def eval_Yield(self, node, frame):  # pragma: no cover - the check allows yields only where gen_* runs them
+        raise Refused("yield inside an expression", self.line)
+
+    eval_YieldFrom = eval_Yield
 
     # -- comprehensions -------------------------------------------------------------------------------
     def bindings(self, generators, frame: Frame, scope: Frame | None = None, index: int = 0):
@@ -783,12 +1324,75 @@ def _is_object(base: ast.expr, frame: Frame) -> bool:
     return True
 
 
-def _local_names(node: ast.FunctionDef) -> frozenset:
-    """The names a function assigns, which are local to it throughout its body (Python's scoping rule)."""
+_SCOPES: dict[int, tuple] = {}  # id(function node) -> its scope, computed once per definition site
+
+
+def _function_scope(node) -> tuple:
+    """(local names, {name: "global" | "nonlocal"}, ids of the statements that contain a yield) of a def or
+    lambda: the names it binds anywhere in its own body are local to it throughout (Python's scoping rule),
+    but for those it declares global or nonlocal; nested functions, lambdas, classes and comprehensions are
+    scopes of their own."""
+    known = _SCOPES.get(id(node))
+    if known is not None and known[0] is node:
+        return known[1]
     names = {arg.arg for arg in ast.walk(node.args) if isinstance(arg, ast.arg)}
-    for child in node.body:
-        names.update(n.id for n in ast.walk(child) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
-    return frozenset(names)
+    declared: dict = {}
+    yielding: set = set()
+
+    def visit(child, statements: tuple) -> None:
+        if isinstance(child, (ast.FunctionDef, ast.ClassDef)):
+            names.add(child.name)
+            for part in (*child.decorator_list, *getattr(child.args, "defaults", ()),
+                         *[d for d in getattr(child.args, "kw_defaults", ()) if d is not None],
+                         *getattr(child, "bases", ())):
+                visit(part, statements)
+            return
+        if isinstance(child, ast.Lambda):
+            for part in (*child.args.defaults, *[d for d in child.args.kw_defaults if d is not None]):
+                visit(part, statements)
+            return
+        if isinstance(child, (ast.ListComp, ast.DictComp, ast.GeneratorExp, ast.SetComp)):
+            visit(child.generators[0].iter, statements)  # evaluated in the enclosing scope; the rest is its own
+            return
+        if isinstance(child, ast.Name) and isinstance(child.ctx, ast.Store):
+            names.add(child.id)
+        elif isinstance(child, (ast.Import, ast.ImportFrom)):
+            names.update((a.asname or a.name).split(".")[0] for a in child.names)
+        elif isinstance(child, ast.ExceptHandler) and child.name:
+            names.add(child.name)
+        elif isinstance(child, ast.Global):
+            declared.update(dict.fromkeys(child.names, "global"))
+        elif isinstance(child, ast.Nonlocal):
+            declared.update(dict.fromkeys(child.names, "nonlocal"))
+        elif isinstance(child, (ast.Yield, ast.YieldFrom)):
+            yielding.update(statements)
+        if isinstance(child, ast.stmt):
+            statements = (*statements, id(child))
+        for grandchild in ast.iter_child_nodes(child):
+            visit(grandchild, statements)
+
+    body = [node.body] if isinstance(node, ast.Lambda) else node.body
+    for child in body:
+        visit(child, ())
+    scope = (frozenset(names - declared.keys()), declared or None, frozenset(yielding))
+    _SCOPES[id(node)] = (node, scope)
+    return scope
+
+
+def _function_of(frame: Frame) -> str:
+    """The qualified name of the function whose call `frame` belongs to (for names defined inside it)."""
+    while frame is not None and frame.function is None:
+        frame = frame.parent
+    return frame.function.name if frame is not None else "<module>"
+
+
+def _exception_name(cls: type) -> str:
+    """An exception's name as Python's traceback prints it: module-qualified unless a builtin."""
+    if cls.__module__ == "builtins":
+        return cls.__qualname__
+    if cls.__module__.startswith("numpy"):
+        return f"{cls.__module__}.{cls.__qualname__}"
+    return cls.__name__
 
 
 def _resident_bytes() -> int | None:
@@ -800,6 +1404,8 @@ _STATEMENTS = {getattr(ast, name[5:]): method for name, method in vars(Interpret
                if name.startswith("exec_") and name != "exec_block"}
 _EXPRESSIONS = {getattr(ast, name[5:]): method for name, method in vars(Interpreter).items()
                 if name.startswith("eval_") and name != "eval_elements"}
+_GENERATOR_STATEMENTS = {getattr(ast, name[4:]): method for name, method in vars(Interpreter).items()
+                         if name.startswith("gen_") and name[4:5].isupper()}
 
 # The node types a program may contain: everything the interpreter has a visit method for, and `*x` in
 # calls and displays, which eval_elements handles.

@@ -13,16 +13,17 @@ import numpy as np
 
 from gradcli.engine import Tensor, optim
 from gradcli.engine.autograd import Function, enable_grad, no_grad, set_grad_enabled, torch_node_name
+from gradcli.engine.errors import EngineError
 from gradcli.engine.tensor import Device
 from gradcli.engine.tensor_str import format_python_value
-from gradcli.run import api
+from gradcli.run import api, interop
 
 TORCH_CLASSES = {
     Tensor: "torch.Tensor", no_grad: "torch.autograd.grad_mode.no_grad",
     enable_grad: "torch.autograd.grad_mode.enable_grad",
     set_grad_enabled: "torch.autograd.grad_mode.set_grad_enabled",
     optim.SGD: "torch.optim.sgd.SGD", optim.Adam: "torch.optim.adam.Adam", api.Module: "module",
-    api.TypeRef: "type", Device: "torch.device",
+    api.TypeRef: "type", Device: "torch.device", interop.inference_mode: "torch.autograd.grad_mode.inference_mode",
 }
 # torch's own functions live on torch._C._VariableFunctions: one "type object" for all of them
 _TORCH_FUNCTIONS_ADDRESS = id(TORCH_CLASSES)
@@ -40,6 +41,10 @@ def _program_names() -> dict[int, tuple[str, str]]:
 
 
 def class_name(cls: type) -> str:
+    if isinstance(cls, type) and issubclass(cls, EngineError):
+        return cls.torch_type  # torch's errors are Python's RuntimeError, IndexError ... (LinAlgError by its C name)
+    if isinstance(cls, type) and cls.__module__.startswith("numpy"):
+        return f"numpy.{cls.__name__}"
     if cls in TORCH_CLASSES:
         return TORCH_CLASSES[cls]
     if cls in api.TORCH_CLASS_NAMES:
@@ -53,9 +58,54 @@ def class_name(cls: type) -> str:
 
 def program_repr(value) -> str:
     """repr() as the program's Python and PyTorch would give it."""
-    if isinstance(value, (Tensor, np.ndarray, str, int, float, complex, bool, list, tuple, dict)) or value is None:
+    if isinstance(value, NUMPY_OWN):
+        return repr(value)  # numpy's own text: array([1., 2.], dtype=float32), np.float64(0.5)
+    if isinstance(value, (list, tuple, dict)) and _holds_numpy(value):
+        return _container_repr(value, frozenset())
+    if isinstance(value, (Tensor, str, int, float, complex, bool, list, tuple, dict)) or value is None:
         return format_python_value(value, _repr_other) if not isinstance(value, str) else repr(value)
     return _repr_other(value)
+
+
+# values a program got from numpy print as numpy prints them
+NUMPY_OWN = (np.ndarray, np.generic, np.dtype)
+
+
+def _holds_numpy(value, depth: int = 0) -> bool:
+    """Whether a container holds a numpy value (then Python's repr of it is numpy's text for that item)."""
+    items = value.items() if isinstance(value, dict) else value
+    for item in items:
+        for part in item if isinstance(value, dict) else (item,):
+            if isinstance(part, NUMPY_OWN):
+                return True
+            if isinstance(part, (list, tuple, dict)) and depth < 50 and _holds_numpy(part, depth + 1):
+                return True
+    return False
+
+
+def _container_repr(value, open_ids: frozenset) -> str:
+    if isinstance(value, (list, tuple, dict)):
+        if id(value) in open_ids:
+            return "[...]" if isinstance(value, list) else "{...}" if isinstance(value, dict) else "(...)"
+        open_ids = open_ids | {id(value)}
+        if isinstance(value, dict):
+            return "{" + ", ".join(f"{_container_repr(k, open_ids)}: {_container_repr(v, open_ids)}"
+                                   for k, v in value.items()) + "}"
+        items = [_container_repr(item, open_ids) for item in value]
+        if isinstance(value, tuple) and type(value).__repr__ is tuple.__repr__:
+            return "(" + items[0] + ",)" if len(items) == 1 else "(" + ", ".join(items) + ")"
+        if isinstance(value, list):
+            return "[" + ", ".join(items) + "]"
+    return program_repr(value)
+
+
+def exception_repr(error: BaseException) -> str:
+    """repr() of an exception: RuntimeError('message'), as Python gives it (torch's errors by torch's names)."""
+    name = class_name(type(error))
+    args = error.args
+    if len(args) == 1:
+        return f"{name}({program_repr(args[0])})"
+    return f"{name}({', '.join(program_repr(a) for a in args)})"
 
 
 _INTERNAL = re.compile(r"gradcli|functools|<locals>|np\.(float|int|bool|uint)|<bound method|<class '")
@@ -67,6 +117,10 @@ def program_str(value) -> str:
     Python), and through the program's reprs only if that shows anything of gradcli's."""
     if isinstance(value, (str, Device)):  # a device prints as its name, as torch.device's __str__
         return str(value)
+    if isinstance(value, NUMPY_OWN) or isinstance(value, BaseException):
+        return str(value)  # numpy's str of its values; an exception's message
+    if isinstance(value, (list, tuple, dict)) and _holds_numpy(value):
+        return _container_repr(value, frozenset())
     if isinstance(value, (list, tuple, dict)):
         text = str(value)
         if not _INTERNAL.search(text):
@@ -95,6 +149,12 @@ def optimizer_repr(opt) -> str:
 
 
 def _repr_other(value) -> str:
+    if hasattr(type(value), "python_type_name") and type(value).__module__ == "gradcli.run.interpreter":
+        return repr(value)  # the program's functions and generators print as Python prints them
+    if isinstance(value, NUMPY_OWN):
+        return repr(value)
+    if isinstance(value, BaseException):
+        return exception_repr(value)
     if isinstance(value, optim.Optimizer):
         return optimizer_repr(value)
     if isinstance(value, np.ndarray):

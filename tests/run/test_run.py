@@ -67,30 +67,28 @@ def test_run_restores_engine_state():
 @pytest.mark.parametrize(("source", "what", "line", "column"), [
     ("def f():\n    class A:\n        pass\n", "class definitions inside functions", 2, 5),
     ("import os\n", "importing os", 1, 1),
-    ("import numpy as np\n", "importing numpy", 1, 1),
+    ("import numpy.ctypeslib\n", "importing numpy.ctypeslib", 1, 1),
     ("from os import path\n", "importing from os", 1, 1),
     ("x = 1\nf = open('x')\n", "the builtin open()", 2, 5),
     ("eval('1+1')\n", "the builtin eval()", 1, 1),
     ("exec('x=1')\n", "the builtin exec()", 1, 1),
-    ("getattr(1, 'real')\n", "the builtin getattr()", 1, 1),
+    ("getattr(1, 'real')\n", "the attribute .real", 1, 12),
     ("x = (1).__class__\n", "the attribute .__class__", 1, 5),
     ("print(__builtins__)\n", "the name __builtins__", 1, 7),
     ("__import__('os')\n", "the name __import__", 1, 1),
-    ("f = lambda x: x\n", "lambda expressions", 1, 5),
-    ("try:\n    pass\nexcept Exception:\n    pass\n", "try statements", 1, 1),
-    ("def f():\n    def g():\n        pass\n", "nested function definitions", 2, 5),
-    ("import torch\n@torch.no_grad()\ndef f():\n    pass\n", "decorators", 2, 2),
-    ("def f(*args):\n    pass\n", "*args and **kwargs parameters", 1, 8),
+    ("x = 1\nprint(x.__class__)\n", "the attribute .__class__ (dunder names are off limits)", 2, 7),
+    ("x = 1\nprint(x._secret)\n", "the attribute ._secret (names starting with '_' are readable only", 2, 7),
     ("import torch\nx = torch.cumsum_nonexistent(1)\n", "torch.cumsum_nonexistent", 2, 5),
     ("import torch\nx = torch.nn.LSTM(2, 2)\n", "torch.nn.LSTM", 2, 5),
     ("x = [1]\nx.__len__()\n", "the attribute .__len__", 2, 1),
     ("x = 1\nprint(x.foo)\n", "the attribute .foo", 2, 7),
     ("a, *b = [1, 2, 3]\n", "starred assignment targets", 1, 4),
     ("x = {1, 2}\n", "sets", 1, 5),
-    ("global x\n", "global statements", 1, 1),
+    ("class A:\n    def __call__(self):\n        pass\n", "the name __call__", 2, 5),
     ("del x\n", "del statements", 1, 1),
     ("x = 1j\n", "complex literals", 1, 5),
-    ("import torch\nx = torch.ones(2)\nx._version = 3\n", "the attribute ._version", 3, 1),  # read only
+    ("import torch\nx = torch.ones(2)\nx._version = 3\n", "the attribute ._version (a tensor's _version is read "
+     "only)", 3, 1),
     ("import torch\nx = torch.ones(2)\nprint(x._grad)\n", "the attribute ._grad", 3, 7),
 ])
 def test_refused_before_running(source, what, line, column):
@@ -124,7 +122,7 @@ def test_a_tensors_version_and_base_are_readable_and_nothing_elses():
 def test_refusal_reports_line_and_column():
     code, out, err = run("import torch\n\nx = torch.ones(2)\ny = x.__dict__\n")
     assert code == 2 and out == ""
-    assert err == ("gradcli run does not support the attribute .__dict__ (names starting with '_' are off limits) "
+    assert err == ("gradcli run does not support the attribute .__dict__ (dunder names are off limits) "
                    "(line 4, column 5)\n")
 
 
@@ -244,10 +242,9 @@ def test_stdin_and_cli_entry_point():
     ("class A:\n    def __getattr__(self, name):\n        return 1\n", "the name __getattr__"),
     ("class A:\n    def __init_subclass__(cls):\n        pass\n", "the name __init_subclass__"),
     ("class A:\n    __slots__ = ()\n", "the name __slots__"),
-    ("class A:\n    @property\n    def x(self):\n        return 1\n", "decorators"),
-    ("class A:\n    @staticmethod\n    @staticmethod\n    def x():\n        return 1\n", "decorators"),
-    ("def deco(f):\n    return f\nclass A:\n    @deco\n    def x(self):\n        return 1\n", "decorators"),
-    ("staticmethod = print\nclass A:\n    @staticmethod\n    def x():\n        pass\n", "decorators"),
+    ("class A:\n    @staticmethod\n    @staticmethod\n    def x():\n        return 1\n",
+     "@staticmethod below another decorator"),
+    ("@staticmethod\ndef x():\n    return 1\n", "@staticmethod outside a class"),
     ("@print\nclass A:\n    pass\n", "class decorators"),
     ("class A:\n    for i in range(3):\n        pass\n", "statements in a class body"),
     ("class A:\n    x: int = 1\n", "statements in a class body"),
@@ -260,7 +257,7 @@ def test_stdin_and_cli_entry_point():
     ("import torch\nclass N(torch.nn.Module):\n    pass\nprint(N()._parameters)\n", "the attribute ._parameters"),
     ("class A:\n    def f(self):\n        return super().__getattribute__('x')\n", "the attribute .__getattribute__"),
     ("class A:\n    def f(self):\n        return self.__init__.__globals__\n", "the attribute .__globals__"),
-    ("class A(getattr):\n    pass\n", "the builtin getattr()"),
+    ("class A(open):\n    pass\n", "the builtin open()"),
     ("class A(vars()):\n    pass\n", "a base class that is not a name"),
     ("class A:\n    x = property(print)\n", "the builtin property()"),
 ])
@@ -316,3 +313,153 @@ def test_plain_classes_and_object_base():
                          "class B(A):\n    def f(self, k):\n        return super().f(k) + 1\n"
                          "print(B().f(3), isinstance(B(), A), type(A), type(B()) == B, B)\n")
     assert (code, err) == (0, "") and out == "7 True <class 'type'> True <class '__main__.B'>\n"
+
+
+# -- issue 28: the Python a learner writes and numpy beside torch, with the sandbox as strict as before ----------
+
+@pytest.mark.parametrize(("source", "what", "line", "column"), [
+    ("import numpy as np\nnp.load('weights.npy')\n", "numpy.load (file access", 2, 1),
+    ("import numpy as np\nnp.save('x', 1)\n", "numpy.save (file access", 2, 1),
+    ("import numpy as np\nnp.fromfile('x')\n", "numpy.fromfile (file access", 2, 1),
+    ("import numpy as np\nm = np.memmap\n", "numpy.memmap (file access", 2, 5),
+    ("import numpy as np\nc = np.ctypeslib\n", "numpy.ctypeslib (raw memory access", 2, 5),
+    ("import numpy as np\nc = np.lib.stride_tricks\n", "numpy.lib", 2, 5),
+    ("import numpy as np\nnp.testing.assert_allclose(1, 1)\n", "numpy.testing (use np.allclose", 2, 1),
+    ("import numpy as np\nf = np.frompyfunc(print, 1, 1)\n", "numpy.frompyfunc (it calls Python functions", 2, 5),
+    ("import numpy as np\nf = np.vectorize(print)\n", "numpy.vectorize", 2, 5),
+    ("from numpy import load\n", "numpy.load", 1, 1),
+    ("import numpy as np\nnp.ones(2).tofile('x')\n", "the attribute .tofile", 2, 1),
+    ("import numpy as np\nnp.ones(2).dump('x')\n", "the attribute .dump", 2, 1),
+    ("import numpy as np\np = np.ones(2).ctypes\n", "the attribute .ctypes", 2, 5),
+    ("import numpy as np\nnp.random.bit_generator\n", "numpy.random.bit_generator", 2, 1),
+    ("import random\nr = random.SystemRandom()\n", "random.SystemRandom (it reads the operating system's entropy",
+     2, 5),
+    ("import random\nr = random.Random(0)\n", "random.Random", 2, 5),
+    ("import os.path\n", "importing os.path", 1, 1),
+    ("def f():\n    pass\nprint(f.__globals__)\n", "the attribute .__globals__", 3, 7),
+    ("def deco(f):\n    return f.__globals__\n@deco\ndef g():\n    pass\n", "the attribute .__globals__", 2, 12),
+    ("def g():\n    yield 1\nprint(g().gi_frame)\n", "the attribute .gi_frame", 3, 7),
+    ("def g():\n    yield 1\nprint(getattr(g(), 'gi_code'))\n", "the attribute .gi_code", 3, 20),
+    ("try:\n    1 / 0\nexcept Exception as e:\n    print(e.__traceback__)\n", "the attribute .__traceback__", 4, 11),
+    ("try:\n    1 / 0\nexcept Exception as e:\n    print(e.with_traceback)\n", "the attribute .with_traceback",
+     4, 11),
+    ("x = 1\nprint(getattr(x, '__class__'))\n", "the attribute .__class__", 2, 18),
+    ("x = 1\nname = 'real'\nprint(getattr(x, name))\n", "getattr() with an attribute name that is not a literal",
+     3, 7),
+    ("x = 1\nsetattr(x, '_y', 2)\nprint(x._z)\n", "the attribute ._z", 3, 7),
+    ("def g():\n    print((yield 1))\n", "yield inside an expression", 2, 12),
+    ("f = lambda: (yield)\n", "yield inside an expression", 1, 14),
+    ("class A:\n    def __enter__(self):\n        pass\nA().__enter__()\n", "the attribute .__enter__", 4, 1),
+    ("class A:\n    def __call__(self):\n        pass\n", "the name __call__", 2, 5),
+    ("x = [a for __a in range(3)]\n", "the name __a", 1, 12),
+])
+def test_new_surface_escapes_are_refused_before_running(source, what, line, column):
+    code, out, err = run("print('ran')\n" + source)
+    assert code == 2 and out == "", err
+    assert err.startswith(f"gradcli run does not support {what}"), err
+    assert err.endswith(f"(line {line + 1}, column {column})\n"), err
+
+
+@pytest.mark.parametrize(("source", "what"), [
+    ("import torch\nclass M(torch.nn.Module):\n    def f(self):\n        return self._parameters\nM().f()\n",
+     "the attribute ._parameters of a M"),
+    ("import torch\nclass M(torch.nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+     "        self._modules = {}\nM()\n", "assigning ._modules on a M (a name torch.nn.Module uses itself"),
+    ("import torch\nclass A:\n    pass\na = A()\na._grad = 1\nfor o in [a, torch.ones(1)]:\n    print(o._grad)\n",
+     "the attribute ._grad of a Tensor"),
+    ("import torch\nlayer = torch.nn.Linear(1, 1)\nclass A:\n    pass\nA()._buffers = 0\nprint(layer._buffers)\n",
+     "the attribute ._buffers of a Linear"),
+    ("import torch\nclass A:\n    pass\nfor o in [A(), torch.ones(1)]:\n    o._cache = 1\n",
+     "assigning ._cache on a Tensor"),
+    ("import numpy as np\na = np.array([print])\n", "numpy arrays of dtype object"),
+    ("import numpy as np\nv = np.ones(2).view(np.int64)\n", "the attribute .view of numpy's ndarray objects"),
+    ("import numpy as np\nclass A:\n    pass\nA().base = 0\nprint(np.ones(2)[1:].base)\n",
+     "the attribute .base of numpy's ndarray objects"),
+    ("import numpy as np\na = np.zeros(3, dtype='object')\n", "numpy arrays of dtype object"),
+    ("import numpy as np\nclass A:\n    pass\na = np.array([A(), A()])\n", "numpy arrays of dtype object"),
+    ("import numpy as np\na = np.zeros(3).astype('O')\n", "numpy arrays of dtype object"),
+    ("import numpy as np\na = np.ones(2, dtype='(1000,)f8')\n", "numpy arrays of dtype"),
+    ("import numpy as np\na = np.array(['text'])\n", "numpy arrays of dtype <U4"),
+])
+def test_new_surface_escapes_are_refused_when_reached(source, what):
+    code, _, err = run(source)
+    assert code == 2, err
+    assert err.startswith(f"gradcli run does not support {what}"), err
+
+
+@pytest.mark.parametrize(("source", "limits", "name"), [
+    ("import numpy as np\nx = np.ones(10**10)\n", {}, "max_tensor_elements"),
+    ("import numpy as np\nx = np.zeros((10**5, 10**5))\n", {}, "max_tensor_elements"),
+    ("import numpy as np\nx = np.arange(10**12)\n", {}, "max_tensor_elements"),
+    ("import numpy as np\nx = np.random.randn(10**4, 10**4)\n", {}, "max_tensor_elements"),
+    ("import numpy as np\nx = np.random.default_rng(0).random(10**9)\n", {}, "max_tensor_elements"),
+    ("import numpy as np\nx = np.random.permutation(10**9)\n", {}, "max_tensor_elements"),
+    ("import numpy as np\nx = np.ones((10**4, 1)) + np.ones((1, 10**4))\n", {}, "max_tensor_elements"),
+    ("import numpy as np\nx = np.ones((10**4, 1)) == np.ones((1, 10**4))\n", {}, "max_tensor_elements"),
+    ("import numpy as np\nx = np.outer(np.ones(10**4), np.ones(10**4))\n", {}, "max_tensor_elements"),
+    ("import numpy as np\nx = np.tile(np.ones(10**4), 10**4)\n", {}, "max_tensor_elements"),
+    ("import numpy as np\nx = np.ones(10**4).repeat(10**4)\n", {}, "max_tensor_elements"),
+    ("import numpy as np\nx = np.array([[0] * 10**4] * 10**4)\n", {}, "max_tensor_elements"),
+    ("import numpy as np\ni = np.arange(10**4)\nx = np.ones(10**4)[i[:, None] + i[None, :] * 0]\n", {},
+     "max_tensor_elements"),
+    ("import numpy as np\nx = np.diag(np.ones(10**4))\n", {}, "max_tensor_elements"),
+    ("import torch\nimport numpy as np\nx = torch.ones(10**4, 1) * np.ones(10**4)\n", {}, "max_tensor_elements"),
+    ("import numpy as np\nx = [0] * np.int64(10**10)\n", {}, "max_sequence_length"),
+    ("import random\nx = random.choices([1], k=10**10)\n", {}, "max_sequence_length"),
+    ("import random\nx = random.getrandbits(10**9)\n", {}, "max_int_bits"),
+    ("def g():\n    while True:\n        yield 1\nx = list(g())\n", {"max_iterations": 1000}, "max_iterations"),
+    ("def g():\n    yield from range(10**12)\nx = sum(g())\n", {"max_iterations": 1000}, "max_iterations"),
+    ("def g(n):\n    yield from g(n + 1)\nnext(g(0))\n", {}, "max_call_depth"),
+    ("try:\n    while True:\n        pass\nexcept Exception:\n    print('caught')\n", {"max_statements": 1000},
+     "max_statements"),
+    ("try:\n    while True:\n        pass\nexcept:\n    print('caught')\nfinally:\n    print('finally')\n",
+     {"max_statements": 1000}, "max_statements"),
+    ("def f(n):\n    try:\n        return f(n + 1)\n    except Exception:\n        return 0\nf(0)\n", {},
+     "max_call_depth"),
+    ("import torch\ntry:\n    x = torch.ones(10**9)\nexcept RuntimeError:\n    print('caught')\n", {},
+     "max_tensor_elements"),
+    ("try:\n    x = 9 ** 9 ** 9\nexcept Exception:\n    pass\n", {}, "max_int_bits"),
+    ("f = lambda n: f(n + 1)\nf(0)\n", {}, "max_call_depth"),
+    ("class S:\n    def __enter__(self):\n        return self\n    def __exit__(self, *exc):\n"
+     "        print('finally')\n        return True\nwith S():\n    while True:\n        pass\n",
+     {"max_statements": 1000}, "max_statements"),
+])
+def test_new_surface_limits_fire(source, limits, name):
+    code, out, err = run(source, replace(RunLimits(), **limits))
+    assert code == 2, err
+    assert err.startswith("gradcli run: limit exceeded"), err
+    assert name in err, err
+    assert "caught" not in out and "finally" not in out  # a program's try never catches gradcli's limits
+
+
+def test_random_modules_are_per_run_and_seeded_like_pythons_and_numpys():
+    import random as python_random
+
+    import numpy as np
+    state = python_random.getstate()
+    numpy_state = np.random.get_state()[1].copy()
+    program = "import random\nimport numpy as np\nrandom.seed(3)\nnp.random.seed(3)\nprint(random.random(), " \
+              "np.random.rand())\n"
+    expected = f"{python_random.Random(3).random()} {np.random.RandomState(3).rand()}\n"
+    assert run(program) == (0, expected, "")
+    assert python_random.getstate() == state  # the process's own generators are untouched
+    assert (np.random.get_state()[1] == numpy_state).all()
+    unseeded = "import random\nimport numpy as np\nprint(random.random(), np.random.rand())\n"
+    assert run(unseeded)[1] != run(unseeded)[1]  # each run starts from a fresh seed, as a new process does
+
+
+def test_program_errors_keep_their_line_and_type():
+    code, out, err = run("def f():\n    raise ValueError('bad')\ntry:\n    f()\nexcept ValueError:\n    raise\n")
+    assert code == 1 and err == "gradcli run: error at line 2\nValueError: bad\n"
+    code, _, err = run("import numpy as np\nnp.ones(2).reshape(3)\n")
+    assert code == 1 and err.startswith("gradcli run: error at line 2\nValueError: cannot reshape array of size 2")
+    code, _, err = run("raise 3\n")
+    assert code == 1 and err.endswith("TypeError: exceptions must derive from BaseException\n")
+    code, _, err = run("try:\n    pass\nexcept 3:\n    pass\nraise\n")
+    assert code == 1 and err.endswith("RuntimeError: No active exception to reraise\n")
+    code, _, err = run("yield 1\n")
+    assert code == 1 and err == "gradcli run: error at line 1\nSyntaxError: 'yield' outside function\n"
+    code, _, err = run("from __future__ import braces\n")
+    assert code == 1 and "SyntaxError: future feature braces is not defined" in err
+    code, _, err = run("nonlocal x\n")
+    assert code == 1 and "SyntaxError: nonlocal declaration not allowed at module level" in err

@@ -1,0 +1,22 @@
+# np.random: numpy's legacy global generator (per program), seeded by np.random.seed, and default_rng
+import numpy as np
+
+np.random.seed(0)
+print(np.random.randn(3))
+print(np.random.rand(2, 2))
+print(np.random.randint(0, 10, size=5), np.random.randint(5))
+print(np.random.random(3), np.random.random_sample((2,)))
+print(np.random.normal(0, 1, size=3), np.random.normal(loc=2.0, scale=0.5, size=(2, 2)))
+print(np.random.uniform(-1, 1, 4), np.random.choice(5, 3), np.random.choice([10, 20, 30], size=2, replace=False))
+print(np.random.permutation(5), np.random.permutation([1, 2, 3]))
+a = np.arange(6)
+np.random.shuffle(a)
+print(a, np.random.standard_normal(2))
+np.random.seed(42)
+X = np.random.randn(4, 2).astype(np.float32)
+print(X, X.dtype)
+rng = np.random.default_rng(0)
+print(rng.random(3), rng.integers(0, 10, size=4), rng.normal(size=2), rng.uniform(0, 1, 2))
+print(rng.choice(5, size=3, replace=False), rng.permutation(4), rng.standard_normal((2, 2)))
+rng2 = np.random.default_rng(0)
+print(rng2.random(3))

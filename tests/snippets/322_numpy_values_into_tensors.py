@@ -1,0 +1,27 @@
+# torch.tensor of numpy values keeps their dtype; .numpy() views follow in-place changes, not .data rebinding
+import numpy as np
+import torch
+a = np.array([1.5, 2.5])
+print(torch.tensor(a, dtype=torch.float32, requires_grad=True))
+print(torch.tensor([np.float32(1), np.float32(2)]), torch.tensor([np.float64(1)]), torch.tensor(np.int32(3)))
+print(torch.tensor(np.array([[1, 2]], dtype=np.int32)), torch.tensor(np.array([True])))
+print(torch.as_tensor(np.array([1, 2])).dtype, torch.from_numpy(np.float32(2) * np.ones(2, dtype=np.float32)))
+t = torch.from_numpy(np.zeros((2, 3)).T)
+print(t, t.shape)
+x = torch.ones(3)
+print(x.numpy().sum(), x.numpy().dtype, (x * 2).numpy(), x[0].numpy(), x.sum().numpy())
+w = torch.ones(2, requires_grad=True)
+y = (w * 2).detach()
+print(y.numpy(), np.mean(y.numpy()), np.exp(x.numpy()))
+z = torch.zeros(2)
+n = z.numpy()
+z += 1
+print(n)
+z.copy_(torch.tensor([5.0, 6.0]))
+print(n)
+z.data = torch.tensor([7.0, 8.0])
+print(n, z)
+print(torch.from_numpy(np.arange(6).reshape(2, 3))[:, 1], torch.from_numpy(np.arange(3)).float().mean())
+print(np.sum(torch.ones(2).numpy()), np.array(torch.ones(2).tolist()), torch.tensor(np.random.RandomState(0).rand(2)))
+print(torch.from_numpy(np.arange(4, dtype=np.uint8)), isinstance(a, np.ndarray), type(a), type(np.float32(1)))
+print(np.float32(1) + torch.ones(1), torch.ones(1) * np.array(2.0, dtype=np.float32))
