@@ -42,37 +42,52 @@ def _seq(a: np.ndarray) -> np.ndarray:
     """a[0] + a[1] + ... one by one (torch adds into a zero accumulator: only a zero's sign differs, and the
     result's zeros are made +0 at the end, as torch's 0-filled output makes them)."""
     n = a.shape[0]
-    if n == 0:
-        return np.zeros(a.shape[1:], a.dtype)
-    if n > 64:  # np.add.accumulate adds strictly in order
+    if n <= 1:
+        return a[0] if n else np.zeros(a.shape[1:], a.dtype)
+    if a.ndim > 1 and _ordered_reduce(a):
+        return np.add.reduce(a, axis=0)
+    if n > 16:
         return np.add.accumulate(a, axis=0)[-1]
-    acc = a[0].copy()
-    for k in range(1, n):
-        acc += a[k]
+    acc = a[0] + a[1]
+    for k in range(2, n):
+        acc = acc + a[k]
     return acc
+
+
+def _ordered_reduce(a: np.ndarray) -> bool:
+    """Whether numpy's add.reduce along axis 0 adds in order: it does when axis 0 is not the innermost axis
+    of its iteration (another axis of more than one element has a smaller stride); otherwise it sums
+    pairwise (checked in tests/engine/test_sum_order.py)."""
+    inner = [abs(s) for s, n in zip(a.strides[1:], a.shape[1:]) if n > 1]
+    return bool(inner) and abs(a.strides[0]) > min(inner)
 
 
 def _chunked(a: np.ndarray, step: int):
     """(sums of the whole chunks of `step` along axis 0, each one by one; the sum of what is left)."""
     full = a.shape[0] // step
+    if not full:
+        return None, _seq(a)
     whole = full * step
-    sums = _seq(a[:whole].reshape((full, step) + a.shape[1:]).swapaxes(0, 1)) if full else a[:0]
-    return sums, _seq(a[whole:])
+    sums = _seq(a[:whole].reshape((full, step) + a.shape[1:]).swapaxes(0, 1))
+    return sums, _seq(a[whole:]) if whole < a.shape[0] else None
 
 
 def cascade(a: np.ndarray) -> np.ndarray:
     """multi_row_sum along axis 0."""
     size = a.shape[0]
-    power = max(4, (size - 1).bit_length() // LEVELS if size > 1 else 0)
-    step = 1 << power
-    blocks, tail = _chunked(a, step)  # acc[0]: every block from zero, then the rows after the last block
-    total = tail
-    if blocks.shape[0]:
-        level1, rest1 = _chunked(blocks, step)  # acc[1] flushed into acc[2] every `step` blocks
-        level2, rest2 = _chunked(level1, step)  # acc[2] into acc[3] every step**2 blocks
-        total = total + rest1
-        total = total + rest2
-        total = total + _seq(level2)
+    step = 1 << max(4, (size - 1).bit_length() // LEVELS)
+    if size < step:
+        return _seq(a)
+    blocks, acc0 = _chunked(a, step)  # acc[0]: each block from zero, at the end the rows after the blocks
+    groups, acc1 = _chunked(blocks, step)  # acc[1] is flushed into acc[2] every `step` blocks,
+    acc2 = acc3 = None
+    if groups is not None:  # acc[2] into acc[3] every step**2 blocks; acc[3] is never flushed
+        supergroups, acc2 = _chunked(groups, step)
+        acc3 = _seq(supergroups) if supergroups is not None else None
+    total = None
+    for term in (acc0, acc1, acc2, acc3):
+        if term is not None:
+            total = term if total is None else total + term
     return total
 
 
@@ -80,8 +95,12 @@ def row_sum(a: np.ndarray) -> np.ndarray:
     """row_sum along axis 0: rows of ILP by one cascade, the tail into the first partial, the partials."""
     n = a.shape[0]
     rows = n // ILP
+    if not rows:
+        return _seq(a)
     partial = cascade(a[:rows * ILP].reshape((rows, ILP) + a.shape[1:]))
-    p0 = _seq(np.concatenate([partial[None, 0], a[rows * ILP:]])) if n > rows * ILP else partial[0]
+    p0 = partial[0]
+    for j in range(rows * ILP, n):
+        p0 = p0 + a[j]
     for k in range(1, ILP):
         p0 = p0 + partial[k]
     return p0
@@ -92,12 +111,12 @@ def inner_vector_sum(a: np.ndarray, lanes: int) -> np.ndarray:
     n = a.shape[0]
     vec = n // lanes
     acc = row_sum(a[:vec * lanes].reshape((vec, lanes) + a.shape[1:]))
-    return _seq(np.concatenate([a[vec * lanes:], acc]))
+    return _seq(np.concatenate([a[vec * lanes:], acc]) if vec * lanes < n else acc)
 
 
 def _columns(a: np.ndarray, group: int) -> np.ndarray:
-    """The outer sums along axis 0 of columns on axis 1: whole groups of `group` columns by one cascade, the
-    rest by row_sum."""
+    """The outer sums along axis 0 of the columns on axis 1: whole groups of `group` columns by one
+    cascade each, the rest by row_sum."""
     m = a.shape[1]
     cut = (m // group) * group
     if cut == m:
@@ -153,7 +172,7 @@ def _iteration(shape, in_strides, reduced):
             prev[0] *= size
         else:
             merged.append([size, s_in, s_out, d])
-    return [(size, s_in, s_out == 0, s_out) for size, s_in, s_out, _ in merged]
+    return [(size, s_in, s_out == 0, s_out) for size, s_in, s_out, _ in merged], perm
 
 
 def _loop2d(view: np.ndarray, s0: int, s1: int, lanes: int) -> np.ndarray:
@@ -161,14 +180,17 @@ def _loop2d(view: np.ndarray, s0: int, s1: int, lanes: int) -> np.ndarray:
     outer runs of `view` (axes outer..., dim 1, dim 0): the values it adds into the output (axes outer...,
     dim 1), in the order it adds them (dim 1's)."""
     size1, size0 = view.shape[-2:]
-    a = np.moveaxis(view, -1, 0)  # dim 0 first: the other axes are lanes
+    nd = view.ndim
+    a = view.transpose((nd - 1,) + tuple(range(nd - 1)))  # dim 0 first: the other axes are lanes
     if s0 == 1 and size0 >= lanes:
         return inner_vector_sum(a, lanes)
     if s0 < s1 and not (s1 == 1 and size1 >= lanes):
         return row_sum(a)
     group = ILP * lanes if s1 == 1 and size1 >= lanes else ILP
-    b = np.moveaxis(a, -1, 1)  # columns (dim 1) on axis 1
-    return np.moveaxis(_columns(b, group), 0, -1)
+    if nd == 2:
+        return _columns(a, group)
+    b = view.transpose((nd - 1, nd - 2) + tuple(range(nd - 2)))  # dim 0, then the columns (dim 1)
+    return _columns(b, group).transpose(tuple(range(1, nd - 1)) + (0,))
 
 
 def _fold(values: np.ndarray, reduced: list) -> np.ndarray:
@@ -179,9 +201,10 @@ def _fold(values: np.ndarray, reduced: list) -> np.ndarray:
     red_axes = [i for i, r in enumerate(reduced) if r]
     if not red_axes:
         return values
-    values = values.transpose(kept_axes + red_axes)
-    values = values.reshape(values.shape[:len(kept_axes)] + (-1,))
-    return _seq(np.moveaxis(values, -1, 0))
+    values = values.transpose(red_axes + kept_axes) if not kept_axes else values.transpose(kept_axes + red_axes)
+    values = values.reshape((-1,) + values.shape[len(red_axes):]) if not kept_axes else \
+        values.reshape(values.shape[:len(kept_axes)] + (-1,)).transpose((len(kept_axes),) + tuple(range(len(kept_axes))))
+    return _seq(values)
 
 
 def _serial(view: np.ndarray, dims, lanes: int) -> np.ndarray:
@@ -281,15 +304,21 @@ def torch_sum(x: np.ndarray, dims: tuple = (), keepdim: bool = False):
         return x.reshape(out_shape) + zero
     if any(s < 0 for s in x.strides):  # torch's tensors have no negative strides: it would hold a copy
         x = np.ascontiguousarray(x)
+    n = x.size
+    if n < kernels.GRAIN_SIZE and n == math.prod(shape[d] for d in dims) and \
+            (x.flags.c_contiguous or x.flags.f_contiguous):  # one contiguous run: the common whole sum
+        flat = x.reshape(-1) if x.flags.c_contiguous else x.T.reshape(-1)
+        result = inner_vector_sum(flat, lanes) if n >= lanes else row_sum(flat)
+        return (result + zero).reshape(out_shape)
     axes = [d for d in range(x.ndim) if shape[d] != 1]  # size-1 dims merge with any neighbour
-    it = _iteration([shape[d] for d in axes], [x.strides[d] // x.itemsize for d in axes],
-                    [d in dims for d in axes])
+    it, perm = _iteration([shape[d] for d in axes], [x.strides[d] // x.itemsize for d in axes],
+                          [d in dims for d in axes])
+    view = x.reshape([shape[d] for d in axes]).transpose(perm[::-1]).reshape([d[0] for d in reversed(it)])
     if len(it) == 1:
         it.append((1, 0, True, 0))
-    view = np.lib.stride_tricks.as_strided(
-        x, tuple(d[0] for d in reversed(it)), tuple(d[1] * x.itemsize for d in reversed(it)), writeable=False)
+        view = view[None]
     threads = kernels.THREADS
-    if x.size < kernels.GRAIN_SIZE or threads == 1:
+    if n < kernels.GRAIN_SIZE or threads == 1:
         result = _serial(view, it, lanes)
     elif all(d[2] for d in it):
         result = _two_pass(view, it, lanes, threads)
