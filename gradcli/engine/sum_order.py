@@ -201,10 +201,8 @@ def _fold(values: np.ndarray, reduced: list) -> np.ndarray:
     red_axes = [i for i, r in enumerate(reduced) if r]
     if not red_axes:
         return values
-    values = values.transpose(red_axes + kept_axes) if not kept_axes else values.transpose(kept_axes + red_axes)
-    values = values.reshape((-1,) + values.shape[len(red_axes):]) if not kept_axes else \
-        values.reshape(values.shape[:len(kept_axes)] + (-1,)).transpose((len(kept_axes),) + tuple(range(len(kept_axes))))
-    return _seq(values)
+    values = values.transpose(red_axes + kept_axes)  # the reduced axes flattened in order: dim 1 fastest
+    return _seq(values.reshape((-1,) + values.shape[len(red_axes):]))
 
 
 def _serial(view: np.ndarray, dims, lanes: int) -> np.ndarray:

@@ -7,7 +7,7 @@ import warnings
 
 import numpy as np
 
-from gradcli.engine import dual, kernels
+from gradcli.engine import dual, sum_order
 from gradcli.engine.autograd import Function, GradMode
 from gradcli.engine.errors import TorchIndexError, TorchRuntimeError, TorchValueError
 from gradcli.engine.ops import arith, sizes
@@ -33,13 +33,13 @@ def _mean(loss: np.ndarray):
     input, as torch, without numpy's 'Mean of empty slice' warning."""
     if not loss.size:
         return np.asarray(np.nan, dtype=loss.dtype)
-    total = kernels.whole_sum(loss)
+    total = sum_order.torch_sum(loss, ())
     return loss.mean() if total is None else total / loss.dtype.type(loss.size)
 
 
 def _total(loss: np.ndarray):
     """The sum reduction, in torch's SumKernel order."""
-    total = kernels.whole_sum(loss)
+    total = sum_order.torch_sum(loss, ())
     return loss.sum() if total is None else total
 
 
