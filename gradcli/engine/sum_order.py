@@ -322,12 +322,6 @@ def torch_sum(x: np.ndarray, dims: tuple = (), keepdim: bool = False):
         result = _two_pass(view, it, lanes, threads)
     else:
         result = _parallel_dims(view, it, lanes, threads, x.itemsize)
-    result = result + zero  # torch adds into a 0-filled output: no -0.0
-    if result.ndim == 0 or result.size == 1:
-        return result.reshape(out_shape)
-    # `result` has the kept dims in iteration order, outermost first: write them through the output's strides
-    out = np.empty(math.prod(out_shape), x.dtype)
-    kept = [d for d in reversed(it) if not d[2]]
-    np.lib.stride_tricks.as_strided(out, tuple(d[0] for d in kept), tuple(d[3] * x.itemsize for d in kept))[...] = \
-        result
-    return out.reshape(out_shape)
+    # torch adds into a 0-filled output (no -0.0).  `result` has the kept dims outermost first in the
+    # iteration's order, which is theirs (the output's strides order them): it is the output in C order
+    return (result + zero).reshape(out_shape)
