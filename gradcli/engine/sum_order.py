@@ -25,6 +25,7 @@ sequential additions along a cascade's block (at most 2**p of them) are a Python
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -128,7 +129,8 @@ def _columns(a: np.ndarray, group: int) -> np.ndarray:
 
 # -- the iteration ---------------------------------------------------------------------------------------
 
-def _iteration(shape, in_strides, reduced):
+@functools.lru_cache(maxsize=512)
+def _iteration(shape: tuple, in_strides: tuple, reduced: tuple):
     """TensorIterator's dims for a reduction: [(size, input stride, reduced, output stride)], innermost
     first, coalesced (strides in elements; no dim of size 1)."""
     ndim = len(shape)
@@ -172,7 +174,7 @@ def _iteration(shape, in_strides, reduced):
             prev[0] *= size
         else:
             merged.append([size, s_in, s_out, d])
-    return [(size, s_in, s_out == 0, s_out) for size, s_in, s_out, _ in merged], perm
+    return tuple((size, s_in, s_out == 0, s_out) for size, s_in, s_out, _ in merged), tuple(perm)
 
 
 def _loop2d(view: np.ndarray, s0: int, s1: int, lanes: int) -> np.ndarray:
@@ -309,8 +311,9 @@ def torch_sum(x: np.ndarray, dims: tuple = (), keepdim: bool = False):
         result = inner_vector_sum(flat, lanes) if n >= lanes else row_sum(flat)
         return (result + zero).reshape(out_shape)
     axes = [d for d in range(x.ndim) if shape[d] != 1]  # size-1 dims merge with any neighbour
-    it, perm = _iteration([shape[d] for d in axes], [x.strides[d] // x.itemsize for d in axes],
-                          [d in dims for d in axes])
+    it, perm = _iteration(tuple(shape[d] for d in axes), tuple(x.strides[d] // x.itemsize for d in axes),
+                          tuple(d in dims for d in axes))
+    it = list(it)
     view = x.reshape([shape[d] for d in axes]).transpose(perm[::-1]).reshape([d[0] for d in reversed(it)])
     if len(it) == 1:
         it.append((1, 0, True, 0))
