@@ -33,6 +33,8 @@ def _ops():
 
 def sum_to_shape(array: np.ndarray, shape: tuple) -> np.ndarray:
     """Sum `array` over the leading and size-1 dims that broadcasting added, giving `shape`."""
+    if isinstance(array, Tensor):  # a rule's differentiable gradient on a first-order pass (--hessian's)
+        return sum_to(array, shape)
     lead = array.ndim - len(shape)
     axes = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape) if s == 1 and array.shape[i + lead] != 1)
     if axes:
