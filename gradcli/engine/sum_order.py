@@ -301,7 +301,7 @@ def torch_sum(x: np.ndarray, dims: tuple = (), keepdim: bool = False):
     if x.size == 0:
         return np.zeros(out_shape, x.dtype)
     if all(shape[d] == 1 for d in dims):  # nothing to add: the output (0) plus each element
-        return x.reshape(out_shape) + zero
+        return _contiguous(x.reshape(out_shape) + zero)
     if any(s < 0 for s in x.strides):  # torch's tensors have no negative strides: it would hold a copy
         x = np.ascontiguousarray(x)
     n = x.size
@@ -326,5 +326,12 @@ def torch_sum(x: np.ndarray, dims: tuple = (), keepdim: bool = False):
     else:
         result = _parallel_dims(view, it, lanes, threads, x.itemsize)
     # torch adds into a 0-filled output (no -0.0).  `result` has the kept dims outermost first in the
-    # iteration's order, which is theirs (the output's strides order them): it is the output in C order
-    return (result + zero).reshape(out_shape)
+    # iteration's order, which is theirs (the output's strides order them): it is the output in C order,
+    # and contiguous as torch's fresh output is (a later sum of it follows its layout)
+    return _contiguous((result + zero).reshape(out_shape))
+
+
+def _contiguous(a) -> np.ndarray:
+    """`a` as a C-contiguous array of its own shape (0-d included, which np.ascontiguousarray makes 1-d)."""
+    a = np.asarray(a)
+    return a if a.flags.c_contiguous else a.copy(order="C")

@@ -141,3 +141,14 @@ def test_numpy_reduce_adds_in_order_where_sum_order_uses_it():
                 assert same, (a.shape, a.strides)
             pairwise += not same
     assert used > 500 and pairwise > 100
+
+
+def test_results_are_contiguous_as_torch_outputs():
+    """torch's sum writes a fresh contiguous tensor; a later sum of it follows that layout (a transposed
+    result summed again gave -65.18329620361328 for torch's -65.18330383300781, snippet 282)."""
+    base = values((4, 33, 17), "float32", 1)
+    for perm in [(2, 0, 1), (1, 2, 0), (0, 2, 1)]:
+        for dims in [(0,), (1,), (2,), (0, 2)]:
+            out = sum_order.torch_sum(base.transpose(perm), dims)
+            assert out.flags.c_contiguous, (perm, dims)
+    assert sum_order.torch_sum(base.transpose(2, 0, 1)[:, :1], (1,)).flags.c_contiguous
