@@ -290,45 +290,75 @@ def _parallel_dims(view, dims, lanes, threads, itemsize):
 def torch_sum(x: np.ndarray, dims: tuple = (), keepdim: bool = False):
     """x summed over `dims` (every dim when empty) as torch's CPU sum computes it, bit for bit; None when
     x's dtype is not float32/float64."""
-    lanes = LANES.get(x.dtype.itemsize) if x.dtype.kind == "f" else None
-    if lanes is None:
+    if not isinstance(x, np.ndarray) or x.dtype.kind != "f" or x.dtype.itemsize not in LANES:
         return None
-    shape = x.shape
-    dims = tuple(range(x.ndim)) if not dims else tuple(d % max(x.ndim, 1) for d in dims)
-    out_shape = tuple(1 if i in dims else s for i, s in enumerate(shape)) if keepdim else \
-        tuple(s for i, s in enumerate(shape) if i not in dims)
-    zero = x.dtype.type(0)
-    if x.size == 0:
-        return np.zeros(out_shape, x.dtype)
-    if all(shape[d] == 1 for d in dims):  # nothing to add: the output (0) plus each element
-        return _contiguous(x.reshape(out_shape) + zero)
-    if any(s < 0 for s in x.strides):  # torch's tensors have no negative strides: it would hold a copy
+    if x.ndim and min(x.strides) < 0:  # torch's tensors have no negative strides: it would hold a copy
         x = np.ascontiguousarray(x)
-    n = x.size
-    if n < kernels.GRAIN_SIZE and n == math.prod(shape[d] for d in dims) and \
-            (x.flags.c_contiguous or x.flags.f_contiguous):  # one contiguous run: the common whole sum
-        flat = x.reshape(-1) if x.flags.c_contiguous else x.T.reshape(-1)
-        result = inner_vector_sum(flat, lanes) if n >= lanes else row_sum(flat)
+    kind, out_shape, lanes, extra = _plan(x.shape, x.strides, x.itemsize, tuple(dims), keepdim, kernels.THREADS)
+    zero = _ZERO[x.itemsize]
+    if kind == "empty":
+        return np.zeros(out_shape, x.dtype)
+    if kind == "copy":  # nothing to add: the output (0) plus each element
+        return _contiguous(x.reshape(out_shape) + zero)
+    if kind == "run":  # one contiguous run: the common whole sum
+        flat = x.reshape(-1) if extra else x.T.reshape(-1)
+        result = inner_vector_sum(flat, lanes) if x.size >= lanes else row_sum(flat)
         return (result + zero).reshape(out_shape)
-    axes = [d for d in range(x.ndim) if shape[d] != 1]  # size-1 dims merge with any neighbour
-    it, perm = _iteration(tuple(shape[d] for d in axes), tuple(x.strides[d] // x.itemsize for d in axes),
-                          tuple(d in dims for d in axes))
-    it = list(it)
-    view = x.reshape([shape[d] for d in axes]).transpose(perm[::-1]).reshape([d[0] for d in reversed(it)])
-    if len(it) == 1:
-        it.append((1, 0, True, 0))
-        view = view[None]
-    threads = kernels.THREADS
-    if n < kernels.GRAIN_SIZE or threads == 1:
+    axes_shape, perm_back, view_shape, it, mode = extra
+    view = x.reshape(axes_shape).transpose(perm_back).reshape(view_shape)
+    if mode == "serial":
         result = _serial(view, it, lanes)
-    elif all(d[2] for d in it):
-        result = _two_pass(view, it, lanes, threads)
+    elif mode == "two_pass":
+        result = _two_pass(view, it, lanes, kernels.THREADS)
     else:
-        result = _parallel_dims(view, it, lanes, threads, x.itemsize)
+        result = _parallel_dims(view, it, lanes, kernels.THREADS, x.itemsize)
     # torch adds into a 0-filled output (no -0.0).  `result` has the kept dims outermost first in the
     # iteration's order, which is theirs (the output's strides order them): it is the output in C order,
     # and contiguous as torch's fresh output is (a later sum of it follows its layout)
     return _contiguous((result + zero).reshape(out_shape))
+
+
+_ZERO = {4: np.float32(0), 8: np.float64(0)}
+
+
+@functools.lru_cache(maxsize=1024)
+def _plan(shape: tuple, strides: tuple, itemsize: int, dims: tuple, keepdim: bool, threads: int):
+    """What torch_sum does for this layout: (kind, output shape, lanes, details), computed once."""
+    ndim = len(shape)
+    lanes = LANES[itemsize]
+    dims = tuple(range(ndim)) if not dims else tuple(sorted({d % max(ndim, 1) for d in dims}))
+    out_shape = tuple(1 if i in dims else s for i, s in enumerate(shape)) if keepdim else \
+        tuple(s for i, s in enumerate(shape) if i not in dims)
+    n = math.prod(shape)
+    if n == 0:
+        return "empty", out_shape, lanes, None
+    if all(shape[d] == 1 for d in dims):
+        return "copy", out_shape, lanes, None
+    c_contiguous = _contiguous_strides(shape, strides, itemsize)
+    f_contiguous = _contiguous_strides(shape[::-1], strides[::-1], itemsize)
+    if n < kernels.GRAIN_SIZE and n == math.prod(shape[d] for d in dims) and (c_contiguous or f_contiguous):
+        return "run", out_shape, lanes, c_contiguous
+    axes = [d for d in range(ndim) if shape[d] != 1]  # size-1 dims merge with any neighbour
+    it, perm = _iteration(tuple(shape[d] for d in axes), tuple(strides[d] // itemsize for d in axes),
+                          tuple(d in dims for d in axes))
+    it = list(it)
+    view_shape = [d[0] for d in reversed(it)]
+    if len(it) == 1:
+        it.append((1, 0, True, 0))
+        view_shape = [1] + view_shape
+    mode = "serial" if n < kernels.GRAIN_SIZE or threads == 1 else \
+        "two_pass" if all(d[2] for d in it) else "dims"
+    return "general", out_shape, lanes, (tuple(shape[d] for d in axes), perm[::-1], tuple(view_shape), it, mode)
+
+
+def _contiguous_strides(shape, strides, itemsize) -> bool:
+    """Whether (shape, strides) is C-contiguous (size-1 dims' strides do not matter, as in numpy)."""
+    expected = itemsize
+    for size, stride in zip(reversed(shape), reversed(strides)):
+        if size != 1 and stride != expected:
+            return False
+        expected *= size
+    return True
 
 
 def _contiguous(a) -> np.ndarray:
