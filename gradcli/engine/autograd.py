@@ -303,8 +303,9 @@ def _size_str(shape) -> str:
 # -- the backward pass --------------------------------------------------------------------------------
 
 def _expand(grad, shape, create_graph):
-    """Broadcast a gradient to `shape` (a zero-copy view in first order)."""
-    return dual.expand(grad, shape) if create_graph else np.broadcast_to(grad, shape)
+    """Broadcast a gradient to `shape` (a zero-copy view in first order).  A rule may return a Tensor on a
+    first-order pass (its formula used a saved Tensor: the second pass of --hessian): it stays one."""
+    return dual.expand(grad, shape) if create_graph or isinstance(grad, Tensor) else np.broadcast_to(grad, shape)
 
 
 def _is_larger(gshape, shape) -> bool:

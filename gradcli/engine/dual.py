@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import exp_kernel, float32_kernels, fused, kernels, libm, sleef, sqrt_kernel
+from gradcli.engine import exp_kernel, float32_kernels, fused, kernels, libm, sleef, sqrt_kernel, sum_order
 from gradcli.engine.tensor import Tensor
 
 
@@ -33,13 +33,13 @@ def _ops():
 
 def sum_to_shape(array: np.ndarray, shape: tuple) -> np.ndarray:
     """Sum `array` over the leading and size-1 dims that broadcasting added, giving `shape`."""
+    if isinstance(array, Tensor):  # a rule's differentiable gradient on a first-order pass (--hessian's)
+        return sum_to(array, shape)
     lead = array.ndim - len(shape)
     axes = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape) if s == 1 and array.shape[i + lead] != 1)
     if axes:
-        # size-1 dims left out of `axes` change nothing: torch's reduction then sums every element as one run
-        whole = all(array.shape[i] == 1 for i in range(array.ndim) if i not in axes)
-        total = kernels.whole_sum(array) if whole else None
-        array = array.sum(axis=axes, keepdims=True) if total is None else np.asarray(total).reshape((1,) * array.ndim)
+        total = sum_order.torch_sum(array, axes, True)  # torch's sum_to: tensor.sum(dims, keepdim=True)
+        array = array.sum(axis=axes, keepdims=True) if total is None else total
     if lead:
         array = array.reshape(shape)
     return array

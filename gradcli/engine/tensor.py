@@ -37,6 +37,10 @@ class Size(tuple):
 
     __str__ = __repr__
 
+    def __getitem__(self, key):
+        part = tuple.__getitem__(self, key)
+        return Size(part) if isinstance(key, slice) else part  # x.shape[-1:] is a torch.Size
+
     def numel(self) -> int:
         n = 1
         for d in self:

@@ -15,6 +15,7 @@ import numpy as np
 
 from gradcli.engine import Tensor
 from gradcli.engine.errors import EngineError, from_numpy
+from gradcli.engine.tensor import Size
 from gradcli.lang import names
 from gradcli.lang.parser import Program, dotted_name
 from gradcli.safety.errors import EvalError, GradcliError
@@ -239,8 +240,10 @@ class EngineBackend:
     def getitem(self, obj, key):
         key = _normalise_key(key)
         if isinstance(obj, (tuple, list)):
+            if isinstance(key, slice):  # x.shape[-1:] is a torch.Size, as F.layer_norm(x, x.shape[-1:]) needs
+                return Size(obj[key]) if isinstance(obj, Size) else tuple(obj[key])
             if not isinstance(key, int):
-                raise EvalError("a tuple can only be indexed with an integer")
+                raise EvalError("a tuple can only be indexed with an integer or a slice")
             if not -len(obj) <= key < len(obj):
                 raise EvalError(f"index {key} is out of range for a result of {len(obj)} values")
             return obj[key]

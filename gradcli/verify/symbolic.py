@@ -180,7 +180,7 @@ class SympyBackend:
 
     def getitem(self, obj, key):
         if isinstance(obj, (tuple, list)):
-            return obj[int(key)]
+            return obj[key] if isinstance(key, slice) else obj[int(key)]
         return wrap(as_tensor(obj)[index_key(key, self)])
 
 

@@ -616,6 +616,9 @@ def _matrix_norm(A, ord, dims, keepdim):  # noqa: A002 - torch's name
     summed = _sum(_abs(A), red, keepdim)
     if not keepdim and other > red:
         other -= 1
+    if o > 0 and summed.shape[other] == 0:  # torch 2.13: the max over no column is 0, a constant (amin raises)
+        shape = summed.shape[:other] + ((1,) if keepdim else ()) + summed.shape[other + 1:]
+        return Tensor._make(np.zeros(shape, summed.array.dtype), None)
     return (Amax if o > 0 else Amin).apply(summed, other, keepdim)
 
 

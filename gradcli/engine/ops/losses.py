@@ -7,7 +7,7 @@ import warnings
 
 import numpy as np
 
-from gradcli.engine import dual, kernels
+from gradcli.engine import dual, sum_order
 from gradcli.engine.autograd import Function, GradMode
 from gradcli.engine.errors import TorchIndexError, TorchRuntimeError, TorchValueError
 from gradcli.engine.ops import arith, sizes
@@ -16,6 +16,7 @@ from gradcli.engine.ops.arith import elementwise_binary
 from gradcli.engine.ops.common import dtype_title, mixed_floats, val
 from gradcli.engine.ops.elementwise import abs as _abs
 from gradcli.engine.ops.elementwise import exp, where
+from gradcli.engine.ops.inplace import fill_
 from gradcli.engine.ops.nn import log_softmax
 from gradcli.engine.ops.nn_extra import xlogy
 from gradcli.engine.ops.reduction import sum as _sum
@@ -33,13 +34,13 @@ def _mean(loss: np.ndarray):
     input, as torch, without numpy's 'Mean of empty slice' warning."""
     if not loss.size:
         return np.asarray(np.nan, dtype=loss.dtype)
-    total = kernels.whole_sum(loss)
+    total = sum_order.torch_sum(loss, ())
     return loss.mean() if total is None else total / loss.dtype.type(loss.size)
 
 
 def _total(loss: np.ndarray):
     """The sum reduction, in torch's SumKernel order."""
-    total = kernels.whole_sum(loss)
+    total = sum_order.torch_sum(loss, ())
     return loss.sum() if total is None else total
 
 
@@ -317,11 +318,13 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
                                     f"({target.shape[0] if target.ndim else 1}).")
         tgt = target
         if label_smoothing > 0:
-            tgt = arith.add(arith.mul(target, 1 - label_smoothing), label_smoothing / n_classes)
+            tgt = arith.add(arith.mul(target, 1 - label_smoothing), _per_class(label_smoothing, n_classes))
         prod = arith.mul(logp, tgt)
         if weight_b is not None:
             prod = arith.mul(prod, weight_b)
         if reduction == "mean":
+            if not input.array.size:  # torch: -(input * target).sum().fill_(nan), no division by the count
+                return arith.neg(fill_(_sum(prod), math.nan))
             return arith.div_scalar(arith.neg(_sum(prod)), input.array.size / n_classes)
         if reduction == "sum":
             return arith.neg(_sum(prod))
@@ -345,7 +348,13 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         ret = _sum(smooth)
     else:
         ret = smooth
-    return arith.add(arith.mul(nll, 1 - label_smoothing), arith.mul(ret, label_smoothing / n_classes))
+    return arith.add(arith.mul(nll, 1 - label_smoothing), arith.mul(ret, _per_class(label_smoothing, n_classes)))
+
+
+def _per_class(label_smoothing: float, n_classes: int) -> float:
+    """label_smoothing / n_classes as torch's C++ divides it: by 0 classes (an input of shape (N, 0)) it is
+    inf, not Python's ZeroDivisionError."""
+    return label_smoothing / n_classes if n_classes else math.inf
 
 
 # -- binary cross entropies -------------------------------------------------------------------------------

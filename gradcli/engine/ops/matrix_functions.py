@@ -372,7 +372,7 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):  # no
         if ord == "nuc":
             out = sum_op(values, -1)
         else:
-            out = amax(values, -1) if ord > 0 else amin(values, -1)
+            out = _largest_or_smallest(values, -1, False, ord > 0)
         if keepdim:
             out = out.unsqueeze(min(d0, d1)).unsqueeze(max(d0, d1))
         return out
@@ -384,7 +384,17 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):  # no
     inner = vector_norm(A, 1, d0, keepdim)
     if not keepdim and d0 < d1:
         d1 -= 1
-    return (amax if ord > 0 else amin)(inner, d1, keepdim)
+    return _largest_or_smallest(inner, d1, keepdim, ord > 0)
+
+
+def _largest_or_smallest(x, dim, keepdim, largest):
+    """amax/amin over `dim`, except that torch 2.13's matrix norms give the largest of no value as 0, a
+    constant (amin's error stays): linalg.norm(torch.zeros(3, 0), ord=1) is tensor(0.)."""
+    d = wrap_dim(dim, x.ndim)
+    if largest and x.shape[d] == 0:
+        shape = x.shape[:d] + ((1,) if keepdim else ()) + x.shape[d + 1:]
+        return Tensor._make(np.zeros(shape, x.array.dtype), None)
+    return (amax if largest else amin)(x, d, keepdim)
 
 
 

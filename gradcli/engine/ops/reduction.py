@@ -7,7 +7,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from gradcli.engine import dual, kernels
+from gradcli.engine import dual, sum_order
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchIndexError, TorchRuntimeError
 from gradcli.engine.ops.common import keepdim_shape, norm_dims
@@ -51,15 +51,12 @@ class Sum(_Reduce):
 
     @staticmethod
     def forward(ctx, x, dim=None, keepdim=False, dtype=None):
-        dims = norm_dims(dim, x.ndim)
+        dims = norm_dims(dim, x.ndim) or tuple(range(x.ndim))  # dim=[] sums every dim, as torch
         ctx.aux = (dims, keepdim, x.shape)
         if x.dtype.kind in "bu" or (x.dtype.kind == "i" and x.dtype != np.int64):
             x = x.astype(np.int64)  # torch sums integers and bools as int64
-        if all(x.shape[i] == 1 for i in range(x.ndim) if i not in dims):  # every element in one run
-            total = kernels.whole_sum(x)
-            if total is not None:
-                return np.asarray(total).reshape(_reduced_shape(x.shape, dims, keepdim))
-        return x.sum(axis=dims, keepdims=keepdim)
+        total = sum_order.torch_sum(x, dims, keepdim)  # floats in ATen's order, bit for bit
+        return x.sum(axis=dims, keepdims=keepdim) if total is None else total
 
     @staticmethod
     def backward(ctx, g):
@@ -81,17 +78,13 @@ class Mean(_Reduce):
             raise TorchRuntimeError(
                 "mean(): could not infer output dtype. Input dtype must be either a floating point or complex "
                 f"dtype. Got: {_dtype_title(x)}")
-        dims = norm_dims(dim, x.ndim)
+        dims = norm_dims(dim, x.ndim) or tuple(range(x.ndim))
         count = 1
         for d in dims:
             count *= x.shape[d]
         ctx.aux = (dims, keepdim, x.shape, count)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            whole = all(x.shape[i] == 1 for i in range(x.ndim) if i not in dims)
-            total = kernels.whole_sum(x) if whole else None
-            if total is not None:  # torch's mean is its sum divided by the count
-                return np.asarray(total / x.dtype.type(count)).reshape(_reduced_shape(x.shape, dims, keepdim))
-            return x.mean(axis=dims, keepdims=keepdim) if x.size else x.sum(axis=dims, keepdims=keepdim) / count
+        with np.errstate(invalid="ignore", divide="ignore"):  # torch's mean is its sum divided by the count
+            return sum_order.torch_sum(x, dims, keepdim) / x.dtype.type(count)
 
     @staticmethod
     def backward(ctx, g):

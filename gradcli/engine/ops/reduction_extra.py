@@ -113,6 +113,8 @@ class Amax(Function):
     __slots__ = ()
     name = "AmaxBackward0"
     largest = True
+    saves = (0,)  # torch saves self and result: an in-place edit of either (abs_() of the result) makes
+    saves_output = True  # backward raise, as torch's version counter does
 
     @classmethod
     def forward(cls, ctx, x, dim, keepdim):
@@ -133,7 +135,7 @@ class Amax(Function):
         return kept if keepdim or not x.ndim else np.squeeze(kept, axis=dims)
 
     @staticmethod
-    def backward(ctx, g):
+    def backward(ctx, g, x, result):
         dims, keepdim, shape, mask, count = ctx.aux
         g = kept_dims(g, dims, keepdim, shape)
         return (g / count * mask,)  # torch: scale_grad_by_count(grad, result == self)

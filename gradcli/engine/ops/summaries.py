@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import dual
+from gradcli.engine import dual, sum_order
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchRuntimeError
 from gradcli.engine.ops import arith
@@ -33,7 +33,8 @@ class Nansum(Function):
         ctx.aux = (dims, keepdim, x.shape)
         if x.dtype.kind in "biu":
             return np.sum(x.astype(np.int64), axis=dims or None, keepdims=keepdim)
-        return np.asarray(np.nansum(x, axis=dims if x.ndim else None, keepdims=keepdim), dtype=x.dtype)
+        # torch's nansum is its sum kernel reading nan as 0
+        return sum_order.torch_sum(np.where(np.isnan(x), x.dtype.type(0), x), dims, keepdim)
 
     @staticmethod
     def backward(ctx, g, x):

@@ -1,0 +1,367 @@
+"""torch's float32/float64 sum, element for element in ATen's order (CPU, AVX2 and AVX-512 alike).
+
+ATen (aten/src/ATen/native/cpu/SumKernel.cpp, cascade_sum) sums through a reduction TensorIterator:
+
+1. The iteration's dims are sorted (TensorIteratorBase::reorder_dimensions): reduced dims innermost, then by
+   the output's strides (a fresh contiguous tensor) and the input's, and adjacent dims merged where the
+   memory allows (coalesce_dimensions).  The two innermost dims make one call of the 2-D loop; the outer dims
+   repeat the call, each call adding its results into the output (filled with 0 first).
+2. At least GRAIN_SIZE elements and more than one thread: a reduction to one element splits the flattened
+   iteration range into one chunk per thread, each summed into its own buffer, the buffers then summed
+   (two_pass_reduction); any other is split along an output dim, its boundaries rounded to 128 bytes when
+   that dim is contiguous (parallel_dim_reduction).
+3. In the 2-D loop, dim 0 reduced: a contiguous reduced dim of at least one vector (8 floats / 4 doubles, the
+   AVX2 Vectorized<> the kernel runs with on an AVX-512 machine too) is summed by vectors (row_sum), then
+   its scalar tail, then the lanes, one by one; a contiguous kept dim of at least one vector sums its columns
+   four vectors at a time by one cascade (multi_row_sum) and the rest by row_sum; otherwise scalars, four
+   rows at a time by one cascade when dim 0 is the outer one in memory, else each by row_sum.
+   row_sum views its run as rows of 4 (instruction-level parallelism), cascades the rows, adds the tail to
+   the first partial and the partials together; the cascade adds rows one by one into blocks of 2**p
+   (p = max(4, ceil(log2 n) / 4)), blocks into level sums flushed every 2**p of them, over 4 levels.
+
+Everything is computed on numpy views, vectorised over every run that has the same shape; only the
+sequential additions along a cascade's block (at most 2**p of them) are a Python loop.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import numpy as np
+
+from gradcli.engine import kernels
+
+LANES = {4: 8, 8: 4}  # itemsize -> lanes of Vectorized<float>/<double> in SumKernel's AVX2 build
+ILP = 4  # row_sum's ilp_factor and vectorized_outer_sum's nrows
+LEVELS = 4  # multi_row_sum's num_levels
+
+
+# -- the arithmetic: every helper sums along axis 0 of its array, the other axes independent lanes ---------
+
+def _seq(a: np.ndarray) -> np.ndarray:
+    """a[0] + a[1] + ... one by one (torch adds into a zero accumulator: only a zero's sign differs, and the
+    result's zeros are made +0 at the end, as torch's 0-filled output makes them)."""
+    n = a.shape[0]
+    if n <= 1:
+        return a[0] if n else np.zeros(a.shape[1:], a.dtype)
+    if a.ndim > 1 and _ordered_reduce(a):
+        return np.add.reduce(a, axis=0)
+    if n > 16:
+        return np.add.accumulate(a, axis=0)[-1]
+    acc = a[0] + a[1]
+    for k in range(2, n):
+        acc = acc + a[k]
+    return acc
+
+
+def _ordered_reduce(a: np.ndarray) -> bool:
+    """Whether numpy's add.reduce along axis 0 adds in order: it does when axis 0 is not the innermost axis
+    of its iteration (another axis of more than one element has a smaller stride); otherwise it sums
+    pairwise (checked in tests/engine/test_sum_order.py)."""
+    inner = [abs(s) for s, n in zip(a.strides[1:], a.shape[1:]) if n > 1]
+    return bool(inner) and abs(a.strides[0]) > min(inner)
+
+
+def _chunked(a: np.ndarray, step: int):
+    """(sums of the whole chunks of `step` along axis 0, each one by one; the sum of what is left)."""
+    full = a.shape[0] // step
+    if not full:
+        return None, _seq(a)
+    whole = full * step
+    sums = _seq(a[:whole].reshape((full, step) + a.shape[1:]).swapaxes(0, 1))
+    return sums, _seq(a[whole:]) if whole < a.shape[0] else None
+
+
+def cascade(a: np.ndarray) -> np.ndarray:
+    """multi_row_sum along axis 0."""
+    size = a.shape[0]
+    step = 1 << max(4, (size - 1).bit_length() // LEVELS)
+    if size < step:
+        return _seq(a)
+    blocks, acc0 = _chunked(a, step)  # acc[0]: each block from zero, at the end the rows after the blocks
+    groups, acc1 = _chunked(blocks, step)  # acc[1] is flushed into acc[2] every `step` blocks,
+    acc2 = acc3 = None
+    if groups is not None:  # acc[2] into acc[3] every step**2 blocks; acc[3] is never flushed
+        supergroups, acc2 = _chunked(groups, step)
+        acc3 = _seq(supergroups) if supergroups is not None else None
+    total = None
+    for term in (acc0, acc1, acc2, acc3):
+        if term is not None:
+            total = term if total is None else total + term
+    return total
+
+
+def row_sum(a: np.ndarray) -> np.ndarray:
+    """row_sum along axis 0: rows of ILP by one cascade, the tail into the first partial, the partials."""
+    n = a.shape[0]
+    rows = n // ILP
+    if not rows:
+        return _seq(a)
+    partial = cascade(a[:rows * ILP].reshape((rows, ILP) + a.shape[1:]))
+    p0 = partial[0]
+    for j in range(rows * ILP, n):
+        p0 = p0 + a[j]
+    for k in range(1, ILP):
+        p0 = p0 + partial[k]
+    return p0
+
+
+def inner_vector_sum(a: np.ndarray, lanes: int) -> np.ndarray:
+    """vectorized_inner_sum along axis 0: row_sum over whole vectors, then the tail and the lanes from 0."""
+    n = a.shape[0]
+    vec = n // lanes
+    acc = row_sum(a[:vec * lanes].reshape((vec, lanes) + a.shape[1:]))
+    return _seq(np.concatenate([a[vec * lanes:], acc]) if vec * lanes < n else acc)
+
+
+def _columns(a: np.ndarray, group: int) -> np.ndarray:
+    """The outer sums along axis 0 of the columns on axis 1: whole groups of `group` columns by one
+    cascade each, the rest by row_sum."""
+    m = a.shape[1]
+    cut = (m // group) * group
+    if cut == m:
+        return cascade(a)
+    if cut == 0:
+        return row_sum(a)
+    return np.concatenate([cascade(a[:, :cut]), row_sum(a[:, cut:])], axis=0)
+
+
+# -- the iteration ---------------------------------------------------------------------------------------
+
+@functools.lru_cache(maxsize=512)
+def _iteration(shape: tuple, in_strides: tuple, reduced: tuple):
+    """TensorIterator's dims for a reduction: [(size, input stride, reduced, output stride)], innermost
+    first, coalesced (strides in elements; no dim of size 1)."""
+    ndim = len(shape)
+    out_strides, run = [0] * ndim, 1
+    for d in range(ndim - 1, -1, -1):  # the output: contiguous over its kept dims, 0 on the reduced ones
+        if not reduced[d]:
+            out_strides[d] = run
+            run *= shape[d]
+    operands = (out_strides, in_strides)
+
+    def should_swap(d0, d1):
+        for k, strides in enumerate(operands):
+            s0, s1 = strides[d0], strides[d1]
+            if k == 0 and (s0 == 0) != (s1 == 0):
+                return 1 if s1 == 0 else -1
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 != s1:
+                return -1 if s0 < s1 else 1
+            if shape[d0] > shape[d1]:
+                return 1
+        return 0
+
+    perm = list(range(ndim - 1, -1, -1))
+    for i in range(1, ndim):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            c = should_swap(perm[d0], perm[d1])
+            if c > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif c < 0:
+                break
+    dims = [[shape[d], in_strides[d], out_strides[d], d] for d in perm]
+    merged = [dims[0]]
+    for size, s_in, s_out, d in dims[1:]:
+        prev = merged[-1]
+        if prev[0] == 1 or size == 1 or (prev[0] * prev[1] == s_in and prev[0] * prev[2] == s_out):
+            if prev[0] == 1:
+                prev[1], prev[2], prev[3] = s_in, s_out, d
+            prev[0] *= size
+        else:
+            merged.append([size, s_in, s_out, d])
+    return tuple((size, s_in, s_out == 0, s_out) for size, s_in, s_out, _ in merged), tuple(perm)
+
+
+def _loop2d(view: np.ndarray, s0: int, s1: int, lanes: int) -> np.ndarray:
+    """One call of cascade_sum's 2-D loop (dim 0 reduced, input strides s0, s1 in elements) on each of the
+    outer runs of `view` (axes outer..., dim 1, dim 0): the values it adds into the output (axes outer...,
+    dim 1), in the order it adds them (dim 1's)."""
+    size1, size0 = view.shape[-2:]
+    nd = view.ndim
+    a = view.transpose((nd - 1,) + tuple(range(nd - 1)))  # dim 0 first: the other axes are lanes
+    if s0 == 1 and size0 >= lanes:
+        return inner_vector_sum(a, lanes)
+    if s0 < s1 and not (s1 == 1 and size1 >= lanes):
+        return row_sum(a)
+    group = ILP * lanes if s1 == 1 and size1 >= lanes else ILP
+    if nd == 2:
+        return _columns(a, group)
+    b = view.transpose((nd - 1, nd - 2) + tuple(range(nd - 2)))  # dim 0, then the columns (dim 1)
+    return _columns(b, group).transpose(tuple(range(1, nd - 1)) + (0,))
+
+
+def _fold(values: np.ndarray, reduced: list) -> np.ndarray:
+    """The calls' values added into the output one by one: `values` has axes outer dims (outermost
+    first) then dim 1; reduced[i] says whether its axis i is a reduced dim.  dim 1 varies fastest, then
+    dim 2, ...  Returns the kept axes, in the same order."""
+    kept_axes = [i for i, r in enumerate(reduced) if not r]
+    red_axes = [i for i, r in enumerate(reduced) if r]
+    if not red_axes:
+        return values
+    values = values.transpose(red_axes + kept_axes)  # the reduced axes flattened in order: dim 1 fastest
+    return _seq(values.reshape((-1,) + values.shape[len(red_axes):]))
+
+
+def _serial(view: np.ndarray, dims, lanes: int) -> np.ndarray:
+    """The iteration run by one thread (serial_for_each over its whole range): the output's values over the
+    kept dims (axes in iteration order, outermost first)."""
+    values = _loop2d(view, dims[0][1], dims[1][1], lanes)
+    return _fold(values, [d[2] for d in reversed(dims[1:])])
+
+
+def _positions(size0: int, size1: int, begin: int, end: int):
+    """serial_for_each's calls of the 2-D loop over [begin, end) of the flattened iteration (DimCounter's
+    max_2d_step), as (position, size0, size1, planes): planes > 1 for consecutive whole calls."""
+    pieces, pos = [], begin
+    plane = size0 * size1
+    while pos < end:
+        v0 = pos % size0
+        v1 = (pos // size0) % size1
+        if v0 == 0 and v1 == 0 and end - pos >= plane:
+            planes = (end - pos) // plane
+            pieces.append((pos, size0, size1, planes))
+            pos += planes * plane
+            continue
+        step0 = min(size0 - v0, end - pos)
+        step1 = min(size1 - v1, (end - pos) // size0) if step0 == size0 else 1
+        pieces.append((pos, step0, step1, 1))
+        pos += step0 * step1
+    return pieces
+
+
+def _two_pass(view: np.ndarray, dims, lanes: int, threads: int):
+    """A whole-tensor sum over at least GRAIN_SIZE elements (two_pass_reduction): one chunk of the
+    flattened iteration per thread into its own buffer, then the buffers summed."""
+    size1, size0 = view.shape[-2:]
+    flat = view.reshape((-1, size1, size0))  # a copy only for a layout that does not merge
+    n = flat.size
+    count = min(threads, -(-n // kernels.GRAIN_SIZE))
+    chunk = -(-n // count)
+    s0, s1 = dims[0][1], dims[1][1]
+    buffers = np.zeros((threads, 1), view.dtype)
+    for t, begin in enumerate(range(0, n, chunk)):
+        parts = [np.zeros(1, view.dtype)]
+        for pos, step0, step1, planes in _positions(size0, size1, begin, min(n, begin + chunk)):
+            p, v1, v0 = pos // (size0 * size1), (pos // size0) % size1, pos % size0
+            piece = flat[p:p + planes, v1:v1 + step1, v0:v0 + step0]
+            parts.append(_loop2d(piece, s0, s1, lanes).reshape(-1))
+        buffers[t] = _seq(np.concatenate(parts))
+    return row_sum(buffers)  # the buffers: a contiguous run of `threads` (< one vector) summed by row_sum
+
+
+def _split_dim(dims, threads):
+    """find_split_dim: the outermost kept dim of at least `threads` elements, else the largest kept one."""
+    best = len(dims) - 1
+    for d in range(len(dims) - 1, -1, -1):
+        if dims[d][2]:
+            break
+        if dims[d][0] >= threads:
+            return d
+        if dims[d][0] > dims[best][0]:
+            best = d
+    return best
+
+
+def _parallel_dims(view, dims, lanes, threads, itemsize):
+    """parallel_dim_reduction: the iteration split along a kept dim among the threads; only a split of
+    dim 1 changes what the 2-D loop's calls see (its column groups)."""
+    if _split_dim(dims, threads) != 1:
+        return _serial(view, dims, lanes)
+    cols = dims[1][0]
+    count = min(threads, cols)
+    chunk = -(-cols // count)
+    multiple = 128 // itemsize if dims[1][1] == 1 else 1
+    parts = []
+    for begin in range(0, cols, chunk):
+        end = min(cols, begin + chunk)
+        begin -= begin % multiple
+        if end != cols:
+            end -= end % multiple
+        if begin < end:
+            parts.append(_serial(view[..., begin:end, :], dims, lanes))
+    return np.concatenate(parts, axis=-1)
+
+
+def torch_sum(x: np.ndarray, dims: tuple = (), keepdim: bool = False):
+    """x summed over `dims` (every dim when empty) as torch's CPU sum computes it, bit for bit; None when
+    x's dtype is not float32/float64."""
+    if not isinstance(x, np.ndarray) or x.dtype.kind != "f" or x.dtype.itemsize not in LANES:
+        return None
+    if x.ndim and min(x.strides) < 0:  # torch's tensors have no negative strides: it would hold a copy
+        x = np.ascontiguousarray(x)
+    kind, out_shape, lanes, extra = _plan(x.shape, x.strides, x.itemsize, tuple(dims), keepdim, kernels.THREADS)
+    zero = _ZERO[x.itemsize]
+    if kind == "empty":
+        return np.zeros(out_shape, x.dtype)
+    if kind == "copy":  # nothing to add: the output (0) plus each element
+        return _contiguous(x.reshape(out_shape) + zero)
+    if kind == "run":  # one contiguous run: the common whole sum
+        flat = x.reshape(-1) if extra else x.T.reshape(-1)
+        result = inner_vector_sum(flat, lanes) if x.size >= lanes else row_sum(flat)
+        return (result + zero).reshape(out_shape)
+    axes_shape, perm_back, view_shape, it, mode = extra
+    view = x.reshape(axes_shape).transpose(perm_back).reshape(view_shape)
+    if mode == "serial":
+        result = _serial(view, it, lanes)
+    elif mode == "two_pass":
+        result = _two_pass(view, it, lanes, kernels.THREADS)
+    else:
+        result = _parallel_dims(view, it, lanes, kernels.THREADS, x.itemsize)
+    # torch adds into a 0-filled output (no -0.0).  `result` has the kept dims outermost first in the
+    # iteration's order, which is theirs (the output's strides order them): it is the output in C order,
+    # and contiguous as torch's fresh output is (a later sum of it follows its layout)
+    return _contiguous((result + zero).reshape(out_shape))
+
+
+_ZERO = {4: np.float32(0), 8: np.float64(0)}
+
+
+@functools.lru_cache(maxsize=1024)
+def _plan(shape: tuple, strides: tuple, itemsize: int, dims: tuple, keepdim: bool, threads: int):
+    """What torch_sum does for this layout: (kind, output shape, lanes, details), computed once."""
+    ndim = len(shape)
+    lanes = LANES[itemsize]
+    dims = tuple(range(ndim)) if not dims else tuple(sorted({d % max(ndim, 1) for d in dims}))
+    out_shape = tuple(1 if i in dims else s for i, s in enumerate(shape)) if keepdim else \
+        tuple(s for i, s in enumerate(shape) if i not in dims)
+    n = math.prod(shape)
+    if n == 0:
+        return "empty", out_shape, lanes, None
+    if all(shape[d] == 1 for d in dims):
+        return "copy", out_shape, lanes, None
+    c_contiguous = _contiguous_strides(shape, strides, itemsize)
+    f_contiguous = _contiguous_strides(shape[::-1], strides[::-1], itemsize)
+    if n < kernels.GRAIN_SIZE and n == math.prod(shape[d] for d in dims) and (c_contiguous or f_contiguous):
+        return "run", out_shape, lanes, c_contiguous
+    axes = [d for d in range(ndim) if shape[d] != 1]  # size-1 dims merge with any neighbour
+    it, perm = _iteration(tuple(shape[d] for d in axes), tuple(strides[d] // itemsize for d in axes),
+                          tuple(d in dims for d in axes))
+    it = list(it)
+    view_shape = [d[0] for d in reversed(it)]
+    if len(it) == 1:
+        it.append((1, 0, True, 0))
+        view_shape = [1] + view_shape
+    mode = "serial" if n < kernels.GRAIN_SIZE or threads == 1 else \
+        "two_pass" if all(d[2] for d in it) else "dims"
+    return "general", out_shape, lanes, (tuple(shape[d] for d in axes), perm[::-1], tuple(view_shape), it, mode)
+
+
+def _contiguous_strides(shape, strides, itemsize) -> bool:
+    """Whether (shape, strides) is C-contiguous (size-1 dims' strides do not matter, as in numpy)."""
+    expected = itemsize
+    for size, stride in zip(reversed(shape), reversed(strides)):
+        if size != 1 and stride != expected:
+            return False
+        expected *= size
+    return True
+
+
+def _contiguous(a) -> np.ndarray:
+    """`a` as a C-contiguous array of its own shape (0-d included, which np.ascontiguousarray makes 1-d)."""
+    a = np.asarray(a)
+    return a if a.flags.c_contiguous else a.copy(order="C")
