@@ -9,7 +9,7 @@ import numpy as np
 
 from gradcli.engine import Tensor, dtypes, functional
 from gradcli.engine.errors import EngineError
-from gradcli.lang.evaluation import EvalResult, as_output, engine_settings, evaluate_expression
+from gradcli.lang.evaluation import EvalResult, as_output, const_array, engine_settings, evaluate_expression
 from gradcli.lang.evaluator import EngineBackend, evaluate
 from gradcli.lang.parser import Program
 from gradcli.safety.errors import EvalError
@@ -99,7 +99,7 @@ def attach_derivatives(result: EvalResult, *, hessian: bool = False, jacobian: b
     with engine_settings(dtype, limits), time_limit(limits.max_seconds):
         tensors = {n: Tensor._make(np.array(result.tensors[n].value, dtype=dtype.np), None).requires_grad_(True)
                    for n in names}
-        constants = {n: Tensor._make(np.array(t.value, dtype=dtype.np), None)
+        constants = {n: Tensor._make(const_array(t.value, dtype), None)
                      for n, t in result.tensors.items() if not t.requires_grad}
         out = as_output(evaluate(program, EngineBackend({**tensors, **constants}, dtype)), program)
         inputs = [tensors[n] for n in names]

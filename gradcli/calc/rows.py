@@ -35,7 +35,7 @@ from gradcli.engine.errors import EngineError
 from gradcli.io import outputs
 from gradcli.io.inputs import DuplicateKey, LazyGenerator, parse_value, unique_keys
 from gradcli.lang import names
-from gradcli.lang.evaluation import as_output, backward_error, engine_settings
+from gradcli.lang.evaluation import as_output, backward_error, const_array, engine_settings
 from gradcli.lang.evaluator import EngineBackend, evaluate
 from gradcli.lang.parser import Program, dotted_name, parse
 from gradcli.safety import guard
@@ -182,7 +182,7 @@ class RowEvaluator:
             tensors[n] = Tensor._make(np.array(v, dtype=dt), None).requires_grad_(True)
         variables = dict(tensors)
         for n, v in self.consts.items():
-            variables[n] = Tensor._make(np.array(v, dtype=dt), None)
+            variables[n] = Tensor._make(const_array(v, self.dtype), None)
         try:
             with self.deadline:
                 out = as_output(evaluate(program, EngineBackend(variables, self.dtype)), program)
@@ -206,7 +206,7 @@ class RowEvaluator:
             tensors[name] = Tensor._make(np.full(n, np.array(v, dtype=dt)), None).requires_grad_(True)
         variables = dict(tensors)
         for name, v in self.consts.items():
-            variables[name] = Tensor._make(np.array(v, dtype=dt), None)
+            variables[name] = Tensor._make(const_array(v, self.dtype), None)
         try:
             with self.deadline, kernels.elements_are_rows():
                 out = evaluate(program, EngineBackend(variables, self.dtype))
