@@ -600,7 +600,7 @@ def cpu_budget(seconds: float | None, error: Callable[[], BaseException]):
         yield
         return
     wall = Deadline(seconds if not _alarms or _cpu_active or threading.current_thread() is not threading.main_thread()
-                    else seconds * CPU_BACKSTOP_FACTOR, "", supervise=False,
+                    else max(seconds * CPU_BACKSTOP_FACTOR, seconds + 2.0), "", supervise=False,
                     error=lambda message, hint: error())
     if wall.seconds == seconds:
         with wall:
