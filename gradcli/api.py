@@ -140,6 +140,10 @@ class Compiled:
         n = next(iter(lengths))[0] if lengths else 1
         program = self._rows.program(cols)[0]  # a column named like a constant (e, pi) is a variable
         batched = self._rows.batch(program, cols, n) if self.rowwise and cols else None
+        if batched is None and not self.rowwise and cols and self._rows.batchable(program):
+            # full reductions of scalar rows: one pass with a batch dimension, as rows mode (issue 29, item 14)
+            batched = self._rows.batch_rows(program, [{k: c[i] for k, c in cols.items()} for i in range(n)],
+                                            list(cols))
         if batched is not None:
             output, grads = batched
             return ColumnsResult(np.asarray(output), {name: np.asarray(g) for name, g in grads.items()}, {})
