@@ -49,7 +49,7 @@ def _check_after_answer(result, screen, checks: dict, dtype) -> None:
         return
     screen.file.flush()
     if screen.is_terminal:
-        with screen.status("checking the gradient (sympy, then a numeric check if sympy runs out of time)…",
+        with screen.status("checking the gradient: sympy, then numerically if it runs out of time…",
                            spinner="dots"):
             attach_checks(result, first=True, dtype=dtype, **checks)
     else:
