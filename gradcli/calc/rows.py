@@ -699,7 +699,18 @@ class RowsRun:
             if errors[i] is not None and self.fail_fast:
                 break
         chunk.outputs, chunk.grads, chunk.errors = outputs, grads, errors
-        if self.ev.shared_finite:
+        if self.ev.shared_finite and batched is not None and len(batchable) == n and not rowwise:
+            # every row in the batch: the same test as below, on the stacked arrays
+            finite_in = np.ones(n, dtype=bool)
+            for name in wanted:
+                stacked = np.array([rows[i][name] for i in range(n)], dtype=np.float64).reshape(n, -1)
+                finite_in &= np.isfinite(stacked).all(axis=1)
+            finite_out = np.isfinite(np.asarray(batched[0], dtype=np.float64))
+            for g in batched[1].values():
+                if not isinstance(g, list):
+                    finite_out &= np.isfinite(g.reshape(n, -1)).all(axis=1)
+            chunk.non_finite = np.flatnonzero(finite_in & ~finite_out).tolist()
+        elif self.ev.shared_finite:
             chunk.non_finite = [i for i, row in enumerate(rows) if errors[i] is None and isinstance(row, dict)
                                 and all(np.all(np.isfinite(v)) for v in row.values())
                                 and not all(np.all(np.isfinite(v)) for v in
@@ -896,6 +907,7 @@ class _NdjsonRows:
             if rowwise and all(isinstance(r, dict) and all(type(v) is float for v in r.values()) for r in rows):
                 columns = {name: np.array([r[name] for r in rows], dtype=np.float64) for name in wanted}
             run.evaluate(part, info, rows, columns)
+            chunk.non_finite.extend(positions[k] for k in part.non_finite)  # (it was dropped: no NDJSON warning)
             for k, i in enumerate(positions):
                 chunk.outputs[i] = part.outputs[k]
                 chunk.errors[i] = part.errors[k]
@@ -903,6 +915,7 @@ class _NdjsonRows:
                     chunk.grads.setdefault(name, [None] * n)[i] = column[k]
                 if chunk.checks is not None and part.checks is not None:
                     chunk.checks[i] = part.checks[k]
+        chunk.non_finite.sort()
         return chunk
 
     def _say_unused(self, records, positions, lines, wanted) -> None:

@@ -553,3 +553,12 @@ def test_batchable_expressions():
     assert not batchable("x[0].sum()") and not batchable("x.reshape(3).sum()") and not batchable("(x ** y).sum()")
     assert not rows_module.is_batchable(parse("x.sum() + c.sum()", known_variables=frozenset({"x", "c"})),
                                         frozenset({"c"}))  # a constant has no batch dimension
+
+
+@pytest.mark.parametrize("expression", ["(x*x).sum()", "(x*x).reshape(3)[0]"])  # batched, row by row
+def test_ndjson_rows_that_overflow_are_warned_about(expression):
+    text = '{"x": [1, 2, 3]}\n{"x": [1e308, 1e308, 1]}\n'
+    result = run("--rows", "-", "--", expression, input=text)
+    assert result.exit_code == 0
+    assert "1 of 2 rows produced nan or inf from finite inputs" in result.output and "first: line 2" in result.output
+    assert run("--rows", "-", "--strict", "--", expression, input=text).exit_code == 1
