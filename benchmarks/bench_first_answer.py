@@ -26,7 +26,8 @@ COMMANDS = [
     ("eval (x**2).sum()", ["eval", "(x**2).sum()", "x=[1,2,3]"]),
     ("eval softmax", ["eval", "(W@x).softmax(0).log().sum()", "W=randn(7,8)", "x=randn(8)"]),
     ("eval det", ["eval", "torch.linalg.det(A)", "A=randn(5,5)"]),
-    ("check product rule", ["check", "x^2 sin(x)", "--wrt", "x", "--expect", "2x sin(x) + x^2 cos(x)"]),
+    ("check product rule", ["check", "x^2 sin(x)", "--wrt", "x", "--expect", "2x sin(x) + x^2 cos(x)",
+                            "--timeout", "120"]),
 ]
 
 
@@ -67,6 +68,8 @@ def main() -> None:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(other), args.compare],
                            check=True)
             roots.insert(0, (args.compare, other))
+        for _name, root in roots:  # byte-compiled first: a fresh checkout would pay for it in its first run
+            subprocess.run([sys.executable, "-m", "compileall", "-q", str(root / "gradcli")], check=True)
         try:
             results = {name: rows(root, args.runs) for name, root in roots}
         finally:
