@@ -30,6 +30,7 @@ from gradcli.calc.rows import RowError, RowEvaluator
 from gradcli.engine import dtypes
 from gradcli.engine.errors import EngineError
 from gradcli.homework.check import check_derivative  # sympy itself is imported only when a check runs
+from gradcli.lang.evaluation import const_array
 from gradcli.run import RunLimits, run_source
 from gradcli.safety.errors import GradcliError, InputError
 from gradcli.safety.limits import Limits
@@ -47,12 +48,15 @@ def _dtype(name: str) -> dtypes.DType:
         raise InputError(f"dtype must be float64 or float32, not {name!r}") from None
 
 
-def _array(name: str, value, dtype: dtypes.DType, limits: Limits) -> np.ndarray:
+def _array(name: str, value, dtype: dtypes.DType, limits: Limits, *, const: bool = False) -> np.ndarray:
+    """A value as an array: floating in `dtype`; a constant (`const`) of integers or booleans keeps its type
+    as torch.tensor gives it (int64, bool), so class indices can be given, as `eval --const t=[0]`."""
     if isinstance(value, str):
         raise InputError(f"{name}: give a number, a list or a numpy array, not a string",
                          hint="the command line's value syntax (randn(3), @file) is for the command line")
     try:
-        array = np.asarray(value, dtype=dtype.np)
+        array = np.asarray(value)
+        array = const_array(array, dtype) if const and array.dtype.kind in "iub" else np.asarray(value, dtype=dtype.np)
     except (TypeError, ValueError) as err:
         raise InputError(f"{name}: not a numeric array ({err})") from None
     if array.size > limits.max_elements:
@@ -85,7 +89,7 @@ def grad(expression: str, *, consts: Mapping | None = None, grad_output=None, ch
     limits = limits or Limits()
     dt = _dtype(dtype)
     inputs = {name: _array(name, v, dt, limits) for name, v in values.items()}
-    constants = {name: _array(name, v, dt, limits) for name, v in (consts or {}).items()}
+    constants = {name: _array(name, v, dt, limits, const=True) for name, v in (consts or {}).items()}
     gout = None if grad_output is None else _array("grad_output", grad_output, dt, limits)
     result = calculate(expression, inputs, constants, grad_output=gout, dtype=dt, limits=limits, check=check)
     detail = result.extras.get("symbolic", {})
@@ -113,7 +117,7 @@ class Compiled:
                  limits: Limits | None = None):
         self.limits = limits or Limits()
         self.dtype = _dtype(dtype)
-        consts = {n: _array(n, v, self.dtype, self.limits) for n, v in (consts or {}).items()}
+        consts = {n: _array(n, v, self.dtype, self.limits, const=True) for n, v in (consts or {}).items()}
         self.expression = expression
         self._rows = RowEvaluator(expression, {}, consts, dtype=self.dtype, limits=self.limits)
         self.program, self.variables, self.rowwise = self._rows.program(())
@@ -136,6 +140,10 @@ class Compiled:
         n = next(iter(lengths))[0] if lengths else 1
         program = self._rows.program(cols)[0]  # a column named like a constant (e, pi) is a variable
         batched = self._rows.batch(program, cols, n) if self.rowwise and cols else None
+        if batched is None and not self.rowwise and cols and self._rows.batchable(program):
+            # full reductions of scalar rows: one pass with a batch dimension, as rows mode (issue 29, item 14)
+            batched = self._rows.batch_rows(program, [{k: c[i] for k, c in cols.items()} for i in range(n)],
+                                            list(cols))
         if batched is not None:
             output, grads = batched
             return ColumnsResult(np.asarray(output), {name: np.asarray(g) for name, g in grads.items()}, {})

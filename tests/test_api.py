@@ -136,3 +136,19 @@ def test_dask_map_partitions_on_local_cluster_equals_rows(tmp_path):
     expected = _rows_cli(expression, {"x": frame["x"].to_numpy(), "y": frame["y"].to_numpy()}, tmp_path)
     assert got["output"].tolist() == expected["output"]
     assert got["grad_x"].tolist() == expected["grad_x"] and got["grad_y"].tolist() == expected["grad_y"]
+
+
+def test_compiled_reductions_are_batched_and_equal_single_evaluations(monkeypatch):
+    from gradcli.calc import rows as rows_module
+
+    points = [(0.5, 1.0), (1.0, 2.0), (-2.0, 3.0), (0.0, -0.0)]
+    expected = [gradcli.grad("(x.sin()*x + y).sum()", x=a, y=b, check=False) for a, b in points]
+
+    def per_row(*args, **kwargs):
+        raise AssertionError("went row by row")
+
+    monkeypatch.setattr(rows_module.RowEvaluator, "one", per_row)
+    out = gradcli.compile("(x.sin()*x + y).sum()")(x=[a for a, _ in points], y=[b for _, b in points])
+    for i, single in enumerate(expected):
+        assert out.output[i] == float(single.output)
+        assert out.grads["x"][i] == float(single.grads["x"]) and out.grads["y"][i] == float(single.grads["y"])

@@ -125,7 +125,7 @@ class Session:
 
         check_name(name, line.rstrip("\n"), start=_BINDING.fullmatch(line).start(2))
         value = parse_value(value_text, dtype=np.dtype(self.settings.dtype), rng=self.rng,
-                            limits=self.settings.limits, source=line.rstrip("\n"), offset=offset)
+                            limits=self.settings.limits, source=line.rstrip("\n"), offset=offset, typed=const)
         (self.consts if const else self.inputs)[name] = value
         (self.inputs if const else self.consts).pop(name, None)
         if self.interactive:

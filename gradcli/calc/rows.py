@@ -35,7 +35,7 @@ from gradcli.engine.errors import EngineError
 from gradcli.io import outputs
 from gradcli.io.inputs import DuplicateKey, LazyGenerator, parse_value, unique_keys
 from gradcli.lang import names
-from gradcli.lang.evaluation import as_output, backward_error, engine_settings
+from gradcli.lang.evaluation import as_output, backward_error, const_array, engine_settings
 from gradcli.lang.evaluator import EngineBackend, evaluate
 from gradcli.lang.parser import Program, dotted_name, parse
 from gradcli.safety import guard
@@ -90,6 +90,45 @@ def is_rowwise(program: Program) -> bool:
     exponent is one scalar (x**0.5 as sqrt, so (-0.0)**0.5 is -0.0); a single evaluation has a scalar
     exponent, a batch an array (pow gives 0.0).  Such expressions run row by row."""
     return _rowwise(program.tree.body, frozenset(program.variables))
+
+
+_FULL_REDUCTIONS = ("sum", "mean")
+
+
+def is_batchable(program: Program, constants=frozenset()) -> bool:
+    """True when the expression is row-wise except for full reductions (`.sum()`, `.mean()`, `torch.sum(x)`:
+    no dim, no other argument) of values that depend on a row, so a batch of equal-shaped rows evaluates in one
+    pass with a leading batch dimension (see RowEvaluator.batch_rows).  Anything else (dim=, matmul, indexing,
+    reshapes) goes row by row, and so does a reduction of `constants` alone (it has no batch dimension)."""
+    return _batchable(program.tree.body, frozenset(program.variables) - frozenset(constants))
+
+
+def _batchable(node, variables) -> bool:
+    if isinstance(node, ast.Call):
+        path = dotted_name(node.func)
+        if path is not None and (len(path) == 1 or path[0] in ("torch", "F", "nn", "math")):
+            spec, parts = names.resolve_function(path), list(node.args)
+        elif isinstance(node.func, ast.Attribute):
+            spec, parts = names.resolve_method(node.func.attr), [node.func.value, *node.args]
+        else:
+            return False
+        if spec is not None and spec.name in _FULL_REDUCTIONS and not node.keywords and len(parts) == 1:
+            return _uses(parts[0], variables) and _batchable(parts[0], variables)
+        if spec is None or not spec.elementwise or (spec.name == "where" and len(parts) < 3):
+            return False
+        if (spec.fn is _POW or spec.name == "float_power") and _uses(node.args[-1] if node.args else node, variables):
+            return False
+        return all(_batchable(p, variables) for p in [*parts, *(kw.value for kw in node.keywords)])
+    if isinstance(node, ast.BinOp):
+        if isinstance(node.op, (ast.Pow, ast.BitXor)) and _uses(node.right, variables):
+            return False
+        return isinstance(node.op, _ROWWISE_BINOPS) and _batchable(node.left, variables) \
+            and _batchable(node.right, variables)
+    if isinstance(node, ast.UnaryOp):
+        return isinstance(node.op, (ast.USub, ast.UAdd, ast.Invert)) and _batchable(node.operand, variables)
+    if isinstance(node, ast.Compare):
+        return len(node.ops) == 1 and _batchable(node.left, variables) and _batchable(node.comparators[0], variables)
+    return _rowwise(node, variables)
 
 
 def _uses(node, variables) -> bool:
@@ -149,6 +188,7 @@ class RowEvaluator:
         if clash:
             raise InputError(f"'{clash[0]}' is given both as a tensor and as --const")
         self._programs: dict[frozenset, tuple] = {}
+        self._batchable: dict[int, bool] = {}
         self.scalar_shared = all(np.ndim(v) == 0 for v in inputs.values()) and \
             all(np.ndim(v) == 0 for v in consts.values())
         self.scalar_grad_output = grad_output is None or np.ndim(grad_output) == 0
@@ -170,6 +210,12 @@ class RowEvaluator:
             self._programs[key] = entry
         return entry
 
+    def batchable(self, program: Program) -> bool:
+        key = id(program)
+        if key not in self._batchable:
+            self._batchable[key] = is_batchable(program, frozenset(self.consts))
+        return self._batchable[key]
+
     def grad_names(self, row_names: list[str]) -> list[str]:
         """Tensors that require grad, in output order: the row's names, then NAME=VALUE tensors."""
         return [*row_names, *self.inputs]
@@ -182,7 +228,7 @@ class RowEvaluator:
             tensors[n] = Tensor._make(np.array(v, dtype=dt), None).requires_grad_(True)
         variables = dict(tensors)
         for n, v in self.consts.items():
-            variables[n] = Tensor._make(np.array(v, dtype=dt), None)
+            variables[n] = Tensor._make(const_array(v, self.dtype), None)
         try:
             with self.deadline:
                 out = as_output(evaluate(program, EngineBackend(variables, self.dtype)), program)
@@ -195,6 +241,61 @@ class RowEvaluator:
             raise RowError("RuntimeError", error)
         return out.array, {n: None if t._grad is None else t._grad.array for n, t in tensors.items()}
 
+    def batch_rows(self, program: Program, rows: list, wanted: list[str]):
+        """Rows of equal shapes in one pass, as torch.func.vmap would: each row value gets a leading batch
+        dimension, the row's own dimensions right-aligned under the widest value's (so the batch broadcasts
+        as each row does), full reductions reduce all but the batch dimension.  (outputs, {name: grads}) with
+        one entry per row, or None where this cannot equal single evaluations exactly (the caller loops)."""
+        n = len(rows)
+        if n < 2 or not self.scalar_grad_output or any(np.ndim(v) for v in self.inputs.values()):
+            return None
+        shapes = {}
+        for name in wanted:
+            first = np.shape(rows[0][name])
+            if any(np.shape(r[name]) != first for r in rows):
+                return None
+            shapes[name] = first
+        try:
+            per_row = np.broadcast_shapes(*shapes.values(), *(np.shape(v) for v in self.consts.values()))
+        except ValueError:
+            return None  # rows that do not broadcast: each row's own error
+        if math.prod(per_row) >= batch_limit(self.dtype):
+            return None
+        depth = max([len(per_row), *(len(s) for s in shapes.values())])
+        dt = self.dtype.np
+        tensors = {}
+        for name in wanted:
+            stacked = np.array([r[name] for r in rows], dtype=dt) if shapes[name] else \
+                np.fromiter((r[name] for r in rows), dtype=dt, count=n)
+            tensors[name] = Tensor._make(stacked.reshape((n,) + (1,) * (depth - len(shapes[name])) + shapes[name]),
+                                         None).requires_grad_(True)
+        for name, v in self.inputs.items():  # shared scalars: one copy per row, each its own .grad
+            tensors[name] = Tensor._make(np.full((n,) + (1,) * depth, np.array(v, dtype=dt)), None).requires_grad_(True)
+        variables = dict(tensors)
+        for name, v in self.consts.items():
+            variables[name] = Tensor._make(const_array(v, self.dtype), None)
+        try:
+            with self.deadline, kernels.elements_are_rows():
+                out = evaluate(program, _BatchBackend(variables, self.dtype))
+                if type(out) is not Tensor or out.array.shape != (n,) + (1,) * depth or out.array.dtype != dt:
+                    return None
+                gout = np.full(out.array.shape, 1.0 if self.grad_output is None else self.grad_output, dtype=dt)
+                if backward_error(out, gout, self.dtype) is not None:
+                    return None
+        except (GradcliError, EngineError, ValueError, TypeError, ArithmeticError):
+            return None
+        grads = {}
+        for name, t in tensors.items():
+            g = t._grad
+            if g is None and name in self.inputs and name not in program.variables:
+                grads[name] = [None] * n  # a shared tensor the expression does not use: .grad None, as alone
+                continue
+            if g is None or g.array.shape != t.array.shape:
+                return None
+            shape = shapes.get(name, ())
+            grads[name] = g.array.reshape((n,) + shape) if shape else g.array.reshape(n)
+        return out.array.reshape(n), grads
+
     def batch(self, program: Program, columns: dict[str, np.ndarray], n: int):
         """All rows at once (every value a number, the expression row-wise): (outputs, {name: grads}) as
         (n,) arrays, or None when anything differs from a clean batched pass (the caller then loops)."""
@@ -206,7 +307,7 @@ class RowEvaluator:
             tensors[name] = Tensor._make(np.full(n, np.array(v, dtype=dt)), None).requires_grad_(True)
         variables = dict(tensors)
         for name, v in self.consts.items():
-            variables[name] = Tensor._make(np.array(v, dtype=dt), None)
+            variables[name] = Tensor._make(const_array(v, self.dtype), None)
         try:
             with self.deadline, kernels.elements_are_rows():
                 out = evaluate(program, EngineBackend(variables, self.dtype))
@@ -224,6 +325,31 @@ class RowEvaluator:
                 return None
             grads[name] = g.array
         return out.array, grads
+
+
+class _BatchBackend(EngineBackend):
+    """The engine with a leading batch dimension: a full reduction (`x.sum()`, `x.mean()`) reduces every
+    dimension but the first, keeping them (size 1) so the result broadcasts against the batch's other values
+    exactly as the row's 0-d result broadcasts in a single evaluation."""
+
+    def call(self, spec, args, kwargs):
+        if spec.name in _FULL_REDUCTIONS and len(args) == 1 and not kwargs and isinstance(args[0], Tensor):
+            x = args[0]
+            return spec.fn(x, dim=tuple(range(1, x.ndim)), keepdim=True) if x.ndim > 1 else x
+        return super().call(spec, args, kwargs)
+
+    def method(self, obj, spec, args, kwargs):
+        if spec.name in _FULL_REDUCTIONS and not args and not kwargs and isinstance(obj, Tensor):
+            return self.call(spec, [obj], {})
+        return super().method(obj, spec, args, kwargs)
+
+
+def batch_limit(dtype: dtypes.DType) -> int:
+    """The most elements a row's values may have for the batched pass to equal single evaluations bit for bit:
+    below it, a single evaluation takes torch's scalar path in every elementwise kernel and numpy's plain sum
+    in every reduction, as the batch does (kernels.elements_are_rows; kernels.whole_sum starts at SUM_LANES)."""
+    itemsize = np.dtype(dtype.np).itemsize
+    return min(kernels.SUM_LANES.get(itemsize, 1), kernels.VECTOR_BYTES // itemsize)
 
 
 # -- reading -----------------------------------------------------------------------------------------
@@ -541,11 +667,17 @@ class RowsRun:
         if len(batchable) > 1:
             cols = {name: np.array([rows[i][name] for i in batchable]) for name in wanted}
             batched = self.ev.batch(program, cols, len(batchable))
+        elif not rowwise and self.ev.batchable(program):
+            # reductions, vector rows: one pass with a batch dimension over the rows that parsed
+            batchable = [i for i, r in enumerate(rows) if isinstance(r, dict)]
+            batched = self.ev.batch_rows(program, [rows[i] for i in batchable], wanted) if batchable else None
         outputs: list = [None] * n
         grads = {name: [None] * n for name in grad_names}
         errors: list = [None] * n
         if batched is not None:
-            out, gs = batched[0].tolist(), {name: g.tolist() for name, g in batched[1].items()}
+            out = batched[0].tolist()
+            gs = {name: (g if isinstance(g, list) else g.tolist() if g.ndim == 1 else list(g))
+                  for name, g in batched[1].items()}
             for k, i in enumerate(batchable):
                 outputs[i] = out[k]
                 for name in grad_names:
@@ -567,7 +699,18 @@ class RowsRun:
             if errors[i] is not None and self.fail_fast:
                 break
         chunk.outputs, chunk.grads, chunk.errors = outputs, grads, errors
-        if self.ev.shared_finite:
+        if self.ev.shared_finite and batched is not None and len(batchable) == n and not rowwise:
+            # every row in the batch: the same test as below, on the stacked arrays
+            finite_in = np.ones(n, dtype=bool)
+            for name in wanted:
+                stacked = np.array([rows[i][name] for i in range(n)], dtype=np.float64).reshape(n, -1)
+                finite_in &= np.isfinite(stacked).all(axis=1)
+            finite_out = np.isfinite(np.asarray(batched[0], dtype=np.float64))
+            for g in batched[1].values():
+                if not isinstance(g, list):
+                    finite_out &= np.isfinite(g.reshape(n, -1)).all(axis=1)
+            chunk.non_finite = np.flatnonzero(finite_in & ~finite_out).tolist()
+        elif self.ev.shared_finite:
             chunk.non_finite = [i for i, row in enumerate(rows) if errors[i] is None and isinstance(row, dict)
                                 and all(np.all(np.isfinite(v)) for v in row.values())
                                 and not all(np.all(np.isfinite(v)) for v in
@@ -764,6 +907,7 @@ class _NdjsonRows:
             if rowwise and all(isinstance(r, dict) and all(type(v) is float for v in r.values()) for r in rows):
                 columns = {name: np.array([r[name] for r in rows], dtype=np.float64) for name in wanted}
             run.evaluate(part, info, rows, columns)
+            chunk.non_finite.extend(positions[k] for k in part.non_finite)  # (it was dropped: no NDJSON warning)
             for k, i in enumerate(positions):
                 chunk.outputs[i] = part.outputs[k]
                 chunk.errors[i] = part.errors[k]
@@ -771,6 +915,7 @@ class _NdjsonRows:
                     chunk.grads.setdefault(name, [None] * n)[i] = column[k]
                 if chunk.checks is not None and part.checks is not None:
                     chunk.checks[i] = part.checks[k]
+        chunk.non_finite.sort()
         return chunk
 
     def _say_unused(self, records, positions, lines, wanted) -> None:

@@ -7,7 +7,7 @@ from typing import Annotated
 import numpy as np
 import typer
 
-from gradcli.calc.calculator import calculate
+from gradcli.calc.calculator import attach_checks, calculate
 from gradcli.calc.rows import check_stdin_once, run_rows_command
 from gradcli.cli import options
 from gradcli.cli.app import (
@@ -40,6 +40,20 @@ from gradcli.io.outputs import check_distinct_files, emit_single, input_file
 from gradcli.lang.evaluation import produced_non_finite
 from gradcli.render import json_out as render_json
 from gradcli.safety.guard import deadline
+
+
+def _check_after_answer(result, screen, checks: dict, dtype) -> None:
+    """The check, run once the answer is on the screen: a transient spinner on a terminal, nothing elsewhere
+    (the answer is flushed first, so a pipe gets it at once too)."""
+    if checks["check"] is False and not checks["gradcheck"]:
+        return
+    screen.file.flush()
+    if screen.is_terminal:
+        with screen.status("checking the gradient: sympy, then numerically if it runs out of time…",
+                           spinner="dots"):
+            attach_checks(result, first=True, dtype=dtype, **checks)
+    else:
+        attach_checks(result, first=True, dtype=dtype, **checks)
 
 
 @app.command("eval")
@@ -81,9 +95,10 @@ def eval_command(
     check_limit: Annotated[int, typer.Option(
         "--check-limit", metavar="N", rich_help_panel="Checks",
         help="Run the sympy cross-check by default when the tensors have at most N elements in all.")] = 64,
-    check_timeout: Annotated[float, typer.Option(
-        "--check-timeout", metavar="SECONDS", rich_help_panel="Checks",
-        help="Time budget of the sympy cross-check (and of --gradcheck).")] = 5.0,
+    check_timeout: Annotated[float | None, typer.Option(
+        "--check-timeout", metavar="SECONDS", rich_help_panel="Checks", show_default=False,
+        help="CPU time sympy's cross-check may take (and --gradcheck); past it, a 30-digit numeric check "
+             "decides. Default: what keeps the whole command within 1 s of CPU (at least 0.1 s).")] = None,
     strict: Annotated[bool | None, typer.Option(
         "--strict/--no-strict", show_default=False, rich_help_panel="Checks",
         help="A check that disagrees with autograd is a gradcli bug: it always goes to stderr and exits 1; "
@@ -129,7 +144,8 @@ def eval_command(
     Example: [bold]gradcli eval "(x**2).sum()" x=[1,2,3][/]
     """
     def valid_options():
-        options.check_eval(timeout=timeout, check_timeout=check_timeout, check_limit=check_limit,
+        options.check_eval(timeout=timeout, check_timeout=5.0 if check_timeout is None else check_timeout,
+                           check_limit=check_limit,
                            max_length=max_length, max_depth=max_depth, max_nodes=max_nodes,
                            max_elements=max_elements, max_exponent=max_exponent, seed=seed, order=order,
                            max_memory=max_memory)
@@ -164,10 +180,15 @@ def eval_command(
             raise typer.Exit(run_rows_command(
                 expression, rows, values.inputs, values.consts, values.grad_output, dtype=dt, limits=limits,
                 rng=rng, delimiter=delimiter, fail_fast=fail_fast, output=output, fmt=fmt, json_flag=json_out,
-                raw=raw, saves=save, check=bool(check), check_timeout=check_timeout, strict=strict))
+                raw=raw, saves=save, check=bool(check), check_timeout=5.0 if check_timeout is None else check_timeout,
+                strict=strict))
+        table = not (output or fmt or raw or save or json_out)
+        checks = {"check": check, "check_limit": check_limit, "check_timeout": check_timeout, "latex": latex,
+                  "gradcheck": gradcheck}
+        # the table prints the answer as soon as it exists and the check after it; JSON and files wait for both
         result = calculate(expression, values.inputs, values.consts, grad_output=values.grad_output, dtype=dt,
-                           limits=limits, check=check, check_limit=check_limit, check_timeout=check_timeout,
-                           latex=latex, gradcheck=gradcheck, hessian=hessian, jacobian=jacobian, order=order)
+                           limits=limits, hessian=hessian, jacobian=jacobian, order=order,
+                           **({"check": False} if table else checks))
         if output or fmt or raw or save:  # files and raw output: gradcli/io/outputs.py
 
             emit_single(result, output=output, fmt=fmt, raw=raw, json_flag=json_out, saves=save or [],
@@ -180,7 +201,8 @@ def eval_command(
         else:
             from gradcli.render.table import print_eval_result
 
-            print_eval_result(result, console(no_color, color, width))
+            screen = console(no_color, color, width)
+            print_eval_result(result, screen, between=lambda: _check_after_answer(result, screen, checks, dt))
         if result.error is not None:
             sys.stderr.write(f"gradcli: error: {result.error}\n")
             if "implicitly created only for scalar outputs" in result.error:

@@ -22,7 +22,7 @@ from gradcli.engine import Tensor, dtypes
 from gradcli.engine.autograd import Function, run_backward
 from gradcli.engine.ops.linalg import MatMul
 from gradcli.homework.reading import pytorch_expression
-from gradcli.lang.evaluation import engine_settings, evaluate_expression
+from gradcli.lang.evaluation import const_array, engine_settings, evaluate_expression
 from gradcli.lang.evaluator import EngineBackend, evaluate
 from gradcli.lang.parser import parse
 from gradcli.safety.errors import EvalError, GradcliError
@@ -242,7 +242,7 @@ def explain(expression: str, inputs: dict[str, np.ndarray], consts: dict[str, np
     with engine_settings(dtype, limits), time_limit(limits.max_seconds):
         leaves = {name: Tensor._make(np.array(v, dtype=dtype.np), None).requires_grad_(True)
                   for name, v in inputs.items()}
-        constants = {name: Tensor._make(np.array(v, dtype=dtype.np), None) for name, v in consts.items()}
+        constants = {name: Tensor._make(const_array(v, dtype), None) for name, v in consts.items()}
         recorder = _Recorder(EngineBackend({**leaves, **constants}, dtype))
         out = evaluate(result.program, recorder)
         if not isinstance(out, Tensor):

@@ -7,9 +7,16 @@ VALUE is one of
   @path                              a file: .npy, .npz (@f.npz:key), .json, or comma/whitespace text;
                                      any of them gzip-compressed (.gz); FIFOs and /dev/stdin work
   @-  (or -)                         the same formats read from standard input (sniffed by content)
+  tensor([0, 2]), long(...), int(...) the value typed as PyTorch types it (see below)
 Values are parsed with `ast` through a whitelist, never evaluated as Python.  Files are read strictly: an
 empty field or a ragged row is an error naming its line and column, never silently skipped.  Every file and
 stdin is gated by size before it is parsed (and a .npy/.npz array by its header before its data is read).
+
+Types, as PyTorch's: a tensor that requires grad is floating (the command's dtype), whatever its text.  A
+constant (`typed=True`: eval's --const, the REPL's `const x = ...`) keeps the type `torch.tensor` gives its
+data: integers written as integers (`[0, 2]`, `3`, `arange(3)`, `full((2,), 7)`, a JSON integer, a text file
+of integers, an integer .npy) are int64, True/False are bool, anything else is floating; `long(...)`/`int(...)`
+make any value int64 (truncating, as `.long()`), `tensor(...)` states the literal's own type explicitly.
 """
 
 from __future__ import annotations
@@ -36,6 +43,8 @@ from gradcli.safety.errors import InputError
 from gradcli.safety.limits import Limits
 
 _GENERATORS = ("randn", "rand", "zeros", "ones", "arange", "linspace", "eye", "full")
+_TYPE_FORMS = ("tensor", "long", "int")  # the whole value typed: tensor(data) as torch.tensor, long(...) int64
+_REQUIRES_FLOAT_HINT = "a tensor that requires grad is floating: give an integer tensor with --const NAME=VALUE"
 _NAMED_NUMBERS = {"nan": math.nan, "inf": math.inf, "pi": math.pi, "e": math.e}
 _VALUE_HINT = "a value is a number, a list like [1,2,3], randn(3,4) or @file"
 
@@ -65,9 +74,10 @@ class Assignment:
 
 
 def parse_assignment(spec: str, *, dtype: np.dtype, rng: np.random.Generator, limits: Limits,
-                     stdin=None) -> Assignment:
+                     stdin=None, typed: bool = False) -> Assignment:
     name, text, offset = _split_assignment(spec)
-    value = parse_value(text, dtype=dtype, rng=rng, limits=limits, stdin=stdin, source=spec, offset=offset)
+    value = parse_value(text, dtype=dtype, rng=rng, limits=limits, stdin=stdin, source=spec, offset=offset,
+                        typed=typed)
     return Assignment(name, value, spec)
 
 
@@ -89,7 +99,9 @@ def check_name(name: str, source: str | None = None, *, where: str = "", start: 
 
 
 def parse_value(text: str, *, dtype: np.dtype, rng: np.random.Generator, limits: Limits, stdin=None,
-                source: str | None = None, offset: int = 0) -> np.ndarray:
+                source: str | None = None, offset: int = 0, typed: bool = False) -> np.ndarray:
+    """The array VALUE stands for: floating (`dtype`), or with `typed` (a constant) in the type PyTorch gives
+    its data: int64 for integers, bool for True/False, `dtype` for the rest (see the module's docstring)."""
     source = text if source is None else source
     stripped = text.strip()
     if not stripped:
@@ -98,9 +110,9 @@ def parse_value(text: str, *, dtype: np.dtype, rng: np.random.Generator, limits:
         raise InputError(f"value is {len(stripped)} characters long; the limit is {limits.max_length}",
                          source=source[:200], hint="put large values in a file: NAME=@values.npy")
     if stripped in ("-", "@-"):
-        return _finish(_read_stdin(stdin, limits), dtype, limits, "standard input")
+        return _finish(_read_stdin(stdin, limits, typed), dtype, limits, "standard input", typed)
     if stripped.startswith("@"):
-        return _finish(_read_file(stripped[1:], limits, source, offset), dtype, limits, stripped[1:])
+        return _finish(_read_file(stripped[1:], limits, source, offset, typed), dtype, limits, stripped[1:], typed)
     lead = offset + (len(text) - len(text.lstrip()))
     if not stripped.isascii():
         _check_utf8_argument(stripped, source)
@@ -127,8 +139,10 @@ def parse_value(text: str, *, dtype: np.dtype, rng: np.random.Generator, limits:
         raise InputError("numbers separated by commas without brackets",
                          source=source, span=(lead, lead + len(stripped)),
                          hint=f"a list is written [{_excerpt(stripped)}]; a decimal point is '.', as in 1.5")
-    array = _ValueReader(source, lead, limits, rng).read(body)
-    return _finish(array, dtype, limits, source[:200])
+    reader = _ValueReader(source, lead, limits, rng)
+    if isinstance(body, ast.Call) and isinstance(body.func, ast.Name) and body.func.id in _TYPE_FORMS:
+        return _finish(reader.typed_form(body, typed), dtype, limits, source[:200], True)
+    return _finish(reader.read(body), dtype, limits, source[:200], typed)
 
 
 def _check_utf8_argument(text: str, source: str) -> None:
@@ -141,11 +155,13 @@ def _check_utf8_argument(text: str, source: str) -> None:
         raise InputError(f"the value is not UTF-8 text{shown}", source=source[:200]) from None
 
 
-def _finish(array, dtype, limits, what) -> np.ndarray:
+def _finish(array, dtype, limits, what, typed: bool = False) -> np.ndarray:
     array = np.asarray(array)
     if array.size > limits.max_elements:
         raise InputError(f"{_excerpt(what)} has {array.size} elements; the limit is {limits.max_elements}",
                          hint="raise it with --max-elements")
+    if typed and array.dtype.kind in "iub":  # a constant keeps torch's type of its data: int64 or bool
+        dtype = np.dtype(np.bool_) if array.dtype.kind == "b" else np.dtype(np.int64)
     if array.dtype == dtype and array.flags.writeable:
         return array  # every reader here makes a fresh array (read-only ones are views of bytes): no copy
     return array.astype(dtype)
@@ -176,24 +192,50 @@ class _ValueReader:
         end = self.offset + (node.end_col_offset or node.col_offset + 1)
         raise InputError(message, source=self.source, span=(start, end), hint=hint)
 
+    def typed_form(self, node, typed: bool) -> np.ndarray:
+        """tensor(data), long(data) or int(data): the whole value, in the type it states."""
+        name = node.func.id
+        if node.keywords or len(node.args) != 1:
+            self.fail(node, f"{name}(...) takes one value", hint=f"for example {name}([0, 2])")
+        value = np.asarray(self.read(node.args[0], 1))
+        if name == "tensor":
+            if not typed and value.dtype.kind in "iub":
+                value = value.astype(np.float64)  # requires grad: floating, as a plain list would be
+            return value
+        if not typed:
+            self.fail(node.func, f"{name}(...) makes an int64 tensor, and only Tensors of floating point and "
+                                 "complex dtype can require gradients", hint=_REQUIRES_FLOAT_HINT)
+        if value.dtype.kind == "f":
+            if not np.all(np.isfinite(value)):
+                self.fail(node, f"{name}(...) of nan or inf: an integer cannot hold it")
+            if np.any(np.abs(value) >= 2.0**63):
+                self.fail(node, f"{name}(...): the value does not fit in int64")
+        return np.trunc(value).astype(np.int64) if value.dtype.kind == "f" else value.astype(np.int64)
+
     def read(self, node, depth=0):
         if depth > self.limits.max_depth:
             self.fail(node, "value is nested too deeply")
-        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) \
-                and not isinstance(node.value, bool):
-            try:
-                return float(node.value)
-            except OverflowError:
-                self.fail(node, "integer too large for a float", hint="write it as a float, e.g. 1e400 (inf)")
+        if isinstance(node, ast.Constant) and isinstance(node.value, bool):
+            return node.value
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
+            if isinstance(node.value, int):  # kept as an integer: a constant of integers is int64, as in torch
+                try:
+                    float(node.value)
+                except OverflowError:
+                    self.fail(node, "integer too large for a float", hint="write it as a float, e.g. 1e400 (inf)")
+                return node.value if -2**63 <= node.value < 2**63 else float(node.value)
+            return float(node.value)
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
             value = self.read(node.operand, depth + 1)
-            if not isinstance(value, float):
+            if not _is_number(value):
                 self.fail(node, "a sign can only precede a number")
-            return -value if isinstance(node.op, ast.USub) else value
+            value = -value if isinstance(node.op, ast.USub) else value
+            return value if isinstance(value, float) or -2**63 <= value < 2**63 else float(value)
         if isinstance(node, ast.BinOp) and isinstance(node.op, tuple(_ARITHMETIC)):
             left, right = self.read(node.left, depth + 1), self.read(node.right, depth + 1)
-            if not (isinstance(left, float) and isinstance(right, float)):
+            if not (_is_number(left) and _is_number(right)):
                 self.fail(node, "arithmetic in a value works on numbers only", hint=_VALUE_HINT)
+            left, right = float(left), float(right)
             with np.errstate(all="ignore"):  # IEEE results (1/0 = inf, 10**400 = inf) as PyTorch gives them
                 return float(_ARITHMETIC[type(node.op)](np.float64(left), np.float64(right)))
         if isinstance(node, ast.Name) and node.id in _NAMED_NUMBERS:
@@ -201,15 +243,18 @@ class _ValueReader:
         if isinstance(node, (ast.List, ast.Tuple)):
             items = [self.read(e, depth + 1) for e in node.elts]
             try:
-                return np.array(items, dtype=np.float64)
+                return np.array(items, dtype=_list_dtype(items))
             except ValueError:
                 self.fail(node, "rows of a nested list must all have the same length")
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _GENERATORS:
             return self.generate(node, depth)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _TYPE_FORMS:
+            self.fail(node, f"{node.func.id}(...) types the whole value", hint=f"write {node.func.id}([...])")
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             close = difflib.get_close_matches(node.func.id, _GENERATORS, n=1)
             self.fail(node.func, f"unknown value generator '{node.func.id}'",
-                      hint=f"did you mean `{close[0]}`?" if close else "generators: " + ", ".join(_GENERATORS))
+                      hint=f"did you mean `{close[0]}`?" if close else "generators: " + ", ".join(_GENERATORS)
+                      + "; tensor([...]) and long(...) type a value")
         self.fail(node, "not a value", hint=_VALUE_HINT)
 
     def generate(self, node, depth):
@@ -223,7 +268,10 @@ class _ValueReader:
                 if value.size > 64:
                     self.fail(a, "a shape has at most 64 sizes")
                 value = tuple(float(v) for v in value.ravel())
+            elif isinstance(value, bool):
+                self.fail(a, f"{name}() takes numbers, not {value}")
             args.append(value)
+        integers = all(isinstance(a, int) for a in args)  # torch.arange(3), torch.full(s, 7): int64
         try:
             shape = _generator_shape(name, args)
         except (TypeError, ValueError, OverflowError) as err:
@@ -245,15 +293,32 @@ class _ValueReader:
         if name == "eye":
             return np.eye(*shape)
         if name == "full":
-            return np.full(shape, float(args[1]))
+            return np.full(shape, args[1], dtype=np.int64 if isinstance(args[1], int) else np.float64)
         if name == "linspace":
             return np.linspace(args[0], args[1], shape[0])
         start, _stop, step = _arange_args(args)
+        if integers:
+            return int(start) + int(step) * np.arange(shape[0], dtype=np.int64)
         return start + step * np.arange(shape[0], dtype=np.float64)
 
 
 _ARITHMETIC = {ast.Add: np.add, ast.Sub: np.subtract, ast.Mult: np.multiply, ast.Div: np.divide,
                ast.Pow: np.power}
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _list_dtype(items) -> type:
+    """torch.tensor's type of a list's data: bool if all bool, int64 if all integers (or bool), else float64."""
+    kinds = {("b" if isinstance(v, bool) else "i" if isinstance(v, int) else "f") if not isinstance(v, np.ndarray)
+             else v.dtype.kind for v in items}
+    if kinds <= {"b"} and items:
+        return np.bool_
+    if kinds <= {"b", "i"} and items:
+        return np.int64
+    return np.float64
 
 
 def _count(n: int) -> str:
@@ -312,7 +377,7 @@ def _generator_shape(name, args) -> tuple:
 
 # -- files and streams ----------------------------------------------------------------------------------------
 
-def _read_file(path_text: str, limits: Limits, source=None, offset=0):
+def _read_file(path_text: str, limits: Limits, source=None, offset=0, typed: bool = False):
     """The array in file `path_text` (`file.npz:key` names one array of an .npz)."""
     key = None
     if not os.path.lexists(path_text):
@@ -331,13 +396,13 @@ def _read_file(path_text: str, limits: Limits, source=None, offset=0):
             if _streamable(stream, head, extension):
                 try:
                     return _from_text(head, _table_from_stream(stream, what, limits), what, limits,
-                                      delimiter=_DELIMITERS.get(extension))
+                                      delimiter=_DELIMITERS.get(extension), typed=typed)
                 except ValueError:
                     stream.seek(0)  # bad text: the in-memory reader below finds the line and column
         except OSError as err:
             raise InputError(f"cannot read {what}: {err.strerror or err}") from None
         data = _read_opened(stream, path_text, limits, source, offset)
-    return _decode(data, what, limits, key=key, extension=extension)
+    return _decode(data, what, limits, key=key, extension=extension, typed=typed)
 
 
 def _streamable(stream, head: bytes, extension: str) -> bool:
@@ -418,9 +483,9 @@ def _read_opened(stream, path_text: str, limits: Limits, source=None, offset=0) 
         raise InputError(f"cannot read {shown}: {err.strerror or err}", source=source, span=span) from None
 
 
-def _read_stdin(stdin, limits: Limits):
+def _read_stdin(stdin, limits: Limits, typed: bool = False):
     data = _stdin_bytes(stdin, limits)
-    return _decode(data, "standard input", limits, key=None, extension="")
+    return _decode(data, "standard input", limits, key=None, extension="", typed=typed)
 
 
 def _stdin_bytes(stdin, limits: Limits) -> bytes:
@@ -468,7 +533,7 @@ def _too_large(what: str, cap: int, limits: Limits) -> InputError:
                       f"{limits.max_elements:,}", hint="raise --max-elements, or store the array as .npy")
 
 
-def _decode(data: bytes, what: str, limits: Limits, *, key, extension: str):
+def _decode(data: bytes, what: str, limits: Limits, *, key, extension: str, typed: bool = False):
     """Bytes to an array, by content: gzip, .npy, .npz, JSON or delimited text."""
     if data[:2] == _GZIP_MAGIC:
         data = _gunzip(data, what, limits)
@@ -483,8 +548,9 @@ def _decode(data: bytes, what: str, limits: Limits, *, key, extension: str):
     data = _text_bytes(data, what)
     first = re.match(rb"\s*", data).end()
     if extension == ".json" or data[first:first + 1] in (b"[", b"{"):
-        return _from_json(data, what, limits)
-    return _from_text(data, _table_from_bytes(data, what), what, limits, delimiter=_DELIMITERS.get(extension))
+        return _from_json(data, what, limits, typed)
+    return _from_text(data, _table_from_bytes(data, what), what, limits, delimiter=_DELIMITERS.get(extension),
+                      typed=typed)
 
 
 def _gunzip(data: bytes, what: str, limits: Limits) -> bytes:
@@ -609,7 +675,12 @@ def unique_keys(pairs) -> dict:
     return obj
 
 
-def _json_load(data: bytes, what: str, limits: Limits):
+def _json_int(text: str):
+    """A JSON integer kept as an integer where int64 holds it (a constant of integers is int64)."""
+    return int(text) if len(text) < 19 else float(text)
+
+
+def _json_load(data: bytes, what: str, limits: Limits, typed: bool = False):
     # A nested list of n numbers has at least n-1 commas: too many commas means too many numbers, refused
     # before the (memory-hungry) Python objects exist.
     if data.count(b",") + 1 > 2 * limits.max_elements:
@@ -619,7 +690,8 @@ def _json_load(data: bytes, what: str, limits: Limits):
         return {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}[name]
 
     try:
-        return json.loads(data, parse_constant=constant, parse_int=float, object_pairs_hook=unique_keys)
+        return json.loads(data, parse_constant=constant, parse_int=_json_int if typed else float,
+                          object_pairs_hook=unique_keys)
     except DuplicateKey as err:
         raise InputError(f"{what} gives '{_excerpt(err.key)}' twice") from None
     except json.JSONDecodeError as err:
@@ -629,8 +701,8 @@ def _json_load(data: bytes, what: str, limits: Limits):
         raise InputError(f"{what} is nested too deeply") from None
 
 
-def _from_json(data: bytes, what: str, limits: Limits) -> np.ndarray:
-    value = _json_load(data, what, limits)
+def _from_json(data: bytes, what: str, limits: Limits, typed: bool = False) -> np.ndarray:
+    value = _json_load(data, what, limits, typed)
     if isinstance(value, dict):
         raise InputError(f"{what} holds a JSON object, not a value",
                          hint="bind the names of a JSON object with --inputs FILE")
@@ -638,26 +710,33 @@ def _from_json(data: bytes, what: str, limits: Limits) -> np.ndarray:
 
 
 def _json_array(data, what: str, limits: Limits) -> np.ndarray:
-    """A JSON number or nested list of numbers (or "nan"/"inf"/"-inf" strings) as float64."""
+    """A JSON number or nested list of numbers (or "nan"/"inf"/"-inf" strings) as float64; int64 when every
+    number is a Python int (JSON integers are ints only when read for a constant)."""
     stack = [(data, 0)]
+    integers = not isinstance(data, float)
     while stack:  # check every leaf's type: np.array would turn null into nan and true into 1.0
         item, depth = stack.pop()
         if isinstance(item, list):
             if depth >= 64:
                 raise InputError(f"{what} is nested too deeply (a tensor has at most 64 dimensions)")
-            stack.extend((child, depth + 1) for child in item if not isinstance(child, float))
+            children = [(child, depth + 1) for child in item if not isinstance(child, float)]
+            integers = integers and len(children) == len(item)
+            stack.extend(children)
         elif isinstance(item, bool) or not (isinstance(item, (float, int))
                                             or (isinstance(item, str) and item in ("nan", "inf", "-inf"))):
             raise InputError(f"{what} holds {_excerpt(json.dumps(item))}, which is not a number")
+        elif not isinstance(item, int):
+            integers = False
     try:
-        return np.array(data, dtype=np.float64)
+        return np.array(data, dtype=np.int64 if integers else np.float64)
     except ValueError:
         raise InputError(f"{what}: rows of a nested list must all have the same length") from None
     except OverflowError:
         raise InputError(f"{what} holds an integer too large for a float") from None
 
 
-def _from_text(head: bytes, read_table, what: str, limits: Limits, *, delimiter: str | None) -> np.ndarray:
+def _from_text(head: bytes, read_table, what: str, limits: Limits, *, delimiter: str | None,
+               typed: bool = False) -> np.ndarray:
     """Numbers separated by commas (or whitespace, when the first line has no comma), one row per line.
 
     `head` holds the first data line; `read_table(delimiter, max_rows)` parses with numpy's C reader. Every
@@ -677,23 +756,30 @@ def _from_text(head: bytes, read_table, what: str, limits: Limits, *, delimiter:
         array = read_table(delimiter, limits.max_elements // max(array.shape[1], 1) + 1)
     if array.size > limits.max_elements:
         raise InputError(f"{what} holds more than {limits.max_elements} numbers", hint="raise it with --max-elements")
+    if typed and array.size and np.all(np.isfinite(array)) and np.all(array == np.trunc(array)):
+        try:  # a constant written as integers is int64 (1.0 is a float, as torch.tensor([1.0]) is)
+            array = read_table(delimiter, array.shape[0], np.int64)
+        except ValueError:
+            pass
     if array.shape[0] == 1:
         return array[0] if array.shape[1] > 1 else array.reshape(())
     return array[:, 0] if array.shape[1] == 1 else array
 
 
-def _c_reader(lines, delimiter: str | None, max_rows: int) -> np.ndarray:
+def _c_reader(lines, delimiter: str | None, max_rows: int, dtype=np.float64) -> np.ndarray:
     """numpy's C reader, never more than `max_rows` rows (blank and comment lines do not count)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return np.loadtxt(lines, dtype=np.float64, delimiter=delimiter, comments="#", ndmin=2, max_rows=max_rows)
+        return np.loadtxt(lines, dtype=dtype, delimiter=delimiter, comments="#", ndmin=2, max_rows=max_rows)
 
 
 def _table_from_bytes(data: bytes, what: str):
-    def read_table(delimiter, max_rows):
+    def read_table(delimiter, max_rows, dtype=np.float64):
         try:
-            return _c_reader(io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"), delimiter, max_rows)
+            return _c_reader(io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"), delimiter, max_rows, dtype)
         except ValueError as err:
+            if dtype is not np.float64:
+                raise  # the float reading succeeded: these are not all integers
             message = str(err)
         if delimiter is not None:
             # numpy reads a line of blanks as one empty field when a delimiter is given; such a line holds no
@@ -711,10 +797,10 @@ def _table_from_bytes(data: bytes, what: str):
 def _table_from_stream(stream, what: str, limits: Limits):
     """Parse straight from a regular file; any ValueError (bad text, bad UTF-8) is for the caller to redo
     in memory, where the error is located."""
-    def read_table(delimiter, max_rows):
+    def read_table(delimiter, max_rows, dtype=np.float64):
         stream.seek(0)
         checked = io.BufferedReader(_CheckedStream(stream, max_input_bytes(limits), what, limits), 1 << 20)
-        return _c_reader(io.TextIOWrapper(checked, encoding="utf-8"), delimiter, max_rows)
+        return _c_reader(io.TextIOWrapper(checked, encoding="utf-8"), delimiter, max_rows, dtype)
 
     return read_table
 
@@ -903,11 +989,11 @@ class LazyGenerator:
         return self.generator().uniform(math.prod(shape), self.dtype).reshape(shape)
 
 
-def parse_assignments(specs: list[str], *, dtype, rng, limits) -> dict:
-    """NAME=VALUE specs as {name: array}; a name given twice is an error."""
+def parse_assignments(specs: list[str], *, dtype, rng, limits, typed: bool = False) -> dict:
+    """NAME=VALUE specs as {name: array}; a name given twice is an error.  `typed`: constants (see parse_value)."""
     values = {}
     for spec in specs:
-        a = parse_assignment(spec, dtype=dtype, rng=rng, limits=limits)
+        a = parse_assignment(spec, dtype=dtype, rng=rng, limits=limits, typed=typed)
         if a.name in values:
             raise InputError(f"'{a.name}' is given twice", source=spec, span=(0, len(a.name)))
         values[a.name] = a.value
@@ -927,7 +1013,7 @@ def read_values(assignments: list[str], consts: list[str], inputs_files: list[st
                 dtype: np.dtype, limits: Limits, rng) -> CommandValues:
     """NAME=VALUE specs, --const specs, --inputs files (bound into the tensors) and --grad-output, read."""
     inputs = parse_assignments(assignments, dtype=dtype, rng=rng, limits=limits)
-    constants = parse_assignments(consts, dtype=dtype, rng=rng, limits=limits)
+    constants = parse_assignments(consts, dtype=dtype, rng=rng, limits=limits, typed=True)
     for path in inputs_files:
         bind_inputs_file(inputs, path, dtype=dtype, limits=limits)
     gout = None if grad_output is None else parse_value(grad_output, dtype=dtype, rng=rng, limits=limits)

@@ -65,6 +65,17 @@ def engine_settings(dtype: dtypes.DType, limits: Limits):
         engine.SizeLimit.max_elements = prev_limit
 
 
+def const_array(value, dtype: dtypes.DType) -> np.ndarray:
+    """A constant's array as the calculator holds it: integers int64 and booleans bool, as `torch.tensor` types
+    them (class indices, index tensors), anything else floating in `dtype`."""
+    array = np.asarray(value)
+    if array.dtype.kind == "b":
+        return np.array(array, dtype=np.bool_)
+    if array.dtype.kind in "iu":
+        return np.array(array, dtype=np.int64)
+    return np.array(array, dtype=dtype.np)
+
+
 def evaluate_expression(expression: str, inputs: dict[str, np.ndarray], consts: dict[str, np.ndarray] | None = None,
                         *, grad_output: np.ndarray | None = None, dtype: dtypes.DType = dtypes.float64,
                         limits: Limits | None = None) -> EvalResult:
@@ -84,8 +95,13 @@ def evaluate_expression(expression: str, inputs: dict[str, np.ndarray], consts: 
     with engine_settings(dtype, limits), time_limit(limits.max_seconds):
         tensors = {name: Tensor._make(np.array(v, dtype=dtype.np), None).requires_grad_(True)
                    for name, v in inputs.items()}
-        constants = {name: Tensor._make(np.array(v, dtype=dtype.np), None) for name, v in consts.items()}
-        out = evaluate(program, EngineBackend({**tensors, **constants}, dtype))
+        constants = {name: Tensor._make(const_array(v, dtype), None) for name, v in consts.items()}
+        try:
+            out = evaluate(program, EngineBackend({**tensors, **constants}, dtype))
+        except EvalError as err:
+            if err.hint is None:
+                err.hint = index_dtype_hint(err.message, program, inputs, consts)
+            raise
         out = as_output(out, program)
         result = EvalResult(expression, program, out.array, {}, grad_output)
         used = set(program.variables)
@@ -106,6 +122,33 @@ def evaluate_expression(expression: str, inputs: dict[str, np.ndarray], consts: 
         elif report.grad is not None and not np.all(np.isfinite(report.grad)):
             result.warnings.append(f"{name}.grad contains {_kinds(report.grad)}")
     return result
+
+
+# torch's errors when a floating tensor reaches an argument that takes class indices or an index tensor
+_INDEX_DTYPE_ERRORS = ("expected target dtype to be Long or Byte", "expected scalar type Long but found",
+                       "Expected dtype int32", "Expected dtype int64", "dtype of indices should be Long",
+                       "only applicable to index tensor", "Expected tensor for argument #1 'indices'",
+                       "tensors used as indices must be long")
+
+
+def index_dtype_hint(message: str, program: Program, inputs: dict, consts: dict) -> str | None:
+    """A hint for torch's error when a floating tensor is given where class indices belong: name the tensor
+    and the --const that types it as int64."""
+    if not any(text in message for text in _INDEX_DTYPE_ERRORS):
+        return None
+    used = set(program.variables)
+    floats = [(n, v) for n, v in {**consts, **inputs}.items() if n in used and np.asarray(v).dtype.kind == "f"]
+    integral = [(n, np.asarray(v)) for n, v in floats
+                if np.all(np.isfinite(v)) and np.all(np.asarray(v) == np.trunc(v))]
+    name, value = (integral or [(n, np.asarray(v)) for n, v in floats] or [("t", np.asarray([0]))])[0]
+    shown = np.trunc(value).astype(np.int64) if np.all(np.isfinite(value)) else np.asarray([0])
+    text = str(shown.tolist()).replace(" ", "")
+    if len(text) > 40 or shown.size > 8:
+        text = f"long(@{name}.npy)"
+    where = "" if name in consts else f" ({name} requires grad, so it is floating)"
+    kind = "class indices" if "target" in message else "indices"
+    return (f"pass the {kind} as integers: --const {name}={text}{where}; a list of integers is int64, "
+            "as torch.tensor([0]) is")
 
 
 def _kinds(array) -> str:

@@ -78,10 +78,21 @@ def verdict_text(check: dict) -> str:
     return f"{check['status']}: {check['reason']}"
 
 
+def numeric_verdict_text(check: dict) -> str:
+    """The verdict of the numeric check that decided when sympy could not: what decided, its error bound, why."""
+    bound = check.get("error_bound")
+    how = f"numeric ({check['method']}" + (f", |Δ| ≤ {bound:.2g})" if bound is not None else ")")
+    text = f"{check['status']} — {how}" + (f": {check['reason']}" if check["status"] != "agrees" else "")
+    return text + (f"; {check['sympy']}" if check.get("sympy") else "")
+
+
 def print_checks(extras: dict, console: Console) -> None:
     """The lines after the eval table: sympy's formulas and verdict, then the numeric check."""
     symbolic = extras.get("symbolic")
-    if symbolic is not None:
+    if symbolic is not None and symbolic.get("decided_by") == "numeric":
+        print_wrapped(console, Text.assemble(("check   ", "bold"), numeric_verdict_text(symbolic),
+                                             style=_STYLES[symbolic["status"]]), len(INDENT))
+    elif symbolic is not None:
         width = console.width
         lines = derivative_lines(symbolic, width)
         verdict = Text(verdict_text(symbolic), style=_STYLES[symbolic["status"]])

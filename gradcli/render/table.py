@@ -45,7 +45,9 @@ def _labelled(label: str, body: Text) -> Text:
     return out
 
 
-def print_eval_result(result, console: Console) -> None:
+def print_eval_result(result, console: Console, between=None) -> None:
+    """The output line, the table, then `between()` (eval's check, run once the answer is shown), the extras'
+    lines (checks, derivatives) and the warnings."""
     width = console.width
     output = format_array(result.output)
     shape = ("  shape " + format_shape(result.output.shape), "dim") if result.output.ndim else ""
@@ -67,6 +69,8 @@ def print_eval_result(result, console: Console) -> None:
             _print_table(rows, console)
         else:
             _print_blocks(result, console, width)
+    if between is not None:
+        between()
     for extra_render in result.extras.get("_render", []):
         extra_render(console)
     for warning in result.warnings:

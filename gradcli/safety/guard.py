@@ -573,3 +573,68 @@ def command(seconds: float | None, *, memory_mb: float | None = None, what: str 
 def time_limit(seconds: float):
     """Raise TimeLimit when the evaluation runs longer than `seconds` (any thread; see `guard.deadline`)."""
     return deadline(seconds, f"evaluation took longer than {seconds:g} s", hint="raise it with --timeout")
+
+
+# -- CPU-time budgets: a check that must not depend on the machine's load --------------------------------------
+
+class _CpuExpired(BaseException):
+    """Raised by the SIGPROF handler inside a `cpu_budget` block."""
+
+
+_cpu_active = False
+CPU_BACKSTOP_FACTOR = 20  # a CPU budget also has a wall-time backstop this many times longer (a blocked call)
+
+
+@contextmanager
+def cpu_budget(seconds: float | None, error: Callable[[], BaseException]):
+    """Raise `error()` when the block has used `seconds` of this process's CPU time (user + sys, ITIMER_PROF).
+
+    A wall-time limit fires early on a loaded machine (a shared one stretches wall time several-fold); CPU time
+    does not stretch, so a budget in CPU seconds gives the same verdicts under load.  The exception lands at the
+    next Python instruction and again every REPEAT_SECONDS of CPU (sympy has bare `except:`s that eat one).
+    A wall-time Deadline of CPU_BACKSTOP_FACTOR times the budget still bounds a block that waits without
+    computing.  Only in the main thread, not nested in another cpu_budget: otherwise (or where setitimer is
+    missing) the budget is a wall-time Deadline of `seconds`."""
+    global _cpu_active
+    if seconds is None or not math.isfinite(seconds) or seconds <= 0:
+        yield
+        return
+    wall = Deadline(seconds if not _alarms or _cpu_active or threading.current_thread() is not threading.main_thread()
+                    else max(seconds * CPU_BACKSTOP_FACTOR, seconds + 2.0), "", supervise=False,
+                    error=lambda message, hint: error())
+    if wall.seconds == seconds:
+        with wall:
+            yield
+        return
+
+    def on_prof(signum, frame):
+        signal.setitimer(signal.ITIMER_PROF, REPEAT_SECONDS)
+        raise _CpuExpired
+
+    previous = signal.signal(signal.SIGPROF, on_prof)
+    _cpu_active = True
+    expired = False
+    try:
+        with wall:
+            signal.setitimer(signal.ITIMER_PROF, seconds)
+            try:
+                yield
+            finally:
+                while True:  # disarm even if the signal lands during the clean-up
+                    try:
+                        signal.setitimer(signal.ITIMER_PROF, 0)
+                        break
+                    except _CpuExpired:
+                        expired = True
+    except _CpuExpired:
+        expired = True
+    finally:
+        signal.signal(signal.SIGPROF, previous or signal.SIG_DFL)
+        _cpu_active = False
+    if expired:
+        raise error() from None
+
+
+def cpu_seconds() -> float:
+    """This process's CPU time so far (user + sys), the clock `cpu_budget` counts."""
+    return time.process_time()

@@ -68,12 +68,12 @@ VALUES = st.one_of(st.sampled_from([0.0, -0.0, 1.0, -1.0, 0.1, 1e-300, 1e300, ma
                    st.floats(-5, 5, allow_nan=False))
 
 
-def single(expression: str, point: dict, shared: dict | None = None) -> dict:
+def single(expression: str, point: dict, shared: dict | None = None, consts: dict | None = None) -> dict:
     """What `gradcli eval EXPR x=.. y=..` answers, as rows mode should write it (or an error marker)."""
     inputs = {n: np.array(v, dtype=np.float64) for n, v in point.items()}
     inputs.update({n: np.array(v, dtype=np.float64) for n, v in (shared or {}).items()})
     try:
-        result = evaluate_expression(expression, inputs, {})
+        result = evaluate_expression(expression, inputs, consts or {})
     except Exception:
         return {"error": True}
     if result.error is not None:
@@ -160,7 +160,9 @@ def test_batch_path_is_taken_for_scalar_rows(monkeypatch, tmp_path):
     assert calls == []  # no row went through the loop
     assert len(csv_rows(result.stdout)) == 50
     calls.clear()
-    result = run("(x*y).sum()", "--rows", path)  # not row-wise: every row through the loop
+    result = run("(x*y).sum()", "--rows", path)  # a full reduction: batched too (issue 29, item 14)
+    assert result.exit_code == 0 and calls == []
+    result = run("(x*y).reshape(1)[0]", "--rows", path)  # indexing: every row through the loop
     assert result.exit_code == 0 and len(calls) == 50
 
 
@@ -467,3 +469,96 @@ def test_an_ndjson_key_the_expression_does_not_read_is_said_once_not_dropped_sil
 def test_a_csv_file_with_another_delimiter_gets_a_hint(tmp_path, text, hint):
     result = run("x*y", "--rows", write(tmp_path, "data.csv", text))
     assert result.exit_code == 2 and hint in result.stderr
+
+
+# -- rows of equal shapes, reductions included, in one batched pass (issue 29, item 14) -------------------------
+
+SHAPES = st.sampled_from([(), (1,), (2,), (3,), (1, 3), (3, 1)])
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(expression=expressions(), shape=SHAPES, y_scalar=st.booleans(), data=st.data())
+def test_vector_rows_equal_single_evaluations(expression, shape, y_scalar, data):
+    try:
+        program = parse(expression, known_variables=frozenset({"x", "y"}))
+    except Exception:
+        return
+    names = [n for n in ("x", "y") if n in program.variables]
+    if not names:
+        return
+    shapes = {"x": shape, "y": () if y_scalar else shape}
+    size = {n: int(np.prod(shapes[n])) for n in names}
+    points = data.draw(st.lists(st.fixed_dictionaries({n: st.lists(VALUES, min_size=size[n], max_size=size[n])
+                                                       for n in names}), min_size=2, max_size=6))
+    rows = [{n: np.array(p[n], dtype=np.float64).reshape(shapes[n]) for n in names} for p in points]
+    lines = [json.dumps({n: r[n].tolist() for n in names}, allow_nan=True) for r in rows]
+    result = run("--rows", "-", "--", expression, input="\n".join(lines) + "\n")
+    records = ndjson(result.stdout)
+    assert len(records) == len(rows)
+    for record, row in zip(records, rows):
+        expected = single(expression, row)
+        assert json.dumps(as_answer(record), sort_keys=True) == json.dumps(expected, sort_keys=True), (expression, row)
+
+
+@pytest.mark.parametrize("expression,shape", [
+    ("(x.sin()*x).sum()", (3,)), ("(x.sin()*x + y).sum()", ()),
+    ("(x / x.sum()).pow(2).sum() + torch.exp(x).mean()", (2,)),
+    ("(x * y).sum() * w", (3,)), ("torch.sum(x**2) - (x * c).sum()", (1, 3)),
+])
+def test_reductions_and_vector_rows_run_in_one_batched_pass(monkeypatch, expression, shape):
+    rng = np.random.default_rng(3)
+    rows = [{"x": rng.normal(size=shape).tolist(), "y": rng.normal(size=shape).tolist()} for _ in range(50)]
+    expected = [single(expression, {n: np.array(r[n]) for n in ("x", "y") if n in expression},
+                       {"w": 0.5} if " w" in expression else None,
+                       {"c": np.array([1, 2, 3])} if "c)" in expression else None) for r in rows]
+
+    def per_row(*args, **kwargs):
+        raise AssertionError("went row by row")
+
+    monkeypatch.setattr(rows_module.RowEvaluator, "one", per_row)
+    text = "\n".join(json.dumps({n: r[n] for n in ("x", "y") if n in expression}) for r in rows) + "\n"
+    shared = ["w=0.5"] if " w" in expression else []
+    consts = ["--const", "c=[1, 2, 3]"] if "c)" in expression else []
+    result = run("--rows", "-", *consts, "--", expression, *shared, input=text)
+    assert result.exit_code == 0, result.output
+    answers = [as_answer(r) for r in ndjson(result.stdout)]
+    for e in expected:
+        e["grads"].pop("c", None)  # a constant: no .grad column in rows mode
+    assert json.dumps(answers, sort_keys=True) == json.dumps(expected, sort_keys=True)
+
+
+def test_rows_the_batch_cannot_hold_exactly_go_one_at_a_time(monkeypatch):
+    calls = []
+    original = rows_module.RowEvaluator.one
+
+    def counted(self, *args, **kwargs):
+        calls.append(1)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(rows_module.RowEvaluator, "one", counted)
+    rows = ['{"x": [1.0, 2.0, 3.0]}', '{"x": [1.0, 2.0]}', '{"x": [0.5, 1.5, 2.5, 3.5, 4.5, 5.5]}']
+    result = run("--rows", "-", "--", "(x.sin()*x).sum()", input="\n".join(rows) + "\n")
+    assert result.exit_code == 0
+    assert len(calls) == 3  # shapes differ (and 6 elements take torch's vectorised sum): row by row
+    for record, row in zip(ndjson(result.stdout), rows):
+        assert as_answer(record) == single("(x.sin()*x).sum()", {"x": np.array(json.loads(row)["x"])})
+
+
+def test_batchable_expressions():
+    def batchable(text):
+        return rows_module.is_batchable(parse(text, known_variables=frozenset({"x", "y"})))
+
+    assert batchable("(x.sin()*x + y).sum()") and batchable("x / x.sum() + torch.mean(x.exp())")
+    assert not batchable("x.sum(0)") and not batchable("x.sum(dim=0)") and not batchable("(x @ y).sum()")
+    assert not batchable("x[0].sum()") and not batchable("x.reshape(3).sum()") and not batchable("(x ** y).sum()")
+    assert not rows_module.is_batchable(parse("x.sum() + c.sum()", known_variables=frozenset({"x", "c"})),
+                                        frozenset({"c"}))  # a constant has no batch dimension
+
+
+@pytest.mark.parametrize("expression", ["(x*x).sum()", "(x*x).reshape(3)[0]"])  # batched, row by row
+def test_ndjson_rows_that_overflow_are_warned_about(expression):
+    text = '{"x": [1, 2, 3]}\n{"x": [1e308, 1e308, 1]}\n'
+    result = run("--rows", "-", "--", expression, input=text)
+    assert result.exit_code == 0
+    assert "1 of 2 rows produced nan or inf from finite inputs" in result.output and "first: line 2" in result.output
+    assert run("--rows", "-", "--strict", "--", expression, input=text).exit_code == 1

@@ -233,10 +233,11 @@ class NllLoss(Function):
     def forward(ctx, x, target, weight, reduction, ignore_index):
         if x.ndim == 0 or x.ndim > 1 and target.shape != (x.shape[0],) + x.shape[2:] or \
                 x.ndim == 1 and target.ndim != 0 and target.shape != (1,):
+            # torch prints a 0-d target's batch size as 0
             raise TorchValueError(f"Expected input batch_size ({x.shape[0] if x.ndim else 1}) to match target "
-                                  f"batch_size ({target.shape[0] if target.ndim else 1}).")
+                                  f"batch_size ({target.shape[0] if target.ndim else 0}).")
         if target.dtype.kind not in "iu":
-            raise TorchRuntimeError(f"expected scalar type Long but found {dtype_title(target.dtype)}")
+            raise TorchRuntimeError(f"expected target dtype to be Long or Byte, but got {dtype_title(target.dtype)}")
         c_dim = 0 if x.ndim == 1 else 1
         n_classes = x.shape[c_dim]
         t = target.reshape(()) if x.ndim == 1 else target
@@ -312,11 +313,14 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         shape = [1] * input.ndim
         shape[c_dim] = n_classes
         weight_b = weight.reshape(*shape)
-    if isinstance(target, Tensor) and target.array.dtype.kind == "f":  # class probabilities
-        if target.shape != input.shape:
-            raise TorchRuntimeError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
-                                    f"({target.shape[0] if target.ndim else 1}).")
-        tgt = target
+    t_array = target.array if isinstance(target, Tensor) else np.asarray(target)
+    if t_array.shape == tuple(input.shape):  # torch: a target of the input's shape holds class probabilities
+        if t_array.dtype.kind != "f":
+            raise TorchRuntimeError("Expected floating point type for target with class probabilities, got "
+                                    f"{dtype_title(t_array.dtype)}")
+        if ignore_index >= 0:
+            raise TorchRuntimeError("ignore_index is not supported for floating point target")
+        tgt = target if isinstance(target, Tensor) else Tensor._make(t_array, None)
         if label_smoothing > 0:
             tgt = arith.add(arith.mul(target, 1 - label_smoothing), _per_class(label_smoothing, n_classes))
         prod = arith.mul(logp, tgt)

@@ -18,7 +18,7 @@ from gradcli.engine import dual
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchIndexError, TorchNotImplementedError, TorchRuntimeError, TorchValueError
 from gradcli.engine.ops import arith, sizes
-from gradcli.engine.ops.common import as_float, val
+from gradcli.engine.ops.common import as_float, dtype_title, val
 from gradcli.engine.ops.elementwise import where
 from gradcli.engine.ops.elementwise_extra import minimum
 from gradcli.engine.ops.losses import check_reduction
@@ -94,7 +94,7 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
     indices = np.asarray(val(input))
     if indices.dtype.kind not in "iu":
         raise TorchRuntimeError("Expected tensor for argument #1 'indices' to have one of the following scalar "
-                                f"types: Long, Int; but got torch.{indices.dtype.name.title()}Tensor instead "
+                                f"types: Long, Int; but got torch.{dtype_title(indices.dtype)}Tensor instead "
                                 "(while checking arguments for embedding)")
     if padding_idx is not None and padding_idx < 0:
         padding_idx += weight.shape[0]
@@ -991,7 +991,15 @@ def multi_margin_loss(input, target, p=1, margin=1, weight=None, size_average=No
     check_reduction(reduction)
     if p not in (1, 2):
         raise TorchValueError("only p == 1 and p == 2 supported")
-    t = np.asarray(val(target)).astype(np.int64)
+    t = np.asarray(val(target))
+    samples = input.shape[0] if input.ndim == 2 else 1
+    if t.ndim > 1 or t.size != samples:
+        raise TorchRuntimeError("multi_margin_loss: target tensor should be 1-D with size equal to the number of "
+                                f"input samples (batch size). Expected target size [{samples}], but got "
+                                f"{list(t.shape)}. Input has shape {list(input.shape)}.")
+    if t.dtype.kind not in "iu":
+        raise TorchRuntimeError(f"expected scalar type Long but found {dtype_title(t.dtype)}")
+    t = t.astype(np.int64)
     classes = input.shape[-1] if input.ndim else 1
     if t.size and (t.min() < 0 or t.max() >= classes):
         raise TorchRuntimeError("target out of range")

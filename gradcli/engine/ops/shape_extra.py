@@ -13,7 +13,7 @@ from gradcli.engine.autograd import Function
 from gradcli.engine.dtypes import result_type
 from gradcli.engine.errors import TorchIndexError, TorchRuntimeError
 from gradcli.engine.ops import shape, sizes
-from gradcli.engine.ops.common import as_shape, check_size, val
+from gradcli.engine.ops.common import as_shape, check_size, dtype_title, val
 from gradcli.engine.ops.registry import register
 from gradcli.engine.ops.views import ViewFunction, number_outputs
 from gradcli.engine.tensor import Tensor, wrap_dim
@@ -313,11 +313,23 @@ def roll(input, shifts, dims=None):
 
 # -- gather, index_select -------------------------------------------------------------------------------
 
+# torch 2.13's text when an index tensor is not an integer tensor, per op
+_INDEX_DTYPE_ERRORS = {
+    "gather": "gather(): Expected dtype int32/int64 for index",
+    "scatter": "scatter(): Expected dtype int32/int64 for index",
+    "scatter_add": "scatter(): Expected dtype int32/int64 for index",
+    "index_select": "index_select(): Expected dtype int32 or int64 for index",
+    "index_add": "index_add_(): Expected dtype int32/int64 for index but got: {dtype}",
+    "take_along_dim": "torch.take_along_dim(): dtype of indices should be Long but got {dtype}",
+}
+
+
 def index_array(index, name):
     arr = val(index)
     arr = np.asarray(arr)
     if arr.dtype.kind not in "iu":
-        raise TorchRuntimeError(f"{name}(): Expected dtype int64 for index")
+        text = _INDEX_DTYPE_ERRORS.get(name, name + "(): Expected dtype int64 for index")
+        raise TorchRuntimeError(text.format(dtype=dtype_title(arr.dtype)))
     return arr.astype(np.int64, copy=False)
 
 
