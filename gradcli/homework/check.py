@@ -1,11 +1,14 @@
 """`gradcli check`: is the student's answer the derivative of the function?
 
 "Correct" means equal as functions on the domain where the derivative is defined.  The numbers decide: the
-derivative is computed by mpmath's high-precision differentiation of the function as read (a road that does
-not go through sympy), the answer is evaluated on the same points, both at 40 significant digits, at points
-found in the domain (both signs, near the constants of the function and of the answer, several scales).
-They must agree to 34 digits at every point; a smaller agreement is redone at 90 digits, where rounding
-noise shrinks (and is dismissed) and a real difference stays.  An answer that agrees only to a few digits
+derivative is a central difference of the function as read (a road that does not go through sympy), the
+answer is evaluated on the same points, at points found in the domain (both signs, near the constants of
+the function and of the answer, several scales).  Every value carries an error bound (homework/bounds.py:
+the rounding of each operation, cancellation included, and the difference's truncation), and a point
+counts only when the bounds decide: they agree to 34 digits with errors below that, or they differ by more
+than four times their errors.  Otherwise the precision is raised (40, 80, ... 640 digits) and, when none
+decides, the point is dropped: a verdict never rests on digits a value does not have (the derivative
+1.3·10⁻⁹⁴ of a function of size 1.5 is 0 at 40 digits).  An answer that agrees only to a few digits
 (a rounded ln 10) is incorrect, and so is an answer undefined where the derivative is defined.  sympy
 gives the derivative's formula, and decides only when no point of the domain can be found (evaluating at
 any precision where floats cannot: e^800 sin x).
@@ -30,6 +33,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from gradcli.homework import bounds
 from gradcli.homework.reader import Reading, Undefined, read_homework, real_function, split_answer, to_text
 from gradcli.safety.errors import GradcliError
 from gradcli.safety.limits import Limits
@@ -490,6 +494,7 @@ class _Comparer:
         tree = ("sub", f.tree[1], f.tree[2]) if implicit else f.tree
         self.tree = tree
         self.function = real_function(tree, names, exp_limit=100.0)
+        self.bounded = bounds.bounded_function(tree, names, exp_limit=100.0)
         self.smooth = not (_functions(tree) & NON_SMOOTH)
         self.literals = sorted(v for v in _literals(tree) if v != 0)
         self._cache: dict = {}
@@ -560,7 +565,7 @@ class _Comparer:
                     point = self._on_curve(candidate) if self.implicit else candidate
                     if point is None:
                         continue
-                    derivative = self.derivative(point, wrt)
+                    derivative = self.bounded_derivative(point, wrt)
                 except (Undefined, ZeroDivisionError, ValueError, OverflowError):
                     continue
                 if derivative is None:
@@ -575,20 +580,25 @@ class _Comparer:
         return [mpmath.mpf(point[n]) for n in self.names]
 
     def derivative(self, point: dict, wrt: tuple[str, ...]):
-        """d^n f / d wrt... at `point` by mpmath's differentiation, in the current precision (None if not
-        defined there)."""
+        """d^n f / d wrt... at `point`, in the current precision (None if not defined there): the value of
+        `bounded_derivative`."""
+        bound = self.bounded_derivative(point, wrt)
+        return None if bound is None else bound.value
+
+    def bounded_derivative(self, point: dict, wrt: tuple[str, ...]):
+        """d^n f / d wrt... at `point` with its error bound (a `bounds.Bound`), at about the current
+        precision's digits; None where it is not defined (a kink, a vertical tangent)."""
         import mpmath
 
         values = self._values(point)
         self.function(*values)  # defined at the point itself
         if self.implicit:
             return self._implicit_derivative(values, wrt)
+        if not all(bounds.uses(self.tree, name) for name in wrt):
+            return bounds.Bound(mpmath.mpf(0), mpmath.mpf(0))  # f(x, y) = 3x² + 1: ∂f/∂y is exactly 0
         counts = Counter(wrt)
         orders = tuple(counts.get(n, 0) for n in self.names)
-        if len(self.names) == 1:
-            value = mpmath.diff(self.function, values[0], orders[0])
-        else:
-            value = mpmath.diff(self.function, tuple(values), orders)
+        value = bounds.derivative(self.bounded, values, orders)
         if not self.smooth:  # a kink inside the stencil: one-sided derivatives differ
             if len(self.names) == 1 and len(wrt) == 1:
                 left = mpmath.diff(self.function, values[0], 1, direction=-1)
@@ -601,18 +611,16 @@ class _Comparer:
         import mpmath
 
         ix, iy = self.names.index(wrt[0]), self.names.index(self.implicit)
-        hf = self.function
 
         def partial(*counts):
             orders = [0] * len(values)
             for index, k in counts:
                 orders[index] += k
-            return mpmath.diff(hf, tuple(values), tuple(orders)) if len(values) > 1 else \
-                mpmath.diff(hf, values[0], orders[0])
+            return bounds.derivative(self.bounded, values, tuple(orders))
 
         hy = partial((iy, 1))
         hx = partial((ix, 1))
-        if hy == 0 or abs(hy) < mpmath.mpf(10) ** -8 * (abs(hx) + abs(hy)):
+        if hy.value == 0 or abs(hy.value) < mpmath.mpf(10) ** -8 * (abs(hx.value) + abs(hy.value)):
             return None  # a vertical tangent or a singular point of the curve
         slope = -hx / hy
         if len(wrt) == 1:
@@ -621,6 +629,62 @@ class _Comparer:
             hxx, hxy, hyy = partial((ix, 2)), partial((ix, 1), (iy, 1)), partial((iy, 2))
             return -(hxx + 2 * hxy * slope + hyy * slope ** 2) / hy
         raise GradcliError("implicit derivatives are checked up to the second order")
+
+    def compare(self, point: dict, wrt: tuple[str, ...], answer, wanted: int = None, ladder=bounds.LADDER,
+                first=None):
+        """The answer against the derivative at `point`, each with its error bound, the precision raised
+        (bounds.LADDER) until their errors decide: ("agree" | "differ", point, derivative, value, digits),
+        ("undefined", point, derivative) where the answer is not defined, or ("unresolved", ...) when no
+        precision tried gives them the digits (the point is then not used: a verdict never rests on digits
+        a value does not have).  `first`: the derivative's Bound at ladder[0], when already known."""
+        import mpmath
+
+        wanted = EQUAL_DIGITS if wanted is None else wanted
+        derivative = value = None
+        for k, digits in enumerate(ladder):
+            with mpmath.workdps(digits):
+                try:
+                    here = point
+                    if self.implicit and digits > DIGITS:
+                        here = self._polished(point)
+                    derivative = first if (k == 0 and first is not None) else self.bounded_derivative(here, wrt)
+                    if derivative is None:
+                        return ("unresolved", point, None, None, 0)
+                except (Undefined, ZeroDivisionError, ValueError, OverflowError):
+                    return ("unresolved", point, None, None, 0)
+                try:
+                    value = answer(*self._values(here))
+                except Undefined:  # (the whole error interval of its argument outside the domain)
+                    return ("undefined", here, derivative.value, None, 0)
+                difference = abs(derivative.value - value.value)
+                error = derivative.error + value.error
+                tolerance = mpmath.mpf(10) ** -wanted * max(abs(derivative.value), abs(value.value))
+                if difference > 4 * error and difference > tolerance:
+                    return ("differ", here, derivative.value, value.value, _agreement_digits(derivative.value,
+                                                                                             value.value))
+                if difference <= tolerance and error <= tolerance:
+                    return ("agree", here, derivative.value, value.value, wanted)
+        return ("unresolved", point, None if derivative is None else derivative.value,
+                None if value is None else value.value, 0)
+
+    def _polished(self, point: dict) -> dict:
+        """The point of the curve near `point` (found at DIGITS), solved again at the current precision: on
+        the curve, the answer may use the equation (y'' = −1/y³ on x² + y² = 1)."""
+        import mpmath
+
+        iy = self.names.index(self.implicit)
+        base = self._values(point)
+
+        def h(y):
+            values = list(base)
+            values[iy] = y
+            return self.function(*values)
+
+        try:
+            y = mpmath.findroot(h, mpmath.mpf(point[self.implicit]))
+        except (Undefined, ZeroDivisionError, ValueError, OverflowError, TypeError):
+            return point
+        return point if isinstance(y, mpmath.mpc) else {**point, self.implicit: y}
 
     def _on_curve(self, candidate: dict):
         """A point of the curve H = 0 at these values of the other variables (None if none is found)."""
@@ -652,7 +716,6 @@ class _Comparer:
 
     # judging -------------------------------------------------------------------------------------------
     def judge(self, result: PartialCheck, timeout: float, symbols) -> None:
-        import mpmath
 
         answer = result.answer
         stray = [v for v in answer.variables if v not in self.names]
@@ -660,25 +723,22 @@ class _Comparer:
             result.verdict, result.decided_by = "incorrect", "variables"
             result.reason = f"your answer depends on {', '.join(stray)}, which the function does not"
             return
-        answer_function = real_function(answer.tree, self.names)
+        answer_function = bounds.bounded_function(answer.tree, self.names)
         points = self.domain_points(result.wrt, frozenset(_literals(answer.tree)))
-        result.points = len(points)
-        worst_digits, differing, undefined = None, [], []
+        worst_digits, differing, undefined, unresolved = None, [], [], []
         for point, derivative in points:
-            with mpmath.workdps(DIGITS):
-                try:
-                    value = answer_function(*self._values(point))
-                except Undefined as err:
-                    value = self._beyond_exp_range(err, answer.tree, point)
-                    if value is None:
-                        undefined.append((point, derivative))
-                        continue
-                digits = _agreement_digits(derivative, value)
-            if digits < EQUAL_DIGITS:
-                digits = self._recheck(point, result.wrt, answer_function, digits, abs(derivative - value))
-            if digits < EQUAL_DIGITS:
-                differing.append((point, derivative, value, digits))
+            outcome, here, value_d, value_a, digits = self.compare(point, result.wrt, answer_function,
+                                                                   first=derivative)
+            if outcome == "undefined":
+                undefined.append((point, value_d))
+            elif outcome == "differ":
+                differing.append((here, value_d, value_a, digits))
                 worst_digits = digits if worst_digits is None else min(worst_digits, digits)
+            elif outcome == "unresolved":
+                unresolved.append(point)
+        if unresolved:  # no precision tried gives these points the digits to compare: not used
+            points = [(p, d) for p, d in points if not any(p is q for q in unresolved)]
+        result.points = len(points)
         undefined, no_derivative = self._where_defined(undefined, result.wrt)
         differing, kinks = self._where_defined(differing, result.wrt)
         if no_derivative or kinks:  # not points of the derivative's domain after all
@@ -688,7 +748,7 @@ class _Comparer:
         if undefined:
             point, derivative = undefined[0]
             result.verdict, result.decided_by = "incorrect", "numbers"
-            result.counterexample = {"point": _plain(point), "expected": None, "derivative": float(derivative)}
+            result.counterexample = {"point": _plain(point), "expected": None, "derivative": _number(derivative)}
             result.reason = (f"your answer is undefined at {len(undefined)} of {len(points)} points where the "
                              "derivative is defined")
             return
@@ -787,7 +847,10 @@ class _Comparer:
         for point, _ in points:
             at = {symbols[name]: sp.Float(point[name], 30) for name in point if name in self.names}
             signs = [1 if point[name] > 0 else -1 if point[name] < 0 else 0 for name in variables]
-            signs += [sp.sign(kink.evalf(30, subs=at)) for kink in kinks]
+            try:  # each sign with 30 digits known (strict: sympy raises when it cannot get them)
+                signs += [sp.sign(kink.evalf(30, subs=at, strict=True)) for kink in kinks]
+            except Exception:  # noqa: BLE001 - no sign known: the point shows no case
+                continue
             if all(sign in (1, -1) for sign in signs):
                 cases.add(tuple(int(sign) for sign in signs))
         branches = [{}]
@@ -849,60 +912,28 @@ class _Comparer:
         return False
 
     def _differs_finely(self, points, wrt, answer_function):
-        """The first of a few points where the answer and the derivative differ at FINE_DIGITS digits (a
-        rounded constant kept to 38 digits), as (point, derivative, value, digits); None if none does."""
-        import mpmath
-
+        """The first of a few points where the answer and the derivative differ beyond their error bounds
+        when compared at FINE_DIGITS digits (a rounded constant kept to 38 digits), as (point, derivative,
+        value, digits); None if none does."""
+        ladder = tuple(d for d in bounds.LADDER if d >= FINE_DIGITS) or (FINE_DIGITS,)
         for point, _ in points[:4]:
-            with mpmath.workdps(FINE_DIGITS):
-                try:
-                    if self.implicit:
-                        point = self._on_curve({k: v for k, v in point.items() if k != self.implicit})
-                        if point is None:
-                            continue
-                    derivative = self.derivative(point, wrt)
-                    value = answer_function(*self._values(point))
-                except (Undefined, ZeroDivisionError, ValueError, OverflowError):
-                    continue
-                if derivative is None:
-                    continue
-                digits = _agreement_digits(derivative, value)
-            if digits < FINE_DIGITS // 2 and self._difference_stays(point, wrt, answer_function, derivative - value):
-                return point, derivative, value, digits
+            outcome, here, derivative, value, digits = self.compare(point, wrt, answer_function,
+                                                                    wanted=FINE_DIGITS // 2, ladder=ladder)
+            if outcome == "differ":
+                return here, derivative, value, digits
         return None
-
-    def _difference_stays(self, point, wrt, answer_function, difference) -> bool:
-        """A real difference stays at a higher precision; the rounding noise of an exact 0 (−1.4e−309 for
-        the derivative at its root) shrinks."""
-        import mpmath
-
-        with mpmath.workdps(FINE_DIGITS + 60):
-            try:
-                derivative = self.derivative(point, wrt)
-                value = answer_function(*self._values(point))
-            except (Undefined, ZeroDivisionError, ValueError, OverflowError):
-                return False
-            return derivative is not None and abs(derivative - value) > abs(difference) * mpmath.mpf(10) ** -30
 
     def _plain_counterexample(self, wrt, answer_function):
         """A difference at a point a student would pick (x = −1, 2, 1/2 ...), when there is one; None else."""
-        import mpmath
-
         free = [name for name in self.names if name != self.implicit]
         if self.implicit or len(free) > 2:
             return None
         for values in itertools.product(NICE_VALUES[:8], repeat=len(free)):
             point = dict(zip(free, values))
-            with mpmath.workdps(DIGITS):
-                try:
-                    derivative = self.derivative(point, wrt)
-                    value = answer_function(*self._values(point))
-                except (Undefined, ZeroDivisionError, ValueError, OverflowError):
-                    continue
-                if derivative is None or not (_is_float(derivative) and _is_float(value)):
-                    continue
-                digits = _agreement_digits(derivative, value)
-            if digits < EQUAL_DIGITS // 2 and self._differentiable_at(point, derivative, wrt):
+            outcome, here, derivative, value, digits = self.compare(point, wrt, answer_function,
+                                                                    wanted=EQUAL_DIGITS // 2)
+            if outcome == "differ" and _is_float(derivative) and _is_float(value) and \
+                    self._differentiable_at(point, derivative, wrt):
                 return point, derivative, value, digits
         return None
 
@@ -916,16 +947,6 @@ class _Comparer:
             value = float(value)
             score += 0 if value == int(value) and abs(value) <= 3 else 1 if value in NICE_VALUES else 3
         return score, sum(abs(float(v)) for v in point.values())
-
-    def _beyond_exp_range(self, err: Undefined, tree, point):
-        """The answer's value where e^u has |u| beyond the range kept for finding points (e^(−3969) in
-        2x + e^(−10000(x − 0.37)²) at x = 1): it is defined there, and mpmath's exponent range holds it."""
-        if "outside the range" not in str(err):
-            return None
-        try:
-            return real_function(tree, self.names, exp_limit=1e300)(*self._values(point))
-        except Undefined:
-            return None
 
     def _where_defined(self, bad: list, wrt: tuple[str, ...]) -> tuple[list, list]:
         """The points of `bad` (where the answer is undefined or differs) at which the derivative really
@@ -952,38 +973,18 @@ class _Comparer:
                     changes = []
                     for distance in (mpmath.mpf(10) ** -20, mpmath.mpf(10) ** -25):
                         try:
-                            near = self.derivative({**point, name: here + sign * distance * scale}, wrt)
+                            near = self.bounded_derivative({**point, name: here + sign * distance * scale}, wrt)
                         except (Undefined, ZeroDivisionError, ValueError, OverflowError):
                             return False  # at the edge of the domain: no two-sided derivative
                         if near is None:
                             return False
-                        noise = mpmath.mpf(10) ** (6 - DIGITS) * max(abs(near), abs(derivative))
-                        changes.append((abs(near - derivative), noise))
+                        noise = mpmath.mpf(10) ** (6 - DIGITS) * max(abs(near.value), abs(derivative)) + \
+                            4 * near.error  # a change within the digits the values have is no change
+                        changes.append((abs(near.value - derivative), noise))
                     (far, _), (close, noise) = changes
                     if close > far / 1000 + noise:
                         return False
         return True
-
-    def _recheck(self, point, wrt, answer_function, digits: int, difference) -> int:
-        """The agreement at a higher precision: rounding noise shrinks with the precision, a real
-        difference does not."""
-        import mpmath
-
-        with mpmath.workdps(RECHECK_DIGITS):
-            try:
-                if self.implicit:
-                    point = self._on_curve({k: v for k, v in point.items() if k != self.implicit})
-                    if point is None:
-                        return digits
-                derivative = self.derivative(point, wrt)
-                value = answer_function(*self._values(point))
-            except (Undefined, ZeroDivisionError, ValueError, OverflowError):
-                return digits
-            if derivative is None:
-                return digits
-            if abs(derivative - value) <= difference * mpmath.mpf(10) ** -10:
-                return 99  # the difference was rounding noise: it shrank with the precision
-            return _agreement_digits(derivative, value)
 
     def _by_sympy(self, result: PartialCheck, timeout: float, symbols, found: int) -> None:
         import sympy as sp
@@ -1028,7 +1029,7 @@ def _exact_counterexample(derivative, answer, symbols, names):
     for values in itertools.product(NICE_VALUES[:6], repeat=len(free)):
         at = {symbols[name]: sp.Rational(value) for name, value in zip(free, values)}
         try:
-            d, a = sp.N(derivative.subs(at), 30), sp.N(answer.subs(at), 30)
+            d, a = sp.N(derivative.subs(at), 30, strict=True), sp.N(answer.subs(at), 30, strict=True)
         except Exception:  # noqa: BLE001 - undefined there: try the next point
             continue
         if not (d.is_real and a.is_real and d.is_finite and a.is_finite):
@@ -1122,6 +1123,28 @@ def _rounding_hint(tree, digits: int, tree_text: str = "") -> str:
     return f"agrees to {digits} significant digits: write constants exactly (ln(10), π, 1/3), not rounded"
 
 
+def _shown_derivative(comparer: _Comparer, point: dict, wrt) -> float:
+    """The derivative at --at's point as a float with all its digits known (the precision raised until its
+    error bound is below 10⁻¹⁷ of it); 0 when it stays within its error of 0 (an exact 0 by rounding), nan
+    where it is undefined or no precision tried resolves it."""
+    import mpmath
+
+    bound = None
+    for digits in bounds.LADDER:
+        with mpmath.workdps(digits):
+            try:
+                bound = comparer.bounded_derivative(point, wrt)
+            except (Undefined, ZeroDivisionError, ValueError, OverflowError):
+                return math.nan
+            if bound is None:
+                return math.nan
+            if bound.error <= abs(bound.value) * mpmath.mpf(10) ** -17:
+                return float(bound.value)
+    if abs(bound.value) <= 4 * bound.error and bound.error < mpmath.mpf(10) ** -(bounds.LADDER[-1] // 2):
+        return 0.0
+    return math.nan
+
+
 def _values_at(report: CheckReport, comparer: _Comparer, at: dict) -> None:
     import mpmath
 
@@ -1148,15 +1171,7 @@ def _values_at(report: CheckReport, comparer: _Comparer, at: dict) -> None:
             function_value = math.nan
         report.at = {"point": point, "function": function_value}
         for result in report.results:
-            try:
-                derivative = comparer.derivative(point, result.wrt)
-                with mpmath.workdps(DIGITS + 20):
-                    finer = comparer.derivative(point, result.wrt)
-                if derivative is not None and abs(finer) <= abs(derivative) * mpmath.mpf(10) ** -15:
-                    derivative = 0  # rounding noise of an exact 0: it shrinks with the precision
-                derivative = math.nan if derivative is None else float(derivative)
-            except (Undefined, ZeroDivisionError, ValueError):
-                derivative = math.nan
+            derivative = _shown_derivative(comparer, point, result.wrt)
             answer = None
             if result.answer is not None:
                 try:

@@ -849,5 +849,13 @@ def _undefined(why: str):
     raise Undefined(why)
 
 
+# the same semantics for homework.bounds, which evaluates with error bounds
+MP_FUNCTIONS = _MP_FUNCTIONS
+EXP_LIMIT = _EXP_LIMIT
+real_value = _real
+exp_value = _exp
+power_value = _power
+constant_fraction = _constant_fraction
+
 __all__ = ["Reading", "read_homework", "split_answer", "to_text", "to_sympy", "real_function", "Undefined",
            "GradcliError"]
