@@ -162,8 +162,7 @@ def check_derivative(function: str, expectations: list, *, wrt=None, order: int 
     equation (default y).  formulas: "all" gives every result sympy's formula of the derivative; "needed"
     only the results that are not correct (what the text output shows)."""
     limits = limits or Limits()
-    f = read_homework(function, variables, limits, allow_equation=True)
-    f = explicit_definition(f, variables, limits)
+    f = read_definition(function, variables, limits)
     implicit = None
     if f.is_equation:
         implicit = dependent or "y"
@@ -173,13 +172,16 @@ def check_derivative(function: str, expectations: list, *, wrt=None, order: int 
     elif dependent:
         raise GradcliError("--dependent is for equations (implicit differentiation), such as x^2 + y^2 = 25")
     names = list(f.variables)
-    if not names and wrt and not implicit:  # d/dx e² = 0: with --wrt the function may be a constant
+    if wrt and not implicit:  # d/dx e² = 0, ∂/∂y (3x² + 1) = 0: the function may be constant in a variable
         items = [wrt] if isinstance(wrt, str) else list(wrt)
-        names = list(dict.fromkeys(part.strip() for item in items for part in item.split(",") if part.strip()))
+        names += _constant_in(items, names, variables)
     wrt_list = _wrt_list(wrt, order, names, implicit)
     if not implicit:
         expectations = [part for item in expectations for part in vector_parts(item, names)]
     answers = [_answer(item, variables, limits) for item in expectations]
+    if not implicit:  # ∂f/∂y = 0 for f = 3x² + 1: the answer's left side names a variable f is constant in
+        partials = [v for a in answers if "∂" in a.split.lhs or "_" in a.split.lhs for v in a.split.wrt]
+        names += _constant_in(partials, names, variables)  # (dx/dy = 2x for x² stays the error it is)
     for answer in answers:
         _same_function(answer, f, function, variables, limits)
     targets = _targets(names, wrt_list, answers, order, implicit)
@@ -220,7 +222,39 @@ class _Symbols(dict):
         return {name: self[name] for name in self.names}
 
 
-_DEFINITION = re.compile(r"\s*(?:(?P<bare>[yzfghuFL])"
+_VARIABLE_NAME = re.compile(r"[A-Za-z](?:_?\d+)?|[α-ωΑ-Ω]")
+
+
+def _constant_in(items, names: list[str], declared) -> list[str]:
+    """The variables named by --wrt (or by an answer's ∂f/∂y) that the function does not use: f(x, y) =
+    3x² + 1 is constant in y, and ∂f/∂y = 0 is normal homework.  Only names that read as a variable (one
+    letter, x1, x_2, θ, or a --var name) count; another name (--wrt xx, --wrt e, --wrt X for x) stays the
+    error it plainly is."""
+    extra = []
+    for part in (p.strip() for item in items for p in item.split(",")):
+        if not part or part in names or part in extra:
+            continue
+        if part in declared or not names or (_VARIABLE_NAME.fullmatch(part) and part != "e" and
+                                not any(n.lower() == part.lower() for n in names)):
+            extra.append(part)
+    return extra
+
+
+def read_definition(text: str, variables=(), limits: Limits | None = None) -> Reading:
+    """The function of `check`, `steps`, `plot`: an expression, an equation, or a definition `f(x, y) =
+    3x² + 1` (its variables are the ones listed, in that order, used or not), `y = x²`, `z = x²y`."""
+    limits = limits or Limits()
+    match = _DEFINITION.fullmatch(text)
+    if match is not None and match.group("called"):
+        rhs = read_homework(match.group("rhs"), variables, limits)
+        listed = [a.strip() for a in match.group("called").split("(", 1)[1].rsplit(")", 1)[0].split(",")]
+        rhs.variables = list(dict.fromkeys([*listed, *rhs.variables]))
+        rhs.text = text
+        return rhs
+    return explicit_definition(read_homework(text, variables, limits, allow_equation=True), variables, limits)
+
+
+_DEFINITION = re.compile(r"\s*(?:(?P<bare>[yzwfghuFL])"
                          r"|(?P<called>[A-Za-z]\s*\(\s*[A-Za-z]\w*(?:\s*,\s*[A-Za-z]\w*)*\s*\)))"
                          r"\s*=(?P<rhs>[^=]*)", re.S)
 
@@ -1181,4 +1215,4 @@ def _values_at(report: CheckReport, comparer: _Comparer, at: dict) -> None:
             result.at = {"derivative": derivative, "expected": answer}
 
 
-__all__ = ["check_derivative", "CheckReport", "PartialCheck", "derivative_label", "to_text"]
+__all__ = ["check_derivative", "read_definition", "CheckReport", "PartialCheck", "derivative_label", "to_text"]
