@@ -467,15 +467,15 @@ def _as_labelled(answer, free, wrt_list, order, implicit) -> tuple[str, ...]:
 def _symbolic_derivative(result: PartialCheck, f: Reading, symbols, implicit, timeout, report) -> None:
     import sympy as sp
 
-    from gradcli.verify import symbolic
+    from gradcli.verify import symbolic, sympy_forms
 
     try:
         expr = f.sympy(symbols.all())
         if implicit:
             x, y = symbols[result.wrt[0]], symbols[implicit]
-            result.derivative = symbolic.bounded(timeout, sp.idiff, expr, y, x, len(result.wrt))
+            result.derivative = sympy_forms.cpu_bounded(timeout, sp.idiff, expr, y, x, len(result.wrt))
         else:
-            result.derivative = symbolic.bounded(timeout, sp.diff, expr, *(symbols[v] for v in result.wrt))
+            result.derivative = sympy_forms.cpu_bounded(timeout, sp.diff, expr, *(symbols[v] for v in result.wrt))
     except symbolic.SymbolicTimeout as err:
         report.symbolic_note = err.message
     except Exception as err:  # noqa: BLE001 - sympy failing on a formula must not stop the numbers
@@ -485,12 +485,13 @@ def _symbolic_derivative(result: PartialCheck, f: Reading, symbols, implicit, ti
 def _hessian(f: Reading, names, symbols, timeout, implicit):
     import sympy as sp
 
-    from gradcli.verify import symbolic
+    from gradcli.verify import sympy_forms
 
     if implicit:
         raise GradcliError("--hessian is for a function, not an equation")
     expr = f.sympy(symbols.all())
-    return symbolic.bounded(timeout, lambda: [[sp.diff(expr, symbols[a], symbols[b]) for b in names] for a in names])
+    return sympy_forms.cpu_bounded(timeout, lambda: [[sp.diff(expr, symbols[a], symbols[b]) for b in names]
+                                                     for a in names])
 
 
 # -- the numbers ------------------------------------------------------------------------------------------
@@ -814,7 +815,7 @@ class _Comparer:
         difference the answer only agrees (not proven)."""
         import sympy as sp
 
-        from gradcli.verify import symbolic
+        from gradcli.verify import sympy_forms
 
         agrees = f"equal to {EQUAL_DIGITS}+ significant digits at all {len(points)} points of the domain tried"
         result.verdict, result.decided_by, result.reason, result.proven = "correct", "numbers", agrees, False
@@ -823,7 +824,7 @@ class _Comparer:
         try:
             _symbolic_derivative(result, self.f, symbols, self.implicit, timeout, self.report)
             if result.derivative is not None:
-                difference = symbolic.bounded(budget, _quick_difference,
+                difference = sympy_forms.cpu_bounded(budget, _quick_difference,
                                               result.answer.sympy(symbols.all()) - result.derivative)
         except Exception:  # noqa: BLE001 - sympy failing or out of time leaves the numbers' verdict, qualified
             difference = None
@@ -847,7 +848,7 @@ class _Comparer:
         if difference is not None:
             quick = difference
             try:
-                difference = symbolic.bounded(budget, sp.simplify, difference)
+                difference = sympy_forms.cpu_bounded(budget, sp.simplify, difference)
             except Exception:  # noqa: BLE001 - out of time: not proven
                 difference = None
             if difference is not None and self._settled(result, difference, agrees):
@@ -869,7 +870,7 @@ class _Comparer:
         curve (y = ±√(1 − x²)), the difference simplifies to 0."""
         import sympy as sp
 
-        from gradcli.verify import symbolic
+        from gradcli.verify import sympy_forms
 
         variables = [name for name in self.names
                      if name != self.implicit and symbols[name] in difference.free_symbols]
@@ -891,7 +892,7 @@ class _Comparer:
         if self.implicit and symbols[self.implicit] in difference.free_symbols:
             try:
                 equation = self.f.sympy(symbols.all())
-                solutions = symbolic.bounded(budget, sp.solve, equation, symbols[self.implicit])
+                solutions = sympy_forms.cpu_bounded(budget, sp.solve, equation, symbols[self.implicit])
             except Exception:  # noqa: BLE001 - no branches: no proof this way
                 return False
             if not solutions:
@@ -917,7 +918,7 @@ class _Comparer:
             return bool(cases)
 
         try:
-            return symbolic.bounded(budget, proof)
+            return sympy_forms.cpu_bounded(budget, proof)
         except Exception:  # noqa: BLE001 - out of time: not proven
             return False
 
@@ -1023,7 +1024,7 @@ class _Comparer:
     def _by_sympy(self, result: PartialCheck, timeout: float, symbols, found: int) -> None:
         import sympy as sp
 
-        from gradcli.verify import symbolic
+        from gradcli.verify import symbolic, sympy_forms
 
         why = f"only {found} points of the domain found"
         _symbolic_derivative(result, self.f, symbols, self.implicit, timeout, self.report)
@@ -1032,7 +1033,7 @@ class _Comparer:
             return
         try:
             expected = result.answer.sympy(symbols.all())
-            difference = symbolic.bounded(timeout, sp.simplify, result.derivative - expected)
+            difference = sympy_forms.cpu_bounded(timeout, sp.simplify, result.derivative - expected)
         except symbolic.SymbolicTimeout:
             result.verdict, result.reason = "undecided", why + f"; sympy took longer than {timeout:g} s"
             return

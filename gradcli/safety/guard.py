@@ -573,3 +573,75 @@ def command(seconds: float | None, *, memory_mb: float | None = None, what: str 
 def time_limit(seconds: float):
     """Raise TimeLimit when the evaluation runs longer than `seconds` (any thread; see `guard.deadline`)."""
     return deadline(seconds, f"evaluation took longer than {seconds:g} s", hint="raise it with --timeout")
+
+
+# -- CPU-time budgets: what a computation costs, not how busy the machine is ------------------------------
+#
+# A wall-time budget measures the machine: on a loaded 2-core machine a check that needs 2 s of CPU takes 8 s.
+# `CpuDeadline` counts this process's CPU time (time.process_time: user + system, all threads) instead.  A
+# watcher thread polls the clock and raises in the guarded thread, as `_ThreadTimer` does (no signal handler:
+# the block may compile or parse).  A computation stuck in one C call is not interrupted by it; a wall-time
+# `Deadline` or `command` around it stays the backstop for that.
+
+CPU_POLL_SECONDS = 0.02
+
+
+class _CpuWatcher(_ThreadTimer):
+    """`_ThreadTimer` on the process's CPU clock."""
+
+    def __init__(self, seconds: float, expired):
+        self.start_cpu = time.process_time()
+        holder = type("_Budget", (), {"expired": expired, "seconds": seconds})
+        super().__init__(holder)
+
+    def fire(self):
+        while not self.stop_event.wait(CPU_POLL_SECONDS):
+            if time.process_time() - self.start_cpu >= self.seconds:
+                break
+        else:
+            return
+        while True:
+            with self.lock:
+                if self.finished:
+                    return
+                self.fired = True
+                _raise_in_thread(self.thread_id, self.expired)
+            if self.stop_event.wait(REPEAT_SECONDS):
+                return
+
+
+class CpuDeadline:
+    """`with CpuDeadline(seconds, message, hint): ...` raises `error(message, hint)` (TimeLimit by default) once
+    the block has used `seconds` of the process's CPU time.  Nestable, any thread; reusable, not re-entrant."""
+
+    __slots__ = ("seconds", "message", "hint", "error", "expired", "watcher")
+
+    def __init__(self, seconds: float | None, message: str, hint: str | None = None, *, error=None):
+        self.seconds = seconds if seconds is not None and math.isfinite(seconds) and seconds > 0 else None
+        self.message, self.hint = message, hint
+        self.error = error or (lambda message, hint: TimeLimit(message, hint=hint))
+        self.expired = type("_Expired", (_Expired,), {})
+        self.watcher = None
+
+    def __enter__(self):
+        if self.seconds is not None:
+            try:
+                self.watcher = _CpuWatcher(self.seconds, self.expired)
+            except RuntimeError:  # no thread can start (a memory cap): the wall-time backstop remains
+                self.watcher = None
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        pending = None
+        while self.watcher is not None:  # an exception may land during the clean-up: finish it all the same
+            try:
+                self.watcher.stop()
+                self.watcher = None
+            except _Expired as landed:
+                if not isinstance(landed, self.expired):
+                    pending = landed
+        if exc_type is not None and issubclass(exc_type, self.expired):
+            raise self.error(self.message, self.hint) from None
+        if pending is not None:
+            raise pending
+        return False
