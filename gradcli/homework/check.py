@@ -30,11 +30,21 @@ import itertools
 import math
 import random
 import re
+import time
 from collections import Counter
 from dataclasses import dataclass
 
 from gradcli.homework import bounds
-from gradcli.homework.reader import Reading, Undefined, read_homework, real_function, split_answer, to_text
+from gradcli.homework.reader import (
+    Reading,
+    Undefined,
+    constant_fraction,
+    read_homework,
+    real_function,
+    split_answer,
+    to_sympy,
+    to_text,
+)
 from gradcli.safety.errors import GradcliError
 from gradcli.safety.limits import Limits
 
@@ -857,6 +867,11 @@ class _Comparer:
                 result.decided_by, result.proven = "numbers and sympy", True
                 result.reason = agrees + "; the difference simplifies to 0 on each part of the domain"
                 return
+            how = self._zero_rewritten(quick, result, points, symbols, budget)
+            if how:
+                result.decided_by, result.proven = "numbers and sympy", True
+                result.reason = agrees + f"; the difference simplifies to 0 {how}"
+                return
         if _has_decimal(result.answer):
             result.verdict, result.decided_by, result.proven = "incorrect", "numbers", None
             result.reason = "your answer holds a decimal that cannot be proven equal to the exact constant"
@@ -921,6 +936,63 @@ class _Comparer:
             return sympy_forms.cpu_bounded(budget, proof)
         except Exception:  # noqa: BLE001 - out of time: not proven
             return False
+
+    def _zero_rewritten(self, difference, result, points, symbols, budget: float) -> str | None:
+        """More ways to show answer − derivative is 0, each an identity (so a 0 is a proof), all within one
+        budget of CPU time: rewritten with exp (sech² u = 1 − tanh² u), with each square root's radicand
+        factored (√(x² + 2x + 1) = |x + 1|, then by sign cases), and with ∛ and odd roots as the real roots
+        they are (∛u = sign(u)·|u|^(1/3), then by sign cases).  Returns how, or None."""
+        import sympy as sp
+
+        from gradcli.verify import sympy_forms
+
+        end = time.process_time() + budget
+
+        def left() -> float:
+            return max(0.0, end - time.process_time())
+
+        def exp_form():
+            return sp.simplify(difference.rewrite(sp.exp)) == 0
+
+        def factored():
+            return difference.replace(lambda e: e.is_Pow and e.exp.is_Rational and e.exp.q == 2,
+                                      lambda e: sp.factor(e.base) ** e.exp)
+
+        try:
+            if sympy_forms.cpu_bounded(left(), exp_form):
+                return "when written with exp"
+            radicands = sympy_forms.cpu_bounded(left(), factored)
+            if radicands != difference:
+                simple = sympy_forms.cpu_bounded(left(), sp.simplify, radicands)
+                if simple == 0 or self._zero_by_cases(simple, points, symbols, left()):
+                    return "with the square roots' radicands factored, on each part of the domain"
+            real = self._real_root_difference(result, symbols, left())
+            if real is not None and (real == 0 or self._zero_by_cases(real, points, symbols, left())):
+                return "with cube and odd roots as real roots, on each part of the domain"
+        except Exception:  # noqa: BLE001 - out of time or sympy failing: not proven this way
+            return None
+        return None
+
+    def _real_root_difference(self, result, symbols, budget: float):
+        """answer − derivative with ∛u and u^(p/q), q odd, written as the real roots they are
+        (sign(u)^p·|u|^(p/q)); None when neither has one."""
+        import sympy as sp
+
+        from gradcli.verify import sympy_forms
+
+        trees = [result.answer.tree, self.tree]
+        if not any(_has_odd_root(t) for t in trees):
+            return None
+        names = symbols.all()
+
+        def build():
+            answer = _real_sympy(result.answer.tree, names)
+            function = _real_sympy(self.tree, names)
+            derivative = sp.diff(function, *(names[v] for v in result.wrt))
+            difference = (answer - derivative).replace(sp.DiracDelta, lambda *args: 0)
+            return sp.simplify(difference)
+
+        return sympy_forms.cpu_bounded(budget, build)
 
     @staticmethod
     def _settled(result: PartialCheck, difference, agrees: str) -> bool:
@@ -1051,6 +1123,47 @@ class _Comparer:
             result.reason = why + " in floats; evaluated exactly, the answer and the derivative differ"
         else:
             result.verdict, result.reason = "undecided", why + "; sympy could not simplify the difference to 0"
+
+
+def _has_odd_root(tree) -> bool:
+    if tree[0] == "call" and tree[1] == "cbrt":
+        return True
+    if tree[0] == "pow":
+        fraction = constant_fraction(tree[2])
+        if fraction is not None and fraction.denominator % 2 == 1 and fraction.denominator > 1:
+            return True
+    return any(_has_odd_root(part) for part in tree[1:] if isinstance(part, tuple) and part and
+               isinstance(part[0], str)) or (tree[0] == "call" and any(_has_odd_root(a) for a in tree[2]))
+
+
+def _real_sympy(tree, symbols):
+    """The tree in sympy with ∛u and u^(p/q), q odd, as real roots: sign(u)^p·|u|^(p/q) (the reader's
+    semantics; sympy's own u^(1/3) is the principal, complex root for u < 0)."""
+    import sympy as sp
+
+    kind = tree[0]
+    if kind == "call" and tree[1] == "cbrt":
+        u = _real_sympy(tree[2][0], symbols)
+        return sp.sign(u) * sp.Abs(u) ** sp.Rational(1, 3)
+    if kind == "pow":
+        fraction = constant_fraction(tree[2])
+        if fraction is not None and fraction.denominator % 2 == 1 and fraction.denominator > 1:
+            u = _real_sympy(tree[1], symbols)
+            return sp.sign(u) ** (fraction.numerator % 2) * sp.Abs(u) ** sp.Rational(fraction.numerator,
+                                                                                    fraction.denominator)
+    if kind in ("add", "sub", "mul", "div", "pow"):
+        a, b = _real_sympy(tree[1], symbols), _real_sympy(tree[2], symbols)
+        if kind == "pow":
+            return sp.exp(b) if a == sp.E else a ** b
+        return {"add": a + b, "sub": a - b, "mul": a * b, "div": a / b}[kind]
+    if kind == "neg":
+        return -_real_sympy(tree[1], symbols)
+    if kind == "call":
+        args = [_real_sympy(a, symbols) for a in tree[2]]
+        placeholders = {f"_arg{k}": sp.Symbol(f"_arg{k}", real=True) for k in range(len(args))}
+        formed = to_sympy(("call", tree[1], tuple(("var", f"_arg{k}") for k in range(len(args)))), placeholders)
+        return formed.xreplace({placeholders[f"_arg{k}"]: arg for k, arg in enumerate(args)})
+    return to_sympy(tree, symbols)
 
 
 def _exact_counterexample(derivative, answer, symbols, names):
