@@ -50,7 +50,7 @@ def check_command(
         "--at", metavar="VAR=VALUE",
         help="Also print the values at this point (repeat for several variables).")] = None,
     timeout: Annotated[float, typer.Option(
-        "--timeout", help="Time budget of the whole check (and of each sympy step), in seconds.")] = 5.0,
+        "--timeout", help="Budget of the whole check (and of each sympy step), in seconds of CPU time.")] = 5.0,
     json_out: JsonOpt = False,
     no_color: NoColorOpt = False,
     color: ColorOpt = ColorMode.auto,
