@@ -23,6 +23,9 @@ from gradcli.homework.annotate import annotate_check
 from gradcli.homework.check import check_derivative
 from gradcli.homework.points import parse_point
 from gradcli.render import json_out as render_json
+from gradcli.safety.guard import CpuDeadline
+
+WALL_BACKSTOP = 10  # the wall-time limit: 10 × --timeout (CPU seconds) + 20 s; only a stuck check meets it
 
 
 @app.command("check", context_settings={"ignore_unknown_options": True})
@@ -47,7 +50,7 @@ def check_command(
         "--at", metavar="VAR=VALUE",
         help="Also print the values at this point (repeat for several variables).")] = None,
     timeout: Annotated[float, typer.Option(
-        "--timeout", help="Time budget of the whole check (and of each sympy step), in seconds.")] = 5.0,
+        "--timeout", help="Budget of the whole check (and of each sympy step), in seconds of CPU time.")] = 5.0,
     json_out: JsonOpt = False,
     no_color: NoColorOpt = False,
     color: ColorOpt = ColorMode.auto,
@@ -66,7 +69,10 @@ def check_command(
     def valid_options():
         options.seconds(timeout, "--timeout")
 
-    with user_errors(debug, json_out), guarded(timeout, "the check", validate=valid_options):
+    # --timeout is CPU time (a busy machine must not turn a check into a failure); the wall-time limit is only
+    # the backstop against a check stuck in one C call
+    with user_errors(debug, json_out), guarded(timeout * WALL_BACKSTOP + 20, "the check", validate=valid_options), \
+            CpuDeadline(timeout, f"the check used more than {timeout:g} s of CPU time", "raise it with --timeout"):
         report = check_derivative(function, expect or [], wrt=wrt, order=order, at=parse_point(at), timeout=timeout,
                                   variables=var or (), dependent=dependent, hessian=hessian,
                                   formulas="all" if json_out else "needed")

@@ -1,11 +1,14 @@
 """`gradcli check`: is the student's answer the derivative of the function?
 
 "Correct" means equal as functions on the domain where the derivative is defined.  The numbers decide: the
-derivative is computed by mpmath's high-precision differentiation of the function as read (a road that does
-not go through sympy), the answer is evaluated on the same points, both at 40 significant digits, at points
-found in the domain (both signs, near the constants of the function and of the answer, several scales).
-They must agree to 34 digits at every point; a smaller agreement is redone at 90 digits, where rounding
-noise shrinks (and is dismissed) and a real difference stays.  An answer that agrees only to a few digits
+derivative is a central difference of the function as read (a road that does not go through sympy), the
+answer is evaluated on the same points, at points found in the domain (both signs, near the constants of
+the function and of the answer, several scales).  Every value carries an error bound (homework/bounds.py:
+the rounding of each operation, cancellation included, and the difference's truncation), and a point
+counts only when the bounds decide: they agree to 34 digits with errors below that, or they differ by more
+than four times their errors.  Otherwise the precision is raised (40, 80, ... 640 digits) and, when none
+decides, the point is dropped: a verdict never rests on digits a value does not have (the derivative
+1.3·10⁻⁹⁴ of a function of size 1.5 is 0 at 40 digits).  An answer that agrees only to a few digits
 (a rounded ln 10) is incorrect, and so is an answer undefined where the derivative is defined.  sympy
 gives the derivative's formula, and decides only when no point of the domain can be found (evaluating at
 any precision where floats cannot: e^800 sin x).
@@ -27,10 +30,21 @@ import itertools
 import math
 import random
 import re
+import time
 from collections import Counter
 from dataclasses import dataclass
 
-from gradcli.homework.reader import Reading, Undefined, read_homework, real_function, split_answer, to_text
+from gradcli.homework import bounds
+from gradcli.homework.reader import (
+    Reading,
+    Undefined,
+    constant_fraction,
+    read_homework,
+    real_function,
+    split_answer,
+    to_sympy,
+    to_text,
+)
 from gradcli.safety.errors import GradcliError
 from gradcli.safety.limits import Limits
 
@@ -158,8 +172,7 @@ def check_derivative(function: str, expectations: list, *, wrt=None, order: int 
     equation (default y).  formulas: "all" gives every result sympy's formula of the derivative; "needed"
     only the results that are not correct (what the text output shows)."""
     limits = limits or Limits()
-    f = read_homework(function, variables, limits, allow_equation=True)
-    f = explicit_definition(f, variables, limits)
+    f = read_definition(function, variables, limits)
     implicit = None
     if f.is_equation:
         implicit = dependent or "y"
@@ -169,13 +182,16 @@ def check_derivative(function: str, expectations: list, *, wrt=None, order: int 
     elif dependent:
         raise GradcliError("--dependent is for equations (implicit differentiation), such as x^2 + y^2 = 25")
     names = list(f.variables)
-    if not names and wrt and not implicit:  # d/dx e² = 0: with --wrt the function may be a constant
+    if wrt and not implicit:  # d/dx e² = 0, ∂/∂y (3x² + 1) = 0: the function may be constant in a variable
         items = [wrt] if isinstance(wrt, str) else list(wrt)
-        names = list(dict.fromkeys(part.strip() for item in items for part in item.split(",") if part.strip()))
+        names += _constant_in(items, names, variables)
     wrt_list = _wrt_list(wrt, order, names, implicit)
     if not implicit:
         expectations = [part for item in expectations for part in vector_parts(item, names)]
     answers = [_answer(item, variables, limits) for item in expectations]
+    if not implicit:  # ∂f/∂y = 0 for f = 3x² + 1: the answer's left side names a variable f is constant in
+        partials = [v for a in answers if "∂" in a.split.lhs or "_" in a.split.lhs for v in a.split.wrt]
+        names += _constant_in(partials, names, variables)  # (dx/dy = 2x for x² stays the error it is)
     for answer in answers:
         _same_function(answer, f, function, variables, limits)
     targets = _targets(names, wrt_list, answers, order, implicit)
@@ -216,7 +232,39 @@ class _Symbols(dict):
         return {name: self[name] for name in self.names}
 
 
-_DEFINITION = re.compile(r"\s*(?:(?P<bare>[yzfghuFL])"
+_VARIABLE_NAME = re.compile(r"[A-Za-z](?:_?\d+)?|[α-ωΑ-Ω]")
+
+
+def _constant_in(items, names: list[str], declared) -> list[str]:
+    """The variables named by --wrt (or by an answer's ∂f/∂y) that the function does not use: f(x, y) =
+    3x² + 1 is constant in y, and ∂f/∂y = 0 is normal homework.  Only names that read as a variable (one
+    letter, x1, x_2, θ, or a --var name) count; another name (--wrt xx, --wrt e, --wrt X for x) stays the
+    error it plainly is."""
+    extra = []
+    for part in (p.strip() for item in items for p in item.split(",")):
+        if not part or part in names or part in extra:
+            continue
+        if part in declared or not names or (_VARIABLE_NAME.fullmatch(part) and part != "e" and
+                                not any(n.lower() == part.lower() for n in names)):
+            extra.append(part)
+    return extra
+
+
+def read_definition(text: str, variables=(), limits: Limits | None = None) -> Reading:
+    """The function of `check`, `steps`, `plot`: an expression, an equation, or a definition `f(x, y) =
+    3x² + 1` (its variables are the ones listed, in that order, used or not), `y = x²`, `z = x²y`."""
+    limits = limits or Limits()
+    match = _DEFINITION.fullmatch(text)
+    if match is not None and match.group("called"):
+        rhs = read_homework(match.group("rhs"), variables, limits)
+        listed = [a.strip() for a in match.group("called").split("(", 1)[1].rsplit(")", 1)[0].split(",")]
+        rhs.variables = list(dict.fromkeys([*listed, *rhs.variables]))
+        rhs.text = text
+        return rhs
+    return explicit_definition(read_homework(text, variables, limits, allow_equation=True), variables, limits)
+
+
+_DEFINITION = re.compile(r"\s*(?:(?P<bare>[yzwfghuFL])"
                          r"|(?P<called>[A-Za-z]\s*\(\s*[A-Za-z]\w*(?:\s*,\s*[A-Za-z]\w*)*\s*\)))"
                          r"\s*=(?P<rhs>[^=]*)", re.S)
 
@@ -429,15 +477,15 @@ def _as_labelled(answer, free, wrt_list, order, implicit) -> tuple[str, ...]:
 def _symbolic_derivative(result: PartialCheck, f: Reading, symbols, implicit, timeout, report) -> None:
     import sympy as sp
 
-    from gradcli.verify import symbolic
+    from gradcli.verify import symbolic, sympy_forms
 
     try:
         expr = f.sympy(symbols.all())
         if implicit:
             x, y = symbols[result.wrt[0]], symbols[implicit]
-            result.derivative = symbolic.bounded(timeout, sp.idiff, expr, y, x, len(result.wrt))
+            result.derivative = sympy_forms.cpu_bounded(timeout, sp.idiff, expr, y, x, len(result.wrt))
         else:
-            result.derivative = symbolic.bounded(timeout, sp.diff, expr, *(symbols[v] for v in result.wrt))
+            result.derivative = sympy_forms.cpu_bounded(timeout, sp.diff, expr, *(symbols[v] for v in result.wrt))
     except symbolic.SymbolicTimeout as err:
         report.symbolic_note = err.message
     except Exception as err:  # noqa: BLE001 - sympy failing on a formula must not stop the numbers
@@ -447,12 +495,13 @@ def _symbolic_derivative(result: PartialCheck, f: Reading, symbols, implicit, ti
 def _hessian(f: Reading, names, symbols, timeout, implicit):
     import sympy as sp
 
-    from gradcli.verify import symbolic
+    from gradcli.verify import sympy_forms
 
     if implicit:
         raise GradcliError("--hessian is for a function, not an equation")
     expr = f.sympy(symbols.all())
-    return symbolic.bounded(timeout, lambda: [[sp.diff(expr, symbols[a], symbols[b]) for b in names] for a in names])
+    return sympy_forms.cpu_bounded(timeout, lambda: [[sp.diff(expr, symbols[a], symbols[b]) for b in names]
+                                                     for a in names])
 
 
 # -- the numbers ------------------------------------------------------------------------------------------
@@ -490,6 +539,7 @@ class _Comparer:
         tree = ("sub", f.tree[1], f.tree[2]) if implicit else f.tree
         self.tree = tree
         self.function = real_function(tree, names, exp_limit=100.0)
+        self.bounded = bounds.bounded_function(tree, names, exp_limit=100.0)
         self.smooth = not (_functions(tree) & NON_SMOOTH)
         self.literals = sorted(v for v in _literals(tree) if v != 0)
         self._cache: dict = {}
@@ -560,7 +610,7 @@ class _Comparer:
                     point = self._on_curve(candidate) if self.implicit else candidate
                     if point is None:
                         continue
-                    derivative = self.derivative(point, wrt)
+                    derivative = self.bounded_derivative(point, wrt)
                 except (Undefined, ZeroDivisionError, ValueError, OverflowError):
                     continue
                 if derivative is None:
@@ -575,20 +625,25 @@ class _Comparer:
         return [mpmath.mpf(point[n]) for n in self.names]
 
     def derivative(self, point: dict, wrt: tuple[str, ...]):
-        """d^n f / d wrt... at `point` by mpmath's differentiation, in the current precision (None if not
-        defined there)."""
+        """d^n f / d wrt... at `point`, in the current precision (None if not defined there): the value of
+        `bounded_derivative`."""
+        bound = self.bounded_derivative(point, wrt)
+        return None if bound is None else bound.value
+
+    def bounded_derivative(self, point: dict, wrt: tuple[str, ...]):
+        """d^n f / d wrt... at `point` with its error bound (a `bounds.Bound`), at about the current
+        precision's digits; None where it is not defined (a kink, a vertical tangent)."""
         import mpmath
 
         values = self._values(point)
         self.function(*values)  # defined at the point itself
         if self.implicit:
             return self._implicit_derivative(values, wrt)
+        if not all(bounds.uses(self.tree, name) for name in wrt):
+            return bounds.Bound(mpmath.mpf(0), mpmath.mpf(0))  # f(x, y) = 3x² + 1: ∂f/∂y is exactly 0
         counts = Counter(wrt)
         orders = tuple(counts.get(n, 0) for n in self.names)
-        if len(self.names) == 1:
-            value = mpmath.diff(self.function, values[0], orders[0])
-        else:
-            value = mpmath.diff(self.function, tuple(values), orders)
+        value = bounds.derivative(self.bounded, values, orders)
         if not self.smooth:  # a kink inside the stencil: one-sided derivatives differ
             if len(self.names) == 1 and len(wrt) == 1:
                 left = mpmath.diff(self.function, values[0], 1, direction=-1)
@@ -601,18 +656,16 @@ class _Comparer:
         import mpmath
 
         ix, iy = self.names.index(wrt[0]), self.names.index(self.implicit)
-        hf = self.function
 
         def partial(*counts):
             orders = [0] * len(values)
             for index, k in counts:
                 orders[index] += k
-            return mpmath.diff(hf, tuple(values), tuple(orders)) if len(values) > 1 else \
-                mpmath.diff(hf, values[0], orders[0])
+            return bounds.derivative(self.bounded, values, tuple(orders))
 
         hy = partial((iy, 1))
         hx = partial((ix, 1))
-        if hy == 0 or abs(hy) < mpmath.mpf(10) ** -8 * (abs(hx) + abs(hy)):
+        if hy.value == 0 or abs(hy.value) < mpmath.mpf(10) ** -8 * (abs(hx.value) + abs(hy.value)):
             return None  # a vertical tangent or a singular point of the curve
         slope = -hx / hy
         if len(wrt) == 1:
@@ -621,6 +674,62 @@ class _Comparer:
             hxx, hxy, hyy = partial((ix, 2)), partial((ix, 1), (iy, 1)), partial((iy, 2))
             return -(hxx + 2 * hxy * slope + hyy * slope ** 2) / hy
         raise GradcliError("implicit derivatives are checked up to the second order")
+
+    def compare(self, point: dict, wrt: tuple[str, ...], answer, wanted: int = None, ladder=bounds.LADDER,
+                first=None):
+        """The answer against the derivative at `point`, each with its error bound, the precision raised
+        (bounds.LADDER) until their errors decide: ("agree" | "differ", point, derivative, value, digits),
+        ("undefined", point, derivative) where the answer is not defined, or ("unresolved", ...) when no
+        precision tried gives them the digits (the point is then not used: a verdict never rests on digits
+        a value does not have).  `first`: the derivative's Bound at ladder[0], when already known."""
+        import mpmath
+
+        wanted = EQUAL_DIGITS if wanted is None else wanted
+        derivative = value = None
+        for k, digits in enumerate(ladder):
+            with mpmath.workdps(digits):
+                try:
+                    here = point
+                    if self.implicit and digits > DIGITS:
+                        here = self._polished(point)
+                    derivative = first if (k == 0 and first is not None) else self.bounded_derivative(here, wrt)
+                    if derivative is None:
+                        return ("unresolved", point, None, None, 0)
+                except (Undefined, ZeroDivisionError, ValueError, OverflowError):
+                    return ("unresolved", point, None, None, 0)
+                try:
+                    value = answer(*self._values(here))
+                except Undefined:  # (the whole error interval of its argument outside the domain)
+                    return ("undefined", here, derivative.value, None, 0)
+                difference = abs(derivative.value - value.value)
+                error = derivative.error + value.error
+                tolerance = mpmath.mpf(10) ** -wanted * max(abs(derivative.value), abs(value.value))
+                if difference > 4 * error and difference > tolerance:
+                    return ("differ", here, derivative.value, value.value, _agreement_digits(derivative.value,
+                                                                                             value.value))
+                if difference <= tolerance and error <= tolerance:
+                    return ("agree", here, derivative.value, value.value, wanted)
+        return ("unresolved", point, None if derivative is None else derivative.value,
+                None if value is None else value.value, 0)
+
+    def _polished(self, point: dict) -> dict:
+        """The point of the curve near `point` (found at DIGITS), solved again at the current precision: on
+        the curve, the answer may use the equation (y'' = −1/y³ on x² + y² = 1)."""
+        import mpmath
+
+        iy = self.names.index(self.implicit)
+        base = self._values(point)
+
+        def h(y):
+            values = list(base)
+            values[iy] = y
+            return self.function(*values)
+
+        try:
+            y = mpmath.findroot(h, mpmath.mpf(point[self.implicit]))
+        except (Undefined, ZeroDivisionError, ValueError, OverflowError, TypeError):
+            return point
+        return point if isinstance(y, mpmath.mpc) else {**point, self.implicit: y}
 
     def _on_curve(self, candidate: dict):
         """A point of the curve H = 0 at these values of the other variables (None if none is found)."""
@@ -652,7 +761,6 @@ class _Comparer:
 
     # judging -------------------------------------------------------------------------------------------
     def judge(self, result: PartialCheck, timeout: float, symbols) -> None:
-        import mpmath
 
         answer = result.answer
         stray = [v for v in answer.variables if v not in self.names]
@@ -660,25 +768,22 @@ class _Comparer:
             result.verdict, result.decided_by = "incorrect", "variables"
             result.reason = f"your answer depends on {', '.join(stray)}, which the function does not"
             return
-        answer_function = real_function(answer.tree, self.names)
+        answer_function = bounds.bounded_function(answer.tree, self.names)
         points = self.domain_points(result.wrt, frozenset(_literals(answer.tree)))
-        result.points = len(points)
-        worst_digits, differing, undefined = None, [], []
+        worst_digits, differing, undefined, unresolved = None, [], [], []
         for point, derivative in points:
-            with mpmath.workdps(DIGITS):
-                try:
-                    value = answer_function(*self._values(point))
-                except Undefined as err:
-                    value = self._beyond_exp_range(err, answer.tree, point)
-                    if value is None:
-                        undefined.append((point, derivative))
-                        continue
-                digits = _agreement_digits(derivative, value)
-            if digits < EQUAL_DIGITS:
-                digits = self._recheck(point, result.wrt, answer_function, digits, abs(derivative - value))
-            if digits < EQUAL_DIGITS:
-                differing.append((point, derivative, value, digits))
+            outcome, here, value_d, value_a, digits = self.compare(point, result.wrt, answer_function,
+                                                                   first=derivative)
+            if outcome == "undefined":
+                undefined.append((point, value_d))
+            elif outcome == "differ":
+                differing.append((here, value_d, value_a, digits))
                 worst_digits = digits if worst_digits is None else min(worst_digits, digits)
+            elif outcome == "unresolved":
+                unresolved.append(point)
+        if unresolved:  # no precision tried gives these points the digits to compare: not used
+            points = [(p, d) for p, d in points if not any(p is q for q in unresolved)]
+        result.points = len(points)
         undefined, no_derivative = self._where_defined(undefined, result.wrt)
         differing, kinks = self._where_defined(differing, result.wrt)
         if no_derivative or kinks:  # not points of the derivative's domain after all
@@ -688,7 +793,7 @@ class _Comparer:
         if undefined:
             point, derivative = undefined[0]
             result.verdict, result.decided_by = "incorrect", "numbers"
-            result.counterexample = {"point": _plain(point), "expected": None, "derivative": float(derivative)}
+            result.counterexample = {"point": _plain(point), "expected": None, "derivative": _number(derivative)}
             result.reason = (f"your answer is undefined at {len(undefined)} of {len(points)} points where the "
                              "derivative is defined")
             return
@@ -720,7 +825,7 @@ class _Comparer:
         difference the answer only agrees (not proven)."""
         import sympy as sp
 
-        from gradcli.verify import symbolic
+        from gradcli.verify import sympy_forms
 
         agrees = f"equal to {EQUAL_DIGITS}+ significant digits at all {len(points)} points of the domain tried"
         result.verdict, result.decided_by, result.reason, result.proven = "correct", "numbers", agrees, False
@@ -729,7 +834,7 @@ class _Comparer:
         try:
             _symbolic_derivative(result, self.f, symbols, self.implicit, timeout, self.report)
             if result.derivative is not None:
-                difference = symbolic.bounded(budget, _quick_difference,
+                difference = sympy_forms.cpu_bounded(budget, _quick_difference,
                                               result.answer.sympy(symbols.all()) - result.derivative)
         except Exception:  # noqa: BLE001 - sympy failing or out of time leaves the numbers' verdict, qualified
             difference = None
@@ -753,7 +858,7 @@ class _Comparer:
         if difference is not None:
             quick = difference
             try:
-                difference = symbolic.bounded(budget, sp.simplify, difference)
+                difference = sympy_forms.cpu_bounded(budget, sp.simplify, difference)
             except Exception:  # noqa: BLE001 - out of time: not proven
                 difference = None
             if difference is not None and self._settled(result, difference, agrees):
@@ -761,6 +866,11 @@ class _Comparer:
             if self._zero_by_cases(quick, points, symbols, budget):
                 result.decided_by, result.proven = "numbers and sympy", True
                 result.reason = agrees + "; the difference simplifies to 0 on each part of the domain"
+                return
+            how = self._zero_rewritten(quick, result, points, symbols, budget)
+            if how:
+                result.decided_by, result.proven = "numbers and sympy", True
+                result.reason = agrees + f"; the difference simplifies to 0 {how}"
                 return
         if _has_decimal(result.answer):
             result.verdict, result.decided_by, result.proven = "incorrect", "numbers", None
@@ -775,7 +885,7 @@ class _Comparer:
         curve (y = ±√(1 − x²)), the difference simplifies to 0."""
         import sympy as sp
 
-        from gradcli.verify import symbolic
+        from gradcli.verify import sympy_forms
 
         variables = [name for name in self.names
                      if name != self.implicit and symbols[name] in difference.free_symbols]
@@ -787,14 +897,17 @@ class _Comparer:
         for point, _ in points:
             at = {symbols[name]: sp.Float(point[name], 30) for name in point if name in self.names}
             signs = [1 if point[name] > 0 else -1 if point[name] < 0 else 0 for name in variables]
-            signs += [sp.sign(kink.evalf(30, subs=at)) for kink in kinks]
+            try:  # each sign with 30 digits known (strict: sympy raises when it cannot get them)
+                signs += [sp.sign(kink.evalf(30, subs=at, strict=True)) for kink in kinks]
+            except Exception:  # noqa: BLE001 - no sign known: the point shows no case
+                continue
             if all(sign in (1, -1) for sign in signs):
                 cases.add(tuple(int(sign) for sign in signs))
         branches = [{}]
         if self.implicit and symbols[self.implicit] in difference.free_symbols:
             try:
                 equation = self.f.sympy(symbols.all())
-                solutions = symbolic.bounded(budget, sp.solve, equation, symbols[self.implicit])
+                solutions = sympy_forms.cpu_bounded(budget, sp.solve, equation, symbols[self.implicit])
             except Exception:  # noqa: BLE001 - no branches: no proof this way
                 return False
             if not solutions:
@@ -820,9 +933,66 @@ class _Comparer:
             return bool(cases)
 
         try:
-            return symbolic.bounded(budget, proof)
+            return sympy_forms.cpu_bounded(budget, proof)
         except Exception:  # noqa: BLE001 - out of time: not proven
             return False
+
+    def _zero_rewritten(self, difference, result, points, symbols, budget: float) -> str | None:
+        """More ways to show answer − derivative is 0, each an identity (so a 0 is a proof), all within one
+        budget of CPU time: rewritten with exp (sech² u = 1 − tanh² u), with each square root's radicand
+        factored (√(x² + 2x + 1) = |x + 1|, then by sign cases), and with ∛ and odd roots as the real roots
+        they are (∛u = sign(u)·|u|^(1/3), then by sign cases).  Returns how, or None."""
+        import sympy as sp
+
+        from gradcli.verify import sympy_forms
+
+        end = time.process_time() + budget
+
+        def left() -> float:
+            return max(0.0, end - time.process_time())
+
+        def exp_form():
+            return sp.simplify(difference.rewrite(sp.exp)) == 0
+
+        def factored():
+            return difference.replace(lambda e: e.is_Pow and e.exp.is_Rational and e.exp.q == 2,
+                                      lambda e: sp.factor(e.base) ** e.exp)
+
+        try:
+            if sympy_forms.cpu_bounded(left(), exp_form):
+                return "when written with exp"
+            radicands = sympy_forms.cpu_bounded(left(), factored)
+            if radicands != difference:
+                simple = sympy_forms.cpu_bounded(left(), sp.simplify, radicands)
+                if simple == 0 or self._zero_by_cases(simple, points, symbols, left()):
+                    return "with the square roots' radicands factored, on each part of the domain"
+            real = self._real_root_difference(result, symbols, left())
+            if real is not None and (real == 0 or self._zero_by_cases(real, points, symbols, left())):
+                return "with cube and odd roots as real roots, on each part of the domain"
+        except Exception:  # noqa: BLE001 - out of time or sympy failing: not proven this way
+            return None
+        return None
+
+    def _real_root_difference(self, result, symbols, budget: float):
+        """answer − derivative with ∛u and u^(p/q), q odd, written as the real roots they are
+        (sign(u)^p·|u|^(p/q)); None when neither has one."""
+        import sympy as sp
+
+        from gradcli.verify import sympy_forms
+
+        trees = [result.answer.tree, self.tree]
+        if not any(_has_odd_root(t) for t in trees):
+            return None
+        names = symbols.all()
+
+        def build():
+            answer = _real_sympy(result.answer.tree, names)
+            function = _real_sympy(self.tree, names)
+            derivative = sp.diff(function, *(names[v] for v in result.wrt))
+            difference = (answer - derivative).replace(sp.DiracDelta, lambda *args: 0)
+            return sp.simplify(difference)
+
+        return sympy_forms.cpu_bounded(budget, build)
 
     @staticmethod
     def _settled(result: PartialCheck, difference, agrees: str) -> bool:
@@ -849,60 +1019,28 @@ class _Comparer:
         return False
 
     def _differs_finely(self, points, wrt, answer_function):
-        """The first of a few points where the answer and the derivative differ at FINE_DIGITS digits (a
-        rounded constant kept to 38 digits), as (point, derivative, value, digits); None if none does."""
-        import mpmath
-
+        """The first of a few points where the answer and the derivative differ beyond their error bounds
+        when compared at FINE_DIGITS digits (a rounded constant kept to 38 digits), as (point, derivative,
+        value, digits); None if none does."""
+        ladder = tuple(d for d in bounds.LADDER if d >= FINE_DIGITS) or (FINE_DIGITS,)
         for point, _ in points[:4]:
-            with mpmath.workdps(FINE_DIGITS):
-                try:
-                    if self.implicit:
-                        point = self._on_curve({k: v for k, v in point.items() if k != self.implicit})
-                        if point is None:
-                            continue
-                    derivative = self.derivative(point, wrt)
-                    value = answer_function(*self._values(point))
-                except (Undefined, ZeroDivisionError, ValueError, OverflowError):
-                    continue
-                if derivative is None:
-                    continue
-                digits = _agreement_digits(derivative, value)
-            if digits < FINE_DIGITS // 2 and self._difference_stays(point, wrt, answer_function, derivative - value):
-                return point, derivative, value, digits
+            outcome, here, derivative, value, digits = self.compare(point, wrt, answer_function,
+                                                                    wanted=FINE_DIGITS // 2, ladder=ladder)
+            if outcome == "differ":
+                return here, derivative, value, digits
         return None
-
-    def _difference_stays(self, point, wrt, answer_function, difference) -> bool:
-        """A real difference stays at a higher precision; the rounding noise of an exact 0 (−1.4e−309 for
-        the derivative at its root) shrinks."""
-        import mpmath
-
-        with mpmath.workdps(FINE_DIGITS + 60):
-            try:
-                derivative = self.derivative(point, wrt)
-                value = answer_function(*self._values(point))
-            except (Undefined, ZeroDivisionError, ValueError, OverflowError):
-                return False
-            return derivative is not None and abs(derivative - value) > abs(difference) * mpmath.mpf(10) ** -30
 
     def _plain_counterexample(self, wrt, answer_function):
         """A difference at a point a student would pick (x = −1, 2, 1/2 ...), when there is one; None else."""
-        import mpmath
-
         free = [name for name in self.names if name != self.implicit]
         if self.implicit or len(free) > 2:
             return None
         for values in itertools.product(NICE_VALUES[:8], repeat=len(free)):
             point = dict(zip(free, values))
-            with mpmath.workdps(DIGITS):
-                try:
-                    derivative = self.derivative(point, wrt)
-                    value = answer_function(*self._values(point))
-                except (Undefined, ZeroDivisionError, ValueError, OverflowError):
-                    continue
-                if derivative is None or not (_is_float(derivative) and _is_float(value)):
-                    continue
-                digits = _agreement_digits(derivative, value)
-            if digits < EQUAL_DIGITS // 2 and self._differentiable_at(point, derivative, wrt):
+            outcome, here, derivative, value, digits = self.compare(point, wrt, answer_function,
+                                                                    wanted=EQUAL_DIGITS // 2)
+            if outcome == "differ" and _is_float(derivative) and _is_float(value) and \
+                    self._differentiable_at(point, derivative, wrt):
                 return point, derivative, value, digits
         return None
 
@@ -916,16 +1054,6 @@ class _Comparer:
             value = float(value)
             score += 0 if value == int(value) and abs(value) <= 3 else 1 if value in NICE_VALUES else 3
         return score, sum(abs(float(v)) for v in point.values())
-
-    def _beyond_exp_range(self, err: Undefined, tree, point):
-        """The answer's value where e^u has |u| beyond the range kept for finding points (e^(−3969) in
-        2x + e^(−10000(x − 0.37)²) at x = 1): it is defined there, and mpmath's exponent range holds it."""
-        if "outside the range" not in str(err):
-            return None
-        try:
-            return real_function(tree, self.names, exp_limit=1e300)(*self._values(point))
-        except Undefined:
-            return None
 
     def _where_defined(self, bad: list, wrt: tuple[str, ...]) -> tuple[list, list]:
         """The points of `bad` (where the answer is undefined or differs) at which the derivative really
@@ -952,43 +1080,23 @@ class _Comparer:
                     changes = []
                     for distance in (mpmath.mpf(10) ** -20, mpmath.mpf(10) ** -25):
                         try:
-                            near = self.derivative({**point, name: here + sign * distance * scale}, wrt)
+                            near = self.bounded_derivative({**point, name: here + sign * distance * scale}, wrt)
                         except (Undefined, ZeroDivisionError, ValueError, OverflowError):
                             return False  # at the edge of the domain: no two-sided derivative
                         if near is None:
                             return False
-                        noise = mpmath.mpf(10) ** (6 - DIGITS) * max(abs(near), abs(derivative))
-                        changes.append((abs(near - derivative), noise))
+                        noise = mpmath.mpf(10) ** (6 - DIGITS) * max(abs(near.value), abs(derivative)) + \
+                            4 * near.error  # a change within the digits the values have is no change
+                        changes.append((abs(near.value - derivative), noise))
                     (far, _), (close, noise) = changes
                     if close > far / 1000 + noise:
                         return False
         return True
 
-    def _recheck(self, point, wrt, answer_function, digits: int, difference) -> int:
-        """The agreement at a higher precision: rounding noise shrinks with the precision, a real
-        difference does not."""
-        import mpmath
-
-        with mpmath.workdps(RECHECK_DIGITS):
-            try:
-                if self.implicit:
-                    point = self._on_curve({k: v for k, v in point.items() if k != self.implicit})
-                    if point is None:
-                        return digits
-                derivative = self.derivative(point, wrt)
-                value = answer_function(*self._values(point))
-            except (Undefined, ZeroDivisionError, ValueError, OverflowError):
-                return digits
-            if derivative is None:
-                return digits
-            if abs(derivative - value) <= difference * mpmath.mpf(10) ** -10:
-                return 99  # the difference was rounding noise: it shrank with the precision
-            return _agreement_digits(derivative, value)
-
     def _by_sympy(self, result: PartialCheck, timeout: float, symbols, found: int) -> None:
         import sympy as sp
 
-        from gradcli.verify import symbolic
+        from gradcli.verify import symbolic, sympy_forms
 
         why = f"only {found} points of the domain found"
         _symbolic_derivative(result, self.f, symbols, self.implicit, timeout, self.report)
@@ -997,7 +1105,7 @@ class _Comparer:
             return
         try:
             expected = result.answer.sympy(symbols.all())
-            difference = symbolic.bounded(timeout, sp.simplify, result.derivative - expected)
+            difference = sympy_forms.cpu_bounded(timeout, sp.simplify, result.derivative - expected)
         except symbolic.SymbolicTimeout:
             result.verdict, result.reason = "undecided", why + f"; sympy took longer than {timeout:g} s"
             return
@@ -1017,6 +1125,47 @@ class _Comparer:
             result.verdict, result.reason = "undecided", why + "; sympy could not simplify the difference to 0"
 
 
+def _has_odd_root(tree) -> bool:
+    if tree[0] == "call" and tree[1] == "cbrt":
+        return True
+    if tree[0] == "pow":
+        fraction = constant_fraction(tree[2])
+        if fraction is not None and fraction.denominator % 2 == 1 and fraction.denominator > 1:
+            return True
+    return any(_has_odd_root(part) for part in tree[1:] if isinstance(part, tuple) and part and
+               isinstance(part[0], str)) or (tree[0] == "call" and any(_has_odd_root(a) for a in tree[2]))
+
+
+def _real_sympy(tree, symbols):
+    """The tree in sympy with ∛u and u^(p/q), q odd, as real roots: sign(u)^p·|u|^(p/q) (the reader's
+    semantics; sympy's own u^(1/3) is the principal, complex root for u < 0)."""
+    import sympy as sp
+
+    kind = tree[0]
+    if kind == "call" and tree[1] == "cbrt":
+        u = _real_sympy(tree[2][0], symbols)
+        return sp.sign(u) * sp.Abs(u) ** sp.Rational(1, 3)
+    if kind == "pow":
+        fraction = constant_fraction(tree[2])
+        if fraction is not None and fraction.denominator % 2 == 1 and fraction.denominator > 1:
+            u = _real_sympy(tree[1], symbols)
+            return sp.sign(u) ** (fraction.numerator % 2) * sp.Abs(u) ** sp.Rational(fraction.numerator,
+                                                                                    fraction.denominator)
+    if kind in ("add", "sub", "mul", "div", "pow"):
+        a, b = _real_sympy(tree[1], symbols), _real_sympy(tree[2], symbols)
+        if kind == "pow":
+            return sp.exp(b) if a == sp.E else a ** b
+        return {"add": a + b, "sub": a - b, "mul": a * b, "div": a / b}[kind]
+    if kind == "neg":
+        return -_real_sympy(tree[1], symbols)
+    if kind == "call":
+        args = [_real_sympy(a, symbols) for a in tree[2]]
+        placeholders = {f"_arg{k}": sp.Symbol(f"_arg{k}", real=True) for k in range(len(args))}
+        formed = to_sympy(("call", tree[1], tuple(("var", f"_arg{k}") for k in range(len(args)))), placeholders)
+        return formed.xreplace({placeholders[f"_arg{k}"]: arg for k, arg in enumerate(args)})
+    return to_sympy(tree, symbols)
+
+
 def _exact_counterexample(derivative, answer, symbols, names):
     """A simple point (x = 1, 2, −1, ...) where sympy, evaluating at 30 digits whatever the exponent (e^800,
     e^−800), finds the answer and the derivative real and different: (point, derivative, answer) as text."""
@@ -1028,7 +1177,7 @@ def _exact_counterexample(derivative, answer, symbols, names):
     for values in itertools.product(NICE_VALUES[:6], repeat=len(free)):
         at = {symbols[name]: sp.Rational(value) for name, value in zip(free, values)}
         try:
-            d, a = sp.N(derivative.subs(at), 30), sp.N(answer.subs(at), 30)
+            d, a = sp.N(derivative.subs(at), 30, strict=True), sp.N(answer.subs(at), 30, strict=True)
         except Exception:  # noqa: BLE001 - undefined there: try the next point
             continue
         if not (d.is_real and a.is_real and d.is_finite and a.is_finite):
@@ -1122,6 +1271,28 @@ def _rounding_hint(tree, digits: int, tree_text: str = "") -> str:
     return f"agrees to {digits} significant digits: write constants exactly (ln(10), π, 1/3), not rounded"
 
 
+def _shown_derivative(comparer: _Comparer, point: dict, wrt) -> float:
+    """The derivative at --at's point as a float with all its digits known (the precision raised until its
+    error bound is below 10⁻¹⁷ of it); 0 when it stays within its error of 0 (an exact 0 by rounding), nan
+    where it is undefined or no precision tried resolves it."""
+    import mpmath
+
+    bound = None
+    for digits in bounds.LADDER:
+        with mpmath.workdps(digits):
+            try:
+                bound = comparer.bounded_derivative(point, wrt)
+            except (Undefined, ZeroDivisionError, ValueError, OverflowError):
+                return math.nan
+            if bound is None:
+                return math.nan
+            if bound.error <= abs(bound.value) * mpmath.mpf(10) ** -17:
+                return float(bound.value)
+    if abs(bound.value) <= 4 * bound.error and bound.error < mpmath.mpf(10) ** -(bounds.LADDER[-1] // 2):
+        return 0.0
+    return math.nan
+
+
 def _values_at(report: CheckReport, comparer: _Comparer, at: dict) -> None:
     import mpmath
 
@@ -1148,15 +1319,7 @@ def _values_at(report: CheckReport, comparer: _Comparer, at: dict) -> None:
             function_value = math.nan
         report.at = {"point": point, "function": function_value}
         for result in report.results:
-            try:
-                derivative = comparer.derivative(point, result.wrt)
-                with mpmath.workdps(DIGITS + 20):
-                    finer = comparer.derivative(point, result.wrt)
-                if derivative is not None and abs(finer) <= abs(derivative) * mpmath.mpf(10) ** -15:
-                    derivative = 0  # rounding noise of an exact 0: it shrinks with the precision
-                derivative = math.nan if derivative is None else float(derivative)
-            except (Undefined, ZeroDivisionError, ValueError):
-                derivative = math.nan
+            derivative = _shown_derivative(comparer, point, result.wrt)
             answer = None
             if result.answer is not None:
                 try:
@@ -1166,4 +1329,4 @@ def _values_at(report: CheckReport, comparer: _Comparer, at: dict) -> None:
             result.at = {"derivative": derivative, "expected": answer}
 
 
-__all__ = ["check_derivative", "CheckReport", "PartialCheck", "derivative_label", "to_text"]
+__all__ = ["check_derivative", "read_definition", "CheckReport", "PartialCheck", "derivative_label", "to_text"]

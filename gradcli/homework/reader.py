@@ -121,6 +121,7 @@ _LHS = re.compile(
         (?P<prime>[A-Za-z]\w*\s*(?:'+|′+|″)\s*(?:\(\s*[A-Za-z]\w*\s*\))?)              # y', f'(x), f''(x)
       | (?P<leibniz>(?:d|∂)\s*(?:\^?\d|[²³])?\s*(?:[A-Za-z]\w*)?\s*/\s*
                    (?:(?:d|∂)\s*(?P<first>[A-Za-zα-ω])\s*(?:\^?\d|[²³])?\s*)+)           # dy/dx, ∂²f/∂x∂y, dy/dθ
+      | (?P<sub>[A-Za-z]_\{?(?P<subvars>[A-Za-zα-ω]+)\}?(?:\s*\([^=()]*\))?)            # f_y, f_xy, z_{xx}
       | (?P<name>[A-Za-z]\w*(?:\s*\(\s*[A-Za-z]\w*(?:\s*,\s*[A-Za-z]\w*)*\s*\))?)     # y, f(x), g(x, y)
     )\s*=(?!=)(?P<rhs>.*)""", re.X | re.S)
 
@@ -178,6 +179,10 @@ def split_answer(text: str) -> Answer:
             raise ParseError(f"{lhs}: the top says a derivative of order {order}, the bottom of order {len(wrt)}",
                              source=text, span=(0, len(lhs)))
         return Answer(rhs, partial=partial, written=text, wrt=wrt, order=order, lhs=lhs)
+    if match.group("sub"):  # f_xy = ∂²f/∂y∂x: each letter below is a variable differentiated by
+        wrt = tuple(match.group("subvars"))
+        return Answer(rhs, partial=wrt[0] if len(wrt) == 1 else None, written=text, wrt=wrt, order=len(wrt),
+                      lhs=lhs)
     if match.group("prime"):
         primes = match.group("prime")
         order = primes.count("'") + primes.count("′") + 2 * primes.count("″")
@@ -263,6 +268,8 @@ class _Parser:
         out, k = [], 0
         while k < len(word):
             name = next((n for n in names if word.startswith(n, k)), word[k])
+            if name in UNSUPPORTED and not self._called(word, k + len(name), origin, offset):
+                name = word[k]  # 6re^(r−1), 2tr: letters beside each other multiply; only re(z) is re's
             if name in self.declared or name in GREEK or (len(name) == 1 and name not in CONSTANTS | ALIASES.keys()):
                 kind = "var"
             elif name in CONSTANTS:
@@ -289,6 +296,12 @@ class _Parser:
                              span=(origin[offset], origin[offset + len(word) - 1] + 1),
                              hint=self._function_hint(word))
         return out
+
+    def _called(self, word: str, end: int, origin: list[int], offset: int) -> bool:
+        """Whether the name ending at `end` of the letter run `word` is followed by a bracket (re(z))."""
+        if end < len(word):
+            return False
+        return self._next_char_after(origin[offset + len(word) - 1] + 1) == "("
 
     def _next_char_after(self, index: int) -> str:
         rest = self.text[index:].lstrip()
@@ -848,6 +861,14 @@ def _bounded(x):
 def _undefined(why: str):
     raise Undefined(why)
 
+
+# the same semantics for homework.bounds, which evaluates with error bounds
+MP_FUNCTIONS = _MP_FUNCTIONS
+EXP_LIMIT = _EXP_LIMIT
+real_value = _real
+exp_value = _exp
+power_value = _power
+constant_fraction = _constant_fraction
 
 __all__ = ["Reading", "read_homework", "split_answer", "to_text", "to_sympy", "real_function", "Undefined",
            "GradcliError"]

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from gradcli.homework import reader as homework
-from gradcli.homework.check import explicit_definition
+from gradcli.homework.check import read_definition
 from gradcli.safety.errors import GradcliError
 from gradcli.safety.limits import Limits
 
@@ -36,10 +36,11 @@ def read_function(text: str, *, known=(), allow_equation: bool = False, limits: 
 
     limits = limits or Limits()
     if NEW_READER:
-        reading = homework.read_homework(text, tuple(v for v in known if len(v) > 1), limits,
-                                         allow_equation=allow_equation)
-        # y = x^2 and f(x) = x^2 define a function, as check reads them; x^2 + y^2 = 25 is an equation
-        reading = explicit_definition(reading, tuple(v for v in known if len(v) > 1), limits)
+        declared = tuple(v for v in known if len(v) > 1)
+        if allow_equation:  # y = x^2, f(x, y) = 3x^2 + 1 define a function, as check reads them
+            reading = read_definition(text, declared, limits)
+        else:
+            reading = homework.read_homework(text, declared, limits)
         symbols = {name: sp.Symbol(name, real=True) for name in reading.variables}
         sides = None
         if reading.is_equation:

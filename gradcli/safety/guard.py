@@ -575,66 +575,95 @@ def time_limit(seconds: float):
     return deadline(seconds, f"evaluation took longer than {seconds:g} s", hint="raise it with --timeout")
 
 
-# -- CPU-time budgets: a check that must not depend on the machine's load --------------------------------------
+# -- CPU-time budgets: what a computation costs, not how busy the machine is ------------------------------
+#
+# A wall-time budget measures the machine: on a loaded 2-core machine a check that needs 2 s of CPU takes 8 s.
+# `CpuDeadline` counts this process's CPU time (time.process_time: user + system, all threads) instead.  A
+# watcher thread polls the clock and raises in the guarded thread, as `_ThreadTimer` does (no signal handler:
+# the block may compile or parse).  A computation stuck in one C call is not interrupted by it; a wall-time
+# `Deadline` or `command` around it stays the backstop for that.
 
-class _CpuExpired(BaseException):
-    """Raised by the SIGPROF handler inside a `cpu_budget` block."""
+CPU_POLL_SECONDS = 0.02
 
 
-_cpu_active = False
-CPU_BACKSTOP_FACTOR = 20  # a CPU budget also has a wall-time backstop this many times longer (a blocked call)
+class _CpuWatcher(_ThreadTimer):
+    """`_ThreadTimer` on the process's CPU clock."""
+
+    def __init__(self, seconds: float, expired):
+        self.start_cpu = time.process_time()
+        holder = type("_Budget", (), {"expired": expired, "seconds": seconds})
+        super().__init__(holder)
+
+    def fire(self):
+        while not self.stop_event.wait(CPU_POLL_SECONDS):
+            if time.process_time() - self.start_cpu >= self.seconds:
+                break
+        else:
+            return
+        while True:
+            with self.lock:
+                if self.finished:
+                    return
+                self.fired = True
+                _raise_in_thread(self.thread_id, self.expired)
+            if self.stop_event.wait(REPEAT_SECONDS):
+                return
+
+
+class CpuDeadline:
+    """`with CpuDeadline(seconds, message, hint): ...` raises `error(message, hint)` (TimeLimit by default) once
+    the block has used `seconds` of the process's CPU time.  Nestable, any thread; reusable, not re-entrant."""
+
+    __slots__ = ("seconds", "message", "hint", "error", "expired", "watcher")
+
+    def __init__(self, seconds: float | None, message: str, hint: str | None = None, *, error=None):
+        self.seconds = seconds if seconds is not None and math.isfinite(seconds) and seconds > 0 else None
+        self.message, self.hint = message, hint
+        self.error = error or (lambda message, hint: TimeLimit(message, hint=hint))
+        self.expired = type("_Expired", (_Expired,), {})
+        self.watcher = None
+
+    def __enter__(self):
+        if self.seconds is not None:
+            try:
+                self.watcher = _CpuWatcher(self.seconds, self.expired)
+            except RuntimeError:  # no thread can start (a memory cap): the wall-time backstop remains
+                self.watcher = None
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        pending = None
+        while self.watcher is not None:  # an exception may land during the clean-up: finish it all the same
+            try:
+                self.watcher.stop()
+                self.watcher = None
+            except _Expired as landed:
+                if not isinstance(landed, self.expired):
+                    pending = landed
+        if exc_type is not None and issubclass(exc_type, self.expired):
+            raise self.error(self.message, self.hint) from None
+        if pending is not None:
+            raise pending
+        return False
+
+
+CPU_BACKSTOP_FACTOR = 20  # a cpu_budget's wall-time backstop is this many times longer (a blocked call)
 
 
 @contextmanager
 def cpu_budget(seconds: float | None, error: Callable[[], BaseException]):
-    """Raise `error()` when the block has used `seconds` of this process's CPU time (user + sys, ITIMER_PROF).
-
-    A wall-time limit fires early on a loaded machine (a shared one stretches wall time several-fold); CPU time
-    does not stretch, so a budget in CPU seconds gives the same verdicts under load.  The exception lands at the
-    next Python instruction and again every REPEAT_SECONDS of CPU (sympy has bare `except:`s that eat one).
-    A wall-time Deadline of CPU_BACKSTOP_FACTOR times the budget still bounds a block that waits without
-    computing.  Only in the main thread, not nested in another cpu_budget: otherwise (or where setitimer is
-    missing) the budget is a wall-time Deadline of `seconds`."""
-    global _cpu_active
+    """Raise `error()` once the block has used `seconds` of this process's CPU time: a `CpuDeadline`, with a
+    wall-time `Deadline` CPU_BACKSTOP_FACTOR times longer (at least 2 s more) for a block that waits, or is
+    stuck in one C call, without using CPU."""
     if seconds is None or not math.isfinite(seconds) or seconds <= 0:
         yield
         return
-    wall = Deadline(seconds if not _alarms or _cpu_active or threading.current_thread() is not threading.main_thread()
-                    else max(seconds * CPU_BACKSTOP_FACTOR, seconds + 2.0), "", supervise=False,
-                    error=lambda message, hint: error())
-    if wall.seconds == seconds:
-        with wall:
-            yield
-        return
-
-    def on_prof(signum, frame):
-        signal.setitimer(signal.ITIMER_PROF, REPEAT_SECONDS)
-        raise _CpuExpired
-
-    previous = signal.signal(signal.SIGPROF, on_prof)
-    _cpu_active = True
-    expired = False
-    try:
-        with wall:
-            signal.setitimer(signal.ITIMER_PROF, seconds)
-            try:
-                yield
-            finally:
-                while True:  # disarm even if the signal lands during the clean-up
-                    try:
-                        signal.setitimer(signal.ITIMER_PROF, 0)
-                        break
-                    except _CpuExpired:
-                        expired = True
-    except _CpuExpired:
-        expired = True
-    finally:
-        signal.signal(signal.SIGPROF, previous or signal.SIG_DFL)
-        _cpu_active = False
-    if expired:
-        raise error() from None
+    raise_error = lambda message, hint: error()  # noqa: E731 - both limits raise the caller's error
+    with Deadline(max(seconds * CPU_BACKSTOP_FACTOR, seconds + 2.0), "", supervise=False, error=raise_error), \
+            CpuDeadline(seconds, "", error=raise_error):
+        yield
 
 
 def cpu_seconds() -> float:
-    """This process's CPU time so far (user + sys), the clock `cpu_budget` counts."""
+    """This process's CPU time so far (user + sys), the clock `CpuDeadline` counts."""
     return time.process_time()

@@ -45,6 +45,14 @@ def bounded(seconds: float, fn, *args, **kwargs):
         return fn(*args, **kwargs)
 
 
+def cpu_bounded(seconds: float, fn, *args, **kwargs):
+    """fn(*args) within a budget of the process's CPU time (a busy machine does not shrink it);
+    SymbolicTimeout when it runs out."""
+    message = f"sympy used more than {seconds:g} s of CPU time"
+    with guard.CpuDeadline(seconds, message, error=lambda message, hint: SymbolicTimeout(message)):
+        return fn(*args, **kwargs)
+
+
 # -- reductions that stay cheap for tensors ----------------------------------------------------------
 
 class amax(sp.Function):  # noqa: N801 - printed as amax(...), like torch.amax

@@ -39,7 +39,8 @@ def test_declared_variable():
         check_derivative("rate^2 t", ["2 rate t"], wrt="rate")  # without --var: r·a·t·e
 
 
-@pytest.mark.parametrize("wrt, hint", [("X", "did you mean x?"), ("z", "the variables are x, y")])
+@pytest.mark.parametrize("wrt, hint", [("X", "did you mean x?"), ("zz", "the variables are x, y"),
+                                       ("e", "the variables are x, y")])
 def test_wrt_must_be_a_variable_of_the_function(wrt, hint):
     with pytest.raises(GradcliError) as info:
         check_derivative("x^2 + xy", [], wrt=wrt)

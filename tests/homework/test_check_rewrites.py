@@ -1,0 +1,43 @@
+"""Proofs by rewriting (issue 30 item 4): answers that only agreed ("not proven") are proven by an identity
+sympy applies within a CPU budget — exp form, radicands factored, cube and odd roots as real roots, each
+then by sign cases on the domain.  The derivatives are hand-derived (in the comments); wrong answers next to
+them stay rejected."""
+
+from __future__ import annotations
+
+import pytest
+
+from gradcli.homework.check import check_derivative
+
+
+def result_of(function, answer, wrt=None):
+    (result,) = check_derivative(function, [answer], wrt=wrt).results
+    return result
+
+
+@pytest.mark.parametrize("function, answer, wrt", [
+    # d/dx ∛x = 1/(3∛x²) for x ≠ 0 (both signs: ∛ is the real root)
+    ("cbrt(x)", "1/(3 cbrt(x^2))", None),
+    ("cbrt(x) + x^(2/3)", "1/(3cbrt(x^2))+2/(3cbrt(x))", None),
+    # d/dw tanh(wx + b) = x·sech²(wx + b)
+    ("tanh(wx + b)", "x sech^2(wx+b)", "w"),
+    # √(x² + 2x + 1) = |x + 1|: derivative (x + 1)/|x + 1|
+    ("sqrt(x^2+2x+1)", "(x+1)/|x+1|", None),
+    # arccos((1 − x²)/(1 + x²)) = 2·arctan|x|: derivative 2x/(|x|(1 + x²))
+    ("arccos((1-x^2)/(1+x^2))", "2x/(|x|(1+x^2))", None),
+])
+def test_rewritten_differences_are_proven(function, answer, wrt):
+    result = result_of(function, answer, wrt)
+    assert result.verdict == "correct" and result.proven is True, result.reason
+
+
+@pytest.mark.parametrize("function, answer, wrt", [
+    ("cbrt(x)", "1/(3 cbrt(x))", None),
+    ("cbrt(x)", "-1/(3 cbrt(x^2))", None),
+    ("tanh(wx + b)", "w sech^2(wx+b)", "w"),
+    ("tanh(wx + b)", "x sech(wx+b)", "w"),
+    ("sqrt(x^2+2x+1)", "1", None),  # right for x > −1 only
+    ("arccos((1-x^2)/(1+x^2))", "2/(1+x^2)", None),  # right for x > 0 only
+])
+def test_wrong_answers_beside_them_are_rejected(function, answer, wrt):
+    assert result_of(function, answer, wrt).verdict == "incorrect"
