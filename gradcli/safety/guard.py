@@ -236,14 +236,15 @@ def _raise_in_thread(thread_id: int, exc_type) -> None:
 class _ThreadTimer:
     """A deadline off the main thread: a timer thread raises its exception in the guarded thread."""
 
-    def __init__(self, d: Deadline):
+    def __init__(self, d: Deadline, start: bool = True):
         self.thread_id = threading.get_ident()
         self.lock = threading.Lock()
         self.finished = self.fired = False
         self.stop_event = threading.Event()
         self.expired, self.seconds = d.expired, d.seconds
         self.thread = threading.Thread(target=self.fire, name="gradcli-deadline", daemon=True)
-        self.thread.start()
+        if start:
+            self.thread.start()
 
     def fire(self):
         if self.stop_event.wait(self.seconds):
@@ -592,11 +593,15 @@ class _CpuWatcher(_ThreadTimer):
     def __init__(self, seconds: float, expired):
         self.start_cpu = time.process_time()
         holder = type("_Budget", (), {"expired": expired, "seconds": seconds})
-        super().__init__(holder)
+        super().__init__(holder, start=False)  # CpuDeadline starts it once it holds it (a tiny budget fires at once)
+
+    def used(self) -> float:
+        return time.process_time() - self.start_cpu
 
     def fire(self):
-        while not self.stop_event.wait(CPU_POLL_SECONDS):
-            if time.process_time() - self.start_cpu >= self.seconds:
+        # the CPU clock cannot run faster than the wall clock: never wait past what the budget has left
+        while not self.stop_event.wait(min(CPU_POLL_SECONDS, max(0.0, self.seconds - self.used()))):
+            if self.used() >= self.seconds:
                 break
         else:
             return
@@ -625,10 +630,14 @@ class CpuDeadline:
 
     def __enter__(self):
         if self.seconds is not None:
+            self.watcher = _CpuWatcher(self.seconds, self.expired)
             try:
-                self.watcher = _CpuWatcher(self.seconds, self.expired)
+                self.watcher.thread.start()
             except RuntimeError:  # no thread can start (a memory cap): the wall-time backstop remains
                 self.watcher = None
+            except BaseException as landed:  # the budget ran out before the block began: never leave it firing
+                self.__exit__(type(landed), landed, None)
+                raise
         return self
 
     def __exit__(self, exc_type, exc, tb):
