@@ -119,6 +119,17 @@ def tensor(data, dtype=None, requires_grad: bool = False, device=None) -> Tensor
     return _finish(array, dtype, requires_grad)
 
 
+def _size_argument(dims: tuple, size, name: str) -> tuple:
+    """The shape of a creation function: given as positional sizes (`zeros(2, 3)`, `zeros((2, 3))`) or as
+    `size=` (`randn(size=(), requires_grad=True)`), never both, as torch's parser accepts them."""
+    if size is None:
+        return dims
+    if dims:
+        raise TorchTypeError(f"{name}() received an invalid combination of arguments - got the sizes both "
+                             "positionally and as size=")
+    return (size,)
+
+
 def _filled(shape, fill, dtype, requires_grad) -> Tensor:
     shape = as_shape(shape)
     check_size(shape)
@@ -127,15 +138,18 @@ def _filled(shape, fill, dtype, requires_grad) -> Tensor:
     return _finish(np.full(shape, fill, dtype=_np_dtype(dtype)), None, requires_grad)
 
 
-def zeros(*size, dtype=None, requires_grad=False, device=None) -> Tensor:
+def zeros(*dims, size=None, dtype=None, requires_grad=False, device=None) -> Tensor:
+    size = _size_argument(dims, size, "zeros")
     return _filled(size, 0, dtype, requires_grad)
 
 
-def ones(*size, dtype=None, requires_grad=False, device=None) -> Tensor:
+def ones(*dims, size=None, dtype=None, requires_grad=False, device=None) -> Tensor:
+    size = _size_argument(dims, size, "ones")
     return _filled(size, 1, dtype, requires_grad)
 
 
-def empty(*size, dtype=None, requires_grad=False, device=None) -> Tensor:
+def empty(*dims, size=None, dtype=None, requires_grad=False, device=None) -> Tensor:
+    size = _size_argument(dims, size, "empty")
     return _filled(size, 0, dtype, requires_grad)
 
 
@@ -209,7 +223,8 @@ def _float_dtype(dtype, name: str) -> np.dtype:
     return np_dtype
 
 
-def rand(*size, dtype=None, requires_grad=False, device=None, generator=None) -> Tensor:
+def rand(*dims, size=None, dtype=None, requires_grad=False, device=None, generator=None) -> Tensor:
+    size = _size_argument(dims, size, "rand")
     shape = as_shape(size)
     check_size(shape)
     np_dtype = _float_dtype(dtype, "check_uniform_bounds")
@@ -217,7 +232,8 @@ def rand(*size, dtype=None, requires_grad=False, device=None, generator=None) ->
     return _finish(draws.reshape(shape), None, requires_grad)
 
 
-def randn(*size, dtype=None, requires_grad=False, device=None, generator=None) -> Tensor:
+def randn(*dims, size=None, dtype=None, requires_grad=False, device=None, generator=None) -> Tensor:
+    size = _size_argument(dims, size, "randn")
     shape = as_shape(size)
     check_size(shape)
     np_dtype = _float_dtype(dtype, "normal_kernel_cpu")

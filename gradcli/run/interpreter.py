@@ -24,7 +24,7 @@ from types import GeneratorType
 from gradcli.engine.autograd import Function, GradModeContext, torch_node_name
 from gradcli.engine.errors import EngineError, LimitExceeded, TorchRuntimeError, from_numpy
 from gradcli.engine.tensor import Tensor
-from gradcli.run import api, classes
+from gradcli.run import api, classes, graph_view, torch_surface
 from gradcli.run.errors import LimitReached, OutputFailed, ProgramFailed, Refused, RunError
 from gradcli.run.limits import RunLimits
 from gradcli.run.reprs import program_repr, program_str
@@ -452,8 +452,12 @@ class Interpreter:
         override = self.overrides.get((type(obj), name))
         if override is not None:
             return partial(override, obj)
-        if isinstance(obj, Function):  # its only attribute: torch's grad_fn.name(), a method there
-            return partial(torch_node_name, obj)
+        if isinstance(obj, Function):
+            if name == "next_functions":
+                return graph_view.next_functions(obj)
+            return partial(torch_node_name, obj)  # torch's grad_fn.name(), a method there
+        if isinstance(obj, graph_view.AccumulateGrad):
+            return obj.variable if name == "variable" else obj.name if name == "name" else ()
         if name == "_version":  # torch's version counter as the int torch gives (gradcli shares a list)
             return obj._version[0]
         if name == "grad_fn" and obj.grad_fn is not None:
@@ -631,8 +635,8 @@ class Interpreter:
             return self.call_function(func, args, kwargs)
         if func is dict or isinstance(getattr(func, "__self__", None), dict):  # dict(pairs), d.get(key) ...
             args = self.hash_checked_arguments(func, args)
-        if func is Tensor:
-            raise Refused("the legacy constructor torch.Tensor(...); use torch.tensor(...)", self.line)
+        if func is Tensor:  # the legacy constructor: torch.Tensor([1, 2]), torch.Tensor(2, 3)
+            func = torch_surface.TENSOR_CONSTRUCTOR
         if func is sum and isinstance(args[1] if len(args) > 1 else kwargs.get("start"), SEQUENCES):
             raise Refused("sum() of lists, tuples or strings (quadratic inside C, where no limit reaches)",
                           self.line)

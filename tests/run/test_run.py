@@ -5,6 +5,7 @@ Needs no torch."""
 from __future__ import annotations
 
 import io
+import json
 import re
 import subprocess
 import sys
@@ -24,11 +25,29 @@ TUTORIALS = ROOT / "tests" / "programs"  # the PyTorch tutorials' own programs, 
 ADDRESS = re.compile(r" at 0x[0-9a-f]+")  # as the golden script normalises object addresses
 # Programs that run but do not yet print PyTorch's last digits, and why (strict: a fix must remove the entry).
 NOT_YET_EXACT: dict[str, str] = {}
+# Corpus programs that stop at a Python-language or numpy construct `gradcli run` does not have yet (issue 28
+# items 2-3, built beside this corpus): not strict, the lead removes an entry once the construct is merged.
+WAITING_ON_LANGUAGE: dict[str, str] = {}
+# Output fields PyTorch does not reproduce (uninitialised memory, timing), masked on both sides as the golden
+# script masks them (tests/programs/masks.json).
+MASKS: dict[str, list] = json.loads((TUTORIALS / "masks.json").read_text())
+
+
+def mask(stem: str, text: str) -> str:
+    for field in MASKS.get(stem, []):
+        marker = f"<masked: {field['why']}>" + ("\n" if field["pattern"].endswith("\\n") else "")
+        text = re.sub(field["pattern"], lambda _, marker=marker: marker, text, count=field["count"])
+    return text
 
 
 def _known(program: Path):
     reason = NOT_YET_EXACT.get(program.stem)
-    return pytest.param(program, marks=pytest.mark.xfail(reason=reason, strict=True)) if reason else program
+    if reason:
+        return pytest.param(program, marks=pytest.mark.xfail(reason=reason, strict=True))
+    reason = WAITING_ON_LANGUAGE.get(program.stem)
+    if reason:
+        return pytest.param(program, marks=pytest.mark.xfail(reason=f"waiting on {reason}", strict=False))
+    return program
 
 
 def run(source: str, limits: RunLimits | None = None) -> tuple[int, str, str]:
@@ -50,7 +69,7 @@ def test_program_prints_what_pytorch_prints(program: Path):
     err_file = expected / f"{program.stem}.err"
     expected_err = err_file.read_text() if err_file.exists() else ""
     code, out, err = run(program.read_text())
-    assert ADDRESS.sub(" at 0x…", out) == expected_out
+    assert mask(program.stem, ADDRESS.sub(" at 0x…", out)) == expected_out
     assert err == expected_err
     assert code == (1 if "gradcli run: error at line" in expected_err else 0)
 
@@ -316,3 +335,22 @@ def test_plain_classes_and_object_base():
                          "class B(A):\n    def f(self, k):\n        return super().f(k) + 1\n"
                          "print(B().f(3), isinstance(B(), A), type(A), type(B()) == B, B)\n")
     assert (code, err) == (0, "") and out == "7 True <class 'type'> True <class '__main__.B'>\n"
+
+
+def test_the_corpus_has_forty_real_programs_each_naming_its_source():
+    corpus = [p for p in TUTORIALS.glob("*.py") if p.stem.startswith(("tutorial_", "docs_"))]
+    assert len(corpus) >= 40
+    for program in corpus:
+        header = program.read_text().split("\nimport", 1)[0]
+        assert "pytorch/tutorials" in header or "docstring" in header or "Learning PyTorch" in header \
+            or program.stem in ("tutorial_autograd_basics",), program.name
+
+
+def test_masks_cover_only_their_field():
+    timing = ("-------  -----\nName  Self CPU\n-------  -----\naten::mul  12.3us\n-------  -----\n"
+              "Self CPU time total: 1.234ms\n")
+    assert mask("docs_profiler_profile", "before\n" + timing + "after\n") == \
+        "before\n<masked: torch.autograd.profiler's table is timing>\nafter\n"
+    empty = "tensor([[1.4e-45, 0.0000],\n        [0.0000, 0.0000]])\ntensor([[1., 2.]])\n"
+    assert mask("tutorial_blitz_tensor", empty).endswith("\ntensor([[1., 2.]])\n")  # the second tensor stays
+    assert mask("tutorial_polynomial_tensor", timing) == timing  # a program without masks is compared whole
