@@ -414,7 +414,7 @@ def _check_name(module: Module, name, kind: str) -> None:
         raise TorchKeyError(f"attribute '{name}' already exists")
 
 
-def _op(name: str):
+def registry_op(name: str):
     return REGISTRY[name].fn
 
 
@@ -566,7 +566,7 @@ def calculate_gain(nonlinearity: str, param=None) -> float:
     raise TorchValueError(f"Unsupported nonlinearity {nonlinearity}")
 
 
-def _factory_dtype(dtype):
+def factory_dtype(dtype):
     return dtype if dtype is not None else dtypes.get_default_dtype()
 
 
@@ -575,9 +575,9 @@ class Linear(Module):
         super().__init__()
         self.in_features = in_features
         self.out_features = out_features
-        self.weight = Parameter(creation.empty(out_features, in_features, dtype=_factory_dtype(dtype)))
+        self.weight = Parameter(creation.empty(out_features, in_features, dtype=factory_dtype(dtype)))
         if bias:
-            self.bias = Parameter(creation.empty(out_features, dtype=_factory_dtype(dtype)))
+            self.bias = Parameter(creation.empty(out_features, dtype=factory_dtype(dtype)))
         else:
             self.register_parameter("bias", None)
         self.reset_parameters()
@@ -590,7 +590,7 @@ class Linear(Module):
             uniform_(self.bias, -bound, bound)
 
     def forward(self, input):
-        return _op("linear")(input, self.weight, self.bias)
+        return registry_op("linear")(input, self.weight, self.bias)
 
     def extra_repr(self) -> str:
         return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"
@@ -652,7 +652,7 @@ def _activation(class_name: str, op: str, params: tuple = (), defaults: tuple = 
 
     def forward(self, input):
         settings = {key: getattr(self, key) for key in params}  # inplace=True modifies the input, as torch's
-        return _op(op)(input, **settings)
+        return registry_op(op)(input, **settings)
 
     def extra_repr(self):
         parts = []
@@ -690,7 +690,7 @@ class Dropout(Module):
         self.inplace = inplace
 
     def forward(self, input):
-        return _op("dropout")(input, self.p, self.training, self.inplace)
+        return registry_op("dropout")(input, self.p, self.training, self.inplace)
 
     def extra_repr(self) -> str:
         return f"p={self.p}, inplace={self.inplace}"
@@ -718,7 +718,7 @@ def _loss(class_name: str, op: str, params: tuple = (), defaults: tuple = ()):
                 setattr(self, key, value)
 
     def forward(self, input, target):
-        return _op(op)(input, target, **{key: getattr(self, key) for key in params})
+        return registry_op(op)(input, target, **{key: getattr(self, key) for key in params})
 
     return type(class_name, (Module,), {"__init__": __init__, "forward": forward, "__module__": __name__,
                                         "__qualname__": class_name})

@@ -9,18 +9,19 @@ the same printed form, and a forward that is the registry's functional op (F.con
 from __future__ import annotations
 
 import math
+import warnings
 
-from gradcli.engine import creation
+from gradcli.engine import creation, dtypes
 from gradcli.engine.autograd import no_grad
 from gradcli.engine.errors import TorchTypeError, TorchValueError
 from gradcli.engine.modules import (
     Module,
     Parameter,
-    _factory_dtype,
-    _op,
     calculate_fan_in_and_fan_out,
+    factory_dtype,
     kaiming_uniform_,
     normal_,
+    registry_op,
     uniform_,
 )
 from gradcli.engine.tensor import Tensor
@@ -63,7 +64,7 @@ class _ConvNd(Module):
         self.output_padding = (0,) * n
         self.groups = groups
         self.padding_mode = padding_mode
-        dt = _factory_dtype(dtype)
+        dt = factory_dtype(dtype)
         self.weight = Parameter(creation.empty(out_channels, in_channels // groups, *self.kernel_size, dtype=dt))
         if bias:
             self.bias = Parameter(creation.empty(out_channels, dtype=dt))
@@ -80,7 +81,7 @@ class _ConvNd(Module):
                 uniform_(self.bias, -bound, bound)
 
     def forward(self, input):
-        return _op(f"conv{self._nd}d")(input, self.weight, self.bias, self.stride, self.padding, self.dilation,
+        return registry_op(f"conv{self._nd}d")(input, self.weight, self.bias, self.stride, self.padding, self.dilation,
                                        self.groups)
 
     def extra_repr(self) -> str:
@@ -118,7 +119,7 @@ class _MaxPoolNd(Module):
         self.ceil_mode = ceil_mode
 
     def forward(self, input):
-        return _op(f"max_pool{self._nd}d")(input, self.kernel_size, self.stride, self.padding, self.dilation,
+        return registry_op(f"max_pool{self._nd}d")(input, self.kernel_size, self.stride, self.padding, self.dilation,
                                            ceil_mode=self.ceil_mode, return_indices=self.return_indices)
 
     def extra_repr(self) -> str:
@@ -150,7 +151,7 @@ class _AvgPoolNd(Module):
 
     def forward(self, input):
         extra = {"divisor_override": self.divisor_override} if self._nd == 2 else {}
-        return _op(f"avg_pool{self._nd}d")(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+        return registry_op(f"avg_pool{self._nd}d")(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
                                            self.count_include_pad, **extra)
 
     def extra_repr(self) -> str:
@@ -175,7 +176,7 @@ class _BatchNorm(Module):
     def __init__(self, num_features: int, eps: float = 1e-5, momentum=0.1, affine: bool = True,
                  track_running_stats: bool = True, device=None, dtype=None):
         super().__init__()
-        dt = _factory_dtype(dtype)
+        dt = factory_dtype(dtype)
         self.num_features = num_features
         self.eps = eps
         self.momentum = momentum
@@ -210,7 +211,7 @@ class _BatchNorm(Module):
             factor = 1.0 / float(self.num_batches_tracked.item()) if self.momentum is None else self.momentum
         bn_training = True if self.training else (self.running_mean is None and self.running_var is None)
         use_stats = not self.training or self.track_running_stats
-        return _op("batch_norm")(input, self.running_mean if use_stats else None,
+        return registry_op("batch_norm")(input, self.running_mean if use_stats else None,
                                  self.running_var if use_stats else None, self.weight, self.bias, bn_training,
                                  factor, self.eps)
 
@@ -220,7 +221,6 @@ class _BatchNorm(Module):
 
 
 def _long():
-    from gradcli.engine import dtypes
     return dtypes.by_name("int64")
 
 
@@ -236,7 +236,7 @@ class LayerNorm(Module):
     def __init__(self, normalized_shape, eps: float = 1e-5, elementwise_affine: bool = True, bias: bool = True,
                  device=None, dtype=None):
         super().__init__()
-        dt = _factory_dtype(dtype)
+        dt = factory_dtype(dtype)
         self.normalized_shape = tuple(normalized_shape) if isinstance(normalized_shape, (list, tuple)) else \
             (int(normalized_shape),)
         self.eps = eps
@@ -252,7 +252,7 @@ class LayerNorm(Module):
             self.register_parameter("bias", None)
 
     def forward(self, input):
-        return _op("layer_norm")(input, self.normalized_shape, self.weight, self.bias, self.eps)
+        return registry_op("layer_norm")(input, self.normalized_shape, self.weight, self.bias, self.eps)
 
     def extra_repr(self) -> str:
         return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
@@ -282,7 +282,7 @@ class Embedding(Module):
         self.scale_grad_by_freq = scale_grad_by_freq
         self.sparse = sparse
         if _weight is None:
-            self.weight = Parameter(creation.empty(num_embeddings, embedding_dim, dtype=_factory_dtype(dtype)),
+            self.weight = Parameter(creation.empty(num_embeddings, embedding_dim, dtype=factory_dtype(dtype)),
                                     requires_grad=not _freeze)
             self.reset_parameters()
         else:
@@ -297,7 +297,7 @@ class Embedding(Module):
                 self.weight[self.padding_idx].fill_(0)
 
     def forward(self, input):
-        return _op("embedding")(input, self.weight, self.padding_idx)
+        return registry_op("embedding")(input, self.weight, self.padding_idx)
 
     def extra_repr(self) -> str:
         s = f"{self.num_embeddings}, {self.embedding_dim}"
@@ -335,14 +335,12 @@ def dropout2d(input, p: float = 0.5, training: bool = True, inplace: bool = Fals
     if p < 0.0 or p > 1.0:
         raise TorchValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if input.ndim not in (3, 4):
-        import warnings
         warnings.warn(f"dropout2d: Received a {input.ndim}-D input to dropout2d, which is deprecated and will "
                       "result in an error in a future release. To retain the behavior and silence this warning, "
                       "please use dropout instead. Note that dropout2d exists to provide channel-wise dropout on "
                       "inputs with 2 spatial dimensions, a channel dimension, and an optional batch dimension "
                       "(i.e. 3D or 4D inputs).", UserWarning, stacklevel=3)
     if input.ndim == 3:
-        import warnings
         warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout "
                       "behavior is desired - input is interpreted as shape (N, C, L), where C is the channel dim. "
                       "This behavior will change in a future release to interpret the input as one without a "

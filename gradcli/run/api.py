@@ -12,9 +12,8 @@ import math
 from functools import cache
 
 from gradcli import engine
-from gradcli.engine import dtypes, optim
+from gradcli.engine import dtypes, nn_layers, optim
 from gradcli.engine import modules as nn_modules
-from gradcli.engine import nn_layers
 from gradcli.engine.autograd import Function
 from gradcli.engine.ops import LINALG, REGISTRY
 from gradcli.engine.ops.matrix_functions import EighResult, LinalgSlogdetResult, LstsqResult, QrResult, SlogdetResult

@@ -377,12 +377,14 @@ class Interpreter:
         try:
             for item in node.items:
                 manager = self.eval(item.context_expr, frame)
-                if not isinstance(manager, GradModeContext):  # torch.no_grad(), enable_grad(), set_grad_enabled()
+                # torch.no_grad(), enable_grad(), set_grad_enabled(), the profiler, detect_anomaly()
+                if not isinstance(manager, (GradModeContext, *torch_surface.CONTEXT_MANAGERS)):
                     raise TypeError(f"'{type(manager).__name__}' object does not support the context manager protocol")
-                manager.__enter__()
+                value = manager.__enter__()
                 entered.append(manager)
                 if item.optional_vars is not None:
-                    self.assign(item.optional_vars, None, frame)
+                    self.assign(item.optional_vars, value if isinstance(manager, torch_surface.profile) else None,
+                                frame)
             return self.exec_block(node.body, frame)
         finally:
             for manager in reversed(entered):

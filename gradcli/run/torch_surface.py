@@ -14,7 +14,8 @@ import numpy as np
 from gradcli import engine
 from gradcli.engine import creation, dtypes, random
 from gradcli.engine.autograd import enable_grad
-from gradcli.engine.errors import TorchRuntimeError, TorchTypeError
+from gradcli.engine.errors import TorchRuntimeError, TorchTypeError, TorchValueError
+from gradcli.engine.ops import REGISTRY
 from gradcli.engine.tensor import Size, Tensor
 
 # -- legacy constructors --------------------------------------------------------------------------------------
@@ -349,7 +350,7 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
 def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, strategy="reverse-mode"):
     """Row by row (torch's vectorize=False path; vectorize=True gives the same values)."""
     if strategy not in ("forward-mode", "reverse-mode"):
-        raise TorchValueError_('Expected strategy to be either "forward-mode" or "reverse-mode". Hint: If your '
+        raise TorchValueError('Expected strategy to be either "forward-mode" or "reverse-mode". Hint: If your '
                                'function has more outputs than inputs, "forward-mode" tends to be more performant. '
                                'Otherwise, prefer to use "reverse-mode".')
     with enable_grad():
@@ -382,13 +383,7 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
 
 
 def _stack(tensors, dim=0):
-    from gradcli.engine.ops import REGISTRY
     return REGISTRY["stack"].fn(tensors, dim=dim)
-
-
-def TorchValueError_(message):
-    from gradcli.engine.errors import TorchValueError
-    return TorchValueError(message)
 
 
 def hessian(func, inputs, create_graph=False, strict=False, vectorize=False, outer_jacobian_strategy="reverse-mode"):
@@ -649,3 +644,6 @@ class detect_anomaly:
 
     def __exit__(self, *exc):
         return False
+
+
+CONTEXT_MANAGERS = (profile, detect_anomaly)

@@ -24,10 +24,37 @@ PROGRAMS = sorted(SNIPPETS.glob("*.py")) + sorted((ROOT / "examples").glob("seed
 TUTORIALS = ROOT / "tests" / "programs"  # the PyTorch tutorials' own programs, as a learner copies them
 ADDRESS = re.compile(r" at 0x[0-9a-f]+")  # as the golden script normalises object addresses
 # Programs that run but do not yet print PyTorch's last digits, and why (strict: a fix must remove the entry).
-NOT_YET_EXACT: dict[str, str] = {}
+NOT_YET_EXACT: dict[str, str] = {
+    "docs_autograd_functional_jvp": "jvp(create_graph=True)'s result is ViewBackward0 here, SqueezeBackward1 in "
+                                    "torch (the double-backward trick goes through sum's backward)",
+    "docs_distributions_normal": "torch.distributions is not implemented",
+    "docs_func_hessian": "torch.func is not implemented", "docs_func_jacfwd": "torch.func is not implemented",
+    "docs_func_jacrev": "torch.func is not implemented",
+    "docs_inference_mode": "torch.inference_mode is not implemented",
+    "docs_nn_conv2d": "conv2d's gathered windows (29M elements) exceed max_tensor_elements",
+    "docs_nn_crossentropyloss": "Tensor.random_ is not implemented",
+    "docs_nn_nllloss": "Tensor.random_ is not implemented",
+    "docs_nn_gru": "nn.GRU is not implemented", "docs_nn_lstm": "nn.LSTM is not implemented",
+    "docs_nn_lstmcell": "nn.LSTMCell is not implemented", "docs_nn_rnn": "nn.RNN is not implemented",
+    "tutorial_nlp_sequence_models": "nn.LSTM is not implemented",
+    "docs_saved_tensors_hooks": "torch.autograd.graph.saved_tensors_hooks is not implemented",
+}
+# Corpus programs slower than max_seconds=30 here (64x1000 float32 matmuls, 500 steps): not run by default.
+TOO_SLOW: dict[str, str] = {name: "exceeds max_seconds=30 (500 steps of 64x1000 @ 1000x100 float32 matmuls)"
+                            for name in ("tutorial_two_layer_net_autograd", "tutorial_two_layer_net_custom_function",
+                                         "tutorial_two_layer_net_module", "tutorial_two_layer_net_nn",
+                                         "tutorial_two_layer_net_tensor")}
 # Corpus programs that stop at a Python-language or numpy construct `gradcli run` does not have yet (issue 28
 # items 2-3, built beside this corpus): not strict, the lead removes an entry once the construct is merged.
-WAITING_ON_LANGUAGE: dict[str, str] = {}
+WAITING_ON_LANGUAGE: dict[str, str] = {
+    "tutorial_blitz_tensor": "from __future__, import numpy, .numpy(), torch.from_numpy",
+    "tutorial_dynamic_net": "import random",
+    "tutorial_introyt_autograd": "a @torch.no_grad() decorator",
+    "tutorial_nlp_deep_learning": "the builtin next()",
+    "tutorial_custom_function_double_backward": "parameters named _grad_out_exp (names starting with _)",
+    "docs_detect_anomaly": "raise statements",
+    "docs_enable_grad": "@torch.enable_grad() decorators", "docs_no_grad": "@torch.no_grad() decorators",
+}
 # Output fields PyTorch does not reproduce (uninitialised memory, timing), masked on both sides as the golden
 # script masks them (tests/programs/masks.json).
 MASKS: dict[str, list] = json.loads((TUTORIALS / "masks.json").read_text())
@@ -44,6 +71,9 @@ def _known(program: Path):
     reason = NOT_YET_EXACT.get(program.stem)
     if reason:
         return pytest.param(program, marks=pytest.mark.xfail(reason=reason, strict=True))
+    reason = TOO_SLOW.get(program.stem)
+    if reason:
+        return pytest.param(program, marks=pytest.mark.xfail(reason=reason, run=False))
     reason = WAITING_ON_LANGUAGE.get(program.stem)
     if reason:
         return pytest.param(program, marks=pytest.mark.xfail(reason=f"waiting on {reason}", strict=False))
