@@ -334,7 +334,7 @@ class _BernoulliDrawn(_Drawn):
 
 
 def _draw_into(self: Tensor, node, draw) -> Tensor:
-    if self.array.dtype.kind != "f" and node is not _BernoulliDrawn:
+    if self.array.dtype.kind != "f" and node not in (_BernoulliDrawn, _RandomDrawn):
         raise TorchRuntimeError(f'"{node.name[:-9].lower()}_kernel_cpu" not implemented for '
                                 f"'{dtype_title(self.array.dtype)}'")
     values = draw(self.array.size, self.array.dtype if self.array.dtype.kind == "f" else np.dtype(np.float64))
@@ -370,6 +370,29 @@ def bernoulli(input, p=None, *, generator=None) -> Tensor:
         raise TorchRuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
     drawn = gen.bernoulli(prob.reshape(-1), prob.size).reshape(prob.shape).astype(input.array.dtype)
     return _finish(drawn, None, False)
+
+
+class _RandomDrawn(_Drawn):
+    __slots__ = ()
+    name = "RandomBackward1"
+
+
+def random_(self, from_=None, to=None, *, generator=None, **kwargs):
+    """tensor.random_(to) / random_(from, to): integers in [from, to) as torch's random_from_to kernel draws
+    them (the draws randint makes), stored in the tensor's dtype."""
+    if "from" in kwargs:
+        from_ = kwargs.pop("from")
+    if kwargs:
+        raise TorchTypeError(f"random_() got an unexpected keyword argument '{next(iter(kwargs))}'")
+    if from_ is None and to is None:
+        raise TorchTypeError("gradcli run supports random_(to) and random_(from, to), not random_() over the "
+                             "dtype's whole range: give the bounds, e.g. t.random_(0, 10)")
+    low, high = (0, from_) if to is None else (from_, to)
+    low, high = int(low), int(high)
+    if low >= high:
+        raise TorchRuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+    gen = generator or random.default_generator()
+    return _draw_into(self, _RandomDrawn, lambda n, dt: gen.integers(n, low, high).astype(self.array.dtype))
 
 
 class _ExponentialDrawn(_Drawn):
@@ -439,7 +462,7 @@ register("multinomial", sig="multinomial(input, num_samples, replacement=False)"
          doc="indices drawn from each row's (unnormalised) probabilities", category="creation")(multinomial)
 
 for _name, _fn in {"uniform_": uniform_, "normal_": normal_, "bernoulli_": bernoulli_,
-                   "exponential_": exponential_}.items():
+                   "exponential_": exponential_, "random_": random_}.items():
     register(_name, sig=f"{_name}(...)", doc=f"in-place draw ({_name[:-1]})", category="inplace", torch=False)(_fn)
 register("bernoulli", sig="bernoulli(input)", doc="0/1 draws with the given probabilities", category="creation")(
     bernoulli)

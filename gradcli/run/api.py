@@ -12,7 +12,7 @@ import math
 from functools import cache
 
 from gradcli import engine
-from gradcli.engine import dtypes, nn_layers, optim
+from gradcli.engine import distributions, dtypes, nn_layers, optim
 from gradcli.engine import modules as nn_modules
 from gradcli.engine.autograd import Function
 from gradcli.engine.ops import LINALG, REGISTRY
@@ -118,6 +118,8 @@ VALUE_ATTRIBUTES: dict[type, frozenset] = {
     graph_view.AccumulateGrad: frozenset({"name", "next_functions", "variable"}),
     torch_surface.profile: frozenset({"key_averages", "table"}),
     torch_surface.KeyAverages: frozenset({"table"}),
+    distributions.Normal: frozenset("loc scale batch_shape event_shape mean mode stddev variance sample rsample "
+                                    "log_prob entropy".split()),
     Device: frozenset({"type", "index"}),
 }
 
@@ -160,6 +162,7 @@ def modules() -> dict[str, Module]:
                                          "detect_anomaly": torch_surface.detect_anomaly,
                                          "set_detect_anomaly": torch_surface.detect_anomaly})
     torch_optim = Module("torch.optim", dict(optim.OPTIMIZERS))
+    torch_distributions = Module("torch.distributions", dict(distributions.DISTRIBUTIONS))
     linalg = Module("torch.linalg", {n: s.fn for n, s in LINALG.items()})
     members = {n: torch_surface.with_out(s.fn, n) for n, s in REGISTRY.items() if s.torch}
     members.update({name: getattr(engine, name) for name in (
@@ -168,7 +171,8 @@ def modules() -> dict[str, Module]:
         "set_default_dtype", "tensor")})
     members.update({name: torch_surface.with_out(getattr(engine, name), name) for name in (
         "zeros", "ones", "full", "eye", "arange", "linspace", "rand", "randn", "empty")})
-    members["normal"] = torch_surface.with_out(torch_surface.normal, "normal")
+    members["normal"] = torch_surface.with_out(distributions.normal, "normal")
+    members["distributions"] = torch_distributions
     members.update(torch_surface.LEGACY_CONSTRUCTORS)
     members.update({name: dtypes.by_name(name) for name in (
         "float32", "float", "float64", "double", "float16", "half", "int64", "long", "int32", "int", "int16",
@@ -184,7 +188,7 @@ def modules() -> dict[str, Module]:
     torch = Module("torch", members)
     math_module = Module("math", {name: getattr(math, name) for name in MATH_NAMES})
     return {m.name: m for m in (torch, nn, functional, init, autograd, autograd_functional, profiler, torch_optim,
-                                linalg, math_module)}
+                                torch_distributions, linalg, math_module)}
 
 
 def set_default_device(device) -> None:

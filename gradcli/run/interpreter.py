@@ -653,6 +653,8 @@ class Interpreter:
     def hash_checked_arguments(self, func, args: list) -> list:
         if func is dict and args and not isinstance(args[0], dict):
             pairs = list(self.metered(args[0])) if self.is_lazy(args[0]) else args[0]
+            if not isinstance(pairs, (list, tuple)):  # a one-shot iterator (named_parameters()): read it once
+                pairs = list(pairs)
             for pair in pairs:
                 if isinstance(pair, (tuple, list)) and pair:
                     self.check_hashable(pair[0])

@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 
 from gradcli import engine
-from gradcli.engine import creation, dtypes, random
+from gradcli.engine import creation, dtypes
 from gradcli.engine.autograd import enable_grad
 from gradcli.engine.errors import TorchRuntimeError, TorchTypeError, TorchValueError
 from gradcli.engine.ops import REGISTRY
@@ -153,41 +153,6 @@ def _can_cast(src, dst) -> bool:
         return 2 if d.is_floating_point else 1
     del kind
     return rank(src) <= rank(dst)
-
-
-# -- torch.normal ---------------------------------------------------------------------------------------------
-
-def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, requires_grad=False, device=None):
-    """torch.normal's four forms, as ATen's normal_out_impl computes them: N(0, 1) (or N(0, std)) draws into
-    the output, then scaled by a std tensor and shifted by the mean."""
-    gen = generator or random.default_generator()
-    mean_t, std_t = isinstance(mean, Tensor), isinstance(std, Tensor)
-    if not mean_t and not std_t:
-        if size is None:
-            raise TorchTypeError("normal() received an invalid combination of arguments - got (float, float), "
-                                 "but expected one of: (Tensor mean, Tensor std), (Tensor mean, float std), "
-                                 "(float mean, Tensor std), (float mean, float std, tuple of ints size)")
-        if std < 0:
-            raise TorchRuntimeError(f"normal expects std >= 0.0, but found std {float(std):g}")
-        out = creation.empty(*((size,) if isinstance(size, int) else tuple(size)), dtype=dtype)
-        with engine.no_grad():
-            out.normal_(mean, std, generator=gen)
-        return out.requires_grad_(True) if requires_grad else out
-    if std_t and std.numel() and bool((std < 0).any()):
-        raise TorchRuntimeError("normal expects all elements of std >= 0.0")
-    if not std_t and std < 0:
-        raise TorchRuntimeError(f"normal expects std >= 0.0, but found std {float(std):g}")
-    ref = mean if mean_t else std
-    shape = np.broadcast_shapes(tuple(mean.shape) if mean_t else (), tuple(std.shape) if std_t else ())
-    with engine.no_grad():
-        out = creation.empty(*shape, dtype=ref.dtype)
-        if mean_t and not std_t:
-            out.normal_(0.0, std, generator=gen)
-            out.add_(mean)
-        else:
-            out.normal_(0.0, 1.0, generator=gen)
-            out.mul_(std).add_(mean if mean_t else creation.full((), mean, dtype=ref.dtype))
-    return out
 
 
 # -- torch.autograd.functional ---------------------------------------------------------------------------------
@@ -501,8 +466,9 @@ def _numerical_jacobian(func, inputs, index: int, out_index: int, eps: float) ->
             probe = flat.copy()
             probe[k] = original + step
             args = list(inputs)
-            args[index] = creation.tensor(probe.reshape(x.shape).tolist(), dtype=x.dtype)
-            with engine.no_grad():
+            args[index] = creation.tensor(probe.reshape(x.shape).tolist(), dtype=x.dtype,
+                                          requires_grad=x.requires_grad)
+            with enable_grad():
                 values.append(np.asarray(_outputs(func, args)[out_index].detach().array, dtype=np.float64))
         columns.append(((values[0] - values[1]) / (2 * eps)).reshape(-1))
     return np.stack(columns, axis=1) if columns else np.zeros((0, 0))
