@@ -87,7 +87,7 @@ class _ConvNd(Module):
     def extra_repr(self) -> str:
         s = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}"
         if isinstance(self.padding, str) or self.padding != (0,) * len(self.padding):
-            s += f", padding={self.padding!r}" if isinstance(self.padding, str) else f", padding={self.padding}"
+            s += f", padding={self.padding}"
         if self.dilation != (1,) * len(self.dilation):
             s += f", dilation={self.dilation}"
         if self.groups != 1:
@@ -174,7 +174,7 @@ class _BatchNorm(Module):
     _dims: tuple = (2, 3)
 
     def __init__(self, num_features: int, eps: float = 1e-5, momentum=0.1, affine: bool = True,
-                 track_running_stats: bool = True, device=None, dtype=None):
+                 track_running_stats: bool = True, device=None, dtype=None, *, bias: bool = True):
         super().__init__()
         dt = factory_dtype(dtype)
         self.num_features = num_features
@@ -184,7 +184,10 @@ class _BatchNorm(Module):
         self.track_running_stats = track_running_stats
         if affine:
             self.weight = Parameter(creation.ones(num_features, dtype=dt))
-            self.bias = Parameter(creation.zeros(num_features, dtype=dt))
+            if bias:
+                self.bias = Parameter(creation.zeros(num_features, dtype=dt))
+            else:
+                self.register_parameter("bias", None)
         else:
             self.register_parameter("weight", None)
             self.register_parameter("bias", None)
@@ -217,7 +220,7 @@ class _BatchNorm(Module):
 
     def extra_repr(self) -> str:
         return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
-                f"track_running_stats={self.track_running_stats}")
+                f"bias={self.bias is not None}, track_running_stats={self.track_running_stats}")
 
 
 def _long():
@@ -255,7 +258,8 @@ class LayerNorm(Module):
         return registry_op("layer_norm")(input, self.normalized_shape, self.weight, self.bias, self.eps)
 
     def extra_repr(self) -> str:
-        return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
+        return (f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}, "
+                f"bias={self.bias is not None}")
 
 
 class Embedding(Module):
@@ -385,3 +389,267 @@ LAYER_SETTINGS = {
     "Embedding": frozenset({"num_embeddings", "embedding_dim", "padding_idx", "weight", "from_pretrained"}),
     "Dropout2d": frozenset({"p", "inplace"}),
 }
+
+
+# -- recurrent layers ---------------------------------------------------------------------------------------
+
+_GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
+
+
+def _linear(x, weight, bias):
+    return registry_op("linear")(x, weight, bias)
+
+
+def _rnn_cell(mode: str, input_w, hidden, w_hh, b_hh):
+    """One step of ATen's cell (aten/src/ATen/native/RNN.cpp) given the input's projection `input_w`
+    (W_ih x + b_ih, computed for the whole sequence on a CPU): the hidden projection added to it, the gates."""
+    if mode == "LSTM":
+        hx, cx = hidden
+        gates = _linear(hx, w_hh, b_hh) + input_w
+        i, f, g, o = gates.chunk(4, 1)
+        i, f, g, o = i.sigmoid(), f.sigmoid(), g.tanh(), o.sigmoid()
+        cy = f * cx + i * g
+        return o * cy.tanh(), cy
+    if mode == "GRU":
+        ir, iz, inn = input_w.chunk(3, 1)
+        hr, hz, hn = _linear(hidden, w_hh, b_hh).chunk(3, 1)
+        reset = (hr + ir).sigmoid()
+        update = (hz + iz).sigmoid()
+        new = (inn + hn * reset).tanh()
+        return (hidden - new) * update + new
+    pre = _linear(hidden, w_hh, b_hh) + input_w
+    return pre.tanh() if mode == "RNN_TANH" else pre.relu()
+
+
+_RENAMED_NODES: dict = {}
+
+
+def _renamed(cls, name: str):
+    """A node class computing as `cls` does, named as torch names the node of the kernel it runs there (an
+    LSTM's output comes from oneDNN's kernel, a batch_first output from an in-place transpose_)."""
+    if (cls, name) not in _RENAMED_NODES:
+        _RENAMED_NODES[cls, name] = type(name.removesuffix("Backward0").removesuffix("Backward1"), (cls,),
+                                         {"__slots__": (), "name": name})
+    return _RENAMED_NODES[cls, name]
+
+
+class _RNNBase(Module):
+    _mode = "RNN_TANH"
+
+    def __init__(self, input_size: int, hidden_size: int, num_layers: int = 1, bias: bool = True,
+                 batch_first: bool = False, dropout: float = 0.0, bidirectional: bool = False, proj_size: int = 0,
+                 device=None, dtype=None, nonlinearity: str | None = None):
+        super().__init__()
+        if bidirectional or proj_size:
+            raise TorchValueError("gradcli run's recurrent layers are unidirectional without projections: "
+                                  "bidirectional=True and proj_size are not supported (run a second layer over "
+                                  "x.flip(0) for the backward direction)")
+        if not 0 <= dropout <= 1 or isinstance(dropout, bool):
+            raise TorchValueError("dropout should be a number in range [0, 1] representing the probability of an "
+                                  "element being zeroed")
+        if hidden_size <= 0:
+            raise TorchValueError("hidden_size must be greater than zero")
+        if num_layers <= 0:
+            raise TorchValueError("num_layers must be greater than zero")
+        if dropout > 0 and num_layers == 1:
+            warnings.warn("dropout option adds dropout after all but last recurrent layer, so non-zero dropout "
+                          f"expects num_layers greater than 1, but got dropout={dropout} and "
+                          f"num_layers={num_layers}", UserWarning, stacklevel=3)
+        self.mode = self._mode
+        if nonlinearity is not None:
+            self.nonlinearity = nonlinearity
+        self.input_size = input_size
+        self.hidden_size = hidden_size
+        self.num_layers = num_layers
+        self.bias = bias
+        self.batch_first = batch_first
+        self.dropout = float(dropout)
+        self.bidirectional = False
+        self.proj_size = 0
+        gate = _GATES[self.mode] * hidden_size
+        dt = factory_dtype(dtype)
+        for layer in range(num_layers):
+            layer_input = input_size if layer == 0 else hidden_size
+            self.register_parameter(f"weight_ih_l{layer}", Parameter(creation.empty(gate, layer_input, dtype=dt)))
+            self.register_parameter(f"weight_hh_l{layer}", Parameter(creation.empty(gate, hidden_size, dtype=dt)))
+            if bias:
+                self.register_parameter(f"bias_ih_l{layer}", Parameter(creation.empty(gate, dtype=dt)))
+                self.register_parameter(f"bias_hh_l{layer}", Parameter(creation.empty(gate, dtype=dt)))
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        stdv = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
+        for weight in self.parameters():
+            uniform_(weight, -stdv, stdv)
+
+    def _layer_parameters(self, layer: int):
+        get = self.own_attributes().get
+        return (get(f"weight_ih_l{layer}"), get(f"weight_hh_l{layer}"), get(f"bias_ih_l{layer}"),
+                get(f"bias_hh_l{layer}"))
+
+    def forward(self, input, hx=None):
+        lstm = self.mode == "LSTM"
+        batched = input.ndim == 3
+        if input.ndim not in (2, 3):
+            raise TorchValueError(f"{type(self).__name__}: Expected input to be 2D or 3D, got {input.ndim}D "
+                                  "instead")
+        if not batched:
+            input = input.unsqueeze(1)
+        elif self.batch_first:
+            input = input.transpose(0, 1)
+        batch = input.shape[1]
+        if hx is None:
+            zeros = creation.zeros(self.num_layers, batch, self.hidden_size, dtype=input.dtype)
+            hx = (zeros, creation.zeros(self.num_layers, batch, self.hidden_size, dtype=input.dtype)) if lstm \
+                else zeros
+        elif not batched:
+            hx = tuple(h.unsqueeze(1) for h in hx) if lstm else hx.unsqueeze(1)
+        layer_input = input
+        finals_h, finals_c = [], []
+        for layer in range(self.num_layers):
+            w_ih, w_hh, b_ih, b_hh = self._layer_parameters(layer)
+            hidden = (hx[0][layer], hx[1][layer]) if lstm else hx[layer]
+            projected = _linear(layer_input, w_ih, b_ih)
+            outputs = []
+            for t in range(layer_input.shape[0]):
+                hidden = _rnn_cell(self.mode, projected[t], hidden, w_hh, b_hh)
+                outputs.append(hidden[0] if lstm else hidden)
+            layer_output = registry_op("stack")(outputs, 0)
+            finals_h.append(hidden[0] if lstm else hidden)
+            if lstm:
+                finals_c.append(hidden[1])
+            if self.dropout and self.training and layer < self.num_layers - 1:
+                layer_output = registry_op("dropout")(layer_output, self.dropout, True)
+            layer_input = layer_output
+        output = layer_input
+        if lstm and output.grad_fn is not None and str(output.dtype) == "torch.float32":
+            # torch runs a float32 LSTM on a CPU through oneDNN: the output's node is named after that kernel
+            output.grad_fn.__class__ = _renamed(type(output.grad_fn), "MkldnnRnnLayerBackward0")
+        h_n = registry_op("stack")(finals_h, 0)
+        if lstm:
+            c_n = registry_op("stack")(finals_c, 0)
+        if not batched:
+            output = output.squeeze(1)
+            h_n = h_n.squeeze(1)
+            if lstm:
+                c_n = c_n.squeeze(1)
+        elif self.batch_first:
+            output = output.transpose(0, 1)
+            if output.grad_fn is not None and not lstm:  # ATen transposes its output in place: transpose_
+                output.grad_fn.__class__ = _renamed(type(output.grad_fn), "TransposeBackward1")
+        return (output, (h_n, c_n)) if lstm else (output, h_n)
+
+    def extra_repr(self) -> str:
+        s = f"{self.input_size}, {self.hidden_size}"
+        if self.num_layers != 1:
+            s += f", num_layers={self.num_layers}"
+        if self.bias is not True:
+            s += f", bias={self.bias}"
+        if self.batch_first is not False:
+            s += f", batch_first={self.batch_first}"
+        if self.dropout != 0:
+            s += f", dropout={self.dropout}"
+        return s
+
+
+class RNN(_RNNBase):
+    def __init__(self, *args, nonlinearity: str = "tanh", **kwargs):
+        if len(args) > 3:
+            nonlinearity = args[3]
+            args = args[:3] + args[4:]
+        if nonlinearity not in ("tanh", "relu"):
+            raise TorchValueError(f"Unknown nonlinearity '{nonlinearity}'. Select from 'tanh' or 'relu'.")
+        self._mode = "RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU"
+        super().__init__(*args, nonlinearity=nonlinearity, **kwargs)
+
+
+class LSTM(_RNNBase):
+    _mode = "LSTM"
+
+
+class GRU(_RNNBase):
+    _mode = "GRU"
+
+
+class _RNNCellBase(Module):
+    _mode = "RNN_TANH"
+
+    def __init__(self, input_size: int, hidden_size: int, bias: bool = True, nonlinearity: str = "tanh",
+                 device=None, dtype=None):
+        super().__init__()
+        self.input_size = input_size
+        self.hidden_size = hidden_size
+        self.bias = bias
+        if self._mode.startswith("RNN"):
+            if nonlinearity not in ("tanh", "relu"):
+                raise TorchValueError(f"Unknown nonlinearity: {nonlinearity}")
+            self.nonlinearity = nonlinearity
+        gate = _GATES[self._mode] * hidden_size
+        dt = factory_dtype(dtype)
+        self.weight_ih = Parameter(creation.empty(gate, input_size, dtype=dt))
+        self.weight_hh = Parameter(creation.empty(gate, hidden_size, dtype=dt))
+        if bias:
+            self.bias_ih = Parameter(creation.empty(gate, dtype=dt))
+            self.bias_hh = Parameter(creation.empty(gate, dtype=dt))
+        else:
+            self.register_parameter("bias_ih", None)
+            self.register_parameter("bias_hh", None)
+        stdv = 1.0 / math.sqrt(hidden_size) if hidden_size > 0 else 0
+        for weight in self.parameters():
+            uniform_(weight, -stdv, stdv)
+
+    def forward(self, input, hx=None):
+        batched = input.ndim == 2
+        if input.ndim not in (1, 2):
+            raise TorchValueError(f"{type(self).__name__}: Expected input to be 1D or 2D, got {input.ndim}D "
+                                  "instead")
+        if not batched:
+            input = input.unsqueeze(0)
+        lstm = self._mode == "LSTM"
+        if hx is None:
+            zeros = creation.zeros(input.shape[0], self.hidden_size, dtype=input.dtype)
+            hx = (zeros, creation.zeros(input.shape[0], self.hidden_size, dtype=input.dtype)) if lstm else zeros
+        elif not batched:
+            hx = tuple(h.unsqueeze(0) for h in hx) if lstm else hx.unsqueeze(0)
+        mode = self._mode if not self._mode.startswith("RNN") else \
+            ("RNN_TANH" if self.nonlinearity == "tanh" else "RNN_RELU")
+        out = _rnn_cell(mode, _linear(input, self.weight_ih, self.bias_ih), hx, self.weight_hh, self.bias_hh)
+        if not batched:
+            out = tuple(o.squeeze(0) for o in out) if lstm else out.squeeze(0)
+        return out
+
+    def extra_repr(self) -> str:
+        s = f"{self.input_size}, {self.hidden_size}"
+        if self.bias is not True:
+            s += f", bias={self.bias}"
+        if getattr(self, "nonlinearity", "tanh") != "tanh":
+            s += f", nonlinearity={self.nonlinearity}"
+        return s
+
+
+class RNNCell(_RNNCellBase):
+    _mode = "RNN_TANH"
+
+
+class LSTMCell(_RNNCellBase):
+    _mode = "LSTM"
+
+    def __init__(self, input_size: int, hidden_size: int, bias: bool = True, device=None, dtype=None):
+        super().__init__(input_size, hidden_size, bias, device=device, dtype=dtype)
+
+
+class GRUCell(_RNNCellBase):
+    _mode = "GRU"
+
+    def __init__(self, input_size: int, hidden_size: int, bias: bool = True, device=None, dtype=None):
+        super().__init__(input_size, hidden_size, bias, device=device, dtype=dtype)
+
+
+RECURRENT_CLASSES = {cls.__name__: cls for cls in (RNN, LSTM, GRU, RNNCell, LSTMCell, GRUCell)}
+LAYER_CLASSES.update(RECURRENT_CLASSES)
+LAYER_FILES.update({name: "rnn" for name in RECURRENT_CLASSES})
+LAYER_SETTINGS.update({name: frozenset({"input_size", "hidden_size", "num_layers", "bias", "batch_first", "dropout",
+                                        "bidirectional", "proj_size", "mode", "nonlinearity", "weight_ih",
+                                        "weight_hh", "bias_ih", "bias_hh"} | {f"{kind}_l{k}" for kind in (
+                                            "weight_ih", "weight_hh", "bias_ih", "bias_hh") for k in range(4)})
+                       for name in RECURRENT_CLASSES})

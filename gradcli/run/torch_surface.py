@@ -118,14 +118,21 @@ def with_out(fn, name: str):
             raise TorchRuntimeError(f"result type {_title(result.dtype)} can't be cast to the desired output type "
                                     f"{_title(out.dtype)}")
         if tuple(out.shape) != tuple(result.shape):
-            if out.numel() != 0:
+            if out.numel() != 0 and name == "arange":
+                warnings.warn(
+                    f"The number of elements in the out tensor of shape [{', '.join(map(str, out.shape))}] is "
+                    f"{out.numel()} which does not match the computed number of elements {result.numel()}. Note "
+                    "that this may occur as a result of rounding error. The out tensor will be resized to a tensor "
+                    f"of shape ({', '.join(map(str, result.shape))},). (Triggered internally at "
+                    "/__w/pytorch/pytorch/aten/src/ATen/native/RangeFactories.cpp:199.)", UserWarning, stacklevel=2)
+            elif out.numel() != 0:
                 warnings.warn(
                     f"An output with one or more elements was resized since it had shape "
                     f"[{', '.join(map(str, out.shape))}], which does not match the required output shape "
                     f"[{', '.join(map(str, result.shape))}]. This behavior is deprecated, and in a future PyTorch "
                     "release outputs will not be resized unless they have zero elements. You can explicitly "
                     "reuse an out tensor t by resizing it, inplace, to zero elements with t.resize_(0). "
-                    "(Triggered internally at /pytorch/aten/src/ATen/native/Resize.cpp:31.)", UserWarning,
+                    "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/Resize.cpp:30.)", UserWarning,
                     stacklevel=2)
             out.array = np.zeros(result.shape, dtype=out.array.dtype)
         with engine.no_grad():
