@@ -126,7 +126,7 @@ def test_run_restores_engine_state():
     ("import torch\n@torch.no_grad()\ndef f():\n    pass\n", "decorators", 2, 2),
     ("def f(*args):\n    pass\n", "*args and **kwargs parameters", 1, 8),
     ("import torch\nx = torch.cumsum_nonexistent(1)\n", "torch.cumsum_nonexistent", 2, 5),
-    ("import torch\nx = torch.nn.LSTM(2, 2)\n", "torch.nn.LSTM", 2, 5),
+    ("import torch\nx = torch.nn.Transformer(2, 2)\n", "torch.nn.Transformer", 2, 5),
     ("x = [1]\nx.__len__()\n", "the attribute .__len__", 2, 1),
     ("x = 1\nprint(x.foo)\n", "the attribute .foo", 2, 7),
     ("a, *b = [1, 2, 3]\n", "starred assignment targets", 1, 4),
@@ -377,3 +377,20 @@ def test_masks_cover_only_their_field():
     empty = "tensor([[1.4e-45, 0.0000],\n        [0.0000, 0.0000]])\ntensor([[1., 2.]])\n"
     assert mask("tutorial_blitz_tensor", empty).endswith("\ntensor([[1., 2.]])\n")  # the second tensor stays
     assert mask("tutorial_polynomial_tensor", timing) == timing  # a program without masks is compared whole
+
+
+@pytest.mark.parametrize(("source", "message"), [
+    ("from torch.func import grad\n", "importing from torch.func; use torch.autograd.functional (jacobian, hessian, "
+                                      "vjp, jvp, hvp, vhp) or torch.autograd.grad"),
+    ("x = torch.nn.Transformer()\n", "torch.nn.Transformer; docs/run.md lists the torch.nn layers gradcli has"),
+    ("with torch.inference_mode():\n    pass\n", "torch.inference_mode; use `with torch.no_grad():`"),
+    ("x = torch.fft.fft(torch.ones(2))\n", "torch.fft; `gradcli ops` lists the torch functions gradcli has"),
+])
+def test_a_refused_torch_name_says_what_to_use_instead(source, message):
+    code, _, err = run("import torch\n" + source)
+    assert code == 2 and err.startswith(f"gradcli run does not support {message} (line 2, column")
+
+
+def test_dict_of_a_one_shot_iterator_keeps_its_items():  # dict(model.named_parameters()) was {} (issue 28)
+    code, out, _ = run("import torch\nlin = torch.nn.Linear(1, 1)\nprint(list(dict(lin.named_parameters())))\n")
+    assert (code, out) == (0, "['weight', 'bias']\n")
