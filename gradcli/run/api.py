@@ -163,6 +163,7 @@ def modules() -> dict[str, Module]:
                                          "set_detect_anomaly": torch_surface.detect_anomaly})
     torch_optim = Module("torch.optim", dict(optim.OPTIMIZERS))
     torch_distributions = Module("torch.distributions", dict(distributions.DISTRIBUTIONS))
+    torch_func = Module("torch.func", dict(torch_surface.FUNC))
     linalg = Module("torch.linalg", {n: s.fn for n, s in LINALG.items()})
     members = {n: torch_surface.with_out(s.fn, n) for n, s in REGISTRY.items() if s.torch}
     members.update({name: getattr(engine, name) for name in (
@@ -173,6 +174,8 @@ def modules() -> dict[str, Module]:
         "zeros", "ones", "full", "eye", "arange", "linspace", "rand", "randn", "empty")})
     members["normal"] = torch_surface.with_out(distributions.normal, "normal")
     members["distributions"] = torch_distributions
+    members.update({"func": torch_func, "vmap": torch_surface.vmap, "allclose": torch_surface.allclose,
+                    "isclose": torch_surface.isclose})
     members.update(torch_surface.LEGACY_CONSTRUCTORS)
     members.update({name: dtypes.by_name(name) for name in (
         "float32", "float", "float64", "double", "float16", "half", "int64", "long", "int32", "int", "int16",
@@ -188,7 +191,7 @@ def modules() -> dict[str, Module]:
     torch = Module("torch", members)
     math_module = Module("math", {name: getattr(math, name) for name in MATH_NAMES})
     return {m.name: m for m in (torch, nn, functional, init, autograd, autograd_functional, profiler, torch_optim,
-                                torch_distributions, linalg, math_module)}
+                                torch_distributions, torch_func, linalg, math_module)}
 
 
 def set_default_device(device) -> None:

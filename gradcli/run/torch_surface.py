@@ -620,3 +620,144 @@ class detect_anomaly:
 
 
 CONTEXT_MANAGERS = (profile, detect_anomaly)
+
+
+# -- torch.func -----------------------------------------------------------------------------------------------
+# Computed with reverse mode on gradcli's graph (jacfwd's values are jacrev's; vmap runs the function once per
+# batch entry and stacks the results): the values torch.func gives, not its implementation.
+
+def _argnums(argnums, n: int) -> tuple:
+    nums = argnums if isinstance(argnums, tuple) else (argnums,)
+    for k in nums:
+        if not isinstance(k, int) or not -n <= k < n:
+            raise TorchRuntimeError(f"Got argnums={argnums}, but only {n} positional inputs")
+    return tuple(k % n for k in nums)
+
+
+def _differentiable_args(args, nums):
+    args = list(args)
+    for k in nums:
+        a = args[k]
+        if not isinstance(a, Tensor):
+            raise TorchRuntimeError(f"Expected argument {k} to be a Tensor, got {_type_name(a)}")
+        args[k] = a.view_as(a) if a.requires_grad else a.detach().requires_grad_(True)
+    return args
+
+
+def _nested(args) -> bool:
+    return any(isinstance(a, Tensor) and a.requires_grad for a in args)
+
+
+def _detached(value):
+    """torch.func's outputs leave the transform without its graph (tensors nested in tuples, lists, dicts)."""
+    if isinstance(value, Tensor):
+        return value.detach()
+    if isinstance(value, (tuple, list)):
+        return type(value)(_detached(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _detached(v) for k, v in value.items()}
+    return value
+
+
+def func_grad(func, argnums=0, has_aux=False):
+    def grad_fn(*args, **kwargs):
+        nums = _argnums(argnums, len(args))
+        nested = _nested(args)
+        with enable_grad():
+            diff = _differentiable_args(args, nums)
+            out = func(*diff, **kwargs)
+            aux = None
+            if has_aux:
+                out, aux = out
+            if not isinstance(out, Tensor) or out.numel() != 1:
+                raise TorchRuntimeError("grad_and_value(f)(*args): Expected f(*args) to return a scalar Tensor, "
+                                        f"got tensor with {out.dim() if isinstance(out, Tensor) else 0} dims. "
+                                        "Maybe you wanted to use the vjp or jacrev APIs instead?")
+            grads = engine.grad([out], [diff[k] for k in nums], create_graph=True, allow_unused=True)
+            grads = tuple(creation.zeros_like(diff[k]) if g is None else g for g, k in zip(grads, nums))
+        if not nested:
+            grads = tuple(g.detach() for g in grads)
+            aux = _detached(aux)
+        result = grads if isinstance(argnums, tuple) else grads[0]
+        return (result, aux) if has_aux else result
+    return grad_fn
+
+
+def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None):
+    def jac_fn(*args):
+        nums = _argnums(argnums, len(args))
+        nested = _nested(args)
+        with enable_grad():
+            diff = _differentiable_args(args, nums)
+            out = func(*diff)
+            aux = None
+            if has_aux:
+                out, aux = out
+            jacs = []
+            for k in nums:
+                rows = []
+                for j in range(out.numel()):
+                    g = engine.grad([out.reshape(-1)[j]], [diff[k]], retain_graph=True, create_graph=True,
+                                    allow_unused=True)[0]
+                    rows.append(creation.zeros_like(diff[k]) if g is None else g)
+                shape = tuple(out.shape) + tuple(diff[k].shape)
+                jac = _stack(rows, 0).view(*shape) if rows else creation.zeros(*shape, dtype=out.dtype)
+                jacs.append(jac if nested else jac.detach())
+        result = tuple(jacs) if isinstance(argnums, tuple) else jacs[0]
+        if has_aux:
+            return result, (aux if nested else _detached(aux))
+        return result
+    return jac_fn
+
+
+def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
+    return jacrev(func, argnums, has_aux=has_aux)
+
+
+def func_hessian(func, argnums=0):
+    return jacfwd(jacrev(func, argnums), argnums)
+
+
+def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
+    def batched(*args, **kwargs):
+        dims = in_dims if isinstance(in_dims, tuple) else (in_dims,) * len(args)
+        if len(dims) != len(args):
+            raise TorchValueError(f"vmap(f, in_dims={in_dims}, ...)(<inputs>): in_dims is not compatible with the "
+                                  f"structure of `inputs`. in_dims has structure {len(dims)} but inputs has "
+                                  f"structure {len(args)}.")
+        sizes = {a.shape[d] for a, d in zip(args, dims) if d is not None and isinstance(a, Tensor)}
+        if not sizes:
+            raise TorchValueError(f"vmap(f, in_dims={in_dims}, ...)(<inputs>): at least one input must be a Tensor "
+                                  "batched by in_dims")
+        if len(sizes) != 1:
+            raise TorchValueError("vmap: Expected all tensors to have the same size in the mapped dimension, got "
+                                  f"sizes {sorted(sizes)} for the mapped dimension")
+        results = []
+        for i in range(sizes.pop()):
+            sliced = [a.select(d, i) if d is not None else a for a, d in zip(args, dims)]
+            results.append(func(*sliced, **kwargs))
+        if isinstance(results[0], tuple):
+            outs = out_dims if isinstance(out_dims, tuple) else (out_dims,) * len(results[0])
+            return tuple(_stack([r[k] for r in results], outs[k]) for k in range(len(results[0])))
+        return _stack(results, out_dims)
+    return batched
+
+
+FUNC = {"grad": func_grad, "jacrev": jacrev, "jacfwd": jacfwd, "hessian": func_hessian, "vmap": vmap}
+
+
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """torch.isclose: |input - other| <= atol + rtol * |other| elementwise (both of one dtype, as torch asks)."""
+    if not isinstance(input, Tensor) or not isinstance(other, Tensor):
+        raise TorchTypeError(f"isclose(): argument 'other' (position 2) must be Tensor, not "
+                             f"{_type_name(other if isinstance(input, Tensor) else input)}")
+    if input.dtype != other.dtype:
+        raise TorchRuntimeError(f"{_title(input.dtype)} did not match {_title(other.dtype)}")
+    a, b = input.detach().array, other.detach().array
+    with np.errstate(all="ignore"):
+        close = np.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan) if a.dtype.kind in "fc" else a == b
+    return creation.tensor(np.asarray(close).tolist(), dtype=dtypes.by_name("bool"))
+
+
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
+    return bool(isclose(input, other, rtol, atol, equal_nan).array.all())

@@ -27,8 +27,6 @@ ADDRESS = re.compile(r" at 0x[0-9a-f]+")  # as the golden script normalises obje
 NOT_YET_EXACT: dict[str, str] = {
     "docs_autograd_functional_jvp": "jvp(create_graph=True)'s result is ViewBackward0 here, SqueezeBackward1 in "
                                     "torch (the double-backward trick goes through sum's backward)",
-    "docs_func_hessian": "torch.func is not implemented", "docs_func_jacfwd": "torch.func is not implemented",
-    "docs_func_jacrev": "torch.func is not implemented",
     "docs_inference_mode": "torch.inference_mode is not implemented",
     "docs_nn_crossentropyloss": "softmax rows sum to 0.99999994 in torch (float32 summation order, issue 28 item 5)",
     "docs_nn_conv2d": "conv2d's gathered windows (29M elements) exceed max_tensor_elements",
