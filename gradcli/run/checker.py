@@ -379,8 +379,8 @@ def _binds(target: ast.expr, name: str) -> bool:
 
 # What to use instead of a torch API gradcli does not have, by dotted prefix (the longest that matches wins).
 UNSUPPORTED_HINTS = {
-    "torch.func": "use torch.autograd.functional (jacobian, hessian, vjp, jvp, hvp, vhp) or torch.autograd.grad",
-    "torch.vmap": "loop over the batch and torch.stack the results",
+    "torch.func": "torch.func has grad, jacrev, jacfwd, hessian and vmap; torch.autograd.functional has jacobian, "
+                  "hessian, vjp, jvp, hvp and vhp",
     "torch.inference_mode": "use `with torch.no_grad():`",
     "torch.autograd.graph": "saved-tensor and graph hooks are not supported: compute what the hook would see "
                             "explicitly",

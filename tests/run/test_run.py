@@ -378,8 +378,9 @@ def test_masks_cover_only_their_field():
 
 
 @pytest.mark.parametrize(("source", "message"), [
-    ("from torch.func import grad\n", "importing from torch.func; use torch.autograd.functional (jacobian, hessian, "
-                                      "vjp, jvp, hvp, vhp) or torch.autograd.grad"),
+    ("from torch.func import functional_call\n", "torch.func.functional_call; torch.func has grad, jacrev, jacfwd, "
+                                                 "hessian and vmap; torch.autograd.functional has jacobian, hessian, "
+                                                 "vjp, jvp, hvp and vhp"),
     ("x = torch.nn.Transformer()\n", "torch.nn.Transformer; docs/run.md lists the torch.nn layers gradcli has"),
     ("with torch.inference_mode():\n    pass\n", "torch.inference_mode; use `with torch.no_grad():`"),
     ("x = torch.fft.fft(torch.ones(2))\n", "torch.fft; `gradcli ops` lists the torch functions gradcli has"),
