@@ -325,7 +325,53 @@ class Module:
 
     # -- calling and printing -----------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
-        return self.forward(*args, **kwargs)
+        return self.call_with_hooks(self.forward, args, kwargs)
+
+    # -- forward hooks, as Module._call_impl runs them ----------------------------------------------------
+
+    def call_with_hooks(self, forward, args: tuple, kwargs: dict):
+        """forward(*args, **kwargs) between the module's forward pre-hooks and forward hooks: a pre-hook may
+        replace the arguments (a non-tuple result becomes the one argument), a hook the output."""
+        pre_hooks = self.__dict__.get("_forward_pre_hooks")
+        if pre_hooks:
+            for hook, with_kwargs in list(pre_hooks.values()):
+                if with_kwargs:
+                    result = hook(self, args, kwargs)
+                    if result is not None:
+                        if not (isinstance(result, tuple) and len(result) == 2):
+                            raise TorchRuntimeError("forward pre-hook must return None or a tuple of (new_args, "
+                                                    f"new_kwargs), but got {result}.")
+                        args, kwargs = result
+                else:
+                    result = hook(self, args)
+                    if result is not None:
+                        args = result if isinstance(result, tuple) else (result,)
+        output = forward(*args, **kwargs)
+        hooks = self.__dict__.get("_forward_hooks")
+        if hooks:
+            for hook, with_kwargs in list(hooks.values()):
+                result = hook(self, args, kwargs, output) if with_kwargs else hook(self, args, output)
+                if result is not None:
+                    output = result
+        return output
+
+    def _register_hook(self, table: str, hook, prepend: bool, with_kwargs: bool):
+        hooks = self.__dict__.get(table)
+        if hooks is None:
+            hooks = OrderedDict()
+            object.__setattr__(self, table, hooks)
+        handle = ModuleHookHandle(hooks)
+        hooks[handle.id] = (hook, with_kwargs)
+        if prepend:
+            hooks.move_to_end(handle.id, last=False)
+        return handle
+
+    def register_forward_pre_hook(self, hook, *, prepend: bool = False, with_kwargs: bool = False):
+        return self._register_hook("_forward_pre_hooks", hook, prepend, with_kwargs)
+
+    def register_forward_hook(self, hook, *, prepend: bool = False, with_kwargs: bool = False,
+                              always_call: bool = False):
+        return self._register_hook("_forward_hooks", hook, prepend, with_kwargs)
 
     def forward(self, *args, **kwargs):
         raise NotImplementedError(f'Module [{self._get_name()}] is missing the required "forward" function')
@@ -384,6 +430,21 @@ def _repeated_blocks(module, child_repr) -> list[str]:
             lines.append(f"({texts[start][0]}-{texts[end][0]}): {end - start + 1} x {body}")
         start = end + 1
     return lines
+
+
+class ModuleHookHandle:
+    """torch.utils.hooks.RemovableHandle for a module's hooks: `.remove()` takes the hook out."""
+
+    __slots__ = ("hooks", "id")
+    _next_id = 0
+
+    def __init__(self, hooks: OrderedDict):
+        self.hooks = hooks
+        self.id = ModuleHookHandle._next_id
+        ModuleHookHandle._next_id += 1
+
+    def remove(self) -> None:
+        self.hooks.pop(self.id, None)
 
 
 class _IncompatibleKeys(tuple):

@@ -14,7 +14,7 @@ from functools import cache
 from gradcli import engine
 from gradcli.engine import distributions, dtypes, nn_layers, optim
 from gradcli.engine import modules as nn_modules
-from gradcli.engine.autograd import Function
+from gradcli.engine.autograd import Function, RemovableHandle
 from gradcli.engine.ops import LINALG, REGISTRY
 from gradcli.engine.ops.matrix_functions import EighResult, LinalgSlogdetResult, LstsqResult, QrResult, SlogdetResult
 from gradcli.engine.ops.reduction import ReturnTypes
@@ -74,7 +74,7 @@ def type_of(obj):
 # Tensor members beyond the registry's methods (which come from `tensor_attributes`).
 TENSOR_ATTRIBUTES = frozenset("""
 dtype shape size requires_grad grad grad_fn is_leaf data item tolist numel nelement dim ndim detach detach_
-requires_grad_ retain_grad retains_grad backward T mT H mH device is_floating_point element_size cpu
+requires_grad_ retain_grad retains_grad backward T mT H mH device is_floating_point element_size cpu register_hook
 """.split())
 # The two private tensor attributes programs read (names starting with '_' are otherwise off limits): torch's
 # version counter (an int) and a view's base (None for a tensor that is not a view).  Read only.
@@ -115,6 +115,8 @@ VALUE_ATTRIBUTES: dict[type, frozenset] = {
     dtypes.DType: frozenset({"is_floating_point", "itemsize"}),
     optim.Optimizer: frozenset({"zero_grad", "step", "param_groups"}),
     Function: frozenset({"name", "next_functions"}),
+    RemovableHandle: frozenset({"remove", "id"}),
+    nn_modules.ModuleHookHandle: frozenset({"remove", "id"}),
     graph_view.AccumulateGrad: frozenset({"name", "next_functions", "variable"}),
     torch_surface.profile: frozenset({"key_averages", "table"}),
     torch_surface.KeyAverages: frozenset({"table"}),
