@@ -156,7 +156,7 @@ def modules() -> dict[str, Module]:
                              **nn_modules.MODULE_CLASSES, **nn_layers.LAYER_CLASSES})
     autograd_functional = Module("torch.autograd.functional", dict(torch_surface.FUNCTIONAL))
     profiler = Module("torch.autograd.profiler", {"profile": torch_surface.profile})
-    autograd = Module("torch.autograd", {"grad": engine.grad, "backward": engine.backward,
+    autograd = Module("torch.autograd", {"grad": torch_surface.autograd_grad, "backward": engine.backward,
                                          "Function": classes.AutogradFunction, "Variable": torch_surface.Variable,
                                          "functional": autograd_functional, "profiler": profiler,
                                          "gradcheck": torch_surface.gradcheck,

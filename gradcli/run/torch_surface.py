@@ -761,3 +761,36 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
     return bool(isclose(input, other, rtol, atol, equal_nan).array.all())
+
+
+# -- torch.autograd.grad with torch's full signature ----------------------------------------------------------
+
+def autograd_grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
+                  allow_unused=None, is_grads_batched=False, materialize_grads=False):
+    """torch.autograd.grad, its arguments in torch's order: `only_inputs` (deprecated: a warning, no effect),
+    `is_grads_batched` (the first dimension of each grad_output is a batch: one backward per entry, the
+    results stacked), `materialize_grads` (zeros for unused inputs)."""
+    if not only_inputs:
+        warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to True). To accumulate "
+                      "gradient for other parts of the graph, please use torch.autograd.backward.", FutureWarning,
+                      stacklevel=2)
+    if materialize_grads and allow_unused is False:
+        raise TorchValueError("Expected allow_unused to be True or not passed when materialize_grads=True, but got: "
+                              "allow_unused=False.")
+    if not is_grads_batched:
+        return engine.grad(outputs, inputs, grad_outputs, retain_graph=retain_graph, create_graph=create_graph,
+                           allow_unused=allow_unused, materialize_grads=materialize_grads)
+    outs = [outputs] if isinstance(outputs, Tensor) else list(outputs)
+    gouts = [grad_outputs] if isinstance(grad_outputs, Tensor) else list(grad_outputs or ())
+    if len(gouts) != len(outs) or any(g is None for g in gouts):
+        raise TorchRuntimeError("grad_outputs must be given, one batched tensor per output, when "
+                                "is_grads_batched=True")
+    batch = gouts[0].shape[0] if gouts[0].ndim else 0
+    if batch == 0 or any(g.ndim == 0 or g.shape[0] != batch for g in gouts):
+        raise TorchRuntimeError("vmap: Expected all tensors to have the same size in the mapped dimension")
+    keep = create_graph if retain_graph is None else retain_graph
+    per_entry = [engine.grad(outs, inputs, [g[i] for g in gouts], retain_graph=True if i < batch - 1 else keep,
+                             create_graph=create_graph, allow_unused=allow_unused,
+                             materialize_grads=materialize_grads) for i in range(batch)]
+    return tuple(None if per_entry[0][k] is None else _stack([entry[k] for entry in per_entry], 0)
+                 for k in range(len(per_entry[0])))
