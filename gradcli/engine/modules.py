@@ -11,10 +11,11 @@ generator in that order, so `torch.manual_seed(0); nn.Linear(3, 1)` holds PyTorc
 from __future__ import annotations
 
 import math
+import warnings
 from collections import OrderedDict
 
 from gradcli.engine import creation, dtypes
-from gradcli.engine.autograd import no_grad
+from gradcli.engine.autograd import Function, is_grad_enabled, no_grad
 from gradcli.engine.errors import (
     TorchAttributeError,
     TorchIndexError,
@@ -346,6 +347,12 @@ class Module:
                     result = hook(self, args)
                     if result is not None:
                         args = result if isinstance(result, tuple) else (result,)
+        backward_hooks = self.__dict__.get("_backward_hooks")
+        backward_pre_hooks = self.__dict__.get("_backward_pre_hooks")
+        state = None
+        if (backward_hooks or backward_pre_hooks) and is_grad_enabled():
+            state = _BackwardHookState(self, backward_hooks or {}, backward_pre_hooks or {})
+            args = state.wrap_inputs(args)
         output = forward(*args, **kwargs)
         hooks = self.__dict__.get("_forward_hooks")
         if hooks:
@@ -353,7 +360,15 @@ class Module:
                 result = hook(self, args, kwargs, output) if with_kwargs else hook(self, args, output)
                 if result is not None:
                     output = result
+        if state is not None:
+            output = state.wrap_output(output)
         return output
+
+    def register_full_backward_hook(self, hook, prepend: bool = False):
+        return self._register_hook("_backward_hooks", hook, prepend, False)
+
+    def register_full_backward_pre_hook(self, hook, prepend: bool = False):
+        return self._register_hook("_backward_pre_hooks", hook, prepend, False)
 
     def _register_hook(self, table: str, hook, prepend: bool, with_kwargs: bool):
         hooks = self.__dict__.get(table)
@@ -430,6 +445,98 @@ def _repeated_blocks(module, child_repr) -> list[str]:
             lines.append(f"({texts[start][0]}-{texts[end][0]}): {end - start + 1} x {body}")
         start = end + 1
     return lines
+
+
+class BackwardHookFunction(Function):
+    """The identity node torch puts around a module's inputs and outputs when it has full backward hooks."""
+
+    __slots__ = ()
+    name = "BackwardHookFunctionBackward"
+
+    @staticmethod
+    def forward(ctx, x):
+        return x
+
+    @staticmethod
+    def backward(ctx, grad):
+        return (grad,)
+
+
+class _BackwardHookState:
+    """torch.utils.hooks.BackwardHook for one call of a module: the gradient reaching its output runs the
+    backward pre-hooks (which may replace it), the gradient reaching its input runs the backward hooks as
+    hook(module, grad_input, grad_output) (which may replace grad_input). One tensor in, one tensor out."""
+
+    def __init__(self, module, hooks, pre_hooks):
+        self.module, self.hooks, self.pre_hooks = module, hooks, pre_hooks
+        self.n_inputs = 0
+        self.input_index = None
+        self.grad_outputs = None
+
+    def wrap_inputs(self, args: tuple) -> tuple:
+        self.n_inputs = len(args)
+        positions = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
+        if len(positions) > 1:
+            raise TorchTypeError("gradcli run supports full backward hooks on modules called with one tensor "
+                                 "argument; register_hook on each input tensor instead")
+        needing = [i for i in positions if args[i].requires_grad]
+        if not needing:
+            return args
+        self.input_index = needing[0]
+        wrapped = BackwardHookFunction.apply(args[self.input_index])
+        wrapped.register_hook(self._on_grad_input)
+        return args[:self.input_index] + (wrapped,) + args[self.input_index + 1:]
+
+    def wrap_output(self, output):
+        if not isinstance(output, Tensor):
+            raise TorchTypeError("gradcli run supports full backward hooks on modules returning one tensor; "
+                                 "register_hook on the output tensors instead")
+        if not output.requires_grad:
+            return output
+        wrapped = BackwardHookFunction.apply(output)
+        wrapped.register_hook(self._on_grad_output)
+        return wrapped
+
+    def _pack(self, grad) -> tuple:
+        packed = [None] * self.n_inputs
+        if self.input_index is not None:
+            packed[self.input_index] = grad
+        return tuple(packed)
+
+    def _on_grad_output(self, grad):
+        grad_outputs = (grad,)
+        for hook, _ in list(self.pre_hooks.values()):
+            result = hook(self.module, grad_outputs)
+            if result is not None:
+                if not isinstance(result, tuple) or len(result) != 1:
+                    raise TorchRuntimeError(f"Backward pre hook returned an invalid number of grad_output, got "
+                                            f"{len(result) if isinstance(result, tuple) else 1}, but expected 1")
+                grad_outputs = result
+        self.grad_outputs = grad_outputs
+        if self.input_index is None:  # no input needs a gradient: the hooks run now, with None for each input
+            if self.hooks:
+                warnings.warn("Full backward hook is firing when gradients are computed with respect to module "
+                              "outputs since no inputs require gradients. See https://docs.pytorch.org/docs/main/"
+                              "generated/torch.nn.Module.html#torch.nn.Module.register_full_backward_hook for more "
+                              "details.", UserWarning, stacklevel=2)
+            for hook, _ in list(self.hooks.values()):
+                result = hook(self.module, self._pack(None), grad_outputs)
+                if result is not None and not (isinstance(result, tuple) and all(r is None for r in result)):
+                    raise TorchRuntimeError("Backward hook for Modules where no input requires gradient should "
+                                            "always return None or None for all gradients.")
+        return grad_outputs[0]
+
+    def _on_grad_input(self, grad):
+        grad_inputs = self._pack(grad)
+        for hook, _ in list(self.hooks.values()):
+            result = hook(self.module, grad_inputs, self.grad_outputs)
+            if result is not None:
+                if not isinstance(result, tuple) or len(result) != len(grad_inputs):
+                    raise TorchRuntimeError(f"Backward hook returned an invalid number of grad_input, got "
+                                            f"{len(result) if isinstance(result, tuple) else 1}, but expected "
+                                            f"{len(grad_inputs)}")
+                grad_inputs = result
+        return grad_inputs[self.input_index]
 
 
 class ModuleHookHandle:

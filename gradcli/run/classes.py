@@ -22,7 +22,7 @@ MODULE_METHODS = frozenset("""
 forward parameters named_parameters buffers named_buffers children named_children modules named_modules
 zero_grad train eval training requires_grad_ to cpu float double half add_module register_module
 register_buffer register_parameter state_dict load_state_dict apply get_submodule get_parameter extra_repr
-register_forward_hook register_forward_pre_hook
+register_forward_hook register_forward_pre_hook register_full_backward_hook register_full_backward_pre_hook
 """.split())
 CONTAINER_METHODS = frozenset({"append", "extend"})
 LAYER_METHODS = frozenset({"reset_parameters"})
