@@ -44,8 +44,6 @@ WAITING_ON_LANGUAGE: dict[str, str] = {
     "tutorial_dynamic_net": "import random",
     "tutorial_introyt_autograd": "a @torch.no_grad() decorator",
     "tutorial_nlp_deep_learning": "the builtin next()",
-    # then gradgradcheck(sinh2) fails: double backward through a custom Function with several differentiable
-    # outputs loses the graph of the extra outputs (a known engine limit, docs/run.md)
     "tutorial_custom_function_double_backward": "parameters named _grad_out_exp (names starting with _)",
     "docs_detect_anomaly": "raise statements",
     "docs_enable_grad": "@torch.enable_grad() decorators", "docs_no_grad": "@torch.no_grad() decorators",
