@@ -10,6 +10,8 @@ stderr, in the exact form `gradcli run` uses:
         <Type>: <message>
 stdout goes to tests/snippets/expected/NAME.out, stderr (when not empty) to NAME.err; the exit status
 is 1 exactly when an error line is present.  Object addresses (`at 0x7f...`) are normalised to `at 0x…`.
+Output that is not reproducible (uninitialised memory, timing tables) is masked as tests/programs/masks.json
+says for that program, so the golden is the same on every recording; the test masks gradcli's output alike.
 Dev-only: needs torch; the test suite never imports it.
 
     python scripts/make_snippet_goldens.py [NAME_FILTER]
@@ -17,6 +19,7 @@ Dev-only: needs torch; the test suite never imports it.
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -27,6 +30,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SNIPPETS = ROOT / "tests" / "snippets"
 EXPECTED = SNIPPETS / "expected"
 ADDRESS = re.compile(r" at 0x[0-9a-f]+")
+# the profiler's C++ library logs its start and stop to stderr with a timestamp: not the program's output
+KINETO_LOG = re.compile(r"^USDT:[^\n]*SyncActivityProfilerHandler[^\n]*\n", re.MULTILINE)
 
 RUNNER = r"""
 import runpy, sys, traceback, warnings
@@ -34,6 +39,8 @@ import runpy, sys, traceback, warnings
 path = sys.argv[1]
 
 def show(message, category, filename, lineno, file=None, line=None):
+    if filename != path:  # raised inside torch: named at the program's line that called into torch
+        lineno = [f for f in traceback.extract_stack() if f.filename == path][-1].lineno
     if issubclass(category, UserWarning):
         sys.stderr.write(f"gradcli run: warning at line {lineno}\n{category.__name__}: {message}\n")
 
@@ -60,20 +67,32 @@ def programs() -> list[Path]:
         sorted(TUTORIALS.glob("*.py"))
 
 
+MASKS = json.loads((TUTORIALS / "masks.json").read_text())
+
+
+def mask(stem: str, text: str) -> str:
+    """`text` with every masked field of program `stem` replaced by `<masked: why>` (tests/programs/masks.json)."""
+    for field in MASKS.get(stem, []):
+        marker = f"<masked: {field['why']}>" + ("\n" if field["pattern"].endswith("\\n") else "")
+        text = re.sub(field["pattern"], lambda _, marker=marker: marker, text, count=field["count"])
+    return text
+
+
 def expected_dir(program: Path) -> Path:
     return TUTORIALS / "expected" if program.parent == TUTORIALS else EXPECTED
 
 
 def record(program: Path) -> str:
     done = subprocess.run([sys.executable, "-c", RUNNER, str(program)], capture_output=True, text=True,
-                          cwd=program.parent, timeout=120)
+                          cwd=program.parent, timeout=600)
     if done.returncode != ("gradcli run: error at line" in done.stderr):
         raise SystemExit(f"{program.name}: exit status {done.returncode} but stderr was:\n{done.stderr}")
     out = expected_dir(program) / f"{program.stem}.out"
     err = expected_dir(program) / f"{program.stem}.err"
-    out.write_text(ADDRESS.sub(" at 0x…", done.stdout))
-    if done.stderr:
-        err.write_text(ADDRESS.sub(" at 0x…", done.stderr))
+    out.write_text(mask(program.stem, ADDRESS.sub(" at 0x…", done.stdout)))
+    stderr = KINETO_LOG.sub("", done.stderr)
+    if stderr:
+        err.write_text(ADDRESS.sub(" at 0x…", stderr))
     else:
         err.unlink(missing_ok=True)
     return f"{program.name}: exit {done.returncode}"

@@ -457,10 +457,14 @@ def run_backward(outputs, grad_outputs, *, retain_graph: bool, create_graph: boo
                 node = heapq.heappop(ready)[2]
             if type(node) is int:  # a leaf whose gradient is complete
                 leaf, total = leaf_grads.pop(node)
+                if TENSOR_HOOKS and total is not None:
+                    total = run_tensor_hooks(hooks_of(leaf), total)
                 if _accumulates(leaf):
                     _accumulate_into(leaf, total, create_graph, given)
                 continue
             grad = node_grads.pop(node, None)
+            if TENSOR_HOOKS and grad is not None:  # hooks registered on the node's output tensor
+                grad = run_tensor_hooks(hooks_of(node), grad)
             if grad is not None:
                 if observer is not None:
                     observer(node, grad)
@@ -529,6 +533,8 @@ def run_backward(outputs, grad_outputs, *, retain_graph: bool, create_graph: boo
 
     if accumulate:
         for leaf, g in leaf_grads.values():  # outputs that are leaves themselves
+            if g is not None and TENSOR_HOOKS:
+                g = run_tensor_hooks(hooks_of(leaf), g)
             if g is not None and _accumulates(leaf):
                 _accumulate_into(leaf, g, create_graph, given)
         return None
@@ -538,7 +544,10 @@ def run_backward(outputs, grad_outputs, *, retain_graph: bool, create_graph: boo
             results.append(capture_nodes.get(t.grad_fn))
         else:
             entry = leaf_grads.get(id(t))
-            results.append(None if entry is None else entry[1])
+            g = None if entry is None else entry[1]
+            if g is not None and TENSOR_HOOKS:
+                g = run_tensor_hooks(hooks_of(t), g)
+            results.append(g)
     return results
 
 
@@ -675,7 +684,70 @@ def _tensor_retain_grad(self) -> None:
     self._retains_grad = True
 
 
+# Tensor.register_hook: the hooks of a leaf by the tensor, of a non-leaf by the node that made it, each kept
+# by id with a weak reference (a tensor's == is elementwise, so it cannot be a dict key itself).
+TENSOR_HOOKS: dict[int, tuple] = {}
+
+
+def hooks_of(obj) -> list:
+    entry = TENSOR_HOOKS.get(id(obj))
+    if entry is None:
+        return []
+    if entry[0]() is not obj:  # the id was reused: the tensor or node the hooks belonged to is gone
+        del TENSOR_HOOKS[id(obj)]
+        return []
+    return entry[1]
+
+
+class RemovableHandle:
+    """What register_hook returns: `.remove()` takes the hook out again."""
+
+    __slots__ = ("hooks", "hook", "id")
+    _next_id = itertools.count()
+
+    def __init__(self, hooks: list, hook):
+        self.hooks, self.hook, self.id = hooks, hook, next(RemovableHandle._next_id)
+
+    def remove(self) -> None:
+        for i, (handle_id, _) in enumerate(self.hooks):
+            if handle_id == self.id:
+                del self.hooks[i]
+                return
+
+
+def run_tensor_hooks(hooks: list, grad):
+    """Each hook sees the gradient as a tensor and may return a replacement of the same shape (torch's check)."""
+    for _, hook in list(hooks or ()):
+        as_tensor = grad if isinstance(grad, Tensor) else Tensor._make(np.asarray(grad), None)
+        result = hook(as_tensor)
+        if result is None:
+            continue
+        if not isinstance(result, Tensor):
+            raise TorchRuntimeError(f"expected Tensor or None as the result of the hook, but got "
+                                    f"{type(result).__name__}")
+        if tuple(result.shape) != tuple(as_tensor.shape):
+            raise TorchRuntimeError(f"hook '{getattr(hook, 'name', 'hook').split('.')[-1]}' has changed the size of "
+                                    f"value")
+        grad = result if isinstance(grad, Tensor) else result.array
+    return grad
+
+
+def _tensor_register_hook(self, hook) -> RemovableHandle:
+    """Tensor.register_hook(hook): hook(grad) runs when the tensor's gradient is computed (before it reaches
+    .grad, the next nodes or autograd.grad's result) and may return a replacement."""
+    if not self.requires_grad:
+        raise TorchRuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+    key = self.grad_fn if self.grad_fn is not None else self
+    hooks = hooks_of(key)
+    if not hooks:
+        TENSOR_HOOKS[id(key)] = (weakref.ref(key), hooks)
+    handle = RemovableHandle(hooks, hook)
+    hooks.append((handle.id, hook))
+    return handle
+
+
 # The graph's methods of Tensor live with the graph (tensor.py knows arrays, not graphs), as the op registry
 # adds the ops' methods.
 Tensor.backward = _tensor_backward
+Tensor.register_hook = _tensor_register_hook
 Tensor.retain_grad = _tensor_retain_grad

@@ -119,6 +119,17 @@ def tensor(data, dtype=None, requires_grad: bool = False, device=None) -> Tensor
     return _finish(array, dtype, requires_grad)
 
 
+def _size_argument(dims: tuple, size, name: str) -> tuple:
+    """The shape of a creation function: given as positional sizes (`zeros(2, 3)`, `zeros((2, 3))`) or as
+    `size=` (`randn(size=(), requires_grad=True)`), never both, as torch's parser accepts them."""
+    if size is None:
+        return dims
+    if dims:
+        raise TorchTypeError(f"{name}() received an invalid combination of arguments - got the sizes both "
+                             "positionally and as size=")
+    return (size,)
+
+
 def _filled(shape, fill, dtype, requires_grad) -> Tensor:
     shape = as_shape(shape)
     check_size(shape)
@@ -127,15 +138,18 @@ def _filled(shape, fill, dtype, requires_grad) -> Tensor:
     return _finish(np.full(shape, fill, dtype=_np_dtype(dtype)), None, requires_grad)
 
 
-def zeros(*size, dtype=None, requires_grad=False, device=None) -> Tensor:
+def zeros(*dims, size=None, dtype=None, requires_grad=False, device=None) -> Tensor:
+    size = _size_argument(dims, size, "zeros")
     return _filled(size, 0, dtype, requires_grad)
 
 
-def ones(*size, dtype=None, requires_grad=False, device=None) -> Tensor:
+def ones(*dims, size=None, dtype=None, requires_grad=False, device=None) -> Tensor:
+    size = _size_argument(dims, size, "ones")
     return _filled(size, 1, dtype, requires_grad)
 
 
-def empty(*size, dtype=None, requires_grad=False, device=None) -> Tensor:
+def empty(*dims, size=None, dtype=None, requires_grad=False, device=None) -> Tensor:
+    size = _size_argument(dims, size, "empty")
     return _filled(size, 0, dtype, requires_grad)
 
 
@@ -209,7 +223,8 @@ def _float_dtype(dtype, name: str) -> np.dtype:
     return np_dtype
 
 
-def rand(*size, dtype=None, requires_grad=False, device=None, generator=None) -> Tensor:
+def rand(*dims, size=None, dtype=None, requires_grad=False, device=None, generator=None) -> Tensor:
+    size = _size_argument(dims, size, "rand")
     shape = as_shape(size)
     check_size(shape)
     np_dtype = _float_dtype(dtype, "check_uniform_bounds")
@@ -217,7 +232,8 @@ def rand(*size, dtype=None, requires_grad=False, device=None, generator=None) ->
     return _finish(draws.reshape(shape), None, requires_grad)
 
 
-def randn(*size, dtype=None, requires_grad=False, device=None, generator=None) -> Tensor:
+def randn(*dims, size=None, dtype=None, requires_grad=False, device=None, generator=None) -> Tensor:
+    size = _size_argument(dims, size, "randn")
     shape = as_shape(size)
     check_size(shape)
     np_dtype = _float_dtype(dtype, "normal_kernel_cpu")
@@ -318,7 +334,7 @@ class _BernoulliDrawn(_Drawn):
 
 
 def _draw_into(self: Tensor, node, draw) -> Tensor:
-    if self.array.dtype.kind != "f" and node is not _BernoulliDrawn:
+    if self.array.dtype.kind != "f" and node not in (_BernoulliDrawn, _RandomDrawn):
         raise TorchRuntimeError(f'"{node.name[:-9].lower()}_kernel_cpu" not implemented for '
                                 f"'{dtype_title(self.array.dtype)}'")
     values = draw(self.array.size, self.array.dtype if self.array.dtype.kind == "f" else np.dtype(np.float64))
@@ -354,6 +370,29 @@ def bernoulli(input, p=None, *, generator=None) -> Tensor:
         raise TorchRuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
     drawn = gen.bernoulli(prob.reshape(-1), prob.size).reshape(prob.shape).astype(input.array.dtype)
     return _finish(drawn, None, False)
+
+
+class _RandomDrawn(_Drawn):
+    __slots__ = ()
+    name = "RandomBackward1"
+
+
+def random_(self, from_=None, to=None, *, generator=None, **kwargs):
+    """tensor.random_(to) / random_(from, to): integers in [from, to) as torch's random_from_to kernel draws
+    them (the draws randint makes), stored in the tensor's dtype."""
+    if "from" in kwargs:
+        from_ = kwargs.pop("from")
+    if kwargs:
+        raise TorchTypeError(f"random_() got an unexpected keyword argument '{next(iter(kwargs))}'")
+    if from_ is None and to is None:
+        raise TorchTypeError("gradcli run supports random_(to) and random_(from, to), not random_() over the "
+                             "dtype's whole range: give the bounds, e.g. t.random_(0, 10)")
+    low, high = (0, from_) if to is None else (from_, to)
+    low, high = int(low), int(high)
+    if low >= high:
+        raise TorchRuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+    gen = generator or random.default_generator()
+    return _draw_into(self, _RandomDrawn, lambda n, dt: gen.integers(n, low, high).astype(self.array.dtype))
 
 
 class _ExponentialDrawn(_Drawn):
@@ -423,7 +462,7 @@ register("multinomial", sig="multinomial(input, num_samples, replacement=False)"
          doc="indices drawn from each row's (unnormalised) probabilities", category="creation")(multinomial)
 
 for _name, _fn in {"uniform_": uniform_, "normal_": normal_, "bernoulli_": bernoulli_,
-                   "exponential_": exponential_}.items():
+                   "exponential_": exponential_, "random_": random_}.items():
     register(_name, sig=f"{_name}(...)", doc=f"in-place draw ({_name[:-1]})", category="inplace", torch=False)(_fn)
 register("bernoulli", sig="bernoulli(input)", doc="0/1 draws with the given probabilities", category="creation")(
     bernoulli)

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import dual
+from gradcli.engine import dtypes, dual
 from gradcli.engine.autograd import SECOND_BACKWARD, Function, GradMode, next_sequence, no_grad, type_name
 from gradcli.engine.dual import sum_to_shape
 from gradcli.engine.errors import TorchRuntimeError, TorchTypeError
+from gradcli.engine.ops import REGISTRY
 from gradcli.engine.ops.views import IN_CUSTOM_FUNCTION
 from gradcli.engine.tensor import Tensor
 
@@ -143,7 +144,15 @@ class OutputSlot(Function):
 
     @staticmethod
     def backward(node, grad, *saved):
-        flat = grad.reshape(-1) if type(grad) is not Tensor else grad.reshape(-1).array
+        if type(grad) is Tensor:  # create_graph: packed with differentiable ops, so the graph survives
+            pieces = [grad.reshape(-1)]
+            if node.offset:
+                pieces.insert(0, Tensor._make(np.zeros(node.offset, dtype=grad.array.dtype), None))
+            rest = node.total - node.offset - node.size
+            if rest:
+                pieces.append(Tensor._make(np.zeros(rest, dtype=grad.array.dtype), None))
+            return (REGISTRY["cat"].fn(pieces) if len(pieces) > 1 else pieces[0],)
+        flat = grad.reshape(-1)
         packed = np.zeros(node.total, dtype=np.float64)
         packed[node.offset:node.offset + node.size] = flat
         return (packed,)
@@ -156,7 +165,20 @@ def _unpack(node: CustomBackward, grad) -> list:
     """The joint node's packed gradient back into one gradient per forward output."""
     if node.outputs is None:
         return [grad]
-    array = grad.array if type(grad) is Tensor else np.asarray(grad)
+    if type(grad) is Tensor:  # create_graph: sliced with differentiable ops
+        grads, offset = [], 0
+        for shape, dtype, differentiable in node.outputs:
+            size = int(np.prod(shape))
+            if differentiable:
+                piece = grad[offset:offset + size].reshape(shape)
+                if piece.array.dtype != dtype:
+                    piece = piece.to(dtypes.by_name(np.dtype(dtype).name))
+                grads.append(piece)
+                offset += size
+            else:
+                grads.append(np.zeros(shape, dtype=dtype))
+        return grads
+    array = np.asarray(grad)
     grads, offset = [], 0
     for shape, dtype, differentiable in node.outputs:
         size = int(np.prod(shape))

@@ -11,10 +11,11 @@ generator in that order, so `torch.manual_seed(0); nn.Linear(3, 1)` holds PyTorc
 from __future__ import annotations
 
 import math
+import warnings
 from collections import OrderedDict
 
 from gradcli.engine import creation, dtypes
-from gradcli.engine.autograd import no_grad
+from gradcli.engine.autograd import Function, is_grad_enabled, no_grad
 from gradcli.engine.errors import (
     TorchAttributeError,
     TorchIndexError,
@@ -325,7 +326,67 @@ class Module:
 
     # -- calling and printing -----------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
-        return self.forward(*args, **kwargs)
+        return self.call_with_hooks(self.forward, args, kwargs)
+
+    # -- forward hooks, as Module._call_impl runs them ----------------------------------------------------
+
+    def call_with_hooks(self, forward, args: tuple, kwargs: dict):
+        """forward(*args, **kwargs) between the module's forward pre-hooks and forward hooks: a pre-hook may
+        replace the arguments (a non-tuple result becomes the one argument), a hook the output."""
+        pre_hooks = self.__dict__.get("_forward_pre_hooks")
+        if pre_hooks:
+            for hook, with_kwargs in list(pre_hooks.values()):
+                if with_kwargs:
+                    result = hook(self, args, kwargs)
+                    if result is not None:
+                        if not (isinstance(result, tuple) and len(result) == 2):
+                            raise TorchRuntimeError("forward pre-hook must return None or a tuple of (new_args, "
+                                                    f"new_kwargs), but got {result}.")
+                        args, kwargs = result
+                else:
+                    result = hook(self, args)
+                    if result is not None:
+                        args = result if isinstance(result, tuple) else (result,)
+        backward_hooks = self.__dict__.get("_backward_hooks")
+        backward_pre_hooks = self.__dict__.get("_backward_pre_hooks")
+        state = None
+        if (backward_hooks or backward_pre_hooks) and is_grad_enabled():
+            state = _BackwardHookState(self, backward_hooks or {}, backward_pre_hooks or {})
+            args = state.wrap_inputs(args)
+        output = forward(*args, **kwargs)
+        hooks = self.__dict__.get("_forward_hooks")
+        if hooks:
+            for hook, with_kwargs in list(hooks.values()):
+                result = hook(self, args, kwargs, output) if with_kwargs else hook(self, args, output)
+                if result is not None:
+                    output = result
+        if state is not None:
+            output = state.wrap_output(output)
+        return output
+
+    def register_full_backward_hook(self, hook, prepend: bool = False):
+        return self._register_hook("_backward_hooks", hook, prepend, False)
+
+    def register_full_backward_pre_hook(self, hook, prepend: bool = False):
+        return self._register_hook("_backward_pre_hooks", hook, prepend, False)
+
+    def _register_hook(self, table: str, hook, prepend: bool, with_kwargs: bool):
+        hooks = self.__dict__.get(table)
+        if hooks is None:
+            hooks = OrderedDict()
+            object.__setattr__(self, table, hooks)
+        handle = ModuleHookHandle(hooks)
+        hooks[handle.id] = (hook, with_kwargs)
+        if prepend:
+            hooks.move_to_end(handle.id, last=False)
+        return handle
+
+    def register_forward_pre_hook(self, hook, *, prepend: bool = False, with_kwargs: bool = False):
+        return self._register_hook("_forward_pre_hooks", hook, prepend, with_kwargs)
+
+    def register_forward_hook(self, hook, *, prepend: bool = False, with_kwargs: bool = False,
+                              always_call: bool = False):
+        return self._register_hook("_forward_hooks", hook, prepend, with_kwargs)
 
     def forward(self, *args, **kwargs):
         raise NotImplementedError(f'Module [{self._get_name()}] is missing the required "forward" function')
@@ -386,6 +447,113 @@ def _repeated_blocks(module, child_repr) -> list[str]:
     return lines
 
 
+class BackwardHookFunction(Function):
+    """The identity node torch puts around a module's inputs and outputs when it has full backward hooks."""
+
+    __slots__ = ()
+    name = "BackwardHookFunctionBackward"
+
+    @staticmethod
+    def forward(ctx, x):
+        return x
+
+    @staticmethod
+    def backward(ctx, grad):
+        return (grad,)
+
+
+class _BackwardHookState:
+    """torch.utils.hooks.BackwardHook for one call of a module: the gradient reaching its output runs the
+    backward pre-hooks (which may replace it), the gradient reaching its input runs the backward hooks as
+    hook(module, grad_input, grad_output) (which may replace grad_input). One tensor in, one tensor out."""
+
+    def __init__(self, module, hooks, pre_hooks):
+        self.module, self.hooks, self.pre_hooks = module, hooks, pre_hooks
+        self.n_inputs = 0
+        self.input_index = None
+        self.grad_outputs = None
+
+    def wrap_inputs(self, args: tuple) -> tuple:
+        self.n_inputs = len(args)
+        positions = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
+        if len(positions) > 1:
+            raise TorchTypeError("gradcli run supports full backward hooks on modules called with one tensor "
+                                 "argument; register_hook on each input tensor instead")
+        needing = [i for i in positions if args[i].requires_grad]
+        if not needing:
+            return args
+        self.input_index = needing[0]
+        wrapped = BackwardHookFunction.apply(args[self.input_index])
+        wrapped.register_hook(self._on_grad_input)
+        return args[:self.input_index] + (wrapped,) + args[self.input_index + 1:]
+
+    def wrap_output(self, output):
+        if not isinstance(output, Tensor):
+            raise TorchTypeError("gradcli run supports full backward hooks on modules returning one tensor; "
+                                 "register_hook on the output tensors instead")
+        if not output.requires_grad:
+            return output
+        wrapped = BackwardHookFunction.apply(output)
+        wrapped.register_hook(self._on_grad_output)
+        return wrapped
+
+    def _pack(self, grad) -> tuple:
+        packed = [None] * self.n_inputs
+        if self.input_index is not None:
+            packed[self.input_index] = grad
+        return tuple(packed)
+
+    def _on_grad_output(self, grad):
+        grad_outputs = (grad,)
+        for hook, _ in list(self.pre_hooks.values()):
+            result = hook(self.module, grad_outputs)
+            if result is not None:
+                if not isinstance(result, tuple) or len(result) != 1:
+                    raise TorchRuntimeError(f"Backward pre hook returned an invalid number of grad_output, got "
+                                            f"{len(result) if isinstance(result, tuple) else 1}, but expected 1")
+                grad_outputs = result
+        self.grad_outputs = grad_outputs
+        if self.input_index is None:  # no input needs a gradient: the hooks run now, with None for each input
+            if self.hooks:
+                warnings.warn("Full backward hook is firing when gradients are computed with respect to module "
+                              "outputs since no inputs require gradients. See https://docs.pytorch.org/docs/main/"
+                              "generated/torch.nn.Module.html#torch.nn.Module.register_full_backward_hook for more "
+                              "details.", UserWarning, stacklevel=2)
+            for hook, _ in list(self.hooks.values()):
+                result = hook(self.module, self._pack(None), grad_outputs)
+                if result is not None and not (isinstance(result, tuple) and all(r is None for r in result)):
+                    raise TorchRuntimeError("Backward hook for Modules where no input requires gradient should "
+                                            "always return None or None for all gradients.")
+        return grad_outputs[0]
+
+    def _on_grad_input(self, grad):
+        grad_inputs = self._pack(grad)
+        for hook, _ in list(self.hooks.values()):
+            result = hook(self.module, grad_inputs, self.grad_outputs)
+            if result is not None:
+                if not isinstance(result, tuple) or len(result) != len(grad_inputs):
+                    raise TorchRuntimeError(f"Backward hook returned an invalid number of grad_input, got "
+                                            f"{len(result) if isinstance(result, tuple) else 1}, but expected "
+                                            f"{len(grad_inputs)}")
+                grad_inputs = result
+        return grad_inputs[self.input_index]
+
+
+class ModuleHookHandle:
+    """torch.utils.hooks.RemovableHandle for a module's hooks: `.remove()` takes the hook out."""
+
+    __slots__ = ("hooks", "id")
+    _next_id = 0
+
+    def __init__(self, hooks: OrderedDict):
+        self.hooks = hooks
+        self.id = ModuleHookHandle._next_id
+        ModuleHookHandle._next_id += 1
+
+    def remove(self) -> None:
+        self.hooks.pop(self.id, None)
+
+
 class _IncompatibleKeys(tuple):
     def __new__(cls, missing, unexpected):
         return tuple.__new__(cls, (missing, unexpected))
@@ -414,7 +582,7 @@ def _check_name(module: Module, name, kind: str) -> None:
         raise TorchKeyError(f"attribute '{name}' already exists")
 
 
-def _op(name: str):
+def registry_op(name: str):
     return REGISTRY[name].fn
 
 
@@ -566,7 +734,7 @@ def calculate_gain(nonlinearity: str, param=None) -> float:
     raise TorchValueError(f"Unsupported nonlinearity {nonlinearity}")
 
 
-def _factory_dtype(dtype):
+def factory_dtype(dtype):
     return dtype if dtype is not None else dtypes.get_default_dtype()
 
 
@@ -575,9 +743,9 @@ class Linear(Module):
         super().__init__()
         self.in_features = in_features
         self.out_features = out_features
-        self.weight = Parameter(creation.empty(out_features, in_features, dtype=_factory_dtype(dtype)))
+        self.weight = Parameter(creation.empty(out_features, in_features, dtype=factory_dtype(dtype)))
         if bias:
-            self.bias = Parameter(creation.empty(out_features, dtype=_factory_dtype(dtype)))
+            self.bias = Parameter(creation.empty(out_features, dtype=factory_dtype(dtype)))
         else:
             self.register_parameter("bias", None)
         self.reset_parameters()
@@ -590,7 +758,7 @@ class Linear(Module):
             uniform_(self.bias, -bound, bound)
 
     def forward(self, input):
-        return _op("linear")(input, self.weight, self.bias)
+        return registry_op("linear")(input, self.weight, self.bias)
 
     def extra_repr(self) -> str:
         return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"
@@ -652,7 +820,7 @@ def _activation(class_name: str, op: str, params: tuple = (), defaults: tuple = 
 
     def forward(self, input):
         settings = {key: getattr(self, key) for key in params}  # inplace=True modifies the input, as torch's
-        return _op(op)(input, **settings)
+        return registry_op(op)(input, **settings)
 
     def extra_repr(self):
         parts = []
@@ -690,7 +858,7 @@ class Dropout(Module):
         self.inplace = inplace
 
     def forward(self, input):
-        return _op("dropout")(input, self.p, self.training, self.inplace)
+        return registry_op("dropout")(input, self.p, self.training, self.inplace)
 
     def extra_repr(self) -> str:
         return f"p={self.p}, inplace={self.inplace}"
@@ -718,7 +886,7 @@ def _loss(class_name: str, op: str, params: tuple = (), defaults: tuple = ()):
                 setattr(self, key, value)
 
     def forward(self, input, target):
-        return _op(op)(input, target, **{key: getattr(self, key) for key in params})
+        return registry_op(op)(input, target, **{key: getattr(self, key) for key in params})
 
     return type(class_name, (Module,), {"__init__": __init__, "forward": forward, "__module__": __name__,
                                         "__qualname__": class_name})

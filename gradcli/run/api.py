@@ -14,15 +14,15 @@ from functools import cache
 import numpy as np
 
 from gradcli import engine
-from gradcli.engine import dtypes, optim
+from gradcli.engine import distributions, dtypes, nn_layers, optim
 from gradcli.engine import modules as nn_modules
-from gradcli.engine.autograd import Function
+from gradcli.engine.autograd import Function, RemovableHandle
 from gradcli.engine.errors import EngineError
 from gradcli.engine.ops import LINALG, REGISTRY
 from gradcli.engine.ops.matrix_functions import EighResult, LinalgSlogdetResult, LstsqResult, QrResult, SlogdetResult
 from gradcli.engine.ops.reduction import ReturnTypes
 from gradcli.engine.tensor import Device, Size, Tensor
-from gradcli.run import classes, interop, numpy_api
+from gradcli.run import classes, graph_view, interop, numpy_api, torch_surface
 
 
 class Module:
@@ -61,6 +61,8 @@ TORCH_CLASS_NAMES = {Tensor: "torch.Tensor", Size: "torch.Size", dtypes.DType: "
                      classes.AutogradFunction: "torch.autograd.function.Function",
                      **{cls: f"torch.nn.modules.{module}.{name}" for name, cls in nn_modules.MODULE_CLASSES.items()
                         for module in [nn_modules.TORCH_MODULE_FILES.get(name, "module")]},
+                     **{cls: f"torch.nn.modules.{nn_layers.LAYER_FILES[name]}.{name}"
+                        for name, cls in nn_layers.LAYER_CLASSES.items()},
                      **{cls: f"torch.optim.{name.lower()}.{name}" for name, cls in optim.OPTIMIZERS.items()}}
 
 
@@ -78,6 +80,7 @@ def type_of(obj):
 TENSOR_ATTRIBUTES = frozenset("""
 dtype shape size requires_grad grad grad_fn is_leaf data item tolist numel nelement dim ndim detach detach_
 requires_grad_ retain_grad retains_grad backward T mT H mH device is_floating_point element_size cpu numpy
+register_hook
 """.split())
 # The two private tensor attributes programs read (names starting with '_' are otherwise off limits): torch's
 # version counter (an int) and a view's base (None for a tensor that is not a view).  Read only.
@@ -96,6 +99,7 @@ MODULE_SETTINGS = {
     "NLLLoss": frozenset({"reduction", "ignore_index", "weight"}),
     "BCELoss": frozenset({"reduction", "weight"}),
     "BCEWithLogitsLoss": frozenset({"reduction", "weight", "pos_weight"}),
+    **nn_layers.LAYER_SETTINGS,
 }
 
 # Tensor attributes a program may assign (torch's property setters, with their checks).
@@ -116,7 +120,14 @@ VALUE_ATTRIBUTES: dict[type, frozenset] = {
     LstsqResult: frozenset({"solution", "residuals", "rank", "singular_values", "count", "index"}),
     dtypes.DType: frozenset({"is_floating_point", "itemsize"}),
     optim.Optimizer: frozenset({"zero_grad", "step", "param_groups"}),
-    Function: frozenset({"name"}),
+    Function: frozenset({"name", "next_functions"}),
+    RemovableHandle: frozenset({"remove", "id"}),
+    nn_modules.ModuleHookHandle: frozenset({"remove", "id"}),
+    graph_view.AccumulateGrad: frozenset({"name", "next_functions", "variable"}),
+    torch_surface.profile: frozenset({"key_averages", "table"}),
+    torch_surface.KeyAverages: frozenset({"table"}),
+    distributions.Normal: frozenset("loc scale batch_shape event_shape mean mode stddev variance sample rsample "
+                                    "log_prob entropy".split()),
     Device: frozenset({"type", "index"}),
     BaseException: frozenset({"args"}),  # an exception a program caught: `e.args`, str(e), repr(e)
     classes.Property: frozenset({"setter", "getter"}),
@@ -171,18 +182,35 @@ def missing_member(module: str, name: str) -> str:
 def modules() -> dict[str, Module]:
     """The importable modules by dotted name (built once: the registry is complete after engine import)."""
     functional = Module("torch.nn.functional", {n: s.fn for n, s in REGISTRY.items() if s.functional})
+    functional.members["dropout2d"] = nn_layers.dropout2d
     init = Module("torch.nn.init", dict(nn_modules.INIT_FUNCTIONS))
     nn = Module("torch.nn", {"functional": functional, "init": init, "Parameter": nn_modules.Parameter,
-                             **nn_modules.MODULE_CLASSES})
-    autograd = Module("torch.autograd", {"grad": engine.grad, "backward": engine.backward,
-                                         "Function": classes.AutogradFunction})
+                             **nn_modules.MODULE_CLASSES, **nn_layers.LAYER_CLASSES})
+    autograd_functional = Module("torch.autograd.functional", dict(torch_surface.FUNCTIONAL))
+    profiler = Module("torch.autograd.profiler", {"profile": torch_surface.profile})
+    autograd = Module("torch.autograd", {"grad": torch_surface.autograd_grad, "backward": engine.backward,
+                                         "Function": classes.AutogradFunction, "Variable": torch_surface.Variable,
+                                         "functional": autograd_functional, "profiler": profiler,
+                                         "gradcheck": torch_surface.gradcheck,
+                                         "gradgradcheck": torch_surface.gradgradcheck,
+                                         "detect_anomaly": torch_surface.detect_anomaly,
+                                         "set_detect_anomaly": torch_surface.detect_anomaly})
     torch_optim = Module("torch.optim", dict(optim.OPTIMIZERS))
+    torch_distributions = Module("torch.distributions", dict(distributions.DISTRIBUTIONS))
+    torch_func = Module("torch.func", dict(torch_surface.FUNC))
     linalg = Module("torch.linalg", {n: s.fn for n, s in LINALG.items()})
-    members = {n: s.fn for n, s in REGISTRY.items() if s.torch}
+    members = {n: torch_surface.with_out(s.fn, n) for n, s in REGISTRY.items() if s.torch}
     members.update({name: getattr(engine, name) for name in (
-        "tensor", "zeros", "ones", "full", "eye", "arange", "linspace", "rand", "randn", "empty", "zeros_like",
-        "ones_like", "empty_like", "full_like", "rand_like", "randn_like", "manual_seed", "initial_seed", "seed",
-        "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "get_default_dtype", "set_default_dtype")})
+        "zeros_like", "ones_like", "empty_like", "full_like", "rand_like", "randn_like", "manual_seed", "initial_seed",
+        "seed", "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "get_default_dtype",
+        "set_default_dtype", "tensor")})
+    members.update({name: torch_surface.with_out(getattr(engine, name), name) for name in (
+        "zeros", "ones", "full", "eye", "arange", "linspace", "rand", "randn", "empty")})
+    members["normal"] = torch_surface.with_out(distributions.normal, "normal")
+    members["distributions"] = torch_distributions
+    members.update({"func": torch_func, "vmap": torch_surface.vmap, "allclose": torch_surface.allclose,
+                    "isclose": torch_surface.isclose})
+    members.update(torch_surface.LEGACY_CONSTRUCTORS)
     members.update({name: dtypes.by_name(name) for name in (
         "float32", "float", "float64", "double", "float16", "half", "int64", "long", "int32", "int", "int16",
         "short", "int8", "uint8", "bool")})
@@ -206,8 +234,9 @@ def modules() -> dict[str, Module]:
     np_linalg = Module("numpy.linalg", numpy_api.wrap(numpy_api.LINALG, np.linalg, "linalg."))
     numpy = Module("numpy", {**numpy_api.static_members(), "random": np_random, "linalg": np_linalg,
                              "ndarray": TypeRef(np.ndarray)})  # for isinstance; never called (it allocates raw)
-    return {m.name: m for m in (torch, nn, functional, init, autograd, torch_optim, linalg, math_module,
-                                random_module, functools_module, numpy, np_random, np_linalg)}
+    return {m.name: m for m in (torch, nn, functional, init, autograd, autograd_functional, profiler, torch_optim,
+                                torch_distributions, torch_func, linalg, math_module, random_module,
+                                functools_module, numpy, np_random, np_linalg)}
 
 
 def run_modules(py_random, np_state, limits) -> dict[str, Module]:
@@ -237,7 +266,7 @@ def known_attributes() -> frozenset:
     (the names a program gives its own attributes and methods are added by the check)."""
     names = set(tensor_attributes()) | classes.MODULE_METHODS | classes.CONTAINER_METHODS | classes.LAYER_METHODS
     names |= classes.OPTIMIZER_ATTRIBUTES | classes.FunctionCtx.METHODS | {"apply"}
-    for cls in nn_modules.MODULE_CLASSES.values():  # the layers' settings: in_features, weight, p ...
+    for cls in (*nn_modules.MODULE_CLASSES.values(), *nn_layers.LAYER_CLASSES.values()):  # in_features, p ...
         names |= MODULE_SETTINGS.get(cls.__name__, frozenset())
     for table in VALUE_ATTRIBUTES.values():
         names |= table

@@ -138,7 +138,7 @@ class _Checker:
         if dotted is not None:
             module, attr = dotted
             if attr not in module.members:
-                self.refuse(api.missing_member(module.name, attr), node)
+                self.refuse(api.missing_member(module.name, attr) + unsupported_hint(f"{module.name}.{attr}"), node)
         elif node.attr not in api.known_attributes() and node.attr not in self.attributes \
                 and id(node) not in self.on_receiver:
             self.refuse(f"the attribute .{node.attr}", node)
@@ -298,10 +298,13 @@ class _Checker:
             return
         module = api.modules().get(node.module) if node.level == 0 else None
         if module is None:
-            self.refuse(f"importing from {'.' * node.level}{node.module or ''}", node)
+            self.refuse(f"importing from {'.' * node.level}{node.module or ''}"
+                        f"{unsupported_hint(node.module or '') if node.level == 0 else ''}", node)
         for alias in node.names:
             if alias.name not in module.members:
-                self.refuse(api.missing_member(module.name, alias.name) if alias.name != "*" else "import *", node)
+                dotted = f"{module.name}.{alias.name}"
+                self.refuse(api.missing_member(module.name, alias.name) + unsupported_hint(dotted)
+                            if alias.name != "*" else "import *", node)
 
 
 def _check_identifier(checker: _Checker, name: str, node: ast.AST) -> None:
@@ -495,3 +498,28 @@ def _binds(target: ast.expr, name: str) -> bool:
     if isinstance(target, ast.Starred):
         return _binds(target.value, name)
     return False
+
+
+# What to use instead of a torch API gradcli does not have, by dotted prefix (the longest that matches wins).
+UNSUPPORTED_HINTS = {
+    "torch.func": "torch.func has grad, jacrev, jacfwd, hessian and vmap; torch.autograd.functional has jacobian, "
+                  "hessian, vjp, jvp, hvp and vhp",
+    "torch.autograd.graph": "saved-tensor and graph hooks are not supported: compute what the hook would see "
+                            "explicitly",
+    "torch.autograd.forward_ad": "use torch.autograd.functional.jvp",
+    "torch.backends": "gradcli computes with its own CPU kernels: there is no backend to configure",
+    "torch.utils": "build the batches by slicing tensors (x[i:i + batch_size])",
+    "torch.compile": "call the function itself",
+    "torch.jit": "call the function itself",
+    "torch.nn": "docs/run.md lists the torch.nn layers gradcli has",
+    "torch.distributions": "torch.distributions.Normal is there; draw others with torch.rand / torch.randn",
+    "torch": "`gradcli ops` lists the torch functions gradcli has",
+}
+
+
+def unsupported_hint(dotted: str) -> str:
+    """'; <what to use instead>' for an unsupported torch name, '' for a name outside torch."""
+    for prefix in sorted(UNSUPPORTED_HINTS, key=len, reverse=True):
+        if dotted == prefix or dotted.startswith(prefix + "."):
+            return f"; {UNSUPPORTED_HINTS[prefix]}"
+    return ""

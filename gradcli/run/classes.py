@@ -24,6 +24,7 @@ MODULE_METHODS = frozenset("""
 forward parameters named_parameters buffers named_buffers children named_children modules named_modules
 zero_grad train eval training requires_grad_ to cpu float double half add_module register_module
 register_buffer register_parameter state_dict load_state_dict apply get_submodule get_parameter extra_repr
+register_forward_hook register_forward_pre_hook register_full_backward_hook register_full_backward_pre_hook
 """.split())
 CONTAINER_METHODS = frozenset({"append", "extend"})
 LAYER_METHODS = frozenset({"reset_parameters"})
@@ -128,7 +129,7 @@ class ProgramModule(modules.Module):
         found = self.program_class.lookup("forward")
         if found is None:
             raise NotImplementedError(f'Module [{self._get_name()}] is missing the required "forward" function')
-        return bind(self, found[0], found[1])(*args, **kwargs)
+        return self.call_with_hooks(bind(self, found[0], found[1]), args, kwargs)
 
     def extra_repr(self) -> str:
         found = self.program_class.lookup("extra_repr")

@@ -27,7 +27,7 @@ import numpy as np
 from gradcli.engine.autograd import Function, GradMode, GradModeContext, torch_node_name
 from gradcli.engine.errors import EngineError, LimitExceeded, TorchRuntimeError, from_numpy
 from gradcli.engine.tensor import Tensor
-from gradcli.run import api, classes, interop, numpy_api
+from gradcli.run import api, classes, graph_view, interop, numpy_api, torch_surface
 from gradcli.run.errors import LimitReached, OutputFailed, ProgramFailed, Refused, RunError
 from gradcli.run.limits import RunLimits
 from gradcli.run.reprs import program_repr, program_str
@@ -157,6 +157,7 @@ EAGER_TYPES = frozenset({Tensor, float, int, bool, str, list, tuple, dict, type(
 # memory (the program is stopped, as gradcli stops it elsewhere).
 UNCATCHABLE = (RunError, LimitExceeded, RecursionError, MemoryError, numpy_api.NumpyRefused)
 NUMPY_VALUES = (np.ndarray, np.generic)
+TORCH_MANAGERS = (GradModeContext, *torch_surface.CONTEXT_MANAGERS)  # entered and left by gradcli, not the program
 # Operators whose result can be far larger than their operands ('a' * 10**10, 9 ** 9 ** 9, 1 << 10**9) ...
 GROWING_OPS = frozenset({ast.Add, ast.Mult, ast.Pow, ast.LShift, ast.Mod})
 # ... unless both operands are of these types (tensors are bounded by the engine's size limit).
@@ -528,7 +529,7 @@ class Interpreter:
         After gradcli stopped the program (program_code=False) only torch's grad modes are restored."""
         suppressed = False
         for manager in reversed(entered):
-            if isinstance(manager, GradModeContext):
+            if isinstance(manager, TORCH_MANAGERS):
                 manager.__exit__(None, None, None)
             elif program_code:
                 if error is not None and not suppressed:
@@ -544,10 +545,10 @@ class Interpreter:
         try:
             for item in node.items:
                 manager = self.eval(item.context_expr, frame)
-                if isinstance(manager, GradModeContext):  # torch.no_grad(), enable_grad(), inference_mode() ...
-                    manager.__enter__()
+                if isinstance(manager, TORCH_MANAGERS):  # no_grad(), enable_grad(), the profiler, detect_anomaly()
+                    value = manager.__enter__()
                     entered.append(manager)
-                    value = None
+                    value = value if isinstance(manager, torch_surface.profile) else None
                 else:
                     enter, leave = self.context_methods(manager)
                     value = self.call(enter, [], {})
@@ -794,8 +795,12 @@ class Interpreter:
         override = self.overrides.get((type(obj), name))
         if override is not None:
             return partial(override, obj)
-        if isinstance(obj, Function):  # its only attribute: torch's grad_fn.name(), a method there
-            return partial(torch_node_name, obj)
+        if isinstance(obj, Function):
+            if name == "next_functions":
+                return graph_view.next_functions(obj)
+            return partial(torch_node_name, obj)  # torch's grad_fn.name(), a method there
+        if isinstance(obj, graph_view.AccumulateGrad):
+            return obj.variable if name == "variable" else obj.name if name == "name" else ()
         if name == "_version":  # torch's version counter as the int torch gives (gradcli shares a list)
             return obj._version[0]
         if name == "grad_fn" and obj.grad_fn is not None:
@@ -1043,8 +1048,8 @@ class Interpreter:
             return numpy_api.construct_scalar(func, args, kwargs)
         if func is dict or isinstance(getattr(func, "__self__", None), dict):  # dict(pairs), d.get(key) ...
             args = self.hash_checked_arguments(func, args)
-        if func is Tensor:
-            raise Refused("the legacy constructor torch.Tensor(...); use torch.tensor(...)", self.line)
+        if func is Tensor:  # the legacy constructor: torch.Tensor([1, 2]), torch.Tensor(2, 3)
+            func = torch_surface.TENSOR_CONSTRUCTOR
         if func is sum and isinstance(args[1] if len(args) > 1 else kwargs.get("start"), SEQUENCES):
             raise Refused("sum() of lists, tuples or strings (quadratic inside C, where no limit reaches)",
                           self.line)
@@ -1059,6 +1064,8 @@ class Interpreter:
     def hash_checked_arguments(self, func, args: list) -> list:
         if func is dict and args and not isinstance(args[0], dict):
             pairs = list(self.metered(args[0])) if self.is_lazy(args[0]) else args[0]
+            if not isinstance(pairs, (list, tuple)):  # a one-shot iterator (named_parameters()): read it once
+                pairs = list(pairs)
             for pair in pairs:
                 if isinstance(pair, (tuple, list)) and pair:
                     self.check_hashable(pair[0])

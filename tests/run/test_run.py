@@ -5,6 +5,7 @@ Needs no torch."""
 from __future__ import annotations
 
 import io
+import json
 import re
 import subprocess
 import sys
@@ -23,12 +24,40 @@ PROGRAMS = sorted(SNIPPETS.glob("*.py")) + sorted((ROOT / "examples").glob("seed
 TUTORIALS = ROOT / "tests" / "programs"  # the PyTorch tutorials' own programs, as a learner copies them
 ADDRESS = re.compile(r" at 0x[0-9a-f]+")  # as the golden script normalises object addresses
 # Programs that run but do not yet print PyTorch's last digits, and why (strict: a fix must remove the entry).
-NOT_YET_EXACT: dict[str, str] = {}
+NOT_YET_EXACT: dict[str, str] = {
+    "docs_autograd_functional_jvp": "jvp(create_graph=True)'s result is ViewBackward0 here, SqueezeBackward1 in "
+                                    "torch (the double-backward trick goes through sum's backward)",
+    "docs_inference_mode": "torch.inference_mode computes as no_grad: inference tensors' own errors "
+                           "(y._version) are not raised",
+    "docs_nn_conv2d": "conv2d's gathered windows (29M elements) exceed max_tensor_elements",
+    "docs_saved_tensors_hooks": "torch.autograd.graph.saved_tensors_hooks is not implemented",
+}
+# Corpus programs slower than max_seconds=30 here (64x1000 float32 matmuls, 500 steps): not run by default.
+TOO_SLOW: dict[str, str] = {name: "exceeds max_seconds=30 (500 steps of 64x1000 @ 1000x100 float32 matmuls)"
+                            for name in ("tutorial_two_layer_net_autograd", "tutorial_two_layer_net_custom_function",
+                                         "tutorial_two_layer_net_module", "tutorial_two_layer_net_nn",
+                                         "tutorial_two_layer_net_tensor")}
+TOO_SLOW["tutorial_dynamic_net"] = "exceeds max_seconds=30 (30,000 steps of a randomly deep polynomial model)"
+# Output fields PyTorch does not reproduce (uninitialised memory, timing), masked on both sides as the golden
+# script masks them (tests/programs/masks.json).
+MASKS: dict[str, list] = json.loads((TUTORIALS / "masks.json").read_text())
+
+
+def mask(stem: str, text: str) -> str:
+    for field in MASKS.get(stem, []):
+        marker = f"<masked: {field['why']}>" + ("\n" if field["pattern"].endswith("\\n") else "")
+        text = re.sub(field["pattern"], lambda _, marker=marker: marker, text, count=field["count"])
+    return text
 
 
 def _known(program: Path):
     reason = NOT_YET_EXACT.get(program.stem)
-    return pytest.param(program, marks=pytest.mark.xfail(reason=reason, strict=True)) if reason else program
+    if reason:
+        return pytest.param(program, marks=pytest.mark.xfail(reason=reason, strict=True))
+    reason = TOO_SLOW.get(program.stem)
+    if reason:
+        return pytest.param(program, marks=pytest.mark.xfail(reason=reason, run=False))
+    return program
 
 
 def run(source: str, limits: RunLimits | None = None) -> tuple[int, str, str]:
@@ -50,7 +79,7 @@ def test_program_prints_what_pytorch_prints(program: Path):
     err_file = expected / f"{program.stem}.err"
     expected_err = err_file.read_text() if err_file.exists() else ""
     code, out, err = run(program.read_text())
-    assert ADDRESS.sub(" at 0x…", out) == expected_out
+    assert mask(program.stem, ADDRESS.sub(" at 0x…", out)) == expected_out
     assert err == expected_err
     assert code == (1 if "gradcli run: error at line" in expected_err else 0)
 
@@ -79,7 +108,7 @@ def test_run_restores_engine_state():
     ("x = 1\nprint(x.__class__)\n", "the attribute .__class__ (dunder names are off limits)", 2, 7),
     ("x = 1\nprint(x._secret)\n", "the attribute ._secret (names starting with '_' are readable only", 2, 7),
     ("import torch\nx = torch.cumsum_nonexistent(1)\n", "torch.cumsum_nonexistent", 2, 5),
-    ("import torch\nx = torch.nn.LSTM(2, 2)\n", "torch.nn.LSTM", 2, 5),
+    ("import torch\nx = torch.nn.Transformer(2, 2)\n", "torch.nn.Transformer", 2, 5),
     ("x = [1]\nx.__len__()\n", "the attribute .__len__", 2, 1),
     ("x = 1\nprint(x.foo)\n", "the attribute .foo", 2, 7),
     ("a, *b = [1, 2, 3]\n", "starred assignment targets", 1, 4),
@@ -102,7 +131,6 @@ def test_refused_before_running(source, what, line, column):
 @pytest.mark.parametrize(("source", "what"), [
     ("print('{0.__class__}'.format(1))\n", "the str.format field {0.__class__}"),
     ("template = '{x[0]}'\nprint(template.format(x=[1]))\n", "the str.format field {x[0]}"),
-    ("import torch\nprint(torch.Tensor([1, 2]))\n", "the legacy constructor torch.Tensor(...)"),
     ("x = sum([[1]] * 3, [])\n", "sum() of lists"),
 ])
 def test_refused_while_running(source, what):
@@ -463,3 +491,36 @@ def test_program_errors_keep_their_line_and_type():
     assert code == 1 and "SyntaxError: future feature braces is not defined" in err
     code, _, err = run("nonlocal x\n")
     assert code == 1 and "SyntaxError: nonlocal declaration not allowed at module level" in err
+def test_the_corpus_has_forty_real_programs_each_naming_its_source():
+    corpus = [p for p in TUTORIALS.glob("*.py") if p.stem.startswith(("tutorial_", "docs_"))]
+    assert len(corpus) >= 40
+    for program in corpus:
+        header = program.read_text().split("\nimport", 1)[0]
+        assert re.search(r"\w+\.py\b", header) or program.stem == "tutorial_autograd_basics", program.name
+
+
+def test_masks_cover_only_their_field():
+    timing = ("-------  -----\nName  Self CPU\n-------  -----\naten::mul  12.3us\n-------  -----\n"
+              "Self CPU time total: 1.234ms\n")
+    assert mask("docs_profiler_profile", "before\n" + timing + "after\n") == \
+        "before\n<masked: torch.autograd.profiler's table is timing>\nafter\n"
+    empty = "tensor([[1.4e-45, 0.0000],\n        [0.0000, 0.0000]])\ntensor([[1., 2.]])\n"
+    assert mask("tutorial_blitz_tensor", empty).endswith("\ntensor([[1., 2.]])\n")  # the second tensor stays
+    assert mask("tutorial_polynomial_tensor", timing) == timing  # a program without masks is compared whole
+
+
+@pytest.mark.parametrize(("source", "message"), [
+    ("from torch.func import functional_call\n", "torch.func.functional_call; torch.func has grad, jacrev, jacfwd, "
+                                                 "hessian and vmap; torch.autograd.functional has jacobian, hessian, "
+                                                 "vjp, jvp, hvp and vhp"),
+    ("x = torch.nn.Transformer()\n", "torch.nn.Transformer; docs/run.md lists the torch.nn layers gradcli has"),
+    ("x = torch.fft.fft(torch.ones(2))\n", "torch.fft; `gradcli ops` lists the torch functions gradcli has"),
+])
+def test_a_refused_torch_name_says_what_to_use_instead(source, message):
+    code, _, err = run("import torch\n" + source)
+    assert code == 2 and err.startswith(f"gradcli run does not support {message} (line 2, column")
+
+
+def test_dict_of_a_one_shot_iterator_keeps_its_items():  # dict(model.named_parameters()) was {} (issue 28)
+    code, out, _ = run("import torch\nlin = torch.nn.Linear(1, 1)\nprint(list(dict(lin.named_parameters())))\n")
+    assert (code, out) == (0, "['weight', 'bias']\n")

@@ -1,0 +1,655 @@
+"""torch.nn's layers beyond Linear: convolutions, pooling, normalisation, Embedding, Dropout2d and the
+recurrent layers (RNN, LSTM, GRU and their cells).
+
+Each is torch's class: the same constructor arguments and defaults, the same initialisation drawn from the
+default generator in torch's order (so `torch.manual_seed(0); nn.Conv2d(1, 6, 5)` holds PyTorch's numbers),
+the same printed form, and a forward that is the registry's functional op (F.conv2d, F.batch_norm ...).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+from gradcli.engine import creation, dtypes
+from gradcli.engine.autograd import no_grad
+from gradcli.engine.errors import TorchTypeError, TorchValueError
+from gradcli.engine.modules import (
+    Module,
+    Parameter,
+    calculate_fan_in_and_fan_out,
+    factory_dtype,
+    kaiming_uniform_,
+    normal_,
+    registry_op,
+    uniform_,
+)
+from gradcli.engine.tensor import Tensor
+
+
+def _tuple(value, n: int) -> tuple:
+    if isinstance(value, (tuple, list)):
+        return tuple(value)
+    return (value,) * n
+
+
+class _ConvNd(Module):
+    _nd = 2
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0, dilation=1,
+                 groups: int = 1, bias: bool = True, padding_mode: str = "zeros", device=None, dtype=None):
+        super().__init__()
+        n = self._nd
+        if groups <= 0:
+            raise TorchValueError("groups must be a positive integer")
+        if in_channels % groups != 0:
+            raise TorchValueError("in_channels must be divisible by groups")
+        if out_channels % groups != 0:
+            raise TorchValueError("out_channels must be divisible by groups")
+        if isinstance(padding, str):
+            if padding not in ("same", "valid"):
+                raise TorchValueError(f"Invalid padding string {padding!r}, should be one of {{'valid', 'same'}}")
+            if padding == "same" and any(s != 1 for s in _tuple(stride, n)):
+                raise TorchValueError("padding='same' is not supported for strided convolutions")
+        if padding_mode != "zeros":
+            raise TorchValueError(f"gradcli run supports padding_mode='zeros' only, not {padding_mode!r}: pad with "
+                                  "F.pad(x, ..., mode=...) before the convolution instead")
+        self.in_channels = in_channels
+        self.out_channels = out_channels
+        self.kernel_size = _tuple(kernel_size, n)
+        self.stride = _tuple(stride, n)
+        self.padding = padding if isinstance(padding, str) else _tuple(padding, n)
+        self.dilation = _tuple(dilation, n)
+        self.transposed = False
+        self.output_padding = (0,) * n
+        self.groups = groups
+        self.padding_mode = padding_mode
+        dt = factory_dtype(dtype)
+        self.weight = Parameter(creation.empty(out_channels, in_channels // groups, *self.kernel_size, dtype=dt))
+        if bias:
+            self.bias = Parameter(creation.empty(out_channels, dtype=dt))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            fan_in, _ = calculate_fan_in_and_fan_out(self.weight)
+            if fan_in != 0:
+                bound = 1 / math.sqrt(fan_in)
+                uniform_(self.bias, -bound, bound)
+
+    def forward(self, input):
+        return registry_op(f"conv{self._nd}d")(input, self.weight, self.bias, self.stride, self.padding, self.dilation,
+                                       self.groups)
+
+    def extra_repr(self) -> str:
+        s = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}"
+        if isinstance(self.padding, str) or self.padding != (0,) * len(self.padding):
+            s += f", padding={self.padding}"
+        if self.dilation != (1,) * len(self.dilation):
+            s += f", dilation={self.dilation}"
+        if self.groups != 1:
+            s += f", groups={self.groups}"
+        if self.bias is None:
+            s += ", bias=False"
+        return s
+
+
+class Conv1d(_ConvNd):
+    _nd = 1
+
+
+class Conv2d(_ConvNd):
+    _nd = 2
+
+
+class _MaxPoolNd(Module):
+    _nd = 2
+
+    def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices: bool = False,
+                 ceil_mode: bool = False):
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.stride = stride if stride is not None else kernel_size
+        self.padding = padding
+        self.dilation = dilation
+        self.return_indices = return_indices
+        self.ceil_mode = ceil_mode
+
+    def forward(self, input):
+        return registry_op(f"max_pool{self._nd}d")(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                                           ceil_mode=self.ceil_mode, return_indices=self.return_indices)
+
+    def extra_repr(self) -> str:
+        return (f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
+                f"dilation={self.dilation}, ceil_mode={self.ceil_mode}")
+
+
+class MaxPool1d(_MaxPoolNd):
+    _nd = 1
+
+
+class MaxPool2d(_MaxPoolNd):
+    _nd = 2
+
+
+class _AvgPoolNd(Module):
+    _nd = 2
+
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
+                 count_include_pad: bool = True, divisor_override=None):
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.stride = stride if stride is not None else kernel_size
+        self.padding = padding
+        self.ceil_mode = ceil_mode
+        self.count_include_pad = count_include_pad
+        if self._nd == 2:
+            self.divisor_override = divisor_override
+
+    def forward(self, input):
+        extra = {"divisor_override": self.divisor_override} if self._nd == 2 else {}
+        return registry_op(f"avg_pool{self._nd}d")(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                                           self.count_include_pad, **extra)
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class AvgPool1d(_AvgPoolNd):
+    _nd = 1
+
+    def extra_repr(self) -> str:  # torch's AvgPool1d keeps its sizes as 1-tuples
+        return (f"kernel_size={_tuple(self.kernel_size, 1)}, stride={_tuple(self.stride, 1)}, "
+                f"padding={_tuple(self.padding, 1)}")
+
+
+class AvgPool2d(_AvgPoolNd):
+    _nd = 2
+
+
+class _BatchNorm(Module):
+    _dims: tuple = (2, 3)
+
+    def __init__(self, num_features: int, eps: float = 1e-5, momentum=0.1, affine: bool = True,
+                 track_running_stats: bool = True, device=None, dtype=None, *, bias: bool = True):
+        super().__init__()
+        dt = factory_dtype(dtype)
+        self.num_features = num_features
+        self.eps = eps
+        self.momentum = momentum
+        self.affine = affine
+        self.track_running_stats = track_running_stats
+        if affine:
+            self.weight = Parameter(creation.ones(num_features, dtype=dt))
+            if bias:
+                self.bias = Parameter(creation.zeros(num_features, dtype=dt))
+            else:
+                self.register_parameter("bias", None)
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        if track_running_stats:
+            self.register_buffer("running_mean", creation.zeros(num_features, dtype=dt))
+            self.register_buffer("running_var", creation.ones(num_features, dtype=dt))
+            self.register_buffer("num_batches_tracked", creation.tensor(0, dtype=_long()))
+        else:
+            self.register_buffer("running_mean", None)
+            self.register_buffer("running_var", None)
+            self.register_buffer("num_batches_tracked", None)
+
+    def _check_input_dim(self, input) -> None:
+        if input.ndim not in self._dims:
+            wanted = " or ".join(f"{d}D" for d in self._dims)
+            raise TorchValueError(f"expected {wanted} input (got {input.ndim}D input)")
+
+    def forward(self, input):
+        self._check_input_dim(input)
+        factor = 0.0 if self.momentum is None else self.momentum
+        if self.training and self.track_running_stats and self.num_batches_tracked is not None:
+            with no_grad():
+                self.num_batches_tracked.add_(1)
+            factor = 1.0 / float(self.num_batches_tracked.item()) if self.momentum is None else self.momentum
+        bn_training = True if self.training else (self.running_mean is None and self.running_var is None)
+        use_stats = not self.training or self.track_running_stats
+        return registry_op("batch_norm")(input, self.running_mean if use_stats else None,
+                                 self.running_var if use_stats else None, self.weight, self.bias, bn_training,
+                                 factor, self.eps)
+
+    def extra_repr(self) -> str:
+        return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
+                f"bias={self.bias is not None}, track_running_stats={self.track_running_stats}")
+
+
+def _long():
+    return dtypes.by_name("int64")
+
+
+class BatchNorm1d(_BatchNorm):
+    _dims = (2, 3)
+
+
+class BatchNorm2d(_BatchNorm):
+    _dims = (4,)
+
+
+class LayerNorm(Module):
+    def __init__(self, normalized_shape, eps: float = 1e-5, elementwise_affine: bool = True, bias: bool = True,
+                 device=None, dtype=None):
+        super().__init__()
+        dt = factory_dtype(dtype)
+        self.normalized_shape = tuple(normalized_shape) if isinstance(normalized_shape, (list, tuple)) else \
+            (int(normalized_shape),)
+        self.eps = eps
+        self.elementwise_affine = elementwise_affine
+        if elementwise_affine:
+            self.weight = Parameter(creation.ones(*self.normalized_shape, dtype=dt))
+            if bias:
+                self.bias = Parameter(creation.zeros(*self.normalized_shape, dtype=dt))
+            else:
+                self.register_parameter("bias", None)
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+
+    def forward(self, input):
+        return registry_op("layer_norm")(input, self.normalized_shape, self.weight, self.bias, self.eps)
+
+    def extra_repr(self) -> str:
+        return (f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}, "
+                f"bias={self.bias is not None}")
+
+
+class Embedding(Module):
+    def __init__(self, num_embeddings: int, embedding_dim: int, padding_idx=None, max_norm=None,
+                 norm_type: float = 2.0, scale_grad_by_freq: bool = False, sparse: bool = False, _weight=None,
+                 _freeze: bool = False, device=None, dtype=None):
+        super().__init__()
+        if padding_idx is not None:
+            if padding_idx > 0:
+                if padding_idx >= num_embeddings:
+                    raise AssertionError("Padding_idx must be within num_embeddings")
+            elif padding_idx < 0:
+                if padding_idx < -num_embeddings:
+                    raise AssertionError("Padding_idx must be within num_embeddings")
+                padding_idx = num_embeddings + padding_idx
+        if max_norm is not None or scale_grad_by_freq or sparse:
+            raise TorchValueError("gradcli run's nn.Embedding supports neither max_norm, scale_grad_by_freq nor "
+                                  "sparse: use the plain nn.Embedding(num_embeddings, embedding_dim, padding_idx)")
+        self.num_embeddings = num_embeddings
+        self.embedding_dim = embedding_dim
+        self.padding_idx = padding_idx
+        self.max_norm = max_norm
+        self.norm_type = norm_type
+        self.scale_grad_by_freq = scale_grad_by_freq
+        self.sparse = sparse
+        if _weight is None:
+            self.weight = Parameter(creation.empty(num_embeddings, embedding_dim, dtype=factory_dtype(dtype)),
+                                    requires_grad=not _freeze)
+            self.reset_parameters()
+        else:
+            if list(_weight.shape) != [num_embeddings, embedding_dim]:
+                raise AssertionError("Shape of weight does not match num_embeddings and embedding_dim")
+            self.weight = Parameter(_weight, requires_grad=not _freeze)
+
+    def reset_parameters(self) -> None:
+        normal_(self.weight)
+        if self.padding_idx is not None:
+            with no_grad():
+                self.weight[self.padding_idx].fill_(0)
+
+    def forward(self, input):
+        return registry_op("embedding")(input, self.weight, self.padding_idx)
+
+    def extra_repr(self) -> str:
+        s = f"{self.num_embeddings}, {self.embedding_dim}"
+        if self.padding_idx is not None:
+            s += f", padding_idx={self.padding_idx}"
+        return s
+
+    @classmethod
+    def from_pretrained(cls, embeddings, freeze: bool = True, padding_idx=None, max_norm=None, norm_type=2.0,
+                        scale_grad_by_freq=False, sparse=False):
+        if embeddings.ndim != 2:
+            raise AssertionError("Embeddings parameter is expected to be 2-dimensional")
+        rows, cols = embeddings.shape
+        return cls(rows, cols, _weight=embeddings, _freeze=freeze, padding_idx=padding_idx)
+
+
+class Dropout2d(Module):
+    def __init__(self, p: float = 0.5, inplace: bool = False):
+        super().__init__()
+        if p < 0 or p > 1:
+            raise TorchValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+        self.p = p
+        self.inplace = inplace
+
+    def forward(self, input):
+        return dropout2d(input, self.p, self.training, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"p={self.p}, inplace={self.inplace}"
+
+
+def dropout2d(input, p: float = 0.5, training: bool = True, inplace: bool = False):
+    """torch's feature dropout: one bernoulli_(1 - p) draw per (batch, channel), divided in place by 1 - p,
+    broadcast over the spatial dimensions and multiplied in."""
+    if p < 0.0 or p > 1.0:
+        raise TorchValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if input.ndim not in (3, 4):
+        warnings.warn(f"dropout2d: Received a {input.ndim}-D input to dropout2d, which is deprecated and will "
+                      "result in an error in a future release. To retain the behavior and silence this warning, "
+                      "please use dropout instead. Note that dropout2d exists to provide channel-wise dropout on "
+                      "inputs with 2 spatial dimensions, a channel dimension, and an optional batch dimension "
+                      "(i.e. 3D or 4D inputs).", UserWarning, stacklevel=3)
+    if input.ndim == 3:
+        warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout "
+                      "behavior is desired - input is interpreted as shape (N, C, L), where C is the channel dim. "
+                      "This behavior will change in a future release to interpret the input as one without a "
+                      "batch dimension, i.e. shape (C, H, W). To maintain the 1D channel-wise dropout behavior, "
+                      "please switch to using dropout1d instead.", UserWarning, stacklevel=3)
+    if not training or p == 0 or input.numel() == 0:
+        return input
+    shape = tuple(input.shape[:2]) + (1,) * (input.ndim - 2)
+    if p == 1:
+        noise = creation.zeros(*shape, dtype=input.dtype)
+    else:
+        noise = creation.empty(*shape, dtype=input.dtype)
+        noise.bernoulli_(1 - p)
+        noise.div_(1 - p)
+    return input.mul_(noise) if inplace else input * noise
+
+
+def _check_tensor(value, what: str) -> None:
+    if not isinstance(value, Tensor):
+        raise TorchTypeError(f"{what} must be a Tensor, not {type(value).__name__}")
+
+
+LAYER_CLASSES = {cls.__name__: cls for cls in (
+    Conv1d, Conv2d, MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d, BatchNorm1d, BatchNorm2d, LayerNorm, Embedding,
+    Dropout2d)}
+# the file of torch.nn.modules each class lives in (its printed class name is torch.nn.modules.<file>.<name>)
+LAYER_FILES = {"Conv1d": "conv", "Conv2d": "conv", "MaxPool1d": "pooling", "MaxPool2d": "pooling",
+               "AvgPool1d": "pooling", "AvgPool2d": "pooling", "BatchNorm1d": "batchnorm", "BatchNorm2d": "batchnorm",
+               "LayerNorm": "normalization", "Embedding": "sparse", "Dropout2d": "dropout"}
+# the attributes of each layer a program may read (model.conv1.weight, bn.running_mean ...)
+LAYER_SETTINGS = {
+    **{name: frozenset({"in_channels", "out_channels", "kernel_size", "stride", "padding", "dilation", "groups",
+                        "padding_mode", "weight", "bias"}) for name in ("Conv1d", "Conv2d")},
+    **{name: frozenset({"kernel_size", "stride", "padding", "dilation", "ceil_mode", "return_indices"})
+       for name in ("MaxPool1d", "MaxPool2d")},
+    **{name: frozenset({"kernel_size", "stride", "padding", "ceil_mode", "count_include_pad", "divisor_override"})
+       for name in ("AvgPool1d", "AvgPool2d")},
+    **{name: frozenset({"num_features", "eps", "momentum", "affine", "track_running_stats", "weight", "bias",
+                        "running_mean", "running_var", "num_batches_tracked"}) for name in ("BatchNorm1d",
+                                                                                             "BatchNorm2d")},
+    "LayerNorm": frozenset({"normalized_shape", "eps", "elementwise_affine", "weight", "bias"}),
+    "Embedding": frozenset({"num_embeddings", "embedding_dim", "padding_idx", "weight", "from_pretrained"}),
+    "Dropout2d": frozenset({"p", "inplace"}),
+}
+
+
+# -- recurrent layers ---------------------------------------------------------------------------------------
+
+_GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
+
+
+def _linear(x, weight, bias):
+    return registry_op("linear")(x, weight, bias)
+
+
+def _rnn_cell(mode: str, input_w, hidden, w_hh, b_hh):
+    """One step of ATen's cell (aten/src/ATen/native/RNN.cpp) given the input's projection `input_w`
+    (W_ih x + b_ih, computed for the whole sequence on a CPU): the hidden projection added to it, the gates."""
+    if mode == "LSTM":
+        hx, cx = hidden
+        gates = _linear(hx, w_hh, b_hh) + input_w
+        i, f, g, o = gates.chunk(4, 1)
+        i, f, g, o = i.sigmoid(), f.sigmoid(), g.tanh(), o.sigmoid()
+        cy = f * cx + i * g
+        return o * cy.tanh(), cy
+    if mode == "GRU":
+        ir, iz, inn = input_w.chunk(3, 1)
+        hr, hz, hn = _linear(hidden, w_hh, b_hh).chunk(3, 1)
+        reset = (hr + ir).sigmoid()
+        update = (hz + iz).sigmoid()
+        new = (inn + hn * reset).tanh()
+        return (hidden - new) * update + new
+    pre = _linear(hidden, w_hh, b_hh) + input_w
+    return pre.tanh() if mode == "RNN_TANH" else pre.relu()
+
+
+_RENAMED_NODES: dict = {}
+
+
+def _renamed(cls, name: str):
+    """A node class computing as `cls` does, named as torch names the node of the kernel it runs there (an
+    LSTM's output comes from oneDNN's kernel, a batch_first output from an in-place transpose_)."""
+    if (cls, name) not in _RENAMED_NODES:
+        _RENAMED_NODES[cls, name] = type(name.removesuffix("Backward0").removesuffix("Backward1"), (cls,),
+                                         {"__slots__": (), "name": name})
+    return _RENAMED_NODES[cls, name]
+
+
+class _RNNBase(Module):
+    _mode = "RNN_TANH"
+
+    def __init__(self, input_size: int, hidden_size: int, num_layers: int = 1, bias: bool = True,
+                 batch_first: bool = False, dropout: float = 0.0, bidirectional: bool = False, proj_size: int = 0,
+                 device=None, dtype=None, nonlinearity: str | None = None):
+        super().__init__()
+        if bidirectional or proj_size:
+            raise TorchValueError("gradcli run's recurrent layers are unidirectional without projections: "
+                                  "bidirectional=True and proj_size are not supported (run a second layer over "
+                                  "x.flip(0) for the backward direction)")
+        if not 0 <= dropout <= 1 or isinstance(dropout, bool):
+            raise TorchValueError("dropout should be a number in range [0, 1] representing the probability of an "
+                                  "element being zeroed")
+        if hidden_size <= 0:
+            raise TorchValueError("hidden_size must be greater than zero")
+        if num_layers <= 0:
+            raise TorchValueError("num_layers must be greater than zero")
+        if dropout > 0 and num_layers == 1:
+            warnings.warn("dropout option adds dropout after all but last recurrent layer, so non-zero dropout "
+                          f"expects num_layers greater than 1, but got dropout={dropout} and "
+                          f"num_layers={num_layers}", UserWarning, stacklevel=3)
+        self.mode = self._mode
+        if nonlinearity is not None:
+            self.nonlinearity = nonlinearity
+        self.input_size = input_size
+        self.hidden_size = hidden_size
+        self.num_layers = num_layers
+        self.bias = bias
+        self.batch_first = batch_first
+        self.dropout = float(dropout)
+        self.bidirectional = False
+        self.proj_size = 0
+        gate = _GATES[self.mode] * hidden_size
+        dt = factory_dtype(dtype)
+        for layer in range(num_layers):
+            layer_input = input_size if layer == 0 else hidden_size
+            self.register_parameter(f"weight_ih_l{layer}", Parameter(creation.empty(gate, layer_input, dtype=dt)))
+            self.register_parameter(f"weight_hh_l{layer}", Parameter(creation.empty(gate, hidden_size, dtype=dt)))
+            if bias:
+                self.register_parameter(f"bias_ih_l{layer}", Parameter(creation.empty(gate, dtype=dt)))
+                self.register_parameter(f"bias_hh_l{layer}", Parameter(creation.empty(gate, dtype=dt)))
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        stdv = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
+        for weight in self.parameters():
+            uniform_(weight, -stdv, stdv)
+
+    def _layer_parameters(self, layer: int):
+        get = self.own_attributes().get
+        return (get(f"weight_ih_l{layer}"), get(f"weight_hh_l{layer}"), get(f"bias_ih_l{layer}"),
+                get(f"bias_hh_l{layer}"))
+
+    def forward(self, input, hx=None):
+        lstm = self.mode == "LSTM"
+        batched = input.ndim == 3
+        if input.ndim not in (2, 3):
+            raise TorchValueError(f"{type(self).__name__}: Expected input to be 2D or 3D, got {input.ndim}D "
+                                  "instead")
+        if not batched:
+            input = input.unsqueeze(1)
+        elif self.batch_first:
+            input = input.transpose(0, 1)
+        batch = input.shape[1]
+        if hx is None:
+            zeros = creation.zeros(self.num_layers, batch, self.hidden_size, dtype=input.dtype)
+            hx = (zeros, creation.zeros(self.num_layers, batch, self.hidden_size, dtype=input.dtype)) if lstm \
+                else zeros
+        elif not batched:
+            hx = tuple(h.unsqueeze(1) for h in hx) if lstm else hx.unsqueeze(1)
+        layer_input = input
+        finals_h, finals_c = [], []
+        for layer in range(self.num_layers):
+            w_ih, w_hh, b_ih, b_hh = self._layer_parameters(layer)
+            hidden = (hx[0][layer], hx[1][layer]) if lstm else hx[layer]
+            projected = _linear(layer_input, w_ih, b_ih)
+            outputs = []
+            for t in range(layer_input.shape[0]):
+                hidden = _rnn_cell(self.mode, projected[t], hidden, w_hh, b_hh)
+                outputs.append(hidden[0] if lstm else hidden)
+            layer_output = registry_op("stack")(outputs, 0)
+            finals_h.append(hidden[0] if lstm else hidden)
+            if lstm:
+                finals_c.append(hidden[1])
+            if self.dropout and self.training and layer < self.num_layers - 1:
+                layer_output = registry_op("dropout")(layer_output, self.dropout, True)
+            layer_input = layer_output
+        output = layer_input
+        if lstm and output.grad_fn is not None and str(output.dtype) == "torch.float32":
+            # torch runs a float32 LSTM on a CPU through oneDNN: the output's node is named after that kernel
+            output.grad_fn.__class__ = _renamed(type(output.grad_fn), "MkldnnRnnLayerBackward0")
+        h_n = registry_op("stack")(finals_h, 0)
+        if lstm:
+            c_n = registry_op("stack")(finals_c, 0)
+        if not batched:
+            output = output.squeeze(1)
+            h_n = h_n.squeeze(1)
+            if lstm:
+                c_n = c_n.squeeze(1)
+        elif self.batch_first:
+            output = output.transpose(0, 1)
+            if output.grad_fn is not None and not lstm:  # ATen transposes its output in place: transpose_
+                output.grad_fn.__class__ = _renamed(type(output.grad_fn), "TransposeBackward1")
+        return (output, (h_n, c_n)) if lstm else (output, h_n)
+
+    def extra_repr(self) -> str:
+        s = f"{self.input_size}, {self.hidden_size}"
+        if self.num_layers != 1:
+            s += f", num_layers={self.num_layers}"
+        if self.bias is not True:
+            s += f", bias={self.bias}"
+        if self.batch_first is not False:
+            s += f", batch_first={self.batch_first}"
+        if self.dropout != 0:
+            s += f", dropout={self.dropout}"
+        return s
+
+
+class RNN(_RNNBase):
+    def __init__(self, *args, nonlinearity: str = "tanh", **kwargs):
+        if len(args) > 3:
+            nonlinearity = args[3]
+            args = args[:3] + args[4:]
+        if nonlinearity not in ("tanh", "relu"):
+            raise TorchValueError(f"Unknown nonlinearity '{nonlinearity}'. Select from 'tanh' or 'relu'.")
+        self._mode = "RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU"
+        super().__init__(*args, nonlinearity=nonlinearity, **kwargs)
+
+
+class LSTM(_RNNBase):
+    _mode = "LSTM"
+
+
+class GRU(_RNNBase):
+    _mode = "GRU"
+
+
+class _RNNCellBase(Module):
+    _mode = "RNN_TANH"
+
+    def __init__(self, input_size: int, hidden_size: int, bias: bool = True, nonlinearity: str = "tanh",
+                 device=None, dtype=None):
+        super().__init__()
+        self.input_size = input_size
+        self.hidden_size = hidden_size
+        self.bias = bias
+        if self._mode.startswith("RNN"):
+            if nonlinearity not in ("tanh", "relu"):
+                raise TorchValueError(f"Unknown nonlinearity: {nonlinearity}")
+            self.nonlinearity = nonlinearity
+        gate = _GATES[self._mode] * hidden_size
+        dt = factory_dtype(dtype)
+        self.weight_ih = Parameter(creation.empty(gate, input_size, dtype=dt))
+        self.weight_hh = Parameter(creation.empty(gate, hidden_size, dtype=dt))
+        if bias:
+            self.bias_ih = Parameter(creation.empty(gate, dtype=dt))
+            self.bias_hh = Parameter(creation.empty(gate, dtype=dt))
+        else:
+            self.register_parameter("bias_ih", None)
+            self.register_parameter("bias_hh", None)
+        stdv = 1.0 / math.sqrt(hidden_size) if hidden_size > 0 else 0
+        for weight in self.parameters():
+            uniform_(weight, -stdv, stdv)
+
+    def forward(self, input, hx=None):
+        batched = input.ndim == 2
+        if input.ndim not in (1, 2):
+            raise TorchValueError(f"{type(self).__name__}: Expected input to be 1D or 2D, got {input.ndim}D "
+                                  "instead")
+        if not batched:
+            input = input.unsqueeze(0)
+        lstm = self._mode == "LSTM"
+        if hx is None:
+            zeros = creation.zeros(input.shape[0], self.hidden_size, dtype=input.dtype)
+            hx = (zeros, creation.zeros(input.shape[0], self.hidden_size, dtype=input.dtype)) if lstm else zeros
+        elif not batched:
+            hx = tuple(h.unsqueeze(0) for h in hx) if lstm else hx.unsqueeze(0)
+        mode = self._mode if not self._mode.startswith("RNN") else \
+            ("RNN_TANH" if self.nonlinearity == "tanh" else "RNN_RELU")
+        out = _rnn_cell(mode, _linear(input, self.weight_ih, self.bias_ih), hx, self.weight_hh, self.bias_hh)
+        if not batched:
+            out = tuple(o.squeeze(0) for o in out) if lstm else out.squeeze(0)
+        return out
+
+    def extra_repr(self) -> str:
+        s = f"{self.input_size}, {self.hidden_size}"
+        if self.bias is not True:
+            s += f", bias={self.bias}"
+        if getattr(self, "nonlinearity", "tanh") != "tanh":
+            s += f", nonlinearity={self.nonlinearity}"
+        return s
+
+
+class RNNCell(_RNNCellBase):
+    _mode = "RNN_TANH"
+
+
+class LSTMCell(_RNNCellBase):
+    _mode = "LSTM"
+
+    def __init__(self, input_size: int, hidden_size: int, bias: bool = True, device=None, dtype=None):
+        super().__init__(input_size, hidden_size, bias, device=device, dtype=dtype)
+
+
+class GRUCell(_RNNCellBase):
+    _mode = "GRU"
+
+    def __init__(self, input_size: int, hidden_size: int, bias: bool = True, device=None, dtype=None):
+        super().__init__(input_size, hidden_size, bias, device=device, dtype=dtype)
+
+
+RECURRENT_CLASSES = {cls.__name__: cls for cls in (RNN, LSTM, GRU, RNNCell, LSTMCell, GRUCell)}
+LAYER_CLASSES.update(RECURRENT_CLASSES)
+LAYER_FILES.update({name: "rnn" for name in RECURRENT_CLASSES})
+LAYER_SETTINGS.update({name: frozenset({"input_size", "hidden_size", "num_layers", "bias", "batch_first", "dropout",
+                                        "bidirectional", "proj_size", "mode", "nonlinearity", "weight_ih",
+                                        "weight_hh", "bias_ih", "bias_hh"} | {f"{kind}_l{k}" for kind in (
+                                            "weight_ih", "weight_hh", "bias_ih", "bias_hh") for k in range(4)})
+                       for name in RECURRENT_CLASSES})

@@ -1,0 +1,796 @@
+"""The parts of torch's Python API that are plain Python in torch itself, written as torch writes them:
+the legacy `Variable` and typed constructors (`torch.LongTensor([1, 2])`), `out=` on torch's functions,
+`torch.normal`, `torch.autograd.functional` (jacobian, hessian, vjp, jvp, hvp, vhp: torch/autograd/functional.py,
+operation for operation, so values and grad_fn names are torch's), `gradcheck` / `gradgradcheck`, and the
+autograd profiler (it runs the code; its table is timing)."""
+
+from __future__ import annotations
+
+import time
+import warnings
+
+import numpy as np
+
+from gradcli import engine
+from gradcli.engine import creation, dtypes
+from gradcli.engine.autograd import enable_grad
+from gradcli.engine.errors import TorchRuntimeError, TorchTypeError, TorchValueError
+from gradcli.engine.ops import REGISTRY
+from gradcli.engine.tensor import Size, Tensor
+
+# -- legacy constructors --------------------------------------------------------------------------------------
+
+
+def Variable(data=None, requires_grad: bool = False, volatile: bool = False):
+    """torch.autograd.Variable (torch/csrc/autograd/python_legacy_variable.cpp): the data detached, sharing its
+    storage, with requires_grad set."""
+    if volatile:
+        warnings.warn("volatile was removed and now has no effect. Use `with torch.no_grad():` instead.",
+                      UserWarning, stacklevel=2)
+    if data is None:
+        var = creation.empty(0)
+    elif isinstance(data, Tensor):
+        var = data.detach()
+    else:
+        raise TorchTypeError(f"Variable data has to be a tensor, but got {_type_name(data)}")
+    if requires_grad:
+        var.requires_grad_(True)
+    return var
+
+
+def _type_name(value) -> str:
+    return {list: "list", tuple: "tuple", int: "int", float: "float", str: "str", bool: "bool"}.get(
+        type(value), type(value).__name__)
+
+
+def legacy_constructor(name: str, dtype_name: str | None):
+    """torch.FloatTensor & co.: `T(sequence)` is a tensor of that data, `T(n, m, ...)` / `T(torch.Size)` an
+    uninitialised one of that shape (zeros here), `T()` an empty one."""
+
+    def construct(*args, device=None):
+        dtype = dtypes.get_default_dtype() if dtype_name is None else dtypes.by_name(dtype_name)
+        if not args:
+            return creation.empty(0, dtype=dtype)
+        if len(args) == 1 and isinstance(args[0], (list, tuple)) and not isinstance(args[0], Size):
+            return creation.tensor(_cast_data(args[0], dtype), dtype=dtype)
+        if len(args) == 1 and isinstance(args[0], Tensor):
+            if args[0].dtype != dtype:
+                raise TorchTypeError(f"expected {_legacy_type(dtype)} (got {_legacy_type(args[0].dtype)})")
+            return args[0]
+        if all(isinstance(a, int) and not isinstance(a, bool) for a in args) or \
+                (len(args) == 1 and isinstance(args[0], Size)):
+            return creation.zeros(*args, dtype=dtype)
+        raise TorchTypeError(f"new(): invalid data type '{_type_name(args[0])}'")
+
+    construct.__name__ = name
+    construct.__qualname__ = name
+    return construct
+
+
+def _legacy_type(dtype) -> str:
+    names = {"float32": "Float", "float64": "Double", "int64": "Long", "int32": "Int", "bool": "Bool",
+             "float16": "Half", "int16": "Short", "int8": "Char", "uint8": "Byte"}
+    return f"torch.{names.get(str(dtype).removeprefix('torch.'), 'Float')}Tensor"
+
+
+def _cast_data(data, dtype):
+    """Python numbers converted as torch's legacy constructors convert them (1.7 -> 1 for LongTensor)."""
+    if isinstance(data, (list, tuple)):
+        return [_cast_data(item, dtype) for item in data]
+    if isinstance(data, Tensor):
+        return data.item()
+    if dtype.is_floating_point:
+        return float(data)
+    if str(dtype) == "torch.bool":
+        return bool(data)
+    return int(data)
+
+
+LEGACY_CONSTRUCTORS = {name: legacy_constructor(name, dtype) for name, dtype in (
+    ("FloatTensor", "float32"), ("DoubleTensor", "float64"), ("HalfTensor", "float16"), ("LongTensor", "int64"),
+    ("IntTensor", "int32"), ("ShortTensor", "int16"), ("CharTensor", "int8"), ("ByteTensor", "uint8"),
+    ("BoolTensor", "bool"))}
+TENSOR_CONSTRUCTOR = legacy_constructor("Tensor", None)
+
+
+# -- out= -----------------------------------------------------------------------------------------------------
+
+def with_out(fn, name: str):
+    """torch.X(..., out=t): the result written into t (resized as torch resizes it, with its warning when t had
+    elements of another shape), t returned; refused under autograd as torch refuses it."""
+
+    def call(*args, out=None, **kwargs):
+        if out is None:
+            return fn(*args, **kwargs)
+        if isinstance(out, (tuple, list)):
+            raise TorchTypeError(f"{name}(): gradcli run supports out= with one tensor only; assign the result "
+                                 f"instead (values = torch.{name}(...))")
+        if not isinstance(out, Tensor):
+            raise TorchTypeError(f"{name}(): argument 'out' must be Tensor, not {_type_name(out)}")
+        if engine.is_grad_enabled() and (out.requires_grad or any(
+                isinstance(a, Tensor) and a.requires_grad for a in (*args, *kwargs.values()))):
+            raise TorchRuntimeError(f"{name}(): functions with out=... arguments don't support automatic "
+                                    "differentiation, but one of the arguments requires grad.")
+        result = fn(*args, **kwargs)
+        if not isinstance(result, Tensor):
+            raise TorchTypeError(f"{name}() got an unexpected keyword argument 'out'")
+        if not _can_cast(result.dtype, out.dtype):
+            raise TorchRuntimeError(f"result type {_title(result.dtype)} can't be cast to the desired output type "
+                                    f"{_title(out.dtype)}")
+        if tuple(out.shape) != tuple(result.shape):
+            if out.numel() != 0 and name == "arange":
+                warnings.warn(
+                    f"The number of elements in the out tensor of shape [{', '.join(map(str, out.shape))}] is "
+                    f"{out.numel()} which does not match the computed number of elements {result.numel()}. Note "
+                    "that this may occur as a result of rounding error. The out tensor will be resized to a tensor "
+                    f"of shape ({', '.join(map(str, result.shape))},). (Triggered internally at "
+                    "/__w/pytorch/pytorch/aten/src/ATen/native/RangeFactories.cpp:199.)", UserWarning, stacklevel=2)
+            elif out.numel() != 0:
+                warnings.warn(
+                    f"An output with one or more elements was resized since it had shape "
+                    f"[{', '.join(map(str, out.shape))}], which does not match the required output shape "
+                    f"[{', '.join(map(str, result.shape))}]. This behavior is deprecated, and in a future PyTorch "
+                    "release outputs will not be resized unless they have zero elements. You can explicitly "
+                    "reuse an out tensor t by resizing it, inplace, to zero elements with t.resize_(0). "
+                    "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/Resize.cpp:30.)", UserWarning,
+                    stacklevel=2)
+            out.array = np.zeros(result.shape, dtype=out.array.dtype)
+        with engine.no_grad():
+            out.copy_(result)
+        return out
+
+    call.__name__ = getattr(fn, "__name__", name)
+    call.__qualname__ = call.__name__
+    call.__wrapped__ = fn
+    return call
+
+
+def _title(dtype) -> str:
+    return {"float32": "Float", "float64": "Double", "int64": "Long", "int32": "Int", "bool": "Bool",
+            "float16": "Half", "int16": "Short", "int8": "Char", "uint8": "Byte", "bfloat16": "BFloat16"}.get(
+        str(dtype).removeprefix("torch."), str(dtype))
+
+
+def _can_cast(src, dst) -> bool:
+    """torch's canCast: no floating result into an integral tensor, nothing but bool into bool."""
+    kind = {True: 2}
+    def rank(d):
+        if str(d) == "torch.bool":
+            return 0
+        return 2 if d.is_floating_point else 1
+    del kind
+    return rank(src) <= rank(dst)
+
+
+# -- torch.autograd.functional ---------------------------------------------------------------------------------
+
+def _as_tuple(inp, arg_name: str, fn_name: str):
+    is_tuple = isinstance(inp, tuple)
+    items = inp if is_tuple else (inp,)
+    for i, el in enumerate(items):
+        if not isinstance(el, Tensor):
+            where = f"the value at index {i} has type" if is_tuple else f"the given {arg_name} has type"
+            raise TorchTypeError(f"The {arg_name} given to {fn_name} must be either a Tensor or a tuple of Tensors "
+                                 f"but {where} {_class_repr(el)}.")
+    return is_tuple, items
+
+
+def _class_repr(value) -> str:
+    return f"<class '{_type_name(value)}'>"
+
+
+def _tuple_postprocess(res, to_unpack):
+    if isinstance(to_unpack, tuple):
+        if not to_unpack[1]:
+            res = tuple(el[0] for el in res)
+        if not to_unpack[0]:
+            res = res[0]
+    elif not to_unpack:
+        res = res[0]
+    return res
+
+
+def _grad_preprocess(inputs, create_graph: bool, need_graph: bool):
+    if create_graph:
+        return tuple(inp.view_as(inp) if inp.requires_grad else inp.detach().requires_grad_(need_graph)
+                     for inp in inputs)
+    return tuple(inp.detach().requires_grad_(need_graph) for inp in inputs)
+
+
+def _grad_postprocess(inputs, create_graph: bool):
+    if isinstance(inputs[0], Tensor):
+        return inputs if create_graph else tuple(inp.detach() for inp in inputs)
+    return tuple(_grad_postprocess(inp, create_graph) for inp in inputs)
+
+
+def _validate_v(v, other, is_other_tuple: bool) -> None:
+    if len(other) != len(v):
+        if is_other_tuple:
+            raise TorchRuntimeError(f"v is a tuple of invalid length: should be {len(other)} but got {len(v)}.")
+        raise TorchRuntimeError("The given v should contain a single Tensor.")
+    for idx, (el_v, el_other) in enumerate(zip(v, other)):
+        if tuple(el_v.shape) != tuple(el_other.shape):
+            prepend = f"Entry {idx} in " if is_other_tuple else ""
+            raise TorchRuntimeError(f"{prepend}v has invalid size: should be {el_other.size()} but got "
+                                    f"{el_v.size()}.")
+
+
+def _check_requires_grad(inputs, input_type: str, strict: bool) -> None:
+    if not strict:
+        return
+    for i, inp in enumerate(inputs):
+        if inp is None:
+            raise TorchRuntimeError(f"The output of the user-provided function is independent of input {i}. "
+                                    "This is not allowed in strict mode.")
+        if not inp.requires_grad:
+            if input_type == "hessian":
+                raise TorchRuntimeError(f"The hessian of the user-provided function with respect to input {i} is "
+                                        "independent of the input. This is not allowed in strict mode. You should "
+                                        "ensure that your function is thrice differentiable and that the hessian "
+                                        "depends on the inputs.")
+            if input_type == "jacobian":
+                raise TorchRuntimeError(f"While computing the hessian, found that the jacobian of the user-provided "
+                                        f"function with respect to input {i} is independent of the input. This is "
+                                        "not allowed in strict mode. You should ensure that your function is twice "
+                                        "differentiable and that the jacobian depends on the inputs (this would be "
+                                        "violated by a linear function for example).")
+            if input_type == "grad_inputs":
+                raise TorchRuntimeError(f"The gradient with respect to input {i} is independent of the inputs of "
+                                        "the user-provided function. This is not allowed in strict mode.")
+            raise TorchRuntimeError(f"Output {i} of the user-provided function does not require gradients. The "
+                                    "outputs must be computed in a differentiable manner from the input when "
+                                    "running in strict mode.")
+
+
+def _autograd_grad(outputs, inputs, grad_outputs=None, create_graph=False, retain_graph=None):
+    if grad_outputs is None:
+        grad_outputs = (None,) * len(outputs)
+    new_outputs, new_grad_outputs = [], []
+    for out, grad_out in zip(outputs, grad_outputs):
+        if out is not None and out.requires_grad:
+            new_outputs.append(out)
+            new_grad_outputs.append(grad_out)
+    if not new_outputs:
+        return (None,) * len(inputs)
+    return tuple(engine.grad(new_outputs, list(inputs), new_grad_outputs, allow_unused=True,
+                             create_graph=create_graph, retain_graph=retain_graph))
+
+
+def _fill_in_zeros(grads, refs, strict: bool, create_graph: bool, stage: str):
+    res = []
+    for i, grads_i in enumerate(grads):
+        if grads_i is None:
+            if strict:
+                raise TorchRuntimeError(f"The output of the user-provided function is independent of input {i}. "
+                                        "This is not allowed in strict mode.")
+            grads_i = creation.zeros_like(refs[i])
+        res.append(grads_i)
+    return tuple(res)
+
+
+def vjp(func, inputs, v=None, create_graph=False, strict=False):
+    with enable_grad():
+        is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "vjp")
+        inputs = _grad_preprocess(inputs, create_graph=create_graph, need_graph=True)
+        outputs = func(*inputs)
+        is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function", "vjp")
+        _check_requires_grad(outputs, "outputs", strict=strict)
+        if v is not None:
+            _, v = _as_tuple(v, "v", "vjp")
+            v = _grad_preprocess(v, create_graph=create_graph, need_graph=False)
+            _validate_v(v, outputs, is_outputs_tuple)
+        elif len(outputs) != 1 or outputs[0].numel() != 1:
+            raise TorchRuntimeError("The vector v can only be None if the user-provided function returns a single "
+                                    "Tensor with a single element.")
+        grad_res = _autograd_grad(outputs, inputs, v, create_graph=create_graph)
+        vjp_ = _fill_in_zeros(grad_res, inputs, strict, create_graph, "back")
+    outputs = _grad_postprocess(outputs, create_graph)
+    vjp_ = _grad_postprocess(vjp_, create_graph)
+    return _tuple_postprocess(outputs, is_outputs_tuple), _tuple_postprocess(vjp_, is_inputs_tuple)
+
+
+def jvp(func, inputs, v=None, create_graph=False, strict=False):
+    """The double-backward trick, as torch computes jvp."""
+    with enable_grad():
+        is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jvp")
+        inputs = _grad_preprocess(inputs, create_graph=create_graph, need_graph=True)
+        if v is not None:
+            _, v = _as_tuple(v, "v", "jvp")
+            v = _grad_preprocess(v, create_graph=create_graph, need_graph=False)
+            _validate_v(v, inputs, is_inputs_tuple)
+        elif len(inputs) != 1 or inputs[0].numel() != 1:
+            raise TorchRuntimeError("The vector v can only be None if the input to the user-provided function is a "
+                                    "single Tensor with a single element.")
+        outputs = func(*inputs)
+        is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function", "jvp")
+        _check_requires_grad(outputs, "outputs", strict=strict)
+        grad_outputs = tuple(creation.zeros_like(out, requires_grad=True) for out in outputs)
+        grad_inputs = _autograd_grad(outputs, inputs, grad_outputs, create_graph=True)
+        _check_requires_grad(grad_inputs, "grad_inputs", strict=strict)
+        if create_graph:
+            with enable_grad():
+                grad_res = _autograd_grad(grad_inputs, grad_outputs, v, create_graph=create_graph)
+                jvp_ = _fill_in_zeros(grad_res, outputs, strict, create_graph, "back_trick")
+        else:
+            grad_res = _autograd_grad(grad_inputs, grad_outputs, v, create_graph=create_graph)
+            jvp_ = _fill_in_zeros(grad_res, outputs, strict, create_graph, "back_trick")
+    outputs = _grad_postprocess(outputs, create_graph)
+    jvp_ = _grad_postprocess(jvp_, create_graph)
+    return _tuple_postprocess(outputs, is_outputs_tuple), _tuple_postprocess(jvp_, is_outputs_tuple)
+
+
+def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, strategy="reverse-mode"):
+    """Row by row (torch's vectorize=False path; vectorize=True gives the same values)."""
+    if strategy not in ("forward-mode", "reverse-mode"):
+        raise TorchValueError('Expected strategy to be either "forward-mode" or "reverse-mode". Hint: If your '
+                               'function has more outputs than inputs, "forward-mode" tends to be more performant. '
+                               'Otherwise, prefer to use "reverse-mode".')
+    with enable_grad():
+        is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
+        inputs = _grad_preprocess(inputs, create_graph=create_graph, need_graph=True)
+        outputs = func(*inputs)
+        is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function", "jacobian")
+        _check_requires_grad(outputs, "outputs", strict=strict)
+        result = []
+        for i, out in enumerate(outputs):
+            jac_i = [[] for _ in inputs]
+            for j in range(out.numel()):
+                vj = _autograd_grad((out.reshape(-1)[j],), inputs, retain_graph=True, create_graph=create_graph)
+                for el_idx, (jac_i_el, vj_el, inp_el) in enumerate(zip(jac_i, vj, inputs)):
+                    if vj_el is not None:
+                        if strict and create_graph and not vj_el.requires_grad:
+                            raise TorchRuntimeError("The jacobian of the user-provided function is independent of "
+                                                    f"input {i}. This is not allowed in strict mode when "
+                                                    "create_graph=True.")
+                        jac_i_el.append(vj_el)
+                    else:
+                        if strict:
+                            raise TorchRuntimeError(f"Output {i} of the user-provided function is independent of "
+                                                    f"input {el_idx}. This is not allowed in strict mode.")
+                        jac_i_el.append(creation.zeros_like(inp_el))
+            result.append(tuple(_stack(jac_i_el, dim=0).view(*(tuple(out.shape) + tuple(inputs[k].shape)))
+                                for k, jac_i_el in enumerate(jac_i)))
+        result = _grad_postprocess(tuple(result), create_graph)
+    return _tuple_postprocess(result, (is_outputs_tuple, is_inputs_tuple))
+
+
+def _stack(tensors, dim=0):
+    return REGISTRY["stack"].fn(tensors, dim=dim)
+
+
+def hessian(func, inputs, create_graph=False, strict=False, vectorize=False, outer_jacobian_strategy="reverse-mode"):
+    is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "hessian")
+
+    def ensure_single_output_function(*inp):
+        out = func(*inp)
+        is_out_tuple, t_out = _as_tuple(out, "outputs of the user-provided function", "hessian")
+        _check_requires_grad(t_out, "outputs", strict=strict)
+        if is_out_tuple or not isinstance(out, Tensor):
+            raise TorchRuntimeError("The function given to hessian should return a single Tensor")
+        if out.numel() != 1:
+            raise TorchRuntimeError("The Tensor returned by the function given to hessian should contain a single "
+                                    "element")
+        return out.squeeze()
+
+    def jac_func(*inp):
+        jac = jacobian(ensure_single_output_function, inp, create_graph=True)
+        _check_requires_grad(jac, "jacobian", strict=strict)
+        return jac
+
+    res = jacobian(jac_func, inputs, create_graph=create_graph, strict=strict, vectorize=vectorize)
+    return _tuple_postprocess(res, (is_inputs_tuple, is_inputs_tuple))
+
+
+def _single_output(outputs, fn_name: str) -> None:
+    if len(outputs) != 1:
+        raise TorchRuntimeError(f"The function given to {fn_name} should return a single Tensor")
+    if outputs[0].numel() != 1:
+        raise TorchRuntimeError(f"The Tensor returned by the function given to {fn_name} should contain a single "
+                                "element")
+
+
+def vhp(func, inputs, v=None, create_graph=False, strict=False):
+    with enable_grad():
+        is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "vhp")
+        inputs = _grad_preprocess(inputs, create_graph=create_graph, need_graph=True)
+        if v is not None:
+            _, v = _as_tuple(v, "v", "vhp")
+            v = _grad_preprocess(v, create_graph=create_graph, need_graph=False)
+            _validate_v(v, inputs, is_inputs_tuple)
+        elif len(inputs) != 1 or inputs[0].numel() != 1:
+            raise TorchRuntimeError("The vector v can only be None if the input to the user-provided function is a "
+                                    "single Tensor with a single element.")
+        outputs = func(*inputs)
+        is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function", "vhp")
+        _check_requires_grad(outputs, "outputs", strict=strict)
+        if is_outputs_tuple or not isinstance(outputs[0], Tensor):
+            raise TorchRuntimeError("The function given to vhp should return a single Tensor")
+        _single_output(outputs, "vhp")
+        jac = _autograd_grad(outputs, inputs, create_graph=True)
+        _check_requires_grad(jac, "jacobian", strict=strict)
+        grad_res = _autograd_grad(jac, inputs, v, create_graph=create_graph)
+        vhp_ = _fill_in_zeros(grad_res, inputs, strict, create_graph, "double_back")
+    outputs = _grad_postprocess(outputs, create_graph)
+    vhp_ = _grad_postprocess(vhp_, create_graph)
+    return _tuple_postprocess(outputs, is_outputs_tuple), _tuple_postprocess(vhp_, is_inputs_tuple)
+
+
+def hvp(func, inputs, v=None, create_graph=False, strict=False):
+    with enable_grad():
+        is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "hvp")
+        inputs = _grad_preprocess(inputs, create_graph=create_graph, need_graph=True)
+        if v is not None:
+            _, v = _as_tuple(v, "v", "hvp")
+            v = _grad_preprocess(v, create_graph=create_graph, need_graph=False)
+            _validate_v(v, inputs, is_inputs_tuple)
+        elif len(inputs) != 1 or inputs[0].numel() != 1:
+            raise TorchRuntimeError("The vector v can only be None if the input to the user-provided function is a "
+                                    "single Tensor with a single element.")
+        outputs = func(*inputs)
+        is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function", "hvp")
+        _check_requires_grad(outputs, "outputs", strict=strict)
+        if is_outputs_tuple or not isinstance(outputs[0], Tensor):
+            raise TorchRuntimeError("The function given to hvp should return a single Tensor")
+        _single_output(outputs, "hvp")
+        jac = _autograd_grad(outputs, inputs, create_graph=True)
+        _check_requires_grad(jac, "jacobian", strict=strict)
+        grad_jac = tuple(creation.zeros_like(inp, requires_grad=True) for inp in inputs)
+        double_back = _autograd_grad(jac, inputs, grad_jac, create_graph=True)
+        _check_requires_grad(jac, "hessian", strict=strict)
+        grad_res = _autograd_grad(double_back, grad_jac, v, create_graph=create_graph)
+        hvp_ = _fill_in_zeros(grad_res, inputs, strict, create_graph, "double_back_trick")
+    outputs = _grad_postprocess(outputs, create_graph)
+    hvp_ = _grad_postprocess(hvp_, create_graph)
+    return _tuple_postprocess(outputs, is_outputs_tuple), _tuple_postprocess(hvp_, is_inputs_tuple)
+
+
+FUNCTIONAL = {fn.__name__: fn for fn in (vjp, jvp, jacobian, hessian, vhp, hvp)}
+
+
+# -- gradcheck ------------------------------------------------------------------------------------------------
+
+class GradcheckError(TorchRuntimeError):
+    """torch.autograd.gradcheck.GradcheckError (a RuntimeError)."""
+
+
+def _differentiable(inputs):
+    return [i for i, t in enumerate(inputs) if isinstance(t, Tensor) and t.requires_grad]
+
+
+def _outputs(func, inputs):
+    out = func(*inputs)
+    return out if isinstance(out, tuple) else (out,)
+
+
+def _numerical_jacobian(func, inputs, index: int, out_index: int, eps: float) -> np.ndarray:
+    x = inputs[index]
+    flat = x.detach().array.reshape(-1)
+    columns = []
+    for k in range(flat.size):
+        original = flat[k]
+        values = []
+        for step in (eps, -eps):
+            probe = flat.copy()
+            probe[k] = original + step
+            args = list(inputs)
+            args[index] = creation.tensor(probe.reshape(x.shape).tolist(), dtype=x.dtype,
+                                          requires_grad=x.requires_grad)
+            with enable_grad():
+                values.append(np.asarray(_outputs(func, args)[out_index].detach().array, dtype=np.float64))
+        columns.append(((values[0] - values[1]) / (2 * eps)).reshape(-1))
+    return np.stack(columns, axis=1) if columns else np.zeros((0, 0))
+
+
+def _analytical_jacobian(func, inputs, index: int, out_index: int) -> np.ndarray:
+    with enable_grad():
+        out = _outputs(func, inputs)[out_index]
+        rows = []
+        for j in range(out.numel()):
+            got = engine.grad([out.reshape(-1)[j]], [inputs[index]], retain_graph=True, allow_unused=True)[0]
+            rows.append(np.zeros(inputs[index].numel()) if got is None else got.detach().array.reshape(-1))
+    return np.stack(rows, axis=0) if rows else np.zeros((0, inputs[index].numel()))
+
+
+def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True, nondet_tol=0.0,
+              check_undefined_grad=True, check_grad_dtypes=False, check_batched_grad=False,
+              check_batched_forward_grad=False, check_forward_ad=False, check_backward_ad=True, fast_mode=False,
+              masked=None):
+    """Finite differences (central, eps) against the backward pass, output by output and input by input."""
+    inputs = inputs if isinstance(inputs, tuple) else (inputs,)
+    indices = _differentiable(inputs)
+    if not indices:
+        raise ValueError("gradcheck expects at least one input tensor to require gradient, but none of the them "
+                         "have requires_grad=True.")
+    for i in indices:
+        if inputs[i].dtype != dtypes.by_name("float64"):
+            warnings.warn(f"Input #{i} requires gradient and is not a double precision floating point or complex. "
+                          "This check will likely fail if all the inputs are not of double precision floating point "
+                          "or complex. ", UserWarning, stacklevel=2)
+    if not check_backward_ad:
+        return True
+    with enable_grad():
+        outputs = _outputs(func, inputs)
+    for o, out in enumerate(outputs):
+        if not isinstance(out, Tensor) or not out.dtype.is_floating_point:
+            continue
+        for i in indices:
+            numerical = _numerical_jacobian(func, inputs, i, o, eps)
+            analytical = _analytical_jacobian(func, inputs, i, o).T
+            if not np.allclose(analytical, numerical, rtol=rtol, atol=atol):
+                if not raise_exception:
+                    return False
+                raise GradcheckError(f"Jacobian mismatch for output {o} with respect to input {i},\n"
+                                     f"numerical:{_repr(numerical)}\nanalytical:{_repr(analytical)}\n")
+    return True
+
+
+def _repr(array) -> str:
+    return repr(creation.tensor(array.tolist(), dtype=dtypes.by_name("float64")))
+
+
+def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3, gen_non_contig_grad_outputs=False,
+                  raise_exception=True, nondet_tol=0.0, check_undefined_grad=True, check_grad_dtypes=False,
+                  check_batched_grad=False, check_fwd_over_rev=False, check_rev_over_rev=True, fast_mode=False,
+                  masked=False):
+    """gradcheck of the function's backward: grad_outputs drawn as torch draws them (uniform in [-1, 1) from
+    the default generator, one tensor per output), then differentiated once more."""
+    inputs = inputs if isinstance(inputs, tuple) else (inputs,)
+    if grad_outputs is None:
+        with enable_grad():
+            outputs = _outputs(func, inputs)
+        grad_outputs = []
+        for out in outputs:
+            g = creation.empty(*out.shape, dtype=out.dtype)
+            with engine.no_grad():
+                g.uniform_(-1, 1)
+            grad_outputs.append(g.requires_grad_(True))
+        grad_outputs = tuple(grad_outputs)
+    else:
+        grad_outputs = grad_outputs if isinstance(grad_outputs, tuple) else (grad_outputs,)
+    n_in = len(inputs)
+    indices = _differentiable(inputs)
+
+    def new_func(*args):
+        inps, gouts = args[:n_in], args[n_in:]
+        with enable_grad():
+            outs = _outputs(func, inps)
+            diff = [inps[i] for i in indices]
+            pairs = [(o, g) for o, g in zip(outs, gouts) if isinstance(o, Tensor) and o.requires_grad]
+            grads = engine.grad([o for o, _ in pairs], diff, [g for _, g in pairs], create_graph=True,
+                                allow_unused=True)
+        return tuple(g for g in grads if g is not None)
+
+    return gradcheck(new_func, tuple(inputs) + tuple(grad_outputs), eps=eps, atol=atol, rtol=rtol,
+                     raise_exception=raise_exception)
+
+
+# -- the autograd profiler ------------------------------------------------------------------------------------
+
+class KeyAverages:
+    def __init__(self, elapsed: float):
+        self.elapsed = elapsed
+
+    def table(self, sort_by=None, row_limit=100, max_src_column_width=75, max_name_column_width=55,
+              max_shapes_column_width=80, header=None, top_level_events_only=False):
+        rule = "-" * 35 + "  " + "  ".join(["-" * 12] * 6)
+        names = ["Name", "Self CPU %", "Self CPU", "CPU total %", "CPU total", "CPU time avg", "# of Calls"]
+        head = f"{names[0]:>35}  " + "  ".join(f"{n:>12}" for n in names[1:])
+        return f"{rule}\n{head}\n{rule}\n{rule}\nSelf CPU time total: {self.elapsed * 1000:.3f}ms\n"
+
+
+class profile:
+    """torch.autograd.profiler.profile: runs its block; the table it prints is wall time only (PyTorch's lists
+    ATen's kernels, which gradcli does not have), and is timing either way."""
+
+    def __init__(self, enabled=True, *, use_cuda=False, use_device=None, record_shapes=False, with_flops=False,
+                 profile_memory=False, with_stack=False, with_modules=False, use_kineto=True, use_cpu=True,
+                 experimental_config=None, acc_events=False, custom_trace_id_callback=None):
+        self.elapsed = 0.0
+
+    def __enter__(self):
+        self.start = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc):
+        self.elapsed = time.perf_counter() - self.start
+        return False
+
+    def key_averages(self, group_by_input_shape=False, group_by_stack_n=0, group_by_overload_name=False):
+        return KeyAverages(self.elapsed)
+
+    def table(self, sort_by=None, row_limit=100, **kwargs):
+        return self.key_averages().table(sort_by=sort_by, row_limit=row_limit)
+
+
+class detect_anomaly:
+    """torch.autograd.detect_anomaly / set_detect_anomaly: a context manager (and decorator) whose checks
+    gradcli's backward makes anyway; it warns on entry as torch's does."""
+
+    def __init__(self, mode: bool = True, check_nan: bool = True):
+        self.mode = mode
+        if mode:
+            warnings.warn("Anomaly Detection has been enabled. This mode will increase the runtime and should only "
+                          "be enabled for debugging.", UserWarning, stacklevel=2)
+
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        return False
+
+
+CONTEXT_MANAGERS = (profile, detect_anomaly)
+
+
+# -- torch.func -----------------------------------------------------------------------------------------------
+# Computed with reverse mode on gradcli's graph (jacfwd's values are jacrev's; vmap runs the function once per
+# batch entry and stacks the results): the values torch.func gives, not its implementation.
+
+def _argnums(argnums, n: int) -> tuple:
+    nums = argnums if isinstance(argnums, tuple) else (argnums,)
+    for k in nums:
+        if not isinstance(k, int) or not -n <= k < n:
+            raise TorchRuntimeError(f"Got argnums={argnums}, but only {n} positional inputs")
+    return tuple(k % n for k in nums)
+
+
+def _differentiable_args(args, nums):
+    args = list(args)
+    for k in nums:
+        a = args[k]
+        if not isinstance(a, Tensor):
+            raise TorchRuntimeError(f"Expected argument {k} to be a Tensor, got {_type_name(a)}")
+        args[k] = a.view_as(a) if a.requires_grad else a.detach().requires_grad_(True)
+    return args
+
+
+def _nested(args) -> bool:
+    return any(isinstance(a, Tensor) and a.requires_grad for a in args)
+
+
+def _detached(value):
+    """torch.func's outputs leave the transform without its graph (tensors nested in tuples, lists, dicts)."""
+    if isinstance(value, Tensor):
+        return value.detach()
+    if isinstance(value, (tuple, list)):
+        return type(value)(_detached(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _detached(v) for k, v in value.items()}
+    return value
+
+
+def func_grad(func, argnums=0, has_aux=False):
+    def grad_fn(*args, **kwargs):
+        nums = _argnums(argnums, len(args))
+        nested = _nested(args)
+        with enable_grad():
+            diff = _differentiable_args(args, nums)
+            out = func(*diff, **kwargs)
+            aux = None
+            if has_aux:
+                out, aux = out
+            if not isinstance(out, Tensor) or out.numel() != 1:
+                raise TorchRuntimeError("grad_and_value(f)(*args): Expected f(*args) to return a scalar Tensor, "
+                                        f"got tensor with {out.dim() if isinstance(out, Tensor) else 0} dims. "
+                                        "Maybe you wanted to use the vjp or jacrev APIs instead?")
+            grads = engine.grad([out], [diff[k] for k in nums], create_graph=True, allow_unused=True)
+            grads = tuple(creation.zeros_like(diff[k]) if g is None else g for g, k in zip(grads, nums))
+        if not nested:
+            grads = tuple(g.detach() for g in grads)
+            aux = _detached(aux)
+        result = grads if isinstance(argnums, tuple) else grads[0]
+        return (result, aux) if has_aux else result
+    return grad_fn
+
+
+def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None):
+    def jac_fn(*args):
+        nums = _argnums(argnums, len(args))
+        nested = _nested(args)
+        with enable_grad():
+            diff = _differentiable_args(args, nums)
+            out = func(*diff)
+            aux = None
+            if has_aux:
+                out, aux = out
+            jacs = []
+            for k in nums:
+                rows = []
+                for j in range(out.numel()):
+                    g = engine.grad([out.reshape(-1)[j]], [diff[k]], retain_graph=True, create_graph=True,
+                                    allow_unused=True)[0]
+                    rows.append(creation.zeros_like(diff[k]) if g is None else g)
+                shape = tuple(out.shape) + tuple(diff[k].shape)
+                jac = _stack(rows, 0).view(*shape) if rows else creation.zeros(*shape, dtype=out.dtype)
+                jacs.append(jac if nested else jac.detach())
+        result = tuple(jacs) if isinstance(argnums, tuple) else jacs[0]
+        if has_aux:
+            return result, (aux if nested else _detached(aux))
+        return result
+    return jac_fn
+
+
+def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
+    return jacrev(func, argnums, has_aux=has_aux)
+
+
+def func_hessian(func, argnums=0):
+    return jacfwd(jacrev(func, argnums), argnums)
+
+
+def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
+    def batched(*args, **kwargs):
+        dims = in_dims if isinstance(in_dims, tuple) else (in_dims,) * len(args)
+        if len(dims) != len(args):
+            raise TorchValueError(f"vmap(f, in_dims={in_dims}, ...)(<inputs>): in_dims is not compatible with the "
+                                  f"structure of `inputs`. in_dims has structure {len(dims)} but inputs has "
+                                  f"structure {len(args)}.")
+        sizes = {a.shape[d] for a, d in zip(args, dims) if d is not None and isinstance(a, Tensor)}
+        if not sizes:
+            raise TorchValueError(f"vmap(f, in_dims={in_dims}, ...)(<inputs>): at least one input must be a Tensor "
+                                  "batched by in_dims")
+        if len(sizes) != 1:
+            raise TorchValueError("vmap: Expected all tensors to have the same size in the mapped dimension, got "
+                                  f"sizes {sorted(sizes)} for the mapped dimension")
+        results = []
+        for i in range(sizes.pop()):
+            sliced = [a.select(d, i) if d is not None else a for a, d in zip(args, dims)]
+            results.append(func(*sliced, **kwargs))
+        if isinstance(results[0], tuple):
+            outs = out_dims if isinstance(out_dims, tuple) else (out_dims,) * len(results[0])
+            return tuple(_stack([r[k] for r in results], outs[k]) for k in range(len(results[0])))
+        return _stack(results, out_dims)
+    return batched
+
+
+FUNC = {"grad": func_grad, "jacrev": jacrev, "jacfwd": jacfwd, "hessian": func_hessian, "vmap": vmap}
+
+
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """torch.isclose: |input - other| <= atol + rtol * |other| elementwise (both of one dtype, as torch asks)."""
+    if not isinstance(input, Tensor) or not isinstance(other, Tensor):
+        raise TorchTypeError(f"isclose(): argument 'other' (position 2) must be Tensor, not "
+                             f"{_type_name(other if isinstance(input, Tensor) else input)}")
+    if input.dtype != other.dtype:
+        raise TorchRuntimeError(f"{_title(input.dtype)} did not match {_title(other.dtype)}")
+    a, b = input.detach().array, other.detach().array
+    with np.errstate(all="ignore"):
+        close = np.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan) if a.dtype.kind in "fc" else a == b
+    return creation.tensor(np.asarray(close).tolist(), dtype=dtypes.by_name("bool"))
+
+
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
+    return bool(isclose(input, other, rtol, atol, equal_nan).array.all())
+
+
+# -- torch.autograd.grad with torch's full signature ----------------------------------------------------------
+
+def autograd_grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
+                  allow_unused=None, is_grads_batched=False, materialize_grads=False):
+    """torch.autograd.grad, its arguments in torch's order: `only_inputs` (deprecated: a warning, no effect),
+    `is_grads_batched` (the first dimension of each grad_output is a batch: one backward per entry, the
+    results stacked), `materialize_grads` (zeros for unused inputs)."""
+    if not only_inputs:
+        warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to True). To accumulate "
+                      "gradient for other parts of the graph, please use torch.autograd.backward.", FutureWarning,
+                      stacklevel=2)
+    if materialize_grads and allow_unused is False:
+        raise TorchValueError("Expected allow_unused to be True or not passed when materialize_grads=True, but got: "
+                              "allow_unused=False.")
+    if not is_grads_batched:
+        return engine.grad(outputs, inputs, grad_outputs, retain_graph=retain_graph, create_graph=create_graph,
+                           allow_unused=allow_unused, materialize_grads=materialize_grads)
+    outs = [outputs] if isinstance(outputs, Tensor) else list(outputs)
+    gouts = [grad_outputs] if isinstance(grad_outputs, Tensor) else list(grad_outputs or ())
+    if len(gouts) != len(outs) or any(g is None for g in gouts):
+        raise TorchRuntimeError("grad_outputs must be given, one batched tensor per output, when "
+                                "is_grads_batched=True")
+    batch = gouts[0].shape[0] if gouts[0].ndim else 0
+    if batch == 0 or any(g.ndim == 0 or g.shape[0] != batch for g in gouts):
+        raise TorchRuntimeError("vmap: Expected all tensors to have the same size in the mapped dimension")
+    keep = create_graph if retain_graph is None else retain_graph
+    per_entry = [engine.grad(outs, inputs, [g[i] for g in gouts], retain_graph=True if i < batch - 1 else keep,
+                             create_graph=create_graph, allow_unused=allow_unused,
+                             materialize_grads=materialize_grads) for i in range(batch)]
+    return tuple(None if per_entry[0][k] is None else _stack([entry[k] for entry in per_entry], 0)
+                 for k in range(len(per_entry[0])))

@@ -1,0 +1,21 @@
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+conv = nn.Conv2d(2, 3, 3)
+print(conv, conv.weight.shape, conv.bias)
+print(conv.weight[0, 0])
+print(nn.Conv2d(4, 8, (3, 5), stride=(2, 1), padding=(4, 2), dilation=(3, 1), groups=2, bias=False))
+print(nn.Conv1d(16, 33, 3, stride=2), nn.Conv2d(1, 1, 3, padding='same'), nn.Conv1d(2, 2, 1, padding='valid'))
+x = torch.randn(1, 2, 5, 5, requires_grad=True)
+y = conv(x)
+print(y)
+y.sum().backward()
+print(conv.weight.grad[1], conv.bias.grad, x.grad[0, 1])
+pool = nn.MaxPool2d(2, 2)
+print(pool, nn.MaxPool2d((3, 2), stride=(2, 1)), nn.AvgPool2d(3, stride=2), nn.AvgPool2d(2))
+p = pool(y)
+print(p, nn.AvgPool2d(2, stride=1)(y))
+c1 = nn.Conv1d(2, 4, 2)
+print(c1(torch.randn(3, 2, 4)).shape, c1.weight.shape)
+print(list(dict(conv.named_parameters()).keys()), conv.kernel_size, conv.stride, conv.padding)
