@@ -136,12 +136,12 @@ def as_output(out, program: Program) -> Tensor:
 
 
 def backward_error(out: Tensor, grad_output: np.ndarray | None, dtype) -> str | None:
-    """Run backward as torch would; return PyTorch's error message instead of raising it."""
+    """Run backward as torch would; return PyTorch's error message instead of raising it. `grad_output`
+    must have the output's shape, as torch's `gradient=` must: a scalar for a (2,) output is torch's
+    "Mismatch in shape" error, never broadcast."""
     gradient = None
     if grad_output is not None:
-        gradient = Tensor._make(np.broadcast_to(np.asarray(grad_output, dtype=out.array.dtype), out.array.shape)
-                                if np.ndim(grad_output) == 0 else np.asarray(grad_output, dtype=out.array.dtype),
-                                None)
+        gradient = Tensor._make(np.asarray(grad_output, dtype=out.array.dtype), None)
     try:
         out.backward(gradient)
     except EngineError as err:

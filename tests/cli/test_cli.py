@@ -88,6 +88,25 @@ def test_grad_output_shape_mismatch_is_an_error():
     assert "Mismatch in shape" in result.stderr
 
 
+# torch 2.13: x = torch.tensor([1., 2.], requires_grad=True); (x**2).backward(torch.tensor(1.)) raises this
+TORCH_SCALAR_MISMATCH = ("RuntimeError: Mismatch in shape: grad_output[0] has a shape of torch.Size([]) and output[0] "
+                         "has a shape of torch.Size([2]).")
+
+
+@pytest.mark.parametrize("command", ["eval", "explain"])
+def test_scalar_grad_output_is_not_broadcast_to_a_vector_output(command):
+    """A silently wrong input: `--grad-output 1` on a (2,) output was broadcast to [1, 1]; torch refuses it."""
+    result = run(command, "x**2", "x=[1,2]", "--grad-output", "1", "--no-color")
+    assert result.exit_code == 2
+    assert TORCH_SCALAR_MISMATCH.removeprefix("RuntimeError: ") in result.stderr
+    assert "[2. 4.]" not in result.stdout
+
+
+def test_scalar_grad_output_of_a_scalar_output_weights_it():
+    result, obj = run_json("eval", "x**2", "x=2", "--grad-output", "3")
+    assert result.exit_code == 0 and obj["tensors"]["x"]["grad"] == 12.0  # 3 * 2x
+
+
 @pytest.mark.parametrize("expr,needle", [
     ("sigmod(x)", "did you mean `sigmoid`"),
     ("__import__('os')", "names starting with '_' are not allowed"),
