@@ -229,7 +229,11 @@ def usage_error_exit_code(err: BaseException) -> int | None:
         return None
     ctx = getattr(err, "ctx", None)
     if type(err).__name__ == "NoArgsIsHelpError" and ctx is not None:
-        sys.stdout.write(ctx.get_help() + "\n")
+        # the error was made from ctx.get_help(), which in rich mode has printed the help already and returned
+        # "" (calling it again printed the help twice); in plain mode it returned the text, printed here
+        text = err.format_message()
+        if text.strip():
+            sys.stdout.write(text.rstrip("\n") + "\n")
         return 2
     message = err.format_message().strip().removesuffix(".")
     message = message[:1].lower() + message[1:] if message[:2] != message[:2].upper() else message

@@ -113,6 +113,13 @@ def test_usage_errors_are_one_line_with_a_hint_and_exit_2(args, message):
     assert "╭" not in done.stderr and "Usage:" not in done.stderr
 
 
+@pytest.mark.parametrize("env", [{}, {"NO_COLOR": "1"}])
+def test_bare_gradcli_prints_the_help_once(env):
+    done = gradcli(**env)
+    assert done.returncode == 2 and done.stdout.count("Usage: gradcli") == 1 and done.stdout.count("Commands") == 1
+    assert done.stderr == ""
+
+
 # -- completion -------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
