@@ -27,6 +27,9 @@ EVAL_EXAMPLES = [
     ["(W@x).tanh().sum()", "W=randn(2,3)", "x=[1,2,3]"],
     ["(W@x).tanh().sum()", "W=randn(4,6)", "x=randn(6)"],
     ["(x @ A @ x) * y.sum()", "x=[1,2,3]", "y=[2,3]", "A=[[1,2,3],[4,5,6],[7,8,9]]", "--hessian", "--no-check"],
+    ["x**3", "x=2", "--order", "3", "--no-check"],
+    ["x**2", "x=1", "--hessian", "--no-check"],
+    ["x*2", "x=1", "--jacobian", "--no-check"],
 ]
 CHECK_EXAMPLES = [
     ["x^2 sin x", "--expect", "2x cos x"],
@@ -45,7 +48,8 @@ STEPS_EXAMPLES = [["ln((x+1)/(x-1))"], ["x^2 + y^2 = 25"]]
 
 # How a line that begins at column 0 may begin: a new item of the output, never the continuation of one
 EVAL_HEADS = ("output", "tensor", "sympy", "numeric", "warning", "hessian", "jacobian", "derivatives", "a,b", "x ",
-              "y ", "W ", "A ", "w ", "b ", "z ", "x,", "y,", "A,", "x  ", "RuntimeError")
+              "y ", "W ", "A ", "w ", "b ", "z ", "x,", "y,", "A,", "x  ", "RuntimeError", "n  value",
+              *(f"{n}  " for n in range(1, 10)))  # the rows of --order N
 EXPLAIN_HEADS = ("output", "graph", "L = ", "└", "├", "forward", "chain rule", "note", "warning", "∂", "│")
 
 
