@@ -124,16 +124,59 @@ def _encode_fallback(err: UnicodeError):
     return ascii_text(err.object[err.start:err.end]), err.end
 
 
-def install_ascii_fallback(*streams) -> None:
+def install_ascii_fallback(*streams, environ=None) -> None:
     """Streams whose encoding cannot carry ∂, · or ✓ print ASCII stand-ins instead of raising
-    UnicodeEncodeError.  Streams that can (UTF-8) are left untouched."""
+    UnicodeEncodeError, and so do streams of a user whose locale says the terminal is not UTF-8
+    (LC_ALL=C, LANG=C, LC_CTYPE=POSIX, a Latin-1 locale): Python's UTF-8 mode turns the C locale's streams
+    into UTF-8 ones, so their encoding alone does not tell.  Other streams are left untouched."""
     try:
         codecs.lookup_error("gradcli-ascii")
     except LookupError:
         codecs.register_error("gradcli-ascii", _encode_fallback)
+    ascii_locale = not locale_is_unicode(user_locale_environment() if environ is None else environ)
     for stream in streams:
         if _cannot_encode(stream):
             stream.reconfigure(errors="gradcli-ascii")
+        elif ascii_locale and hasattr(stream, "reconfigure") and not isinstance(stream, ClosedStream):
+            stream.reconfigure(encoding="ascii", errors="gradcli-ascii")
+
+
+_LOCALE_VARS = ("LC_ALL", "LC_CTYPE", "LANG")
+
+
+def user_locale_environment() -> dict:
+    """The locale variables as the user set them.  Python's start-up replaces a C locale's LC_CTYPE by
+    C.UTF-8 in os.environ (PEP 538), so on Linux they are read from the environment the process was started
+    with (/proc/self/environ); elsewhere from os.environ, a LC_CTYPE=C.UTF-8 that Python set itself (it then
+    runs in UTF-8 mode unasked) not counted."""
+    try:
+        with open("/proc/self/environ", "rb") as f:
+            pairs = (item.partition(b"=") for item in f.read().split(b"\0"))
+            return {k.decode(errors="replace"): v.decode(errors="replace") for k, _, v in pairs
+                    if k.decode(errors="replace") in _LOCALE_VARS}
+    except OSError:
+        pass
+    found = {name: os.environ[name] for name in _LOCALE_VARS if name in os.environ}
+    coerced = sys.flags.utf8_mode and not os.environ.get("PYTHONUTF8") and "utf8" not in sys._xoptions
+    if coerced and found.get("LC_CTYPE") == "C.UTF-8" and not found.get("LC_ALL"):
+        found["LC_CTYPE"] = "C"
+    return found
+
+
+def locale_is_unicode(environ) -> bool:
+    """Does the user's locale (LC_ALL, else LC_CTYPE, else LANG, as the C library reads them) name a
+    UTF-8 character set?  C and POSIX do not, nor does a locale with another codeset (en_US.ISO-8859-1).
+    A locale that names no codeset (en_US), or none set at all, is left to the stream's own encoding."""
+    for name in _LOCALE_VARS:
+        value = environ.get(name, "")
+        if not value:
+            continue
+        value = value.partition("@")[0]
+        if value in ("C", "POSIX"):
+            return False
+        codeset = value.partition(".")[2].lower().replace("-", "").replace("_", "")
+        return codeset in ("", "utf8")
+    return True
 
 
 def _cannot_encode(stream) -> bool:
