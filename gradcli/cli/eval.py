@@ -18,6 +18,7 @@ from gradcli.cli.app import (
     ColorOpt,
     DebugOpt,
     DType,
+    FullOpt,
     JsonOpt,
     MaxDepthOpt,
     MaxElementsOpt,
@@ -26,6 +27,7 @@ from gradcli.cli.app import (
     MaxNodesOpt,
     NoColorOpt,
     OutFormat,
+    ThresholdOpt,
     TimeoutOpt,
     WidthOpt,
     app,
@@ -39,6 +41,7 @@ from gradcli.io.inputs import LazyGenerator, read_values
 from gradcli.io.outputs import check_distinct_files, emit_single, input_file
 from gradcli.lang.evaluation import produced_non_finite
 from gradcli.render import json_out as render_json
+from gradcli.render.text import print_options
 from gradcli.safety.guard import deadline
 
 
@@ -64,6 +67,8 @@ def eval_command(
     no_color: NoColorOpt = False,
     color: ColorOpt = ColorMode.auto,
     width: WidthOpt = None,
+    full: FullOpt = False,
+    threshold: ThresholdOpt = None,
     debug: DebugOpt = False,
     max_length: MaxLengthOpt = DEFAULTS.max_length,
     max_depth: MaxDepthOpt = DEFAULTS.max_depth,
@@ -133,6 +138,7 @@ def eval_command(
                            max_length=max_length, max_depth=max_depth, max_nodes=max_nodes,
                            max_elements=max_elements, max_exponent=max_exponent, seed=seed, order=order,
                            max_memory=max_memory)
+        options.print_threshold(full, threshold)
 
     expression = expression.strip()  # " -x^2": see expression_may_start_with_minus
     # rows mode bounds each row by --timeout (gradcli/calc/rows.py), not the whole stream
@@ -180,7 +186,8 @@ def eval_command(
         else:
             from gradcli.render.table import print_eval_result
 
-            print_eval_result(result, console(no_color, color, width))
+            with print_options(options.print_threshold(full, threshold)):
+                print_eval_result(result, console(no_color, color, width))
         if result.error is not None:
             sys.stderr.write(f"gradcli: error: {result.error}\n")
             if "implicitly created only for scalar outputs" in result.error:

@@ -55,6 +55,17 @@ def check_eval(*, timeout, check_timeout, check_limit, max_length, max_depth, ma
         count(order, "--order")
 
 
+def print_threshold(full: bool, threshold: int | None) -> float | None:
+    """--full or --threshold N (torch.set_printoptions(profile="full") or threshold=N): elements a tensor may
+    have and still be printed whole; None for the default (torch's 1000)."""
+    if full and threshold is not None:
+        raise InputError("--full and --threshold both say how much of a tensor to print",
+                         hint="give one: --full prints every element, --threshold N summarises past N")
+    if threshold is not None:
+        count(threshold, "--threshold", minimum=0)
+    return math.inf if full else threshold
+
+
 def check_run(*, timeout, max_memory) -> None:
     seconds(timeout, "--timeout")
     megabytes(max_memory)
