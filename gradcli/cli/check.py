@@ -76,9 +76,9 @@ def check_command(
         if json_out:
             sys.stdout.write(render_json.dumps(data) + "\n")
         else:
-            from gradcli.render.symbolic_render import print_check_report
+            from gradcli.render.symbolic_render import print_check_report, print_check_report_latex
 
-            print_check_report(data, console(no_color, color, width))
+            (print_check_report_latex if latex else print_check_report)(data, console(no_color, color, width))
             if steps:
                 from gradcli.homework.steps import print_check_steps
 

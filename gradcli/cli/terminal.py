@@ -10,24 +10,11 @@ import errno
 import os
 import signal
 import sys
-import unicodedata
+
+from gradcli.render.ascii import ASCII_FALLBACKS, ascii_fallback, ascii_text  # noqa: F401 - shared here
 
 COLOR_CHOICES = ("auto", "always", "never")
 COMPLETE_VAR = "_GRADCLI_COMPLETE"  # set by the completion scripts when they call gradcli
-
-# What a terminal that cannot encode gradcli's symbols gets instead (LANG=C, PYTHONIOENCODING=ascii).
-ASCII_FALLBACKS = {
-    "∂": "d", "·": "*", "✓": "ok", "✗": "x", "≠": "!=", "≤": "<=", "≥": ">=", "…": "...", "‖": "|",
-    "Δ": "delta", "→": "->", "←": "<-", "×": "x", "—": "-", "–": "-", "′": "'", "″": "''", "ⁿ": "^n",
-    "−": "-", "∪": " U ", "±": "+-", "≈": "~", "∈": " in ", "⋅": "*",
-    "√": "sqrt", "∞": "inf", "π": "pi", "σ": "sigma", "∑": "sum", "•": "*", "“": '"', "”": '"', "’": "'",
-    **{sup: "^" + str(digit) for digit, sup in enumerate("⁰¹²³⁴⁵⁶⁷⁸⁹")},
-    "⁻": "^-",
-    **{sub: str(digit) for digit, sub in enumerate("₀₁₂₃₄₅₆₇₈₉")},
-}
-_HORIZONTAL = set("─━═╌╍┄┅┈┉╴╶╸╺")
-_VERTICAL = set("│┃║╎╏┆┇┊┋╵╷╹╻")
-
 
 class ClosedStream:
     """Stands in for a standard stream the process was started without (`>&-`, `2>&-`, `<&-`): using it
@@ -80,42 +67,6 @@ def fill_closed_streams() -> None:
             sys.stderr = open(fd, "w", closefd=False)  # noqa: SIM115 - lives as long as the process
         else:
             setattr(sys, name, ClosedStream(word))
-
-
-def ascii_fallback(char: str) -> str:
-    """The ASCII stand-in of one character that the output encoding cannot encode."""
-    if char in ASCII_FALLBACKS:
-        return ASCII_FALLBACKS[char]
-    if "\u2500" <= char <= "\u257f":  # box drawing
-        return "-" if char in _HORIZONTAL else "|" if char in _VERTICAL else "+"
-    if "\u2580" <= char <= "\u259f":  # block elements
-        return "#"
-    if "\u2800" <= char <= "\u28ff":  # braille dots (terminal plots)
-        return " " if char == "\u2800" else "*"
-
-    # modifier letters and other compatibility forms (ᶜ, ᵢ, ﬁ): their ASCII base, ^ for a superscript
-    kind, _, base = unicodedata.decomposition(char).partition(" ")
-    plain = unicodedata.normalize("NFKD", char).encode("ascii", "ignore").decode()
-    if plain:
-        return ("^" if kind == "<super>" else "") + plain
-    return "?"
-
-
-def ascii_text(text: str) -> str:
-    """A run of unencodable characters in ASCII: ‖·‖ -> norm, x² -> x^2, aᶜ⁻¹ -> a^(c-1)."""
-    text = text.replace("‖·‖", "norm")
-    out, superscript = [], []
-    for char in text + "\0":
-        fallback = ascii_fallback(char) if char != "\0" else ""
-        if fallback.startswith("^") and len(fallback) > 1:
-            superscript.append(fallback[1:])
-            continue
-        if superscript:
-            exponent = "".join(superscript)
-            out.append("^" + (exponent if len(superscript) == 1 else f"({exponent})"))
-            superscript = []
-        out.append(fallback)
-    return "".join(out)
 
 
 def _encode_fallback(err: UnicodeError):
