@@ -1,6 +1,7 @@
 """`gradcli eval`: an expression, its values, backward; the table, JSON, files or rows."""
 
 # No `from __future__ import annotations`: typer reads the option annotations (see cli/app.py).
+import ast
 import sys
 from typing import Annotated
 
@@ -42,6 +43,7 @@ from gradcli.io.outputs import check_distinct_files, emit_single, input_file
 from gradcli.lang.evaluation import produced_non_finite
 from gradcli.render import json_out as render_json
 from gradcli.render.text import print_options
+from gradcli.safety.errors import GradcliError, ParseError
 from gradcli.safety.guard import deadline
 
 
@@ -171,9 +173,16 @@ def eval_command(
                 expression, rows, values.inputs, values.consts, values.grad_output, dtype=dt, limits=limits,
                 rng=rng, delimiter=delimiter, fail_fast=fail_fast, output=output, fmt=fmt, json_flag=json_out,
                 raw=raw, saves=save, check=bool(check), check_timeout=check_timeout, strict=strict))
-        result = calculate(expression, values.inputs, values.consts, grad_output=values.grad_output, dtype=dt,
-                           limits=limits, check=check, check_limit=check_limit, check_timeout=check_timeout,
-                           latex=latex, gradcheck=gradcheck, hessian=hessian, jacobian=jacobian, order=order)
+        try:
+            result = calculate(expression, values.inputs, values.consts, grad_output=values.grad_output, dtype=dt,
+                               limits=limits, check=check, check_limit=check_limit, check_timeout=check_timeout,
+                               latex=latex, gradcheck=gradcheck, hessian=hessian, jacobian=jacobian, order=order)
+        except ParseError as err:
+            spelled = homework_spelling(err, expression, frozenset(values.inputs) | frozenset(values.consts), limits)
+            if spelled is not None:
+                err.hint = (f"homework notation (2x, sin x) is read by gradcli check, explain and steps; eval reads "
+                            f"PyTorch syntax, multiplication and calls written out: {spelled}")
+            raise
         if output or fmt or raw or save:  # files and raw output: gradcli/io/outputs.py
 
             emit_single(result, output=output, fmt=fmt, raw=raw, json_flag=json_out, saves=save or [],
@@ -201,3 +210,20 @@ def eval_command(
             sys.stderr.write("hint: please report it with this command line; --no-strict keeps exit status 0\n")
         if (found and strict is not False) or (strict and produced_non_finite(result)):
             raise typer.Exit(EXIT_NO)
+
+
+def homework_spelling(err: ParseError, expression: str, known: frozenset, limits) -> str | None:
+    """The PyTorch spelling of an expression eval could not parse when the homework reader reads it
+    (x^2 sin x -> x^2*sin(x)), or None."""
+    if err.source != expression or not err.message.startswith("cannot parse"):
+        return None
+    from gradcli.homework.reading import pytorch_expression  # the homework reader: only on this error's path
+
+    try:
+        text, renamed = pytorch_expression(expression, known, limits)
+        tree = ast.parse(text, mode="eval")
+    except (GradcliError, SyntaxError, ValueError, RecursionError):
+        return None
+    if any(user != name for user, name in renamed.items()):
+        return None
+    return ast.unparse(tree).replace(" ** ", "^").replace(" * ", "*")

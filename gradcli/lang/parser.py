@@ -366,6 +366,11 @@ class _Validator:
 
     def _unknown(self, node, name, candidates, *, last=None, what="function"):
         key = last or name
+        spelling = names.torch_spelling(name) if what == "function" else None
+        if spelling is not None:  # ln(x): math notation, which check/explain/steps read
+            self.fail(node, f"unknown function '{name}'",
+                      hint=f"did you mean `{spelling}`? {name}(x) is math notation, which gradcli check, explain "
+                           "and steps read")
         close = difflib.get_close_matches(key, list(candidates), n=3, cutoff=0.6)
         hint = "did you mean " + " or ".join(f"`{c}`" for c in close) + "?" if close else \
             "run `gradcli ops` to list the supported operations"

@@ -115,7 +115,8 @@ def test_scalar_grad_output_of_a_scalar_output_weights_it():
     ("[v for v in x]", "comprehension is not allowed"),
     ("x + 'a'", "a string is not allowed here"),
     ("x.sum(", "never closed"),
-    ("2x", "write multiplication explicitly"),
+    ("2x", "multiplication and calls written out: 2*x"),
+    ("x +* 2", "invalid syntax"),
     ("x**100000", "exceeds the limit"),
 ])
 def test_bad_expressions_give_one_clear_error_with_caret(expr, needle):
@@ -125,6 +126,45 @@ def test_bad_expressions_give_one_clear_error_with_caret(expr, needle):
     assert needle in result.stderr
     assert "^" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("expr, spelled", [("x^2 sin x", "x^2*sin(x)"), ("2x + 3", "2*x + 3"),
+                                           ("e^(2x) arcsin(x)", "e^(2*x)*asin(x)"), ("x^2 sin(x y)", "x^2*sin(x*y)")])
+def test_homework_notation_in_eval_names_the_commands_that_read_it_and_the_eval_spelling(expr, spelled):
+    result = run("eval", expr, "x=0.3", "y=0.7", "--no-check")
+    assert result.exit_code == 2
+    hint = result.stderr.splitlines()[-1]
+    assert "gradcli check, explain and steps" in hint and hint.endswith(": " + spelled)
+    # the spelling it shows is what the homework reader computes (explain reads homework notation)
+    _, ours = run_json("eval", spelled, "x=0.3", "y=0.7")
+    expected = json.loads(run("explain", expr, "x=0.3", "y=0.7", "--json").stdout)["output"]
+    assert ours["output"]["value"] == pytest.approx(expected, rel=1e-15)
+
+
+def _homework_function_names():
+    from gradcli.homework.reader import ALIASES, FUNCTIONS
+    from gradcli.lang import names
+
+    return sorted(n for n in set(ALIASES) | set(FUNCTIONS) if n.isidentifier() and names.resolve_function((n,)) is None
+                  and not n.startswith(("max", "min", "log")))
+
+
+@pytest.mark.parametrize("name", _homework_function_names())
+def test_math_notation_that_eval_does_not_read_gets_its_pytorch_spelling(name):
+    """ln(x) -> did you mean `log(x)`: every function name the homework reader reads and eval does not, and
+    the spelling named evaluates to what check/explain read NAME(x) as."""
+    result = run("eval", f"{name}(x)", "x=1.5")
+    assert result.exit_code == 2 and f"unknown function '{name}'" in result.stderr
+    hint = result.stderr.splitlines()[-1]
+    assert hint.startswith("hint: did you mean `") and "gradcli check, explain and steps" in hint, hint
+    spelled = hint.split("`")[1]
+    for x in ("1.5", "0.5"):
+        expected = json.loads(run("explain", f"{name}(x)", f"x={x}", "--json").stdout)["output"]
+        _, ours = run_json("eval", spelled, f"x={x}")
+        if isinstance(expected, float):
+            assert ours["output"]["value"] == pytest.approx(expected, rel=1e-15), (x, spelled)
+        else:
+            assert ours["output"]["value"] == expected
 
 
 def test_missing_names_are_listed():
