@@ -61,7 +61,7 @@ def check_command(
     """Check a derivative: is --expect the derivative of FUNCTION? Without --expect, print the derivative.
 
     Example: [bold]gradcli check "x^2 sin(x)" --wrt x --expect "2x sin(x) + x^2 cos(x)"[/]
-    Exit code 0: correct, 1: incorrect, 2: an error (or undecided).
+    Exit code 0: correct, 1: incorrect, 2: an error (or undecided), 3: agrees at every point, not proven.
     """
     def valid_options():
         options.seconds(timeout, "--timeout")

@@ -141,6 +141,7 @@ def eval_command(
                            max_elements=max_elements, max_exponent=max_exponent, seed=seed, order=order,
                            max_memory=max_memory)
         options.print_threshold(full, threshold)
+        options.expression_first("eval", expression, assignments or [])
 
     expression = expression.strip()  # " -x^2": see expression_may_start_with_minus
     # rows mode bounds each row by --timeout (gradcli/calc/rows.py), not the whole stream

@@ -65,6 +65,7 @@ def explain_command(
     def valid_options():
         options.check_explain(timeout=timeout, seed=seed)
         options.print_threshold(full, threshold)
+        options.expression_first("explain", expression, assignments or [])
 
     with user_errors(debug, json_out), guarded(timeout, validate=valid_options):
         limits = limits_from(DEFAULTS.max_length, DEFAULTS.max_depth, DEFAULTS.max_nodes, DEFAULTS.max_elements,

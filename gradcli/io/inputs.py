@@ -187,15 +187,23 @@ class _ValueReader:
                 self.fail(node, "integer too large for a float", hint="write it as a float, e.g. 1e400 (inf)")
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
             value = self.read(node.operand, depth + 1)
-            if not isinstance(value, float):
-                self.fail(node, "a sign can only precede a number")
             return -value if isinstance(node.op, ast.USub) else value
         if isinstance(node, ast.BinOp) and isinstance(node.op, tuple(_ARITHMETIC)):
+            # elementwise, as on tensors: randn(300,300)/20, 2*pi*rand(5), [1,2,3]**2 (left operand drawn first)
             left, right = self.read(node.left, depth + 1), self.read(node.right, depth + 1)
-            if not (isinstance(left, float) and isinstance(right, float)):
-                self.fail(node, "arithmetic in a value works on numbers only", hint=_VALUE_HINT)
+            operate = _ARITHMETIC[type(node.op)]
             with np.errstate(all="ignore"):  # IEEE results (1/0 = inf, 10**400 = inf) as PyTorch gives them
-                return float(_ARITHMETIC[type(node.op)](np.float64(left), np.float64(right)))
+                if isinstance(left, float) and isinstance(right, float):
+                    return float(operate(np.float64(left), np.float64(right)))
+                try:
+                    shape = np.broadcast_shapes(np.shape(left), np.shape(right))
+                except ValueError:
+                    self.fail(node, f"the shapes {tuple(np.shape(left))} and {tuple(np.shape(right))} do not "
+                                    "broadcast", hint="give values of one shape, or one a number")
+                if math.prod(shape) > self.limits.max_elements:
+                    self.fail(node, f"the value would have {_count(math.prod(shape))} elements; the limit is "
+                                    f"{self.limits.max_elements}", hint="raise it with --max-elements")
+                return operate(np.asarray(left, dtype=np.float64), np.asarray(right, dtype=np.float64))
         if isinstance(node, ast.Name) and node.id in _NAMED_NUMBERS:
             return _NAMED_NUMBERS[node.id]
         if isinstance(node, (ast.List, ast.Tuple)):

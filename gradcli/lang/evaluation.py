@@ -124,9 +124,10 @@ def non_finite_grads(result: EvalResult) -> list[str]:
 
 def as_output(out, program: Program) -> Tensor:
     if isinstance(out, tuple):
-        raise EvalError("the expression gives several values (such as values and indices)",
+        fields = getattr(out, "_fields", None) or ("values", "indices")
+        raise EvalError(f"the expression gives several values ({', '.join(fields)})",
                         source=program.source, span=(0, len(program.source)),
-                        hint="pick one: add [0] or .values")
+                        hint=f"take one: add .{fields[0]} (or [0])" + (f", or .{fields[1]}" if len(fields) > 1 else ""))
     if isinstance(out, (int, float, bool)):
         return Tensor._make(np.asarray(float(out)), None)
     if not isinstance(out, Tensor):

@@ -167,6 +167,49 @@ def test_math_notation_that_eval_does_not_read_gets_its_pytorch_spelling(name):
             assert ours["output"]["value"] == expected
 
 
+def test_a_value_generator_with_arithmetic_is_torchs_draw_scaled():
+    # torch.manual_seed(0); torch.randn(2, 2, dtype=torch.float64) / 20 -> first element 1.5409961082440433 / 20
+    _, obj = run_json("eval", "A.sum()", "A=randn(2,2)/20")
+    assert obj["tensors"]["A"]["value"][0][0] == 1.5409961082440433 / 20
+
+
+@pytest.mark.parametrize("args, hint", [
+    (["x=2", "x**2"], 'hint: gradcli eval "x**2" x=2'),
+    (["x=2", "y=3", "x*y"], 'hint: gradcli eval "x*y" x=2 y=3'),
+])
+def test_eval_says_the_expression_comes_first(args, hint):
+    result = run("eval", *args)
+    assert result.exit_code == 2 and "the expression comes first" in result.stderr
+    assert result.stderr.splitlines()[-1] == hint
+
+
+@pytest.mark.parametrize("expr, hint", [
+    ("x.max(dim=0)", "take one: add .values (or [0]), or .indices"),
+    ("x.max(dim=0) * 2", "take one: .values (or [0]), or .indices"),
+    ("torch.sort(x).exp()", ".values"),
+])
+def test_a_values_indices_result_gets_a_hint_about_values(expr, hint):
+    result = run("eval", expr, "x=[1,3,2]")
+    assert result.exit_code == 2 and hint in result.stderr.splitlines()[-1], result.stderr
+
+
+def test_ops_filters_by_name():
+    result = run("ops", "softmax", "--no-color", "--width", "200")
+    assert result.exit_code == 0
+    names = [line.split()[0] for line in result.stdout.splitlines()[1:] if line.strip()]
+    assert "softmax" in names and "log_softmax" in names and all("softmax" in n for n in names)
+    data = json.loads(run("ops", "linalg.", "--json").stdout)
+    assert data["ops"] and all(op["name"].startswith("linalg.") for op in data["ops"])
+    result = run("ops", "sofmax")
+    assert result.exit_code == 2 and "did you mean `softmax`" in result.stderr
+
+
+def test_check_help_lists_every_exit_code():
+    text = " ".join(run("check", "--help").stdout.split())
+    assert all(f"{code}: " in text for code in (0, 1, 2, 3))  # 3: CheckReport.exit_code's "agrees, not proven"
+    assert "3: agrees at every point, not proven" in text
+
+
 def test_missing_names_are_listed():
     result = run("eval", "x*y + z", "x=1")
     assert result.exit_code == 2
