@@ -4,7 +4,8 @@ VALUE is one of
   2.5, -1, nan, inf, pi, 1/3, 10**3   a number (a 0-d tensor); arithmetic on numbers is float64 (IEEE)
   [1,2,3], [[1,2],[3,4]]             a nested list
   randn(3,4) rand(2) zeros(2,3) ones(3) arange(5) arange(0,1,0.25) linspace(0,1,5) eye(3) full((2,2),7)
-  @path                              a file: .npy, .npz (@f.npz:key), .json, or comma/whitespace text;
+  @path                              a file: .npy, .npz (@f.npz:key), .json, or comma/whitespace text
+                                     (@t.csv:name: the column a header line names);
                                      any of them gzip-compressed (.gz); FIFOs and /dev/stdin work
   @-  (or -)                         the same formats read from standard input (sniffed by content)
 Values are parsed with `ast` through a whitelist, never evaluated as Python.  Files are read strictly: an
@@ -54,6 +55,7 @@ _OTHER_COMPRESSIONS = ((b"BZh", "bzip2"), (b"\xfd7zXZ\x00", "xz"), (b"\x28\xb5\x
 _DELIMITERS = {".csv": ",", ".tsv": "\t"}
 _STREAM_HEAD_BYTES = 1 << 16  # files larger than this are parsed straight from the file
 _NPZ_KEY = re.compile(r"(?is)(.*\.npz(?:\.gz)?):([^/]*)")
+_TABLE_COLUMN = re.compile(r"(?is)(.*\.(?:csv|tsv|txt)(?:\.gz)?):([^/]+)")  # @table.csv:NAME, a column by its header
 _NUMBER = re.compile(r"(?i)[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?|nan|inf|infinity)")
 
 
@@ -322,15 +324,22 @@ def _generator_shape(name, args) -> tuple:
 
 def _read_file(path_text: str, limits: Limits, source=None, offset=0):
     """The array in file `path_text` (`file.npz:key` names one array of an .npz)."""
-    key = None
+    key = column = None
     if not os.path.lexists(path_text):
         match = _NPZ_KEY.fullmatch(path_text)
         if match and os.path.lexists(match.group(1)):
             path_text, key = match.group(1), match.group(2)
+        match = _TABLE_COLUMN.fullmatch(path_text)
+        if key is None and match and os.path.lexists(match.group(1)):
+            path_text, column = match.group(1), match.group(2)
     if not path_text:
         raise InputError("expected a file name after @", source=source, span=(offset, offset + 1),
                          hint="@values.npy, @data.csv, or - for standard input")
     what, extension = _excerpt(path_text, 200), _extension(path_text)
+    if column is not None:  # @table.csv:NAME, the column its header names
+        with _open_path(path_text, limits, source, offset) as stream:
+            data = _read_opened(stream, path_text, limits, source, offset)
+        return _table_column(data, what, column, extension, limits)
     with _open_path(path_text, limits, source, offset) as stream:
         try:
             head = stream.peek(_STREAM_HEAD_BYTES)[:_STREAM_HEAD_BYTES]
@@ -493,6 +502,30 @@ def _decode(data: bytes, what: str, limits: Limits, *, key, extension: str):
     if extension == ".json" or data[first:first + 1] in (b"[", b"{"):
         return _from_json(data, what, limits)
     return _from_text(data, _table_from_bytes(data, what), what, limits, delimiter=_DELIMITERS.get(extension))
+
+
+def _table_column(data: bytes, what: str, column: str, extension: str, limits: Limits) -> np.ndarray:
+    """The column named `column` by the header line of a CSV/TSV/text table, as a vector."""
+    if data[:2] == _GZIP_MAGIC:
+        data = _gunzip(data, what, limits)
+    text = _text_bytes(data, what).decode("utf-8")
+    lines = text.splitlines(keepends=True)
+    first = next((k for k, line in enumerate(lines) if line.split("#", 1)[0].strip()), None)
+    if first is None:
+        raise InputError(f"cannot read {what}: it holds no header line naming '{column}'")
+    header = lines[first].split("#", 1)[0].strip()
+    delimiter = _DELIMITERS.get(extension) or ("," if "," in header else "\t" if "\t" in header else None)
+    names = [n.strip() for n in (header.split(delimiter) if delimiter else header.split())]
+    if column not in names:
+        close = difflib.get_close_matches(column, names, n=1)
+        raise InputError(f"{what} has no column '{_excerpt(column, 40)}' (its header: {', '.join(names[:12])})",
+                         hint=f"did you mean @{what}:{close[0]}?" if close else None)
+    body = "".join(lines[first + 1:]).encode()
+    table = _from_text(body, _table_from_bytes(body, what), what, limits, delimiter=delimiter)
+    table = np.atleast_2d(table) if table.ndim < 2 and len(names) > 1 else table
+    if table.ndim == 2 and table.shape[1] != len(names):
+        raise InputError(f"cannot read {what}: the header names {len(names)} columns, the rows hold {table.shape[1]}")
+    return table.reshape(-1) if len(names) == 1 else table[:, names.index(column)]
 
 
 def _gunzip(data: bytes, what: str, limits: Limits) -> bytes:
@@ -774,6 +807,13 @@ def _text_error(text: str, what: str, delimiter: str | None, reader_message: str
                 return InputError(f"cannot read {what}: line {number}, column {column}: '{_excerpt(field)}' "
                                   "is separated by commas, the first line by whitespace", hint=hint)
             if not _NUMBER.fullmatch(field):
+                names = [f.strip() for f in fields]
+                if columns is None and all(n and not _NUMBER.fullmatch(n) for n in names):  # a header row
+                    shown = ", ".join(_excerpt(n, 20) for n in names[:8]) + (", ..." if len(names) > 8 else "")
+                    pick = f"@{what}:{_excerpt(names[0], 20)}"
+                    return InputError(f"cannot read {what}: line {number} is a header ({shown}), not numbers",
+                                      hint=f"pick a column with {pick}, or evaluate at every row with "
+                                           f"--rows {what} (the header names the variables)")
                 return InputError(f"cannot read {what}: line {number}, column {column}: "
                                   f"'{_excerpt(field)}' is not a number", hint=hint)
         if columns is None:
