@@ -80,6 +80,9 @@ def _gradcli_targets(target: str, names: list[str]) -> list[str]:
 
 
 HEAVY = LAZY_THIRD_PARTY | {"numpy"}  # numpy: ~60 ms, which `check` and `--help` never pay
+# gradcli modules that are slow to import themselves: loaded late by the commands that need them only on a path
+# (eval loads the homework reader, ~90 ms of tables, only to spell a homework-notation expression it refused)
+HEAVY_GRADCLI = {"gradcli.homework.reader"}
 
 
 _VISITING: set = set()
@@ -95,6 +98,7 @@ def _heavy_loads(module: str) -> frozenset:
             continue
         if target.split(".")[0] in HEAVY:
             found.add(target.split(".")[0])
+        found |= HEAVY_GRADCLI.intersection(_gradcli_targets(target, names))
         loaded = _gradcli_targets(target, names)
         if target.startswith("gradcli.") and target.count(".") > 1:  # importing a.b.c runs a.b's __init__
             loaded.append(target.rsplit(".", 1)[0])

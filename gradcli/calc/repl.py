@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+import textwrap
 import traceback
 from dataclasses import dataclass, field
 from difflib import get_close_matches
@@ -42,15 +43,20 @@ LINE_SLACK = 256  # characters a line may have beyond --max-length: `const NAME 
 
 _BINDING = re.compile(r"\s*(const\s+)?([A-Za-z_]\w*)\s*=(?!=)(.*)", re.S)
 
-HELP = """\
-NAME = VALUE          bind a tensor that requires grad: 2, [1,2,3], randn(3,4), @file.npy ...
-const NAME = VALUE    bind a tensor that does not require grad (its .grad stays None)
-EXPRESSION            evaluate with the bound tensors, run backward() and print as `gradcli eval` does
-:vars                 list the bound tensors            :del NAME   forget one
-:check on|off         the sympy cross-check (on: for small inputs, as eval)
-:hessian [on|off]     also print the Hessian of a scalar output (no argument: toggle)
-:json [on|off]        print one JSON object per answer instead of a table (no argument: toggle)
-:help                 this text                          :quit       end the session (also Ctrl-D)"""
+HELP = (  # (what to type, what it does): the second column wraps under itself at the console's width
+    ("NAME = VALUE", "bind a tensor that requires grad: 2, [1,2,3], randn(3,4), @file.npy ..."),
+    ("const NAME = VALUE", "bind a tensor that does not require grad (its .grad stays None)"),
+    ("EXPRESSION", "evaluate with the bound tensors, run backward() and print as `gradcli eval` does"),
+    (":vars", "list the bound tensors"),
+    (":del NAME", "forget one"),
+    (":check on|off", "the sympy cross-check (on: for small inputs, as eval)"),
+    (":hessian [on|off]", "also print the Hessian of a scalar output (no argument: toggle)"),
+    (":json [on|off]", "print one JSON object per answer instead of a table (no argument: toggle)"),
+    (":help", "this text"),
+    (":quit", "end the session (also Ctrl-D)"),
+)
+HELP_COLUMN = 22
+
 
 COMMANDS = (":check", ":del", ":help", ":hessian", ":json", ":quit", ":vars")
 
@@ -130,8 +136,7 @@ class Session:
         (self.inputs if const else self.consts).pop(name, None)
         if self.interactive:
             kind = "const" if const else "requires grad"
-            self.console.print(f"{name} = {format_array(value)}  {format_shape(value.shape)}, {kind}",
-                               markup=False, highlight=False)
+            self._print_value(f"{name} = ", value, f"  {format_shape(value.shape)}, {kind}")
 
     def evaluate(self, expression: str) -> None:
         settings = self.settings
@@ -165,7 +170,10 @@ class Session:
         if name in (":quit", ":q", ":exit"):
             raise Quit
         if name in (":help", ":h", ":?"):
-            self.console.print(HELP, markup=False, highlight=False)
+            for term, text in HELP:  # prose: wrapped between words, under its own column
+                self.console.print(textwrap.fill(text, max(self.console.width, 40), initial_indent=term.ljust(
+                    HELP_COLUMN), subsequent_indent=" " * HELP_COLUMN, break_long_words=False,
+                    break_on_hyphens=False), markup=False, highlight=False, soft_wrap=True)
         elif name == ":vars":
             self.list_vars()
         elif name == ":del":
@@ -202,8 +210,13 @@ class Session:
             return
         for name, value in {**self.inputs, **self.consts}.items():
             kind = "const" if name in self.consts else "requires grad"
-            self.console.print(f"{name}  {format_shape(value.shape)}  {kind}  {format_array(value)}", markup=False,
-                               highlight=False)
+            self._print_value(f"{name}  {format_shape(value.shape)}  {kind}  ", value)
+
+    def _print_value(self, head: str, value, tail: str = "") -> None:
+        """`head` then the value, a matrix as a matrix: its lines under its first, numpy wrapping at the width."""
+        text = format_array(value, linewidth=max(self.console.width - len(head), 20))
+        self.console.print(head + text.replace("\n", "\n" + " " * len(head)) + tail, markup=False, highlight=False,
+                           soft_wrap=True)
 
     def _say(self, text: str) -> None:
         """Confirmation and help texts: on a terminal only, so that piped output holds answers alone."""

@@ -313,7 +313,7 @@ class RowEvaluator:
                 out = evaluate(program, EngineBackend(variables, self.dtype))
                 if type(out) is not Tensor or out.array.shape != (n,) or out.array.dtype != dt:
                     return None
-                gout = 1.0 if self.grad_output is None else self.grad_output
+                gout = np.full(n, 1.0 if self.grad_output is None else self.grad_output, dtype=dt)  # per row
                 if backward_error(out, gout, self.dtype) is not None:
                     return None
         except (GradcliError, EngineError, ValueError, TypeError, ArithmeticError):

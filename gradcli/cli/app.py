@@ -160,6 +160,13 @@ ColorOpt = Annotated[ColorMode, typer.Option("--color", help="Colour: auto (on a
 WidthOpt = Annotated[int | None, typer.Option(
     "--width", min=20, max=1000,
     help="Fit the output to N columns (default: the terminal's width, or COLUMNS; piped: unlimited).")]
+FullOpt = Annotated[bool, typer.Option(
+    "--full", help="Print every element of every tensor, matrices as matrices (torch.set_printoptions("
+                   "profile=\"full\")).")]
+ThresholdOpt = Annotated[int | None, typer.Option(
+    "--threshold", metavar="N", show_default=False,
+    help="Summarise a tensor of more than N elements, its edges and min/max/norm (default 1000, as "
+         "torch.set_printoptions(threshold=N)).")]
 MaxLengthOpt = Annotated[int, typer.Option("--max-length", help="Longest expression or value, in characters.",
                                            rich_help_panel="Limits")]
 MaxDepthOpt = Annotated[int, typer.Option("--max-depth", help="Deepest nesting of the expression.",

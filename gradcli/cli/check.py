@@ -64,7 +64,7 @@ def check_command(
     """Check a derivative: is --expect the derivative of FUNCTION? Without --expect, print the derivative.
 
     Example: [bold]gradcli check "x^2 sin(x)" --wrt x --expect "2x sin(x) + x^2 cos(x)"[/]
-    Exit code 0: correct, 1: incorrect, 2: an error (or undecided).
+    Exit code 0: correct, 1: incorrect, 2: an error (or undecided), 3: agrees at every point, not proven.
     """
     def valid_options():
         options.seconds(timeout, "--timeout")
@@ -82,9 +82,9 @@ def check_command(
         if json_out:
             sys.stdout.write(render_json.dumps(data) + "\n")
         else:
-            from gradcli.render.symbolic_render import print_check_report
+            from gradcli.render.symbolic_render import print_check_report, print_check_report_latex
 
-            print_check_report(data, console(no_color, color, width))
+            (print_check_report_latex if latex else print_check_report)(data, console(no_color, color, width))
             if steps:
                 from gradcli.homework.steps import print_check_steps
 

@@ -1,6 +1,7 @@
 """`gradcli eval`: an expression, its values, backward; the table, JSON, files or rows."""
 
 # No `from __future__ import annotations`: typer reads the option annotations (see cli/app.py).
+import ast
 import sys
 from typing import Annotated
 
@@ -18,6 +19,7 @@ from gradcli.cli.app import (
     ColorOpt,
     DebugOpt,
     DType,
+    FullOpt,
     JsonOpt,
     MaxDepthOpt,
     MaxElementsOpt,
@@ -26,6 +28,7 @@ from gradcli.cli.app import (
     MaxNodesOpt,
     NoColorOpt,
     OutFormat,
+    ThresholdOpt,
     TimeoutOpt,
     WidthOpt,
     app,
@@ -39,6 +42,8 @@ from gradcli.io.inputs import LazyGenerator, read_values
 from gradcli.io.outputs import check_distinct_files, emit_single, input_file
 from gradcli.lang.evaluation import produced_non_finite
 from gradcli.render import json_out as render_json
+from gradcli.render.text import print_options
+from gradcli.safety.errors import GradcliError, ParseError
 from gradcli.safety.guard import deadline
 
 
@@ -78,6 +83,8 @@ def eval_command(
     no_color: NoColorOpt = False,
     color: ColorOpt = ColorMode.auto,
     width: WidthOpt = None,
+    full: FullOpt = False,
+    threshold: ThresholdOpt = None,
     debug: DebugOpt = False,
     max_length: MaxLengthOpt = DEFAULTS.max_length,
     max_depth: MaxDepthOpt = DEFAULTS.max_depth,
@@ -149,6 +156,8 @@ def eval_command(
                            max_length=max_length, max_depth=max_depth, max_nodes=max_nodes,
                            max_elements=max_elements, max_exponent=max_exponent, seed=seed, order=order,
                            max_memory=max_memory)
+        options.print_threshold(full, threshold)
+        options.expression_first("eval", expression, assignments or [])
 
     expression = expression.strip()  # " -x^2": see expression_may_start_with_minus
     # rows mode bounds each row by --timeout (gradcli/calc/rows.py), not the whole stream
@@ -186,9 +195,16 @@ def eval_command(
         checks = {"check": check, "check_limit": check_limit, "check_timeout": check_timeout, "latex": latex,
                   "gradcheck": gradcheck}
         # the table prints the answer as soon as it exists and the check after it; JSON and files wait for both
-        result = calculate(expression, values.inputs, values.consts, grad_output=values.grad_output, dtype=dt,
-                           limits=limits, hessian=hessian, jacobian=jacobian, order=order,
-                           **({"check": False} if table else checks))
+        try:
+            result = calculate(expression, values.inputs, values.consts, grad_output=values.grad_output, dtype=dt,
+                               limits=limits, hessian=hessian, jacobian=jacobian, order=order,
+                               **({"check": False} if table else checks))
+        except ParseError as err:
+            spelled = homework_spelling(err, expression, frozenset(values.inputs) | frozenset(values.consts), limits)
+            if spelled is not None:
+                err.hint = (f"homework notation (2x, sin x) is read by gradcli check, explain and steps; eval reads "
+                            f"PyTorch syntax, multiplication and calls written out: {spelled}")
+            raise
         if output or fmt or raw or save:  # files and raw output: gradcli/io/outputs.py
 
             emit_single(result, output=output, fmt=fmt, raw=raw, json_flag=json_out, saves=save or [],
@@ -202,7 +218,8 @@ def eval_command(
             from gradcli.render.table import print_eval_result
 
             screen = console(no_color, color, width)
-            print_eval_result(result, screen, between=lambda: _check_after_answer(result, screen, checks, dt))
+            with print_options(options.print_threshold(full, threshold)):
+                print_eval_result(result, screen, between=lambda: _check_after_answer(result, screen, checks, dt))
         if result.error is not None:
             sys.stderr.write(f"gradcli: error: {result.error}\n")
             if "implicitly created only for scalar outputs" in result.error:
@@ -216,3 +233,20 @@ def eval_command(
             sys.stderr.write("hint: please report it with this command line; --no-strict keeps exit status 0\n")
         if (found and strict is not False) or (strict and produced_non_finite(result)):
             raise typer.Exit(EXIT_NO)
+
+
+def homework_spelling(err: ParseError, expression: str, known: frozenset, limits) -> str | None:
+    """The PyTorch spelling of an expression eval could not parse when the homework reader reads it
+    (x^2 sin x -> x^2*sin(x)), or None."""
+    if err.source != expression or not err.message.startswith("cannot parse"):
+        return None
+    from gradcli.homework.reading import pytorch_expression  # the homework reader: only on this error's path
+
+    try:
+        text, renamed = pytorch_expression(expression, known, limits)
+        tree = ast.parse(text, mode="eval")
+    except (GradcliError, SyntaxError, ValueError, RecursionError):
+        return None
+    if any(user != name for user, name in renamed.items()):
+        return None
+    return ast.unparse(tree).replace(" ** ", "^").replace(" * ", "*")

@@ -13,8 +13,10 @@ from gradcli.cli.app import (
     ColorMode,
     ColorOpt,
     DebugOpt,
+    FullOpt,
     JsonOpt,
     NoColorOpt,
+    ThresholdOpt,
     TimeoutOpt,
     WidthOpt,
     app,
@@ -26,6 +28,7 @@ from gradcli.cli.app import (
 from gradcli.homework.explain import explain, to_dict
 from gradcli.io.inputs import LazyGenerator, parse_assignments, parse_value
 from gradcli.render import json_out as render_json
+from gradcli.render.text import print_options
 
 
 @app.command("explain", context_settings={"ignore_unknown_options": True})
@@ -44,6 +47,8 @@ def explain_command(
     no_color: NoColorOpt = False,
     color: ColorOpt = ColorMode.auto,
     width: WidthOpt = None,
+    full: FullOpt = False,
+    threshold: ThresholdOpt = None,
     debug: DebugOpt = False,
     timeout: TimeoutOpt = DEFAULTS.max_seconds,
     torch_names: Annotated[bool | None, typer.Option(
@@ -59,6 +64,8 @@ def explain_command(
     expression = expression.strip()  # " -x^2": see expression_may_start_with_minus
     def valid_options():
         options.check_explain(timeout=timeout, seed=seed)
+        options.print_threshold(full, threshold)
+        options.expression_first("explain", expression, assignments or [])
 
     with user_errors(debug, json_out), guarded(timeout, validate=valid_options):
         limits = limits_from(DEFAULTS.max_length, DEFAULTS.max_depth, DEFAULTS.max_nodes, DEFAULTS.max_elements,
@@ -78,4 +85,5 @@ def explain_command(
         else:
             from gradcli.render.explain_render import print_explanation
 
-            print_explanation(explanation, console(no_color, color, width), torch_names=torch_names)
+            with print_options(options.print_threshold(full, threshold)):
+                print_explanation(explanation, console(no_color, color, width), torch_names=torch_names)

@@ -1,9 +1,14 @@
 """`gradcli ops`: every supported operation."""
 
 # No `from __future__ import annotations`: typer reads the option annotations (see cli/app.py).
+import difflib
 import sys
+from typing import Annotated
+
+import typer
 
 from gradcli.cli.app import (
+    EXIT_ERROR,
     ColorMode,
     ColorOpt,
     JsonOpt,
@@ -18,14 +23,21 @@ from gradcli.render import json_out as render_json
 
 @app.command("ops")
 def ops_command(
+    pattern: Annotated[str | None, typer.Argument(
+        metavar="[NAME]", show_default=False,
+        help="Only the operations whose name holds NAME (softmax, linalg., norm); else those whose description "
+             "does.")] = None,
     json_out: JsonOpt = False,
     no_color: NoColorOpt = False,
     color: ColorOpt = ColorMode.auto,
     width: WidthOpt = None,
 ):
-    """List every supported operation with its signature and a one-line description."""
+    """List every supported operation with its signature and a one-line description (or those NAME picks).
+
+    Example: [bold]gradcli ops softmax[/]
+    """
     entries = []
-    for name, spec in sorted(REGISTRY.items()) + sorted(("linalg." + n, s) for n, s in LINALG.items()):
+    for name, spec in _matching(pattern):
         forms = [f for f, ok in (("torch", spec.torch and not spec.linalg), ("torch.linalg", spec.linalg),
                                  ("F", spec.functional), ("method", spec.method)) if ok]
         entries.append({"name": name, "signature": spec.signature, "description": spec.doc,
@@ -36,3 +48,23 @@ def ops_command(
     from gradcli.render.ops_table import print_ops
 
     print_ops(entries, console(no_color, color, width))
+
+
+def _matching(pattern: str | None) -> list:
+    """(name, spec) of the ops NAME picks: a substring of the name (case ignored, a leading torch./F. dropped),
+    else of the description; every op without NAME.  None picked is an error with the nearest names."""
+    every = sorted(REGISTRY.items()) + sorted(("linalg." + n, s) for n, s in LINALG.items())
+    if pattern is None:
+        return every
+    key = pattern.strip().lower()
+    for prefix in ("torch.nn.functional.", "torch.", "f.", "nn.functional."):
+        key = key.removeprefix(prefix)
+    picked = [(n, s) for n, s in every if key in n.lower()] or \
+        [(n, s) for n, s in every if key and key in s.doc.lower()]
+    if not picked:
+        close = difflib.get_close_matches(key, [n for n, _ in every], n=3, cutoff=0.6)
+        sys.stderr.write(f"gradcli: error: no operation is named like '{pattern}'\n"
+                         + (f"hint: did you mean {' or '.join(f'`{c}`' for c in close)}?\n" if close else
+                            "hint: gradcli ops lists them all\n"))
+        raise typer.Exit(EXIT_ERROR)
+    return picked

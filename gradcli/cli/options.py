@@ -7,6 +7,7 @@ positive count.  Each bad value gets one specific message (exit 2), never an int
 from __future__ import annotations
 
 import math
+import re
 
 from gradcli.safety.errors import InputError
 
@@ -53,6 +54,34 @@ def check_eval(*, timeout, check_timeout, check_limit, max_length, max_depth, ma
     seed_value(seed)
     if order is not None:
         count(order, "--order")
+
+
+def print_threshold(full: bool, threshold: int | None) -> float | None:
+    """--full or --threshold N (torch.set_printoptions(profile="full") or threshold=N): elements a tensor may
+    have and still be printed whole; None for the default (torch's 1000)."""
+    if full and threshold is not None:
+        raise InputError("--full and --threshold both say how much of a tensor to print",
+                         hint="give one: --full prints every element, --threshold N summarises past N")
+    if threshold is not None:
+        count(threshold, "--threshold", minimum=0)
+    return math.inf if full else threshold
+
+
+_ASSIGNMENT = re.compile(r"\s*[^\W\d]\w*\s*=(?!=)")
+
+
+def expression_first(command: str, expression: str, assignments: list[str]) -> None:
+    """`gradcli eval x=2 "x**2"`: a NAME=VALUE where the expression goes is an error that says the expression
+    comes first, and shows the command in that order."""
+    if not _ASSIGNMENT.match(expression):
+        return
+    rest = [a for a in assignments if not _ASSIGNMENT.match(a)]
+    shown = " ".join(f'"{a}"' if any(c in a for c in " *()[]|&<>") else a for a in [*rest[:1], expression,
+                                                                                    *[a for a in assignments
+                                                                                      if a not in rest[:1]]])
+    raise InputError(f"the expression comes first, then the NAME=VALUE tensors; got {expression} first",
+                     hint=f"gradcli {command} {shown}" if rest else
+                     f'gradcli {command} "EXPRESSION" {expression}')
 
 
 def check_run(*, timeout, max_memory) -> None:

@@ -15,9 +15,11 @@ from gradcli.cli.app import (
     ColorOpt,
     DebugOpt,
     DType,
+    FullOpt,
     JsonOpt,
     MaxElementsOpt,
     NoColorOpt,
+    ThresholdOpt,
     WidthOpt,
     app,
     console,
@@ -25,6 +27,7 @@ from gradcli.cli.app import (
     limits_from,
     user_errors,
 )
+from gradcli.render.text import print_options
 
 
 @app.command("repl")
@@ -38,6 +41,8 @@ def repl_command(
     no_color: NoColorOpt = False,
     color: ColorOpt = ColorMode.auto,
     width: WidthOpt = None,
+    full: FullOpt = False,
+    threshold: ThresholdOpt = None,
     debug: DebugOpt = False,
     max_elements: MaxElementsOpt = DEFAULTS.max_elements,
     timeout: Annotated[float, typer.Option("--timeout", help="Wall-time limit of each line, in seconds.",
@@ -57,6 +62,7 @@ def repl_command(
         options.megabytes(max_memory)
         options.seed_value(seed)
         options.count(max_elements, "--max-elements")
+        options.print_threshold(full, threshold)
 
     # the session runs in a supervised worker under the memory limit; a line stuck in one numpy call past
     # --timeout (or Ctrl-C that it cannot act on) ends the worker from outside (gradcli/safety/guard.py)
@@ -66,5 +72,6 @@ def repl_command(
                                      DEFAULTS.max_exponent, timeout), max_memory_mb=max_memory)
         settings = repl.Settings(json=json_out, check=None if check else False, hessian=hessian,
                                  dtype=dtype.value, seed=seed, limits=limits, debug=debug)
-        code = repl.run(settings, console(no_color, color, width))
+        with print_options(options.print_threshold(full, threshold)):
+            code = repl.run(settings, console(no_color, color, width))
     raise typer.Exit(code)

@@ -10,24 +10,11 @@ import errno
 import os
 import signal
 import sys
-import unicodedata
+
+from gradcli.render.ascii import ASCII_FALLBACKS, ascii_fallback, ascii_text  # noqa: F401 - shared here
 
 COLOR_CHOICES = ("auto", "always", "never")
 COMPLETE_VAR = "_GRADCLI_COMPLETE"  # set by the completion scripts when they call gradcli
-
-# What a terminal that cannot encode gradcli's symbols gets instead (LANG=C, PYTHONIOENCODING=ascii).
-ASCII_FALLBACKS = {
-    "∂": "d", "·": "*", "✓": "ok", "✗": "x", "≠": "!=", "≤": "<=", "≥": ">=", "…": "...", "‖": "|",
-    "Δ": "delta", "→": "->", "←": "<-", "×": "x", "—": "-", "–": "-", "′": "'", "″": "''", "ⁿ": "^n",
-    "−": "-", "∪": " U ", "±": "+-", "≈": "~", "∈": " in ", "⋅": "*",
-    "√": "sqrt", "∞": "inf", "π": "pi", "σ": "sigma", "∑": "sum", "•": "*", "“": '"', "”": '"', "’": "'",
-    **{sup: "^" + str(digit) for digit, sup in enumerate("⁰¹²³⁴⁵⁶⁷⁸⁹")},
-    "⁻": "^-",
-    **{sub: str(digit) for digit, sub in enumerate("₀₁₂₃₄₅₆₇₈₉")},
-}
-_HORIZONTAL = set("─━═╌╍┄┅┈┉╴╶╸╺")
-_VERTICAL = set("│┃║╎╏┆┇┊┋╵╷╹╻")
-
 
 class ClosedStream:
     """Stands in for a standard stream the process was started without (`>&-`, `2>&-`, `<&-`): using it
@@ -82,58 +69,65 @@ def fill_closed_streams() -> None:
             setattr(sys, name, ClosedStream(word))
 
 
-def ascii_fallback(char: str) -> str:
-    """The ASCII stand-in of one character that the output encoding cannot encode."""
-    if char in ASCII_FALLBACKS:
-        return ASCII_FALLBACKS[char]
-    if "\u2500" <= char <= "\u257f":  # box drawing
-        return "-" if char in _HORIZONTAL else "|" if char in _VERTICAL else "+"
-    if "\u2580" <= char <= "\u259f":  # block elements
-        return "#"
-    if "\u2800" <= char <= "\u28ff":  # braille dots (terminal plots)
-        return " " if char == "\u2800" else "*"
-
-    # modifier letters and other compatibility forms (ᶜ, ᵢ, ﬁ): their ASCII base, ^ for a superscript
-    kind, _, base = unicodedata.decomposition(char).partition(" ")
-    plain = unicodedata.normalize("NFKD", char).encode("ascii", "ignore").decode()
-    if plain:
-        return ("^" if kind == "<super>" else "") + plain
-    return "?"
-
-
-def ascii_text(text: str) -> str:
-    """A run of unencodable characters in ASCII: ‖·‖ -> norm, x² -> x^2, aᶜ⁻¹ -> a^(c-1)."""
-    text = text.replace("‖·‖", "norm")
-    out, superscript = [], []
-    for char in text + "\0":
-        fallback = ascii_fallback(char) if char != "\0" else ""
-        if fallback.startswith("^") and len(fallback) > 1:
-            superscript.append(fallback[1:])
-            continue
-        if superscript:
-            exponent = "".join(superscript)
-            out.append("^" + (exponent if len(superscript) == 1 else f"({exponent})"))
-            superscript = []
-        out.append(fallback)
-    return "".join(out)
-
-
 def _encode_fallback(err: UnicodeError):
     if not isinstance(err, UnicodeEncodeError):
         raise err
     return ascii_text(err.object[err.start:err.end]), err.end
 
 
-def install_ascii_fallback(*streams) -> None:
+def install_ascii_fallback(*streams, environ=None) -> None:
     """Streams whose encoding cannot carry ∂, · or ✓ print ASCII stand-ins instead of raising
-    UnicodeEncodeError.  Streams that can (UTF-8) are left untouched."""
+    UnicodeEncodeError, and so do streams of a user whose locale says the terminal is not UTF-8
+    (LC_ALL=C, LANG=C, LC_CTYPE=POSIX, a Latin-1 locale): Python's UTF-8 mode turns the C locale's streams
+    into UTF-8 ones, so their encoding alone does not tell.  Other streams are left untouched."""
     try:
         codecs.lookup_error("gradcli-ascii")
     except LookupError:
         codecs.register_error("gradcli-ascii", _encode_fallback)
+    ascii_locale = not locale_is_unicode(user_locale_environment() if environ is None else environ)
     for stream in streams:
         if _cannot_encode(stream):
             stream.reconfigure(errors="gradcli-ascii")
+        elif ascii_locale and hasattr(stream, "reconfigure") and not isinstance(stream, ClosedStream):
+            stream.reconfigure(encoding="ascii", errors="gradcli-ascii")
+
+
+_LOCALE_VARS = ("LC_ALL", "LC_CTYPE", "LANG")
+
+
+def user_locale_environment() -> dict:
+    """The locale variables as the user set them.  Python's start-up replaces a C locale's LC_CTYPE by
+    C.UTF-8 in os.environ (PEP 538), so on Linux they are read from the environment the process was started
+    with (/proc/self/environ); elsewhere from os.environ, a LC_CTYPE=C.UTF-8 that Python set itself (it then
+    runs in UTF-8 mode unasked) not counted."""
+    try:
+        with open("/proc/self/environ", "rb") as f:
+            pairs = (item.partition(b"=") for item in f.read().split(b"\0"))
+            return {k.decode(errors="replace"): v.decode(errors="replace") for k, _, v in pairs
+                    if k.decode(errors="replace") in _LOCALE_VARS}
+    except OSError:
+        pass
+    found = {name: os.environ[name] for name in _LOCALE_VARS if name in os.environ}
+    coerced = sys.flags.utf8_mode and not os.environ.get("PYTHONUTF8") and "utf8" not in sys._xoptions
+    if coerced and found.get("LC_CTYPE") == "C.UTF-8" and not found.get("LC_ALL"):
+        found["LC_CTYPE"] = "C"
+    return found
+
+
+def locale_is_unicode(environ) -> bool:
+    """Does the user's locale (LC_ALL, else LC_CTYPE, else LANG, as the C library reads them) name a
+    UTF-8 character set?  C and POSIX do not, nor does a locale with another codeset (en_US.ISO-8859-1).
+    A locale that names no codeset (en_US), or none set at all, is left to the stream's own encoding."""
+    for name in _LOCALE_VARS:
+        value = environ.get(name, "")
+        if not value:
+            continue
+        value = value.partition("@")[0]
+        if value in ("C", "POSIX"):
+            return False
+        codeset = value.partition(".")[2].lower().replace("-", "").replace("_", "")
+        return codeset in ("", "utf8")
+    return True
 
 
 def _cannot_encode(stream) -> bool:
@@ -229,7 +223,11 @@ def usage_error_exit_code(err: BaseException) -> int | None:
         return None
     ctx = getattr(err, "ctx", None)
     if type(err).__name__ == "NoArgsIsHelpError" and ctx is not None:
-        sys.stdout.write(ctx.get_help() + "\n")
+        # the error was made from ctx.get_help(), which in rich mode has printed the help already and returned
+        # "" (calling it again printed the help twice); in plain mode it returned the text, printed here
+        text = err.format_message()
+        if text.strip():
+            sys.stdout.write(text.rstrip("\n") + "\n")
         return 2
     message = err.format_message().strip().removesuffix(".")
     message = message[:1].lower() + message[1:] if message[:2] != message[:2].upper() else message

@@ -804,12 +804,12 @@ class _Comparer:
             point, derivative, value, _ = self._plain_counterexample(result.wrt, answer_function) or \
                 min(shown, key=lambda d: self._plainness(d[0]))
             result.verdict, result.decided_by = "incorrect", "numbers"
-            result.counterexample = {"point": _plain(point), "expected": _number(value),
-                                     "derivative": _number(derivative)}
+            result.counterexample = {"point": _plain(point), **_differing_values(value, derivative)}
             if 2 * len(differing) >= len(points) and worst_digits is not None and worst_digits >= 3:
                 result.reason = (f"it agrees to only {worst_digits} significant digits where they differ "
                                  f"({len(differing)} of {len(points)} points); a derivative is exact")
-                result.hint = _rounding_hint(answer.tree, worst_digits)
+                # about rounded constants only when the answer holds one (e^x + 10^-20 holds none)
+                result.hint = _rounding_hint(answer.tree, worst_digits, answer.text) if _has_decimal(answer) else None
             else:
                 result.reason = f"they differ at {len(differing)} of {len(points)} points of the domain"
             return
@@ -1234,6 +1234,19 @@ def _number(value):
 
 def _close(a, b) -> bool:
     return _agreement_digits(a, b) >= EQUAL_DIGITS // 2
+
+
+def _differing_values(value, derivative) -> dict:
+    """The counterexample's two values: floats when 6 significant digits (as printed) tell them apart, else
+    as text with the digits up to where they part and 3 more (2.71828182845904523536028847 against
+    2.71828182845904523536028747), so the difference shows."""
+    digits = _agreement_digits(derivative, value)
+    if digits < 6 or digits >= 99 or not (_is_float(value) and _is_float(derivative)):
+        return {"expected": _number(value), "derivative": _number(derivative)}
+    import mpmath
+
+    shown = min(digits + 3, DIGITS)
+    return {"expected": mpmath.nstr(value, shown), "derivative": mpmath.nstr(derivative, shown)}
 
 
 def _agreement_digits(a, b) -> int:

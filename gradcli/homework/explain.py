@@ -249,8 +249,7 @@ def explain(expression: str, inputs: dict[str, np.ndarray], consts: dict[str, np
             out = Tensor._make(np.asarray(float(out), dtype=dtype.np), None)
         incoming = {}
         if out.requires_grad:
-            seed = np.ones_like(out.array) if grad_output is None else \
-                np.broadcast_to(np.asarray(grad_output, dtype=out.array.dtype), out.array.shape)
+            seed = np.ones_like(out.array) if grad_output is None else np.asarray(grad_output, dtype=out.array.dtype)
             run_backward([out], [seed], retain_graph=True, create_graph=False,
                          observer=lambda node, grad: incoming.__setitem__(node, grad))
     labels = _labels(recorder.calls, leaves, out)

@@ -413,20 +413,22 @@ def print_check_steps(report, console, *, latex: bool = False) -> None:
     function = report_function(report, symbols)
     if function is not None and function.has(sp.Abs):  # |u|ⁿ kept whole for the rules, as `steps` does
         function = _with_modulus(report.function_text, symbols) or function
+    note = "% " if latex else ""  # --latex: every line LaTeX, the prose as comments
     if function is None or getattr(report, "implicit", None):
-        console.print(Text("steps: see gradcli steps (this derivative has no step-by-step form here)",
+        console.print(Text(note + "steps: see gradcli steps (this derivative has no step-by-step form here)",
                            style="yellow"))
         return
     for result in report.results:
         wrt_order = result_wrt_order(result)
         if wrt_order is None:
-            console.print(Text("steps: mixed partial derivatives are not shown step by step", style="yellow"))
+            console.print(Text(note + "steps: mixed partial derivatives are not shown step by step", style="yellow"))
             continue
         wrt, order = wrt_order
         x = symbols.get(wrt) or sp.Symbol(wrt, real=True)
         current = function
         for k in range(order):
-            console.print(Text(f"steps, {'derivative ' + str(k + 1) if order > 1 else 'd/d' + wrt}:", style="bold"))
+            console.print(Text(f"{note}steps, {'derivative ' + str(k + 1) if order > 1 else 'd/d' + wrt}:",
+                               style="bold"))
             derivation = derive(current, x, function_text=report.function_text, style=style)
             print_derivation(derivation, console, latex=latex)
             current = derivation.answer

@@ -626,6 +626,8 @@ def annotate_check(report, data: dict, *, latex: bool = False, display: bool = T
     if display and "parsed" in data:  # a renderer that prints sympy's reading of the function
         data["parsed"] = to_latex(course_functions(function, style), style) if latex and function is not None \
             else echo(report.function_text)
+    if latex and display and report.hessian is not None:
+        data["hessian_latex"] = [[None if e is None else to_latex(e, style) for e in row] for row in report.hessian]
     for result, row in zip(report.results, data["results"]):
         answer = result_answer(result, symbols)
         if display and "expected_parsed" in row and result.expected_text is not None:

@@ -4,7 +4,8 @@ VALUE is one of
   2.5, -1, nan, inf, pi, 1/3, 10**3   a number (a 0-d tensor); arithmetic on numbers is float64 (IEEE)
   [1,2,3], [[1,2],[3,4]]             a nested list
   randn(3,4) rand(2) zeros(2,3) ones(3) arange(5) arange(0,1,0.25) linspace(0,1,5) eye(3) full((2,2),7)
-  @path                              a file: .npy, .npz (@f.npz:key), .json, or comma/whitespace text;
+  @path                              a file: .npy, .npz (@f.npz:key), .json, or comma/whitespace text
+                                     (@t.csv:name: the column a header line names);
                                      any of them gzip-compressed (.gz); FIFOs and /dev/stdin work
   @-  (or -)                         the same formats read from standard input (sniffed by content)
   tensor([0, 2]), long(...), int(...) the value typed as PyTorch types it (see below)
@@ -63,6 +64,7 @@ _OTHER_COMPRESSIONS = ((b"BZh", "bzip2"), (b"\xfd7zXZ\x00", "xz"), (b"\x28\xb5\x
 _DELIMITERS = {".csv": ",", ".tsv": "\t"}
 _STREAM_HEAD_BYTES = 1 << 16  # files larger than this are parsed straight from the file
 _NPZ_KEY = re.compile(r"(?is)(.*\.npz(?:\.gz)?):([^/]*)")
+_TABLE_COLUMN = re.compile(r"(?is)(.*\.(?:csv|tsv|txt)(?:\.gz)?):([^/]+)")  # @table.csv:NAME, a column by its header
 _NUMBER = re.compile(r"(?i)[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?|nan|inf|infinity)")
 
 
@@ -227,17 +229,26 @@ class _ValueReader:
             return float(node.value)
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
             value = self.read(node.operand, depth + 1)
-            if not _is_number(value):
+            if isinstance(value, bool) or (isinstance(value, np.ndarray) and value.dtype == np.bool_):
                 self.fail(node, "a sign can only precede a number")
             value = -value if isinstance(node.op, ast.USub) else value
-            return value if isinstance(value, float) or -2**63 <= value < 2**63 else float(value)
+            return value if not isinstance(value, int) or -2**63 <= value < 2**63 else float(value)
         if isinstance(node, ast.BinOp) and isinstance(node.op, tuple(_ARITHMETIC)):
+            # elementwise, as on tensors: randn(300,300)/20, 2*pi*rand(5), [1,2,3]**2 (left operand drawn first)
             left, right = self.read(node.left, depth + 1), self.read(node.right, depth + 1)
-            if not (_is_number(left) and _is_number(right)):
-                self.fail(node, "arithmetic in a value works on numbers only", hint=_VALUE_HINT)
-            left, right = float(left), float(right)
+            operate = _ARITHMETIC[type(node.op)]
             with np.errstate(all="ignore"):  # IEEE results (1/0 = inf, 10**400 = inf) as PyTorch gives them
-                return float(_ARITHMETIC[type(node.op)](np.float64(left), np.float64(right)))
+                if _is_number(left) and _is_number(right):  # arithmetic on numbers is float64, as the help says
+                    return float(operate(np.float64(left), np.float64(right)))
+                try:
+                    shape = np.broadcast_shapes(np.shape(left), np.shape(right))
+                except ValueError:
+                    self.fail(node, f"the shapes {tuple(np.shape(left))} and {tuple(np.shape(right))} do not "
+                                    "broadcast", hint="give values of one shape, or one a number")
+                if math.prod(shape) > self.limits.max_elements:
+                    self.fail(node, f"the value would have {_count(math.prod(shape))} elements; the limit is "
+                                    f"{self.limits.max_elements}", hint="raise it with --max-elements")
+                return operate(np.asarray(left, dtype=np.float64), np.asarray(right, dtype=np.float64))
         if isinstance(node, ast.Name) and node.id in _NAMED_NUMBERS:
             return _NAMED_NUMBERS[node.id]
         if isinstance(node, (ast.List, ast.Tuple)):
@@ -379,15 +390,22 @@ def _generator_shape(name, args) -> tuple:
 
 def _read_file(path_text: str, limits: Limits, source=None, offset=0, typed: bool = False):
     """The array in file `path_text` (`file.npz:key` names one array of an .npz)."""
-    key = None
+    key = column = None
     if not os.path.lexists(path_text):
         match = _NPZ_KEY.fullmatch(path_text)
         if match and os.path.lexists(match.group(1)):
             path_text, key = match.group(1), match.group(2)
+        match = _TABLE_COLUMN.fullmatch(path_text)
+        if key is None and match and os.path.lexists(match.group(1)):
+            path_text, column = match.group(1), match.group(2)
     if not path_text:
         raise InputError("expected a file name after @", source=source, span=(offset, offset + 1),
                          hint="@values.npy, @data.csv, or - for standard input")
     what, extension = _excerpt(path_text, 200), _extension(path_text)
+    if column is not None:  # @table.csv:NAME, the column its header names
+        with _open_path(path_text, limits, source, offset) as stream:
+            data = _read_opened(stream, path_text, limits, source, offset)
+        return _table_column(data, what, column, extension, limits)
     with _open_path(path_text, limits, source, offset) as stream:
         try:
             head = stream.peek(_STREAM_HEAD_BYTES)[:_STREAM_HEAD_BYTES]
@@ -551,6 +569,30 @@ def _decode(data: bytes, what: str, limits: Limits, *, key, extension: str, type
         return _from_json(data, what, limits, typed)
     return _from_text(data, _table_from_bytes(data, what), what, limits, delimiter=_DELIMITERS.get(extension),
                       typed=typed)
+
+
+def _table_column(data: bytes, what: str, column: str, extension: str, limits: Limits) -> np.ndarray:
+    """The column named `column` by the header line of a CSV/TSV/text table, as a vector."""
+    if data[:2] == _GZIP_MAGIC:
+        data = _gunzip(data, what, limits)
+    text = _text_bytes(data, what).decode("utf-8")
+    lines = text.splitlines(keepends=True)
+    first = next((k for k, line in enumerate(lines) if line.split("#", 1)[0].strip()), None)
+    if first is None:
+        raise InputError(f"cannot read {what}: it holds no header line naming '{column}'")
+    header = lines[first].split("#", 1)[0].strip()
+    delimiter = _DELIMITERS.get(extension) or ("," if "," in header else "\t" if "\t" in header else None)
+    names = [n.strip() for n in (header.split(delimiter) if delimiter else header.split())]
+    if column not in names:
+        close = difflib.get_close_matches(column, names, n=1)
+        raise InputError(f"{what} has no column '{_excerpt(column, 40)}' (its header: {', '.join(names[:12])})",
+                         hint=f"did you mean @{what}:{close[0]}?" if close else None)
+    body = "".join(lines[first + 1:]).encode()
+    table = _from_text(body, _table_from_bytes(body, what), what, limits, delimiter=delimiter)
+    table = np.atleast_2d(table) if table.ndim < 2 and len(names) > 1 else table
+    if table.ndim == 2 and table.shape[1] != len(names):
+        raise InputError(f"cannot read {what}: the header names {len(names)} columns, the rows hold {table.shape[1]}")
+    return table.reshape(-1) if len(names) == 1 else table[:, names.index(column)]
 
 
 def _gunzip(data: bytes, what: str, limits: Limits) -> bytes:
@@ -852,6 +894,13 @@ def _text_error(text: str, what: str, delimiter: str | None, reader_message: str
                 return InputError(f"cannot read {what}: line {number}, column {column}: '{_excerpt(field)}' "
                                   "is separated by commas, the first line by whitespace", hint=hint)
             if not _NUMBER.fullmatch(field):
+                names = [f.strip() for f in fields]
+                if columns is None and all(n and not _NUMBER.fullmatch(n) for n in names):  # a header row
+                    shown = ", ".join(_excerpt(n, 20) for n in names[:8]) + (", ..." if len(names) > 8 else "")
+                    pick = f"@{what}:{_excerpt(names[0], 20)}"
+                    return InputError(f"cannot read {what}: line {number} is a header ({shown}), not numbers",
+                                      hint=f"pick a column with {pick}, or evaluate at every row with "
+                                           f"--rows {what} (the header names the variables)")
                 return InputError(f"cannot read {what}: line {number}, column {column}: "
                                   f"'{_excerpt(field)}' is not a number", hint=hint)
         if columns is None:

@@ -167,9 +167,10 @@ def non_finite_grads(result: EvalResult) -> list[str]:
 
 def as_output(out, program: Program) -> Tensor:
     if isinstance(out, tuple):
-        raise EvalError("the expression gives several values (such as values and indices)",
+        fields = getattr(out, "_fields", None) or ("values", "indices")
+        raise EvalError(f"the expression gives several values ({', '.join(fields)})",
                         source=program.source, span=(0, len(program.source)),
-                        hint="pick one: add [0] or .values")
+                        hint=f"take one: add .{fields[0]} (or [0])" + (f", or .{fields[1]}" if len(fields) > 1 else ""))
     if isinstance(out, (int, float, bool)):
         return Tensor._make(np.asarray(float(out)), None)
     if not isinstance(out, Tensor):
@@ -179,12 +180,12 @@ def as_output(out, program: Program) -> Tensor:
 
 
 def backward_error(out: Tensor, grad_output: np.ndarray | None, dtype) -> str | None:
-    """Run backward as torch would; return PyTorch's error message instead of raising it."""
+    """Run backward as torch would; return PyTorch's error message instead of raising it. `grad_output`
+    must have the output's shape, as torch's `gradient=` must: a scalar for a (2,) output is torch's
+    "Mismatch in shape" error, never broadcast."""
     gradient = None
     if grad_output is not None:
-        gradient = Tensor._make(np.broadcast_to(np.asarray(grad_output, dtype=out.array.dtype), out.array.shape)
-                                if np.ndim(grad_output) == 0 else np.asarray(grad_output, dtype=out.array.dtype),
-                                None)
+        gradient = Tensor._make(np.asarray(grad_output, dtype=out.array.dtype), None)
     try:
         out.backward(gradient)
     except EngineError as err:

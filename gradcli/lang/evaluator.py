@@ -165,6 +165,11 @@ class EngineBackend:
         reads values; anything else in a list is refused here rather than failing inside an op."""
         if not isinstance(value, list) and not (tuples and isinstance(value, tuple)):
             return value
+        fields = getattr(value, "_fields", None)
+        if fields:  # x.max(dim=0) is (values, indices), as in torch: say which part to take
+            op = getattr(value, "op", None) or type(value).__name__
+            raise EvalError(f"{op}(...) gives ({', '.join(fields)}), not one tensor",
+                            hint=f"take one: .{fields[0]} (or [0])" + (f", or .{fields[1]}" if len(fields) > 1 else ""))
         if _holds_tensor(value):
             raise EvalError("a list of tensors cannot be used as a value here", hint="use torch.stack([...])")
         try:

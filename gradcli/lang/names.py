@@ -29,6 +29,25 @@ _MATH_FUNCTIONS = {"exp", "log", "sin", "cos", "tan", "tanh", "sqrt", "asin", "a
                    "log2", "log10", "log1p", "expm1", "atan2", "erf", "erfc", "floor", "ceil", "trunc"}
 
 
+# Math notation that the homework reader (gradcli check, explain, steps) reads and PyTorch spells otherwise:
+# the PyTorch spelling of NAME(x), for the hint of an unknown function (tests/lang check it against the reader)
+_TORCH_SPELLING = {
+    "ln": "log(x)", "lg": "log10(x)", "sec": "1/cos(x)", "csc": "1/sin(x)", "cot": "1/tan(x)", "sech": "1/cosh(x)",
+    "csch": "1/sinh(x)", "coth": "1/tanh(x)", "asec": "acos(1/x)", "acsc": "asin(1/x)", "acot": "atan(1/x)",
+    "asech": "acosh(1/x)", "acsch": "asinh(1/x)", "acoth": "atanh(1/x)", "cbrt": "sign(x)*abs(x)**(1/3)",
+    "tg": "tan(x)", "sgn": "sign(x)", "logistic": "sigmoid(x)", "arsinh": "asinh(x)", "arcosh": "acosh(x)",
+    "artanh": "atanh(x)", "σ": "sigmoid(x)",
+}
+_SAME_AS = {"cosec": "csc", "ctg": "cot", "arcsec": "asec", "arccsc": "acsc", "arccot": "acot", "arsech": "asech",
+            "arcsech": "asech", "arcsch": "acsch", "arccsch": "acsch", "arcoth": "acoth", "arccoth": "acoth"}
+MATH_NOTATION = _TORCH_SPELLING | {name: _TORCH_SPELLING[same] for name, same in _SAME_AS.items()}
+
+
+def torch_spelling(name: str) -> str | None:
+    """How PyTorch writes math notation's NAME(x) (ln(x) -> log(x)), or None."""
+    return MATH_NOTATION.get(name)
+
+
 def resolve_function(path: tuple[str, ...]):
     """The OpSpec a (possibly dotted) callee names, or None."""
     *prefix, name = path

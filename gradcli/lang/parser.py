@@ -316,6 +316,9 @@ class _Validator:
                 self.fail(node, f"'{path[0]}' is a tensor you gave ({path[0]}=...) and also the namespace of "
                                 f"{'.'.join(path)}", hint="give the tensor another name")
             if role == "callee":
+                if path[:2] == ("torch", "autograd"):  # not "did you mean rand": what to type instead
+                    self.fail(node, f"{'.'.join(path)} is not part of an expression: gradcli runs backward itself",
+                              hint=_AUTOGRAD_HINT)
                 if names.resolve_function(path) is None:
                     self._unknown(node, ".".join(path), names.function_names(path[:-1]), last=path[-1])
                 return []
@@ -325,8 +328,14 @@ class _Validator:
             return []
         # attribute of a value: x.T, torch.max(x, 0).values, x.sum (as method when called)
         if role == "callee":
+            if names.resolve_method(node.attr) is None and node.attr in _AUTOGRAD_METHODS:
+                self.fail(node, f".{node.attr}() is not part of an expression: gradcli runs backward itself",
+                          hint=_AUTOGRAD_HINT)
             if names.resolve_method(node.attr) is None:
                 self._unknown(node, node.attr, names.method_names(), what="tensor method")
+        elif node.attr in _AUTOGRAD_ATTRIBUTES:
+            self.fail(node, f".{node.attr} is not part of an expression: gradcli prints every tensor's .grad",
+                      hint=_AUTOGRAD_HINT)
         elif node.attr not in names.VALUE_ATTRIBUTES:
             hint = None
             if names.resolve_method(node.attr) is not None:
@@ -366,10 +375,22 @@ class _Validator:
 
     def _unknown(self, node, name, candidates, *, last=None, what="function"):
         key = last or name
+        spelling = names.torch_spelling(name) if what == "function" else None
+        if spelling is not None:  # ln(x): math notation, which check/explain/steps read
+            self.fail(node, f"unknown function '{name}'",
+                      hint=f"did you mean `{spelling}`? {name}(x) is math notation, which gradcli check, explain "
+                           "and steps read")
         close = difflib.get_close_matches(key, list(candidates), n=3, cutoff=0.6)
         hint = "did you mean " + " or ".join(f"`{c}`" for c in close) + "?" if close else \
             "run `gradcli ops` to list the supported operations"
         self.fail(node, f"unknown {what} '{name}'", hint=hint)
+
+
+# What a PyTorch user types to get gradients, which gradcli does for every expression
+_AUTOGRAD_ATTRIBUTES = frozenset({"grad", "grad_fn", "is_leaf", "requires_grad", "data"})
+_AUTOGRAD_METHODS = frozenset({"backward", "retain_grad", "requires_grad_", "register_hook"})
+_AUTOGRAD_HINT = ("type the expression whose gradient you want, e.g. (x**2).sum(): backward() runs on it and "
+                  "every tensor's .grad is printed; a program that calls torch.autograd runs with gradcli run FILE.py")
 
 
 def _check_identifier(validator, node, name):

@@ -18,8 +18,8 @@ def _print_blocks(title: str, key_header: str, blocks: dict, console: Console) -
     natural = [max(cell_len(h), *(max(map(cell_len, r[i].split("\n"))) for r in rows))
                for i, h in enumerate((key_header, "shape", "value"))]
     if sum(natural) + 4 <= console.width:
-        table = Table(title=title, title_justify="left", title_style="bold", show_edge=False, box=None,
-                      pad_edge=False, header_style="bold")
+        console.print(Text(title, style="bold"))  # a line of its own: a table's title wraps at the table's width
+        table = Table(show_edge=False, box=None, pad_edge=False, header_style="bold")
         table.add_column(key_header)
         table.add_column("shape")
         table.add_column("value", overflow="fold")
@@ -45,8 +45,8 @@ def print_derivatives(extras: dict, console: Console) -> None:
     derivatives = extras.get("derivatives")
     if derivatives is not None:
         wrt = derivatives["wrt"]
-        table = Table(title=f"derivatives  dⁿout/d{wrt}ⁿ", title_justify="left", title_style="bold",
-                      show_edge=False, box=None, pad_edge=False, header_style="bold")
+        console.print(Text(f"derivatives  dⁿout/d{wrt}ⁿ", style="bold"))
+        table = Table(show_edge=False, box=None, pad_edge=False, header_style="bold")
         table.add_column("n")
         table.add_column("value")
         for n, value in enumerate(derivatives["values"], start=1):

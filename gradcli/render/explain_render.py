@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
 from rich.tree import Tree
@@ -13,10 +14,13 @@ from gradcli.render.text import format_array, format_shape
 from gradcli.render.wrap import print_wrapped
 
 
-def _value(array) -> str:
+def _value(array, linewidth: int | None = None) -> str:
     if array is None:
         return "—"
-    return short_number(float(array)) if getattr(array, "ndim", 0) == 0 else format_array(array).replace("\n", "  ")
+    return short_number(float(array)) if getattr(array, "ndim", 0) == 0 else format_array(array, linewidth=linewidth)
+
+
+_TREE_GUIDE = 4  # the cells rich's Tree puts before a node at each level
 
 
 _SLOT = re.compile(r"(?<![A-Za-z_])([a-h])(?![A-Za-z_])")
@@ -57,7 +61,10 @@ def _numeric_powers(text: str) -> str:
 _COEFFICIENT = re.compile(r"= (\d+(?:\.\d+)?)·([A-Za-z])")
 
 
-def _node_line(node, torch_names: bool = True) -> Text:
+def _node_line(node, torch_names: bool = True, width: int | None = None) -> Text:
+    """The node's line: its operation, shape, value and grad on one line when they fit `width` (the cells
+    left at its depth of the tree); else value and grad each on lines of their own under it, a matrix as a
+    matrix, numpy wrapping a long row with aligned continuation lines, never inside a number."""
     name = subscript_digits(node.label)
     if node.grad_fn is None:
         head = Text.assemble((name, "bold cyan"), ("  input", "dim"))
@@ -65,8 +72,17 @@ def _node_line(node, torch_names: bool = True) -> Text:
         head = Text.assemble((name, "bold"), f" = {named(node.op, node.operands)}")
         if torch_names:
             head.append(f"  {node.grad_fn}", style="dim")
-    head.append(f"  shape {format_shape(node.shape)}  value {_value(node.value)}  ")
-    head.append(f"grad {_value(node.grad)}", style="green")
+    value, grad = _value(node.value), _value(node.grad)
+    inline = f"  shape {format_shape(node.shape)}  value {value}  grad {grad}"
+    if "\n" not in value + grad and (width is None or cell_len(head.plain + inline) <= width):
+        head.append(f"  shape {format_shape(node.shape)}  value {value}  ")
+        head.append(f"grad {grad}", style="green")
+    else:
+        head.append(f"  shape {format_shape(node.shape)}")
+        linewidth = None if width is None else max(width - len("value "), 20)
+        for label, array, style in (("value ", node.value, ""), ("grad  ", node.grad, "green")):
+            lines = _value(array, linewidth).split("\n")
+            head.append("\n" + label + ("\n" + " " * len(label)).join(lines), style=style)
     if node.rule:
         head.append(f"\n{named(node.rule, node.operands, {slot for slot, _ in node.children})}", style="dim")
     return head
@@ -76,20 +92,21 @@ def print_explanation(e, console: Console, torch_names: bool | None = None) -> N
     """`torch_names`: show PyTorch's grad_fn names (AddBackward0 ...); by default not for homework input."""
     if torch_names is None:
         torch_names = not e.homework
-    console.print(Text.assemble(("output  ", "bold"), _value(e.output)))
+    output = _value(e.output, max(console.width - len("output  "), 20)).replace("\n", "\n" + " " * len("output  "))
+    console.print(Text.assemble(("output  ", "bold"), output), soft_wrap=True)
     print_wrapped(console, Text("graph, from the output to the inputs (grad: ∂L/∂node, as backward computed it)",
                                 style="dim"), 2)
-    tree = Tree(_node_line(e.nodes[0], torch_names))
+    tree = Tree(_node_line(e.nodes[0], torch_names, console.width))
     shown = {0}
 
-    def grow(branch, node):
+    def grow(branch, node, depth=1):
         for _slot, child_id in node.children:
             child = e.nodes[child_id]
             if child_id in shown and child.grad_fn is not None:
                 branch.add(Text(f"{subscript_digits(child.label)} (shown above)", style="dim"))
                 continue
             shown.add(child_id)
-            grow(branch.add(_node_line(child, torch_names)), child)
+            grow(branch.add(_node_line(child, torch_names, console.width - _TREE_GUIDE * depth)), child, depth + 1)
 
     grow(tree, e.nodes[0])
     console.print(tree)
@@ -160,7 +177,8 @@ def to_dot(e) -> str:
     for node in e.nodes:
         title = [f"{node.label} (input)"] if node.grad_fn is None else [f"{node.label} = {node.op}", node.grad_fn]
         label = "\\n".join(_dot_escape(line) for line in [*title, f"shape {format_shape(node.shape)}",
-                                                           f"value {_value(node.value)}", f"grad {_value(node.grad)}"])
+                                                           *f"value {_value(node.value)}".split("\n"),
+                                                           *f"grad {_value(node.grad)}".split("\n")])
         style = ', style=filled, fillcolor="#dbeafe"' if node.grad_fn is None else ""
         lines.append(f'  n{node.id} [label="{label}"{style}];')
     for node in e.nodes:

@@ -12,6 +12,7 @@ from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
 
+from gradcli.render.ascii import ascii_text
 from gradcli.render.wrap import print_wrapped, wrap_text
 
 _SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
@@ -184,6 +185,76 @@ def print_check_report(report: dict, console: Console) -> None:
     if report["symbolic_note"]:
         print_wrapped(console, Text(f"note: no formula from sympy ({report['symbolic_note']}); the numbers decided",
                            style="yellow"))
+
+
+def latex_label(wrt: list[str], partial: bool, implicit: str | None = None) -> str:
+    """d/dx, ∂²/∂x∂y, dy/dx in LaTeX: \\frac{d}{dx}, \\frac{\\partial^{2}}{\\partial x \\partial y}, \\frac{dy}{dx}."""
+    n = len(wrt)
+    power = f"^{{{n}}}" if n > 1 else ""
+    if implicit:
+        return f"\\frac{{d{power} {implicit}}}{{d {wrt[0]}{power}}}"
+    d = "\\partial " if partial else "d "
+    groups: list[list] = []
+    for name in wrt:
+        if groups and groups[-1][0] == name:
+            groups[-1][1] += 1
+        else:
+            groups.append([name, 1])
+    below = " ".join(f"{d}{name}" + (f"^{{{k}}}" if k > 1 else "") for name, k in groups)
+    return f"\\frac{{{d.strip()}{power}}}{{{below}}}"
+
+
+def print_check_report_latex(report: dict, console: Console) -> None:
+    """`gradcli check --latex`: every line LaTeX, so that it can go into a .tex file as it is: the equations
+    in math, the verdicts and numbers as ASCII `%` comments."""
+    def comment(text: str) -> None:
+        console.print(Text("% " + ascii_text(text)), soft_wrap=True)
+
+    def math(text: str) -> None:
+        console.print(Text(text), soft_wrap=True)
+
+    function = report.get("parsed") or report["function"]
+    implicit = report.get("implicit")
+    partial = len(report["variables"]) > 1 and not implicit
+    for r in report["results"]:
+        label = latex_label(r["wrt"], partial, implicit)
+        lhs = label if implicit else f"{label}\\left[{function}\\right]"
+        if implicit:
+            comment(f"{r['label']} for {report['function']}")
+        answer = r.get("expected_parsed")
+        if r["verdict"] == "computed":
+            math(f"{lhs} = {r['derivative']}" if r["derivative"] else f"% {r['label']}: sympy has no form for it")
+        elif r["verdict"] == "correct":
+            comment("correct" if r.get("proven") is not False else f"agrees at {r['points']} points (not proven)")
+            math(f"{lhs} = {answer}")
+        else:
+            comment(r["verdict"])
+            math(f"{lhs} \\neq {answer}")
+            if r["derivative"]:
+                comment("the derivative is")
+                math(f"{lhs} = {r['derivative']}")
+        example = r["counterexample"]
+        if example is not None and r["verdict"] == "incorrect":
+            yours = "is undefined" if example["expected"] is None else f"gives {_short(example['expected'])}"
+            comment(f"at {_point(example['point'])}: your answer {yours}, the derivative is "
+                    f"{_short(example['derivative'])}")
+        if r.get("hint"):
+            comment(f"hint: {r['hint']}")
+        if r["decided_by"] or r["verdict"] == "undecided":
+            comment(f"decided by {r['decided_by']}: {r['reason']}" if r["decided_by"] else
+                    f"not decided: {r['reason']}")
+        if r["at"] is not None:
+            parts = [f"f = {_short(report['at']['function'])}", f"{r['label']} = {_short(r['at']['derivative'])}"]
+            if r["at"]["expected"] is not None:
+                parts.append(f"your answer = {_short(r['at']['expected'])}")
+            comment(f"at {_point(report['at']['point'])}: " + ", ".join(parts))
+    if report.get("hessian_latex"):
+        names = [v for v in report["variables"] if v != implicit]
+        comment(f"Hessian of {report['function']} (rows and columns {', '.join(names)})")
+        rows = " \\\\ ".join(" & ".join(e if e is not None else "?" for e in row) for row in report["hessian_latex"])
+        math(f"\\begin{{pmatrix}} {rows} \\end{{pmatrix}}")
+    if report["symbolic_note"]:
+        comment(f"note: no formula from sympy ({report['symbolic_note']}); the numbers decided")
 
 
 def _short(value: float) -> str:

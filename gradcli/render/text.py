@@ -1,32 +1,64 @@
-"""Plain-text formatting of arrays for the calculator's tables (numpy style, summarised when large)."""
+"""Plain-text formatting of arrays for the calculator's tables (numpy style, summarised when large).
+
+Print options as PyTorch's (`torch.set_printoptions`): a tensor of more than `threshold` elements (1000 by
+default, torch's) is summarised, `edgeitems` (3) at the start and end of each dimension with `...` between
+and its min, max and norm under it; `--full` is an infinite threshold.  Matrices stay matrices either way.
+"""
 
 from __future__ import annotations
 
+import sys
+from contextlib import contextmanager
+from dataclasses import dataclass
+
 import numpy as np
 
-SUMMARY_THRESHOLD = 24  # elements shown in full; above this a summary with the norm
+
+@dataclass
+class PrintOptions:
+    threshold: float = 1000  # torch's default: a 4x8 or 30x30 tensor prints whole, 40x40 is summarised
+    edgeitems: int = 3
+
+
+PRINT_OPTIONS = PrintOptions()
+
+
+@contextmanager
+def print_options(threshold: float | None = None, edgeitems: int | None = None):
+    """torch.set_printoptions(threshold=, edgeitems=) for the duration of a command (None: the default)."""
+    saved = PrintOptions(PRINT_OPTIONS.threshold, PRINT_OPTIONS.edgeitems)
+    PRINT_OPTIONS.threshold = PrintOptions.threshold if threshold is None else threshold
+    PRINT_OPTIONS.edgeitems = PrintOptions.edgeitems if edgeitems is None else edgeitems
+    try:
+        yield PRINT_OPTIONS
+    finally:
+        PRINT_OPTIONS.threshold, PRINT_OPTIONS.edgeitems = saved.threshold, saved.edgeitems
+
+
+def is_summarised(array) -> bool:
+    return array is not None and np.ndim(array) > 0 and np.size(array) > PRINT_OPTIONS.threshold
 
 
 def format_array(array: np.ndarray | None, *, precision: int = 6, linewidth: int | None = None) -> str:
     """numpy's form, one line per matrix row unless `linewidth` is given (then numpy wraps a longer row
-    into a block with aligned continuation lines); summarised when large."""
+    into a block with aligned continuation lines); summarised past the print options' threshold."""
     if array is None:
         return "None"
     array = np.asarray(array)
     if array.ndim == 0:
         return format_number(array.item(), precision)
-    if array.size <= SUMMARY_THRESHOLD:
-        # one line per matrix row unless a width is given: the table, not numpy, decides the layout
-        return np.array2string(array, separator=" ", precision=precision, max_line_width=linewidth or 10**6)
-    # Large: the first and last values (flattened) and summary statistics, so a table row stays short.
-    flat = array.ravel()
-    head = " ".join(format_number(v, 4) for v in flat[:3].tolist())
-    tail = " ".join(format_number(v, 4) for v in flat[-3:].tolist())
-    values = flat.astype(np.float64)
+    # one line per matrix row unless a width is given: the table, not numpy, decides the layout
+    if not is_summarised(array):
+        return np.array2string(array, separator=" ", precision=precision, max_line_width=linewidth or 10**6,
+                               threshold=sys.maxsize)
+    # Large: torch's summary (edge items of every dimension, matrices as matrices) and statistics under it
+    text = np.array2string(array, separator=" ", precision=precision, max_line_width=linewidth or 10**6,
+                           threshold=0, edgeitems=PRINT_OPTIONS.edgeitems)
+    values = array.ravel().astype(np.float64)
     finite = values[np.isfinite(values)]
     stats = (f"min {format_number(finite.min(), 4)}  max {format_number(finite.max(), 4)}  "
              f"‖·‖ {format_number(float(np.linalg.norm(finite)), 4)}") if finite.size else "no finite values"
-    return f"[{head} … {tail}]\n{stats}"
+    return f"{text}\n{stats}"
 
 
 def format_number(value, precision: int = 6) -> str:

@@ -200,6 +200,16 @@ def test_cli_order_json_and_table():
     assert res.exit_code == 0 and "derivatives" in res.stdout and "-0.479426" in res.stdout
 
 
+@pytest.mark.parametrize("args, title", [(["x**3", "x=2", "--order", "3"], "derivatives  dⁿout/dxⁿ"),
+                                         (["x**2", "x=1", "--hessian"], "hessian  ∂²out/∂a∂b"),
+                                         (["x*2", "x=1", "--jacobian"], "jacobian  ∂out/∂x")])
+@pytest.mark.parametrize("width", [40, 80, 200])
+def test_cli_derivative_table_titles_are_one_line_at_every_width(args, title, width):
+    """A rich table's title wraps at the table's own width, which is that of its narrow columns."""
+    res = runner.invoke(app, ["eval", *args, "--no-check", "--no-color", "--width", str(width)])
+    assert res.exit_code == 0 and title in res.stdout.splitlines(), res.stdout
+
+
 def test_cli_hessian_table_and_errors():
     res = runner.invoke(app, ["eval", "(x**3).sum()", "x=[1,2]", "--hessian", "--no-check", "--no-color"])
     assert res.exit_code == 0 and "hessian" in res.stdout and "x,x" in res.stdout and "12." in res.stdout

@@ -82,6 +82,19 @@ def test_commands_toggle_settings():
     assert answer["tensors"]["x"]["grad"] == [3.0, 12.0]  # 3 x^2
 
 
+@pytest.mark.parametrize("line, message", [
+    ("x.grad", ".grad is not part of an expression"),
+    ("torch.autograd.grad((x**2).sum(), x)", "torch.autograd.grad is not part of an expression"),
+    ("(x**2).sum().backward()", ".backward() is not part of an expression"),
+])
+def test_pytorch_autograd_calls_get_what_to_type_instead(line, message):
+    """'attribute grad is not supported' gave no hint, torch.autograd.grad 'did you mean rand'."""
+    code, out, err = session_lines(f"x = [1, 2, 3]\n{line}\n(x**2).sum()\n", check=False)
+    assert code == 2 and message in err and "rand" not in err
+    assert "hint: type the expression whose gradient you want, e.g. (x**2).sum()" in err
+    assert "[2. 4. 6.]" in out  # the session and its binding went on
+
+
 def test_hessian_values():
     code, out, _ = session_lines("x = [1, 2]\n:hessian\n:json\n(x**3).sum()\n", check=False)
     assert json.loads(out)["hessian"]["x,x"] == [[6.0, 0.0], [0.0, 12.0]]  # diag(6 x)

@@ -88,6 +88,25 @@ def test_grad_output_shape_mismatch_is_an_error():
     assert "Mismatch in shape" in result.stderr
 
 
+# torch 2.13: x = torch.tensor([1., 2.], requires_grad=True); (x**2).backward(torch.tensor(1.)) raises this
+TORCH_SCALAR_MISMATCH = ("RuntimeError: Mismatch in shape: grad_output[0] has a shape of torch.Size([]) and output[0] "
+                         "has a shape of torch.Size([2]).")
+
+
+@pytest.mark.parametrize("command", ["eval", "explain"])
+def test_scalar_grad_output_is_not_broadcast_to_a_vector_output(command):
+    """A silently wrong input: `--grad-output 1` on a (2,) output was broadcast to [1, 1]; torch refuses it."""
+    result = run(command, "x**2", "x=[1,2]", "--grad-output", "1", "--no-color")
+    assert result.exit_code == 2
+    assert TORCH_SCALAR_MISMATCH.removeprefix("RuntimeError: ") in result.stderr
+    assert "[2. 4.]" not in result.stdout
+
+
+def test_scalar_grad_output_of_a_scalar_output_weights_it():
+    result, obj = run_json("eval", "x**2", "x=2", "--grad-output", "3")
+    assert result.exit_code == 0 and obj["tensors"]["x"]["grad"] == 12.0  # 3 * 2x
+
+
 @pytest.mark.parametrize("expr,needle", [
     ("sigmod(x)", "did you mean `sigmoid`"),
     ("__import__('os')", "names starting with '_' are not allowed"),
@@ -96,7 +115,8 @@ def test_grad_output_shape_mismatch_is_an_error():
     ("[v for v in x]", "comprehension is not allowed"),
     ("x + 'a'", "a string is not allowed here"),
     ("x.sum(", "never closed"),
-    ("2x", "write multiplication explicitly"),
+    ("2x", "multiplication and calls written out: 2*x"),
+    ("x +* 2", "invalid syntax"),
     ("x**100000", "exceeds the limit"),
 ])
 def test_bad_expressions_give_one_clear_error_with_caret(expr, needle):
@@ -106,6 +126,88 @@ def test_bad_expressions_give_one_clear_error_with_caret(expr, needle):
     assert needle in result.stderr
     assert "^" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("expr, spelled", [("x^2 sin x", "x^2*sin(x)"), ("2x + 3", "2*x + 3"),
+                                           ("e^(2x) arcsin(x)", "e^(2*x)*asin(x)"), ("x^2 sin(x y)", "x^2*sin(x*y)")])
+def test_homework_notation_in_eval_names_the_commands_that_read_it_and_the_eval_spelling(expr, spelled):
+    result = run("eval", expr, "x=0.3", "y=0.7", "--no-check")
+    assert result.exit_code == 2
+    hint = result.stderr.splitlines()[-1]
+    assert "gradcli check, explain and steps" in hint and hint.endswith(": " + spelled)
+    # the spelling it shows is what the homework reader computes (explain reads homework notation)
+    _, ours = run_json("eval", spelled, "x=0.3", "y=0.7")
+    expected = json.loads(run("explain", expr, "x=0.3", "y=0.7", "--json").stdout)["output"]
+    assert ours["output"]["value"] == pytest.approx(expected, rel=1e-15)
+
+
+def _homework_function_names():
+    from gradcli.homework.reader import ALIASES, FUNCTIONS
+    from gradcli.lang import names
+
+    return sorted(n for n in set(ALIASES) | set(FUNCTIONS) if n.isidentifier() and names.resolve_function((n,)) is None
+                  and not n.startswith(("max", "min", "log")))
+
+
+@pytest.mark.parametrize("name", _homework_function_names())
+def test_math_notation_that_eval_does_not_read_gets_its_pytorch_spelling(name):
+    """ln(x) -> did you mean `log(x)`: every function name the homework reader reads and eval does not, and
+    the spelling named evaluates to what check/explain read NAME(x) as."""
+    result = run("eval", f"{name}(x)", "x=1.5")
+    assert result.exit_code == 2 and f"unknown function '{name}'" in result.stderr
+    hint = result.stderr.splitlines()[-1]
+    assert hint.startswith("hint: did you mean `") and "gradcli check, explain and steps" in hint, hint
+    spelled = hint.split("`")[1]
+    for x in ("1.5", "0.5"):
+        expected = json.loads(run("explain", f"{name}(x)", f"x={x}", "--json").stdout)["output"]
+        _, ours = run_json("eval", spelled, f"x={x}")
+        if isinstance(expected, float):
+            assert ours["output"]["value"] == pytest.approx(expected, rel=1e-15), (x, spelled)
+        else:
+            assert ours["output"]["value"] == expected
+
+
+def test_a_value_generator_with_arithmetic_is_torchs_draw_scaled():
+    # torch.manual_seed(0); torch.randn(2, 2, dtype=torch.float64) / 20 -> first element 1.5409961082440433 / 20
+    _, obj = run_json("eval", "A.sum()", "A=randn(2,2)/20")
+    assert obj["tensors"]["A"]["value"][0][0] == 1.5409961082440433 / 20
+
+
+@pytest.mark.parametrize("args, hint", [
+    (["x=2", "x**2"], 'hint: gradcli eval "x**2" x=2'),
+    (["x=2", "y=3", "x*y"], 'hint: gradcli eval "x*y" x=2 y=3'),
+])
+def test_eval_says_the_expression_comes_first(args, hint):
+    result = run("eval", *args)
+    assert result.exit_code == 2 and "the expression comes first" in result.stderr
+    assert result.stderr.splitlines()[-1] == hint
+
+
+@pytest.mark.parametrize("expr, hint", [
+    ("x.max(dim=0)", "take one: add .values (or [0]), or .indices"),
+    ("x.max(dim=0) * 2", "take one: .values (or [0]), or .indices"),
+    ("torch.sort(x).exp()", ".values"),
+])
+def test_a_values_indices_result_gets_a_hint_about_values(expr, hint):
+    result = run("eval", expr, "x=[1,3,2]")
+    assert result.exit_code == 2 and hint in result.stderr.splitlines()[-1], result.stderr
+
+
+def test_ops_filters_by_name():
+    result = run("ops", "softmax", "--no-color", "--width", "200")
+    assert result.exit_code == 0
+    names = [line.split()[0] for line in result.stdout.splitlines()[1:] if line.strip()]
+    assert "softmax" in names and "log_softmax" in names and all("softmax" in n for n in names)
+    data = json.loads(run("ops", "linalg.", "--json").stdout)
+    assert data["ops"] and all(op["name"].startswith("linalg.") for op in data["ops"])
+    result = run("ops", "sofmax")
+    assert result.exit_code == 2 and "did you mean `softmax`" in result.stderr
+
+
+def test_check_help_lists_every_exit_code():
+    text = " ".join(run("check", "--help").stdout.split())
+    assert all(f"{code}: " in text for code in (0, 1, 2, 3))  # 3: CheckReport.exit_code's "agrees, not proven"
+    assert "3: agrees at every point, not proven" in text
 
 
 def test_missing_names_are_listed():

@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from gradcli.cli.terminal import ascii_text
+from gradcli.cli.terminal import ascii_text, locale_is_unicode
 
 GRADCLI = [sys.executable, "-m", "gradcli"]
 ESC = "\x1b"
@@ -111,6 +111,13 @@ def test_usage_errors_are_one_line_with_a_hint_and_exit_2(args, message):
     assert lines[0].lower().startswith(message.lower()), lines
     assert lines[1].startswith("hint: see gradcli") and lines[1].endswith("--help") and len(lines) == 2
     assert "╭" not in done.stderr and "Usage:" not in done.stderr
+
+
+@pytest.mark.parametrize("env", [{}, {"NO_COLOR": "1"}])
+def test_bare_gradcli_prints_the_help_once(env):
+    done = gradcli(**env)
+    assert done.returncode == 2 and done.stdout.count("Usage: gradcli") == 1 and done.stdout.count("Commands") == 1
+    assert done.stderr == ""
 
 
 # -- completion -------------------------------------------------------------------------------------------
@@ -234,7 +241,7 @@ def test_ascii_stand_ins():
     (("check", "x^2", "--wrt", "x", "--expect", "3x"), "x incorrect: d/dx [x^2] != 3*x"),
     (("explain", "x**2*sin(x)", "x=1.5"), "+-- u1 = x ^ 2"),
     (("explain", "x**2*sin(x)", "x=1.5"), "d(x^2)/dx = 2x"),
-    (("eval", "(x**2).sum()", "x=randn(30)", "--no-check"), "norm"),
+    (("eval", "(x**2).sum()", "x=randn(2000)", "--no-check"), "norm"),
     (("--help",), "Usage: gradcli"),
 ])
 def test_a_non_utf8_terminal_gets_ascii(command, expected):
@@ -243,6 +250,33 @@ def test_a_non_utf8_terminal_gets_ascii(command, expected):
     assert done.returncode in (0, 1), done.stderr
     text = done.stdout.decode("ascii")  # every byte is ASCII
     assert expected in text and b"UnicodeEncodeError" not in done.stderr
+
+
+@pytest.mark.parametrize("locale", [{"LC_ALL": "C"}, {"LANG": "C"}, {"LC_CTYPE": "POSIX"},
+                                    {"LANG": "de_DE.ISO-8859-1"}, {"LANG": "C.UTF-8", "LC_CTYPE": "C"}])
+@pytest.mark.parametrize("command, expected", [
+    (("check", "x^2 sin(x)", "--wrt", "x", "--expect", "2x sin(x) + x^2 cos(x)"), "ok correct: d/dx [x^2*sin(x)]"),
+    (("eval", "(x**2).sum()", "x=[1,2,3]"), "sympy   d/dx_i = 2*x_i   agrees"),
+    (("--help",), "Usage: gradcli"),
+])
+def test_a_c_locale_gets_ascii_though_python_switches_it_to_utf8(locale, command, expected):
+    """Python's UTF-8 mode (PEP 538/540) makes stdout UTF-8 under the C locale: the user's locale decides."""
+    env = {k: v for k, v in environment().items() if k not in ("LC_ALL", "LC_CTYPE", "LANG", "PYTHONIOENCODING",
+                                                                 "PYTHONUTF8")}
+    done = subprocess.run([*GRADCLI, *command], capture_output=True, env={**env, **locale}, timeout=120)
+    assert done.returncode in (0, 1), done.stderr
+    text = done.stdout.decode("ascii")  # every byte is ASCII
+    assert expected in text
+
+
+@pytest.mark.parametrize("locale, unicode", [
+    ({}, True), ({"LANG": "C.UTF-8"}, True), ({"LANG": "en_US.utf8"}, True), ({"LANG": "en_US"}, True),
+    ({"LANG": "C"}, False), ({"LC_ALL": "POSIX", "LANG": "en_US.UTF-8"}, False),
+    ({"LC_ALL": "C.UTF-8", "LANG": "C"}, True), ({"LC_CTYPE": "C", "LANG": "en_US.UTF-8"}, False),
+    ({"LC_ALL": "", "LANG": "C"}, False), ({"LANG": "ru_RU.KOI8-R"}, False), ({"LANG": "sr_RS.UTF-8@latin"}, True),
+])
+def test_the_locale_that_decides_the_character_set(locale, unicode):
+    assert locale_is_unicode(locale) is unicode
 
 
 def test_a_non_utf8_terminal_gets_ascii_errors():

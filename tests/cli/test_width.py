@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import numpy as np
@@ -27,6 +28,11 @@ EVAL_EXAMPLES = [
     ["(W@x).tanh().sum()", "W=randn(2,3)", "x=[1,2,3]"],
     ["(W@x).tanh().sum()", "W=randn(4,6)", "x=randn(6)"],
     ["(x @ A @ x) * y.sum()", "x=[1,2,3]", "y=[2,3]", "A=[[1,2,3],[4,5,6],[7,8,9]]", "--hessian", "--no-check"],
+    ["x**3", "x=2", "--order", "3", "--no-check"],
+    ["x**2", "x=1", "--hessian", "--no-check"],
+    ["x*2", "x=1", "--jacobian", "--no-check"],
+    ["(x.sin()*x).sum()", "x=randn(100000)", "--no-check"],  # summarised: 81 columns at 80 before
+    ["(A**2).sum()", "A=randn(40,40)", "--no-check"],  # a summarised matrix
 ]
 CHECK_EXAMPLES = [
     ["x^2 sin x", "--expect", "2x cos x"],
@@ -38,6 +44,8 @@ CHECK_EXAMPLES = [
     ["x^2 sin x", "--expect", "2x sin x + x^2 cos x", "--steps"],
 ]
 EXPLAIN_EXAMPLES = [
+    ["(W@x).tanh().sum()", "W=randn(2,3)", "x=[1,2,3]"],  # matrix rows ran together, numbers split
+    ["W*2", "W=randn(2,3)", "--grad-output", "ones(2,3)"],
     ["torch.sigmoid(w*x + b)", "w=0.5", "x=2", "b=-1"],
     ["--const", "y=1", "ln(1 + e^(wx+b)) - y(wx+b)", "w=0.5", "x=2", "b=-1"],
 ]
@@ -45,8 +53,10 @@ STEPS_EXAMPLES = [["ln((x+1)/(x-1))"], ["x^2 + y^2 = 25"]]
 
 # How a line that begins at column 0 may begin: a new item of the output, never the continuation of one
 EVAL_HEADS = ("output", "tensor", "sympy", "numeric", "warning", "hessian", "jacobian", "derivatives", "a,b", "x ",
-              "y ", "W ", "A ", "w ", "b ", "z ", "x,", "y,", "A,", "x  ", "RuntimeError")
-EXPLAIN_HEADS = ("output", "graph", "L = ", "└", "├", "forward", "chain rule", "note", "warning", "∂", "│")
+              "y ", "W ", "A ", "w ", "b ", "z ", "x,", "y,", "A,", "x  ", "RuntimeError", "n  value",
+              *(f"{n}  " for n in range(1, 10)))  # the rows of --order N
+EXPLAIN_HEADS = ("output", "graph", "L = ", "└", "├", "forward", "chain rule", "note", "warning", "∂", "│", "value ",
+                 "grad  ")
 
 
 def _run(command, args, width=None, env=None):
@@ -161,3 +171,85 @@ def test_snapshots(name):
         SNAPSHOTS.mkdir(exist_ok=True)
         path.write_text(text)
     assert text == path.read_text()
+
+
+# -- print options (PyTorch's: threshold 1000 elements, --full, --threshold N) ------------------------------
+
+MATRIX = [[1.5, -2.0, 3.25, 0.0, 4.0], [5.0, 6.5, -7.0, 8.0, 9.0], [1.0, 2.0, 3.0, 4.0, 5.0],
+          [-1.0, -2.0, -3.0, -4.0, -5.0], [0.5, 0.25, 0.125, 2.0, 1.0]]
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_5x5_gradient_prints_whole_as_a_matrix(width):
+    """torch prints up to 1000 elements whole; a 5x5 matrix was flattened to 6 values and statistics."""
+    text = _run("eval", ["(A**2).sum()", f"A={MATRIX}", "--no-check"], width)
+    assert _matrix_rows_on_consecutive_lines(text, [[2 * v for v in row] for row in MATRIX])  # d(sum A²)/dA = 2A
+    assert _matrix_rows_on_consecutive_lines(text, MATRIX)
+    assert "‖·‖" not in text and "..." not in text and "…" not in text
+
+
+def _numbers(line: str) -> list[float]:
+    return [float(v) for v in re.findall(r"-?\d+\.\d*(?:e[-+]?\d+)?", line)]
+
+
+def _contains(numbers: list[float], row: list[float]) -> bool:
+    return any(numbers[k:k + len(row)] == row for k in range(len(numbers) - len(row) + 1))
+
+
+def _matrix_rows_on_consecutive_lines(text: str, rows: list[list[float]]) -> bool:
+    lines = [_numbers(line) for line in text.splitlines()]
+    return any(all(_contains(lines[i + k], row) for k, row in enumerate(rows))
+               for i in range(len(lines) - len(rows) + 1))
+
+
+def _grad_numbers(text: str) -> list[float]:
+    block = text.split(".grad", 1)[1]
+    return [float(v) for v in block.replace("[", " ").replace("]", " ").split()]
+
+
+@pytest.mark.parametrize("width", (60, 200))
+def test_full_prints_every_element(width):
+    text = _run("eval", ["(x**2).sum()/2", "x=arange(2000)", "--no-check", "--full"], width)
+    assert _grad_numbers(text) == [float(k) for k in range(2000)]  # d(sum x²/2)/dx = x
+    _assert_fits(text, width, EVAL_HEADS)
+
+
+def test_the_default_threshold_is_torchs_1000_elements():
+    assert _grad_numbers(_run("eval", ["(x**2).sum()/2", "x=arange(1000)", "--no-check"], 80)) == \
+        [float(k) for k in range(1000)]
+    text = _run("eval", ["(x**2).sum()/2", "x=arange(1001)", "--no-check"], 80)
+    block = text.split(".grad", 1)[1]
+    assert "..." in block and "max 1000" in block and "0.    1.    2." in block and "998.  999. 1000.]" in block
+
+
+def test_threshold_summarises_past_n_elements_keeping_matrices():
+    """torch.set_printoptions(threshold=24): an 8x8 tensor shows 3 edge items of each dimension around '...'."""
+    text = _run("eval", ["(A**2).sum()", "A=eye(8)", "--no-check", "--threshold", "24"], 40)  # one block each
+    grad = text.split(".grad", 1)[1].splitlines()
+    matrix = grad[:7]
+    edges = [[2.0 if k == j else 0.0 for k in (0, 1, 2, 5, 6, 7)] for j in (0, 1, 2, 5, 6, 7)]  # 2 * eye(8)
+    assert [_numbers(line) for line in matrix if "[" in line] == edges
+    assert matrix[3].strip() == "..." and all("..." in line for line in matrix)
+    assert "min 0.0  max 2.0" in grad[7] and "‖·‖ 5.6569" in grad[7]  # sqrt(8 * 4)
+    assert "max 1.0" in text.split(".grad", 1)[0]  # the value too: eye(8)
+    whole = _run("eval", ["(A**2).sum()", "A=eye(8)", "--no-check", "--threshold", "64"], 80)
+    assert "..." not in whole and "‖·‖" not in whole
+
+
+@pytest.mark.parametrize("args", [["--full", "--threshold", "5"], ["--threshold", "-1"]])
+def test_print_options_errors(args):
+    result = runner.invoke(app, ["eval", "x*2", "x=1", *args])
+    assert result.exit_code == 2 and "gradcli: error:" in result.stderr
+
+
+def test_explain_prints_matrix_rows_whole_under_the_node():
+    text = _run("explain", ["(W@x).tanh().sum()", "W=[[1.5,-2,3],[0.25,4,-1]]", "x=[1,2,3]"], 80)
+    lines = [line.lstrip(" │├└─") for line in text.splitlines()]
+    assert "value [[ 1.5  -2.    3.  ]" in lines and "[ 0.25  4.   -1.  ]]" in [line.strip() for line in lines]
+
+
+def test_repl_help_wraps_under_its_column():
+    result = runner.invoke(app, ["repl", "--width", "50"], input=":help\n")
+    lines = result.stdout.splitlines()
+    assert lines and all(cell_len(line) <= 50 for line in lines)
+    assert all(line.startswith((":", "NAME", "const", "EXPRESSION", " " * 22)) for line in lines), lines

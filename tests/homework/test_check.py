@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 
+import mpmath
 import pytest
 from typer.testing import CliRunner
 
@@ -171,6 +172,31 @@ def test_incorrect_derivatives_come_with_a_counterexample(function, answer, x, a
     assert example["expected"] == answer_value if answer_value is None else \
         math.isclose(example["expected"], answer_value, rel_tol=1e-9)
     assert math.isclose(example["derivative"], derivative_value, rel_tol=1e-9)
+
+
+@pytest.mark.parametrize("answer, difference", [("e^x + 10^-20", lambda e: mpmath.mpf(10) ** -20),
+                                                ("e^x*(1 + 10^-12)", lambda e: e * mpmath.mpf(10) ** -12)])
+def test_a_counterexample_shows_the_digits_that_differ_and_no_rounding_hint(answer, difference):
+    """'your answer gives 2.718282, the derivative is 2.718282' showed nothing; and the answer holds no
+    rounded constant, so no hint about one."""
+    out = runner.invoke(app, ["check", "e^x", "--expect", answer, "--timeout", "60", "--no-color"])
+    assert out.exit_code == 1
+    line = next(line for line in out.stdout.splitlines() if line.startswith("  at x = 1:"))
+    yours, ours = line.split("your answer gives ")[1].split(", the derivative is ")
+    assert yours != ours
+    with mpmath.workdps(60):  # independently: e and e + the difference, to the digits shown
+        e = mpmath.e
+        assert abs(mpmath.mpf(ours) - e) <= mpmath.mpf(10) ** (-len(ours) + 3)
+        assert abs(mpmath.mpf(yours) - (e + difference(e))) <= \
+            mpmath.mpf(10) ** (-len(yours) + 3)
+        assert mpmath.mpf(yours) - mpmath.mpf(ours) > 0
+    assert "hint" not in out.stdout
+
+
+def test_a_rounded_constant_still_gets_its_hint():
+    out = runner.invoke(app, ["check", "10^x", "--expect", "2.302585·10^x", "--no-color", "--timeout", "60"])
+    assert out.exit_code == 1 and "hint: agrees to 7 significant digits: write ln(10) exactly, not 2.302585" in \
+        out.stdout
 
 
 def test_a_constant_difference_is_incorrect():

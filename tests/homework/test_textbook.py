@@ -199,6 +199,32 @@ def test_check_latex_and_json():
     assert "**" in data["results"][0]["derivative"]  # sympy's own text stays in JSON
 
 
+@pytest.mark.parametrize("args", [
+    ["e^(2x) arcsin(x)"],  # its left side was d/dx [e^(2·x)·arcsin(x)]: '·' broke a LaTeX file
+    ["x^2 sin x", "--expect", "2x cos x"],
+    ["x^2 sin x", "--expect", "2x sin x + x^2 cos x", "--steps"],
+    ["x^2 y^3", "--wrt", "x", "--wrt", "y", "--expect", "6xy^2"],
+    ["x^2 y + y^3", "--hessian"],
+    ["x^2 + y^2 = 25", "--wrt", "x", "--expect", "dy/dx = -x/sqrt(25 - x^2)"],
+    ["sqrt(x^2)", "--expect", "1", "--at", "x=2"],
+    ["sin x", "--order", "2"],
+])
+def test_check_latex_prints_latex_only(args):
+    """Every line of `check --latex` can go into a .tex file: LaTeX math, or a % comment; all ASCII."""
+    out = runner.invoke(app, ["check", *args, "--latex", "--no-color"])
+    assert out.exit_code in (0, 1), out.output
+    lines = out.stdout.splitlines()
+    assert lines and out.stdout.isascii(), out.stdout
+    math_lines = [line for line in lines if not line.startswith("%")]
+    assert math_lines
+    for line in math_lines:
+        assert line.count("{") == line.count("}") and line.count("\\left") == line.count("\\right"), line
+        assert "\\" in line or line.strip().startswith("&"), line  # a formula, not prose
+    if args[0] == "e^(2x) arcsin(x)":
+        assert lines == [r"\frac{d}{d x}\left[e^{2 x} \arcsin{\left(x \right)}\right] = "
+                         r"2 e^{2 x} \arcsin{\left(x \right)} + \frac{e^{2 x}}{\sqrt{1 - x^{2}}}"]
+
+
 def test_budget_is_respected_on_a_hard_expression():
     # a zero budget still prints a correct (unsimplified) form
     _, derivative = _function_and_derivative("ln((x+1)/(x-1))")

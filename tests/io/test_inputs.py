@@ -90,6 +90,22 @@ def test_arithmetic_on_numbers_is_ieee_float64(text, expected):
     np.testing.assert_array_equal(value(text), np.asarray(expected, dtype=np.float64))
 
 
+@pytest.mark.parametrize("text,expected", [
+    ("[1, 2] * 2", [2.0, 4.0]), ("ones(2, 2) / 20", [[0.05, 0.05], [0.05, 0.05]]), ("-[1, 2]", [-1.0, -2.0]),
+    ("2 * pi * ones(2)", [2 * math.pi] * 2), ("[[1], [2]] + [10, 20]", [[11.0, 21.0], [12.0, 22.0]]),
+    ("eye(2) * 3 - 1", [[2.0, -1.0], [-1.0, 2.0]]),
+])
+def test_arithmetic_on_generated_values_is_elementwise_as_on_tensors(text, expected):
+    """A=randn(300,300)/20 was refused: the value language computes with numbers, so with tensors too."""
+    np.testing.assert_array_equal(value(text), np.asarray(expected, dtype=np.float64))
+
+
+def test_random_values_scaled_are_the_generators_draws_scaled():
+    rng_values = parse_value("randn(3, 2)", dtype=F64, rng=np.random.default_rng(5), limits=Limits())
+    scaled = parse_value("randn(3, 2) / 20", dtype=F64, rng=np.random.default_rng(5), limits=Limits())
+    np.testing.assert_array_equal(scaled, rng_values / 20)
+
+
 @pytest.mark.parametrize("text,message", [
     ("randn(nan)", "bad arguments for randn(): sizes must be non-negative whole numbers, got nan"),
     ("randn(inf)", "bad arguments for randn(): sizes must be non-negative whole numbers, got inf"),
@@ -105,7 +121,8 @@ def test_arithmetic_on_numbers_is_ieee_float64(text, expected):
     ("ones(" + ",".join(["1"] * 65) + ")", "ones(...) has 65 dimensions; the most is 64"),
     ("9" * 400, "integer too large for a float"),
     ("9" * 5000, "a number in the value has too many digits"),
-    ("[1, 2] * 2", "arithmetic in a value works on numbers only"),
+    ("[1, 2] * [1, 2, 3]", "the shapes (2,) and (3,) do not broadcast"),
+    ("ones(10000) * ones(10000, 1)", "the value would have 100000000 elements; the limit is 50000000"),
     ("[1, \udcff]", "the value is not UTF-8 text (byte 0xff)"),  # how Python passes a non-UTF-8 argument
     ("1\x00", "the value contains a NUL byte"),
 ])

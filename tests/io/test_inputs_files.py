@@ -69,7 +69,8 @@ def cli_json(*args, input=None):
     ("1,2\n3,x\n", "line 2, column 2: 'x' is not a number"),
     ("1,2\n  \n3\n", "line 3 has 1 values, line 1 has 2 (ragged rows)"),
     ("1,2\n , \n", "line 2, column 1: empty field"),
-    ("a,b\n1,2\n", "line 1, column 1: 'a' is not a number"),
+    ("a,b\n1,2\n", "line 1 is a header (a, b), not numbers"),
+    ("1,b\n1,2\n", "line 1, column 2: 'b' is not a number"),
     ("1 2 3\n4,5,6\n", "line 2, column 1: '4,5,6' is separated by commas, the first line by whitespace"),
     ("1,2,3\n4 5 6\n", "line 2, column 1: '4 5 6' is separated by spaces, the first line by commas"),
     ("1 2 # a, b\n3 4\n", None),
@@ -677,3 +678,31 @@ def test_long_comment_header_before_the_data(tmp_path):
     path = tmp_path / "big.txt"
     path.write_text("#" * 100_000 + "\n" + "1 2\n3 4\n")
     np.testing.assert_array_equal(file_value(path), [[1.0, 2.0], [3.0, 4.0]])
+
+
+# -- a table with a header: its columns by name ---------------------------------------------------------------
+
+@pytest.mark.parametrize("rows", [2, 200_000])  # small: read whole; large: numpy streams it from the file
+def test_a_csv_with_a_header_says_so_and_how_to_pick_a_column(tmp_path, rows):
+    path = tmp_path / "big.csv"
+    path.write_text("x,y\n" + "".join(f"{k},{2 * k}\n" for k in range(rows)))
+    result = runner.invoke(app, ["eval", "x.sum()", f"x=@{path}", "--no-check"])
+    assert result.exit_code == 2
+    lines = result.stderr.splitlines()
+    assert lines[0] == f"gradcli: error: cannot read {path}: line 1 is a header (x, y), not numbers"
+    assert lines[-1] == f"hint: pick a column with @{path}:x, or evaluate at every row with --rows {path} " \
+                        "(the header names the variables)"
+
+
+def test_a_column_of_a_table_by_its_header_name(tmp_path):
+    path = tmp_path / "data.csv"
+    path.write_text("# measured\nx,y,label_free\n1,10,5\n2,20,6\n3,30,7\n")
+    np.testing.assert_array_equal(file_value(f"{path}:y"), [10.0, 20.0, 30.0])
+    np.testing.assert_array_equal(file_value(f"{path}:x"), [1.0, 2.0, 3.0])
+    tsv = tmp_path / "data.tsv"
+    tsv.write_text("a\tb\n0.5\t-1\n")
+    np.testing.assert_array_equal(file_value(f"{tsv}:b"), [-1.0])
+    with pytest.raises(InputError) as info:
+        file_value(f"{path}:yy")
+    assert info.value.message == f"{path} has no column 'yy' (its header: x, y, label_free)"
+    assert info.value.hint == f"did you mean @{path}:y?"
