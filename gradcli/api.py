@@ -29,6 +29,7 @@ from gradcli.calc.calculator import calculate
 from gradcli.calc.rows import RowError, RowEvaluator
 from gradcli.engine import dtypes
 from gradcli.engine.errors import EngineError
+from gradcli.lang.evaluation import engine_settings
 from gradcli.homework.check import check_derivative  # sympy itself is imported only when a check runs
 from gradcli.run import RunLimits, run_source
 from gradcli.safety.errors import GradcliError, InputError
@@ -135,11 +136,12 @@ class Compiled:
                              hint=", ".join(f"{n}: shape {c.shape}" for n, c in cols.items()))
         n = next(iter(lengths))[0] if lengths else 1
         program = self._rows.program(cols)[0]  # a column named like a constant (e, pi) is a variable
-        batched = self._rows.batch(program, cols, n) if self.rowwise and cols else None
-        if batched is not None:
-            output, grads = batched
-            return ColumnsResult(np.asarray(output), {name: np.asarray(g) for name, g in grads.items()}, {})
-        return self._loop(program, cols, n)
+        with engine_settings(self.dtype, self.limits, budget=False):  # each row (or the batch) its own budget
+            batched = self._rows.batch(program, cols, n) if self.rowwise and cols else None
+            if batched is not None:
+                output, grads = batched
+                return ColumnsResult(np.asarray(output), {name: np.asarray(g) for name, g in grads.items()}, {})
+            return self._loop(program, cols, n)
 
     def _loop(self, program, cols: dict, n: int) -> ColumnsResult:
         output = np.full(n, np.nan, dtype=self.dtype.np)

@@ -35,7 +35,7 @@ from gradcli.engine.errors import EngineError
 from gradcli.io import outputs
 from gradcli.io.inputs import DuplicateKey, LazyGenerator, parse_value, unique_keys
 from gradcli.lang import names
-from gradcli.lang.evaluation import as_output, backward_error, engine_settings
+from gradcli.lang.evaluation import as_output, backward_error, call_budget, engine_settings
 from gradcli.lang.evaluator import EngineBackend, evaluate
 from gradcli.lang.parser import Program, dotted_name, parse
 from gradcli.safety import guard
@@ -184,7 +184,7 @@ class RowEvaluator:
         for n, v in self.consts.items():
             variables[n] = Tensor._make(np.array(v, dtype=dt), None)
         try:
-            with self.deadline:
+            with self.deadline, call_budget(self.limits, "a row's evaluation", "a row's evaluation"):
                 out = as_output(evaluate(program, EngineBackend(variables, self.dtype)), program)
                 error = backward_error(out, self.grad_output, self.dtype)
         except GradcliError as err:
@@ -208,7 +208,7 @@ class RowEvaluator:
         for name, v in self.consts.items():
             variables[name] = Tensor._make(np.array(v, dtype=dt), None)
         try:
-            with self.deadline, kernels.elements_are_rows():
+            with self.deadline, call_budget(self.limits, "a row's evaluation", "a row's evaluation"), kernels.elements_are_rows():
                 out = evaluate(program, EngineBackend(variables, self.dtype))
                 if type(out) is not Tensor or out.array.shape != (n,) or out.array.dtype != dt:
                     return None
@@ -458,7 +458,7 @@ class RowsRun:
                             name="standard input" if path in (None, "-") else path)
         handler = None
         line_no = 0
-        with engine_settings(self.ev.dtype, self.ev.limits), guard.alarm_session():
+        with engine_settings(self.ev.dtype, self.ev.limits, budget=False), guard.alarm_session():
             for texts, has_blank in reader:
                 start = line_no + 1
                 line_no += len(texts)

@@ -12,6 +12,7 @@ import numpy as np
 
 from gradcli.engine import dtypes
 from gradcli.engine.errors import TorchIndexError, TorchRuntimeError, TorchTypeError, TorchValueError
+from gradcli.engine.state import BUDGET
 from gradcli.engine.tensor_str import format_tensor
 
 NON_LEAF_GRAD_WARNING = (
@@ -54,6 +55,9 @@ class Tensor:
 
     def __init__(self, data, requires_grad: bool = False):
         array = data.array if isinstance(data, Tensor) else np.asarray(data)
+        budget = BUDGET.get()
+        if budget is not None and array is not data:
+            budget.charge(array)
         self.array = array
         self.grad_fn = None
         self._grad = None
@@ -66,6 +70,9 @@ class Tensor:
     @staticmethod
     def _make(array: np.ndarray, grad_fn) -> Tensor:
         """Fast constructor used by ops: `array` must already be an ndarray."""
+        budget = BUDGET.get()
+        if budget is not None:  # an API call's or a run's: its memory, its deadline
+            budget.charge(array)
         t = object.__new__(Tensor)
         t.array = array
         t.grad_fn = grad_fn

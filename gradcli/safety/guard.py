@@ -23,6 +23,7 @@ Two layers, both context managers that leave no thread, handler or limit behind 
 
 from __future__ import annotations
 
+import contextvars
 import math
 import mmap
 import os
@@ -96,7 +97,7 @@ class Deadline:
     soft limit whose caller carries on without the result (sympy's).  Reusable, not re-entrant."""
 
     __slots__ = ("seconds", "message", "hint", "error", "supervisor_text", "supervise", "expired", "expiry",
-                 "token", "done", "timer")
+                 "token", "done", "timer", "context_token")
 
     def __init__(self, seconds: float | None, message: str, hint: str | None = None, *, error=None,
                  supervisor_text: Callable[[], str] | None = None, supervise: bool = True):
@@ -105,7 +106,7 @@ class Deadline:
         self.error = error or (lambda message, hint: TimeLimit(message, hint=hint))
         self.supervisor_text, self.supervise = supervisor_text, supervise
         self.expired = type("_Expired", (_Expired,), {})
-        self.token = self.timer = None
+        self.token = self.timer = self.context_token = None
         self.expiry, self.done = math.inf, True
 
     def __enter__(self):
@@ -113,6 +114,7 @@ class Deadline:
             return self
         self.done = False
         self.expiry = time.monotonic() + self.seconds
+        self.context_token = _CURRENT.set(self)
         if self.supervise:
             self.token = arm(self.seconds, self.supervisor_text or self._text)
         if _sessions and _alarms and threading.current_thread() is threading.main_thread():
@@ -142,6 +144,9 @@ class Deadline:
         if self.done:
             return
         self.done = True
+        if self.context_token is not None:
+            _CURRENT.reset(self.context_token)
+            self.context_token = None
         disarm(self.token)
         self.token = None
         if self.timer is not None:
@@ -152,6 +157,16 @@ class Deadline:
 
     def _text(self) -> str:
         return self.error(self.message, self.hint).render() + "\n"
+
+
+_CURRENT: contextvars.ContextVar[Deadline | None] = contextvars.ContextVar("gradcli_deadline", default=None)
+
+
+def current_deadline() -> Deadline | None:
+    """The innermost deadline guarding this thread (this context) now, if any: an evaluation's own budget
+    (engine/state.py) stops with its message when it sees it has passed."""
+    d = _CURRENT.get()
+    return d if d is not None and not d.done else None
 
 
 def deadline(seconds: float | None, message: str, hint: str | None = None,
