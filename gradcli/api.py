@@ -29,8 +29,8 @@ from gradcli.calc.calculator import calculate
 from gradcli.calc.rows import RowError, RowEvaluator
 from gradcli.engine import dtypes
 from gradcli.engine.errors import EngineError
-from gradcli.lang.evaluation import engine_settings
 from gradcli.homework.check import check_derivative  # sympy itself is imported only when a check runs
+from gradcli.lang.evaluation import engine_settings
 from gradcli.run import RunLimits, run_source
 from gradcli.safety.errors import GradcliError, InputError
 from gradcli.safety.limits import Limits

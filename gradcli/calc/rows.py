@@ -42,6 +42,7 @@ from gradcli.safety import guard
 from gradcli.safety.errors import EvalError, GradcliError, InputError
 from gradcli.safety.limits import Limits
 
+ROW = ("a row's evaluation", "a row's evaluation")  # what a row's budget calls it in its limit errors
 CHUNK_ROWS = 65_536  # rows per batch: big enough for numpy to dominate, small enough for bounded memory
 READ_BYTES = 1 << 20
 DELIMITERS = (",", "\t", ";")
@@ -184,7 +185,7 @@ class RowEvaluator:
         for n, v in self.consts.items():
             variables[n] = Tensor._make(np.array(v, dtype=dt), None)
         try:
-            with self.deadline, call_budget(self.limits, "a row's evaluation", "a row's evaluation"):
+            with self.deadline, call_budget(self.limits, *ROW):
                 out = as_output(evaluate(program, EngineBackend(variables, self.dtype)), program)
                 error = backward_error(out, self.grad_output, self.dtype)
         except GradcliError as err:
@@ -208,7 +209,7 @@ class RowEvaluator:
         for name, v in self.consts.items():
             variables[name] = Tensor._make(np.array(v, dtype=dt), None)
         try:
-            with self.deadline, call_budget(self.limits, "a row's evaluation", "a row's evaluation"), kernels.elements_are_rows():
+            with self.deadline, call_budget(self.limits, *ROW), kernels.elements_are_rows():
                 out = evaluate(program, EngineBackend(variables, self.dtype))
                 if type(out) is not Tensor or out.array.shape != (n,) or out.array.dtype != dt:
                     return None

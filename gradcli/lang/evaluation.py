@@ -13,11 +13,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from gradcli import engine
 from gradcli.engine import Tensor, dtypes, state
+from gradcli.engine.errors import EngineError
 from gradcli.engine.ops import sizes
 from gradcli.engine.state import Budget
-from gradcli.engine.errors import EngineError
 from gradcli.lang.evaluator import EngineBackend, evaluate
 from gradcli.lang.parser import Program, parse
 from gradcli.safety.errors import EvalError, InputError

@@ -15,8 +15,8 @@ from itertools import chain
 
 import numpy as np
 
-from gradcli.engine.errors import LimitExceeded
 from gradcli.engine import dtypes
+from gradcli.engine.errors import LimitExceeded
 from gradcli.engine.state import BUDGET, ContextAttribute
 from gradcli.engine.tensor import Tensor, wrap_dim
 
