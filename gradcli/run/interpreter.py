@@ -132,6 +132,10 @@ class Interpreter:
             warnings.showwarning = self.show_warning
             try:
                 self.exec_block(tree.body, self.module)
+            except LimitReached as error:
+                if error.line is None:  # raised below the interpreter (the budget, a text too long): here
+                    error.line = self.line
+                raise
             except RunError:
                 raise
             except LimitExceeded as error:
