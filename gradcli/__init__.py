@@ -12,6 +12,14 @@ _API = ("grad", "compile", "check", "run_program", "GradResult", "Compiled", "Co
 
 def __getattr__(name):
     if name in _API:
+        import sys
+        import warnings
+
+        if "gradcli.api" not in sys.modules:  # numpy's import adds warning filters: not ours to leave behind
+            before = list(warnings.filters)
+            from gradcli import api
+
+            api.drop_import_filters(before)
         from gradcli import api
 
         return getattr(api, name)

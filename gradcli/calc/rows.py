@@ -23,6 +23,7 @@ import re
 import select
 import stat
 import sys
+import threading
 from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -153,11 +154,28 @@ class RowEvaluator:
         self.scalar_shared = all(np.ndim(v) == 0 for v in inputs.values()) and \
             all(np.ndim(v) == 0 for v in consts.values())
         self.scalar_grad_output = grad_output is None or np.ndim(grad_output) == 0
-        seconds = self.limits.max_seconds
-        self.deadline = guard.Deadline(seconds, f"a row's evaluation took longer than {seconds:g} s",
-                                       hint="raise it with --timeout")
+        self._deadlines = threading.local()  # one per thread: a compiled function may be called from many
         shared = [*inputs.values(), *consts.values(), *([] if grad_output is None else [grad_output])]
         self.shared_finite = all(np.all(np.isfinite(v)) for v in shared)
+
+    def __getstate__(self):  # pickled (Dask ships a compiled function to its workers): no thread's deadline
+        state = dict(self.__dict__)
+        state["_deadlines"] = None
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._deadlines = threading.local()
+
+    @property
+    def deadline(self) -> guard.Deadline:
+        """This thread's reusable deadline for a row (a Deadline is reusable, not re-entrant)."""
+        d = getattr(self._deadlines, "deadline", None)
+        if d is None:
+            seconds = self.limits.max_seconds
+            d = self._deadlines.deadline = guard.Deadline(seconds, f"a row's evaluation took longer than {seconds:g} s",
+                                                          hint="raise it with --timeout")
+        return d
 
     def program(self, row_names) -> tuple[Program, list[str], bool]:
         """(program, the names rows must supply in order of use, row-wise?) for rows that bind `row_names`;
