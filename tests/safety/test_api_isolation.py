@@ -51,11 +51,12 @@ EXP_CHAIN = "(ones(7000,7000)*x)" + ".exp()" * 25 + ".sum()"
 
 
 def test_einsum_too_big_for_its_time_limit_stops_within_a_second_of_it():
-    r = child(PROBE.format(call="gradcli.grad(\"einsum('ij,kl->', randn(3000,3000), randn(3000,3000))*x\", "
+    # the issue's probe used randn; ones make the same einsum without randn's own time (seconds under load)
+    r = child(PROBE.format(call="gradcli.grad(\"einsum('ij,kl->', ones(3000,3000), ones(3000,3000))*x\", "
                                 "x=1.0, limits=gradcli.Limits(max_seconds=2))"))
     assert r["raised"] == "TimeLimit", r
     assert "took longer than 2 s" in r["message"]
-    assert r["seconds"] < 2 + 1.5, r  # the cost model refuses the einsum once the randn are made
+    assert r["seconds"] < 2 + 1, r  # refused up front: the cost model
 
 
 def test_einsum_cost_is_refused_up_front():
@@ -191,38 +192,29 @@ def test_the_dask_example_with_the_threaded_scheduler():
 # -- a deadline that cannot be swallowed -------------------------------------------------------------------
 
 GC_SWALLOW = """
-import gc, json, time, warnings
+import gc, json, sys, time
 import gradcli
-from gradcli.engine import Tensor, state
-from gradcli.safety import guard
-import numpy as np
+import gradcli.api
 
 swallowed = []
-def slow_callback(phase, info):  # where Python drops what is raised ("Exception ignored")
-    if phase == "start":
+def slow_callback(phase, info):  # past the deadline, most of the time is spent here, where Python drops
+    if phase == "start" and time.monotonic() > start + 0.5:  # what is raised
         end = time.monotonic() + 0.02
         while time.monotonic() < end:
             pass
 
-class Cycle:
-    def __init__(self): self.me = self
-
-import sys
 sys.unraisablehook = lambda u: swallowed.append(u.exc_type.__name__)
+expression = "stack([" + ", ".join(f"(x*{i}).sin().sum()" for i in range(2000)) + "]).sum()"
+start = time.monotonic() + 1e9
 gc.callbacks.append(slow_callback)
 gc.set_threshold(20)
 start = time.monotonic()
 try:
-    with guard.deadline(0.3, "late"):
-        budget = state.Budget(0.3, time_error=lambda detail: guard.TimeLimit("late" + detail))
-        token = state.BUDGET.set(budget)
-        x = Tensor(np.ones(3))
-        while time.monotonic() - start < 20:
-            Cycle()
-            x = x + 1  # an op: the budget looks at the deadline
+    gradcli.grad(expression, x=[1.0, 2.0], check=False, limits=gradcli.Limits(max_seconds=0.5, max_nodes=50000,
+                                                                         max_length=10**6))
     outcome = "finished"
-except guard.TimeLimit:
-    outcome = "stopped"
+except gradcli.GradcliError as err:
+    outcome = type(err).__name__
 seconds = time.monotonic() - start
 gc.callbacks.remove(slow_callback)
 gc.set_threshold(700)
@@ -231,9 +223,11 @@ print(json.dumps({"outcome": outcome, "seconds": seconds, "swallowed": swallowed
 
 
 def test_a_deadline_raised_inside_a_gc_callback_still_stops_the_computation():
-    r = child(GC_SWALLOW)
-    assert r["outcome"] == "stopped", r
-    assert r["seconds"] < 0.3 + 1, r
+    # the deadline's asynchronous exception lands in the gc callback nearly every time and is dropped there
+    # ("Exception ignored"); the call's budget sees the deadline at its next op all the same
+    r = child(GC_SWALLOW, timeout=120)
+    assert r["outcome"] == "TimeLimit", r
+    assert r["seconds"] < 0.5 + 1, r
 
 
 # -- files: a read-only file is not replaced ---------------------------------------------------------------
