@@ -36,6 +36,7 @@ from gradcli.homework.check import check_derivative  # sympy itself is imported 
 from gradcli.lang.evaluation import engine_settings
 from gradcli.run import RunLimits, run_source
 from gradcli.safety.errors import GradcliError, InputError
+from gradcli.safety.guard import deadline
 from gradcli.safety.limits import Limits
 
 __all__ = ["grad", "compile", "check", "run_program", "GradResult", "Compiled", "ColumnsResult", "CheckResult",
@@ -165,7 +166,9 @@ def grad(expression: str, *, consts: Mapping | None = None, grad_output=None, ch
     inputs = {name: _array(name, v, dt, limits) for name, v in values.items()}
     constants = {name: _array(name, v, dt, limits) for name, v in _mapping("consts", consts).items()}
     gout = None if grad_output is None else _array("grad_output", grad_output, dt, limits)
-    result = calculate(expression, inputs, constants, grad_output=gout, dtype=dt, limits=limits, check=check)
+    seconds = limits.max_seconds  # the whole call, as the command line's --timeout bounds the whole command
+    with deadline(seconds, f"evaluation took longer than {seconds:g} s", hint="raise it with --timeout"):
+        result = calculate(expression, inputs, constants, grad_output=gout, dtype=dt, limits=limits, check=check)
     detail = result.extras.get("symbolic", {})
     status = detail.get("status", "off")
     grads = {name: t.grad if t.requires_grad else None for name, t in result.tensors.items()}
