@@ -49,7 +49,7 @@ def _dtype(name: str) -> dtypes.DType:
     try:
         return _DTYPES[name]
     except (KeyError, TypeError):
-        raise InputError(f"dtype must be float64 or float32, not {name!r}") from None
+        raise InputError(f"dtype must be float64 or float32, not {name!r}", hint='e.g. dtype="float32"') from None
 
 
 _VALUE_HINT = "give a number, a list of numbers or a real numpy array"

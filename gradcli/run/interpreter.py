@@ -469,6 +469,8 @@ class Interpreter:
             if self.is_lazy(value):
                 value = list(self.metered(value))
             return classes.set_attribute(obj, name, value)
+        if isinstance(obj, api.Module):  # torch.pi = 4: a module's members are gradcli's, fixed
+            raise Refused(f"assigning to {obj.name}.{name} (a module's members cannot be replaced)", self.line)
         if not isinstance(obj, Tensor) and name not in api.readable_attributes(obj):
             raise AttributeError(f"'{type(obj).__name__}' object has no attribute '{name}'")
         if not isinstance(obj, Tensor) or name not in api.TENSOR_SETTABLE:

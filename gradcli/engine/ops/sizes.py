@@ -16,7 +16,7 @@ from itertools import chain
 import numpy as np
 
 from gradcli.engine import dtypes
-from gradcli.engine.errors import LimitExceeded
+from gradcli.engine.errors import LimitExceeded, TorchRuntimeError
 from gradcli.engine.state import BUDGET, ContextAttribute
 from gradcli.engine.tensor import Tensor, wrap_dim
 
@@ -51,6 +51,17 @@ def check_size(shape: tuple, op: str | None = None, itemsize: int | None = None)
     budget = BUDGET.get()
     if budget is not None and budget.memory is not None:
         budget.fits(numel(shape) * (itemsize or dtypes.get_default_dtype().itemsize))
+
+
+def check_new_shape(shape: tuple, op: str | None = None) -> None:
+    """A tensor created from sizes (zeros, ones, empty, full, rand, randn, new_*): PyTorch's error for a
+    negative size, then the size guard."""
+    for s in shape:
+        if s < 0:
+            if op == "zeros":
+                raise TorchRuntimeError("zeros: Dimension size must be non-negative.")
+            raise TorchRuntimeError(f"Trying to create tensor with negative dimension {s}: {list(shape)}")
+    check_size(shape, op if op != "zeros" else None)
 
 
 def guarded(name: str, fn, rule):
