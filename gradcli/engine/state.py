@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextvars
 import math
 import time
+import warnings
 import weakref
 from collections.abc import Callable
 
@@ -115,6 +116,21 @@ def _release(budget_ref, n: int) -> None:
     budget = budget_ref()
     if budget is not None:
         budget.used -= n
+
+
+# where the engine's warnings (PyTorch's UserWarnings) go: `gradcli run` collects its program's without touching
+# the process's warning filters or showwarning, which every thread shares
+WARNINGS: contextvars.ContextVar[Callable[[str, type], None] | None] = contextvars.ContextVar("gradcli_warnings",
+                                                                                             default=None)
+
+
+def warn(message: str, category: type = UserWarning, stacklevel: int = 1) -> None:
+    """warnings.warn, or the current context's own sink if one is set (see WARNINGS)."""
+    sink = WARNINGS.get()
+    if sink is not None:
+        sink(message, category)
+    else:
+        warnings.warn(message, category, stacklevel=stacklevel + 1)
 
 
 BUDGET: contextvars.ContextVar[Budget | None] = contextvars.ContextVar("gradcli_budget", default=None)

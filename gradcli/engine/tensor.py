@@ -6,11 +6,9 @@ defined once there.
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
-from gradcli.engine import dtypes
+from gradcli.engine import dtypes, state
 from gradcli.engine.errors import TorchIndexError, TorchRuntimeError, TorchTypeError, TorchValueError
 from gradcli.engine.state import BUDGET
 from gradcli.engine.tensor_str import format_tensor
@@ -91,7 +89,7 @@ class Tensor:
     @property
     def grad(self):
         if self.grad_fn is not None and not self._retains_grad:
-            warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+            state.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
         return self._grad
 
     @grad.setter
@@ -233,7 +231,7 @@ class Tensor:
         if self.array.size != 1:
             raise TorchValueError("only one element tensors can be converted to Python scalars")
         if self.requires_grad:  # float(x) and int(x) warn, x.item() does not
-            warnings.warn(SCALAR_CONVERSION_WARNING, UserWarning, stacklevel=3)
+            state.warn(SCALAR_CONVERSION_WARNING, UserWarning, stacklevel=3)
         return self.array.reshape(()).item()
 
     def __len__(self) -> int:

@@ -39,8 +39,8 @@ def run_source(source: str, filename: str, *, stdout, stderr, limits: RunLimits 
         check_program(tree, SUPPORTED_NODES, limits.max_nesting)
         interpreter = Interpreter(limits, stdout, stderr)
         interpreter.module.vars.update(bindings or {})
-        random.seed_default(None)  # a fresh seed, as a new PyTorch process has, until torch.manual_seed
-        with _engine_state(limits), _outside_limits(limits, interpreter):
+        # a generator of its own with a fresh seed, as a new PyTorch process has, until torch.manual_seed
+        with random.own_default_generator(None), _engine_state(limits), _outside_limits(limits, interpreter):
             interpreter.run(tree)
     except RunError as error:
         stdout.flush()  # what the program printed comes before the error, on a terminal too

@@ -15,12 +15,14 @@ import operator
 import re
 import string
 import time
-import warnings
 from collections.abc import Iterator
 from functools import partial
 from itertools import islice
 from types import GeneratorType
 
+import numpy as np
+
+from gradcli.engine import state
 from gradcli.engine.autograd import Function, GradModeContext, torch_node_name
 from gradcli.engine.errors import EngineError, LimitExceeded, TorchRuntimeError, from_numpy
 from gradcli.engine.tensor import Tensor
@@ -127,9 +129,11 @@ class Interpreter:
 
     # -- running --------------------------------------------------------------------------------------
     def run(self, tree: ast.Module) -> None:
-        with warnings.catch_warnings():
-            warnings.simplefilter("always")
-            warnings.showwarning = self.show_warning
+        # the engine's warnings come to this run's show_warning through a context variable, and numpy's own
+        # (which torch has no counterpart of) are off in numpy's context-local error state: nothing here
+        # touches the process's warning filters or showwarning, which every thread shares
+        token = state.WARNINGS.set(self.show_warning)
+        with np.errstate(all="ignore"):
             try:
                 self.exec_block(tree.body, self.module)
             except LimitReached as error:
@@ -151,8 +155,10 @@ class Interpreter:
                 if torch_error is not None:
                     raise ProgramFailed(torch_error.torch_type, str(torch_error), self.line) from None
                 raise ProgramFailed(type(error).__name__, str(error), self.line) from None
+            finally:
+                state.WARNINGS.reset(token)
 
-    def show_warning(self, message, category, filename, lineno, file=None, line=None) -> None:
+    def show_warning(self, message, category, filename=None, lineno=None, file=None, line=None) -> None:
         """Print a UserWarning once per line and message, as Python's default filter does."""
         if not issubclass(category, UserWarning):
             return  # numpy's RuntimeWarnings have no counterpart in torch

@@ -291,3 +291,38 @@ def test_output_through_a_dangling_symlink_names_the_missing_directory(tmp_path)
     done = _eval_to(link)
     assert done.returncode == 2
     assert f"no such directory {tmp_path / 'nowhere'}" in done.stderr
+
+
+# -- concurrent runs: each its own random stream and its own warnings --------------------------------------
+
+CONCURRENT_RUNS = """
+import json, threading, warnings
+import gradcli
+seeded = ("import torch\\ntorch.manual_seed(0)\\nfor i in range(2000):\\n    a = torch.randn(1)\\n"
+          "print(torch.randn(3))\\n")
+warns = ("import torch\\nx = torch.ones(2, requires_grad=True)\\ny = x * 2\\nfor i in range(300):\\n"
+         "    g = y.grad\\nprint('done')\\n")
+alone = gradcli.run_program(seeded).stdout
+show = warnings.showwarning
+same, warned = [], []
+def draws():
+    for _ in range(3):
+        same.append(gradcli.run_program(seeded).stdout == alone)
+def warnings_of_its_own():
+    for _ in range(3):
+        r = gradcli.run_program(warns)
+        warned.append(r.stderr.count("UserWarning"))
+threads = [threading.Thread(target=t) for t in (draws, warnings_of_its_own, draws, warnings_of_its_own)]
+for t in threads: t.start()
+for t in threads: t.join()
+print(json.dumps({"same": same, "warned": warned, "showwarning_kept": warnings.showwarning is show}))
+"""
+
+
+def test_concurrent_runs_draw_their_own_random_numbers_and_print_their_own_warnings():
+    # old code: the default generator was the process's, and every run's start reset it: 12 of 12 runs
+    # printed another stream than the same program run alone
+    r = child(CONCURRENT_RUNS, timeout=240)
+    assert r["same"] == [True] * 6, r
+    assert r["warned"] == [1] * 6, r  # the non-leaf .grad warning, once (one line), in its own run's stderr
+    assert r["showwarning_kept"], r
