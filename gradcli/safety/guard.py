@@ -112,8 +112,11 @@ class Deadline:
     def __enter__(self):
         if self.seconds is None:
             return self
-        self.done = False
         self.expiry = time.monotonic() + self.seconds
+        outer = current_deadline()
+        if outer is not None and outer.expiry <= self.expiry:
+            return self  # an enclosing deadline of this thread passes first and says so: no second timer
+        self.done = False
         self.context_token = _CURRENT.set(self)
         if self.supervise:
             self.token = arm(self.seconds, self.supervisor_text or self._text)
@@ -363,7 +366,7 @@ def _memory_limit(memory_mb: float | None, what: str):
     resource.setrlimit(resource.RLIMIT_AS, (wanted, hard))
     try:
         yield
-    except (MemoryError, ImportError, RuntimeError) as error:
+    except (MemoryError, ImportError, RuntimeError, SystemError) as error:
         if not _out_of_memory(error):
             raise
         raise MemoryLimit(f"{what} needed more than the memory limit of {memory_mb:g} MB",
@@ -375,8 +378,8 @@ def _memory_limit(memory_mb: float | None, what: str):
 def _out_of_memory(error: BaseException | None) -> bool:
     """Whether `error`, or what it was raised from, is the address-space cap refusing memory: a MemoryError; a
     module first imported under the cap (numpy.random for randn, sympy's mpmath, which sympy re-raises as its
-    own ImportError) failing to map its shared library; a timer thread failing to map its stack (but typer.Exit
-    is a RuntimeError too)."""
+    own ImportError) failing to map its shared library, or failing as a SystemError; a timer thread failing to
+    map its stack (but typer.Exit is a RuntimeError too)."""
     seen = 0
     while error is not None and seen < 8:
         if isinstance(error, MemoryError):
@@ -386,6 +389,8 @@ def _out_of_memory(error: BaseException | None) -> bool:
             return True
         if type(error) is RuntimeError and "can't start new thread" in text:
             return True
+        if type(error) is SystemError and "without" in text and "exception" in text:
+            return True  # an import that ran out of memory under the cap, as CPython 3.11 reports it
         error, seen = error.__cause__ or error.__context__, seen + 1
     return False
 
