@@ -97,7 +97,7 @@ class Deadline:
     soft limit whose caller carries on without the result (sympy's).  Reusable, not re-entrant."""
 
     __slots__ = ("seconds", "message", "hint", "error", "supervisor_text", "supervise", "expired", "expiry",
-                 "token", "done", "timer", "context_token")
+                 "token", "done", "timer", "context_token", "thread")
 
     def __init__(self, seconds: float | None, message: str, hint: str | None = None, *, error=None,
                  supervisor_text: Callable[[], str] | None = None, supervise: bool = True):
@@ -106,7 +106,7 @@ class Deadline:
         self.error = error or (lambda message, hint: TimeLimit(message, hint=hint))
         self.supervisor_text, self.supervise = supervisor_text, supervise
         self.expired = type("_Expired", (_Expired,), {})
-        self.token = self.timer = self.context_token = None
+        self.token = self.timer = self.context_token = self.thread = None
         self.expiry, self.done = math.inf, True
 
     def __enter__(self):
@@ -117,6 +117,7 @@ class Deadline:
         if outer is not None and outer.expiry <= self.expiry:
             return self  # an enclosing deadline of this thread passes first and says so: no second timer
         self.done = False
+        self.thread = threading.get_ident()
         self.context_token = _CURRENT.set(self)
         if self.supervise:
             self.token = arm(self.seconds, self.supervisor_text or self._text)
@@ -168,8 +169,8 @@ _CURRENT: contextvars.ContextVar[Deadline | None] = contextvars.ContextVar("grad
 def current_deadline() -> Deadline | None:
     """The innermost deadline guarding this thread (this context) now, if any: an evaluation's own budget
     (engine/state.py) stops with its message when it sees it has passed."""
-    d = _CURRENT.get()
-    return d if d is not None and not d.done else None
+    d = _CURRENT.get()  # (a context copied into another thread carries it along: that thread's is not it)
+    return d if d is not None and not d.done and d.thread == threading.get_ident() else None
 
 
 def deadline(seconds: float | None, message: str, hint: str | None = None,

@@ -326,3 +326,30 @@ def test_concurrent_runs_draw_their_own_random_numbers_and_print_their_own_warni
     assert r["same"] == [True] * 6, r
     assert r["warned"] == [1] * 6, r  # the non-leaf .grad warning, once (one line), in its own run's stderr
     assert r["showwarning_kept"], r
+
+
+def test_a_deadline_in_a_thread_that_inherited_another_threads_context_still_fires():
+    # a nested deadline that an enclosing one of the same thread outlasts starts no timer; a context copied
+    # into another thread (asyncio's run_in_executor does) carries the enclosing one along, but not its timer
+    import contextvars
+    import threading
+
+    from gradcli.safety import guard
+
+    outcome = []
+
+    def spin_under_its_own_deadline():
+        start = time.monotonic()
+        try:
+            with guard.deadline(0.2, "inner"):
+                while time.monotonic() - start < 5:
+                    pass
+            outcome.append("ran on")
+        except guard.TimeLimit as err:
+            outcome.append(err.message)
+
+    with guard.deadline(30, "outer"):
+        thread = threading.Thread(target=contextvars.copy_context().run, args=(spin_under_its_own_deadline,))
+        thread.start()
+        thread.join()
+    assert outcome == ["inner"]
