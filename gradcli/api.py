@@ -19,7 +19,10 @@ PyTorch-named errors (`gradcli.EngineError`), the same limits as the command lin
 
 from __future__ import annotations
 
+import contextvars
+import functools
 import io
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -30,9 +33,10 @@ from gradcli.calc.rows import RowError, RowEvaluator
 from gradcli.engine import dtypes
 from gradcli.engine.errors import EngineError
 from gradcli.homework.check import check_derivative  # sympy itself is imported only when a check runs
-from gradcli.lang.evaluation import const_array
+from gradcli.lang.evaluation import const_array, engine_settings
 from gradcli.run import RunLimits, run_source
 from gradcli.safety.errors import GradcliError, InputError
+from gradcli.safety.guard import deadline
 from gradcli.safety.limits import Limits
 
 __all__ = ["grad", "compile", "check", "run_program", "GradResult", "Compiled", "ColumnsResult", "CheckResult",
@@ -44,8 +48,11 @@ _DTYPES = {"float64": dtypes.float64, "float32": dtypes.float32}
 def _dtype(name: str) -> dtypes.DType:
     try:
         return _DTYPES[name]
-    except KeyError:
-        raise InputError(f"dtype must be float64 or float32, not {name!r}") from None
+    except (KeyError, TypeError):
+        raise InputError(f"dtype must be float64 or float32, not {name!r}", hint='e.g. dtype="float32"') from None
+
+
+_VALUE_HINT = "give a number, a list of numbers or a real numpy array"
 
 
 def _array(name: str, value, dtype: dtypes.DType, limits: Limits, *, const: bool = False) -> np.ndarray:
@@ -54,14 +61,84 @@ def _array(name: str, value, dtype: dtypes.DType, limits: Limits, *, const: bool
     if isinstance(value, str):
         raise InputError(f"{name}: give a number, a list or a numpy array, not a string",
                          hint="the command line's value syntax (randn(3), @file) is for the command line")
+    if value is None or isinstance(value, (bytes, bytearray, memoryview)):
+        raise InputError(f"{name}: not a numeric value ({type(value).__name__})", hint=_VALUE_HINT)
     try:
         array = np.asarray(value)
-        array = const_array(array, dtype) if const and array.dtype.kind in "iub" else np.asarray(value, dtype=dtype.np)
-    except (TypeError, ValueError) as err:
-        raise InputError(f"{name}: not a numeric array ({err})") from None
+    except (TypeError, ValueError, OverflowError) as err:
+        raise InputError(f"{name}: not a numeric array ({err})", hint=_VALUE_HINT) from None
+    if array.dtype.kind == "c":
+        raise InputError(f"{name}: complex values are not supported (gradcli computes with real numbers)",
+                         hint="pass the real and imaginary parts as two tensors")
+    if array.dtype.kind not in "biuf":
+        what = "numbers too large for a float" if array.dtype.kind == "O" and _huge_int(array) else \
+            f"values of type {array.dtype}"
+        raise InputError(f"{name}: not a numeric array ({what})", hint=_VALUE_HINT)
     if array.size > limits.max_elements:
         raise InputError(f"{name} has {array.size} elements, more than the limit of {limits.max_elements}")
-    return array
+    if const and array.dtype.kind in "iub":
+        return const_array(array, dtype)
+    with np.errstate(over="ignore"):
+        return array.astype(dtype.np, copy=False)
+
+
+def _huge_int(array: np.ndarray) -> bool:
+    return any(isinstance(v, int) for v in array.flat)
+
+
+def _expression(expression) -> str:
+    if not isinstance(expression, str):
+        raise InputError(f"the expression must be a string, not {type(expression).__name__}",
+                         hint='e.g. gradcli.grad("(x**2).sum()", x=[1, 2, 3])')
+    return expression
+
+
+def _mapping(name: str, value) -> Mapping:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise InputError(f"{name} must be a dict of names to values, not {type(value).__name__}",
+                         hint=f'e.g. {name}={{"z": 4}}')
+    return value
+
+
+def _limits(limits, kind=Limits):
+    if limits is None:
+        return kind()
+    if not isinstance(limits, kind):
+        raise InputError(f"limits must be gradcli.{kind.__name__}(...), not {type(limits).__name__}",
+                         hint=f"e.g. limits=gradcli.{kind.__name__}(max_seconds=5)")
+    return limits
+
+
+def _isolated(fn):
+    """Run each API call in a copy of the caller's context (the engine's settings are context variables:
+    nothing a call sets is seen by the caller or another thread afterwards), and leave the warning filters as
+    they were (importing numpy or sympy on first use adds some)."""
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        before = list(warnings.filters)
+        try:
+            return contextvars.copy_context().run(fn, *args, **kwargs)
+        finally:
+            if len(warnings.filters) != len(before):
+                drop_import_filters(before)
+
+    return call
+
+
+def drop_import_filters(before: list) -> None:
+    """Remove the warning filters that importing numpy or sympy added since `before` (never the caller's):
+    sympy's SymPyDeprecationWarning "once", numpy's "size changed" and RankWarning ones."""
+    known = {id(f) for f in before}
+    for f in [f for f in warnings.filters if id(f) not in known and _library_filter(f)]:
+        warnings.filters.remove(f)
+    warnings._filters_mutated()
+
+
+def _library_filter(f) -> bool:
+    module = getattr(f[2], "__module__", "") or ""
+    return module.split(".")[0] in ("numpy", "sympy", "mpmath") or "size changed" in getattr(f[1], "pattern", "")
 
 
 @dataclass
@@ -81,17 +158,21 @@ class GradResult:
         return f"GradResult(output={self.output!r}, grads={{{grads}}}, check={self.check!r})"
 
 
+@_isolated
 def grad(expression: str, *, consts: Mapping | None = None, grad_output=None, check: bool | None = None,
          dtype: str = "float64", limits: Limits | None = None, **values) -> GradResult:
     """Evaluate `expression` with `values` as tensors that require grad (and `consts` as ones that do not),
     run backward (with `grad_output` for a non-scalar output) and cross-check with sympy as `eval` does
     (check=None: when the inputs are small; True: always; False: never)."""
-    limits = limits or Limits()
+    expression = _expression(expression)
+    limits = _limits(limits)
     dt = _dtype(dtype)
     inputs = {name: _array(name, v, dt, limits) for name, v in values.items()}
-    constants = {name: _array(name, v, dt, limits, const=True) for name, v in (consts or {}).items()}
+    constants = {name: _array(name, v, dt, limits, const=True) for name, v in _mapping("consts", consts).items()}
     gout = None if grad_output is None else _array("grad_output", grad_output, dt, limits)
-    result = calculate(expression, inputs, constants, grad_output=gout, dtype=dt, limits=limits, check=check)
+    seconds = limits.max_seconds  # the whole call, as the command line's --timeout bounds the whole command
+    with deadline(seconds, f"evaluation took longer than {seconds:g} s", hint="raise it with --timeout"):
+        result = calculate(expression, inputs, constants, grad_output=gout, dtype=dt, limits=limits, check=check)
     detail = result.extras.get("symbolic", {})
     status = detail.get("status", "off")
     grads = {name: t.grad if t.requires_grad else None for name, t in result.tensors.items()}
@@ -115,9 +196,11 @@ class Compiled:
 
     def __init__(self, expression: str, *, consts: Mapping | None = None, dtype: str = "float64",
                  limits: Limits | None = None):
-        self.limits = limits or Limits()
+        expression = _expression(expression)
+        self.limits = _limits(limits)
         self.dtype = _dtype(dtype)
-        consts = {n: _array(n, v, self.dtype, self.limits, const=True) for n, v in (consts or {}).items()}
+        consts = {n: _array(n, v, self.dtype, self.limits, const=True)
+                  for n, v in _mapping("consts", consts).items()}
         self.expression = expression
         self._rows = RowEvaluator(expression, {}, consts, dtype=self.dtype, limits=self.limits)
         self.program, self.variables, self.rowwise = self._rows.program(())
@@ -125,6 +208,7 @@ class Compiled:
     def __repr__(self) -> str:
         return f"gradcli.compile({self.expression!r})  # variables: {', '.join(self.variables)}"
 
+    @_isolated
     def __call__(self, **columns) -> ColumnsResult:
         missing = [n for n in self.variables if n not in columns]
         if missing:
@@ -139,15 +223,16 @@ class Compiled:
                              hint=", ".join(f"{n}: shape {c.shape}" for n, c in cols.items()))
         n = next(iter(lengths))[0] if lengths else 1
         program = self._rows.program(cols)[0]  # a column named like a constant (e, pi) is a variable
-        batched = self._rows.batch(program, cols, n) if self.rowwise and cols else None
-        if batched is None and not self.rowwise and cols and self._rows.batchable(program):
-            # full reductions of scalar rows: one pass with a batch dimension, as rows mode (issue 29, item 14)
-            batched = self._rows.batch_rows(program, [{k: c[i] for k, c in cols.items()} for i in range(n)],
-                                            list(cols))
-        if batched is not None:
-            output, grads = batched
-            return ColumnsResult(np.asarray(output), {name: np.asarray(g) for name, g in grads.items()}, {})
-        return self._loop(program, cols, n)
+        with engine_settings(self.dtype, self.limits, budget=False):  # each row (or the batch) its own budget
+            batched = self._rows.batch(program, cols, n) if self.rowwise and cols else None
+            if batched is None and not self.rowwise and cols and self._rows.batchable(program):
+                # full reductions of scalar rows: one pass with a batch dimension, as rows mode (issue 29, item 14)
+                batched = self._rows.batch_rows(program, [{k: c[i] for k, c in cols.items()} for i in range(n)],
+                                                list(cols))
+            if batched is not None:
+                output, grads = batched
+                return ColumnsResult(np.asarray(output), {name: np.asarray(g) for name, g in grads.items()}, {})
+            return self._loop(program, cols, n)
 
     def _loop(self, program, cols: dict, n: int) -> ColumnsResult:
         output = np.full(n, np.nan, dtype=self.dtype.np)
@@ -168,6 +253,7 @@ class Compiled:
         return ColumnsResult(output, grads, errors)
 
 
+@_isolated
 def compile(expression: str, *, consts: Mapping | None = None, dtype: str = "float64",  # noqa: A001 - the API's name
             limits: Limits | None = None) -> Compiled:
     """Parse `expression` once; call the result with one column (1-d array) per variable."""
@@ -188,6 +274,7 @@ class CheckResult:
         return next((r["counterexample"] for r in self.results if r.get("counterexample")), None)
 
 
+@_isolated
 def check(function: str, expect, *, wrt=None, order: int = 1, timeout: float = 5.0,
           limits: Limits | None = None) -> CheckResult:
     """Check a derivative written in homework notation, as `gradcli check FUNCTION --expect ANSWER`."""
@@ -213,9 +300,12 @@ class RunResult:
     stderr: str
 
 
+@_isolated
 def run_program(program: str, *, filename: str = "<program>", args: Mapping | None = None,
         limits: RunLimits | None = None) -> RunResult:
     """Run a PyTorch program's text on gradcli's engine, as `gradcli run`: what it printed and its exit code."""
+    program = _expression(program)
+    limits = _limits(limits, RunLimits)
     out, err = io.StringIO(), io.StringIO()
-    code = run_source(program, filename, stdout=out, stderr=err, limits=limits, bindings=dict(args or {}))
+    code = run_source(program, filename, stdout=out, stderr=err, limits=limits, bindings=dict(_mapping("args", args)))
     return RunResult(code, out.getvalue(), err.getvalue())

@@ -23,6 +23,7 @@ import re
 import select
 import stat
 import sys
+import threading
 from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -35,13 +36,14 @@ from gradcli.engine.errors import EngineError
 from gradcli.io import outputs
 from gradcli.io.inputs import DuplicateKey, LazyGenerator, parse_value, unique_keys
 from gradcli.lang import names
-from gradcli.lang.evaluation import as_output, backward_error, const_array, engine_settings
+from gradcli.lang.evaluation import as_output, backward_error, call_budget, const_array, engine_settings
 from gradcli.lang.evaluator import EngineBackend, evaluate
 from gradcli.lang.parser import Program, dotted_name, parse
 from gradcli.safety import guard
 from gradcli.safety.errors import EvalError, GradcliError, InputError
 from gradcli.safety.limits import Limits
 
+ROW = ("a row's evaluation", "a row's evaluation")  # what a row's budget calls it in its limit errors
 CHUNK_ROWS = 65_536  # rows per batch: big enough for numpy to dominate, small enough for bounded memory
 READ_BYTES = 1 << 20
 DELIMITERS = (",", "\t", ";")
@@ -192,11 +194,28 @@ class RowEvaluator:
         self.scalar_shared = all(np.ndim(v) == 0 for v in inputs.values()) and \
             all(np.ndim(v) == 0 for v in consts.values())
         self.scalar_grad_output = grad_output is None or np.ndim(grad_output) == 0
-        seconds = self.limits.max_seconds
-        self.deadline = guard.Deadline(seconds, f"a row's evaluation took longer than {seconds:g} s",
-                                       hint="raise it with --timeout")
+        self._deadlines = threading.local()  # one per thread: a compiled function may be called from many
         shared = [*inputs.values(), *consts.values(), *([] if grad_output is None else [grad_output])]
         self.shared_finite = all(np.all(np.isfinite(v)) for v in shared)
+
+    def __getstate__(self):  # pickled (Dask ships a compiled function to its workers): no thread's deadline
+        state = dict(self.__dict__)
+        state["_deadlines"] = None
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._deadlines = threading.local()
+
+    @property
+    def deadline(self) -> guard.Deadline:
+        """This thread's reusable deadline for a row (a Deadline is reusable, not re-entrant)."""
+        d = getattr(self._deadlines, "deadline", None)
+        if d is None:
+            seconds = self.limits.max_seconds
+            d = self._deadlines.deadline = guard.Deadline(seconds, f"a row's evaluation took longer than {seconds:g} s",
+                                                          hint="raise it with --timeout")
+        return d
 
     def program(self, row_names) -> tuple[Program, list[str], bool]:
         """(program, the names rows must supply in order of use, row-wise?) for rows that bind `row_names`;
@@ -230,7 +249,7 @@ class RowEvaluator:
         for n, v in self.consts.items():
             variables[n] = Tensor._make(const_array(v, self.dtype), None)
         try:
-            with self.deadline:
+            with self.deadline, call_budget(self.limits, *ROW):
                 out = as_output(evaluate(program, EngineBackend(variables, self.dtype)), program)
                 error = backward_error(out, self.grad_output, self.dtype)
         except GradcliError as err:
@@ -275,7 +294,7 @@ class RowEvaluator:
         for name, v in self.consts.items():
             variables[name] = Tensor._make(const_array(v, self.dtype), None)
         try:
-            with self.deadline, kernels.elements_are_rows():
+            with self.deadline, call_budget(self.limits, *ROW), kernels.elements_are_rows():
                 out = evaluate(program, _BatchBackend(variables, self.dtype))
                 if type(out) is not Tensor or out.array.shape != (n,) + (1,) * depth or out.array.dtype != dt:
                     return None
@@ -309,7 +328,7 @@ class RowEvaluator:
         for name, v in self.consts.items():
             variables[name] = Tensor._make(const_array(v, self.dtype), None)
         try:
-            with self.deadline, kernels.elements_are_rows():
+            with self.deadline, call_budget(self.limits, *ROW), kernels.elements_are_rows():
                 out = evaluate(program, EngineBackend(variables, self.dtype))
                 if type(out) is not Tensor or out.array.shape != (n,) or out.array.dtype != dt:
                     return None
@@ -584,7 +603,7 @@ class RowsRun:
                             name="standard input" if path in (None, "-") else path)
         handler = None
         line_no = 0
-        with engine_settings(self.ev.dtype, self.ev.limits), guard.alarm_session():
+        with engine_settings(self.ev.dtype, self.ev.limits, budget=False), guard.alarm_session():
             for texts, has_blank in reader:
                 start = line_no + 1
                 line_no += len(texts)

@@ -20,11 +20,16 @@ import numpy as np
 from gradcli.engine import dtypes, dual
 from gradcli.engine.dual import sum_to_shape
 from gradcli.engine.errors import GradientShapeError, TorchRuntimeError
+from gradcli.engine.state import ContextAttribute
 from gradcli.engine.tensor import Tensor
 
 
-class GradMode:
-    enabled = True
+class _GradModeType:
+    # torch's grad mode is per thread; here per context: each thread and each API call has its own
+    enabled = ContextAttribute("grad_enabled", True)
+
+
+GradMode = _GradModeType()
 
 
 # The order of the backward pass is PyTorch's engine's: a priority queue of ready nodes, the node created

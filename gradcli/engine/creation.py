@@ -12,6 +12,7 @@ from gradcli.engine.errors import TorchRuntimeError, TorchTypeError, TorchValueE
 from gradcli.engine.ops.common import as_shape, check_size, dtype_title
 from gradcli.engine.ops.inplace import apply_inplace
 from gradcli.engine.ops.registry import register
+from gradcli.engine.ops.sizes import check_new_shape
 from gradcli.engine.tensor import Tensor
 
 
@@ -130,9 +131,9 @@ def _size_argument(dims: tuple, size, name: str) -> tuple:
     return (size,)
 
 
-def _filled(shape, fill, dtype, requires_grad) -> Tensor:
+def _filled(shape, fill, dtype, requires_grad, op=None) -> Tensor:
     shape = as_shape(shape)
-    check_size(shape)
+    check_new_shape(shape, op)
     if dtype is None:
         dtype = dtypes.get_default_dtype()
     return _finish(np.full(shape, fill, dtype=_np_dtype(dtype)), None, requires_grad)
@@ -140,7 +141,7 @@ def _filled(shape, fill, dtype, requires_grad) -> Tensor:
 
 def zeros(*dims, size=None, dtype=None, requires_grad=False, device=None) -> Tensor:
     size = _size_argument(dims, size, "zeros")
-    return _filled(size, 0, dtype, requires_grad)
+    return _filled(size, 0, dtype, requires_grad, "zeros")
 
 
 def ones(*dims, size=None, dtype=None, requires_grad=False, device=None) -> Tensor:
@@ -226,7 +227,7 @@ def _float_dtype(dtype, name: str) -> np.dtype:
 def rand(*dims, size=None, dtype=None, requires_grad=False, device=None, generator=None) -> Tensor:
     size = _size_argument(dims, size, "rand")
     shape = as_shape(size)
-    check_size(shape)
+    check_new_shape(shape)
     np_dtype = _float_dtype(dtype, "check_uniform_bounds")
     draws = (generator or random.default_generator()).uniform(math.prod(shape), np_dtype)
     return _finish(draws.reshape(shape), None, requires_grad)
@@ -235,7 +236,7 @@ def rand(*dims, size=None, dtype=None, requires_grad=False, device=None, generat
 def randn(*dims, size=None, dtype=None, requires_grad=False, device=None, generator=None) -> Tensor:
     size = _size_argument(dims, size, "randn")
     shape = as_shape(size)
-    check_size(shape)
+    check_new_shape(shape)
     np_dtype = _float_dtype(dtype, "normal_kernel_cpu")
     draws = (generator or random.default_generator()).normal(math.prod(shape), np_dtype)
     return _finish(draws.reshape(shape), None, requires_grad)
@@ -251,7 +252,7 @@ def randint(low, high=None, size=None, *, dtype=None, requires_grad=False, devic
     if low >= high:
         raise TorchRuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
     shape = as_shape((size,) if isinstance(size, int) else tuple(size))
-    check_size(shape)
+    check_new_shape(shape)
     draws = (generator or random.default_generator()).integers(math.prod(shape), low, high)
     return _finish(draws.reshape(shape), dtype, requires_grad)
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from gradcli.engine.state import ContextAttribute
+
 
 class DType:
     __slots__ = ("name", "np", "is_floating_point", "is_integer", "itemsize")
@@ -55,9 +57,13 @@ def of_numpy(np_dtype: np.dtype) -> DType:
     return _BY_NP[np.dtype(np_dtype)]
 
 
-class _Defaults:
-    # torch.get_default_dtype(): what Python floats and float-producing ops on integers become.
-    float_dtype: DType = float32
+class _DefaultsType:
+    # torch.get_default_dtype(): what Python floats and float-producing ops on integers become; a context
+    # variable, so each thread and each API call has its own (run's float32, eval's float64)
+    float_dtype = ContextAttribute("default_dtype", float32)
+
+
+_Defaults = _DefaultsType()
 
 
 def get_default_dtype() -> DType:

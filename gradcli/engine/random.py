@@ -20,6 +20,8 @@ DistributionTemplates.h, avx_mathfun.h, TensorFactories.cpp) is reproduced here 
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import math
 import os
 
@@ -282,17 +284,28 @@ def _sincos256(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return (_floats(_bits(sin) ^ sign_sin), _floats(_bits(cos) ^ sign_cos))
 
 
-_default: Generator | None = None
-_pending_seed: int | None = None
+class _DefaultGenerator:
+    """The default generator (created on first draw) and the seed it starts from (None: a fresh one)."""
+
+    __slots__ = ("generator", "seed")
+
+    def __init__(self, seed: int | None = None):
+        self.generator, self.seed = None, seed
+
+
+# the process's default generator, unless a context has its own (each `run` of a program: concurrent runs in
+# threads never draw from each other's stream)
+_PROCESS = _DefaultGenerator()
+_CURRENT: contextvars.ContextVar[_DefaultGenerator] = contextvars.ContextVar("gradcli_generator", default=_PROCESS)
 
 
 def default_generator() -> Generator:
-    """The process's generator: freshly seeded as PyTorch's is at start-up, unless `seed_default` named a seed
+    """The default generator: freshly seeded as PyTorch's is at start-up, unless `seed_default` named a seed
     first.  Created on first use (numpy.random costs start-up time)."""
-    global _default
-    if _default is None:
-        _default = Generator(_pending_seed)
-    return _default
+    default = _CURRENT.get()
+    if default.generator is None:
+        default.generator = Generator(default.seed)
+    return default.generator
 
 
 def manual_seed(seed: int) -> Generator:
@@ -300,14 +313,27 @@ def manual_seed(seed: int) -> Generator:
     return default_generator().manual_seed(seed)
 
 
-def seed_default(seed: int | None) -> None:
-    """The default generator as after torch.manual_seed(seed) (None: a fresh seed, as in a new process), without
-    loading numpy.random until something draws (the calculator's --seed; a program's start)."""
-    global _default, _pending_seed
+def _checked_seed(seed):
     if seed is not None:
         seed = int(seed)
         if not -(2 ** 63) <= seed < 2 ** 64:
             raise ValueError("Overflow when unpacking long long")
-    _pending_seed = seed
-    if _default is not None:
-        _default = None
+    return seed
+
+
+def seed_default(seed: int | None) -> None:
+    """The default generator as after torch.manual_seed(seed) (None: a fresh seed, as in a new process), without
+    loading numpy.random until something draws (the calculator's --seed; a program's start)."""
+    default = _CURRENT.get()
+    default.seed, default.generator = _checked_seed(seed), None
+
+
+@contextlib.contextmanager
+def own_default_generator(seed: int | None = None):
+    """Inside the block the current context has a default generator of its own (a program's run), seeded as
+    `seed_default(seed)` would; the previous one is back after."""
+    token = _CURRENT.set(_DefaultGenerator(_checked_seed(seed)))
+    try:
+        yield
+    finally:
+        _CURRENT.reset(token)

@@ -6,12 +6,11 @@ defined once there.
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
-from gradcli.engine import dtypes
+from gradcli.engine import dtypes, state
 from gradcli.engine.errors import TorchIndexError, TorchRuntimeError, TorchTypeError, TorchValueError
+from gradcli.engine.state import BUDGET
 from gradcli.engine.tensor_str import format_tensor
 
 NON_LEAF_GRAD_WARNING = (
@@ -58,6 +57,9 @@ class Tensor:
 
     def __init__(self, data, requires_grad: bool = False):
         array = data.array if isinstance(data, Tensor) else np.asarray(data)
+        budget = BUDGET.get()
+        if budget is not None and array is not data:
+            budget.charge(array)
         self.array = array
         self.grad_fn = None
         self._grad = None
@@ -70,6 +72,9 @@ class Tensor:
     @staticmethod
     def _make(array: np.ndarray, grad_fn) -> Tensor:
         """Fast constructor used by ops: `array` must already be an ndarray."""
+        budget = BUDGET.get()
+        if budget is not None:  # an API call's or a run's: its memory, its deadline
+            budget.charge(array)
         t = object.__new__(Tensor)
         t.array = array
         t.grad_fn = grad_fn
@@ -88,7 +93,7 @@ class Tensor:
     @property
     def grad(self):
         if self.grad_fn is not None and not self._retains_grad:
-            warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+            state.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
         return self._grad
 
     @grad.setter
@@ -230,7 +235,7 @@ class Tensor:
         if self.array.size != 1:
             raise TorchValueError("only one element tensors can be converted to Python scalars")
         if self.requires_grad:  # float(x) and int(x) warn, x.item() does not
-            warnings.warn(SCALAR_CONVERSION_WARNING, UserWarning, stacklevel=3)
+            state.warn(SCALAR_CONVERSION_WARNING, UserWarning, stacklevel=3)
         return self.array.reshape(()).item()
 
     def __len__(self) -> int:

@@ -63,11 +63,15 @@ class AtomicFile:
             except OSError as err:
                 raise InputError(f"cannot write {path}: {err.strerror}") from None
             return
+        if info is not None and not _writable(real, info):
+            raise InputError(f"cannot write {path}: Permission denied (the file is read-only)",
+                             hint="make it writable (chmod u+w) or write to another file")
         self.target = real
         self.info = info
         directory = real.parent
         if not directory.is_dir():
-            raise InputError(f"cannot write {path}: no such directory {self.path.parent}")
+            missing = directory if os.path.islink(self.path) else self.path.parent
+            raise InputError(f"cannot write {path}: no such directory {missing}")
         try:
             fd, self.temp = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".tmp", dir=directory)
         except OSError as err:
@@ -188,6 +192,16 @@ def input_file(value: str) -> str | None:
     if not os.path.exists(path) and ":" in path:
         path = path.rsplit(":", 1)[0]
     return path
+
+
+def _writable(path: Path, info: os.stat_result) -> bool:
+    """Whether the user may write the existing file, as the shell's `> file` decides: its permissions for an
+    unprivileged user (a rename would replace a read-only file the user cannot write); root, who may write
+    anything, is refused a file without any write bit, as `sort -o` and editors warn (a choice: the shell
+    itself would write it)."""
+    if os.geteuid() == 0:
+        return bool(info.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))
+    return os.access(path, os.W_OK)
 
 
 def _umask() -> int:

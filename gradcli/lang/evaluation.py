@@ -13,13 +13,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from gradcli import engine
-from gradcli.engine import Tensor, dtypes
+from gradcli.engine import Tensor, dtypes, state
 from gradcli.engine.errors import EngineError
+from gradcli.engine.ops import sizes
+from gradcli.engine.state import Budget
 from gradcli.lang.evaluator import EngineBackend, evaluate
 from gradcli.lang.parser import Program, parse
 from gradcli.safety.errors import EvalError, InputError
-from gradcli.safety.guard import time_limit
+from gradcli.safety.guard import MemoryLimit, TimeLimit, current_deadline, time_limit
 from gradcli.safety.limits import Limits
 
 
@@ -52,17 +53,44 @@ class EvalResult:
 
 
 @contextmanager
-def engine_settings(dtype: dtypes.DType, limits: Limits):
-    """The calculator's numeric mode: `dtype` for new tensors, the size limit for every op."""
-    prev_dtype, prev_limit = engine.get_default_dtype(), engine.SizeLimit.max_elements
-    engine.set_default_dtype(dtype)
-    engine.SizeLimit.max_elements = limits.max_elements
+def engine_settings(dtype: dtypes.DType, limits: Limits, *, budget: bool = True):
+    """The calculator's numeric mode: `dtype` for new tensors, the size limit for every op and (unless
+    `budget=False`: rows mode gives each row its own, see `call_budget`) the budget of the block, all in
+    context variables: another thread's call never sees them, and they are gone when the block ends."""
+    tokens = (dtypes._DefaultsType.float_dtype.var.set(dtype),
+              sizes._SizeLimitType.max_elements.var.set(limits.max_elements))
     try:
         with np.errstate(all="ignore"):  # nan/inf are results here, reported as warnings, not numpy noise
-            yield
+            if budget:
+                with call_budget(limits):
+                    yield
+            else:
+                yield
     finally:
-        engine.set_default_dtype(prev_dtype)
-        engine.SizeLimit.max_elements = prev_limit
+        sizes._SizeLimitType.max_elements.var.reset(tokens[1])
+        dtypes._DefaultsType.float_dtype.var.reset(tokens[0])
+
+
+@contextmanager
+def call_budget(limits: Limits, what: str = "evaluation", thing: str = "the evaluation"):
+    """The time and memory of one evaluation (engine/state.py's Budget: the cost model, the memory its tensors
+    take, its deadline looked at by every op): running out raises the guard's TimeLimit or MemoryLimit from
+    inside the op, with the messages the guard itself would give."""
+    seconds, memory = limits.max_seconds, limits.max_memory_mb
+    budget = Budget(seconds, memory,
+                    time_error=lambda detail: TimeLimit(f"{what} took longer than {seconds:g} s{detail}",
+                                                        hint="raise it with --timeout"),
+                    memory_error=lambda: MemoryLimit(f"{thing} needed more than the memory limit of {memory:g} MB",
+                                                     hint="use smaller tensors, or raise the limit with --max-memory"))
+    outer = current_deadline()
+    if outer is not None and outer.expiry <= budget.expiry:  # the deadline that will fire first: its words
+        budget.expiry = outer.expiry
+        budget.time_error = lambda detail: outer.error(outer.message + detail, outer.hint)
+    token = state.BUDGET.set(budget)
+    try:
+        yield budget
+    finally:
+        state.BUDGET.reset(token)
 
 
 def const_array(value, dtype: dtypes.DType) -> np.ndarray:

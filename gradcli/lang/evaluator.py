@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import ast
 import inspect
-import sys
 from typing import Any, Protocol
 
 import numpy as np
@@ -19,6 +18,7 @@ from gradcli.engine.tensor import Size
 from gradcli.lang import names
 from gradcli.lang.parser import Program, dotted_name
 from gradcli.safety.errors import EvalError, GradcliError
+from gradcli.safety.recursion import recursion_limit
 
 _BINOP_SYMBOLS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**", ast.BitXor: "**",
                   ast.MatMult: "@", ast.FloorDiv: "//", ast.Mod: "%", ast.BitAnd: "&", ast.BitOr: "|"}
@@ -41,12 +41,8 @@ def evaluate(program: Program, backend: Backend):
     # each level of the syntax tree is two Python frames here; a long flat chain (x + x + ... with
     # thousands of terms, parser.MAX_TREE_DEPTH at most) needs more than the default recursion limit
     if program.tree_depth > 150:
-        previous = sys.getrecursionlimit()
-        sys.setrecursionlimit(previous + 4 * program.tree_depth)
-        try:
+        with recursion_limit(extra=4 * program.tree_depth):
             return _Evaluator(program, backend).eval(program.tree.body)
-        finally:
-            sys.setrecursionlimit(previous)
     return _Evaluator(program, backend).eval(program.tree.body)
 
 

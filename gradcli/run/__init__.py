@@ -9,16 +9,17 @@ print it after a `gradcli run: error at line L` line); 2 unsupported construct o
 from __future__ import annotations
 
 import ast
-import sys
 from contextlib import contextmanager
 
-from gradcli.engine import SizeLimit, dtypes, random
+from gradcli.engine import SizeLimit, dtypes, random, state
 from gradcli.engine.autograd import GradMode
+from gradcli.run import reprs
 from gradcli.run.checker import check_program
 from gradcli.run.errors import LimitReached, ProgramFailed, RunError
 from gradcli.run.interpreter import SUPPORTED_NODES, Interpreter
 from gradcli.run.limits import RunLimits
 from gradcli.safety import guard
+from gradcli.safety.recursion import recursion_limit
 
 __all__ = ["RunLimits", "run_source"]
 
@@ -38,8 +39,8 @@ def run_source(source: str, filename: str, *, stdout, stderr, limits: RunLimits 
         check_program(tree, SUPPORTED_NODES, limits.max_nesting)
         interpreter = Interpreter(limits, stdout, stderr)
         interpreter.module.vars.update(bindings or {})
-        random.seed_default(None)  # a fresh seed, as a new PyTorch process has, until torch.manual_seed
-        with _engine_state(limits), _outside_limits(limits, interpreter):
+        # a generator of its own with a fresh seed, as a new PyTorch process has, until torch.manual_seed
+        with random.own_default_generator(None), _engine_state(limits), _outside_limits(limits, interpreter):
             interpreter.run(tree)
     except RunError as error:
         stdout.flush()  # what the program printed comes before the error, on a terminal too
@@ -82,16 +83,21 @@ def _outside_limits(limits: RunLimits, interpreter: Interpreter):
 
 @contextmanager
 def _engine_state(limits: RunLimits):
-    """PyTorch's defaults for the run (float32, grad mode on) and the tensor size limit, restored after."""
-    saved = (dtypes.get_default_dtype(), SizeLimit.max_elements, GradMode.enabled, sys.getrecursionlimit())
-    dtypes.set_default_dtype(dtypes.float32)
-    SizeLimit.max_elements = limits.max_tensor_elements
-    GradMode.enabled = True
-    sys.setrecursionlimit(max(saved[3], PYTHON_RECURSION_LIMIT))
+    """PyTorch's defaults for the run (float32, grad mode on), the tensor size limit and the run's budget (the
+    cost model: work its time left cannot cover is refused up front, engine/state.py), in context variables:
+    a program's `torch.set_default_dtype` or `no_grad` never reaches another thread's run, or the caller."""
+    def too_long(detail: str = ""):
+        return LimitReached(f"the program ran too long (max_seconds={limits.max_seconds}){detail}")
+
+    budget = state.Budget(limits.max_seconds, time_error=too_long)
+    tokens = ((dtypes._DefaultsType.float_dtype.var, dtypes.float32),
+              (SizeLimit.__class__.max_elements.var, limits.max_tensor_elements),
+              (GradMode.__class__.enabled.var, True), (state.BUDGET, budget),
+              (reprs.TEXT_LIMIT, limits.max_sequence_length))
+    tokens = [(var, var.set(value)) for var, value in tokens]
     try:
-        yield
+        with recursion_limit(PYTHON_RECURSION_LIMIT):
+            yield
     finally:
-        dtypes.set_default_dtype(saved[0])
-        SizeLimit.max_elements = saved[1]
-        GradMode.enabled = saved[2]
-        sys.setrecursionlimit(saved[3])
+        for var, token in reversed(tokens):
+            var.reset(token)

@@ -16,7 +16,6 @@ import random
 import re
 import string
 import time
-import warnings
 from collections.abc import Iterator
 from functools import cached_property, partial
 from itertools import islice
@@ -24,6 +23,7 @@ from types import GeneratorType
 
 import numpy as np
 
+from gradcli.engine import state
 from gradcli.engine.autograd import Function, GradMode, GradModeContext, torch_node_name
 from gradcli.engine.errors import EngineError, LimitExceeded, TorchRuntimeError, from_numpy
 from gradcli.engine.tensor import Tensor
@@ -213,14 +213,16 @@ class Interpreter:
             self.finished = True
 
     def run_program(self, tree: ast.Module) -> None:
-        with warnings.catch_warnings():
-            warnings.simplefilter("always")
-            warnings.showwarning = self.show_warning
+        # the engine's warnings come to this run's show_warning through a context variable, and numpy's own
+        # (which torch has no counterpart of) are off in numpy's context-local error state: nothing here
+        # touches the process's warning filters or showwarning, which every thread shares
+        token = state.WARNINGS.set(self.show_warning)
+        with np.errstate(all="ignore"):
             try:
                 self.exec_block(tree.body, self.module)
             except RunError as error:
-                if getattr(error, "line", 0) is None:  # found where no line is known: the statement's
-                    error.line = self.line
+                if getattr(error, "line", 0) is None:  # raised below the interpreter (the budget, a text too
+                    error.line = self.line              # long), or where no line is known: the statement's
                 raise
             except numpy_api.NumpyRefused as error:
                 raise Refused(str(error), self.line) from None
@@ -239,8 +241,10 @@ class Interpreter:
                 if torch_error is not None:
                     raise ProgramFailed(torch_error.torch_type, str(torch_error), line) from None
                 raise ProgramFailed(_exception_name(type(error)), str(error), line) from None
+            finally:
+                state.WARNINGS.reset(token)
 
-    def show_warning(self, message, category, filename, lineno, file=None, line=None) -> None:
+    def show_warning(self, message, category, filename=None, lineno=None, file=None, line=None) -> None:
         """Print a UserWarning once per line and message, as Python's default filter does."""
         if not issubclass(category, UserWarning):
             return  # numpy's RuntimeWarnings have no counterpart in torch
@@ -815,9 +819,9 @@ class Interpreter:
         if name.startswith("_"):
             raise Refused(f"assigning .{name} on a {type(obj).__name__} (names starting with '_' only on the "
                           "program's own objects)", self.line)
-        if type(obj) is api.Module:
-            raise Refused(f"assigning {obj.name}.{name} (modules are read only: bind a name of the program's own)",
-                          self.line)
+        if isinstance(obj, api.Module):  # torch.pi = 4: a module's members are gradcli's, fixed
+            raise Refused(f"assigning to {obj.name}.{name} (a module's members cannot be replaced: bind a name of "
+                          "the program's own)", self.line)
         if not isinstance(obj, Tensor) and name not in api.readable_attributes(obj):
             raise AttributeError(f"'{type(obj).__name__}' object has no attribute '{name}'")
         if not isinstance(obj, Tensor) or name not in api.TENSOR_SETTABLE:

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import re
 import types
@@ -17,6 +18,7 @@ from gradcli.engine.errors import EngineError
 from gradcli.engine.tensor import Device
 from gradcli.engine.tensor_str import format_python_value
 from gradcli.run import api, interop
+from gradcli.run.errors import LimitReached
 
 TORCH_CLASSES = {
     Tensor: "torch.Tensor", no_grad: "torch.autograd.grad_mode.no_grad",
@@ -56,8 +58,71 @@ def class_name(cls: type) -> str:
     return cls.__name__
 
 
+# the longest text str(), repr(), print or a format may build in a run (its max_sequence_length)
+TEXT_LIMIT: contextvars.ContextVar[int | None] = contextvars.ContextVar("gradcli_run_text_limit", default=None)
+
+
+class _TooLong(Exception):
+    pass
+
+
+def check_text_size(value) -> None:
+    """Before Python's str() of a container runs (in C, where no deadline reaches it): refuse one whose text
+    is surely longer than TEXT_LIMIT.  Counted from below (a string its length and quotes, a number one
+    character, each separator two) once per distinct object, so a list holding itself 2**30 times over
+    (`a = [a, a]` thirty times) costs thirty steps, not 2**30."""
+    limit = TEXT_LIMIT.get()
+    if limit is None or not isinstance(value, (list, tuple, dict, set, frozenset)):
+        return
+    if _text_bound(value, limit) > limit:
+        raise LimitReached(f"the text of this {type(value).__name__} would be longer than {limit:,} characters "
+                           f"(max_sequence_length={limit})")
+
+
+def _text_bound(value, limit: int) -> int:
+    sizes: dict[int, int] = {}
+    active: set[int] = set()
+
+    def size(obj) -> int:
+        kind = type(obj)
+        if kind is str:
+            return len(obj) + 2
+        if kind in (list, tuple, dict, set, frozenset):
+            key = id(obj)
+            known = sizes.get(key)
+            if known is not None:
+                return known
+            if key in active:
+                return 5  # [...]: Python's text of a container inside itself
+            active.add(key)
+            n = len(obj)
+            total = 2 + 2 * max(n - 1, 0)
+            if total > limit:
+                raise _TooLong
+            items = obj.items() if kind is dict else obj
+            for item in items:
+                if kind is dict:
+                    total += size(item[0]) + size(item[1]) + 2
+                else:
+                    total += size(item)
+                if total > limit:
+                    raise _TooLong
+            active.discard(key)
+            sizes[key] = total
+            return total
+        return 1
+
+    try:
+        return size(value)
+    except _TooLong:
+        return limit + 1
+    except RecursionError:
+        return 0  # nested beyond Python's stack: str() itself says so
+
+
 def program_repr(value) -> str:
     """repr() as the program's Python and PyTorch would give it."""
+    check_text_size(value)
     if isinstance(value, NUMPY_OWN):
         return repr(value)  # numpy's own text: array([1., 2.], dtype=float32), np.float64(0.5)
     if isinstance(value, (list, tuple, dict)) and _holds_numpy(value):
@@ -122,6 +187,7 @@ def program_str(value) -> str:
     if isinstance(value, (list, tuple, dict)) and _holds_numpy(value):
         return _container_repr(value, frozenset())
     if isinstance(value, (list, tuple, dict)):
+        check_text_size(value)
         text = str(value)
         if not _INTERNAL.search(text):
             return text

@@ -23,6 +23,7 @@ Two layers, both context managers that leave no thread, handler or limit behind 
 
 from __future__ import annotations
 
+import contextvars
 import math
 import mmap
 import os
@@ -96,7 +97,7 @@ class Deadline:
     soft limit whose caller carries on without the result (sympy's).  Reusable, not re-entrant."""
 
     __slots__ = ("seconds", "message", "hint", "error", "supervisor_text", "supervise", "expired", "expiry",
-                 "token", "done", "timer")
+                 "token", "done", "timer", "context_token", "thread")
 
     def __init__(self, seconds: float | None, message: str, hint: str | None = None, *, error=None,
                  supervisor_text: Callable[[], str] | None = None, supervise: bool = True):
@@ -105,14 +106,19 @@ class Deadline:
         self.error = error or (lambda message, hint: TimeLimit(message, hint=hint))
         self.supervisor_text, self.supervise = supervisor_text, supervise
         self.expired = type("_Expired", (_Expired,), {})
-        self.token = self.timer = None
+        self.token = self.timer = self.context_token = self.thread = None
         self.expiry, self.done = math.inf, True
 
     def __enter__(self):
         if self.seconds is None:
             return self
-        self.done = False
         self.expiry = time.monotonic() + self.seconds
+        outer = current_deadline()
+        if outer is not None and outer.expiry <= self.expiry:
+            return self  # an enclosing deadline of this thread passes first and says so: no second timer
+        self.done = False
+        self.thread = threading.get_ident()
+        self.context_token = _CURRENT.set(self)
         if self.supervise:
             self.token = arm(self.seconds, self.supervisor_text or self._text)
         if _sessions and _alarms and threading.current_thread() is threading.main_thread():
@@ -142,6 +148,9 @@ class Deadline:
         if self.done:
             return
         self.done = True
+        if self.context_token is not None:
+            _CURRENT.reset(self.context_token)
+            self.context_token = None
         disarm(self.token)
         self.token = None
         if self.timer is not None:
@@ -152,6 +161,16 @@ class Deadline:
 
     def _text(self) -> str:
         return self.error(self.message, self.hint).render() + "\n"
+
+
+_CURRENT: contextvars.ContextVar[Deadline | None] = contextvars.ContextVar("gradcli_deadline", default=None)
+
+
+def current_deadline() -> Deadline | None:
+    """The innermost deadline guarding this thread (this context) now, if any: an evaluation's own budget
+    (engine/state.py) stops with its message when it sees it has passed."""
+    d = _CURRENT.get()  # (a context copied into another thread carries it along: that thread's is not it)
+    return d if d is not None and not d.done and d.thread == threading.get_ident() else None
 
 
 def deadline(seconds: float | None, message: str, hint: str | None = None,
@@ -349,7 +368,7 @@ def _memory_limit(memory_mb: float | None, what: str):
     resource.setrlimit(resource.RLIMIT_AS, (wanted, hard))
     try:
         yield
-    except (MemoryError, ImportError, RuntimeError) as error:
+    except (MemoryError, ImportError, RuntimeError, SystemError) as error:
         if not _out_of_memory(error):
             raise
         raise MemoryLimit(f"{what} needed more than the memory limit of {memory_mb:g} MB",
@@ -361,8 +380,8 @@ def _memory_limit(memory_mb: float | None, what: str):
 def _out_of_memory(error: BaseException | None) -> bool:
     """Whether `error`, or what it was raised from, is the address-space cap refusing memory: a MemoryError; a
     module first imported under the cap (numpy.random for randn, sympy's mpmath, which sympy re-raises as its
-    own ImportError) failing to map its shared library; a timer thread failing to map its stack (but typer.Exit
-    is a RuntimeError too)."""
+    own ImportError) failing to map its shared library, or failing as a SystemError; a timer thread failing to
+    map its stack (but typer.Exit is a RuntimeError too)."""
     seen = 0
     while error is not None and seen < 8:
         if isinstance(error, MemoryError):
@@ -372,6 +391,8 @@ def _out_of_memory(error: BaseException | None) -> bool:
             return True
         if type(error) is RuntimeError and "can't start new thread" in text:
             return True
+        if type(error) is SystemError and "without" in text and "exception" in text:
+            return True  # an import that ran out of memory under the cap, as CPython 3.11 reports it
         error, seen = error.__cause__ or error.__context__, seen + 1
     return False
 

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 
-from gradcli.engine import dual, sum_order
+from gradcli.engine import dual, kernels, state, sum_order
 from gradcli.engine.autograd import Function, GradMode
 from gradcli.engine.errors import TorchIndexError, TorchRuntimeError, TorchValueError
 from gradcli.engine.ops import arith, sizes
@@ -111,7 +110,7 @@ def _reduce(loss, reduction):
 
 def _same_size_warning(input, target):
     if isinstance(target, Tensor) and target.shape != input.shape:
-        warnings.warn(
+        state.warn(
             f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
             "This will likely lead to incorrect results due to broadcasting. Please ensure they have the same size.",
             UserWarning, stacklevel=3)
@@ -566,7 +565,7 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
     if reduction not in REDUCTIONS + ("batchmean",):
         raise TorchValueError(f"{reduction} is not a valid value for reduction")
     if reduction == "mean":
-        warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the support size."
+        state.warn("reduction: 'mean' divides the total loss by both the batch size and the support size."
                       "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
                       "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
                       UserWarning, stacklevel=2)

@@ -10,11 +10,10 @@ that torch writes in Python as compositions are the same compositions here, so t
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 
-from gradcli.engine import dual
+from gradcli.engine import dual, state
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchIndexError, TorchNotImplementedError, TorchRuntimeError, TorchValueError
 from gradcli.engine.ops import arith, sizes
@@ -776,7 +775,7 @@ def _conv(input, weight, bias, stride, padding, dilation, groups, nd):
                 raise TorchRuntimeError("padding='same' is not supported for strided convolutions")
             totals = [d * (k - 1) for d, k in zip(_pair(dilation, nd), weight.shape[2:])]
             if any(t % 2 for t in totals):
-                warnings.warn(SAME_PADDING_WARNING, UserWarning, stacklevel=3)
+                state.warn(SAME_PADDING_WARNING, UserWarning, stacklevel=3)
             # torch: the odd unit of padding goes on the right
             pads = tuple((t // 2, t - t // 2) for t in totals)
             return Convolution.apply(input, weight, bias, _pair(stride, nd), pads, _pair(dilation, nd), int(groups))

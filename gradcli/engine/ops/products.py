@@ -7,11 +7,10 @@ recorded grad_fn names are torch's; cross, addmm, dist and cdist are single node
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 
-from gradcli.engine import dual
+from gradcli.engine import dual, state
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchNotImplementedError, TorchRuntimeError, TorchValueError
 from gradcli.engine.ops import arith, sizes
@@ -85,7 +84,7 @@ def linalg_cross(input, other, *, dim=-1):
           category="linalg", result_shape=sizes.broadcast)
 def cross(input, other, dim=None):
     if dim is None:
-        warnings.warn(CROSS_DIM_WARNING, UserWarning, stacklevel=2)
+        state.warn(CROSS_DIM_WARNING, UserWarning, stacklevel=2)
         shape = np.broadcast_shapes(input.shape, other.shape)
         dim = next((i for i, s in enumerate(shape) if s == 3), None)
         if dim is None:

@@ -8,6 +8,7 @@ import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from gradcli.engine.ops.costs import WORK, costed
 from gradcli.engine.ops.sizes import guarded
 from gradcli.engine.tensor import Tensor
 
@@ -48,6 +49,8 @@ def register(name: str, *, sig: str, doc: str, category: str, torch: bool = True
     def decorate(fn):
         if result_shape is not None:
             fn = guarded(name, fn, result_shape)
+        if name in WORK:  # work that grows faster than the result: refused up front when it cannot finish
+            fn = costed(name, fn, WORK[name])
         fn = with_numpy_names(fn)
         for alias in (name, *aliases):
             spec = OpSpec(alias, fn, sig.replace(name, alias, 1) if alias != name else sig, doc, category,

@@ -15,14 +15,20 @@ from itertools import chain
 
 import numpy as np
 
-from gradcli.engine.errors import LimitExceeded
+from gradcli.engine import dtypes
+from gradcli.engine.errors import LimitExceeded, TorchRuntimeError
+from gradcli.engine.state import BUDGET, ContextAttribute
 from gradcli.engine.tensor import Tensor, wrap_dim
 
 
-class SizeLimit:
-    """The largest tensor ops may create (None: unlimited).  Set by the front ends from their Limits."""
+class _SizeLimitType:
+    """The largest tensor ops may create (None: unlimited).  Set by the front ends from their Limits, in a
+    context variable: each thread and each API call has its own."""
 
-    max_elements: int | None = None
+    max_elements = ContextAttribute("max_elements", None)
+
+
+SizeLimit = _SizeLimitType()
 
 
 def numel(shape) -> int:
@@ -32,7 +38,9 @@ def numel(shape) -> int:
     return n
 
 
-def check_size(shape: tuple, op: str | None = None) -> None:
+def check_size(shape: tuple, op: str | None = None, itemsize: int | None = None) -> None:
+    """Refuse a result of `shape` larger than the size limit, or (of `itemsize` bytes an element, by default
+    the default dtype's) larger than the memory the call has left."""
     limit = SizeLimit.max_elements
     if limit is not None:
         n = numel(shape)
@@ -40,6 +48,20 @@ def check_size(shape: tuple, op: str | None = None) -> None:
             what = f"{op}() would create" if op and op.isidentifier() else f"{op or 'this'} would create"
             raise LimitExceeded(f"{what} a tensor of shape {tuple(int(s) for s in shape)} ({n:,} elements), "
                                 f"which exceeds the limit of {limit:,} elements per tensor")
+    budget = BUDGET.get()
+    if budget is not None and budget.memory is not None:
+        budget.fits(numel(shape) * (itemsize or dtypes.get_default_dtype().itemsize))
+
+
+def check_new_shape(shape: tuple, op: str | None = None) -> None:
+    """A tensor created from sizes (zeros, ones, empty, full, rand, randn, new_*): PyTorch's error for a
+    negative size, then the size guard."""
+    for s in shape:
+        if s < 0:
+            if op == "zeros":
+                raise TorchRuntimeError("zeros: Dimension size must be non-negative.")
+            raise TorchRuntimeError(f"Trying to create tensor with negative dimension {s}: {list(shape)}")
+    check_size(shape, op if op != "zeros" else None)
 
 
 def guarded(name: str, fn, rule):
@@ -47,17 +69,24 @@ def guarded(name: str, fn, rule):
 
     @functools.wraps(fn)
     def checked(*args, **kwargs):
-        if SizeLimit.max_elements is not None:
+        if SizeLimit.max_elements is not None or BUDGET.get() is not None:
             try:
                 shape = rule(*args, **kwargs)
             except (TypeError, ValueError, IndexError, AttributeError, KeyError, OverflowError):
                 shape = None  # invalid arguments: the op itself says what is wrong
             if shape is not None:
-                check_size(shape, name)
+                check_size(shape, name, _itemsize(args))
         return fn(*args, **kwargs)
 
     checked.result_shape = rule
     return checked
+
+
+def _itemsize(args) -> int | None:
+    for value in args:
+        if isinstance(value, Tensor):
+            return value.array.itemsize
+    return None
 
 
 def shape_of(value):

@@ -13,7 +13,7 @@ from gradcli.engine.ops.common import dtype_title
 from gradcli.engine.ops.convert import to
 from gradcli.engine.ops.registry import register
 from gradcli.engine.ops.shape import reshape, view
-from gradcli.engine.ops.sizes import check_size
+from gradcli.engine.ops.sizes import check_new_shape
 from gradcli.engine.tensor import Tensor
 
 
@@ -44,7 +44,7 @@ def _new(input, shape, fill, dtype, requires_grad) -> Tensor:
     if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
         shape = tuple(shape[0])
     kind = dtype if dtype is not None else input.dtype
-    check_size(tuple(shape), "new_zeros" if fill == 0 else "new_full")
+    check_new_shape(tuple(int(s) for s in shape), "new_zeros" if fill == 0 else "new_full")
     out = Tensor._make(np.full(tuple(shape), fill, dtype=kind.np), None)
     return out.requires_grad_(True) if requires_grad else out
 
