@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dual, kernels, state, sum_order
+from gradcli.engine import dual, state, sum_order
 from gradcli.engine.autograd import Function, GradMode
 from gradcli.engine.errors import TorchIndexError, TorchRuntimeError, TorchValueError
 from gradcli.engine.ops import arith, sizes
