@@ -10,7 +10,7 @@ from gradcli.engine.ops import (  # noqa: F401  (registration side effects)
     compare,
     convert,
     elementwise,
-    elementwise_extra,
+    elementwise_math,
     inplace,
     linalg,
     linalg_full,

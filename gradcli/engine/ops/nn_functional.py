@@ -20,7 +20,7 @@ from gradcli.engine.errors import TorchIndexError, TorchNotImplementedError, Tor
 from gradcli.engine.ops import arith, sizes
 from gradcli.engine.ops.common import as_float, val
 from gradcli.engine.ops.elementwise import where
-from gradcli.engine.ops.elementwise_extra import minimum
+from gradcli.engine.ops.elementwise_math import minimum
 from gradcli.engine.ops.losses import check_reduction
 from gradcli.engine.ops.nn_extra import clamp_min
 from gradcli.engine.ops.reduction import mean
