@@ -5,6 +5,7 @@ import sys
 from gradcli.engine import dual
 from gradcli.engine.ops import (  # noqa: F401  (registration side effects)
     activations,
+    aggregates,
     arith,
     binary,
     compare,
@@ -23,7 +24,6 @@ from gradcli.engine.ops import (  # noqa: F401  (registration side effects)
     products,
     rearrange,
     reduction,
-    reduction_extra,
     selection,
     shape,
     shape_extra,
@@ -32,13 +32,13 @@ from gradcli.engine.ops import (  # noqa: F401  (registration side effects)
     tensor_methods,
 )
 from gradcli.engine.ops.activations import logsigmoid, softplus
+from gradcli.engine.ops.aggregates import cumprod, cumsum
 from gradcli.engine.ops.arith import add, div, mul, neg, pow, reciprocal, sub
 from gradcli.engine.ops.elementwise import abs, clamp, cos, exp, log, relu, sigmoid, sign, sin, sqrt, tan, tanh, where
 from gradcli.engine.ops.linalg import matmul
 from gradcli.engine.ops.linalg_full import inverse, linalg_solve_matrix
 from gradcli.engine.ops.nn import log_softmax, softmax
 from gradcli.engine.ops.reduction import max, mean, min, sum
-from gradcli.engine.ops.reduction_extra import cumprod, cumsum
 from gradcli.engine.ops.registry import LINALG, REGISTRY, OpSpec, register
 from gradcli.engine.ops.shape import expand, getitem, permute, reshape, squeeze, t, transpose, unsqueeze, view
 from gradcli.engine.ops.shape_extra import cat, flip

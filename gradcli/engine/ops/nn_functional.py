@@ -18,6 +18,7 @@ from gradcli.engine import dual
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchIndexError, TorchNotImplementedError, TorchRuntimeError, TorchValueError
 from gradcli.engine.ops import arith, sizes
+from gradcli.engine.ops.aggregates import VectorNorm, ord_value
 from gradcli.engine.ops.common import as_float, val
 from gradcli.engine.ops.elementwise import where
 from gradcli.engine.ops.elementwise_math import minimum
@@ -25,7 +26,6 @@ from gradcli.engine.ops.losses import check_reduction
 from gradcli.engine.ops.nn_extra import clamp_min
 from gradcli.engine.ops.reduction import mean
 from gradcli.engine.ops.reduction import sum as sum_op
-from gradcli.engine.ops.reduction_extra import VectorNorm, ord_value
 from gradcli.engine.ops.registry import register
 from gradcli.engine.ops.shape import index_put_zeros
 from gradcli.engine.ops.shape_extra import SplitPiece
