@@ -13,6 +13,7 @@ from gradcli.engine.ops import (  # noqa: F401  (registration side effects)
     elementwise,
     elementwise_math,
     inplace,
+    join_split,
     linalg,
     linalg_full,
     losses,
@@ -26,7 +27,6 @@ from gradcli.engine.ops import (  # noqa: F401  (registration side effects)
     reduction,
     selection,
     shape,
-    shape_extra,
     special,
     summaries,
     tensor_methods,
@@ -35,13 +35,13 @@ from gradcli.engine.ops.activations import logsigmoid, softplus
 from gradcli.engine.ops.aggregates import cumprod, cumsum
 from gradcli.engine.ops.arith import add, div, mul, neg, pow, reciprocal, sub
 from gradcli.engine.ops.elementwise import abs, clamp, cos, exp, log, relu, sigmoid, sign, sin, sqrt, tan, tanh, where
+from gradcli.engine.ops.join_split import cat, flip
 from gradcli.engine.ops.linalg import matmul
 from gradcli.engine.ops.linalg_full import inverse, linalg_solve_matrix
 from gradcli.engine.ops.nn import log_softmax, softmax
 from gradcli.engine.ops.reduction import max, mean, min, sum
 from gradcli.engine.ops.registry import LINALG, REGISTRY, OpSpec, register
 from gradcli.engine.ops.shape import expand, getitem, permute, reshape, squeeze, t, transpose, unsqueeze, view
-from gradcli.engine.ops.shape_extra import cat, flip
 
 __all__ = [
     "REGISTRY", "LINALG", "OpSpec", "register",
