@@ -32,7 +32,7 @@ from gradcli import engine
 from gradcli.engine import Tensor, dual, float32_kernels, sqrt_kernel
 from gradcli.engine.ops.elementwise import cos, sin, sqrt
 from gradcli.engine.ops.linalg import matmul
-from gradcli.engine.ops.nn_extra import linear
+from gradcli.engine.ops.nn_linear import linear
 
 GOLDEN = load("float32_kernels.json")
 

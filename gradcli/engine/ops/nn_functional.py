@@ -24,7 +24,7 @@ from gradcli.engine.ops.elementwise import where
 from gradcli.engine.ops.elementwise_math import minimum
 from gradcli.engine.ops.join_split import SplitPiece
 from gradcli.engine.ops.losses import check_reduction
-from gradcli.engine.ops.nn_extra import clamp_min
+from gradcli.engine.ops.nn_linear import clamp_min
 from gradcli.engine.ops.reduction import mean
 from gradcli.engine.ops.reduction import sum as sum_op
 from gradcli.engine.ops.registry import register
