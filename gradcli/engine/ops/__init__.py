@@ -15,8 +15,8 @@ from gradcli.engine.ops import (  # noqa: F401  (registration side effects)
     inplace,
     join_split,
     linalg,
-    linalg_full,
     losses,
+    matrix_algebra,
     matrix_functions,
     nn,
     nn_functional,
@@ -37,7 +37,7 @@ from gradcli.engine.ops.arith import add, div, mul, neg, pow, reciprocal, sub
 from gradcli.engine.ops.elementwise import abs, clamp, cos, exp, log, relu, sigmoid, sign, sin, sqrt, tan, tanh, where
 from gradcli.engine.ops.join_split import cat, flip
 from gradcli.engine.ops.linalg import matmul
-from gradcli.engine.ops.linalg_full import inverse, linalg_solve_matrix
+from gradcli.engine.ops.matrix_algebra import inverse, linalg_solve_matrix
 from gradcli.engine.ops.nn import log_softmax, softmax
 from gradcli.engine.ops.reduction import max, mean, min, sum
 from gradcli.engine.ops.registry import LINALG, REGISTRY, OpSpec, register
