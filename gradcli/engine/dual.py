@@ -10,7 +10,11 @@ import math
 
 import numpy as np
 
-from gradcli.engine import exp_kernel, float32_kernels, fused, kernels, libm, sleef, sqrt_kernel
+from gradcli.engine import kernels
+from gradcli.engine.kernels import float32 as float32_kernels
+from gradcli.engine.kernels import fused, libm, sleef
+from gradcli.engine.kernels import mkl_exp as exp_kernel
+from gradcli.engine.kernels import mkl_sqrt as sqrt_kernel
 from gradcli.engine.tensor import Tensor
 
 
@@ -153,7 +157,7 @@ def wide(np_fn):
 
 def float32_exact(np_fn, kernel):
     """np_fn, except that float32 goes through `kernel`, which gives torch's float32 result to the bit
-    (gradcli/engine/float32_kernels.py)."""
+    (gradcli/engine/kernels/float32.py)."""
     def fn(x):
         if getattr(x, "dtype", None) == np.float32:
             return kernel(x)

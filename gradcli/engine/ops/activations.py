@@ -8,9 +8,10 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dual, fused, kernels
+from gradcli.engine import dual, kernels
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchRuntimeError
+from gradcli.engine.kernels import fused
 from gradcli.engine.ops.common import as_float, val
 from gradcli.engine.ops.elementwise import keep_input_at_zero_bounds
 from gradcli.engine.ops.inplace import apply_inplace
@@ -230,7 +231,7 @@ def _hardtanh_rule(g, x, lo, hi):
     nan = np.isnan(xv)
     if nan.any():
         # torch's vectorised backward passes the gradient where lo < x < hi (not at nan), its element-by-element
-        # tail unless x <= lo or x >= hi (so at nan): which elements take which path, see engine/kernels.py
+        # tail unless x <= lo or x >= hi (so at nan): which elements take which path, see engine/kernels/loops.py
         dead |= nan & ~np.asarray(kernels.scalar_lanes(xv.shape, xv.itemsize, np.asarray(val(g)), xv))
     return dual.where(dead, 0.0, g)
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import dual, float32_kernels
+from gradcli.engine import dual
 from gradcli.engine.autograd import Function, no_grad
 from gradcli.engine.errors import TorchRuntimeError
+from gradcli.engine.kernels import float32 as float32_kernels
 from gradcli.engine.ops import arith, shape, sizes
 from gradcli.engine.ops.aggregates import VectorNorm, norm
 from gradcli.engine.ops.common import c_name, dtype_title, mixed_floats, promote, val
