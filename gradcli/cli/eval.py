@@ -14,6 +14,7 @@ from gradcli.cli.app import (
     DEFAULTS,
     EXIT_ERROR,
     EXIT_NO,
+    BitsOpt,
     ColorMode,
     ColorOpt,
     DebugOpt,
@@ -31,6 +32,7 @@ from gradcli.cli.app import (
     app,
     console,
     guarded,
+    kernel_bits,
     limits_from,
     user_errors,
 )
@@ -65,6 +67,7 @@ def eval_command(
     color: ColorOpt = ColorMode.auto,
     width: WidthOpt = None,
     debug: DebugOpt = False,
+    bits: BitsOpt = None,
     max_length: MaxLengthOpt = DEFAULTS.max_length,
     max_depth: MaxDepthOpt = DEFAULTS.max_depth,
     max_nodes: MaxNodesOpt = DEFAULTS.max_nodes,
@@ -138,7 +141,7 @@ def eval_command(
     # rows mode bounds each row by --timeout (gradcli/calc/rows.py), not the whole stream
 
     with user_errors(debug, json_out), guarded(None if rows is not None else timeout, memory_mb=max_memory,
-                                                 validate=valid_options):
+                                                 validate=valid_options), kernel_bits(bits):
 
         check_distinct_files(
             [("-o " + output if output else "-o", output),

@@ -29,7 +29,7 @@ import pytest
 from goldens import load
 
 from gradcli import engine
-from gradcli.engine import Tensor, dual
+from gradcli.engine import Tensor, dual, kernels
 from gradcli.engine.kernels import float32 as float32_kernels
 from gradcli.engine.kernels import mkl_sqrt as sqrt_kernel
 from gradcli.engine.ops.elementwise import cos, sin, sqrt
@@ -37,6 +37,14 @@ from gradcli.engine.ops.linalg import matmul
 from gradcli.engine.ops.nn_linear import linear
 
 GOLDEN = load("float32_kernels.json")
+
+
+@pytest.fixture(autouse=True)
+def torch_bits():
+    """These goldens are torch's own bits: the exact kernels (--bits torch; tests/engine/test_kernel_contract.py
+    holds the default, fast kernels to their stated ulps on the same goldens)."""
+    with kernels.bits("torch"):
+        yield
 
 
 def arr(text, shape=None):
