@@ -59,8 +59,8 @@ def _op(E, name):
 CASES = {
     # the table
     "sigmoid": (lambda E, t: _op(E, "sigmoid")(t), _np_sigmoid, lambda T, t: T.sigmoid(t), "normal"),
-    "pow 1.7": (lambda E, t: _op(E, "pow")(t, 1.7), lambda x: np.power(x, x.dtype.type(1.7)), lambda T, t: T.pow(t, 1.7),
-                "positive"),
+    "pow 1.7": (lambda E, t: _op(E, "pow")(t, 1.7), lambda x: np.power(x, x.dtype.type(1.7)),
+                lambda T, t: T.pow(t, 1.7), "positive"),
     "sin": (lambda E, t: _op(E, "sin")(t), np.sin, lambda T, t: T.sin(t), (-10, 10)),
     "sqrt": (lambda E, t: _op(E, "sqrt")(t), np.sqrt, lambda T, t: T.sqrt(t), "positive"),
     "exp": (lambda E, t: _op(E, "exp")(t), np.exp, lambda T, t: T.exp(t), (-20, 20)),
@@ -108,8 +108,8 @@ CASES = {
     "gelu": (lambda E, t: _op(E, "gelu")(t), None, lambda T, t: T.nn.functional.gelu(t), "normal"),
     "mish": (lambda E, t: _op(E, "mish")(t), lambda x: x * np.tanh(np.logaddexp(x.dtype.type(0), x)),
              lambda T, t: T.nn.functional.mish(t), "normal"),
-    "elu": (lambda E, t: _op(E, "elu")(t), lambda x: np.where(x > 0, x, np.expm1(x)), lambda T, t: T.nn.functional.elu(t),
-            "normal"),
+    "elu": (lambda E, t: _op(E, "elu")(t), lambda x: np.where(x > 0, x, np.expm1(x)),
+            lambda T, t: T.nn.functional.elu(t), "normal"),
     "selu": (lambda E, t: _op(E, "selu")(t), None, lambda T, t: T.nn.functional.selu(t), "normal"),
     "softsign": (lambda E, t: _op(E, "softsign")(t), lambda x: x / (1 + np.abs(x)),
                  lambda T, t: T.nn.functional.softsign(t), "normal"),
@@ -218,11 +218,11 @@ def main():
         for dtype in args.dtypes.split(","):
             dtype = np.dtype(dtype)
             x = inputs(domain, dtype)
-            t_np = best_of(lambda: np_fn(x), args.repeat) if np_fn else None
+            t_np = best_of(lambda np_fn=np_fn, x=x: np_fn(x), args.repeat) if np_fn else None
             t_pt = None
             if torch is not None:
                 xt = torch.from_numpy(x.copy())
-                t_pt = best_of(lambda: torch_fn(torch, xt), args.repeat)
+                t_pt = best_of(lambda torch_fn=torch_fn, xt=xt: torch_fn(torch, xt), args.repeat)
             t_gc = gradcli_time(E, name, dtype, args.repeat)
             base = max(t for t in (t_np, t_pt) if t is not None)
             worst = max(worst, t_gc / base)

@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from gradcli import engine as E  # noqa: E402
 from gradcli.engine import kernels  # noqa: E402
+
 sys.path.insert(0, str(ROOT / "tests"))
 from kernel_contract import CASES, FAST_ULPS, TORCH_ULPS, ulps  # noqa: E402
 
