@@ -92,7 +92,9 @@ def main():
             worst = nspecial + np.argsort(-fast[nspecial:], kind="stable")[:KEEP // 2]
             rest = np.arange(nspecial, nspecial + KEEP // 2)
             keep = np.unique(np.concatenate([np.arange(nspecial), worst, rest]))
-            golden["cases"][key] = {"x": b64(x[keep]), "torch": b64(expected[keep]),
+            # torch again on the kept arguments alone: which elements its loop computes on the scalar path
+            # depends on the tensor's length, and the test evaluates these as one tensor
+            golden["cases"][key] = {"x": b64(x[keep]), "torch": b64(torch_result(case, x[keep])),
                                     "measured_fast_ulps": int(fast.max()), "measured_torch_ulps": int(exact.max()),
                                     "fast_differs": float(np.mean(fast > 0)), "arguments": int(x.size)}
             print(f"{name:<22}{np.dtype(dtype).name:<9}{int(fast.max()):>9}{np.mean(fast > 0):>9.2%}"

@@ -185,7 +185,8 @@ def sigmoid(x):
     x = np.asarray(x)
     if x.dtype in (F32, F64):
         one = x.dtype.type(1)
-        return one / (inner_exp(x.dtype.type(0) - x, x) + one)
+        with np.errstate(over="ignore"):  # exp(1000) is inf, sigmoid(-1000) 0 (the engine's errstate is per thread)
+            return one / (inner_exp(x.dtype.type(0) - x, x) + one)
     if x.dtype == F16:
         return sigmoid(x.astype(F32)).astype(F16)
     e = np.exp(-np.abs(x))
@@ -196,7 +197,8 @@ def silu(x):
     """torch's silu kernel: x / (1 + exp(-x)) (inner_exp); float16 through float32, rounded once."""
     if x.dtype == F16:
         return silu(x.astype(F32)).astype(F16)
-    return x / (x.dtype.type(1) + inner_exp(-x, x))
+    with np.errstate(over="ignore"):
+        return x / (x.dtype.type(1) + inner_exp(-x, x))
 
 
 def fma(a, b, c):
