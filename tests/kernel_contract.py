@@ -68,12 +68,12 @@ CASES = {
 # the most ulps from torch's result, per "op/dtype"; TORCH_ULPS lists where --bits torch is not 0 (the kernels
 # gradcli does not emulate: numpy's or the correctly rounded value stands in)
 FAST_ULPS: dict[str, int] = {
-    "exp/float32": 1, "exp/float64": 1, "expm1/float32": 1, "expm1/float64": 1, "exp2/float32": 3,
-    "exp2/float64": 1, "log/float32": 1, "log/float64": 1, "log2/float32": 1, "log2/float64": 1,
-    "log10/float32": 1, "log10/float64": 1, "log1p/float32": 1, "log1p/float64": 1, "sqrt/float32": 1,
+    "exp/float32": 2, "exp/float64": 1, "expm1/float32": 1, "expm1/float64": 1, "exp2/float32": 3,
+    "exp2/float64": 1, "log/float32": 1, "log/float64": 1, "log2/float32": 2, "log2/float64": 1,
+    "log10/float32": 1, "log10/float64": 1, "log1p/float32": 2, "log1p/float64": 1, "sqrt/float32": 1,
     "sqrt/float64": 1, "rsqrt/float32": 0, "rsqrt/float64": 0, "sin/float32": 1, "sin/float64": 1,
     "cos/float32": 1, "cos/float64": 1, "tan/float32": 1, "tan/float64": 1, "tanh/float32": 1, "tanh/float64": 1,
-    "sinh/float32": 1, "sinh/float64": 1, "cosh/float32": 1, "cosh/float64": 1, "acos/float32": 1,
+    "sinh/float32": 1, "sinh/float64": 1, "cosh/float32": 2, "cosh/float64": 1, "acos/float32": 1,
     "acos/float64": 1, "atan/float32": 1, "atan/float64": 1, "atanh/float32": 1, "atanh/float64": 1,
     "sigmoid/float32": 4, "sigmoid/float64": 4, "silu/float32": 4, "silu/float64": 3, "pow 1.7/float32": 1,
     "pow 1.7/float64": 1, "pow x**x/float32": 1, "pow x**x/float64": 1, "tanh backward/float32": 1,

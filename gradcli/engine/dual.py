@@ -192,12 +192,9 @@ def np_pow(x: np.ndarray, y):
 
 # -- more elementwise functions, for the rules of the full op set ----------------------------------------
 
-def one_minus_square(y):
-    """1 - y * y as torch's tanh_backward kernel computes it: one fused multiply-add (float32, float64 arrays;
-    kernels.one_minus_square); on Tensors (create_graph) the differentiable 1 - y * y."""
-    if type(y) is np.ndarray and y.dtype.char in "fd":
-        return kernels.one_minus_square(y)
-    return 1 - y * y
+# 1 - y * y as torch's tanh_backward kernel computes it (one fused multiply-add); on Tensors (create_graph) the
+# differentiable 1 - y * y
+one_minus_square = kernels.one_minus_square
 
 
 def np_stable_sigmoid(x):

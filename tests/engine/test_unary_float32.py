@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from goldens import load
+from kernel_contract import FAST_ULPS
 
 from gradcli import engine
 from gradcli.engine import dtypes, kernels
@@ -17,6 +18,9 @@ GOLDEN = load("unary_float32.json")
 NEARLY_ALWAYS = {"exp", "tanh", "expm1", "log2", "log10", "log1p", "sinh", "cosh", "atanh"}
 # where gradcli reproduces PyTorch's kernel itself with --bits torch (gradcli/engine/kernels/)
 EXACT = {"sin", "cos", "exp", "sqrt"}
+# computed by numpy's own float32 kernel in the default mode, where the casts to double would cost more than
+# twice torch's time (gradcli/engine/kernels/__init__.py): within the contract's ulps, not nearly always exact
+NUMPY_FLOAT32_WHEN_FAST = {"exp", "exp2", "log1p", "log2", "atanh", "cosh"}
 
 
 def inputs(domain):
@@ -46,8 +50,9 @@ def test_float32_function_is_pytorchs_value(name, bits):
         got = op(x).array
     expected = np.array(GOLDEN["values"][name], dtype=np.float32)
     off = ulps(got, expected)
-    assert off.max() <= 1, f"{name}: {int(off.max())} ulps at {float(x.array[off.argmax()])}"
+    bound = 1 if bits == "torch" else FAST_ULPS.get(f"{name}/float32", 1)  # the fast kernels: the contract's ulps
+    assert off.max() <= bound, f"{name}: {int(off.max())} ulps at {float(x.array[off.argmax()])}"
     if name in EXACT and bits == "torch":  # the emulated kernels; the fast ones are held to the contract
         assert off.max() == 0, f"{name}: {int((off > 0).sum())} values differ"
-    if name in NEARLY_ALWAYS:
+    if name in NEARLY_ALWAYS and (bits == "torch" or name not in NUMPY_FLOAT32_WHEN_FAST):
         assert (off == 0).mean() >= 0.98, f"{name}: only {(off == 0).mean():.1%} bit-exact"

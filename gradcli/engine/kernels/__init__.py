@@ -50,55 +50,50 @@ def _dtype(x):
     return getattr(x, "dtype", None)
 
 
-# -- torch's bits in both modes: float32 computed in double and rounded once ----------------------------------
+# -- float32 computed in double and rounded once --------------------------------------------------------------
 #
 # torch's float32 log/tanh/... (MKL's vector math, SLEEF, the C library, accurate to about half an ulp) agree
 # with the correctly rounded value far more often than numpy's own float32 approximations do: on 200,000
 # values, tanh differs from torch in 38% of places through numpy's float32 and 0.1% through double, log10 46%
-# and 0.01%; the cast costs little.  float64 is numpy's (within an ulp of torch's).
+# and 0.01%.  The casts cost about 0.7 ms a million elements: in the fast mode that is paid where the function
+# itself costs torch that much (log, tan, tanh, ...), and not where it would take gradcli past twice torch's or
+# numpy's time (exp, exp2, log1p, log2, atanh, cosh: numpy's float32 kernel, within 2-3 ulps).  float64 is
+# numpy's in both modes (within an ulp of torch's).
 
-def _through_double(np_fn):
+def _through_double(np_fn, fast_float32: bool = False):
     def fn(x):
-        if type(x) is np.ndarray and x.dtype.char == "f":  # the hot path of small tensors: no dtype comparison
+        # the hot path of small tensors: no dtype comparison, no mode lookup unless it matters
+        if type(x) is np.ndarray and x.dtype.char == "f" and not (fast_float32 and _bits() == FAST):
             return np_fn(x.astype(F64)).astype(F32)
         return np_fn(x)
 
     fn.__name__ = np_fn.__name__
-    fn.__doc__ = f"torch's {np_fn.__name__}: float32 computed in double and rounded once"
+    fn.__doc__ = f"torch's {np_fn.__name__}: float32 computed in double and rounded once" + \
+        (" (numpy's float32 kernel in the fast mode)" if fast_float32 else "")
     return fn
 
 
 log = _through_double(np.log)
-log2 = _through_double(np.log2)
+log2 = _through_double(np.log2, fast_float32=True)
 log10 = _through_double(np.log10)
-log1p = _through_double(np.log1p)
+log1p = _through_double(np.log1p, fast_float32=True)
 expm1 = _through_double(np.expm1)
+exp2 = _through_double(np.exp2, fast_float32=True)
 tan = _through_double(np.tan)
 tanh = _through_double(np.tanh)
 sinh = _through_double(np.sinh)
-cosh = _through_double(np.cosh)
+cosh = _through_double(np.cosh, fast_float32=True)
 acos = _through_double(np.arccos)
 atan = _through_double(np.arctan)
-atanh = _through_double(np.arctanh)
-
-
-def exp2(x):
-    """torch.exp2: float32 through double in torch mode; numpy's float32 exp2 otherwise (the cast would double
-    the cost of an op that costs torch 0.3 ms a million), within an ulp."""
-    if _dtype(x) == F32 and exact():
-        return np.exp2(x.astype(F64)).astype(F32)
-    return np.exp2(x)
+atanh = _through_double(np.arctanh, fast_float32=True)
 
 
 # -- emulated vendor kernels in torch mode, numpy in fast mode ----------------------------------------------
 
 def exp(x):
-    """torch.exp.  torch mode: MKL's table-driven kernels (mkl_exp).  fast: numpy's (float32 through double)."""
-    dtype = _dtype(x)
-    if dtype == F64:
-        return mkl_exp.exp(x) if exact() else np.exp(x)
-    if dtype == F32:
-        return mkl_exp.exp(x) if exact() else np.exp(x.astype(F64)).astype(F32)
+    """torch.exp.  torch mode: MKL's table-driven kernels (mkl_exp).  fast: numpy's."""
+    if _dtype(x) in (F32, F64) and exact():
+        return mkl_exp.exp(x)
     return np.exp(x)
 
 
@@ -213,6 +208,8 @@ def one_minus_square(y):
     """1 - y * y as torch's tanh_backward kernel computes it: one fused multiply-add.  torch mode: exactly that
     (fused.fma).  fast: (1 - y) * (1 + y), which has no cancellation near |y| = 1 (within 2 ulps of the fused
     value; 1 - y * y rounded twice is 2**28 ulps off at y = 1 - 2**-30)."""
-    if _bits() == TORCH:
+    if type(y) is not np.ndarray:  # a Tensor (create_graph): the differentiable 1 - y * y
+        return 1 - y * y
+    if _bits() == TORCH and y.dtype.char in "fd":
         return fused.fma(-y, y, y.dtype.type(1))
     return (1.0 - y) * (1.0 + y)  # a Python float keeps y's dtype
