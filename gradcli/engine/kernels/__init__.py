@@ -63,7 +63,8 @@ def _dtype(x):
 def _through_double(np_fn, fast_float32: bool = False):
     def fn(x):
         # the hot path of small tensors: no dtype comparison, no mode lookup unless it matters
-        if type(x) is np.ndarray and x.dtype.char == "f" and not (fast_float32 and _bits() == FAST):
+        kind = type(x)
+        if (kind is np.ndarray or kind is F32) and x.dtype.char == "f" and not (fast_float32 and _bits() == FAST):
             return np_fn(x.astype(F64)).astype(F32)
         return np_fn(x)
 
