@@ -65,7 +65,7 @@ sigmoid = unary("sigmoid", "SigmoidBackward0", kernels.sigmoid, lambda g, y: g *
 def _relu(x):
     """max(x, 0) as torch's: nan stays nan, and relu(-0.0) is -0.0 (numpy's maximum gives +0.0: those are put
     back; np.where(x < 0, 0, x), which needs no repair, costs ten times as much on a random sign)."""
-    if x.dtype.kind != "f":
+    if x.dtype.kind != "f" or x.ndim == 0:  # (maximum of a 0-d array is a numpy scalar)
         return np.where(x < 0, 0, x)
     out = np.maximum(x, x.dtype.type(0))
     negative_zero = x.view(f"i{x.itemsize}") == np.iinfo(f"i{x.itemsize}").min
