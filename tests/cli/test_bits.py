@@ -87,3 +87,11 @@ def test_the_api_takes_bits_per_call():
     assert gradcli.run_program(PROGRAM, bits="fast").stdout == f"{FAST_EXP}\n"
     with pytest.raises(gradcli.GradcliError, match="'fast' or 'torch'"):
         gradcli.grad("exp(x)", x=1.0, bits="exact")
+
+
+def test_repl_takes_the_switch():
+    session = f"x = {X}\nexp(x)\n"
+    for options, expected in (((), FAST_EXP), (("--bits", "torch"), TORCH_EXP)):
+        result = runner.invoke(app, ["repl", "--no-check", "--json", *options], input=session)
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.stdout.strip().splitlines()[-1])["output"]["value"] == expected
