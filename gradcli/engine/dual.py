@@ -133,7 +133,7 @@ def np_sign(x):
     x = np.asarray(x)
     if x.dtype == bool:
         return x.copy()
-    if x.dtype.kind == "f":  # numpy's sign (+0.0 at -0.0, as torch's), its nan made 0: 2 passes, not 5
+    if x.dtype.kind == "f" and x.ndim:  # numpy's sign (+0.0 at -0.0, as torch's), its nan made 0: 2 passes, not 5
         out = np.sign(x)
         nan = np.isnan(out)
         if nan.any():
