@@ -62,6 +62,14 @@ def numpy_matmul_tanh(W, V):
     return loss, g @ V.T, W.T @ g
 
 
+def numpy_logsumexp_sum(x):
+    m = x.max(axis=1, keepdims=True)
+    e = np.exp(x - m)
+    s = e.sum(axis=1, keepdims=True)
+    loss = (np.log(s) + m).sum()
+    return loss, e / s
+
+
 def loss_of(name, tensors):
     """The benchmarked expression, written once: gradcli's Tensor and torch.Tensor share this API."""
     if name == "square_sum":
@@ -70,6 +78,9 @@ def loss_of(name, tensors):
     if name == "sin_exp_mean":
         (x,) = tensors
         return (x.sin() * x.exp()).mean()
+    if name == "logsumexp":
+        (x,) = tensors
+        return x.logsumexp(dim=1).sum()
     W, V = tensors
     return (W @ V).tanh().sum()
 
@@ -84,7 +95,7 @@ def forward_backward(name, tensors):
 
 
 HAND_WRITTEN = {"square_sum": numpy_square_sum, "sin_exp_mean": numpy_sin_exp_mean,
-                "matmul_tanh": numpy_matmul_tanh}
+                "matmul_tanh": numpy_matmul_tanh, "logsumexp": numpy_logsumexp_sum}
 
 
 def check_same_gradients(name, arrays):
@@ -103,6 +114,7 @@ def bench_large(sizes, repeat):
     print(header)
     cases = [(f"(x**2).sum()  x: {n:.0e}", "square_sum", [rng.standard_normal(n)]) for n in sizes]
     cases += [(f"(x.sin()*x.exp()).mean()  {n:.0e}", "sin_exp_mean", [rng.standard_normal(n)]) for n in sizes]
+    cases += [("logsumexp(dim=1).sum() 4096×1000", "logsumexp", [rng.standard_normal((4096, 1000))])]
     cases += [("(W@V).tanh().sum() 2000², 2000×64", "matmul_tanh",
                [rng.standard_normal((2000, 2000)) / 45, rng.standard_normal((2000, 64))])]
     ratios = []

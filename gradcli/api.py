@@ -32,6 +32,7 @@ from gradcli.calc.calculator import calculate
 from gradcli.calc.rows import RowError, RowEvaluator
 from gradcli.engine import dtypes
 from gradcli.engine.errors import EngineError
+from gradcli.engine.kernels import mode as kernel_mode
 from gradcli.homework.check import check_derivative  # sympy itself is imported only when a check runs
 from gradcli.lang.evaluation import const_array, engine_settings
 from gradcli.run import RunLimits, run_source
@@ -158,14 +159,30 @@ class GradResult:
         return f"GradResult(output={self.output!r}, grads={{{grads}}}, check={self.check!r})"
 
 
+def _bits(bits: str | None, default: str = kernel_mode.FAST) -> str:
+    """The kernels a call computes with: `bits` ('fast' or 'torch'), else GRADCLI_BITS, else `default`."""
+    try:
+        return kernel_mode.parse(bits) if bits is not None else kernel_mode.from_environment(default)
+    except ValueError as err:
+        raise InputError(str(err) if bits is not None else f"GRADCLI_BITS: {err}",
+                         hint="'fast': numpy's kernels, within the ulps docs/deviations.md states; "
+                              "'torch': PyTorch's own bits") from None
+
+
 @_isolated
 def grad(expression: str, *, consts: Mapping | None = None, grad_output=None, check: bool | None = None,
-         dtype: str = "float64", limits: Limits | None = None, **values) -> GradResult:
+         dtype: str = "float64", limits: Limits | None = None, bits: str | None = None, **values) -> GradResult:
     """Evaluate `expression` with `values` as tensors that require grad (and `consts` as ones that do not),
     run backward (with `grad_output` for a non-scalar output) and cross-check with sympy as `eval` does
-    (check=None: when the inputs are small; True: always; False: never)."""
+    (check=None: when the inputs are small; True: always; False: never).  `bits`: 'fast' (the default, or
+    GRADCLI_BITS) or 'torch' (PyTorch's own bits from the elementwise kernels), for this call only."""
     expression = _expression(expression)
     limits = _limits(limits)
+    with kernel_mode.bits(_bits(bits)):
+        return _grad(expression, consts, grad_output, check, dtype, limits, values)
+
+
+def _grad(expression, consts, grad_output, check, dtype, limits, values) -> GradResult:
     dt = _dtype(dtype)
     inputs = {name: _array(name, v, dt, limits) for name, v in values.items()}
     constants = {name: _array(name, v, dt, limits, const=True) for name, v in _mapping("consts", consts).items()}
@@ -195,8 +212,9 @@ class Compiled:
     row-wise, one row at a time otherwise; the numbers are the same either way)."""
 
     def __init__(self, expression: str, *, consts: Mapping | None = None, dtype: str = "float64",
-                 limits: Limits | None = None):
+                 limits: Limits | None = None, bits: str | None = None):
         expression = _expression(expression)
+        self.bits = _bits(bits)
         self.limits = _limits(limits)
         self.dtype = _dtype(dtype)
         consts = {n: _array(n, v, self.dtype, self.limits, const=True)
@@ -210,6 +228,10 @@ class Compiled:
 
     @_isolated
     def __call__(self, **columns) -> ColumnsResult:
+        with kernel_mode.bits(self.bits):  # this call's own: concurrent calls keep theirs
+            return self._call(columns)
+
+    def _call(self, columns: dict) -> ColumnsResult:
         missing = [n for n in self.variables if n not in columns]
         if missing:
             raise InputError(f"no values given for {', '.join(missing)}", source=self.expression)
@@ -255,9 +277,10 @@ class Compiled:
 
 @_isolated
 def compile(expression: str, *, consts: Mapping | None = None, dtype: str = "float64",  # noqa: A001 - the API's name
-            limits: Limits | None = None) -> Compiled:
-    """Parse `expression` once; call the result with one column (1-d array) per variable."""
-    return Compiled(expression, consts=consts, dtype=dtype, limits=limits)
+            limits: Limits | None = None, bits: str | None = None) -> Compiled:
+    """Parse `expression` once; call the result with one column (1-d array) per variable.  `bits` as for
+    grad, fixed when compiled."""
+    return Compiled(expression, consts=consts, dtype=dtype, limits=limits, bits=bits)
 
 
 @dataclass
@@ -302,10 +325,12 @@ class RunResult:
 
 @_isolated
 def run_program(program: str, *, filename: str = "<program>", args: Mapping | None = None,
-        limits: RunLimits | None = None) -> RunResult:
-    """Run a PyTorch program's text on gradcli's engine, as `gradcli run`: what it printed and its exit code."""
+        limits: RunLimits | None = None, bits: str | None = None) -> RunResult:
+    """Run a PyTorch program's text on gradcli's engine, as `gradcli run`: what it printed and its exit code
+    (`bits`: 'torch', PyTorch's own bits, unless GRADCLI_BITS or this says 'fast')."""
     program = _expression(program)
     limits = _limits(limits, RunLimits)
     out, err = io.StringIO(), io.StringIO()
-    code = run_source(program, filename, stdout=out, stderr=err, limits=limits, bindings=dict(_mapping("args", args)))
+    code = run_source(program, filename, stdout=out, stderr=err, limits=limits,
+                      bindings=dict(_mapping("args", args)), bits=_bits(bits, kernel_mode.TORCH))
     return RunResult(code, out.getvalue(), err.getvalue())

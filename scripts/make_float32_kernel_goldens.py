@@ -1,5 +1,5 @@
 """Generate tests/goldens/float32_kernels.json: PyTorch 2.13's own float32 results for the kernels of
-gradcli/engine/float32_kernels.py - sin, cos and sqrt (MKL's vector math), pow (glibc's and SLEEF's powf), and the
+gradcli/engine/kernels/float32.py - sin, cos and sqrt (MKL's vector math), pow (glibc's and SLEEF's powf), and the
 matrix and vector products whose MKL summation order gradcli reproduces - on inputs chosen to be hard:
 values near multiples of pi/2, where torch's float32 quotient picks the other side, where MKL's double value
 lies within 1e-12 of a rounding boundary (found with the polynomial of float32_kernels), zeros, subnormals,
@@ -25,7 +25,7 @@ import torch
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from gradcli.engine import float32_kernels as K  # noqa: E402  (only to find inputs near rounding boundaries)
+from gradcli.engine.kernels import float32 as K  # noqa: E402  (only to find inputs near rounding boundaries)
 
 OUT = ROOT / "tests" / "goldens" / "float32_kernels.json"
 F32 = np.float32

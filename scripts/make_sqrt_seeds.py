@@ -1,4 +1,4 @@
-"""Fit the rsqrt seeds of gradcli/engine/sqrt_kernel.py to PyTorch 2.13's own float32 and float64 sqrt.
+"""Fit the rsqrt seeds of gradcli/engine/kernels/mkl_sqrt.py to PyTorch 2.13's own float32 and float64 sqrt.
 
 torch hands sqrt to MKL's vector math, whose kernels on this CPU start from the CPU's `rsqrtps` estimate -
 12 bits, a function of the exponent's parity and the top 12 mantissa bits, so 8192 values - and refine it
@@ -24,7 +24,7 @@ import torch
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from gradcli.engine import sqrt_kernel as K  # noqa: E402
+from gradcli.engine.kernels import mkl_sqrt as K  # noqa: E402
 
 F32, F64 = np.float32, np.float64
 GROUPS, WIDTH, DOUBLES = 8192, 2048, 256

@@ -7,6 +7,7 @@ independent check, a gradcli bug), 2 any error.
 
 # No `from __future__ import annotations` here: typer would evaluate every option's annotation string again
 # (typing.get_type_hints) each time it builds a command, ~6 ms of every start-up.
+import os
 import sys
 from contextlib import contextmanager
 from enum import Enum
@@ -179,6 +180,35 @@ MaxExponentOpt = Annotated[float, typer.Option("--max-exponent", help="Largest |
                                                rich_help_panel="Limits")]
 TimeoutOpt = Annotated[float, typer.Option("--timeout", help="Wall-time limit for the evaluation, in seconds.",
                                            rich_help_panel="Limits")]
+
+
+
+class Bits(str, Enum):
+    fast = "fast"
+    torch = "torch"
+
+
+BitsOpt = Annotated[Bits | None, typer.Option(
+    "--bits", show_default=False,
+    help="Elementwise math kernels: fast (numpy's, within the ulps of PyTorch's that docs/deviations.md states; "
+         "the default) or torch (PyTorch's own bits, up to ~100x slower on large tensors). Default: "
+         "GRADCLI_BITS, else fast (torch for `run`).")]
+
+
+@contextmanager
+def kernel_bits(flag, default: str = "fast"):
+    """The command's computation with the kernels --bits (else GRADCLI_BITS, else `default`) asks for; a bad
+    GRADCLI_BITS is an error of the command.  The engine is loaded here, by the commands that compute."""
+    from gradcli.engine import kernels  # numpy: only the commands that compute
+
+    mode = kernels.mode
+    try:
+        chosen = mode.parse(getattr(flag, "value", flag)) if flag is not None else mode.from_environment(default)
+    except ValueError:
+        raise GradcliError(f"GRADCLI_BITS must be 'fast' or 'torch', not {os.environ.get(mode.ENV)!r}",
+                           hint="unset it, or set it to fast or torch") from None
+    with mode.bits(chosen):
+        yield chosen
 
 
 class Shell(str, Enum):

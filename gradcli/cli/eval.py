@@ -15,6 +15,7 @@ from gradcli.cli.app import (
     DEFAULTS,
     EXIT_ERROR,
     EXIT_NO,
+    BitsOpt,
     ColorMode,
     ColorOpt,
     DebugOpt,
@@ -34,6 +35,7 @@ from gradcli.cli.app import (
     app,
     console,
     guarded,
+    kernel_bits,
     limits_from,
     user_errors,
 )
@@ -86,6 +88,7 @@ def eval_command(
     full: FullOpt = False,
     threshold: ThresholdOpt = None,
     debug: DebugOpt = False,
+    bits: BitsOpt = None,
     max_length: MaxLengthOpt = DEFAULTS.max_length,
     max_depth: MaxDepthOpt = DEFAULTS.max_depth,
     max_nodes: MaxNodesOpt = DEFAULTS.max_nodes,
@@ -163,7 +166,7 @@ def eval_command(
     # rows mode bounds each row by --timeout (gradcli/calc/rows.py), not the whole stream
 
     with user_errors(debug, json_out), guarded(None if rows is not None else timeout, memory_mb=max_memory,
-                                                 validate=valid_options):
+                                                 validate=valid_options), kernel_bits(bits):
 
         check_distinct_files(
             [("-o " + output if output else "-o", output),

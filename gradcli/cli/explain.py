@@ -10,6 +10,7 @@ import typer
 from gradcli.cli import options
 from gradcli.cli.app import (
     DEFAULTS,
+    BitsOpt,
     ColorMode,
     ColorOpt,
     DebugOpt,
@@ -22,6 +23,7 @@ from gradcli.cli.app import (
     app,
     console,
     guarded,
+    kernel_bits,
     limits_from,
     user_errors,
 )
@@ -50,6 +52,7 @@ def explain_command(
     full: FullOpt = False,
     threshold: ThresholdOpt = None,
     debug: DebugOpt = False,
+    bits: BitsOpt = None,
     timeout: TimeoutOpt = DEFAULTS.max_seconds,
     torch_names: Annotated[bool | None, typer.Option(
         "--torch-names/--no-torch-names", show_default=False,
@@ -67,7 +70,7 @@ def explain_command(
         options.print_threshold(full, threshold)
         options.expression_first("explain", expression, assignments or [])
 
-    with user_errors(debug, json_out), guarded(timeout, validate=valid_options):
+    with user_errors(debug, json_out), guarded(timeout, validate=valid_options), kernel_bits(bits):
         limits = limits_from(DEFAULTS.max_length, DEFAULTS.max_depth, DEFAULTS.max_nodes, DEFAULTS.max_elements,
                              DEFAULTS.max_exponent, timeout)
         rng = LazyGenerator(seed)  # PyTorch's generator after manual_seed(seed); loaded on first draw

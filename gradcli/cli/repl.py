@@ -11,6 +11,7 @@ from gradcli.calc.repl import interactive_streams
 from gradcli.cli import options
 from gradcli.cli.app import (
     DEFAULTS,
+    BitsOpt,
     ColorMode,
     ColorOpt,
     DebugOpt,
@@ -24,6 +25,7 @@ from gradcli.cli.app import (
     app,
     console,
     guarded,
+    kernel_bits,
     limits_from,
     user_errors,
 )
@@ -44,6 +46,7 @@ def repl_command(
     full: FullOpt = False,
     threshold: ThresholdOpt = None,
     debug: DebugOpt = False,
+    bits: BitsOpt = None,
     max_elements: MaxElementsOpt = DEFAULTS.max_elements,
     timeout: Annotated[float, typer.Option("--timeout", help="Wall-time limit of each line, in seconds.",
                                            rich_help_panel="Limits")] = DEFAULTS.max_seconds,
@@ -67,7 +70,7 @@ def repl_command(
     # the session runs in a supervised worker under the memory limit; a line stuck in one numpy call past
     # --timeout (or Ctrl-C that it cannot act on) ends the worker from outside (gradcli/safety/guard.py)
     with user_errors(debug), guarded(None, "the session", memory_mb=max_memory, validate=valid_options,
-                                       interrupts_worker=interactive_streams()):
+                                       interrupts_worker=interactive_streams()), kernel_bits(bits):
         limits = replace(limits_from(DEFAULTS.max_length, DEFAULTS.max_depth, DEFAULTS.max_nodes, max_elements,
                                      DEFAULTS.max_exponent, timeout), max_memory_mb=max_memory)
         settings = repl.Settings(json=json_out, check=None if check else False, hessian=hessian,

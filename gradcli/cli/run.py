@@ -7,9 +7,11 @@ from typing import Annotated
 import typer
 
 from gradcli.cli.app import (
+    BitsOpt,
     DebugOpt,
     app,
     guarded,
+    kernel_bits,
     user_errors,
 )
 from gradcli.cli.options import check_run
@@ -26,6 +28,7 @@ def run_command(
                                             "int/float, any other value (list, @file, randn(..)) as a float32 "
                                             "tensor.")] = None,
     debug: DebugOpt = False,
+    bits: BitsOpt = None,
     timeout: Annotated[float, typer.Option("--timeout", help="Wall-time limit of the program, in seconds.",
                                            rich_help_panel="Limits")] = 30.0,
     max_memory: Annotated[int, typer.Option("--max-memory", metavar="MB", rich_help_panel="Limits",
@@ -39,7 +42,9 @@ def run_command(
             source, name, bindings, limits = read_program(file, arg, timeout, max_memory)
             for warning in check_arguments(source, name, list(bindings)):
                 sys.stderr.write(f"gradcli: warning: {warning}\n")
-        code = run_source(source, name, stdout=sys.stdout, stderr=sys.stderr, bindings=bindings, limits=limits)
+        with kernel_bits(bits, "torch") as chosen:  # run's job is to print what PyTorch prints: torch's bits
+            code = run_source(source, name, stdout=sys.stdout, stderr=sys.stderr, bindings=bindings, limits=limits,
+                              bits=chosen)
     raise typer.Exit(code)
 
 

@@ -159,12 +159,18 @@ class Function:
         arrays = []
         needs = []
         shapes = []
+        dtype0 = None  # the first Tensor input's dtype; `mixed` when another differs from it
+        mixed = False
         for a in args:  # one pass over the inputs (1-3 of them) instead of several comprehensions
             if type(a) is Tensor or isinstance(a, Tensor):  # the second test: nn.Parameter
                 arr = a.array
                 arrays.append(arr)
                 needs.append(a.requires_grad)
                 shapes.append(arr.shape)
+                if dtype0 is None:
+                    dtype0 = arr.dtype
+                elif arr.dtype is not dtype0:
+                    mixed = True
             else:
                 arrays.append(a)
                 needs.append(False)
@@ -193,7 +199,7 @@ class Function:
         else:
             ctx.saved = ctx.versions = ()
         ctx.saved_cast = None
-        if len(args) > 1 and out.dtype.kind in "fc":
+        if len(args) > 1 and (mixed or dtype0 is not out.dtype) and out.dtype.kind in "fc":
             # Mixed dtypes (a 0-d float64 operand of a float32 op, cat of float32 and float64): torch's engine
             # casts each gradient to its input's dtype on the way out (edge_dtypes), and its elementwise
             # kernels compute the rule in the result dtype (_saved_values)

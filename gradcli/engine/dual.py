@@ -10,7 +10,8 @@ import math
 
 import numpy as np
 
-from gradcli.engine import exp_kernel, float32_kernels, fused, kernels, libm, sleef, sqrt_kernel, sum_order
+from gradcli.engine import kernels, sum_order
+from gradcli.engine.kernels import float32 as float32_kernels
 from gradcli.engine.tensor import Tensor
 
 
@@ -132,50 +133,20 @@ def np_sign(x):
     x = np.asarray(x)
     if x.dtype == bool:
         return x.copy()
+    if x.dtype.kind == "f" and x.ndim:  # numpy's sign (+0.0 at -0.0, as torch's), its nan made 0: 2 passes, not 5
+        out = np.sign(x)
+        nan = np.isnan(out)
+        if nan.any():
+            out[nan] = 0
+        return out
     return (x > 0).astype(x.dtype) - (x < 0).astype(x.dtype)
 
 
-def wide(np_fn):
-    """np_fn on float32 computed in double and rounded once.  torch's float32 exp/log/tanh/... kernels (MKL's
-    vector math, SLEEF and libm, accurate to about half an ulp) agree with the correctly rounded value far more
-    often than numpy's own float32 approximations do: on 4,000 values, exp differs from torch in 1,611 places
-    through numpy and 40 through double, tanh 1,181 and 3, log10 2,127 and 5 (asin and asinh gain nothing and
-    keep numpy).  sin and cos have exact kernels instead (float32_exact), exp and sqrt theirs in both dtypes
-    (exp_kernel, sqrt_kernel)."""
-    def fn(x):
-        if getattr(x, "dtype", None) == np.float32:
-            return np_fn(x.astype(np.float64)).astype(np.float32)
-        return np_fn(x)
-
-    fn.__name__ = np_fn.__name__
-    return fn
-
-
-def float32_exact(np_fn, kernel):
-    """np_fn, except that float32 goes through `kernel`, which gives torch's float32 result to the bit
-    (gradcli/engine/float32_kernels.py)."""
-    def fn(x):
-        if getattr(x, "dtype", None) == np.float32:
-            return kernel(x)
-        return np_fn(x)
-
-    fn.__name__ = np_fn.__name__
-    return fn
-
-
-np_log, np_tanh = wide(np.log), wide(np.tanh)
-
-
-def np_exp(x):
-    """torch.exp: float32 and float64 as MKL's kernels compute them (exp_kernel)."""
-    if getattr(x, "dtype", None) in (np.float32, np.float64):
-        return exp_kernel.exp(x)
-    return np.exp(x)
-
-
-np_sin, np_cos = float32_exact(np.sin, float32_kernels.sin), float32_exact(np.cos, float32_kernels.cos)
-np_sqrt = sqrt_kernel.sqrt  # torch's float32 and float64 bits
-np_sinh, np_cosh = wide(np.sinh), wide(np.cosh)
+# the kernels (gradcli/engine/kernels/: torch's bits or numpy's, as the mode asks) under the names the rules use
+np_exp, np_log, np_sin, np_cos, np_sqrt, np_tanh = kernels.exp, kernels.log, kernels.sin, kernels.cos, kernels.sqrt, \
+    kernels.tanh
+np_sinh, np_cosh, np_rsqrt, np_sigmoid = kernels.sinh, kernels.cosh, kernels.rsqrt, kernels.sigmoid
+np_kernel_exp = kernels.inner_exp
 
 exp = _unary("exp", np_exp)
 log = _unary("log", np_log)
@@ -213,65 +184,17 @@ def np_pow_scalar(x: np.ndarray, exponent):
 
 def np_pow(x: np.ndarray, y):
     """x ** y elementwise (x or y an array, the other maybe a number); float32 as torch's float32 pow
-    (float32_kernels.pow): a number base is a float32 operand of torch's loop, a number exponent is not."""
+    (kernels.pow): a number base is a float32 operand of torch's loop, a number exponent is not."""
     if type(x) in (int, float) and getattr(y, "dtype", None) == np.float32:
         x = np.asarray(x, dtype=np.float32)  # torch's pow(number, tensor) wraps the number as a 0-d tensor
-    if getattr(x, "dtype", None) == np.float32 and getattr(y, "dtype", np.float32) == np.float32:
-        tensors = (x, y) if isinstance(y, np.ndarray) else (x,)  # a number exponent is no operand of the loop
-        shape = np.broadcast_shapes(*(np.shape(t) for t in tensors))
-        lanes = kernels.scalar_lanes(shape, 4, *(np.asarray(t) for t in tensors), vector_bytes=128)  # AVX512
-        return float32_kernels.pow(x, y, lanes)
-    return np.power(x, y)
+    return kernels.pow(x, y)
 
 
 # -- more elementwise functions, for the rules of the full op set ----------------------------------------
 
-def one_minus_square(y):
-    """1 - y * y as torch's tanh_backward kernel computes it: one fused multiply-add (float32, float64 arrays);
-    on Tensors (create_graph) the differentiable 1 - y * y."""
-    if isinstance(y, np.ndarray) and y.dtype in (np.float32, np.float64):
-        return fused.fma(-y, y, y.dtype.type(1))
-    return 1 - y * y
-
-
-def np_rsqrt(x):
-    """1 / sqrt(x), torch's rsqrt: both correctly rounded in float32 and float64; float16 computes in float32
-    and rounds once (torch's opmath), where numpy would round twice."""
-    x = np.asarray(x)
-    if x.dtype == np.float16:
-        return (1 / np.sqrt(x.astype(np.float32))).astype(np.float16)
-    return 1 / np.sqrt(x)
-
-
-def np_kernel_exp(y: np.ndarray, *operands: np.ndarray) -> np.ndarray:
-    """exp of y as torch's vectorised kernels compute it inside an op (sigmoid, silu, ...): Vectorized::exp -
-    SLEEF's exp - on the vector lanes, std::exp - the C library's - on the elements the kernel computes one at
-    a time; `operands` are the op's inputs, whose layout decides which those are (kernels.scalar_lanes; these
-    kernels run their AVX512 build, 128 bytes a step: measured on sigmoid, silu and silu's backward)."""
-    if y.dtype not in (np.float32, np.float64):
-        return np.exp(y)
-    scalar = kernels.scalar_lanes(y.shape, y.itemsize, *operands, vector_bytes=128)
-    if scalar is True:
-        return libm.call("exp", y)
-    # float64's exp stacks five lanes of temporaries per element: smaller blocks
-    vector = kernels.in_blocks(sleef.expf, y) if y.dtype == np.float32 else kernels.in_blocks(sleef.exp, y, 8192)
-    if scalar is False:
-        return vector
-    vector[scalar] = libm.call("exp", y[scalar])  # the tail only: the C library is called one element at a time
-    return vector
-
-
-def np_sigmoid(x):
-    """torch's sigmoid kernel: 1 / (1 + exp(-x)) (np_kernel_exp) in float32 and float64, float16 through
-    float32 rounded once (torch's opmath); other dtypes the stable form."""
-    x = np.asarray(x)
-    if x.dtype in (np.float32, np.float64):
-        one = x.dtype.type(1)
-        with np.errstate(over="ignore"):
-            return one / (np_kernel_exp(x.dtype.type(0) - x, x) + one)
-    if x.dtype == np.float16:
-        return np_sigmoid(x.astype(np.float32)).astype(np.float16)
-    return np_stable_sigmoid(x)
+# 1 - y * y as torch's tanh_backward kernel computes it (one fused multiply-add); on Tensors (create_graph) the
+# differentiable 1 - y * y
+one_minus_square = kernels.one_minus_square
 
 
 def np_stable_sigmoid(x):

@@ -13,9 +13,10 @@ from collections import defaultdict
 
 import numpy as np
 
-from gradcli.engine import dual, fused
+from gradcli.engine import dual
 from gradcli.engine.autograd import enable_grad, type_name
 from gradcli.engine.errors import TorchTypeError, TorchValueError
+from gradcli.engine.kernels import fused
 from gradcli.engine.tensor import Tensor
 
 

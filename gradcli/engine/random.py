@@ -27,7 +27,7 @@ import os
 
 import numpy as np
 
-from gradcli.engine.fused import fma32 as _fma  # the FMAs the compiler fused the kernels' multiply-adds into
+from gradcli.engine.kernels.fused import fma32 as _fma  # the FMAs the compiler fused the kernels' multiply-adds into
 
 MASK32 = 0xFFFFFFFF
 CHUNK = 1 << 18  # values drawn (and transformed) at a time: bounded temporaries for a large tensor

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 from contextlib import contextmanager
 
-from gradcli.engine import SizeLimit, dtypes, random, state
+from gradcli.engine import SizeLimit, dtypes, kernels, random, state
 from gradcli.engine.autograd import GradMode
 from gradcli.run import reprs
 from gradcli.run.checker import check_program
@@ -30,9 +30,11 @@ PYTHON_RECURSION_LIMIT = 20_000
 
 
 def run_source(source: str, filename: str, *, stdout, stderr, limits: RunLimits | None = None,
-               bindings: dict | None = None) -> int:
+               bindings: dict | None = None, bits: str = "torch") -> int:
     """Run `source` (named `filename` in messages); write its output to `stdout`, diagnostics to `stderr`.
-    `bindings` are globals defined before the program starts (`gradcli run --arg NAME=VALUE`)."""
+    `bindings` are globals defined before the program starts (`gradcli run --arg NAME=VALUE`).  `bits`: the
+    elementwise kernels (gradcli/engine/kernels/): torch's own bits by default, as the program would print them
+    under PyTorch, or "fast"."""
     limits = limits or RunLimits()
     try:
         tree = _parse(source, filename, limits)
@@ -40,7 +42,8 @@ def run_source(source: str, filename: str, *, stdout, stderr, limits: RunLimits 
         interpreter = Interpreter(limits, stdout, stderr)
         interpreter.module.vars.update(bindings or {})
         # a generator of its own with a fresh seed, as a new PyTorch process has, until torch.manual_seed
-        with random.own_default_generator(None), _engine_state(limits), _outside_limits(limits, interpreter):
+        with random.own_default_generator(None), _engine_state(limits), _outside_limits(limits, interpreter), \
+                kernels.bits(bits):
             interpreter.run(tree)
     except RunError as error:
         stdout.flush()  # what the program printed comes before the error, on a terminal too

@@ -1,4 +1,4 @@
-"""gradcli's float32 kernels (gradcli/engine/float32_kernels.py) against PyTorch 2.13's own results
+"""gradcli's float32 kernels (gradcli/engine/kernels/float32.py) against PyTorch 2.13's own results
 (tests/goldens/float32_kernels.json, recorded by scripts/make_float32_kernel_goldens.py):
 
 - sin and cos: every bit, on |x| <= 10000 (MKL's double-precision path: values near multiples of pi/2,
@@ -29,12 +29,22 @@ import pytest
 from goldens import load
 
 from gradcli import engine
-from gradcli.engine import Tensor, dual, float32_kernels, sqrt_kernel
+from gradcli.engine import Tensor, dual, kernels
+from gradcli.engine.kernels import float32 as float32_kernels
+from gradcli.engine.kernels import mkl_sqrt as sqrt_kernel
 from gradcli.engine.ops.elementwise import cos, sin, sqrt
 from gradcli.engine.ops.linalg import matmul
-from gradcli.engine.ops.nn_extra import linear
+from gradcli.engine.ops.nn_linear import linear
 
 GOLDEN = load("float32_kernels.json")
+
+
+@pytest.fixture(autouse=True)
+def torch_bits():
+    """These goldens are torch's own bits: the exact kernels (--bits torch; tests/engine/test_kernel_contract.py
+    holds the default, fast kernels to their stated ulps on the same goldens)."""
+    with kernels.bits("torch"):
+        yield
 
 
 def arr(text, shape=None):

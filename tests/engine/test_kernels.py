@@ -16,7 +16,7 @@ from gradcli.cli.commands import app
 from gradcli.engine import Tensor, kernels
 from gradcli.engine.ops.activations import hardtanh
 from gradcli.engine.ops.elementwise import relu
-from gradcli.engine.ops.elementwise_extra import clamp_any, maximum, minimum
+from gradcli.engine.ops.elementwise_math import clamp_any, maximum, minimum
 
 GOLDEN = load("kernel_ties.json")
 OPS = {"maximum": maximum, "minimum": minimum, "clamp_min": lambda x, bound: clamp_any(x, min=bound),

@@ -5,43 +5,43 @@ import sys
 from gradcli.engine import dual
 from gradcli.engine.ops import (  # noqa: F401  (registration side effects)
     activations,
+    aggregates,
     arith,
     binary,
     compare,
     convert,
     elementwise,
-    elementwise_extra,
+    elementwise_math,
     inplace,
+    join_split,
     linalg,
-    linalg_full,
     losses,
+    matrix_algebra,
     matrix_functions,
     nn,
-    nn_extra,
     nn_functional,
+    nn_linear,
     ordering,
     products,
     rearrange,
     reduction,
-    reduction_extra,
     selection,
     shape,
-    shape_extra,
     special,
     summaries,
     tensor_methods,
 )
 from gradcli.engine.ops.activations import logsigmoid, softplus
+from gradcli.engine.ops.aggregates import cumprod, cumsum
 from gradcli.engine.ops.arith import add, div, mul, neg, pow, reciprocal, sub
 from gradcli.engine.ops.elementwise import abs, clamp, cos, exp, log, relu, sigmoid, sign, sin, sqrt, tan, tanh, where
+from gradcli.engine.ops.join_split import cat, flip
 from gradcli.engine.ops.linalg import matmul
-from gradcli.engine.ops.linalg_full import inverse, linalg_solve_matrix
+from gradcli.engine.ops.matrix_algebra import inverse, linalg_solve_matrix
 from gradcli.engine.ops.nn import log_softmax, softmax
 from gradcli.engine.ops.reduction import max, mean, min, sum
-from gradcli.engine.ops.reduction_extra import cumprod, cumsum
 from gradcli.engine.ops.registry import LINALG, REGISTRY, OpSpec, register
 from gradcli.engine.ops.shape import expand, getitem, permute, reshape, squeeze, t, transpose, unsqueeze, view
-from gradcli.engine.ops.shape_extra import cat, flip
 
 __all__ = [
     "REGISTRY", "LINALG", "OpSpec", "register",

@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dual, fused, kernels
+from gradcli.engine import dual, kernels
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchRuntimeError
 from gradcli.engine.ops.common import as_float, val
@@ -185,22 +185,13 @@ def _silu_rule(g, x):
         # torch's silu_backward kernel, its 1 + x * (1 - s) fused into one multiply-add by the compiler
         one = x.dtype.type(1)
         with np.errstate(over="ignore"):
-            s = one / (one + dual.np_kernel_exp(-x, np.asarray(g), x))
-        return g * s * fused.fma(x, one - s, one)
+            s = one / (one + kernels.inner_exp(-x, np.asarray(g), x))
+        return g * s * kernels.fma(x, one - s, one)
     s = dual.sigmoid(x)
     return g * s * (1 + x * (1 - s))
 
 
-def _silu(x):
-    """torch's silu kernel: x / (1 + exp(-x)), exp as its vector and scalar lanes compute it; float16 through
-    float32, rounded once."""
-    if x.dtype == np.float16:
-        return _silu(x.astype(np.float32)).astype(np.float16)
-    with np.errstate(over="ignore"):  # x is float32 or float64 here (_Act.forward makes it a float)
-        return x / (x.dtype.type(1) + dual.np_kernel_exp(-x, x))
-
-
-Silu = _act("SiluBackward0", _silu, _silu_rule)
+Silu = _act("SiluBackward0", kernels.silu, _silu_rule)  # _Act.forward makes x a float
 
 
 @register("silu", sig="silu(input)", doc="x * sigmoid(x) (swish)", category="activation", torch=False,
@@ -230,7 +221,7 @@ def _hardtanh_rule(g, x, lo, hi):
     nan = np.isnan(xv)
     if nan.any():
         # torch's vectorised backward passes the gradient where lo < x < hi (not at nan), its element-by-element
-        # tail unless x <= lo or x >= hi (so at nan): which elements take which path, see engine/kernels.py
+        # tail unless x <= lo or x >= hi (so at nan): which elements take which path, see engine/kernels/loops.py
         dead |= nan & ~np.asarray(kernels.scalar_lanes(xv.shape, xv.itemsize, np.asarray(val(g)), xv))
     return dual.where(dead, 0.0, g)
 

@@ -28,6 +28,8 @@ def _as_grad_dtype(saved, g):
 
 
 def elementwise_binary(np_fn, a, b):
+    if type(b) is float and type(a) is np.ndarray and a.dtype.kind == "f":
+        return np_fn(a, b)  # a float tensor and a Python float (the chain's y * 0.5): nothing to promote or check
     a, b = promote(a, b)
     check_broadcast(a, b)
     try:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import dual
+from gradcli.engine import dual, kernels
 from gradcli.engine.autograd import Function
 from gradcli.engine.dtypes import result_type
 from gradcli.engine.errors import TorchRuntimeError
@@ -45,14 +45,14 @@ def unary(name, grad_fn, forward, rule, *, uses="x", doc, functional=False, meth
     return op
 
 
-exp = unary("exp", "ExpBackward0", dual.np_exp, lambda g, y: g * y, uses="out", doc="e ** input")
-log = unary("log", "LogBackward0", dual.np_log, lambda g, x: g / x, doc="natural logarithm")
-sin = unary("sin", "SinBackward0", dual.np_sin, lambda g, x: g * dual.cos(x), doc="sine")
-cos = unary("cos", "CosBackward0", dual.np_cos, lambda g, x: g * -dual.sin(x), doc="cosine")
-tan = unary("tan", "TanBackward0", dual.wide(np.tan), lambda g, y: g * (1 + y * y), uses="out", doc="tangent")
-tanh = unary("tanh", "TanhBackward0", dual.np_tanh, lambda g, y: g * dual.one_minus_square(y), uses="out",
+exp = unary("exp", "ExpBackward0", kernels.exp, lambda g, y: g * y, uses="out", doc="e ** input")
+log = unary("log", "LogBackward0", kernels.log, lambda g, x: g / x, doc="natural logarithm")
+sin = unary("sin", "SinBackward0", kernels.sin, lambda g, x: g * dual.cos(x), doc="sine")
+cos = unary("cos", "CosBackward0", kernels.cos, lambda g, x: g * -dual.sin(x), doc="cosine")
+tan = unary("tan", "TanBackward0", kernels.tan, lambda g, y: g * (1 + y * y), uses="out", doc="tangent")
+tanh = unary("tanh", "TanhBackward0", kernels.tanh, lambda g, y: g * dual.one_minus_square(y), uses="out",
              doc="hyperbolic tangent", functional=True)
-sqrt = unary("sqrt", "SqrtBackward0", dual.np_sqrt, lambda g, y: g / (2 * y), uses="out",
+sqrt = unary("sqrt", "SqrtBackward0", kernels.sqrt, lambda g, y: g / (2 * y), uses="out",
              doc="square root (gradient inf at 0, as torch)")
 abs = unary("abs", "AbsBackward0", np.abs, lambda g, x: g * dual.np_sign(val(x)),
             doc="absolute value (gradient 0 at 0 and at nan, as torch's sgn)",
@@ -60,9 +60,21 @@ abs = unary("abs", "AbsBackward0", np.abs, lambda g, x: g * dual.np_sign(val(x))
 Tensor.__abs__ = abs  # Python's abs(x)
 
 
-sigmoid = unary("sigmoid", "SigmoidBackward0", dual.np_sigmoid, lambda g, y: g * (1 - y) * y, uses="out",
+sigmoid = unary("sigmoid", "SigmoidBackward0", kernels.sigmoid, lambda g, y: g * (1 - y) * y, uses="out",
                 doc="logistic function 1 / (1 + e**-x)", functional=True)
-relu = unary("relu", "ReluBackward0", lambda x: np.where(x < 0, 0, x),  # relu(-0.0) is -0.0, as torch's
+def _relu(x):
+    """max(x, 0) as torch's: nan stays nan, and relu(-0.0) is -0.0 (numpy's maximum gives +0.0: those are put
+    back; np.where(x < 0, 0, x), which needs no repair, costs ten times as much on a random sign)."""
+    if x.dtype.kind != "f" or x.ndim == 0:  # (maximum of a 0-d array is a numpy scalar)
+        return np.where(x < 0, 0, x)
+    out = np.maximum(x, x.dtype.type(0))
+    negative_zero = x.view(f"i{x.itemsize}") == np.iinfo(f"i{x.itemsize}").min
+    if negative_zero.any():
+        out[negative_zero] = x[negative_zero]
+    return out
+
+
+relu = unary("relu", "ReluBackward0", _relu,
              lambda g, y: dual.where(val(y) <= 0, 0.0, g), uses="out", doc="max(x, 0) (gradient 0 at 0)",
              functional=True, float_only=False, inplace_flag=True)
 

@@ -17,7 +17,7 @@ from gradcli.engine.ops.elementwise import abs as _abs
 from gradcli.engine.ops.elementwise import exp, where
 from gradcli.engine.ops.inplace import fill_
 from gradcli.engine.ops.nn import log_softmax
-from gradcli.engine.ops.nn_extra import xlogy
+from gradcli.engine.ops.nn_linear import xlogy
 from gradcli.engine.ops.reduction import sum as _sum
 from gradcli.engine.ops.registry import register
 from gradcli.engine.ops.shape import view

@@ -16,15 +16,15 @@ import numpy as np
 from gradcli.engine import dual
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchLinAlgError, TorchNotImplementedError, TorchRuntimeError
+from gradcli.engine.ops.aggregates import amax, amin, vector_norm
 from gradcli.engine.ops.common import val
 from gradcli.engine.ops.convert import clone
 from gradcli.engine.ops.elementwise import where
 from gradcli.engine.ops.inplace import Copy
 from gradcli.engine.ops.linalg import matmul
-from gradcli.engine.ops.linalg_full import check_square, inverse, tril
 from gradcli.engine.ops.lu import inverse_by_lu, lu_factor, singular_by_lu
+from gradcli.engine.ops.matrix_algebra import check_square, inverse, tril
 from gradcli.engine.ops.reduction import sum as sum_op
-from gradcli.engine.ops.reduction_extra import amax, amin, vector_norm
 from gradcli.engine.ops.registry import register
 from gradcli.engine.ops.shape import view
 from gradcli.engine.tensor import Tensor, wrap_dim

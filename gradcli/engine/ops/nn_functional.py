@@ -17,17 +17,17 @@ from gradcli.engine import dual, state
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchIndexError, TorchNotImplementedError, TorchRuntimeError, TorchValueError
 from gradcli.engine.ops import arith, sizes
+from gradcli.engine.ops.aggregates import VectorNorm, ord_value
 from gradcli.engine.ops.common import as_float, dtype_title, val
 from gradcli.engine.ops.elementwise import where
-from gradcli.engine.ops.elementwise_extra import minimum
+from gradcli.engine.ops.elementwise_math import minimum
+from gradcli.engine.ops.join_split import SplitPiece
 from gradcli.engine.ops.losses import check_reduction
-from gradcli.engine.ops.nn_extra import clamp_min
+from gradcli.engine.ops.nn_linear import clamp_min
 from gradcli.engine.ops.reduction import mean
 from gradcli.engine.ops.reduction import sum as sum_op
-from gradcli.engine.ops.reduction_extra import VectorNorm, ord_value
 from gradcli.engine.ops.registry import register
 from gradcli.engine.ops.shape import index_put_zeros
-from gradcli.engine.ops.shape_extra import SplitPiece
 from gradcli.engine.tensor import Tensor
 
 

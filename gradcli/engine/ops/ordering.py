@@ -14,12 +14,12 @@ from gradcli.engine import dual
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchIndexError, TorchRuntimeError
 from gradcli.engine.ops.common import keepdim_shape, norm_dims
-from gradcli.engine.ops.elementwise_extra import lerp
+from gradcli.engine.ops.elementwise_math import lerp
 from gradcli.engine.ops.inplace import apply_inplace
+from gradcli.engine.ops.join_split import gather, gather_key
 from gradcli.engine.ops.reduction import return_type
 from gradcli.engine.ops.registry import register
 from gradcli.engine.ops.shape import Squeeze, Transpose, index_put_zeros, transpose
-from gradcli.engine.ops.shape_extra import gather, gather_key
 from gradcli.engine.tensor import Tensor, wrap_dim
 
 SortResult = return_type("sort")

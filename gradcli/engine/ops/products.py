@@ -14,10 +14,10 @@ from gradcli.engine import dual, state
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchNotImplementedError, TorchRuntimeError, TorchValueError
 from gradcli.engine.ops import arith, sizes
+from gradcli.engine.ops.aggregates import VectorNorm, kept_dims, ord_value
 from gradcli.engine.ops.common import promote, val
 from gradcli.engine.ops.linalg import matmul
-from gradcli.engine.ops.nn_extra import Addmm
-from gradcli.engine.ops.reduction_extra import VectorNorm, kept_dims, ord_value
+from gradcli.engine.ops.nn_linear import Addmm
 from gradcli.engine.ops.registry import register
 from gradcli.engine.ops.shape import UnsafeView, permute, reshape
 from gradcli.engine.random import fma64

@@ -17,9 +17,9 @@ from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchIndexError, TorchRuntimeError, broadcast_message
 from gradcli.engine.ops import sizes
 from gradcli.engine.ops.common import as_shape, check_size, dtype_title, val
+from gradcli.engine.ops.join_split import SplitView, cat, flip, gather, gather_key, index_array, index_select, repeat
 from gradcli.engine.ops.registry import register
 from gradcli.engine.ops.shape import TransposeView, expand, getitem, index_put_zeros, permute, view
-from gradcli.engine.ops.shape_extra import SplitView, cat, flip, gather, gather_key, index_array, index_select, repeat
 from gradcli.engine.ops.views import number_outputs
 from gradcli.engine.tensor import Tensor, wrap_dim
 

@@ -11,7 +11,7 @@ from gradcli.engine import dual, sum_order
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchIndexError, TorchRuntimeError
 from gradcli.engine.ops.common import keepdim_shape, norm_dims
-from gradcli.engine.ops.elementwise_extra import maximum, minimum
+from gradcli.engine.ops.elementwise_math import maximum, minimum
 from gradcli.engine.ops.registry import register
 from gradcli.engine.tensor import Tensor
 

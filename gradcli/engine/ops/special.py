@@ -10,9 +10,10 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dual, fused, libm
+from gradcli.engine import dual
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchNotImplementedError
+from gradcli.engine.kernels import fused, libm
 from gradcli.engine.ops.common import as_float, val
 from gradcli.engine.ops.elementwise import unary
 from gradcli.engine.ops.registry import register

@@ -13,12 +13,12 @@ from gradcli.engine import dual, sum_order
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchRuntimeError
 from gradcli.engine.ops import arith
+from gradcli.engine.ops.aggregates import Std, Var, kept_dims, reduce_dims, var_args
 from gradcli.engine.ops.common import as_float, norm_dims, val
+from gradcli.engine.ops.join_split import cat
 from gradcli.engine.ops.reduction import Mean, MeanDim
 from gradcli.engine.ops.reduction import sum as sum_op
-from gradcli.engine.ops.reduction_extra import Std, Var, kept_dims, reduce_dims, var_args
 from gradcli.engine.ops.registry import register
-from gradcli.engine.ops.shape_extra import cat
 from gradcli.engine.tensor import Tensor, wrap_dim
 
 

@@ -13,6 +13,7 @@ broadcast scalar along the inner dimension.  Measured against PyTorch 2.13 on th
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import math
 import os
 
@@ -22,23 +23,23 @@ VECTOR_BYTES = 64
 GRAIN_SIZE = 32768  # at::internal::GRAIN_SIZE
 THREADS = max(1, min(os.cpu_count() or 1, 64))
 
-_rows_batch = False
+_ROWS_BATCH: contextvars.ContextVar[bool] = contextvars.ContextVar("gradcli_rows_batch", default=False)
 
 
 @contextlib.contextmanager
 def elements_are_rows():
     """Evaluate a batch of rows as if each element were its own 1-element tensor (`--rows`): a row's
-    single evaluation always takes the scalar path, so the batch must too."""
-    global _rows_batch
-    previous, _rows_batch = _rows_batch, True
+    single evaluation always takes the scalar path, so the batch must too.  A context variable: a concurrent
+    evaluation in another thread or task keeps its own."""
+    token = _ROWS_BATCH.set(True)
     try:
         yield
     finally:
-        _rows_batch = previous
+        _ROWS_BATCH.reset(token)
 
 
 def rows_batch() -> bool:
-    return _rows_batch
+    return _ROWS_BATCH.get()
 
 
 def scalar_lanes(out_shape: tuple, itemsize: int, *inputs: np.ndarray, vector_bytes: int = VECTOR_BYTES):
@@ -48,7 +49,7 @@ def scalar_lanes(out_shape: tuple, itemsize: int, *inputs: np.ndarray, vector_by
     128 for those also registered for AVX512 (ALSO_REGISTER_AVX512_DISPATCH: pow, for one)."""
     n = math.prod(out_shape)
     lanes = vector_bytes // itemsize
-    if _rows_batch or n < lanes:
+    if n < lanes or _ROWS_BATCH.get():
         return True
     order, inner = _iteration(out_shape, inputs)
     if inner is None:
@@ -68,6 +69,8 @@ def scalar_lanes(out_shape: tuple, itemsize: int, *inputs: np.ndarray, vector_by
             start = stop
     if not scalar.any():
         return False
+    if order == sorted(order):  # iterated in C order (contiguous operands): positions are memory order
+        return scalar.reshape(out_shape)
     # each output element's position in the iteration: the axes in iteration order, transposed back
     sizes = [out_shape[d] for d in order]
     position = np.transpose(np.arange(n).reshape(sizes), np.argsort(order))

@@ -19,7 +19,7 @@ from decimal import Decimal, localcontext
 
 import numpy as np
 
-from gradcli.engine import kernels, libm
+from gradcli.engine.kernels import libm, loops
 
 F64 = np.float64
 _C1 = float.fromhex("0x1.71547652b82fep+6")  # 64 / ln 2
@@ -57,9 +57,9 @@ def exp(x: np.ndarray) -> np.ndarray:
     """torch.exp of a float32 or float64 array (np.exp for any other dtype)."""
     x = np.asarray(x)
     if x.dtype == F64:
-        return kernels.in_blocks(_exp64, x)
+        return loops.in_blocks(_exp64, x)
     if x.dtype == F32:
-        return kernels.in_blocks(_exp32, x)
+        return loops.in_blocks(_exp32, x)
     return np.exp(x)
 
 

@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dual
+from gradcli.engine import dual, kernels
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchIndexError, TorchRuntimeError
 from gradcli.engine.ops.common import as_float, keepdim_shape, norm_dims, val
@@ -369,7 +369,7 @@ class LogSumExp(Function):
         with np.errstate(all="ignore"):
             m = np.max(x, axis=dims, keepdims=True, initial=-np.inf)  # an empty dim: log(0) = -inf, as torch
             m = np.where(np.isinf(m), 0.0, m)  # an infinite max would give inf - inf
-            out = np.log(np.sum(np.exp(x - m), axis=dims, keepdims=True)) + m
+            out = kernels.log(np.sum(kernels.exp(x - m), axis=dims, keepdims=True)) + m  # torch's at::exp, at::log
         return out if keepdim else np.squeeze(out, axis=dims)
 
     @staticmethod

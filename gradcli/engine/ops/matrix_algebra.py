@@ -17,14 +17,14 @@ from gradcli.engine import dual
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchLinAlgError, TorchRuntimeError
 from gradcli.engine.ops import arith, shape, sizes
+from gradcli.engine.ops.aggregates import Amax, Amin, VectorNorm, ord_value
 from gradcli.engine.ops.common import promote, val
 from gradcli.engine.ops.elementwise import abs as _abs
+from gradcli.engine.ops.join_split import stack
 from gradcli.engine.ops.linalg import Dot, MatMul, Mv, matmul
 from gradcli.engine.ops.lu import lu_factor, singular_where
 from gradcli.engine.ops.reduction import sum as _sum
-from gradcli.engine.ops.reduction_extra import Amax, Amin, VectorNorm, ord_value
 from gradcli.engine.ops.registry import register
-from gradcli.engine.ops.shape_extra import stack
 from gradcli.engine.ops.views import ViewFunction
 from gradcli.engine.tensor import Tensor, wrap_dim
 

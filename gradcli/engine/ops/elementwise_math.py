@@ -30,26 +30,26 @@ def _zeros(g, _x):
     return dual.zeros_like(g)
 
 
-exp2 = unary("exp2", "Exp2Backward0", dual.wide(np.exp2), lambda g, y: g * y * LN2, uses="out", doc="2 ** input")
-expm1 = unary("expm1", "Expm1Backward0", dual.wide(np.expm1), lambda g, y: g * (y + 1), uses="out",
+exp2 = unary("exp2", "Exp2Backward0", kernels.exp2, lambda g, y: g * y * LN2, uses="out", doc="2 ** input")
+expm1 = unary("expm1", "Expm1Backward0", kernels.expm1, lambda g, y: g * (y + 1), uses="out",
               doc="e ** input - 1, accurate near 0")
-log2 = unary("log2", "Log2Backward0", dual.wide(np.log2), lambda g, x: g / (x * LN2), doc="base-2 logarithm")
-log10 = unary("log10", "Log10Backward0", dual.wide(np.log10), lambda g, x: g / (x * LN10), doc="base-10 logarithm")
-log1p = unary("log1p", "Log1PBackward0", dual.wide(np.log1p), lambda g, x: g / (x + 1),
+log2 = unary("log2", "Log2Backward0", kernels.log2, lambda g, x: g / (x * LN2), doc="base-2 logarithm")
+log10 = unary("log10", "Log10Backward0", kernels.log10, lambda g, x: g / (x * LN10), doc="base-10 logarithm")
+log1p = unary("log1p", "Log1PBackward0", kernels.log1p, lambda g, x: g / (x + 1),
               doc="log(1 + input), accurate near 0")
 asin = unary("asin", "AsinBackward0", np.arcsin, lambda g, x: g * dual.rsqrt(-x * x + 1), doc="arcsine",
              aliases=("arcsin",))
-acos = unary("acos", "AcosBackward0", dual.wide(np.arccos), lambda g, x: g * -dual.rsqrt(-x * x + 1), doc="arccosine",
+acos = unary("acos", "AcosBackward0", kernels.acos, lambda g, x: g * -dual.rsqrt(-x * x + 1), doc="arccosine",
              aliases=("arccos",))
-atan = unary("atan", "AtanBackward0", dual.wide(np.arctan), lambda g, x: g / (x * x + 1), doc="arctangent",
+atan = unary("atan", "AtanBackward0", kernels.atan, lambda g, x: g / (x * x + 1), doc="arctangent",
              aliases=("arctan",))
-sinh = unary("sinh", "SinhBackward0", dual.np_sinh, lambda g, x: g * dual.cosh(x), doc="hyperbolic sine")
-cosh = unary("cosh", "CoshBackward0", dual.np_cosh, lambda g, x: g * dual.sinh(x), doc="hyperbolic cosine")
+sinh = unary("sinh", "SinhBackward0", kernels.sinh, lambda g, x: g * dual.cosh(x), doc="hyperbolic sine")
+cosh = unary("cosh", "CoshBackward0", kernels.cosh, lambda g, x: g * dual.sinh(x), doc="hyperbolic cosine")
 asinh = unary("asinh", "AsinhBackward0", np.arcsinh, lambda g, x: g * dual.rsqrt(x * x + 1),
               doc="inverse hyperbolic sine", aliases=("arcsinh",))
 acosh = unary("acosh", "AcoshBackward0", np.arccosh, lambda g, x: g * dual.rsqrt(x * x - 1),
               doc="inverse hyperbolic cosine (input >= 1)", aliases=("arccosh",))
-atanh = unary("atanh", "AtanhBackward0", dual.wide(np.arctanh), lambda g, x: g / (1 - x * x),
+atanh = unary("atanh", "AtanhBackward0", kernels.atanh, lambda g, x: g / (1 - x * x),
               doc="inverse hyperbolic tangent (|input| < 1)", aliases=("arctanh",))
 rsqrt = unary("rsqrt", "RsqrtBackward0", dual.np_rsqrt, lambda g, y: (g * -0.5) * (y * y * y),
               uses="out", doc="1 / sqrt(input)")

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine.fused import fma32 as _fma
-from gradcli.engine.sleef import ldexpf
+from gradcli.engine.kernels.fused import fma32 as _fma
+from gradcli.engine.kernels.sleef import ldexpf
 
 F32 = np.float32
 

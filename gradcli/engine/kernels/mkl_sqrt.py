@@ -26,7 +26,7 @@ import base64
 
 import numpy as np
 
-from gradcli.engine import kernels
+from gradcli.engine.kernels import loops
 
 F32, F64 = np.float32, np.float64
 
@@ -84,9 +84,9 @@ def sqrt(x: np.ndarray) -> np.ndarray:
     """torch.sqrt of a float32 or float64 array (numpy's for any other dtype)."""
     dtype = getattr(x, "dtype", None)
     if dtype == F32:
-        return kernels.in_blocks(lambda block: _sqrt32(block, rsqrt_seeds()), np.asarray(x))
+        return loops.in_blocks(lambda block: _sqrt32(block, rsqrt_seeds()), np.asarray(x))
     if dtype == F64:
-        return kernels.in_blocks(lambda block: _sqrt64(block, rsqrt_seeds()), np.asarray(x))
+        return loops.in_blocks(lambda block: _sqrt64(block, rsqrt_seeds()), np.asarray(x))
     return np.sqrt(x)
 
 

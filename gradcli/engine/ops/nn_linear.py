@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import dual, float32_kernels
+from gradcli.engine import dual
 from gradcli.engine.autograd import Function, no_grad
 from gradcli.engine.errors import TorchRuntimeError
+from gradcli.engine.kernels import float32 as float32_kernels
 from gradcli.engine.ops import arith, shape, sizes
+from gradcli.engine.ops.aggregates import VectorNorm, norm
 from gradcli.engine.ops.common import c_name, dtype_title, mixed_floats, promote, val
 from gradcli.engine.ops.convert import clone
 from gradcli.engine.ops.linalg import matmul
 from gradcli.engine.ops.reduction import sum as _sum
-from gradcli.engine.ops.reduction_extra import VectorNorm, norm
 from gradcli.engine.ops.registry import register
 from gradcli.engine.tensor import Tensor, wrap_dim
 

@@ -1,13 +1,13 @@
 """SLEEF's vector exp, as torch's Vectorized<float>::exp() and Vectorized<double>::exp() call it (Sleef_expf8_u10
 and Sleef_expd4_u10, FMA flavour; sleefsimdsp.c xexpf, sleefsimddp.c xexp), operation by operation, to the bit.
 The kernels built on it - sigmoid, silu, ... - reproduce torch's vector lanes with these; their scalar lanes call
-the C library (gradcli/engine/libm.py)."""
+the C library (kernels/libm.py)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine.fused import fma32, fma64_core
+from gradcli.engine.kernels.fused import fma32, fma64_core
 
 F32, F64 = np.float32, np.float64
 _R_LN2 = 1.442695040888963407359924681001892137426645954152985934135449406931

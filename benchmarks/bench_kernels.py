@@ -1,0 +1,247 @@
+"""Elementwise kernels and reductions at 10^6 elements: gradcli's forward of one op against numpy's own best
+expression of the same formula and PyTorch (one thread), measured in one process (never asserted in tests).
+
+  python benchmarks/bench_kernels.py                         # default mode (fast kernels)
+  python benchmarks/bench_kernels.py --bits torch            # the bit-exact kernels
+  python benchmarks/bench_kernels.py --baseline /tmp/old     # also an older gradcli, interleaved op by op
+  python benchmarks/bench_kernels.py --ops sigmoid,exp --repeat 9
+
+For each op and dtype (float32, float64): the best of N forward calls of the registry op on a Tensor that does
+not require grad; numpy's formula (sigmoid: 1 / (1 + np.exp(-x)); '-' where numpy has none); torch's op with
+torch.set_num_threads(1) (when installed); and the ratio gradcli / max(numpy, torch), the contract's bound
+being 2.0 (issue 27).  With --baseline DIR the same op is timed, between the others, by a worker process that
+imports the gradcli found in DIR, so before and after are measured side by side under the same load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+N = 10**6
+
+# name -> (gradcli call, numpy formula or None, torch call, input domain)
+# a domain: (low, high) uniform, "normal", or "positive" (0.01 .. 10)
+
+
+def _np_sigmoid(x):
+    one = x.dtype.type(1)
+    return one / (one + np.exp(-x))
+
+
+def _np_softplus(x):
+    return np.logaddexp(x.dtype.type(0), x)
+
+
+def _np_silu(x):
+    one = x.dtype.type(1)
+    return x / (one + np.exp(-x))
+
+
+def _np_logsumexp(x):
+    m = x.max(axis=1, keepdims=True)
+    return (np.log(np.exp(x - m).sum(axis=1, keepdims=True)) + m)[:, 0]
+
+
+def _op(E, name):
+    fn = getattr(E.ops, name, None)
+    return fn if fn is not None else E.ops.REGISTRY[name].fn
+
+
+CASES = {
+    # the issue's table
+    "sigmoid": (lambda E, t: _op(E, "sigmoid")(t), _np_sigmoid, lambda T, t: T.sigmoid(t), "normal"),
+    "pow 1.7": (lambda E, t: _op(E, "pow")(t, 1.7), lambda x: np.power(x, x.dtype.type(1.7)),
+                lambda T, t: T.pow(t, 1.7), "positive"),
+    "sin": (lambda E, t: _op(E, "sin")(t), np.sin, lambda T, t: T.sin(t), (-10, 10)),
+    "sqrt": (lambda E, t: _op(E, "sqrt")(t), np.sqrt, lambda T, t: T.sqrt(t), "positive"),
+    "exp": (lambda E, t: _op(E, "exp")(t), np.exp, lambda T, t: T.exp(t), (-20, 20)),
+    "sum": (lambda E, t: _op(E, "sum")(t), np.sum, lambda T, t: T.sum(t), "normal"),
+    # the other unary ops
+    "cos": (lambda E, t: _op(E, "cos")(t), np.cos, lambda T, t: T.cos(t), (-10, 10)),
+    "tan": (lambda E, t: _op(E, "tan")(t), np.tan, lambda T, t: T.tan(t), (-1.5, 1.5)),
+    "tanh": (lambda E, t: _op(E, "tanh")(t), np.tanh, lambda T, t: T.tanh(t), "normal"),
+    "log": (lambda E, t: _op(E, "log")(t), np.log, lambda T, t: T.log(t), "positive"),
+    "log2": (lambda E, t: _op(E, "log2")(t), np.log2, lambda T, t: T.log2(t), "positive"),
+    "log10": (lambda E, t: _op(E, "log10")(t), np.log10, lambda T, t: T.log10(t), "positive"),
+    "log1p": (lambda E, t: _op(E, "log1p")(t), np.log1p, lambda T, t: T.log1p(t), "positive"),
+    "expm1": (lambda E, t: _op(E, "expm1")(t), np.expm1, lambda T, t: T.expm1(t), (-20, 20)),
+    "exp2": (lambda E, t: _op(E, "exp2")(t), np.exp2, lambda T, t: T.exp2(t), (-20, 20)),
+    "sinh": (lambda E, t: _op(E, "sinh")(t), np.sinh, lambda T, t: T.sinh(t), (-10, 10)),
+    "cosh": (lambda E, t: _op(E, "cosh")(t), np.cosh, lambda T, t: T.cosh(t), (-10, 10)),
+    "asin": (lambda E, t: _op(E, "asin")(t), np.arcsin, lambda T, t: T.asin(t), (-1, 1)),
+    "acos": (lambda E, t: _op(E, "acos")(t), np.arccos, lambda T, t: T.acos(t), (-1, 1)),
+    "atan": (lambda E, t: _op(E, "atan")(t), np.arctan, lambda T, t: T.atan(t), "normal"),
+    "asinh": (lambda E, t: _op(E, "asinh")(t), np.arcsinh, lambda T, t: T.asinh(t), "normal"),
+    "acosh": (lambda E, t: _op(E, "acosh")(t), np.arccosh, lambda T, t: T.acosh(t), (1, 10)),
+    "atanh": (lambda E, t: _op(E, "atanh")(t), np.arctanh, lambda T, t: T.atanh(t), (-0.99, 0.99)),
+    "rsqrt": (lambda E, t: _op(E, "rsqrt")(t), lambda x: 1 / np.sqrt(x), lambda T, t: T.rsqrt(t), "positive"),
+    "reciprocal": (lambda E, t: _op(E, "reciprocal")(t), np.reciprocal, lambda T, t: T.reciprocal(t), "positive"),
+    "abs": (lambda E, t: _op(E, "abs")(t), np.abs, lambda T, t: T.abs(t), "normal"),
+    "neg": (lambda E, t: _op(E, "neg")(t), np.negative, lambda T, t: T.neg(t), "normal"),
+    "square": (lambda E, t: _op(E, "square")(t), np.square, lambda T, t: T.square(t), "normal"),
+    "relu": (lambda E, t: _op(E, "relu")(t), lambda x: np.maximum(x, 0), lambda T, t: T.relu(t), "normal"),
+    "sign": (lambda E, t: _op(E, "sign")(t), np.sign, lambda T, t: T.sign(t), "normal"),
+    "floor": (lambda E, t: _op(E, "floor")(t), np.floor, lambda T, t: T.floor(t), (-10, 10)),
+    "round": (lambda E, t: _op(E, "round")(t), np.round, lambda T, t: T.round(t), (-10, 10)),
+    "trunc": (lambda E, t: _op(E, "trunc")(t), np.trunc, lambda T, t: T.trunc(t), (-10, 10)),
+    "frac": (lambda E, t: _op(E, "frac")(t), lambda x: x - np.trunc(x), lambda T, t: T.frac(t), (-10, 10)),
+    "erf": (lambda E, t: _op(E, "erf")(t), None, lambda T, t: T.erf(t), "normal"),
+    "erfc": (lambda E, t: _op(E, "erfc")(t), None, lambda T, t: T.erfc(t), "normal"),
+    "erfinv": (lambda E, t: _op(E, "erfinv")(t), None, lambda T, t: T.erfinv(t), (-0.99, 0.99)),
+    "lgamma": (lambda E, t: _op(E, "lgamma")(t), None, lambda T, t: T.lgamma(t), "positive"),
+    "digamma": (lambda E, t: _op(E, "digamma")(t), None, lambda T, t: T.digamma(t), "positive"),
+    "logit": (lambda E, t: _op(E, "logit")(t), lambda x: np.log(x / (1 - x)), lambda T, t: T.logit(t), (0.01, 0.99)),
+    "sinc": (lambda E, t: _op(E, "sinc")(t), np.sinc, lambda T, t: T.sinc(t), (-10, 10)),
+    "silu": (lambda E, t: _op(E, "silu")(t), _np_silu, lambda T, t: T.nn.functional.silu(t), "normal"),
+    "softplus": (lambda E, t: _op(E, "softplus")(t), _np_softplus, lambda T, t: T.nn.functional.softplus(t), "normal"),
+    "logsigmoid": (lambda E, t: _op(E, "logsigmoid")(t), lambda x: -np.logaddexp(x.dtype.type(0), -x),
+                   lambda T, t: T.nn.functional.logsigmoid(t), "normal"),
+    "gelu": (lambda E, t: _op(E, "gelu")(t), None, lambda T, t: T.nn.functional.gelu(t), "normal"),
+    "mish": (lambda E, t: _op(E, "mish")(t), lambda x: x * np.tanh(np.logaddexp(x.dtype.type(0), x)),
+             lambda T, t: T.nn.functional.mish(t), "normal"),
+    "elu": (lambda E, t: _op(E, "elu")(t), lambda x: np.where(x > 0, x, np.expm1(x)),
+            lambda T, t: T.nn.functional.elu(t), "normal"),
+    "selu": (lambda E, t: _op(E, "selu")(t), None, lambda T, t: T.nn.functional.selu(t), "normal"),
+    "softsign": (lambda E, t: _op(E, "softsign")(t), lambda x: x / (1 + np.abs(x)),
+                 lambda T, t: T.nn.functional.softsign(t), "normal"),
+    "hardswish": (lambda E, t: _op(E, "hardswish")(t), None, lambda T, t: T.nn.functional.hardswish(t), "normal"),
+    # binary ops
+    "pow x**y": (lambda E, t: _op(E, "pow")(t, t), lambda x: np.power(x, x), lambda T, t: T.pow(t, t), "positive"),
+    "add": (lambda E, t: _op(E, "add")(t, t), np.add.reduce and (lambda x: x + x), lambda T, t: T.add(t, t), "normal"),
+    "mul": (lambda E, t: _op(E, "mul")(t, t), lambda x: x * x, lambda T, t: T.mul(t, t), "normal"),
+    "div": (lambda E, t: _op(E, "div")(t, t), lambda x: x / x, lambda T, t: T.div(t, t), "positive"),
+    "atan2": (lambda E, t: _op(E, "atan2")(t, t), lambda x: np.arctan2(x, x), lambda T, t: T.atan2(t, t), "normal"),
+    "hypot": (lambda E, t: _op(E, "hypot")(t, t), lambda x: np.hypot(x, x), lambda T, t: T.hypot(t, t), "normal"),
+    "logaddexp": (lambda E, t: _op(E, "logaddexp")(t, t), lambda x: np.logaddexp(x, x), lambda T, t: T.logaddexp(t, t),
+                  "normal"),
+    "maximum": (lambda E, t: _op(E, "maximum")(t, t), lambda x: np.maximum(x, x), lambda T, t: T.maximum(t, t),
+                "normal"),
+    # reductions
+    "mean": (lambda E, t: _op(E, "mean")(t), np.mean, lambda T, t: T.mean(t), "normal"),
+    "prod": (lambda E, t: _op(E, "prod")(t), np.prod, lambda T, t: T.prod(t), (0.999, 1.001)),
+    "amax": (lambda E, t: _op(E, "amax")(t), np.max, lambda T, t: T.amax(t), "normal"),
+    "norm": (lambda E, t: _op(E, "norm")(t), np.linalg.norm, lambda T, t: T.norm(t), "normal"),
+    "var": (lambda E, t: _op(E, "var")(t), lambda x: x.var(ddof=1), lambda T, t: T.var(t), "normal"),
+    "cumsum": (lambda E, t: _op(E, "cumsum")(t, 0), np.cumsum, lambda T, t: T.cumsum(t, 0), "normal"),
+    "logsumexp 1000": (lambda E, t: _op(E, "logsumexp")(_op(E, "reshape")(t, (1000, 1000)), 1),
+                       lambda x: _np_logsumexp(x.reshape(1000, 1000)),
+                       lambda T, t: T.logsumexp(t.reshape(1000, 1000), 1), "normal"),
+}
+
+
+def inputs(domain, dtype):
+    rng = np.random.default_rng(0)
+    if domain == "normal":
+        x = rng.standard_normal(N)
+    elif domain == "positive":
+        x = rng.uniform(0.01, 10, N)
+    else:
+        x = rng.uniform(*domain, N)
+    return x.astype(dtype)
+
+
+def best_of(fn, repeat: int) -> float:
+    fn()
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+def gradcli_time(E, name, dtype, repeat):
+    call = CASES[name][0]
+    t = E.Tensor(inputs(CASES[name][3], dtype))
+    return best_of(lambda: call(E, t), repeat)
+
+
+def worker():
+    """Answer `name dtype repeat` lines with the time of the gradcli on sys.path (--baseline)."""
+    from gradcli import engine as E
+
+    gc.freeze()
+    for line in sys.stdin:
+        name, dtype, repeat = json.loads(line)
+        try:
+            seconds = gradcli_time(E, name, np.dtype(dtype), repeat)
+        except Exception as exc:  # an op the old engine lacks
+            seconds = repr(exc)
+        print(json.dumps(seconds), flush=True)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--ops", default="", help="comma-separated names (default: all)")
+    parser.add_argument("--dtypes", default="float32,float64")
+    parser.add_argument("--baseline", default="", help="a directory holding another gradcli, timed alongside")
+    parser.add_argument("--bits", choices=("fast", "torch"), default="fast")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        return worker()
+    os.environ["GRADCLI_BITS"] = args.bits
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from gradcli import engine as E
+
+    try:
+        import torch
+        torch.set_num_threads(1)
+    except ImportError:
+        torch = None
+    old = None
+    if args.baseline:
+        env = dict(os.environ, PYTHONPATH=str(Path(args.baseline).resolve()))
+        old = subprocess.Popen([sys.executable, __file__, "--worker"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               text=True, env=env, cwd=args.baseline)
+    gc.freeze()
+    names = [n.strip() for n in args.ops.split(",") if n.strip()] or list(CASES)
+    print(f"forward of one op on {N:.0e} elements, best of {args.repeat}, bits={args.bits}; "
+          f"ratio = gradcli / max(numpy, torch); torch {'1 thread' if torch else 'not installed'}")
+    head = f"{'op':<16}{'dtype':<9}{'numpy':>9}{'torch':>9}{'gradcli':>10}{'ratio':>8}"
+    if old:
+        head += f"{'before':>10}{'ratio':>8}"
+    print(head)
+    worst = 0.0
+    for name in names:
+        _, np_fn, torch_fn, domain = CASES[name]
+        for dtype in args.dtypes.split(","):
+            dtype = np.dtype(dtype)
+            x = inputs(domain, dtype)
+            t_np = best_of(lambda np_fn=np_fn, x=x: np_fn(x), args.repeat) if np_fn else None
+            t_pt = None
+            if torch is not None:
+                xt = torch.from_numpy(x.copy())
+                t_pt = best_of(lambda torch_fn=torch_fn, xt=xt: torch_fn(torch, xt), args.repeat)
+            t_gc = gradcli_time(E, name, dtype, args.repeat)
+            base = max(t for t in (t_np, t_pt) if t is not None)
+            worst = max(worst, t_gc / base)
+
+            def ms(t):
+                return f"{t * 1e3:7.2f}ms" if isinstance(t, float) else f"{'-':>9}"
+
+            line = f"{name:<16}{dtype.name:<9}{ms(t_np)}{ms(t_pt)}{ms(t_gc):>10}{t_gc / base:7.2f}x"
+            if old:
+                old.stdin.write(json.dumps([name, dtype.name, args.repeat]) + "\n")
+                old.stdin.flush()
+                t_old = json.loads(old.stdout.readline())
+                line += f"{ms(t_old):>10}{t_old / base:7.2f}x" if isinstance(t_old, float) else "      (n/a)"
+            print(line, flush=True)
+    print(f"worst ratio {worst:.2f}x (bound 2.00x)")
+    if old:
+        old.stdin.close()
+        old.wait()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,216 @@
+"""The elementwise math kernels, one entry point per function, and the one place that chooses how each is computed.
+
+torch's CPU build computes its elementwise math with vendor kernels - MKL's vector math (exp, sqrt, float32 sin
+and cos), SLEEF's vector lanes (the exp inside sigmoid and silu, float32 pow), the C library on scalar lanes,
+the fused multiply-adds its compiler contracts - which are not correctly rounded.  The submodules reproduce them
+to the bit (`mkl_exp`, `mkl_sqrt`, `float32`, `sleef`, `libm`, `fused`; `loops` knows which elements torch's
+loops compute on their scalar path), at up to a hundred times numpy's cost.  So every function here has two
+implementations, chosen by `mode` (a context variable: `--bits torch`, GRADCLI_BITS=torch, the API's `bits=`,
+on by default in `gradcli run`):
+
+- "fast" (the default): numpy's vectorised ufuncs, float32 through double where that costs little - within the
+  ulps of torch's result that docs/deviations.md tabulates (measured by scripts/make_kernel_contract.py,
+  asserted by tests/engine/test_kernel_contract.py);
+- "torch": the emulated vendor kernels, torch's bits.
+
+Where torch's bits are cheap they are kept in both modes (rsqrt, reciprocal, the float32 functions computed in
+double and rounded once: log, tanh, tan, ...).  Engine ops call these functions, never numpy's transcendental
+ufuncs, for a result torch computes with a vendor library.  To add a kernel: its emulation in a submodule named
+by the library it reproduces, an entry point here that calls it when `exact()`, a fast formula otherwise, and a
+row in scripts/make_kernel_contract.py (which measures the fast path's ulps against torch)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gradcli.engine.kernels import float32, fused, libm, mkl_exp, mkl_sqrt, sleef
+from gradcli.engine.kernels.loops import (
+    BLOCK,
+    GRAIN_SIZE,
+    THREADS,
+    VECTOR_BYTES,
+    elements_are_rows,
+    in_blocks,
+    rows_batch,
+    scalar_lanes,
+    whole_sum,
+)
+from gradcli.engine.kernels.mode import BITS, FAST, TORCH, bits, current, exact
+
+__all__ = ["BITS", "BLOCK", "FAST", "GRAIN_SIZE", "THREADS", "TORCH", "VECTOR_BYTES", "acos", "atan", "atanh", "bits",
+           "cos", "cosh", "current", "elements_are_rows", "exact", "exp", "exp2", "expm1", "fma", "in_blocks",
+           "inner_exp", "log", "log1p", "log2", "log10", "one_minus_square", "pow", "rows_batch", "rsqrt",
+           "scalar_lanes", "sigmoid", "silu", "sin", "sinh", "sqrt", "tan", "tanh", "whole_sum"]
+
+F16, F32, F64 = np.float16, np.float32, np.float64
+_bits = BITS.get  # the mode, read on the hot path without a call of exact()
+
+
+def _dtype(x):
+    return getattr(x, "dtype", None)
+
+
+# -- float32 computed in double and rounded once --------------------------------------------------------------
+#
+# torch's float32 log/tanh/... (MKL's vector math, SLEEF, the C library, accurate to about half an ulp) agree
+# with the correctly rounded value far more often than numpy's own float32 approximations do: on 200,000
+# values, tanh differs from torch in 38% of places through numpy's float32 and 0.1% through double, log10 46%
+# and 0.01%.  The casts cost about 0.7 ms a million elements: in the fast mode that is paid where the function
+# itself costs torch that much (log, tan, tanh, ...), and not where it would take gradcli past twice torch's or
+# numpy's time (exp, exp2, log1p, log2, atanh, cosh: numpy's float32 kernel, within 2-3 ulps).  float64 is
+# numpy's in both modes (within an ulp of torch's).
+
+def _through_double(np_fn, fast_float32: bool = False):
+    def fn(x):
+        # the hot path of small tensors: no dtype comparison, no mode lookup unless it matters
+        kind = type(x)
+        if (kind is np.ndarray or kind is F32) and x.dtype.char == "f" and not (fast_float32 and _bits() == FAST):
+            return np_fn(x.astype(F64)).astype(F32)
+        return np_fn(x)
+
+    fn.__name__ = np_fn.__name__
+    fn.__doc__ = f"torch's {np_fn.__name__}: float32 computed in double and rounded once" + \
+        (" (numpy's float32 kernel in the fast mode)" if fast_float32 else "")
+    return fn
+
+
+log = _through_double(np.log)
+log2 = _through_double(np.log2, fast_float32=True)
+log10 = _through_double(np.log10)
+log1p = _through_double(np.log1p, fast_float32=True)
+expm1 = _through_double(np.expm1)
+exp2 = _through_double(np.exp2, fast_float32=True)
+tan = _through_double(np.tan)
+tanh = _through_double(np.tanh)
+sinh = _through_double(np.sinh)
+cosh = _through_double(np.cosh, fast_float32=True)
+acos = _through_double(np.arccos)
+atan = _through_double(np.arctan)
+atanh = _through_double(np.arctanh, fast_float32=True)
+
+
+# -- emulated vendor kernels in torch mode, numpy in fast mode ----------------------------------------------
+
+def exp(x):
+    """torch.exp.  torch mode: MKL's table-driven kernels (mkl_exp).  fast: numpy's."""
+    if _dtype(x) in (F32, F64) and exact():
+        return mkl_exp.exp(x)
+    return np.exp(x)
+
+
+def sqrt(x):
+    """torch.sqrt.  torch mode: MKL's rsqrt-refined kernels (mkl_sqrt).  fast: the correctly rounded root."""
+    dtype = _dtype(x)
+    if dtype in (F32, F64) and exact():
+        return mkl_sqrt.sqrt(x)
+    out = np.sqrt(x)
+    if dtype in (F32, F64) and out.size and (x < 0).any():
+        out = np.where(x < 0, dtype.type(np.nan), out)  # MKL's nan is positive, numpy's negative
+    return out
+
+
+def rsqrt(x):
+    """1 / sqrt(x), torch's rsqrt: both correctly rounded in float32 and float64 (so torch's bits in both
+    modes); float16 computes in float32 and rounds once (torch's opmath), where numpy would round twice."""
+    x = np.asarray(x)
+    if x.dtype == F16:
+        return (1 / np.sqrt(x.astype(F32))).astype(F16)
+    return 1 / np.sqrt(x)
+
+
+def sin(x):
+    """torch.sin.  float32 in torch mode: MKL's kernel (float32.sin); otherwise numpy's."""
+    if _dtype(x) == F32 and exact():
+        return float32.sin(x)
+    return np.sin(x)
+
+
+def cos(x):
+    """torch.cos.  float32 in torch mode: MKL's kernel (float32.cos); otherwise numpy's."""
+    if _dtype(x) == F32 and exact():
+        return float32.cos(x)
+    return np.cos(x)
+
+
+def pow(x, y, tensors=None):  # noqa: A001 - torch's name
+    """torch.pow of a float32 x and a float32 array or a number y (other dtypes: numpy's power).  torch mode:
+    SLEEF's powf on the vector lanes, the correctly rounded value on the scalar ones (float32.pow, the lanes
+    from `tensors`, the loop's operands).  fast: numpy's float32 power, y rounded to float32."""
+    if _dtype(x) != F32 or getattr(y, "dtype", F32) != F32:
+        return np.power(x, y)
+    number = not isinstance(y, np.ndarray)
+    if not exact() and not number:
+        return np.power(x, y)
+    tensors = tensors if tensors is not None else ((x, y) if not number else (x,))
+    shape = np.broadcast_shapes(*(np.shape(t) for t in tensors))
+    lanes = scalar_lanes(shape, 4, *(np.asarray(t) for t in tensors), vector_bytes=128)  # AVX512
+    if exact():
+        return float32.pow(x, y, lanes)
+    # fast, a number exponent: numpy's powf with y rounded to float32, as torch's vector lanes; its scalar lanes
+    # (a tensor's last few elements) take the exponent unrounded, which moves large results by several ulps
+    if lanes is True:
+        return np.power(x.astype(F64), float(y)).astype(F32)
+    out = np.power(x, F32(y))
+    if lanes is not False:
+        out[lanes] = np.power(x[lanes].astype(F64), float(y)).astype(F32)
+    return out
+
+
+def inner_exp(y: np.ndarray, *operands: np.ndarray) -> np.ndarray:
+    """exp of y as torch's vectorised kernels compute it inside an op (sigmoid, silu, ...).  torch mode:
+    Vectorized::exp - SLEEF's exp - on the vector lanes, std::exp - the C library's - on the elements the
+    kernel computes one at a time; `operands` are the op's inputs, whose layout decides which those are
+    (scalar_lanes; these kernels run their AVX512 build, 128 bytes a step: measured on sigmoid, silu and silu's
+    backward).  fast: numpy's exp in y's dtype."""
+    if y.dtype not in (F32, F64) or not exact():
+        return np.exp(y)
+    scalar = scalar_lanes(y.shape, y.itemsize, *operands, vector_bytes=128)
+    if scalar is True:
+        return libm.call("exp", y)
+    # float64's exp stacks five lanes of temporaries per element: smaller blocks
+    vector = in_blocks(sleef.expf, y) if y.dtype == F32 else in_blocks(sleef.exp, y, 8192)
+    if scalar is False:
+        return vector
+    vector[scalar] = libm.call("exp", y[scalar])  # the tail only: the C library is called one element at a time
+    return vector
+
+
+def sigmoid(x):
+    """torch's sigmoid kernel: 1 / (1 + exp(-x)) (inner_exp) in float32 and float64, float16 through float32
+    rounded once (torch's opmath); other dtypes the stable form."""
+    x = np.asarray(x)
+    if x.dtype in (F32, F64):
+        one = x.dtype.type(1)
+        with np.errstate(over="ignore"):  # exp(1000) is inf, sigmoid(-1000) 0 (the engine's errstate is per thread)
+            return one / (inner_exp(x.dtype.type(0) - x, x) + one)
+    if x.dtype == F16:
+        return sigmoid(x.astype(F32)).astype(F16)
+    e = np.exp(-np.abs(x))
+    return np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
+
+
+def silu(x):
+    """torch's silu kernel: x / (1 + exp(-x)) (inner_exp); float16 through float32, rounded once."""
+    if x.dtype == F16:
+        return silu(x.astype(F32)).astype(F16)
+    with np.errstate(over="ignore"):
+        return x / (x.dtype.type(1) + inner_exp(-x, x))
+
+
+def fma(a, b, c):
+    """a * b + c where torch's compiled kernel fuses the multiply-add.  torch mode (and float32, where the exact
+    fused value costs a few operations): rounded once (fused.fma).  fast float64: two roundings."""
+    if exact() or np.result_type(a, b, c) == F32:
+        return fused.fma(a, b, c)
+    return a * b + c
+
+
+def one_minus_square(y):
+    """1 - y * y as torch's tanh_backward kernel computes it: one fused multiply-add.  torch mode: exactly that
+    (fused.fma).  fast: (1 - y) * (1 + y), which has no cancellation near |y| = 1 (within 2 ulps of the fused
+    value; 1 - y * y rounded twice is 2**28 ulps off at y = 1 - 2**-30)."""
+    if type(y) is not np.ndarray:  # a Tensor (create_graph): the differentiable 1 - y * y
+        return 1 - y * y
+    if _bits() == TORCH and y.dtype.char in "fd":
+        return fused.fma(-y, y, y.dtype.type(1))
+    return (1.0 - y) * (1.0 + y)  # a Python float keeps y's dtype
