@@ -31,7 +31,7 @@ from itertools import repeat
 
 import numpy as np
 
-from gradcli.engine import Tensor, dtypes, kernels
+from gradcli.engine import Tensor, dtypes, kernels, sum_order
 from gradcli.engine.errors import EngineError
 from gradcli.io import outputs
 from gradcli.io.inputs import DuplicateKey, LazyGenerator, parse_value, unique_keys
@@ -366,9 +366,9 @@ class _BatchBackend(EngineBackend):
 def batch_limit(dtype: dtypes.DType) -> int:
     """The most elements a row's values may have for the batched pass to equal single evaluations bit for bit:
     below it, a single evaluation takes torch's scalar path in every elementwise kernel and numpy's plain sum
-    in every reduction, as the batch does (kernels.elements_are_rows; kernels.whole_sum starts at SUM_LANES)."""
+    in every reduction, as the batch does (kernels.elements_are_rows; sum_order vectorises from LANES on)."""
     itemsize = np.dtype(dtype.np).itemsize
-    return min(kernels.SUM_LANES.get(itemsize, 1), kernels.VECTOR_BYTES // itemsize)
+    return min(sum_order.LANES.get(itemsize, 1), kernels.VECTOR_BYTES // itemsize)
 
 
 # -- reading -----------------------------------------------------------------------------------------

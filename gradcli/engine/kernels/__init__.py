@@ -33,14 +33,13 @@ from gradcli.engine.kernels.loops import (
     in_blocks,
     rows_batch,
     scalar_lanes,
-    whole_sum,
 )
 from gradcli.engine.kernels.mode import BITS, FAST, TORCH, bits, current, exact
 
 __all__ = ["BITS", "BLOCK", "FAST", "GRAIN_SIZE", "THREADS", "TORCH", "VECTOR_BYTES", "acos", "atan", "atanh", "bits",
            "cos", "cosh", "current", "elements_are_rows", "exact", "exp", "exp2", "expm1", "fma", "in_blocks",
            "inner_exp", "log", "log1p", "log2", "log10", "one_minus_square", "pow", "rows_batch", "rsqrt",
-           "scalar_lanes", "sigmoid", "silu", "sin", "sinh", "sqrt", "tan", "tanh", "whole_sum"]
+           "scalar_lanes", "sigmoid", "silu", "sin", "sinh", "sqrt", "tan", "tanh"]
 
 F16, F32, F64 = np.float16, np.float32, np.float64
 _bits = BITS.get  # the mode, read on the hot path without a call of exact()
