@@ -11,10 +11,9 @@ generator in that order, so `torch.manual_seed(0); nn.Linear(3, 1)` holds PyTorc
 from __future__ import annotations
 
 import math
-import warnings
 from collections import OrderedDict
 
-from gradcli.engine import creation, dtypes
+from gradcli.engine import creation, dtypes, state
 from gradcli.engine.autograd import Function, is_grad_enabled, no_grad
 from gradcli.engine.errors import (
     TorchAttributeError,
@@ -515,7 +514,7 @@ class _BackwardHookState:
         self.grad_outputs = grad_outputs
         if self.input_index is None:  # no input needs a gradient: the hooks run now, with None for each input
             if self.hooks:
-                warnings.warn("Full backward hook is firing when gradients are computed with respect to module "
+                state.warn("Full backward hook is firing when gradients are computed with respect to module "
                               "outputs since no inputs require gradients. See https://docs.pytorch.org/docs/main/"
                               "generated/torch.nn.Module.html#torch.nn.Module.register_full_backward_hook for more "
                               "details.", UserWarning, stacklevel=2)

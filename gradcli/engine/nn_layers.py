@@ -9,9 +9,8 @@ the same printed form, and a forward that is the registry's functional op (F.con
 from __future__ import annotations
 
 import math
-import warnings
 
-from gradcli.engine import creation, dtypes
+from gradcli.engine import creation, dtypes, state
 from gradcli.engine.autograd import no_grad
 from gradcli.engine.errors import TorchTypeError, TorchValueError
 from gradcli.engine.modules import (
@@ -339,13 +338,13 @@ def dropout2d(input, p: float = 0.5, training: bool = True, inplace: bool = Fals
     if p < 0.0 or p > 1.0:
         raise TorchValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if input.ndim not in (3, 4):
-        warnings.warn(f"dropout2d: Received a {input.ndim}-D input to dropout2d, which is deprecated and will "
+        state.warn(f"dropout2d: Received a {input.ndim}-D input to dropout2d, which is deprecated and will "
                       "result in an error in a future release. To retain the behavior and silence this warning, "
                       "please use dropout instead. Note that dropout2d exists to provide channel-wise dropout on "
                       "inputs with 2 spatial dimensions, a channel dimension, and an optional batch dimension "
                       "(i.e. 3D or 4D inputs).", UserWarning, stacklevel=3)
     if input.ndim == 3:
-        warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout "
+        state.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout "
                       "behavior is desired - input is interpreted as shape (N, C, L), where C is the channel dim. "
                       "This behavior will change in a future release to interpret the input as one without a "
                       "batch dimension, i.e. shape (C, H, W). To maintain the 1D channel-wise dropout behavior, "
@@ -452,7 +451,7 @@ class _RNNBase(Module):
         if num_layers <= 0:
             raise TorchValueError("num_layers must be greater than zero")
         if dropout > 0 and num_layers == 1:
-            warnings.warn("dropout option adds dropout after all but last recurrent layer, so non-zero dropout "
+            state.warn("dropout option adds dropout after all but last recurrent layer, so non-zero dropout "
                           f"expects num_layers greater than 1, but got dropout={dropout} and "
                           f"num_layers={num_layers}", UserWarning, stacklevel=3)
         self.mode = self._mode

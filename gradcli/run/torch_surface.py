@@ -7,12 +7,11 @@ autograd profiler (it runs the code; its table is timing)."""
 from __future__ import annotations
 
 import time
-import warnings
 
 import numpy as np
 
 from gradcli import engine
-from gradcli.engine import creation, dtypes
+from gradcli.engine import creation, dtypes, state
 from gradcli.engine.autograd import enable_grad
 from gradcli.engine.errors import TorchRuntimeError, TorchTypeError, TorchValueError
 from gradcli.engine.ops import REGISTRY
@@ -25,7 +24,7 @@ def Variable(data=None, requires_grad: bool = False, volatile: bool = False):
     """torch.autograd.Variable (torch/csrc/autograd/python_legacy_variable.cpp): the data detached, sharing its
     storage, with requires_grad set."""
     if volatile:
-        warnings.warn("volatile was removed and now has no effect. Use `with torch.no_grad():` instead.",
+        state.warn("volatile was removed and now has no effect. Use `with torch.no_grad():` instead.",
                       UserWarning, stacklevel=2)
     if data is None:
         var = creation.empty(0)
@@ -119,14 +118,14 @@ def with_out(fn, name: str):
                                     f"{_title(out.dtype)}")
         if tuple(out.shape) != tuple(result.shape):
             if out.numel() != 0 and name == "arange":
-                warnings.warn(
+                state.warn(
                     f"The number of elements in the out tensor of shape [{', '.join(map(str, out.shape))}] is "
                     f"{out.numel()} which does not match the computed number of elements {result.numel()}. Note "
                     "that this may occur as a result of rounding error. The out tensor will be resized to a tensor "
                     f"of shape ({', '.join(map(str, result.shape))},). (Triggered internally at "
                     "/__w/pytorch/pytorch/aten/src/ATen/native/RangeFactories.cpp:199.)", UserWarning, stacklevel=2)
             elif out.numel() != 0:
-                warnings.warn(
+                state.warn(
                     f"An output with one or more elements was resized since it had shape "
                     f"[{', '.join(map(str, out.shape))}], which does not match the required output shape "
                     f"[{', '.join(map(str, result.shape))}]. This behavior is deprecated, and in a future PyTorch "
@@ -503,7 +502,7 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
                          "have requires_grad=True.")
     for i in indices:
         if inputs[i].dtype != dtypes.by_name("float64"):
-            warnings.warn(f"Input #{i} requires gradient and is not a double precision floating point or complex. "
+            state.warn(f"Input #{i} requires gradient and is not a double precision floating point or complex. "
                           "This check will likely fail if all the inputs are not of double precision floating point "
                           "or complex. ", UserWarning, stacklevel=2)
     if not check_backward_ad:
@@ -609,7 +608,7 @@ class detect_anomaly:
     def __init__(self, mode: bool = True, check_nan: bool = True):
         self.mode = mode
         if mode:
-            warnings.warn("Anomaly Detection has been enabled. This mode will increase the runtime and should only "
+            state.warn("Anomaly Detection has been enabled. This mode will increase the runtime and should only "
                           "be enabled for debugging.", UserWarning, stacklevel=2)
 
     def __enter__(self):
@@ -771,7 +770,7 @@ def autograd_grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_
     `is_grads_batched` (the first dimension of each grad_output is a batch: one backward per entry, the
     results stacked), `materialize_grads` (zeros for unused inputs)."""
     if not only_inputs:
-        warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to True). To accumulate "
+        state.warn("only_inputs argument is deprecated and is ignored now (defaults to True). To accumulate "
                       "gradient for other parts of the graph, please use torch.autograd.backward.", FutureWarning,
                       stacklevel=2)
     if materialize_grads and allow_unused is False:
