@@ -136,14 +136,18 @@ def program_repr(value) -> str:
 NUMPY_OWN = (np.ndarray, np.generic, np.dtype)
 
 
-def _holds_numpy(value, depth: int = 0) -> bool:
-    """Whether a container holds a numpy value (then Python's repr of it is numpy's text for that item)."""
+def _holds_numpy(value, depth: int = 0, seen: set | None = None) -> bool:
+    """Whether a container holds a numpy value (then Python's repr of it is numpy's text for that item).  Each
+    distinct container is looked at once: `a = [a, a]` thirty times over is thirty lists, not 2**30."""
+    seen = set() if seen is None else seen
+    seen.add(id(value))
     items = value.items() if isinstance(value, dict) else value
     for item in items:
         for part in item if isinstance(value, dict) else (item,):
             if isinstance(part, NUMPY_OWN):
                 return True
-            if isinstance(part, (list, tuple, dict)) and depth < 50 and _holds_numpy(part, depth + 1):
+            if isinstance(part, (list, tuple, dict)) and depth < 50 and id(part) not in seen \
+                    and _holds_numpy(part, depth + 1, seen):
                 return True
     return False
 
@@ -184,10 +188,10 @@ def program_str(value) -> str:
         return str(value)
     if isinstance(value, NUMPY_OWN) or isinstance(value, BaseException):
         return str(value)  # numpy's str of its values; an exception's message
-    if isinstance(value, (list, tuple, dict)) and _holds_numpy(value):
-        return _container_repr(value, frozenset())
     if isinstance(value, (list, tuple, dict)):
         check_text_size(value)
+        if _holds_numpy(value):
+            return _container_repr(value, frozenset())
         text = str(value)
         if not _INTERNAL.search(text):
             return text
