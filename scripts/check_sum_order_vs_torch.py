@@ -27,13 +27,16 @@ def random_case(rng):
     dtype = np.float32 if rng.random() < 0.5 else np.float64
     scale = 10.0 ** rng.integers(-3, 8, size=shape)
     a = ((rng.standard_normal(shape) * scale) + rng.standard_normal(shape)).astype(dtype)
-    layout = rng.integers(0, 4)
+    layout = rng.integers(0, 5)
     if layout == 1 and ndim > 1:
         a = np.ascontiguousarray(a.T).T  # F order
     elif layout == 2:
         a = a[tuple(slice(None, None, int(rng.integers(1, 3))) for _ in range(ndim))]
     elif layout == 3 and ndim > 1:
         a = np.swapaxes(np.ascontiguousarray(np.swapaxes(a, 0, -1)), 0, -1)
+    elif layout == 4 and ndim > 1:  # broadcast: a 0-stride dim (sum_to's gradients can be expanded views)
+        d = int(rng.integers(0, ndim))
+        a = np.broadcast_to(np.take(a, [0], axis=d), shape)
     if rng.random() < 0.3:
         dims = ()
     else:
@@ -46,10 +49,12 @@ def torch_view(torch, a: np.ndarray):
     """A torch tensor over a's memory with a's strides (a is C-contiguous or a view of a C-contiguous base)."""
     if a.flags.c_contiguous:
         return torch.from_numpy(a)
-    base = a.base
-    assert base is not None and base.flags.c_contiguous
+    base = a
+    while not (base.flags.c_contiguous and base.flags.owndata):  # a's memory: the array owning it
+        base = base.base
     offset = (a.__array_interface__["data"][0] - base.__array_interface__["data"][0]) // a.itemsize
-    return torch.as_strided(torch.from_numpy(base), a.shape, tuple(s // a.itemsize for s in a.strides), offset)
+    flat = torch.from_numpy(base.reshape(-1))
+    return torch.as_strided(flat, a.shape, tuple(s // a.itemsize for s in a.strides), offset)
 
 
 def main():

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import math
+import operator
 
 import numpy as np
 
@@ -361,6 +362,8 @@ def _compile(x: np.ndarray, dims, keepdim: bool):
     # one call of the 2-D loop (dim 0 reduced, dim 1 kept): its values are the output in order
     axes_shape, perm_back, view_shape, it, _ = extra
     (size0, s0, _, _), (size1, s1, _, _) = it
+    if not s0 or not s1:  # a broadcast (0-stride) dim: numpy's reduce order there is not proven here
+        return None
     if axes_shape == x.shape and view_shape == tuple(axes_shape[p] for p in perm_back):
         perm = tuple(perm_back[::-1])
         get = lambda x: x.transpose(perm)  # noqa: E731
@@ -371,13 +374,18 @@ def _compile(x: np.ndarray, dims, keepdim: bool):
         cut = vec * lanes
         shape3 = (vec, lanes, size1)
         if vec < ILP:
-            def inner(a):
-                acc = a[0:lanes] if vec == 1 else a[0:lanes] + a[lanes:2 * lanes]
-                for k in range(2, vec):
-                    acc = acc + a[k * lanes:(k + 1) * lanes]
+            dtype = x.dtype
+
+            def inner(a):  # the lanes, C-ordered, then one by one: add.reduce over the outer axis
+                if vec == 1:
+                    acc = a[0:lanes]
+                else:
+                    acc = np.add(a[0:lanes], a[lanes:2 * lanes], out=np.empty((lanes, size1), dtype))
+                    for k in range(2, vec):
+                        np.add(acc, a[k * lanes:(k + 1) * lanes], out=acc)
                 if cut < size0:
                     acc = np.concatenate([a[cut:], acc])
-                return np.add.reduce(np.ascontiguousarray(acc), axis=0) if acc.shape[0] > 1 else acc[0]
+                return np.add.reduce(np.ascontiguousarray(acc), axis=0)
         else:
             rows = _row_sum_of(vec)
 
@@ -391,7 +399,18 @@ def _compile(x: np.ndarray, dims, keepdim: bool):
         fn = _row_sum_of(size0)
     else:
         group = ILP * lanes if s1 == 1 and size1 >= lanes else ILP
-        fn = _row_sum_of(size0) if size1 < group else functools.partial(_columns, group=group)
+        cut = (size1 // group) * group
+        if cut == 0:
+            fn = _row_sum_of(size0)
+        elif size0 < BLOCK_STEP ** 2 and s0 > s1:  # whole groups by one cascade, the rest by row_sum
+            cols, rest = _cascade_of(size0), _row_sum_of(size0)
+            if cut == size1:
+                fn = cols
+            else:
+                def fn(a):
+                    return np.concatenate([cols(a[:, :cut]), rest(a[:, cut:])])
+        else:
+            fn = functools.partial(_columns, group=group)
 
     def run(x):
         return np.add(fn(get(x)), zero).reshape(out_shape)
@@ -425,6 +444,25 @@ def _row_sum_of(n: int):
         for j in tail:
             p0 = p0 + a[j]
         return p0 + partial[1] + partial[2] + partial[3]
+    return run
+
+
+@functools.lru_cache(maxsize=256)
+def _cascade_of(n: int):
+    """cascade along axis 0 of n (< BLOCK_STEP**2) rows of an array whose other axes have smaller strides
+    (so add.reduce over axis 0 adds in order), its decisions taken once."""
+    full = n // BLOCK_STEP
+    cut = full * BLOCK_STEP
+    reduce = np.add.reduce
+    if not full:
+        return functools.partial(reduce, axis=0) if n > 1 else operator.itemgetter(0)
+
+    def run(a):
+        blocks = a[:cut].reshape((full, BLOCK_STEP) + a.shape[1:]).swapaxes(0, 1)
+        total = reduce(reduce(blocks, axis=0), axis=0) if full > 1 else reduce(blocks, axis=0)[0]
+        if cut < n:
+            total = (reduce(a[cut:], axis=0) if n - cut > 1 else a[cut]) + total
+        return total
     return run
 
 
