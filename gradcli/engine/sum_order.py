@@ -21,6 +21,11 @@ ATen (aten/src/ATen/native/cpu/SumKernel.cpp, cascade_sum) sums through a reduct
 
 Everything is computed on numpy views, vectorised over every run that has the same shape; only the
 sequential additions along a cascade's block (at most 2**p of them) are a Python loop.
+
+Small sums are per-call overhead: torch_sum compiles, once per layout (shape, strides, dtype, dims, keepdim,
+threads), a closure doing only the numpy calls its plan needs (_compile: whole contiguous sums and one call
+of the 2-D loop); other layouts interpret the plan (_torch_sum).  benchmarks/bench_sum_small.py times it
+against the previous version, numpy and torch; scripts/check_sum_order_vs_torch.py checks it against torch.
 """
 
 from __future__ import annotations
