@@ -21,12 +21,18 @@ ATen (aten/src/ATen/native/cpu/SumKernel.cpp, cascade_sum) sums through a reduct
 
 Everything is computed on numpy views, vectorised over every run that has the same shape; only the
 sequential additions along a cascade's block (at most 2**p of them) are a Python loop.
+
+Small sums are per-call overhead: torch_sum compiles, once per layout (shape, strides, dtype, dims, keepdim,
+threads), a closure doing only the numpy calls its plan needs (_compile: whole contiguous sums and one call
+of the 2-D loop); other layouts interpret the plan (_torch_sum).  benchmarks/bench_sum_small.py times it
+against the previous version, numpy and torch; scripts/check_sum_order_vs_torch.py checks it against torch.
 """
 
 from __future__ import annotations
 
 import functools
 import math
+import operator
 
 import numpy as np
 
@@ -45,7 +51,14 @@ def _seq(a: np.ndarray) -> np.ndarray:
     n = a.shape[0]
     if n <= 1:
         return a[0] if n else np.zeros(a.shape[1:], a.dtype)
-    if a.ndim > 1 and _ordered_reduce(a):
+    if a.ndim == 1:
+        if a.dtype.itemsize == 8 and n <= 64:  # Python's float is IEEE double: the same additions, cheaper
+            it = iter(a.tolist())
+            acc = next(it)
+            for v in it:
+                acc += v
+            return np.float64(acc)
+    elif _ordered_reduce(a):
         return np.add.reduce(a, axis=0)
     if n > 16:
         return np.add.accumulate(a, axis=0)[-1]
@@ -59,8 +72,11 @@ def _ordered_reduce(a: np.ndarray) -> bool:
     """Whether numpy's add.reduce along axis 0 adds in order: it does when axis 0 is not the innermost axis
     of its iteration (another axis of more than one element has a smaller stride); otherwise it sums
     pairwise (checked in tests/engine/test_sum_order.py)."""
-    inner = [abs(s) for s, n in zip(a.strides[1:], a.shape[1:]) if n > 1]
-    return bool(inner) and abs(a.strides[0]) > min(inner)
+    strides, shape = a.strides, a.shape
+    if len(shape) == 2:
+        return shape[1] > 1 and abs(strides[0]) > abs(strides[1])
+    inner = [abs(s) for s, n in zip(strides[1:], shape[1:]) if n > 1]
+    return bool(inner) and abs(strides[0]) > min(inner)
 
 
 def _chunked(a: np.ndarray, step: int):
@@ -290,6 +306,184 @@ def _parallel_dims(view, dims, lanes, threads, itemsize):
 def torch_sum(x: np.ndarray, dims: tuple = (), keepdim: bool = False):
     """x summed over `dims` (every dim when empty) as torch's CPU sum computes it, bit for bit; None when
     x's dtype is not float32/float64."""
+    if type(x) is np.ndarray:  # the common case: a closure compiled once per layout does only the numpy work
+        try:
+            key = (x.shape, x.strides, x.dtype.char, dims, keepdim, kernels.THREADS)
+            run = _COMPILED[key]
+        except KeyError:
+            run = _compile(x, dims, keepdim) if len(_COMPILED) < 4096 else None
+            if run is None:
+                return _torch_sum(x, dims, keepdim)
+            _COMPILED[key] = run
+        except TypeError:  # dims unhashable (a list)
+            return _torch_sum(x, dims, keepdim)
+        return run(x)
+    return _torch_sum(x, dims, keepdim)
+
+
+_COMPILED: dict = {}
+
+
+def _compile(x: np.ndarray, dims, keepdim: bool):
+    """A function of arrays laid out as x (shape, strides, dtype) computing torch_sum(x, dims, keepdim) with
+    the plan's decisions taken here once; None for what it does not cover (the general path does)."""
+    if x.dtype.kind != "f" or x.dtype.itemsize not in LANES or (x.ndim and min(x.strides) < 0):
+        return None
+    kind, out_shape, lanes, extra = _plan(x.shape, x.strides, x.itemsize, tuple(dims), keepdim, kernels.THREADS)
+    zero = _ZERO[x.itemsize]
+    n = x.size
+    if kind == "run" and n < lanes:  # row_sum of a few elements
+        order = "C" if extra else "F"
+        if n < ILP:
+            if x.itemsize == 8:
+                return lambda x: np.float64(_pysum(x.ravel(order).tolist()) + 0.0).reshape(out_shape)
+            return lambda x: (_seq(x.ravel(order)) + zero).reshape(out_shape)
+        return lambda x: (row_sum(x.ravel(order)) + zero).reshape(out_shape)
+    if kind == "run":  # inner_vector_sum: whole vectors by row_sum, then the tail and the lanes one by one
+        order = "C" if extra else "F"
+        cut = (n // lanes) * lanes
+        shape2 = (n // lanes, lanes)
+        double = x.itemsize == 8
+        if n // lanes < ILP:  # the vectors one by one: numpy's reduce over the outer axis of a C array
+            def run(x):
+                flat = x.ravel(order)
+                acc = np.add.reduce(flat[:cut].reshape(shape2), axis=0)
+                if double:
+                    return np.float64(_pysum(flat[cut:].tolist() + acc.tolist()) + 0.0).reshape(out_shape)
+                return (_seq(np.concatenate([flat[cut:], acc])) + zero).reshape(out_shape)
+            return run
+
+        rows = _row_sum_of(n // lanes)
+
+        def run(x):
+            flat = x.ravel(order)
+            acc = rows(flat[:cut].reshape(shape2))
+            if double:
+                return np.float64(_pysum(flat[cut:].tolist() + acc.tolist()) + 0.0).reshape(out_shape)
+            return (_seq(np.concatenate([flat[cut:], acc])) + zero).reshape(out_shape)
+        return run
+    if kind != "general" or extra[4] != "serial" or len(extra[3]) != 2 or extra[3][1][2] or extra[3][1][0] < 2:
+        return None
+    # one call of the 2-D loop (dim 0 reduced, dim 1 kept): its values are the output in order
+    axes_shape, perm_back, view_shape, it, _ = extra
+    (size0, s0, _, _), (size1, s1, _, _) = it
+    if not s0 or not s1:  # a broadcast (0-stride) dim: numpy's reduce order there is not proven here
+        return None
+    if axes_shape == x.shape and view_shape == tuple(axes_shape[p] for p in perm_back):
+        perm = tuple(perm_back[::-1])
+        get = lambda x: x.transpose(perm)  # noqa: E731
+    else:
+        get = lambda x: x.reshape(axes_shape).transpose(perm_back).reshape(view_shape).T  # noqa: E731
+    if s0 == 1 and size0 >= lanes:
+        vec = size0 // lanes
+        cut = vec * lanes
+        shape3 = (vec, lanes, size1)
+        if vec < ILP:
+            dtype = x.dtype
+
+            def inner(a):  # the lanes, C-ordered, then one by one: add.reduce over the outer axis
+                if vec == 1:
+                    acc = a[0:lanes]
+                else:
+                    acc = np.add(a[0:lanes], a[lanes:2 * lanes], out=np.empty((lanes, size1), dtype))
+                    for k in range(2, vec):
+                        np.add(acc, a[k * lanes:(k + 1) * lanes], out=acc)
+                if cut < size0:
+                    acc = np.concatenate([a[cut:], acc])
+                return np.add.reduce(np.ascontiguousarray(acc), axis=0)
+        else:
+            rows = _row_sum_of(vec)
+
+            def inner(a):
+                acc = rows(a[:cut].reshape(shape3))
+                if cut < size0:
+                    acc = np.concatenate([a[cut:], acc])
+                return np.add.reduce(np.ascontiguousarray(acc), axis=0)
+        fn = inner
+    elif s0 < s1 and not (s1 == 1 and size1 >= lanes):
+        fn = _row_sum_of(size0)
+    else:
+        group = ILP * lanes if s1 == 1 and size1 >= lanes else ILP
+        cut = (size1 // group) * group
+        if cut == 0:
+            fn = _row_sum_of(size0)
+        elif size0 < BLOCK_STEP ** 2 and s0 > s1:  # whole groups by one cascade, the rest by row_sum
+            cols, rest = _cascade_of(size0), _row_sum_of(size0)
+            if cut == size1:
+                fn = cols
+            else:
+                def fn(a):
+                    return np.concatenate([cols(a[:, :cut]), rest(a[:, cut:])])
+        else:
+            fn = functools.partial(_columns, group=group)
+
+    def run(x):
+        return np.add(fn(get(x)), zero).reshape(out_shape)
+    return run
+
+
+@functools.lru_cache(maxsize=256)
+def _row_sum_of(n: int):
+    """row_sum along axis 0 of n rows, its decisions taken once: every sequential run of at least two rows
+    is numpy's add.reduce over axis 0, which adds in order there (the ILP axis, of a smaller stride, is
+    inner: see _ordered_reduce).  The general cascade past one level of blocks."""
+    rows = n // ILP
+    if not rows or rows >= BLOCK_STEP ** 2:
+        return row_sum
+    whole = rows * ILP
+    tail = tuple(range(whole, n))
+    full = rows // BLOCK_STEP
+    cut = full * BLOCK_STEP
+    reduce = np.add.reduce
+
+    def run(a):
+        parts = a[:whole].reshape((rows, ILP) + a.shape[1:])
+        if not full:  # fewer rows than a block: one by one
+            partial = reduce(parts, axis=0) if rows > 1 else parts[0]
+        else:  # cascade: blocks of BLOCK_STEP rows, the blocks one by one, then the rows after them
+            blocks = parts[:cut].reshape((full, BLOCK_STEP) + parts.shape[1:]).swapaxes(0, 1)
+            partial = reduce(reduce(blocks, axis=0), axis=0) if full > 1 else reduce(blocks, axis=0)[0]
+            if cut < rows:
+                partial = (reduce(parts[cut:], axis=0) if rows - cut > 1 else parts[cut]) + partial
+        p0 = partial[0]
+        for j in tail:
+            p0 = p0 + a[j]
+        return p0 + partial[1] + partial[2] + partial[3]
+    return run
+
+
+@functools.lru_cache(maxsize=256)
+def _cascade_of(n: int):
+    """cascade along axis 0 of n (< BLOCK_STEP**2) rows of an array whose other axes have smaller strides
+    (so add.reduce over axis 0 adds in order), its decisions taken once."""
+    full = n // BLOCK_STEP
+    cut = full * BLOCK_STEP
+    reduce = np.add.reduce
+    if not full:
+        return functools.partial(reduce, axis=0) if n > 1 else operator.itemgetter(0)
+
+    def run(a):
+        blocks = a[:cut].reshape((full, BLOCK_STEP) + a.shape[1:]).swapaxes(0, 1)
+        total = reduce(reduce(blocks, axis=0), axis=0) if full > 1 else reduce(blocks, axis=0)[0]
+        if cut < n:
+            total = (reduce(a[cut:], axis=0) if n - cut > 1 else a[cut]) + total
+        return total
+    return run
+
+
+BLOCK_STEP = 16  # cascade's step below 2**20 rows: 1 << max(4, ceil(log2 n) / 4)
+
+
+def _pysum(values: list) -> float:
+    """values added one by one (Python floats are IEEE doubles: float64 additions, bit for bit)."""
+    acc = 0.0
+    for v in values:
+        acc += v
+    return acc
+
+
+def _torch_sum(x: np.ndarray, dims: tuple = (), keepdim: bool = False):
+    """torch_sum's general path: the plan interpreted at every call."""
     if not isinstance(x, np.ndarray) or x.dtype.kind != "f" or x.dtype.itemsize not in LANES:
         return None
     if x.ndim and min(x.strides) < 0:  # torch's tensors have no negative strides: it would hold a copy
