@@ -354,7 +354,9 @@ class _BatchBackend(EngineBackend):
     def call(self, spec, args, kwargs):
         if spec.name in _FULL_REDUCTIONS and len(args) == 1 and not kwargs and isinstance(args[0], Tensor):
             x = args[0]
-            return spec.fn(x, dim=tuple(range(1, x.ndim)), keepdim=True) if x.ndim > 1 else x
+            if x.ndim > 1:
+                return spec.fn(x, dim=tuple(range(1, x.ndim)), keepdim=True)
+            return x + 0  # a 0-d row's sum or mean: torch adds it into a 0-filled output (-0.0 comes out 0.0)
         return super().call(spec, args, kwargs)
 
     def method(self, obj, spec, args, kwargs):

@@ -562,3 +562,10 @@ def test_ndjson_rows_that_overflow_are_warned_about(expression):
     assert result.exit_code == 0
     assert "1 of 2 rows produced nan or inf from finite inputs" in result.output and "first: line 2" in result.output
     assert run("--rows", "-", "--strict", "--", expression, input=text).exit_code == 1
+
+
+def test_batched_full_reduction_of_a_negative_zero_row_is_torchs_positive_zero():
+    # torch.tensor(-0.0).sum() is 0.0 (ATen adds into a 0-filled output); the batched pass returned the row
+    result = run("--rows", "-", "--", "(x).sum()", input='{"x": 0.0}\n{"x": -0.0}\n')
+    assert [r["output"] for r in ndjson(result.stdout)] == [0.0, 0.0]
+    assert not any(math.copysign(1, r["output"]) < 0 for r in ndjson(result.stdout))
