@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from gradcli.engine import Tensor, dtypes, no_grad
-from gradcli.lang.evaluation import engine_settings
+from gradcli.lang.evaluation import const_array, engine_settings
 from gradcli.lang.evaluator import EngineBackend, evaluate
 from gradcli.lang.parser import Program
 from gradcli.safety.guard import TimeLimit, time_limit
@@ -31,7 +31,7 @@ def one_sided_differences(program: Program, inputs: dict[str, np.ndarray], const
     """(forward, backward) differences (L(x + eps) - L(x)) / eps and (L(x) - L(x - eps)) / eps for every
     element of every input; their mean is the central difference, their gap shows a kink."""
     point = {name: np.array(v, dtype=np.float64) for name, v in inputs.items()}
-    fixed = {name: np.array(v, dtype=np.float64) for name, v in (consts or {}).items()}
+    fixed = {name: const_array(v, dtypes.float64) for name, v in (consts or {}).items()}  # int indices stay int
     weights = None if grad_output is None else np.asarray(grad_output, dtype=np.float64)
 
     def loss() -> float:

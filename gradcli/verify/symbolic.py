@@ -248,6 +248,12 @@ def symbol_names(name: str, shape: tuple) -> np.ndarray:
     return names
 
 
+def integer_constant(value) -> np.ndarray:
+    """An integer tensor's values as sympy's exact Integers."""
+    array = np.asarray(value)
+    return wrap(np.array([sp.Integer(int(v)) for v in array.flat], dtype=object).reshape(array.shape))
+
+
 def tensor_symbols(name: str, shape: tuple) -> np.ndarray:
     return np.vectorize(lambda n: sp.Symbol(n, real=True), otypes=[object])(symbol_names(name, shape)) \
         if shape else wrap(sp.Symbol(name, real=True))
@@ -301,7 +307,10 @@ def _cross_check(result, dtype_name: str, latex: bool) -> dict:
         return skipped("two tensors' element names clash (e.g. x of shape (2, 3) and x_0 of shape (3,))")
     subs = {}
     for name, t in result.tensors.items():
-        subs.update(point_subs(symbols[name], t.value))
+        if np.asarray(t.value).dtype.kind in "iu":  # an integer constant (class indices, an index): its exact
+            symbols[name] = integer_constant(t.value)  # values, never symbols at a Float point
+        else:
+            subs.update(point_subs(symbols[name], t.value))
     out, backend = evaluate_symbolic(result.program, symbols, point=subs)
     if out.shape != np.shape(result.output):
         return skipped(f"sympy gives shape {out.shape}, autograd {np.shape(result.output)}")

@@ -83,3 +83,38 @@ def test_the_repl_and_the_api_give_the_same_numbers():
     compiled = gradcli.compile("F.cross_entropy(torch.stack([z, 1.0 + 0*z, 0.1 + 0*z]).reshape(1, 3), t)",
                                consts={"t": [0]})
     assert abs(float(compiled(z=[2.0]).output[0]) - LOSS) < 1e-15
+
+
+def _cross_entropy_grad(z: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """d mean(cross_entropy) / dz by hand: (softmax(z) - onehot(t)) / batch."""
+    e = np.exp(z - z.max(axis=1, keepdims=True))
+    p = e / e.sum(axis=1, keepdims=True)
+    p[np.arange(len(t)), t] -= 1
+    return p / len(t)
+
+
+def test_the_cross_check_reads_class_indices_above_one():
+    # sympy's check evaluated an integer constant as Float symbols, so class 2 became class 1: it called the
+    # (correct) gradient a disagreement and exited 1 with "this is a gradcli bug"
+    z, t = np.array([[1.0, 2.0, 3.0], [0.5, 0.1, -1.0]]), np.array([2, 0])
+    result = runner.invoke(app, ["eval", "F.cross_entropy(z, t)", "z=[[1.,2.,3.],[0.5,0.1,-1]]", "--const",
+                                 "t=[2,0]", "--json"])
+    assert result.exit_code == 0, result.output
+    obj = json.loads(result.stdout)
+    np.testing.assert_allclose(obj["tensors"]["z"]["grad"], _cross_entropy_grad(z, t), rtol=1e-12)
+    assert obj["symbolic"]["status"] == "agrees" and obj["symbolic"]["decided_by"] == "sympy"
+    for expression, value in [("F.nll_loss(x, t)", "x=[[1.,2.,3.,4.]]"), ("W.index_select(0, t).sum()",
+                                                                         "W=[[1.,2.],[3.,4.],[5.,6.]]")]:
+        result = runner.invoke(app, ["eval", expression, value, "--const", "t=[3]" if "nll" in expression
+                                     else "t=[2,1]", "--json"])
+        assert result.exit_code == 0 and json.loads(result.stdout)["symbolic"]["status"] == "agrees", result.output
+
+
+def test_the_numeric_check_keeps_an_index_constant_integer():
+    # the finite-difference check cast every constant to float64: embedding refused its float indices (exit 2)
+    result = runner.invoke(app, ["eval", "F.embedding(t, W).pow(2).sum()", "W=[[1.,2.],[3.,4.],[5.,6.]]", "--const",
+                                 "t=[2,1]", "--json"])
+    assert result.exit_code == 0, result.output
+    obj = json.loads(result.stdout)
+    assert obj["tensors"]["W"]["grad"] == [[0.0, 0.0], [6.0, 8.0], [10.0, 12.0]]  # 2 W[i] at rows 2 and 1
+    assert obj["symbolic"]["status"] == "agrees"
