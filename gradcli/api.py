@@ -221,6 +221,7 @@ class Compiled:
                   for n, v in _mapping("consts", consts).items()}
         self.expression = expression
         self._rows = RowEvaluator(expression, {}, consts, dtype=self.dtype, limits=self.limits)
+        self._rows.batch_limit_is_final = True
         self.program, self.variables, self.rowwise = self._rows.program(())
 
     def __repr__(self) -> str:

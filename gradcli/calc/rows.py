@@ -177,6 +177,10 @@ class RowEvaluator:
     """The expression parsed once (per set of constant names shadowed by row names), evaluated per row or
     per batch with the shared NAME=VALUE tensors and --const values."""
 
+    # a batched pass that runs out of time or memory: rows mode retries the rows one at a time (the limit is
+    # each row's); the API's compile sets this, its limit bounding the one batched pass (docs/api.md)
+    batch_limit_is_final = False
+
     def __init__(self, expression: str, inputs: dict, consts: dict, *, grad_output=None,
                  dtype: dtypes.DType = dtypes.float64, limits: Limits | None = None):
         self.expression = expression
@@ -301,6 +305,10 @@ class RowEvaluator:
                 gout = np.full(out.array.shape, 1.0 if self.grad_output is None else self.grad_output, dtype=dt)
                 if backward_error(out, gout, self.dtype) is not None:
                     return None
+        except (guard.TimeLimit, guard.MemoryLimit):
+            if self.batch_limit_is_final:  # the API's compile: its limit bounds the one batched pass
+                raise
+            return None  # rows mode: each row alone, so only a row that is itself too slow fails
         except (GradcliError, EngineError, ValueError, TypeError, ArithmeticError):
             return None
         grads = {}
@@ -335,6 +343,10 @@ class RowEvaluator:
                 gout = np.full(n, 1.0 if self.grad_output is None else self.grad_output, dtype=dt)  # per row
                 if backward_error(out, gout, self.dtype) is not None:
                     return None
+        except (guard.TimeLimit, guard.MemoryLimit):
+            if self.batch_limit_is_final:  # the API's compile: its limit bounds the one batched pass
+                raise
+            return None  # rows mode: each row alone, so only a row that is itself too slow fails
         except (GradcliError, EngineError, ValueError, TypeError, ArithmeticError):
             return None
         grads = {}

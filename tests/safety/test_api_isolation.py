@@ -353,3 +353,14 @@ def test_a_deadline_in_a_thread_that_inherited_another_threads_context_still_fir
         thread.start()
         thread.join()
     assert outcome == ["inner"]
+
+
+def test_a_compiled_call_past_its_time_limit_stops_instead_of_looping_row_by_row():
+    # the batched pass's TimeLimit was caught as "not batchable" and every one of 10**6 rows was retried
+    # alone, each with a timer of its own: hours instead of an error (found by the review)
+    r = child(PROBE.format(call="gradcli.compile('(x.sin()*y).sum()', limits=gradcli.Limits(max_seconds=0.05))"
+                                "(x=__import__('numpy').linspace(-3, 3, 10**6), y=__import__('numpy').ones(10**6))"))
+    # stopped by its limit, or finished by the batched pass before the limit was looked at again (one op of
+    # 10**6 elements is not interrupted): either way seconds, never the row-by-row loop (old code: hours)
+    assert r["raised"] in (None, "TimeLimit"), r
+    assert r["seconds"] < 10, r
