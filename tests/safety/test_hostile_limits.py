@@ -294,8 +294,8 @@ def test_hostile_command_is_refused_quickly_and_small(case):
 
 
 @pytest.mark.parametrize("argv,files", [
-    # one numpy call of 4e10 multiply-adds: the cost model admits it (it could finish in the time left)
-    (("eval", "einsum('ij,kl->', x, x).sum()", "x=randn(450,450)", "--no-check"), {}),
+    # one numpy call of 1.6e11 multiply-adds: the cost model admits it (it could finish in the time left)
+    (("eval", "einsum('ij,kl->', x, x).sum()", "x=randn(630,630)", "--no-check"), {}),
     (("run", "{dir}/long.py"), {"long.py": LONG_STATEMENT}),
 ], ids=["eval inside numpy", "run inside numpy"])
 def test_ctrl_c_ends_the_command_promptly_with_exit_130(argv, files):
