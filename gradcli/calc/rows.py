@@ -295,21 +295,8 @@ class RowEvaluator:
         for name, v in self.inputs.items():  # shared scalars: one copy per row, each its own .grad
             tensors[name] = Tensor._make(np.full((n,) + (1,) * depth, np.array(v, dtype=dt)), None).requires_grad_(True)
         variables = dict(tensors)
-        for name, v in self.consts.items():
-            variables[name] = Tensor._make(const_array(v, self.dtype), None)
-        try:
-            with self.deadline, call_budget(self.limits, *ROW), kernels.elements_are_rows():
-                out = evaluate(program, _BatchBackend(variables, self.dtype))
-                if type(out) is not Tensor or out.array.shape != (n,) + (1,) * depth or out.array.dtype != dt:
-                    return None
-                gout = np.full(out.array.shape, 1.0 if self.grad_output is None else self.grad_output, dtype=dt)
-                if backward_error(out, gout, self.dtype) is not None:
-                    return None
-        except (guard.TimeLimit, guard.MemoryLimit):
-            if self.batch_limit_is_final:  # the API's compile: its limit bounds the one batched pass
-                raise
-            return None  # rows mode: each row alone, so only a row that is itself too slow fails
-        except (GradcliError, EngineError, ValueError, TypeError, ArithmeticError):
+        out = self._batched_pass(program, _BatchBackend(variables, self.dtype), (n,) + (1,) * depth)
+        if out is None:
             return None
         grads = {}
         for name, t in tensors.items():
@@ -323,6 +310,27 @@ class RowEvaluator:
             grads[name] = g.array.reshape((n,) + shape) if shape else g.array.reshape(n)
         return out.array.reshape(n), grads
 
+    def _batched_pass(self, program: Program, backend: EngineBackend, shape: tuple) -> Tensor | None:
+        """Forward and backward of every row at once, each row's gradient seeded with its own grad_output: the
+        output (of `shape`), or None when anything differs from a clean batched pass (the caller then loops)."""
+        for name, v in self.consts.items():
+            backend.variables[name] = Tensor._make(const_array(v, self.dtype), None)
+        try:
+            with self.deadline, call_budget(self.limits, *ROW), kernels.elements_are_rows():
+                out = evaluate(program, backend)
+                if type(out) is not Tensor or out.array.shape != shape or out.array.dtype != self.dtype.np:
+                    return None
+                gout = np.full(shape, 1.0 if self.grad_output is None else self.grad_output, dtype=self.dtype.np)
+                if backward_error(out, gout, self.dtype) is not None:
+                    return None
+        except (guard.TimeLimit, guard.MemoryLimit):
+            if self.batch_limit_is_final:  # the API's compile: its limit bounds the one batched pass
+                raise
+            return None  # rows mode: each row alone, so only a row that is itself too slow fails
+        except (GradcliError, EngineError, ValueError, TypeError, ArithmeticError):
+            return None
+        return out
+
     def batch(self, program: Program, columns: dict[str, np.ndarray], n: int):
         """All rows at once (every value a number, the expression row-wise): (outputs, {name: grads}) as
         (n,) arrays, or None when anything differs from a clean batched pass (the caller then loops)."""
@@ -333,21 +341,8 @@ class RowEvaluator:
         for name, v in self.inputs.items():  # shared tensors get one copy per row: each row its own .grad
             tensors[name] = Tensor._make(np.full(n, np.array(v, dtype=dt)), None).requires_grad_(True)
         variables = dict(tensors)
-        for name, v in self.consts.items():
-            variables[name] = Tensor._make(const_array(v, self.dtype), None)
-        try:
-            with self.deadline, call_budget(self.limits, *ROW), kernels.elements_are_rows():
-                out = evaluate(program, EngineBackend(variables, self.dtype))
-                if type(out) is not Tensor or out.array.shape != (n,) or out.array.dtype != dt:
-                    return None
-                gout = np.full(n, 1.0 if self.grad_output is None else self.grad_output, dtype=dt)  # per row
-                if backward_error(out, gout, self.dtype) is not None:
-                    return None
-        except (guard.TimeLimit, guard.MemoryLimit):
-            if self.batch_limit_is_final:  # the API's compile: its limit bounds the one batched pass
-                raise
-            return None  # rows mode: each row alone, so only a row that is itself too slow fails
-        except (GradcliError, EngineError, ValueError, TypeError, ArithmeticError):
+        out = self._batched_pass(program, EngineBackend(variables, self.dtype), (n,))
+        if out is None:
             return None
         grads = {}
         for name, t in tensors.items():

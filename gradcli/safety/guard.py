@@ -266,8 +266,12 @@ class _ThreadTimer:
             self.thread.start()
 
     def fire(self):
-        if self.stop_event.wait(self.seconds):
-            return
+        if not self.stop_event.wait(self.seconds):
+            self.keep_firing()
+
+    def keep_firing(self):
+        """Raise in the guarded thread, and again every REPEAT_SECONDS until stopped (a gc callback or a
+        `__del__` that swallowed one does not end the deadline)."""
         while True:
             with self.lock:
                 if self.finished:
@@ -623,16 +627,7 @@ class _CpuWatcher(_ThreadTimer):
         # the CPU clock cannot run faster than the wall clock: never wait past what the budget has left
         while not self.stop_event.wait(min(CPU_POLL_SECONDS, max(0.0, self.seconds - self.used()))):
             if self.used() >= self.seconds:
-                break
-        else:
-            return
-        while True:
-            with self.lock:
-                if self.finished:
-                    return
-                self.fired = True
-                _raise_in_thread(self.thread_id, self.expired)
-            if self.stop_event.wait(REPEAT_SECONDS):
+                self.keep_firing()
                 return
 
 
