@@ -168,7 +168,13 @@ def index_dtype_hint(message: str, program: Program, inputs: dict, consts: dict)
     floats = [(n, v) for n, v in {**consts, **inputs}.items() if n in used and np.asarray(v).dtype.kind == "f"]
     integral = [(n, np.asarray(v)) for n, v in floats
                 if np.all(np.isfinite(v)) and np.all(np.asarray(v) == np.trunc(v))]
-    name, value = (integral or [(n, np.asarray(v)) for n, v in floats] or [("t", np.asarray([0]))])[0]
+    candidates = integral or [(n, np.asarray(v)) for n, v in floats] or [("t", np.asarray([0]))]
+    # in the expression's order: embedding's indices (its argument #1) come first, a loss's target or an
+    # index_select/gather index after the input it selects from
+    order = program.variables
+    candidates = sorted(candidates, key=lambda c: order.index(c[0]) if c[0] in order else len(order),
+                        reverse="argument #1" not in message)
+    name, value = candidates[0]
     shown = np.trunc(value).astype(np.int64) if np.all(np.isfinite(value)) else np.asarray([0])
     text = str(shown.tolist()).replace(" ", "")
     if len(text) > 40 or shown.size > 8:

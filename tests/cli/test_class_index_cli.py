@@ -118,3 +118,12 @@ def test_the_numeric_check_keeps_an_index_constant_integer():
     obj = json.loads(result.stdout)
     assert obj["tensors"]["W"]["grad"] == [[0.0, 0.0], [6.0, 8.0], [10.0, 12.0]]  # 2 W[i] at rows 2 and 1
     assert obj["symbolic"]["status"] == "agrees"
+
+
+def test_the_float_target_hint_names_the_target_not_the_input():
+    # the hint named the first integral-valued float tensor: --const logits=[1,2,3] for the loss's input
+    result = runner.invoke(app, ["eval", "F.cross_entropy(logits, target)", "logits=[1.0,2.0,3.0]", "target=2"])
+    assert result.exit_code == 2
+    assert "--const target=2" in result.output and "--const logits" not in result.output
+    result = runner.invoke(app, ["eval", "F.embedding(t, W).sum()", "W=[[1.0,2.0],[3.,4.]]", "t=[1,0]"])
+    assert result.exit_code == 2 and "--const t=[1,0]" in result.output  # embedding's indices come first
