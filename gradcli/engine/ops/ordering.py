@@ -2,8 +2,10 @@
 
 Each returns (values, indices) as torch.return_types.<op>; the gradient goes back to the selected positions
 (torch's value_selecting_reduction_backward), except median without a dim, which shares it evenly between the
-elements equal to the median (evenly_distribute_backward).  Sort is stable, nan largest, as torch's CPU sort;
-cummax/cummin take the latest of tied extrema and let the latest nan win, as torch's kernels.
+elements equal to the median (evenly_distribute_backward).  nan sorts largest, as in torch's CPU sort;
+cummax/cummin take the latest of tied extrema and let the latest nan win, as torch's kernels.  Sort with
+stable=False and topk leave ties in the order libstdc++'s unstable algorithms give them, as torch's CPU kernels
+do (libstdcxx_order.py).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import numpy as np
 from gradcli.engine import dual
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchIndexError, TorchRuntimeError
+from gradcli.engine.ops import libstdcxx_order
 from gradcli.engine.ops.common import keepdim_shape, norm_dims
 from gradcli.engine.ops.elementwise_math import lerp
 from gradcli.engine.ops.inplace import apply_inplace
@@ -37,6 +40,92 @@ def sort_indices(x: np.ndarray, d: int, descending: bool) -> np.ndarray:
     if x.dtype.kind == "f" and np.isnan(x).any():  # nans first, then the rest descending (lexsort is stable)
         return np.lexsort((key, ~np.isnan(x)), axis=d)
     return np.argsort(key, axis=d, kind="stable")
+
+
+def _tied(x: np.ndarray, order: np.ndarray, d: int, count: int) -> np.ndarray:
+    """Per lane along d (kept as a length-1 dim): whether two of the first `count` values in `order` are equal
+    (two nans count as equal: torch's comparators order neither before the other)."""
+    head = np.take_along_axis(x, np.take(order, np.arange(count), axis=d), axis=d)
+    a, b = np.take(head, np.arange(count - 1), axis=d), np.take(head, np.arange(1, count), axis=d)
+    tied = a == b
+    if x.dtype.kind == "f":
+        tied |= np.isnan(a) & np.isnan(b)
+    return tied.any(axis=d, keepdims=True)
+
+
+def _replay(x: np.ndarray, idx: np.ndarray, d: int, lanes: np.ndarray, order_of) -> np.ndarray:
+    """idx with the lanes flagged in `lanes` replaced by order_of(that lane's values)."""
+    if not lanes.any():
+        return idx
+    rows = np.moveaxis(x, d, -1).reshape(-1, x.shape[d])
+    moved = np.moveaxis(idx, d, -1)
+    out = moved.reshape(-1, moved.shape[-1]).copy()
+    for r in np.flatnonzero(np.moveaxis(lanes, d, -1).reshape(-1)):
+        out[r] = order_of(rows[r])
+    return np.moveaxis(out.reshape(moved.shape), -1, d)
+
+
+def _comparators(first_large: bool):
+    """torch's CPU sort/topk comparator on values (nan as the largest; `first_large` orders descending): on
+    two scalars, and elementwise as less(array, p) and less(p, array)."""
+    if first_large:
+        return (lambda a, b: (a != a and b == b) or a > b,
+                lambda a, p: ((a != a) & (p == p)) | (a > p),
+                lambda a, p: ((p != p) & (a == a)) | (p > a))
+    return (lambda a, b: (a == a and b != b) or a < b,
+            lambda a, p: ((a == a) & (p != p)) | (a < p),
+            lambda a, p: ((p == p) & (a != a)) | (p < a))
+
+
+def torch_sort_indices(x: np.ndarray, d: int, descending: bool, stable: bool) -> np.ndarray:
+    """The indices torch's CPU sort returns along axis d.  stable=True is std::stable_sort; otherwise
+    (SortingKernel.cpp's sort_kernel) std::sort on (value, index) pairs compared by value only, which
+    libstdc++ runs as an insertion sort - stable - up to 16 elements and as an introsort beyond, where tied
+    values come out in its own order; 1-D integer tensors of >= 32768 elements sorted ascending go through
+    fbgemm's radix sort, stable again.  Lanes without ties have one answer, the stable sort's."""
+    order = sort_indices(x, d, descending)
+    n = x.shape[d] if x.ndim else 1
+    radix = x.ndim == 1 and x.dtype.kind in "iu" and not descending and n >= 32768
+    if stable or n <= 16 or radix:
+        return order
+    less, less_vec, greater_vec = _comparators(descending)
+
+    def replay(values):
+        v, ix = values.copy(), np.arange(n)
+        libstdcxx_order.sort_array(v, ix, n, less, less_vec, greater_vec,
+                                   lambda w: sort_indices(w, 0, descending))
+        return ix
+    return _replay(x, order, d, _tied(x, order, d, n), replay)
+
+
+def topk_indices(x: np.ndarray, k: int, d: int, largest: bool, sorted: bool) -> np.ndarray:  # noqa: A002
+    """The indices torch's CPU topk returns along axis d (TopKImpl.h): libstdc++'s partial_sort (k * 64 <= n)
+    or nth_element (then std::sort of the first k - 1 when sorted) on (value, index) pairs compared by value
+    only.  Where that order cannot matter - sorted output, no two of the first k + 1 values tied - the stable
+    sort gives the answer at numpy's speed; the other lanes replay libstdc++'s steps."""
+    n = x.shape[d]
+    order = sort_indices(x, d, largest)
+    idx = np.take(order, np.arange(k), axis=d)
+    if k == 0:
+        return idx
+    partial = k * 64 <= n
+    lanes = _tied(x, order, d, min(k + 1, n))
+    if not (sorted or partial):  # nth_element's partition order is the answer, tied or not
+        lanes = np.ones_like(lanes)
+    less, less_vec, greater_vec = _comparators(largest)
+
+    def replay(values):
+        if partial:  # a heap of k: the list version (k * 64 <= n keeps it small)
+            q = list(zip(values.tolist(), range(n)))
+            libstdcxx_order.partial_sort(q, k, less)
+            return [i for _, i in q[:k]]
+        v, ix = values.copy(), np.arange(n)
+        libstdcxx_order.nth_element_array(v, ix, k - 1, less, less_vec, greater_vec)
+        if sorted:
+            libstdcxx_order.sort_array(v, ix, k - 1, less, less_vec, greater_vec,
+                                       lambda w: sort_indices(w, 0, largest))
+        return ix[:k]
+    return _replay(x, idx, d, lanes, replay)
 
 
 def _indices(values: np.ndarray) -> Tensor:
@@ -95,7 +184,7 @@ def sort(input, dim=-1, descending=False, stable=None):
         norm_dims(dim, 0)
         return SortResult(node.apply(input, None, 0, False), _indices(np.zeros((), np.int64)))
     d = _dim(x, dim)
-    idx = sort_indices(x, d, descending)
+    idx = torch_sort_indices(x, d, descending, bool(stable))
     return SortResult(node.apply(input, idx, d, True), _indices(idx))
 
 
@@ -109,7 +198,7 @@ def topk(input, k, dim=-1, largest=True, sorted=True):  # noqa: A002 - torch's n
     if not 0 <= k <= size:
         raise TorchRuntimeError("selected index k out of range")
     source = x if x.ndim else x.reshape(1)
-    idx = np.take(sort_indices(source, d, largest), np.arange(k), axis=d)
+    idx = topk_indices(source, k, d, largest, sorted)
     if not x.ndim:  # torch: the value itself for k = 0 as for k = 1
         return TopkResult(TopkNode.apply(input, None, 0, False), _indices(np.zeros((), np.int64)))
     return TopkResult(TopkNode.apply(input, idx, d, True), _indices(idx))

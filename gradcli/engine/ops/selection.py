@@ -12,6 +12,7 @@ import numpy as np
 from gradcli.engine.errors import TorchIndexError, TorchRuntimeError, TorchValueError
 from gradcli.engine.ops import arith
 from gradcli.engine.ops.common import norm_dims
+from gradcli.engine.ops.ordering import torch_sort_indices
 from gradcli.engine.ops.reduction import argextremum
 from gradcli.engine.ops.registry import register
 from gradcli.engine.tensor import Tensor
@@ -55,7 +56,7 @@ def argmin(input, dim=None, keepdim=False, *, axis=None):
 
 
 @register("argsort", sig="argsort(input, dim=-1, descending=False, stable=False)",
-          doc="indices that sort input along dim (stable; nan last ascending, first descending)",
+          doc="indices that sort input along dim (ties as torch.sort leaves them; nan largest)",
           category="no-gradient")
 def argsort(input, dim=-1, descending=False, stable=False, *, axis=None):
     x = input.array
@@ -63,12 +64,7 @@ def argsort(input, dim=-1, descending=False, stable=False, *, axis=None):
         norm_dims(dim, 0)
         return _index(np.zeros((), dtype=np.int64))
     d = norm_dims(axis if axis is not None else dim, x.ndim)[0]
-    key = x
-    if descending:
-        key = ~x if x.dtype.kind == "b" else -x
-        if x.dtype.kind == "f" and np.isnan(x).any():  # nans first, then the rest descending (lexsort is stable)
-            return _index(np.lexsort((key, ~np.isnan(x)), axis=d))
-    return _index(np.argsort(key, axis=d, kind="stable"))
+    return _index(torch_sort_indices(x, d, descending, bool(stable)))
 
 
 @register("dropout", sig="dropout(input, p=0.5, training=True, inplace=False)",
