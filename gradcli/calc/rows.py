@@ -223,8 +223,8 @@ class RowEvaluator:
 
     def program(self, row_names) -> tuple[Program, list[str], bool]:
         """(program, the names rows must supply in order of use, row-wise?) for rows that bind `row_names`;
-        a row name spelled like a constant (e, pi) is a variable, as in single eval."""
-        key = frozenset(n for n in row_names if n in names.CONSTANTS)
+        a row name spelled like a constant or a function (e, pi, t, max) is a variable, as in single eval."""
+        key = frozenset(row_names)
         entry = self._programs.get(key)
         if entry is None:
             program = parse(self.expression, self.limits, known_variables=self.shared | key)

@@ -241,6 +241,17 @@ def test_column_named_like_a_constant_answers_as_single_eval_does(tmp_path):
         json.dumps(single("e*x", {"e": 2.0, "x": 3.0}), sort_keys=True)
 
 
+@pytest.mark.parametrize("name", ["t", "max", "sum", "sin"])
+def test_column_named_like_a_function_answers_as_single_eval_does(tmp_path, name):
+    # `gradcli eval "sin(t)*x" t=1 x=3` binds t; a CSV column t was refused with "'t' is a function"
+    path = write(tmp_path, "p.csv", f"{name},x\n2,3\n")
+    expression = f"{name}*x + x"
+    record = ndjson(run(expression, "--rows", path, "--json").stdout)[0]
+    assert json.dumps(as_answer(record), sort_keys=True) == \
+        json.dumps(single(expression, {name: 2.0, "x": 3.0}), sort_keys=True)
+    assert record["output"] == 9.0 and record["grads"] == {name: 3.0, "x": 3.0}
+
+
 def test_vector_values_in_quoted_csv_fields(tmp_path):
     path = write(tmp_path, "p.csv", 'x,y\n"[1, 2]",3\n4,5\n')
     rows = csv_rows(run("(x*y).sum()", "--rows", path).stdout)
