@@ -43,6 +43,11 @@ def _mt19937_key(seed: int) -> np.ndarray:
     return np.array(key, dtype=np.uint32)
 
 
+# a new torch.Generator() starts from c10's default_rng_seed_val (the default generator of a process does too,
+# until torch.manual_seed or torch.seed)
+NEW_GENERATOR_SEED = 67280421310721
+
+
 class Generator:
     """torch.Generator on the CPU: manual_seed, initial_seed, seed, and the draws the distributions use."""
 
@@ -65,6 +70,11 @@ class Generator:
 
     def initial_seed(self) -> int:
         return self._seed
+
+    @property
+    def device(self):
+        from gradcli.engine.tensor import Device  # the tensor module imports this one
+        return Device("cpu")
 
     def seed(self) -> int:
         """A fresh non-deterministic seed, as torch.seed()."""

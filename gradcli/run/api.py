@@ -14,7 +14,7 @@ from functools import cache
 import numpy as np
 
 from gradcli import engine
-from gradcli.engine import distributions, dtypes, nn_layers, optim
+from gradcli.engine import distributions, dtypes, nn_layers, optim, random
 from gradcli.engine import modules as nn_modules
 from gradcli.engine.autograd import Function, RemovableHandle
 from gradcli.engine.errors import EngineError
@@ -129,6 +129,7 @@ VALUE_ATTRIBUTES: dict[type, frozenset] = {
     distributions.Normal: frozenset("loc scale batch_shape event_shape mean mode stddev variance sample rsample "
                                     "log_prob entropy".split()),
     Device: frozenset({"type", "index"}),
+    random.Generator: frozenset({"manual_seed", "initial_seed", "seed", "device"}),
     BaseException: frozenset({"args"}),  # an exception a program caught: `e.args`, str(e), repr(e)
     classes.Property: frozenset({"setter", "getter"}),
 }
@@ -217,7 +218,8 @@ def modules() -> dict[str, Module]:
     no_accelerator = {"is_available": lambda: False, "device_count": lambda: 0,
                       "current_accelerator": lambda check_available=False: None}
     members.update({"set_default_device": set_default_device, "get_default_device": lambda: Device("cpu")})
-    members.update({"device": Device, "cuda": Module("torch.cuda", no_accelerator),
+    members.update({"Generator": torch_surface.Generator, "device": Device,
+                    "cuda": Module("torch.cuda", no_accelerator),
                     "accelerator": Module("torch.accelerator", no_accelerator)})
     members.update({"Tensor": Tensor, "Size": Size, "is_tensor": lambda obj: isinstance(obj, Tensor),
                     "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan,

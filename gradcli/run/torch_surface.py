@@ -11,13 +11,21 @@ import time
 import numpy as np
 
 from gradcli import engine
-from gradcli.engine import creation, dtypes, state
+from gradcli.engine import creation, dtypes, random, state
 from gradcli.engine.autograd import enable_grad
 from gradcli.engine.errors import TorchRuntimeError, TorchTypeError, TorchValueError
 from gradcli.engine.ops import REGISTRY
-from gradcli.engine.tensor import Size, Tensor
+from gradcli.engine.tensor import Device, Size, Tensor
 
 # -- legacy constructors --------------------------------------------------------------------------------------
+
+
+def Generator(device="cpu"):
+    """torch.Generator(device='cpu'): a generator of its own for `generator=` arguments, starting from torch's
+    default seed until its manual_seed."""
+    if Device(device).type != "cpu":
+        raise TorchRuntimeError(f"gradcli computes on the CPU only; a generator on '{device}' is not available")
+    return random.Generator(random.NEW_GENERATOR_SEED)
 
 
 def Variable(data=None, requires_grad: bool = False, volatile: bool = False):
