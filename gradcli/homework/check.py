@@ -265,7 +265,7 @@ def read_definition(text: str, variables=(), limits: Limits | None = None) -> Re
 
 
 _DEFINITION = re.compile(r"\s*(?:(?P<bare>[yzwfghuFL])"
-                         r"|(?P<called>[A-Za-z]\s*\(\s*[A-Za-z]\w*(?:\s*,\s*[A-Za-z]\w*)*\s*\)))"
+                         r"|(?P<called>[^\W\d_]\s*\(\s*[^\W\d_]\w*(?:\s*,\s*[^\W\d_]\w*)*\s*\)))"
                          r"\s*=(?P<rhs>[^=]*)", re.S)
 
 
@@ -291,7 +291,7 @@ def _answer(item, variables, limits):
     return _Answer(answer, label, split, text)
 
 
-_GRADIENT_LHS = re.compile(r"\s*(?:∇|grad\b)\s*(?:[A-Za-z]\w*\s*(?:\([^=]*\))?)?\s*=(?!=)\s*(?P<rhs>.*)", re.S)
+_GRADIENT_LHS = re.compile(r"\s*(?:∇|grad\b)\s*(?:[^\W\d_]\w*\s*(?:\([^=]*\))?)?\s*=(?!=)\s*(?P<rhs>.*)", re.S)
 _HESSIAN_LHS = re.compile(r"\s*(?:H|Hf|H_f|∇²\s*[A-Za-z]\w*|∇\^2\s*[A-Za-z]\w*)\s*(?:\([^=]*\))?"
                           r"\s*=(?!=)\s*(?P<rhs>.*)", re.S)
 _UNIT_VECTORS = re.compile(r"(?P<i>.+?)(?:\s+|\*|(?<=\)))i\s*(?P<j>[+-].+?)(?:\s+|\*|(?<=\)))j"

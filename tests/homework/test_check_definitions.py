@@ -46,6 +46,17 @@ def test_a_definition_lists_the_variables(function):
     assert [r.verdict for r in report.results] == ["correct", "correct"]
 
 
+@pytest.mark.parametrize("function, wrt, answer, truth", [
+    ("g(θ) = sin(θ)/θ", "θ", "(θcos(θ) - sin(θ))/θ^2", "correct"),  # was read as an equation in y
+    ("g(θ) = sin(θ)/θ", "θ", "cos(θ)/θ", "incorrect"),
+    ("r(θ) = 2cos(θ)", "θ", "-2sin θ", "correct"),
+    ("f(r, θ) = r^2 sin(θ)", "θ", "r^2 cos θ", "correct"),
+    ("f(r, θ) = r^2 sin(θ)", "r", "r^2 cos θ", "incorrect"),
+])
+def test_a_definition_in_greek_letters(function, wrt, answer, truth):
+    assert verdicts(function, [answer], wrt=wrt) == [truth]
+
+
 def test_a_definition_with_three_variables_takes_a_whole_gradient():
     report = check_derivative("f(x, y, z) = x^2 y + 5", ["(2xy, x^2, 0)"])
     assert [r.wrt for r in report.results] == [("x",), ("y",), ("z",)]
