@@ -118,11 +118,11 @@ def read_homework(text: str, variables=(), limits: Limits | None = None, allow_e
 
 _LHS = re.compile(
     r"""\s*(?:
-        (?P<prime>[A-Za-z]\w*\s*(?:'+|′+|″)\s*(?:\(\s*[A-Za-z]\w*\s*\))?)              # y', f'(x), f''(x)
+        (?P<prime>[^\W\d_]\w*\s*(?:'+|′+|″)\s*(?:\(\s*[^\W\d_]\w*\s*\))?)           # y', f'(x), r'(θ)
       | (?P<leibniz>(?:d|∂)\s*(?:\^?\d|[²³])?\s*(?:[A-Za-z]\w*)?\s*/\s*
                    (?:(?:d|∂)\s*(?P<first>[A-Za-zα-ω])\s*(?:\^?\d|[²³])?\s*)+)           # dy/dx, ∂²f/∂x∂y, dy/dθ
       | (?P<sub>[A-Za-z]_\{?(?P<subvars>[A-Za-zα-ω]+)\}?(?:\s*\([^=()]*\))?)            # f_y, f_xy, z_{xx}
-      | (?P<name>[A-Za-z]\w*(?:\s*\(\s*[A-Za-z]\w*(?:\s*,\s*[A-Za-z]\w*)*\s*\))?)     # y, f(x), g(x, y)
+      | (?P<name>[^\W\d_]\w*(?:\s*\(\s*[^\W\d_]\w*(?:\s*,\s*[^\W\d_]\w*)*\s*\))?)  # y, f(x), g(r, θ)
     )\s*=(?!=)(?P<rhs>.*)""", re.X | re.S)
 
 

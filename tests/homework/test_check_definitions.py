@@ -57,6 +57,16 @@ def test_a_definition_in_greek_letters(function, wrt, answer, truth):
     assert verdicts(function, [answer], wrt=wrt) == [truth]
 
 
+@pytest.mark.parametrize("answer, truth", [
+    ("r'(θ) = -2sin θ", "correct"),  # the prime form with a Greek variable was "unexpected character"
+    ("r'(θ) = 2sin θ", "incorrect"),
+    ("r(θ) = -2sin θ", "correct"),
+    ("dr/dθ = -2sin θ", "correct"),
+])
+def test_an_answer_whose_left_side_names_a_greek_variable(answer, truth):
+    assert verdicts("r(θ) = 2cos θ", [answer], wrt="θ") == [truth]
+
+
 def test_a_definition_with_three_variables_takes_a_whole_gradient():
     report = check_derivative("f(x, y, z) = x^2 y + 5", ["(2xy, x^2, 0)"])
     assert [r.wrt for r in report.results] == [("x",), ("y",), ("z",)]
