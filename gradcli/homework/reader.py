@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from gradcli.homework import latex_reader
 from gradcli.safety.errors import GradcliError, ParseError
 from gradcli.safety.limits import Limits
 
@@ -109,6 +110,7 @@ def read_homework(text: str, variables=(), limits: Limits | None = None, allow_e
     limits = limits or Limits()
     if len(text) > limits.max_length:
         raise ParseError(f"the expression is longer than {limits.max_length} characters", source=text[:80] + "…")
+    text = latex_reader.to_homework(text)
     parser = _Parser(text, frozenset(variables), limits)
     tree = parser.parse(allow_equation)
     return Reading(text, tree, parser.variables, parser.notes)
@@ -152,6 +154,7 @@ _OPERATOR = re.compile(  # d/dx(x^2) = 2x, d/dx [x^2] = 2x, (d/dx) x^2 = 2x, d²
 
 def split_answer(text: str) -> Answer:
     """An answer's right-hand side, and what its left-hand side says (see `Answer`)."""
+    text = latex_reader.to_homework(text)
     operator = _OPERATOR.fullmatch(text)
     if operator is not None:
         order = _leibniz_power(operator.group("top"))
