@@ -22,7 +22,7 @@ from gradcli.engine.ops.common import promote, val
 from gradcli.engine.ops.elementwise import abs as _abs
 from gradcli.engine.ops.join_split import stack
 from gradcli.engine.ops.linalg import Dot, MatMul, Mv, matmul
-from gradcli.engine.ops.lu import lu_factor, singular_where
+from gradcli.engine.ops.lu import det_from_lu, singular_where, torch_lu
 from gradcli.engine.ops.reduction import sum as _sum
 from gradcli.engine.ops.registry import register
 from gradcli.engine.ops.views import ViewFunction
@@ -470,6 +470,9 @@ def _cofactors(a):
     return shape.reshape(stack(entries, -1), *a.shape)
 
 
+EXACT_LU = 16  # lu_factor is MKL's LU bit for bit up to 16x16; beyond, MKL blocks its updates
+
+
 class Det(Function):
     __slots__ = ()
     name = "LinalgDetBackward0"
@@ -479,10 +482,11 @@ class Det(Function):
     @staticmethod
     def forward(ctx, a):
         check_square(a, "det")
+        if a.shape[-1] <= EXACT_LU:  # torch's formula on MKL's LU (numpy's det goes through exp(Σ log|u_ii|))
+            return np.asarray(det_from_lu(*torch_lu(a)[::2]), dtype=a.dtype)
         det = np.asarray(np.linalg.det(a))
         if np.any(det == 0):  # torch's det of a singular matrix: the LU's product, so -0. after an odd pivot
-            lus, _, parity = lu_factor(np.swapaxes(a, -1, -2))
-            det = np.where(det == 0, parity * np.prod(np.diagonal(lus, axis1=-2, axis2=-1), axis=-1), det)
+            det = np.where(det == 0, det_from_lu(*torch_lu(a)[::2]), det)
         return det
 
     @staticmethod

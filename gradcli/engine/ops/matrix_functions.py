@@ -13,7 +13,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from gradcli.engine import dual
+from gradcli.engine import dual, kernels
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchLinAlgError, TorchNotImplementedError, TorchRuntimeError
 from gradcli.engine.ops.aggregates import amax, amin, vector_norm
@@ -22,11 +22,12 @@ from gradcli.engine.ops.convert import clone
 from gradcli.engine.ops.elementwise import where
 from gradcli.engine.ops.inplace import Copy
 from gradcli.engine.ops.linalg import matmul
-from gradcli.engine.ops.lu import inverse_by_lu, lu_factor, singular_by_lu
-from gradcli.engine.ops.matrix_algebra import check_square, inverse, tril
+from gradcli.engine.ops.lu import inverse_by_lu, lu_factor, singular_by_lu, torch_lu
+from gradcli.engine.ops.matrix_algebra import EXACT_LU, check_square, inverse, tril
 from gradcli.engine.ops.reduction import sum as sum_op
 from gradcli.engine.ops.registry import register
 from gradcli.engine.ops.shape import view
+from gradcli.engine.sum_order import torch_sum
 from gradcli.engine.tensor import Tensor, wrap_dim
 
 # -- slogdet, logdet -----------------------------------------------------------------------------------------
@@ -45,9 +46,16 @@ SlogdetResult = _slogdet_type("slogdet")
 
 
 def _torch_slogdet(a: np.ndarray):
-    """(sign, log|det|) as torch computes them from the LU of Aᵀ: where that LU has an exact zero pivot (a
-    matrix singular in exact arithmetic that numpy's LU of A may miss by a rounding error), sign is ±0 and
-    log|det| is -inf; elsewhere numpy's values."""
+    """(sign, log|det|) as torch computes them from the LU of Aᵀ: the permutation's sign times the signs of
+    U's diagonal, and the sum (ATen's order) of log|u_ii|; an exact zero pivot gives ±0 and -inf.  Beyond
+    16x16, where MKL's blocked LU is not reproduced, numpy's values outside the zero-pivot case."""
+    if a.shape[-1] <= EXACT_LU:
+        lus, _, parity = torch_lu(a)
+        diagonal = np.diagonal(lus, axis1=-2, axis2=-1)
+        sign = parity * np.prod(np.sign(diagonal), axis=-1)
+        with np.errstate(divide="ignore"):
+            logabs = torch_sum(kernels.log(np.abs(diagonal)), (-1,))
+        return np.asarray(sign, dtype=a.dtype), np.asarray(logabs, dtype=a.dtype)
     sign, logabs = np.linalg.slogdet(a)
     singular = singular_by_lu(np.swapaxes(a, -1, -2))
     if np.any(singular):
