@@ -13,6 +13,7 @@ import ast
 import copy
 import math
 import re
+import shlex
 import time
 from dataclasses import dataclass, field
 
@@ -235,7 +236,12 @@ def explain(expression: str, inputs: dict[str, np.ndarray], consts: dict[str, np
         expression, renamed = pytorch_expression(expression, known, limits)  # errors point into the text
         inputs = {renamed.get(k, k): v for k, v in inputs.items()}
         consts = {renamed.get(k, k): v for k, v in consts.items()}
-    result = evaluate_expression(expression, inputs, consts, grad_output=grad_output, dtype=dtype, limits=limits)
+    try:
+        result = evaluate_expression(expression, inputs, consts, grad_output=grad_output, dtype=dtype, limits=limits)
+    except EvalError as err:
+        if err.message.startswith("no value given for") and err.hint:  # explain walks a graph at a point
+            err.hint += f"; or the rules without values: gradcli steps {shlex.quote(expression)}"
+        raise
     if result.error is not None:
         raise EvalError(result.error, hint="pass --grad-output VALUE for a non-scalar output"
                         if "scalar outputs" in result.error else None)

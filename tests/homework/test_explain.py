@@ -133,3 +133,9 @@ def test_graphviz_reads_the_dot():
     dot = to_dot(_explain("torch.softmax(W @ v, 0)[0]", W=[[1.0, 2.0], [3.0, 4.0]], v=[0.5, -1.0]))
     svg = subprocess.run(["dot", "-Tsvg"], input=dot, capture_output=True, text=True, check=True).stdout
     assert "<svg" in svg and "SoftmaxBackward0" in svg
+
+
+def test_explain_without_values_points_to_steps():
+    result = CliRunner().invoke(app, ["explain", "sin(x^2)"])
+    assert result.exit_code == 2
+    assert "no value given for x" in result.output and "gradcli steps 'sin(x^2)'" in result.output
