@@ -76,6 +76,12 @@ def expression_first(command: str, expression: str, assignments: list[str]) -> N
     if not _ASSIGNMENT.match(expression):
         return
     rest = [a for a in assignments if not _ASSIGNMENT.match(a)]
+    given = {a.split("=", 1)[0].strip() for a in assignments if _ASSIGNMENT.match(a)}
+    rhs = expression.split("=", 1)[1].strip()
+    if not rest and given & set(re.findall(r"[^\W\d]\w*", rhs)):  # `y = x**2` x=1: an assignment of the expression
+        shown = " ".join(f'"{a}"' if any(c in a for c in " *()[]|&<>") else a for a in assignments)
+        raise InputError(f"{command} takes the expression alone, not an assignment: {expression}",
+                         hint=f'gradcli {command} "{rhs}" {shown}')
     shown = " ".join(f'"{a}"' if any(c in a for c in " *()[]|&<>") else a for a in [*rest[:1], expression,
                                                                                     *[a for a in assignments
                                                                                       if a not in rest[:1]]])

@@ -8,6 +8,7 @@ would and returns an `EvalResult` (pure data: the renderers turn it into a table
 from __future__ import annotations
 
 import ast
+import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -115,6 +116,12 @@ def evaluate_expression(expression: str, inputs: dict[str, np.ndarray], consts: 
     given = frozenset(inputs) | frozenset(consts)
     program = parse(expression, limits, known_variables=given)
     missing = [n for n in program.variables if n not in given]
+    if missing and missing[0] in ("np", "numpy", "scipy", "jnp"):  # np.sin(x): numpy's, not an autograd op
+        called = re.search(rf"\b{missing[0]}\s*\.\s*(\w+)", program.source)
+        fn = called.group(1) if called else "sin"
+        raise EvalError(f"{missing[0]}.{fn} is not part of an expression: gradcli differentiates PyTorch's operations",
+                        source=program.source, span=_first_use_span(program, missing[0]),
+                        hint=f"write torch's spelling, torch.{fn}(...) or x.{fn}(); `gradcli ops` lists them")
     if missing:
         listing = ", ".join(missing)
         raise EvalError(f"no value given for {listing}", source=program.source,

@@ -183,6 +183,17 @@ def test_eval_says_the_expression_comes_first(args, hint):
     assert result.stderr.splitlines()[-1] == hint
 
 
+@pytest.mark.parametrize("args, hint", [
+    (["y = x**2", "x=1"], 'hint: gradcli eval "x**2" x=1'),
+    (["f = (x*y).sum()", "x=[1,2]", "y=[3,4]"], 'hint: gradcli eval "(x*y).sum()" "x=[1,2]" "y=[3,4]"'),
+])
+def test_eval_of_an_assignment_says_to_drop_the_left_side(args, hint):
+    # `gradcli eval "y = x**2" x=1` was told the expression comes first and to type "EXPRESSION" y = x**2
+    result = run("eval", *args)
+    assert result.exit_code == 2 and "takes the expression alone, not an assignment" in result.stderr
+    assert result.stderr.splitlines()[-1] == hint
+
+
 @pytest.mark.parametrize("expr, hint", [
     ("x.max(dim=0)", "take one: add .values (or [0]), or .indices"),
     ("x.max(dim=0) * 2", "take one: .values (or [0]), or .indices"),
@@ -289,3 +300,17 @@ def test_time_limit_interrupts_long_evaluations():
     result = run("eval", "(x.exp().sin().exp().sin().exp()).sum()", "x=zeros(20000000)", "--timeout", "0.05")
     assert result.exit_code == 2
     assert "longer than 0.05 s" in result.stderr
+
+
+@pytest.mark.parametrize("expression, fn", [("np.sin(x)", "sin"), ("np.exp(x).sum()", "exp"),
+                                            ("numpy.tanh(x)", "tanh")])
+def test_numpy_spelling_names_torchs(expression, fn):
+    # was "no value given for np" with the hint "np=1.0"
+    result = run("eval", expression, "x=[1,2]")
+    assert result.exit_code == 2 and "is not part of an expression" in result.stderr
+    assert f"torch.{fn}(...) or x.{fn}()" in result.stderr and "np=1.0" not in result.stderr
+
+
+def test_a_tensor_named_np_is_still_a_tensor():
+    _, obj = run_json("eval", "np * 2", "np=3")
+    assert obj["output"]["value"] == 6.0 and obj["tensors"]["np"]["grad"] == 2.0
