@@ -33,6 +33,7 @@ from __future__ import annotations
 import functools
 import math
 import operator
+import threading
 
 import numpy as np
 
@@ -91,6 +92,10 @@ def _chunked(a: np.ndarray, step: int):
 
 def cascade(a: np.ndarray) -> np.ndarray:
     """multi_row_sum along axis 0."""
+    if a.size >= FAST_MIN and a.ndim > 1:
+        total = _fast_cascade(a)
+        if total is not None:
+            return total
     size = a.shape[0]
     step = 1 << max(4, (size - 1).bit_length() // LEVELS)
     if size < step:
@@ -106,6 +111,146 @@ def cascade(a: np.ndarray) -> np.ndarray:
         if term is not None:
             total = term if total is None else total + term
     return total
+
+
+# -- the fast path: rows moved as items, so that every addition is a long run ------------------------------
+#
+# A cascade adds whole rows, each a run of W = ILP * lanes contiguous elements (128 bytes) or of a row's
+# columns, over every other lane.  numpy reducing the rows in place runs its inner loop over one run: one
+# call per 128 bytes, 4-8 times numpy's own sum.  Moving each run as one item (a void dtype of the run's
+# bytes) into a buffer ordered (row within the block, block, lanes) makes every level one reduce over the
+# buffer's outer axis, its inner loop the whole buffer row: numpy adds those rows one by one (_ordered_reduce),
+# which is the block's order, lane by lane.
+
+FAST_MIN = 4096  # elements: below this the views cost more than they save
+WIDE = 2048  # bytes: runs at least this long are reduced where they are (no move)
+
+
+def _runs(a: np.ndarray):
+    """a's lanes (axes 1...) as (runs, f): runs an item array (rows, *other lanes) whose items are the
+    contiguous run of elements each row holds at each other lane, f the float array (rows, *other lanes,
+    run) it views, with `back` the transposition of f's lanes to a's; None when a's lanes hold no
+    contiguous run of at least 64 bytes."""
+    isz = a.itemsize
+    lanes = [d for d in range(1, a.ndim) if a.shape[d] > 1]
+    run, run_axes = 1, []
+    while True:
+        nxt = [d for d in lanes if d not in run_axes and a.strides[d] == isz * run]
+        if not nxt:
+            break
+        run_axes.append(nxt[0])
+        run *= a.shape[nxt[0]]
+    if run * isz < 64:
+        return None
+    other = [d for d in lanes if d not in run_axes]
+    order = [0] + other + run_axes[::-1]
+    f = a.transpose(order + [d for d in range(1, a.ndim) if d not in lanes])
+    f = f.reshape((a.shape[0],) + tuple(a.shape[d] for d in other) + (run,), copy=False)
+    items = f.view(np.dtype((np.void, run * isz)))[..., 0]
+    return items, f, order
+
+
+def _block_sums(items: np.ndarray, f: np.ndarray, step: int, level: int = 1):
+    """(the sums of each whole block of `step` rows, from its first row one by one: (blocks, *lanes, run),
+    C-contiguous; the sum of the rows after them: (*lanes, run)), None for either that is empty."""
+    rows = items.shape[0]
+    full = rows // step
+    cut = full * step
+    sums = tail = None
+    reduce = np.add.reduce
+    lanes = items.shape[1:]
+    count = items.size // rows  # items per row
+    wide = count == 1 and items.itemsize >= WIDE  # numpy's inner loop runs along each row in place
+    if full and wide:
+        sums = reduce(f[:cut].reshape((full, step) + f.shape[1:]).swapaxes(0, 1), axis=0)
+    elif full:
+        # the buffer: (row in block, block, lanes), or (row in block, lanes, block) when the lanes are few
+        # and the blocks many, so that numpy's copy runs along the longer axis
+        blocks_last = 1 < count < full
+        blocks = items[:cut].reshape((full, step, count))
+        blocks = blocks.transpose(1, 2, 0) if blocks_last else blocks.swapaxes(0, 1)
+        slab = max(1, SLAB_BYTES // (step * count * items.itemsize))  # blocks moved at a time: kept in cache
+        slab = -(-full // -(-full // slab))  # slabs of equal size
+        buf = _scratch(step * min(slab, full) * count * items.itemsize).view(items.dtype)
+        buf = buf.reshape((step,) + blocks.shape[1:] if full <= slab else (step, count, slab) if blocks_last
+                          else (step, slab, count))
+        out = _scratch(full * count * items.itemsize, level).view(items.dtype).reshape(full, count)
+        for begin in range(0, full, slab):
+            end = min(full, begin + slab)
+            part = blocks[:, :, begin:end] if blocks_last else blocks[:, begin:end]
+            b = buf if part.shape == buf.shape else buf.reshape(-1)[:part.size].reshape(part.shape)
+            np.copyto(b, part)
+            if blocks_last:  # (step, count, n, run) summed into (count, n) items, then moved to (n, count)
+                sums = _scratch(part[0].size * items.itemsize, 5).view(f.dtype).reshape(count, -1)
+                reduce(b.view(f.dtype).reshape(step, count, -1), axis=0, out=sums)
+                np.copyto(out[begin:end], sums.view(items.dtype).T)
+            else:
+                reduce(b.view(f.dtype).reshape(step, -1), axis=0, out=out[begin:end].view(f.dtype).reshape(-1))
+        sums = out.view(f.dtype).reshape((full,) + f.shape[1:])
+    if cut + 1 == rows:
+        tail = f[cut]
+    elif cut < rows and wide:
+        tail = reduce(f[cut:], axis=0)
+    elif cut < rows:
+        buf = _scratch((rows - cut) * count * items.itemsize).view(items.dtype).reshape((rows - cut,) + lanes)
+        np.copyto(buf, items[cut:])
+        tail = reduce(buf.view(f.dtype).reshape(rows - cut, -1), axis=0).reshape(f.shape[1:])
+    return sums, tail
+
+
+SLAB_BYTES = 1 << 20  # a slab of moved rows: about an L2 cache
+_SCRATCH = threading.local()
+
+
+def _scratch(nbytes: int, slot: int = 0) -> np.ndarray:
+    """A byte buffer of at least `nbytes`, kept per thread and slot (a fresh one would be page-faulted in
+    at every call); what it held before is garbage.  Slot 0 holds the rows being moved, slot k the sums of
+    level k-1 until level k has read them."""
+    bufs = getattr(_SCRATCH, "bufs", None)
+    if bufs is None:
+        bufs = _SCRATCH.bufs = {}
+    buf = bufs.get(slot)
+    if buf is None or buf.size < nbytes:
+        buf = np.empty(max(nbytes, 4096), np.uint8)
+        if nbytes <= SCRATCH_MAX:
+            bufs[slot] = buf
+    return buf[:nbytes]
+
+
+SCRATCH_MAX = 1 << 24  # bytes kept per slot
+
+
+def _whole_rows(sums: np.ndarray):
+    """A C-contiguous (rows, ...) float array as (items of whole rows, its 2-D float view)."""
+    f = sums.reshape(sums.shape[0], -1)
+    return f.view(np.dtype((np.void, f.shape[1] * f.itemsize)))[:, 0], f
+
+
+def _fast_cascade(a: np.ndarray):
+    """cascade(a) by moving runs (see above); None where a's layout has no run to move."""
+    found = _runs(a)
+    if found is None:
+        return None
+    items, f, order = found
+    size = a.shape[0]
+    step = 1 << max(4, (size - 1).bit_length() // LEVELS)
+    blocks, acc0 = _block_sums(items, f, step)
+    acc1 = acc2 = acc3 = None
+    if blocks is not None:
+        groups, acc1 = _block_sums(*_whole_rows(blocks), step, 2)
+        if groups is not None:
+            supergroups, acc2 = _block_sums(*_whole_rows(groups), step, 3)
+            if supergroups is not None:
+                acc3 = _block_sums(*_whole_rows(supergroups), supergroups.shape[0] + 1, 4)[1]
+    terms = [term.reshape(f.shape[1:]) for term in (acc0, acc1, acc2, acc3) if term is not None]
+    total = terms[0].copy() if len(terms) == 1 else terms[0] + terms[1]  # never a view of a scratch buffer
+    for term in terms[2:]:
+        total = total + term
+    # f's lanes are a's in `order` (size-1 axes last): back to a's
+    lanes = [a.shape[d] for d in order[1:]]
+    total = total.reshape(lanes + [1] * (a.ndim - len(order)))
+    full_order = order[1:] + [d for d in range(1, a.ndim) if d not in order]
+    return total.transpose(np.argsort(full_order))
 
 
 def row_sum(a: np.ndarray) -> np.ndarray:
@@ -260,7 +405,14 @@ def _two_pass(view: np.ndarray, dims, lanes: int, threads: int):
     chunk = -(-n // count)
     s0, s1 = dims[0][1], dims[1][1]
     buffers = np.zeros((threads, 1), view.dtype)
-    for t, begin in enumerate(range(0, n, chunk)):
+    first = 0
+    if flat.shape[:2] == (1, 1) and s0 == 1 and chunk >= lanes and n >= FAST_MIN:
+        # one contiguous run: each whole chunk is one call of vectorized_inner_sum, the chunks its lanes
+        whole = n // chunk
+        run = flat[0, 0, :whole * chunk].reshape(whole, chunk).T
+        buffers[:whole, 0] = np.float64(0).astype(view.dtype) + inner_vector_sum(run, lanes)
+        first = whole * chunk
+    for t, begin in enumerate(range(first, n, chunk), start=first // chunk):
         parts = [np.zeros(1, view.dtype)]
         for pos, step0, step1, planes in _positions(size0, size1, begin, min(n, begin + chunk)):
             p, v1, v0 = pos // (size0 * size1), (pos // size0) % size1, pos % size0
