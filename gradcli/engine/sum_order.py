@@ -123,7 +123,7 @@ def cascade(a: np.ndarray) -> np.ndarray:
 # which is the block's order, lane by lane.
 
 FAST_MIN = 4096  # elements: below this the views cost more than they save
-WIDE = 2048  # bytes: runs at least this long are reduced where they are (no move)
+WIDE = 256  # bytes: runs at least this long are reduced where they are (no move)
 
 
 def _runs(a: np.ndarray):
@@ -236,14 +236,25 @@ def _fast_cascade(a: np.ndarray):
     step = 1 << max(4, (size - 1).bit_length() // LEVELS)
     blocks, acc0 = _block_sums(items, f, step)
     acc1 = acc2 = acc3 = None
-    if blocks is not None:
+    if blocks is not None and blocks.size >= FAST_MIN * step:
         groups, acc1 = _block_sums(*_whole_rows(blocks), step, 2)
         if groups is not None:
             supergroups, acc2 = _block_sums(*_whole_rows(groups), step, 3)
             if supergroups is not None:
                 acc3 = _block_sums(*_whole_rows(supergroups), supergroups.shape[0] + 1, 4)[1]
+    elif blocks is not None:  # few block sums: numpy's reduce in place costs less than moving them
+        blocks = blocks.reshape(blocks.shape[0], -1)
+        groups, acc1 = _chunked(blocks, step)
+        if groups is not None:
+            supergroups, acc2 = _chunked(groups, step)
+            acc3 = _seq(supergroups) if supergroups is not None else None
     terms = [term.reshape(f.shape[1:]) for term in (acc0, acc1, acc2, acc3) if term is not None]
-    total = terms[0].copy() if len(terms) == 1 else terms[0] + terms[1]  # never a view of a scratch buffer
+    if len(terms) > 1:
+        total = terms[0] + terms[1]
+    elif acc0 is not None and not np.may_share_memory(acc0, f):  # the rows' own sum, a fresh array
+        total = terms[0]
+    else:  # never a view of the input or of a scratch buffer
+        total = terms[0].copy()
     for term in terms[2:]:
         total = total + term
     # f's lanes are a's in `order` (size-1 axes last): back to a's
@@ -465,9 +476,13 @@ def torch_sum(x: np.ndarray, dims: tuple = (), keepdim: bool = False):
         except KeyError:
             run = _compile(x, dims, keepdim) if len(_COMPILED) < 4096 else None
             if run is None:
+                if len(_COMPILED) < 4096:
+                    _COMPILED[key] = _torch_sum  # the general path, without asking _compile again
                 return _torch_sum(x, dims, keepdim)
             _COMPILED[key] = run
         except TypeError:  # dims unhashable (a list)
+            return _torch_sum(x, dims, keepdim)
+        if run is _torch_sum:
             return _torch_sum(x, dims, keepdim)
         return run(x)
     return _torch_sum(x, dims, keepdim)
