@@ -134,7 +134,8 @@ def main():
                 fns["before"] = with_sum(base, gc_fn)
             t = race(fns, repeat)
             ref = max(t["numpy"], t.get("torch", 0.0))
-            line = f"{label:<42}{t['numpy'] * 1e3:>8.3f}" + (f"{t['torch'] * 1e3:>8.3f}" if "torch" in t else f"{'-':>8}")
+            line = f"{label:<42}{t['numpy'] * 1e3:>8.3f}"
+            line += f"{t['torch'] * 1e3:>8.3f}" if "torch" in t else f"{'-':>8}"
             if base is not None:
                 line += f"{t['before'] * 1e3:>8.3f}{t['before'] / ref:>6.2f}x"
             line += f"{t['gradcli'] * 1e3:>9.3f}{t['gradcli'] / ref:>6.2f}x"

@@ -1,7 +1,8 @@
 """float32/float64 sum, mean and nansum in ATen's summation order, bit for bit, against
-tests/goldens/sum_order.json.gz (scripts/make_sum_order_goldens.py): every length 1..300 and the powers of
-two +-1 up to 2**16 and 10**5, every dim / pair of dims / all dims of 2-D and 3-D tensors in every memory
-layout, keepdim, 1-4 threads, mean's gradient, and issue 28's randn examples.  numpy's pairwise sum differs
+tests/goldens/sum_order.json.gz (scripts/make_sum_order_goldens.py): every length 1..300, the powers of
+two +-1 up to 2**16, 10**5 and large lengths up to 2**21 + 17 (every level of the cascade, rows moved in
+several slabs), every dim / pair of dims / all dims of 2-D and 3-D tensors up to 10**6 elements in every
+memory layout, keepdim, 1-4 threads, mean's gradient, and issue 28's randn examples.  numpy's pairwise sum differs
 from torch on most of these cases (checked below, so the goldens cannot pass by accident)."""
 
 from __future__ import annotations
