@@ -271,12 +271,33 @@ def row_sum(a: np.ndarray) -> np.ndarray:
     if not rows:
         return _seq(a)
     partial = cascade(a[:rows * ILP].reshape((rows, ILP) + a.shape[1:]))
+    if partial.ndim > 2 and partial[0].size >= FAST_MIN:
+        inner = np.moveaxis(partial, (0, 1), (-2, -1))
+        if inner.flags.c_contiguous:  # the fast cascade's (lanes..., ILP, vector): add whole planes
+            return _partials_by_planes(inner, a[rows * ILP:])
     p0 = partial[0]
     for j in range(rows * ILP, n):
         p0 = p0 + a[j]
     for k in range(1, ILP):
         p0 = p0 + partial[k]
     return p0
+
+
+def _partials_by_planes(inner: np.ndarray, tail: np.ndarray) -> np.ndarray:
+    """row_sum's last additions (the tail rows into the first partial, then the partials one by one) on
+    partials laid out (lanes..., ILP, vector): each vector is moved as one item so that every partial is a
+    contiguous plane (lanes..., vector) and each addition one long numpy loop (adding the strided views
+    directly runs numpy's inner loop over one vector per lane)."""
+    width = inner.shape[-1]
+    items = inner.view(np.dtype((np.void, width * inner.itemsize)))[..., 0]  # (lanes..., ILP)
+    planes = np.ascontiguousarray(np.moveaxis(items, -1, 0)).view(inner.dtype)
+    planes = planes.reshape((inner.shape[-2],) + inner.shape[:-2] + (width,))  # (ILP, lanes..., vector)
+    p0 = planes[0]
+    for j in range(tail.shape[0]):
+        p0 = p0 + np.moveaxis(tail[j], 0, -1)
+    for k in range(1, ILP):
+        p0 = p0 + planes[k]
+    return np.moveaxis(p0, -1, 0)
 
 
 def inner_vector_sum(a: np.ndarray, lanes: int) -> np.ndarray:
