@@ -305,6 +305,13 @@ def inner_vector_sum(a: np.ndarray, lanes: int) -> np.ndarray:
     n = a.shape[0]
     vec = n // lanes
     acc = row_sum(a[:vec * lanes].reshape((vec, lanes) + a.shape[1:]))
+    if a.ndim == 2 and a.shape[1] >= FAST_MIN // lanes and acc.strides[1] == lanes * a.itemsize:
+        # many lanes, the vectors' lanes adjacent (_partials_by_planes): one addition per term over all lanes
+        terms = [a[k] for k in range(vec * lanes, n)] + [acc[k] for k in range(lanes)]
+        total = terms[0] + terms[1]
+        for term in terms[2:]:
+            np.add(total, term, out=total)
+        return total
     return _seq(np.concatenate([a[vec * lanes:], acc]) if vec * lanes < n else acc)
 
 
