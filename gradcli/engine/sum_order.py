@@ -129,8 +129,8 @@ WIDE = 256  # bytes: runs at least this long are reduced where they are (no move
 def _runs(a: np.ndarray):
     """a's lanes (axes 1...) as (runs, f): runs an item array (rows, *other lanes) whose items are the
     contiguous run of elements each row holds at each other lane, f the float array (rows, *other lanes,
-    run) it views, with `back` the transposition of f's lanes to a's; None when a's lanes hold no
-    contiguous run of at least 64 bytes."""
+    run) it views, and the order of a's axes in f; None when a's lanes hold no contiguous run of 64 bytes
+    or more, or one of WIDE bytes or more (numpy's loops over it in place cost less than moving it)."""
     isz = a.itemsize
     lanes = [d for d in range(1, a.ndim) if a.shape[d] > 1]
     run, run_axes = 1, []
@@ -140,7 +140,7 @@ def _runs(a: np.ndarray):
             break
         run_axes.append(nxt[0])
         run *= a.shape[nxt[0]]
-    if run * isz < 64:
+    if not 64 <= run * isz < WIDE:  # too short to move, or long enough for numpy's loop in place
         return None
     other = [d for d in lanes if d not in run_axes]
     order = [0] + other + run_axes[::-1]
