@@ -222,7 +222,7 @@ def _scratch(nbytes: int, slot: int = 0) -> np.ndarray:
     return buf[:nbytes]
 
 
-SCRATCH_MAX = 1 << 24  # bytes kept per slot
+SCRATCH_MAX = 1 << 22  # bytes kept per slot and thread (larger ones are allocated per call)
 
 
 def _whole_rows(sums: np.ndarray):

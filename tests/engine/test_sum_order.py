@@ -153,3 +153,21 @@ def test_results_are_contiguous_as_torch_outputs():
             out = sum_order.torch_sum(base.transpose(perm), dims)
             assert out.flags.c_contiguous, (perm, dims)
     assert sum_order.torch_sum(base.transpose(2, 0, 1)[:, :1], (1,)).flags.c_contiguous
+
+
+def test_concurrent_large_sums_keep_their_own_buffers(monkeypatch):
+    """The fast cascade moves rows through per-thread scratch buffers: sums running at once in several
+    threads (numpy releases the GIL while it copies and adds) still give the recorded bits."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    jobs = []
+    for key in [("sum", "float32", (1000000,)), ("sum", "float64", (1000003,)), ("sum", "float32", (1000, 1000))]:
+        base = base_of(*key)
+        for case in GROUPS[key]:
+            if case["threads"] == 2 and (case["dims"] is None or len(case["dims"]) == 1):
+                jobs.append((case, base))
+    assert len(jobs) >= 5
+    monkeypatch.setattr(kernels, "THREADS", 2)
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(lambda job: digest(run(*job).array) == job[0]["out"], jobs * 3))
+    assert all(results)
