@@ -488,14 +488,32 @@ def _parallel_dims(view, dims, lanes, threads, itemsize):
     count = min(threads, cols)
     chunk = -(-cols // count)
     multiple = 128 // itemsize if dims[1][1] == 1 else 1
-    parts = []
+    bounds = []
     for begin in range(0, cols, chunk):
         end = min(cols, begin + chunk)
         begin -= begin % multiple
         if end != cols:
             end -= end % multiple
         if begin < end:
-            parts.append(_serial(view[..., begin:end, :], dims, lanes))
+            bounds.append((begin, end))
+    (size0, s0, _, _), (_, s1, _, _) = dims[:2]
+    columns = [not (s0 == 1 and size0 >= lanes) and not (s0 < s1 and not (s1 == 1 and end - begin >= lanes))
+               for begin, end in bounds]  # _loop2d's choice for each part
+    if view.ndim == 2 and s0 and s1 and all(columns):
+        # each part is one call of the 2-D loop summing columns (_loop2d's _columns): its whole groups of
+        # columns get each column's cascade, which does not depend on the grouping; one cascade over all
+        # the columns serves every part
+        a = view.T
+        whole = cascade(a)
+        out = []
+        for begin, end in bounds:
+            group = ILP * lanes if s1 == 1 and end - begin >= lanes else ILP
+            cut = begin + (end - begin) // group * group
+            out.append(whole[begin:cut])
+            if cut < end:
+                out.append(row_sum(a[:, cut:end]))
+        return np.concatenate(out)
+    parts = [_serial(view[..., begin:end, :], dims, lanes) for begin, end in bounds]
     return np.concatenate(parts, axis=-1)
 
 
