@@ -165,6 +165,13 @@ def _block_sums(items: np.ndarray, f: np.ndarray, step: int, level: int = 1):
     reduce = np.add.reduce
     lanes = items.shape[1:]
     count = items.size // rows  # items per row
+    per_lane = min(rows, step) * items.itemsize  # the buffer's bytes for one lane
+    if items.ndim == 2 and count * per_lane > 2 * SLAB_BYTES:  # many lanes: a slab of lanes at a time
+        width = max(1, SLAB_BYTES // per_lane)
+        parts = [_block_sums(items[:, k:k + width], f[:, k:k + width], step, level) for k in range(0, count, width)]
+        sums = None if full == 0 else np.concatenate([np.array(p[0]) for p in parts], axis=1)
+        tail = None if cut == rows else np.concatenate([p[1] for p in parts], axis=0)
+        return sums, tail
     wide = count == 1 and items.itemsize >= WIDE  # numpy's inner loop runs along each row in place
     if full and wide:
         sums = reduce(f[:cut].reshape((full, step) + f.shape[1:]).swapaxes(0, 1), axis=0)
