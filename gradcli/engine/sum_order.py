@@ -150,7 +150,7 @@ def _runs(a: np.ndarray):
     other = [d for d in lanes if d not in run_axes]
     order = [0] + other + run_axes[::-1]
     f = a.transpose(order + [d for d in range(1, a.ndim) if d not in lanes])
-    f = f.reshape((a.shape[0],) + tuple(a.shape[d] for d in other) + (run,), copy=False)
+    f = f.reshape((a.shape[0],) + tuple(a.shape[d] for d in other) + (run,))  # merges the run's axes: no copy
     items = f.view(np.dtype((np.void, run * isz)))[..., 0]
     return items, f, order
 
