@@ -147,10 +147,14 @@ def _runs(a: np.ndarray):
         run *= a.shape[nxt[0]]
     if not 64 <= run * isz < WIDE:  # too short to move, or long enough for numpy's loop in place
         return None
-    other = [d for d in lanes if d not in run_axes]
+    other = sorted((d for d in lanes if d not in run_axes), key=lambda d: -a.strides[d])  # memory order
     order = [0] + other + run_axes[::-1]
     f = a.transpose(order + [d for d in range(1, a.ndim) if d not in lanes])
-    f = f.reshape((a.shape[0],) + tuple(a.shape[d] for d in other) + (run,))  # merges the run's axes: no copy
+    lane_shape = [a.shape[d] for d in other]
+    for i in range(len(other) - 1, 0, -1):  # other lanes that step evenly through memory make one axis
+        if a.strides[other[i - 1]] == a.strides[other[i]] * a.shape[other[i]]:
+            lane_shape[i - 1:i + 1] = [lane_shape[i - 1] * lane_shape[i]]
+    f = f.reshape((a.shape[0],) + tuple(lane_shape) + (run,))  # merges axes that are one: no copy
     items = f.view(np.dtype((np.void, run * isz)))[..., 0]
     return items, f, order
 
@@ -317,7 +321,7 @@ def inner_vector_sum(a: np.ndarray, lanes: int) -> np.ndarray:
     n = a.shape[0]
     vec = n // lanes
     acc = row_sum(a[:vec * lanes].reshape((vec, lanes) + a.shape[1:]))
-    if a.ndim == 2 and a.shape[1] >= FAST_MIN // lanes and acc.strides[1] == lanes * a.itemsize:
+    if a.ndim > 1 and acc[0].size >= FAST_MIN // lanes and np.moveaxis(acc, 0, -1).flags.c_contiguous:
         # many lanes, the vectors' lanes adjacent (_partials_by_planes): one addition per term over all lanes
         terms = [a[k] for k in range(vec * lanes, n)] + [acc[k] for k in range(lanes)]
         total = terms[0] + terms[1]
