@@ -24,8 +24,9 @@ sequential additions along a cascade's block (at most 2**p of them) are a Python
 are short contiguous runs (a row of 4 vectors is 128 bytes), numpy reducing them in place would run its inner
 loop over one run at a time: the runs are moved as items of a void dtype into a cache-sized buffer ordered
 (row in block, block, lanes), and each level is one reduce over the buffer's outer axis (_fast_cascade), which
-adds in the block's order lane by lane.  A whole sum of 10**6 elements costs about 2.5x (float32) / 4x
-(float64) numpy's own sum: the move and the reduce are each about one pass of numpy's sum.
+adds in the block's order lane by lane.  A whole sum of 10**6 elements costs about 2.6-2.9x (float32) /
+4.5x (float64) numpy's own sum (benchmarks/bench_sum.py): the move and the reduce each cost about one pass of
+numpy's sum.
 
 Small sums are per-call overhead: torch_sum compiles, once per layout (shape, strides, dtype, dims, keepdim,
 threads), a closure doing only the numpy calls its plan needs (_compile: whole contiguous sums and one call
