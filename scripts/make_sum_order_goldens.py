@@ -1,9 +1,11 @@
 """Generate tests/goldens/sum_order.json.gz: PyTorch 2.13's float32/float64 sum, mean and nansum, bit for bit
 (SHA-256 of the output's bytes), over every length 1..300, the powers of two +-1 up to 2**16, the thread-split
-boundaries and 10**5; over every dim, pair of dims and all dims of 2-D and 3-D tensors in every memory layout
-(each permutation of a contiguous tensor), with and without keepdim; with 1, 2 and 4 threads where the input
-has 32768 elements or more (ATen splits the work there; the test sets gradcli's thread count to the
-recorded one); mean's float32 gradient; and the examples of issue 28 (randn rows summed over each dim).
+boundaries, 10**5 and large lengths up to 2**21 + 17 (every level of the cascade, several slabs of moved
+rows); over every dim, pair of dims and all dims of 2-D and 3-D tensors in every memory layout (each
+permutation of a contiguous tensor), with and without keepdim, up to 10**6 elements; with 1, 2, 3 and 4
+threads where the input has 32768 elements or more (ATen splits the work there; the test sets gradcli's
+thread count to the recorded one); mean's float32 gradient; and the examples of issue 28 (randn rows summed
+over each dim).
 The values are a deterministic hash of the index with mixed signs and magnitudes (2**-12 .. 2**11), rebuilt
 exactly by the test.  Dev-only: the test suite never imports torch.
 
@@ -29,6 +31,10 @@ SHAPES_2D = [(3, 8), (8, 3), (5, 16), (16, 5), (100, 9), (100, 8), (9, 100), (33
              (40, 1000), (7, 5000), (5000, 7), (2, 40000), (40000, 2), (300, 200)]
 SHAPES_3D = [(2, 3, 4), (5, 7, 9), (4, 1, 9), (16, 17, 33), (64, 65, 9), (3, 200, 100), (100, 3, 200), (50, 30, 40),
              (17, 33, 129)]
+# the sizes where gradcli moves rows through a cache-sized buffer in several slabs, and the cascade's upper
+# levels fill: 4096 blocks of 16 rows (2**21 float32 elements per thread) reach its last level
+LARGE_LENGTHS = [131073, 10 ** 6, 10 ** 6 + 3, 2 ** 21 + 17]
+LARGE_SHAPES = [(1000, 1000), (10000, 100), (100, 10000), (100, 100, 100), (64, 100, 160)]
 
 
 def values(shape, dtype: str, salt: int = 0) -> np.ndarray:
@@ -79,6 +85,22 @@ def main():
                 torch.set_num_threads(threads)
                 record(cases, values((n,), dtype, n), (0,), None, False, ("sum",), threads)
         torch.set_num_threads(default_threads)
+        for n in LARGE_LENGTHS:
+            base = values((n,), dtype, n)
+            record(cases, base, (0,), None, False, ("sum", "mean"), default_threads)
+            for threads in (1, 3, 4):
+                torch.set_num_threads(threads)
+                record(cases, base, (0,), None, False, ("sum",), threads)
+            torch.set_num_threads(default_threads)
+        for shape in LARGE_SHAPES:
+            base = values(shape, dtype, sum(shape))
+            for perm in layouts(len(shape)):
+                for i, dims in enumerate(dimsets(len(shape))):
+                    record(cases, base, perm, dims, i % 2 == 1, ("sum", "mean"), default_threads)
+                    torch.set_num_threads(1)
+                    record(cases, base, perm, dims, False, ("sum",), 1)
+                    torch.set_num_threads(default_threads)
+                record(cases, base, perm, None, False, ("sum",), default_threads)
         for shape in SHAPES_2D + SHAPES_3D:
             base = values(shape, dtype, sum(shape))
             for perm in layouts(len(shape)):

@@ -20,7 +20,13 @@ ATen (aten/src/ATen/native/cpu/SumKernel.cpp, cascade_sum) sums through a reduct
    (p = max(4, ceil(log2 n) / 4)), blocks into level sums flushed every 2**p of them, over 4 levels.
 
 Everything is computed on numpy views, vectorised over every run that has the same shape; only the
-sequential additions along a cascade's block (at most 2**p of them) are a Python loop.
+sequential additions along a cascade's block (at most 2**p of them) are a Python loop.  Where a cascade's rows
+are short contiguous runs (a row of 4 vectors is 128 bytes), numpy reducing them in place would run its inner
+loop over one run at a time: the runs are moved as items of a void dtype into a cache-sized buffer ordered
+(row in block, block, lanes), and each level is one reduce over the buffer's outer axis (_fast_cascade), which
+adds in the block's order lane by lane.  A whole sum of 10**6 elements costs about 2.6-2.9x (float32) /
+4.5x (float64) numpy's own sum (benchmarks/bench_sum.py): the move and the reduce each cost about one pass of
+numpy's sum.
 
 Small sums are per-call overhead: torch_sum compiles, once per layout (shape, strides, dtype, dims, keepdim,
 threads), a closure doing only the numpy calls its plan needs (_compile: whole contiguous sums and one call
@@ -33,6 +39,7 @@ from __future__ import annotations
 import functools
 import math
 import operator
+import threading
 
 import numpy as np
 
@@ -91,6 +98,10 @@ def _chunked(a: np.ndarray, step: int):
 
 def cascade(a: np.ndarray) -> np.ndarray:
     """multi_row_sum along axis 0."""
+    if a.size >= FAST_MIN and a.ndim > 1:
+        total = _fast_cascade(a)
+        if total is not None:
+            return total
     size = a.shape[0]
     step = 1 << max(4, (size - 1).bit_length() // LEVELS)
     if size < step:
@@ -108,6 +119,168 @@ def cascade(a: np.ndarray) -> np.ndarray:
     return total
 
 
+# -- the fast path: rows moved as items, so that every addition is a long run ------------------------------
+#
+# A cascade adds whole rows, each a run of W = ILP * lanes contiguous elements (128 bytes) or of a row's
+# columns, over every other lane.  numpy reducing the rows in place runs its inner loop over one run: one
+# call per 128 bytes, 4-8 times numpy's own sum.  Moving each run as one item (a void dtype of the run's
+# bytes) into a buffer ordered (row within the block, block, lanes) makes every level one reduce over the
+# buffer's outer axis, its inner loop the whole buffer row: numpy adds those rows one by one (_ordered_reduce),
+# which is the block's order, lane by lane.
+
+FAST_MIN = 4096  # elements: below this the views cost more than they save
+WIDE = 256  # bytes: runs at least this long are reduced where they are (no move)
+
+
+def _runs(a: np.ndarray):
+    """a's lanes (axes 1...) as (runs, f): runs an item array (rows, *other lanes) whose items are the
+    contiguous run of elements each row holds at each other lane, f the float array (rows, *other lanes,
+    run) it views, and the order of a's axes in f; None when a's lanes hold no contiguous run of 64 bytes
+    or more, or one of WIDE bytes or more (numpy's loops over it in place cost less than moving it)."""
+    isz = a.itemsize
+    lanes = [d for d in range(1, a.ndim) if a.shape[d] > 1]
+    run, run_axes = 1, []
+    while True:
+        nxt = [d for d in lanes if d not in run_axes and a.strides[d] == isz * run]
+        if not nxt:
+            break
+        run_axes.append(nxt[0])
+        run *= a.shape[nxt[0]]
+    if not 64 <= run * isz < WIDE:  # too short to move, or long enough for numpy's loop in place
+        return None
+    other = sorted((d for d in lanes if d not in run_axes), key=lambda d: -a.strides[d])  # memory order
+    order = [0] + other + run_axes[::-1]
+    f = a.transpose(order + [d for d in range(1, a.ndim) if d not in lanes])
+    lane_shape = [a.shape[d] for d in other]
+    for i in range(len(other) - 1, 0, -1):  # other lanes that step evenly through memory make one axis
+        if a.strides[other[i - 1]] == a.strides[other[i]] * a.shape[other[i]]:
+            lane_shape[i - 1:i + 1] = [lane_shape[i - 1] * lane_shape[i]]
+    f = f.reshape((a.shape[0],) + tuple(lane_shape) + (run,))  # merges axes that are one: no copy
+    items = f.view(np.dtype((np.void, run * isz)))[..., 0]
+    return items, f, order
+
+
+def _block_sums(items: np.ndarray, f: np.ndarray, step: int, level: int = 1):
+    """(the sums of each whole block of `step` rows, from its first row one by one: (blocks, *lanes, run),
+    C-contiguous; the sum of the rows after them: (*lanes, run)), None for either that is empty."""
+    rows = items.shape[0]
+    full = rows // step
+    cut = full * step
+    sums = tail = None
+    reduce = np.add.reduce
+    lanes = items.shape[1:]
+    count = items.size // rows  # items per row
+    per_lane = min(rows, step) * items.itemsize  # the buffer's bytes for one lane
+    if items.ndim == 2 and count * per_lane > 2 * SLAB_BYTES:  # many lanes: a slab of lanes at a time
+        width = max(1, SLAB_BYTES // per_lane)
+        parts = [_block_sums(items[:, k:k + width], f[:, k:k + width], step, level) for k in range(0, count, width)]
+        sums = None if full == 0 else np.concatenate([np.array(p[0]) for p in parts], axis=1)
+        tail = None if cut == rows else np.concatenate([p[1] for p in parts], axis=0)
+        return sums, tail
+    wide = count == 1 and items.itemsize >= WIDE  # numpy's inner loop runs along each row in place
+    if full and wide:
+        sums = reduce(f[:cut].reshape((full, step) + f.shape[1:]).swapaxes(0, 1), axis=0)
+    elif full:
+        # the buffer: (row in block, block, lanes), or (row in block, lanes, block) when the lanes are few
+        # and the blocks many, so that numpy's copy runs along the longer axis
+        blocks_last = 1 < count < full
+        blocks = items[:cut].reshape((full, step, count))
+        blocks = blocks.transpose(1, 2, 0) if blocks_last else blocks.swapaxes(0, 1)
+        slab = max(1, SLAB_BYTES // (step * count * items.itemsize))  # blocks moved at a time: kept in cache
+        slab = -(-full // -(-full // slab))  # slabs of equal size
+        buf = _scratch(step * min(slab, full) * count * items.itemsize).view(items.dtype)
+        buf = buf.reshape((step,) + blocks.shape[1:] if full <= slab else (step, count, slab) if blocks_last
+                          else (step, slab, count))
+        out = _scratch(full * count * items.itemsize, level).view(items.dtype).reshape(full, count)
+        for begin in range(0, full, slab):
+            end = min(full, begin + slab)
+            part = blocks[:, :, begin:end] if blocks_last else blocks[:, begin:end]
+            b = buf if part.shape == buf.shape else buf.reshape(-1)[:part.size].reshape(part.shape)
+            np.copyto(b, part)
+            if blocks_last:  # (step, count, n, run) summed into (count, n) items, then moved to (n, count)
+                sums = _scratch(part[0].size * items.itemsize, 5).view(f.dtype).reshape(count, -1)
+                reduce(b.view(f.dtype).reshape(step, count, -1), axis=0, out=sums)
+                np.copyto(out[begin:end], sums.view(items.dtype).T)
+            else:
+                reduce(b.view(f.dtype).reshape(step, -1), axis=0, out=out[begin:end].view(f.dtype).reshape(-1))
+        sums = out.view(f.dtype).reshape((full,) + f.shape[1:])
+    if cut + 1 == rows:
+        tail = f[cut]
+    elif cut < rows and wide:
+        tail = reduce(f[cut:], axis=0)
+    elif cut < rows:
+        buf = _scratch((rows - cut) * count * items.itemsize).view(items.dtype).reshape((rows - cut,) + lanes)
+        np.copyto(buf, items[cut:])
+        tail = reduce(buf.view(f.dtype).reshape(rows - cut, -1), axis=0).reshape(f.shape[1:])
+    return sums, tail
+
+
+SLAB_BYTES = 1 << 20  # a slab of moved rows: about an L2 cache
+_SCRATCH = threading.local()
+
+
+def _scratch(nbytes: int, slot: int = 0) -> np.ndarray:
+    """A byte buffer of at least `nbytes`, kept per thread and slot (a fresh one would be page-faulted in
+    at every call); what it held before is garbage.  Slot 0 holds the rows being moved, slot k the sums of
+    level k-1 until level k has read them."""
+    bufs = getattr(_SCRATCH, "bufs", None)
+    if bufs is None:
+        bufs = _SCRATCH.bufs = {}
+    buf = bufs.get(slot)
+    if buf is None or buf.size < nbytes:
+        buf = np.empty(max(nbytes, 4096), np.uint8)
+        if nbytes <= SCRATCH_MAX:
+            bufs[slot] = buf
+    return buf[:nbytes]
+
+
+SCRATCH_MAX = 1 << 22  # bytes kept per slot and thread (larger ones are allocated per call)
+
+
+def _whole_rows(sums: np.ndarray):
+    """A C-contiguous (rows, ...) float array as (items of whole rows, its 2-D float view)."""
+    f = sums.reshape(sums.shape[0], -1)
+    return f.view(np.dtype((np.void, f.shape[1] * f.itemsize)))[:, 0], f
+
+
+def _fast_cascade(a: np.ndarray):
+    """cascade(a) by moving runs (see above); None where a's layout has no run to move."""
+    found = _runs(a)
+    if found is None:
+        return None
+    items, f, order = found
+    size = a.shape[0]
+    step = 1 << max(4, (size - 1).bit_length() // LEVELS)
+    blocks, acc0 = _block_sums(items, f, step)
+    acc1 = acc2 = acc3 = None
+    if blocks is not None and blocks.size >= FAST_MIN * step:
+        groups, acc1 = _block_sums(*_whole_rows(blocks), step, 2)
+        if groups is not None:
+            supergroups, acc2 = _block_sums(*_whole_rows(groups), step, 3)
+            if supergroups is not None:
+                acc3 = _block_sums(*_whole_rows(supergroups), supergroups.shape[0] + 1, 4)[1]
+    elif blocks is not None:  # few block sums: numpy's reduce in place costs less than moving them
+        blocks = blocks.reshape(blocks.shape[0], -1)
+        groups, acc1 = _chunked(blocks, step)
+        if groups is not None:
+            supergroups, acc2 = _chunked(groups, step)
+            acc3 = _seq(supergroups) if supergroups is not None else None
+    terms = [term.reshape(f.shape[1:]) for term in (acc0, acc1, acc2, acc3) if term is not None]
+    if len(terms) > 1:
+        total = terms[0] + terms[1]
+    elif acc0 is not None and not np.may_share_memory(acc0, f):  # the rows' own sum, a fresh array
+        total = terms[0]
+    else:  # never a view of the input or of a scratch buffer
+        total = terms[0].copy()
+    for term in terms[2:]:
+        total = total + term
+    # f's lanes are a's in `order` (size-1 axes last): back to a's
+    lanes = [a.shape[d] for d in order[1:]]
+    total = total.reshape(lanes + [1] * (a.ndim - len(order)))
+    full_order = order[1:] + [d for d in range(1, a.ndim) if d not in order]
+    return total.transpose(np.argsort(full_order))
+
+
 def row_sum(a: np.ndarray) -> np.ndarray:
     """row_sum along axis 0: rows of ILP by one cascade, the tail into the first partial, the partials."""
     n = a.shape[0]
@@ -115,6 +288,10 @@ def row_sum(a: np.ndarray) -> np.ndarray:
     if not rows:
         return _seq(a)
     partial = cascade(a[:rows * ILP].reshape((rows, ILP) + a.shape[1:]))
+    if partial.ndim > 2 and partial[0].size >= FAST_MIN:
+        inner = np.moveaxis(partial, (0, 1), (-2, -1))
+        if inner.flags.c_contiguous:  # the fast cascade's (lanes..., ILP, vector): add whole planes
+            return _partials_by_planes(inner, a[rows * ILP:])
     p0 = partial[0]
     for j in range(rows * ILP, n):
         p0 = p0 + a[j]
@@ -123,11 +300,35 @@ def row_sum(a: np.ndarray) -> np.ndarray:
     return p0
 
 
+def _partials_by_planes(inner: np.ndarray, tail: np.ndarray) -> np.ndarray:
+    """row_sum's last additions (the tail rows into the first partial, then the partials one by one) on
+    partials laid out (lanes..., ILP, vector): each vector is moved as one item so that every partial is a
+    contiguous plane (lanes..., vector) and each addition one long numpy loop (adding the strided views
+    directly runs numpy's inner loop over one vector per lane)."""
+    width = inner.shape[-1]
+    items = inner.view(np.dtype((np.void, width * inner.itemsize)))[..., 0]  # (lanes..., ILP)
+    planes = np.ascontiguousarray(np.moveaxis(items, -1, 0)).view(inner.dtype)
+    planes = planes.reshape((inner.shape[-2],) + inner.shape[:-2] + (width,))  # (ILP, lanes..., vector)
+    p0 = planes[0]
+    for j in range(tail.shape[0]):
+        p0 = p0 + np.moveaxis(tail[j], 0, -1)
+    for k in range(1, ILP):
+        p0 = p0 + planes[k]
+    return np.moveaxis(p0, -1, 0)
+
+
 def inner_vector_sum(a: np.ndarray, lanes: int) -> np.ndarray:
     """vectorized_inner_sum along axis 0: row_sum over whole vectors, then the tail and the lanes from 0."""
     n = a.shape[0]
     vec = n // lanes
     acc = row_sum(a[:vec * lanes].reshape((vec, lanes) + a.shape[1:]))
+    if a.ndim > 1 and acc[0].size >= FAST_MIN // lanes and np.moveaxis(acc, 0, -1).flags.c_contiguous:
+        # many lanes, the vectors' lanes adjacent (_partials_by_planes): one addition per term over all lanes
+        terms = [a[k] for k in range(vec * lanes, n)] + [acc[k] for k in range(lanes)]
+        total = terms[0] + terms[1]
+        for term in terms[2:]:
+            np.add(total, term, out=total)
+        return total
     return _seq(np.concatenate([a[vec * lanes:], acc]) if vec * lanes < n else acc)
 
 
@@ -260,7 +461,14 @@ def _two_pass(view: np.ndarray, dims, lanes: int, threads: int):
     chunk = -(-n // count)
     s0, s1 = dims[0][1], dims[1][1]
     buffers = np.zeros((threads, 1), view.dtype)
-    for t, begin in enumerate(range(0, n, chunk)):
+    first = 0
+    if flat.shape[:2] == (1, 1) and s0 == 1 and chunk >= lanes and n >= FAST_MIN:
+        # one contiguous run: each whole chunk is one call of vectorized_inner_sum, the chunks its lanes
+        whole = n // chunk
+        run = flat[0, 0, :whole * chunk].reshape(whole, chunk).T
+        buffers[:whole, 0] = np.float64(0).astype(view.dtype) + inner_vector_sum(run, lanes)
+        first = whole * chunk
+    for t, begin in enumerate(range(first, n, chunk), start=first // chunk):
         parts = [np.zeros(1, view.dtype)]
         for pos, step0, step1, planes in _positions(size0, size1, begin, min(n, begin + chunk)):
             p, v1, v0 = pos // (size0 * size1), (pos // size0) % size1, pos % size0
@@ -292,14 +500,36 @@ def _parallel_dims(view, dims, lanes, threads, itemsize):
     count = min(threads, cols)
     chunk = -(-cols // count)
     multiple = 128 // itemsize if dims[1][1] == 1 else 1
-    parts = []
+    bounds = []
     for begin in range(0, cols, chunk):
         end = min(cols, begin + chunk)
         begin -= begin % multiple
         if end != cols:
             end -= end % multiple
         if begin < end:
-            parts.append(_serial(view[..., begin:end, :], dims, lanes))
+            bounds.append((begin, end))
+    (size0, s0, _, _), (_, s1, _, _) = dims[:2]
+    columns = [not (s0 == 1 and size0 >= lanes) and not (s0 < s1 and not (s1 == 1 and end - begin >= lanes))
+               for begin, end in bounds]  # _loop2d's choice for each part
+    if view.ndim == 2 and s0 and s1 and all(columns):
+        # each part is one call of the 2-D loop summing columns (_loop2d's _columns): its whole groups of
+        # columns get each column's cascade, which does not depend on the grouping; one cascade over all
+        # the columns serves every part
+        a = view.T
+        whole = cascade(a)
+        out = []
+        for begin, end in bounds:
+            group = ILP * lanes if s1 == 1 and end - begin >= lanes else ILP
+            cut = begin + (end - begin) // group * group
+            out.append(whole[begin:cut])
+            if cut < end:
+                out.append(row_sum(a[:, cut:end]))
+        return np.concatenate(out)
+    if s0 and s1 and not any(columns):
+        # every part sums each of its columns (output elements) on its own (inner_vector_sum or row_sum,
+        # lane by lane): the split changes nothing, one call over all of dim 1 gives the same bits
+        return _serial(view, dims, lanes)
+    parts = [_serial(view[..., begin:end, :], dims, lanes) for begin, end in bounds]
     return np.concatenate(parts, axis=-1)
 
 
@@ -313,9 +543,13 @@ def torch_sum(x: np.ndarray, dims: tuple = (), keepdim: bool = False):
         except KeyError:
             run = _compile(x, dims, keepdim) if len(_COMPILED) < 4096 else None
             if run is None:
+                if len(_COMPILED) < 4096:
+                    _COMPILED[key] = _torch_sum  # the general path, without asking _compile again
                 return _torch_sum(x, dims, keepdim)
             _COMPILED[key] = run
         except TypeError:  # dims unhashable (a list)
+            return _torch_sum(x, dims, keepdim)
+        if run is _torch_sum:
             return _torch_sum(x, dims, keepdim)
         return run(x)
     return _torch_sum(x, dims, keepdim)

@@ -1,7 +1,8 @@
 """float32/float64 sum, mean and nansum in ATen's summation order, bit for bit, against
-tests/goldens/sum_order.json.gz (scripts/make_sum_order_goldens.py): every length 1..300 and the powers of
-two +-1 up to 2**16 and 10**5, every dim / pair of dims / all dims of 2-D and 3-D tensors in every memory
-layout, keepdim, 1-4 threads, mean's gradient, and issue 28's randn examples.  numpy's pairwise sum differs
+tests/goldens/sum_order.json.gz (scripts/make_sum_order_goldens.py): every length 1..300, the powers of
+two +-1 up to 2**16, 10**5 and large lengths up to 2**21 + 17 (every level of the cascade, rows moved in
+several slabs), every dim / pair of dims / all dims of 2-D and 3-D tensors up to 10**6 elements in every
+memory layout, keepdim, 1-4 threads, mean's gradient, and issue 28's randn examples.  numpy's pairwise sum differs
 from torch on most of these cases (checked below, so the goldens cannot pass by accident)."""
 
 from __future__ import annotations
@@ -152,3 +153,21 @@ def test_results_are_contiguous_as_torch_outputs():
             out = sum_order.torch_sum(base.transpose(perm), dims)
             assert out.flags.c_contiguous, (perm, dims)
     assert sum_order.torch_sum(base.transpose(2, 0, 1)[:, :1], (1,)).flags.c_contiguous
+
+
+def test_concurrent_large_sums_keep_their_own_buffers(monkeypatch):
+    """The fast cascade moves rows through per-thread scratch buffers: sums running at once in several
+    threads (numpy releases the GIL while it copies and adds) still give the recorded bits."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    jobs = []
+    for key in [("sum", "float32", (1000000,)), ("sum", "float64", (1000003,)), ("sum", "float32", (1000, 1000))]:
+        base = base_of(*key)
+        for case in GROUPS[key]:
+            if case["threads"] == 2 and (case["dims"] is None or len(case["dims"]) == 1):
+                jobs.append((case, base))
+    assert len(jobs) >= 5
+    monkeypatch.setattr(kernels, "THREADS", 2)
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(lambda job: digest(run(*job).array) == job[0]["out"], jobs * 3))
+    assert all(results)
