@@ -130,13 +130,18 @@ class Amax(Function):
                                     "specified for input.numel() == 0.")
         fn = np.max if cls.largest else np.min
         kept = fn(x, axis=dims, keepdims=True) if x.ndim else x.copy()  # a new tensor, never x itself
-        mask = x == kept  # a nan maximum matches nothing: torch's grad / 0 * mask makes every gradient nan
-        ctx.aux = (dims, keepdim, x.shape, mask.astype(x.dtype), np.sum(mask, axis=dims, keepdims=True).astype(x.dtype))
+        ctx.aux = (dims, keepdim, x.shape)  # the mask of the extrema is found in backward, when it is needed
         return kept if keepdim or not x.ndim else np.squeeze(kept, axis=dims)
 
     @staticmethod
     def backward(ctx, g, x, result):
-        dims, keepdim, shape, mask, count = ctx.aux
+        dims, keepdim, shape = ctx.aux
+        xv, kept = val(x), val(result)
+        if xv.ndim and not keepdim:
+            kept = np.reshape(kept, keepdim_shape(shape, dims))
+        mask = xv == kept  # a nan maximum matches nothing: torch's grad / 0 * mask makes every gradient nan
+        count = np.sum(mask, axis=dims if xv.ndim else None, keepdims=True).astype(xv.dtype)
+        mask = mask.astype(xv.dtype)
         g = kept_dims(g, dims, keepdim, shape)
         return (g / count * mask,)  # torch: scale_grad_by_count(grad, result == self)
 

@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dual
+from gradcli.engine import dual, kernels
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchNotImplementedError
 from gradcli.engine.kernels import fused, libm
@@ -28,8 +28,10 @@ _DIGAMMA_A = {dtype: tuple(dtype(c) for c in _DIGAMMA_COEFFICIENTS) for dtype in
 
 def _polevl(z, coefficients):
     result = np.zeros_like(z)
+    exact = kernels.exact()
     for c in coefficients:  # Cephes polevl: the first coefficient goes with the highest power
-        result = fused.fma(result, z, c)  # torch's AVX512 build contracts the multiply-add
+        # torch's AVX512 build contracts the multiply-add (--bits torch); the fast mode rounds twice
+        result = fused.fma(result, z, c) if exact else result * z + c
     return result
 
 
@@ -61,20 +63,24 @@ def np_digamma(x: np.ndarray) -> np.ndarray:
     with np.errstate(all="ignore"):
         negative = x < 0
         reflected = np.zeros_like(x)
+        exact = kernels.exact()
         if negative.any():
             r = np.fmod(x[negative].astype(np.float64), 1.0)  # std::modf: the fraction, exactly
-            reflected[negative] = (-math.pi / libm.call("tan", math.pi * r)).astype(dtype)
+            tan = libm.call("tan", math.pi * r) if exact else np.tan(math.pi * r)
+            reflected[negative] = (-math.pi / tan).astype(dtype)
             x = np.where(negative, one - x, x)
         result = np.zeros_like(x)
         for _ in range(11):  # x >= 0 here: at most 10 steps reach 10
-            small = x < 10
-            if not small.any():
+            # the step as arithmetic, not np.where (a branch per element): with step 0, result - 0 / x and
+            # x + 0 are result and x bit for bit (x >= 0, and x = 0 takes the step)
+            step = (x < 10).astype(dtype)
+            if not step.any():
                 break
-            result = np.where(small, result - one / x, result)
-            x = np.where(small, x + one, x)
+            result = result - step / x
+            x = x + step
         z = one / (x * x)
         y = np.where(x < dtype(1.0e17), z * _polevl(z, _DIGAMMA_A[dtype]), dtype(0))
-        log_x = libm.call("log", x)  # float32: logf
+        log_x = libm.call("log", x) if exact else np.log(x)  # float32: logf (--bits torch), numpy's logf
         series = result + log_x - (dtype(0.5) / x) - y
         return np.where(x == 10, result + dtype(PSI_10), series) + reflected
 
