@@ -179,7 +179,7 @@ _ERFINV_D = (3.543889200, 1.637067800)
 
 
 def _np_erfc(x: np.ndarray) -> np.ndarray:
-    return np.frompyfunc(math.erfc, 1, 1)(x).astype(np.float64)
+    return kernels.erfc(np.asarray(x, dtype=np.float64))
 
 
 def np_erfinv(y: np.ndarray) -> np.ndarray:
