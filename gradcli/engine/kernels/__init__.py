@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine.kernels import float32, fused, libm, mkl_exp, mkl_sqrt, sleef, vector_erf
+from gradcli.engine.kernels import float32, fused, libm, mkl_exp, mkl_sqrt, sleef, vector_erf, vector_lgamma
 from gradcli.engine.kernels.loops import (
     BLOCK,
     GRAIN_SIZE,
@@ -38,7 +38,7 @@ from gradcli.engine.kernels.mode import BITS, FAST, TORCH, bits, current, exact
 
 __all__ = ["BITS", "BLOCK", "FAST", "GRAIN_SIZE", "THREADS", "TORCH", "VECTOR_BYTES", "acos", "atan", "atanh", "bits",
            "cos", "cosh", "current", "elements_are_rows", "erf", "erfc", "exact", "exp", "exp2", "expm1", "fma",
-           "in_blocks",
+           "in_blocks", "lgamma",
            "inner_exp", "log", "log1p", "log2", "log10", "one_minus_square", "pow", "rows_batch", "rsqrt",
            "scalar_lanes", "sigmoid", "silu", "sin", "sinh", "sqrt", "tan", "tanh"]
 
@@ -241,3 +241,9 @@ def erfc(x):
     if x.dtype in (F32, F64) and _bits() == FAST:
         return vector_erf.erfc(x)
     return _per_element("erfc", x)
+
+
+def lgamma(x, per_element):
+    """torch.lgamma (SLEEF's) of a float32 or float64 array, vectorised (kernels/vector_lgamma.py): the fast
+    mode's.  `per_element` computes x <= 0, inf and nan (the caller's C library path, --bits torch's)."""
+    return vector_lgamma.lgamma(x, per_element)

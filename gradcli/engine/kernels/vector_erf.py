@@ -8,7 +8,7 @@ torch computes them with MKL's vector math (vsErf/vdErf ...); calling the C libr
                   erfc(z) = t * exp(Q(t') - z**2),  z = |x|,  t = 1 / (1 + z / 2),  t' = t mapped to [-1, 1]
                   (Numerical Recipes' erfcc variable: one smooth function from 0.5 to erfc's underflow)
 
-P and Q are Chebyshev interpolants fitted by scripts/fit_erf_kernel.py (which prints the tuples below) to
+P and Q are Chebyshev interpolants fitted by scripts/fit_special_kernels.py (which prints the tuples below) to
 about an ulp; the distance to torch's results is measured by scripts/make_kernel_contract.py and stated in
 docs/deviations.md.  erfc's exp(-z**2) loses z**2's rounding error (z**2 ulps at z = 26): float32 computes the
 exponent in double, float64 splits z = zh + zl with zh**2 exact.  Each region is computed on its own elements

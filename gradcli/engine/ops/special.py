@@ -37,10 +37,16 @@ def _polevl(z, coefficients):
 
 def np_lgamma(x: np.ndarray) -> np.ndarray:
     """log|Gamma(x)|; +inf at the poles (0, -1, -2, ...) as C's lgamma (Python's math.lgamma raises there).
-    float64 is the C library's lgamma (torch's SLEEF lgamma is within a few ulps of it; Python's math.lgamma is
-    1e5 ulps off near the zeros at 1 and 2), float32 Python's in double, rounded once (closer to torch's there
-    than the C library's lgammaf)."""
+    --bits torch: float64 is the C library's lgamma (torch's SLEEF lgamma is within a few ulps of it; Python's
+    math.lgamma is 1e5 ulps off near the zeros at 1 and 2), float32 Python's in double, rounded once (closer to
+    torch's there than the C library's lgammaf).  fast: the vectorised kernel (kernels/vector_lgamma.py)."""
     x = np.asarray(x)
+    if x.dtype in (np.float32, np.float64) and not kernels.exact():
+        return kernels.lgamma(x, _lgamma_per_element)  # vectorised; x <= 0, inf and nan element by element
+    return _lgamma_per_element(x)
+
+
+def _lgamma_per_element(x: np.ndarray) -> np.ndarray:
     if x.dtype == np.float64:
         return libm.call("lgamma", x)
     pole = (x <= 0) & (x == np.floor(x))
@@ -70,14 +76,18 @@ def np_digamma(x: np.ndarray) -> np.ndarray:
             reflected[negative] = (-math.pi / tan).astype(dtype)
             x = np.where(negative, one - x, x)
         result = np.zeros_like(x)
+        x = np.array(x, dtype=dtype)  # a copy, stepped in place
+        step, quotient, mask = np.empty_like(x), np.empty_like(x), np.empty(x.shape, dtype=bool)
         for _ in range(11):  # x >= 0 here: at most 10 steps reach 10
-            # the step as arithmetic, not np.where (a branch per element): with step 0, result - 0 / x and
-            # x + 0 are result and x bit for bit (x >= 0, and x = 0 takes the step)
-            step = (x < 10).astype(dtype)
-            if not step.any():
+            # the step as arithmetic in place, not np.where (a branch per element): with step 0, result - 0 / x
+            # and x + 0 are result and x bit for bit (x >= 0, and x = 0 takes the step)
+            np.less(x, dtype(10), out=mask)
+            if not mask.any():
                 break
-            result = result - step / x
-            x = x + step
+            np.copyto(step, mask)
+            np.divide(step, x, out=quotient)
+            result -= quotient
+            x += step
         z = one / (x * x)
         y = np.where(x < dtype(1.0e17), z * _polevl(z, _DIGAMMA_A[dtype]), dtype(0))
         log_x = libm.call("log", x) if exact else np.log(x)  # float32: logf (--bits torch), numpy's logf

@@ -1,6 +1,7 @@
-"""Fit the polynomials of gradcli's fast erf/erfc kernel (gradcli/engine/kernels/vector_erf.py) and print them.
+"""Fit the polynomials of gradcli's fast erf/erfc and lgamma kernels (gradcli/engine/kernels/vector_erf.py,
+vector_lgamma.py) and print them.
 
-Two regions, float32 and float64 each:
+erf/erfc, in two regions for float32 and float64 each:
   |x| < 1:  erf(x) = x * P(m),  m = 2 x**2 - 1 in [-1, 1]
   |x| >= R: erfc(z) = t * exp(Q(m) - z**2),  t = 1 / (1 + z / 2),  m = (2 t - (t_lo + t_hi)) / (t_hi - t_lo)
             (R = 0.5; t_lo = t(28) for float64, t(10) for float32, where erfc underflows)
@@ -58,6 +59,10 @@ def wrapped(name, coefficients):
     return "\n".join(textwrap.wrap(text, 116, subsequent_indent="    ", break_on_hyphens=False))
 
 
+def lgamma_over_e(e):
+    return mpmath.loggamma(2 + e) / e if e != 0 else mpmath.digamma(2)
+
+
 def main():
     for name, n_small, n_tail, underflow in (("F64", 12, 24, 28), ("F32", 6, 10, 10)):
         small = chebyshev_powers(erf_over_x, mpmath.mpf(0), mpmath.mpf(1), n_small)
@@ -66,6 +71,9 @@ def main():
         print(wrapped(f"{name}_SMALL", small))
         print(wrapped(f"{name}_TAIL", big))
         print(f"{name}_TAIL_T = ({float(lo)!r}, {float(hi)!r})")
+    print("# vector_lgamma.py")
+    for name, n in (("F64", 22), ("F32", 10)):
+        print(wrapped(f"{name}_NEAR_2", chebyshev_powers(lgamma_over_e, -P_HALF, P_HALF, n)))
 
 
 if __name__ == "__main__":
