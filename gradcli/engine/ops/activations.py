@@ -259,7 +259,11 @@ def relu6(input, inplace=False):
 
 
 def _hardsigmoid(x):
-    return np.minimum(np.maximum(x + 3, 0), 6) / 6
+    """min(max(x + 3, 0), 6) / 6 in three passes (np.clip in place)."""
+    out = np.add(x, x.dtype.type(3), out=np.empty(np.shape(x), x.dtype))
+    np.clip(out, 0, 6, out=out)
+    out /= 6
+    return out
 
 
 HARDSIGMOID_SLOPE = float(np.float32(1.0 / 6.0))  # torch's kernel: the slope is a float constant (1.0f / 6.0f)

@@ -193,9 +193,11 @@ def _var_forward(ctx, x, dim, correction, keepdim):
             # deviations from the float32 mean, summed in double
             wide = x.astype(np.float64)
             mean = mean.astype(np.float64) if x.size == n else np.sum(wide, axis=axis, keepdims=True) / n
-            x = wide
-        centred = x - mean
-        return np.sum(centred * centred, axis=axis, keepdims=keepdim) / max(n - correction, 0)
+            centred = np.subtract(wide, mean, out=wide)  # the copy in double is this call's own: in place
+        else:
+            centred = x - mean
+        centred *= centred  # the same products, without another array of the input's size
+        return np.sum(centred, axis=axis, keepdims=keepdim) / max(n - correction, 0)
 
 
 def _var_backward(ctx, g, x):

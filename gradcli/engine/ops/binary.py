@@ -331,7 +331,9 @@ class Addcmul(Function):
         ctx.aux = value
         with np.errstate(all="ignore"):
             product = arith.elementwise_binary(np.multiply, t1, t2)
-            return arith.elementwise_binary(np.add, x, arith.elementwise_binary(np.multiply, product, value))
+            if not (type(value) in (int, float) and value == 1 and product.dtype.kind == "f"):  # x * 1 is x
+                product = arith.elementwise_binary(np.multiply, product, value)
+            return arith.elementwise_binary(np.add, x, product)
 
     @staticmethod
     def backward(ctx, g, t1, t2):
@@ -360,7 +362,9 @@ class Addcdiv(Function):
         ctx.aux = value
         with np.errstate(all="ignore"):
             quotient = arith.elementwise_binary(np.divide, t1, t2)
-            return arith.elementwise_binary(np.add, x, arith.elementwise_binary(np.multiply, quotient, value))
+            if not (type(value) in (int, float) and value == 1 and quotient.dtype.kind == "f"):  # x * 1 is x
+                quotient = arith.elementwise_binary(np.multiply, quotient, value)
+            return arith.elementwise_binary(np.add, x, quotient)
 
     @staticmethod
     def backward(ctx, g, t1, t2):

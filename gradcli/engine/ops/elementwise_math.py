@@ -207,6 +207,8 @@ def _lerp_forward(start, end, weight):
     # torch's kernel: the formula depends on which side of 0.5 the weight is, for accuracy
     with np.errstate(all="ignore"):
         diff = end - start
+        if np.ndim(weight) == 0:  # a number: one side only (np.where would compute both)
+            return start + weight * diff if abs(weight) < 0.5 else end - diff * (1 - weight)
         return np.where(np.abs(weight) < 0.5, start + weight * diff, end - diff * (1 - weight))
 
 

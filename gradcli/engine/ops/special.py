@@ -291,6 +291,8 @@ class NanToNum(Function):
         ctx.aux = np.isfinite(x)
         if x.dtype.kind != "f":
             return x.copy()
+        if ctx.aux.all():
+            return x.copy()
         info = np.finfo(x.dtype)
         out = np.where(np.isnan(x), nan, x)
         out = np.where(out == np.inf, info.max if posinf is None else posinf, out)
