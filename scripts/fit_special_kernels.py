@@ -63,6 +63,15 @@ def lgamma_over_e(e):
     return mpmath.loggamma(2 + e) / e if e != 0 else mpmath.digamma(2)
 
 
+def erfinv_over_x(w):
+    x = mpmath.sqrt(-mpmath.expm1(-w))
+    return mpmath.erfinv(x) / x if x != 0 else mpmath.sqrt(mpmath.pi) / 2
+
+
+def erfinv_over_x_of_root(s):
+    return erfinv_over_x(s * s)
+
+
 def main():
     for name, n_small, n_tail, underflow in (("F64", 12, 24, 28), ("F32", 6, 10, 10)):
         small = chebyshev_powers(erf_over_x, mpmath.mpf(0), mpmath.mpf(1), n_small)
@@ -71,6 +80,12 @@ def main():
         print(wrapped(f"{name}_SMALL", small))
         print(wrapped(f"{name}_TAIL", big))
         print(f"{name}_TAIL_T = ({float(lo)!r}, {float(hi)!r})")
+    for name, central, pieces in (("F64", 6.25, ((24, 2.5, 4), (18, 4, 6.2))), ("F32", 5, ((10, 5 ** 0.5, 4.1),))):
+        print(wrapped(f"{name}_ERFINV_CENTRAL", chebyshev_powers(erfinv_over_x, mpmath.mpf(0), mpmath.mpf(central),
+                                                                  24 if name == "F64" else 10)))
+        for i, (n, lo, hi) in enumerate(pieces):
+            coefficients = chebyshev_powers(erfinv_over_x_of_root, mpmath.mpf(lo), mpmath.mpf(hi), n)
+            print(wrapped(f"{name}_ERFINV_TAIL{i}", coefficients))
     print("# vector_lgamma.py")
     for name, n in (("F64", 22), ("F32", 10)):
         print(wrapped(f"{name}_NEAR_2", chebyshev_powers(lgamma_over_e, -P_HALF, P_HALF, n)))

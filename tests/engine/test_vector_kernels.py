@@ -159,3 +159,17 @@ def test_cummax_and_cummin_indices_take_the_latest_tie_and_every_later_nan():
     assert indices.array.tolist() == [[0, 1, 2, 2], [0, 1, 2, 2]]
     _, indices = E.ops.REGISTRY["cummax"].fn(E.Tensor(np.array([[2.0, 1.0], [2.0, 3.0], [1.0, 3.0]])), 0)
     assert indices.array.tolist() == [[0, 0], [1, 1], [1, 2]]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_erfinv_is_within_4_ulps_of_the_exact_value_up_to_the_last_float_below_1(dtype):
+    eps = float(np.finfo(dtype).eps)
+    rng = np.random.default_rng(5)
+    x = np.concatenate([rng.uniform(-1, 1, 1500), 1 - np.exp(rng.uniform(math.log(eps), 0, 500)),
+                        [1e-30, 0.5, -0.99, 1 - eps, -(1 - eps / 2)]]).astype(dtype)
+    exact = [mpmath.erfinv(mpmath.mpf(float(v))) for v in x]
+    off = ulps_from(vector_erf.erfinv(x), exact, dtype)
+    assert off.max() <= 4, x[off.argmax()]
+    special = vector_erf.erfinv(np.array([0.0, -0.0, 1.0, -1.0, 1.5, np.nan], dtype))
+    assert special[:4].tolist() == [0.0, 0.0, np.inf, -np.inf] and math.copysign(1, special[1]) == -1
+    assert np.isnan(special[4:]).all()

@@ -37,8 +37,8 @@ from gradcli.engine.kernels.loops import (
 from gradcli.engine.kernels.mode import BITS, FAST, TORCH, bits, current, exact
 
 __all__ = ["BITS", "BLOCK", "FAST", "GRAIN_SIZE", "THREADS", "TORCH", "VECTOR_BYTES", "acos", "atan", "atanh", "bits",
-           "cos", "cosh", "current", "elements_are_rows", "erf", "erfc", "exact", "exp", "exp2", "expm1", "fma",
-           "in_blocks", "lgamma",
+           "cos", "cosh", "current", "elements_are_rows", "erf", "erfc", "erfinv", "exact", "exp", "exp2", "expm1",
+           "fma", "in_blocks", "lgamma",
            "inner_exp", "log", "log1p", "log2", "log10", "one_minus_square", "pow", "rows_batch", "rsqrt",
            "scalar_lanes", "sigmoid", "silu", "sin", "sinh", "sqrt", "tan", "tanh"]
 
@@ -241,6 +241,12 @@ def erfc(x):
     if x.dtype in (F32, F64) and _bits() == FAST:
         return vector_erf.erfc(x)
     return _per_element("erfc", x)
+
+
+def erfinv(x):
+    """torch.erfinv of a float32 or float64 array in the fast mode: gradcli's vectorised kernel
+    (kernels/vector_erf.py), no Newton steps.  (--bits torch: ops/special.py's refined guess.)"""
+    return vector_erf.erfinv(x)
 
 
 def lgamma(x, per_element):

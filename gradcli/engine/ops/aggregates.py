@@ -283,6 +283,10 @@ class VectorNorm(Function):
         dims = reduce_dims(dim, x.ndim)
         ctx.aux = (ord, dims, keepdim, x.shape)
         axis = dims if x.ndim else None
+        if ord == 2 and x.size > 1 and x.ndim:  # |x|**2 is x*x: no pass for abs
+            with np.errstate(all="ignore"):
+                if math.prod(x.shape[d] for d in dims) != 1:
+                    return np.sqrt(np.sum(x * x, axis=axis, keepdims=keepdim))
         a = np.abs(x)
         with np.errstate(all="ignore"):
             if ord == 0:

@@ -186,8 +186,13 @@ class Logaddexp(Function):
             m = np.maximum(a, b)
             d = -np.abs(a - b)
             tail = np.log1p(np.exp2(d)) / LN2 if cls.base2 else np.log1p(np.exp(d))
-            # torch: inf + inf stays inf (not nan from inf - inf)
-            return np.where(np.isinf(a) & (a == b), a, m + tail)
+            out = np.add(m, tail, out=tail) if tail.shape == m.shape else m + tail
+            # torch: inf + inf stays inf (not nan from inf - inf): fixed where there are any (np.where over every
+            # element costs a pass and a branch each)
+            same_inf = np.isinf(a) & (a == b)
+            if same_inf.any():
+                out = np.where(same_inf, a, out)
+            return out
 
     @classmethod
     def backward(cls, ctx, g, a, b):

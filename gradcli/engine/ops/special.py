@@ -197,7 +197,10 @@ def _np_erfc(x: np.ndarray) -> np.ndarray:
 
 
 def np_erfinv(y: np.ndarray) -> np.ndarray:
-    """torch's calc_erfinv: a rational first guess, then two Newton steps on erf."""
+    """torch's calc_erfinv: a rational first guess, then two Newton steps on erf (--bits torch); the fast mode's
+    float32 and float64: the vectorised kernel (kernels.erfinv), 20-100x faster."""
+    if isinstance(y, np.ndarray) and y.dtype in (np.float32, np.float64) and not kernels.exact():
+        return kernels.erfinv(y)
     a, b, c, d = _ERFINV_A, _ERFINV_B, _ERFINV_C, _ERFINV_D
     with np.errstate(all="ignore"):
         y_abs = np.abs(y)
