@@ -229,8 +229,11 @@ def running(kernel, x: np.ndarray, axis: int) -> np.ndarray:
         out = kernel(x, axis=axis, dtype=np.float64).astype(np.float32)
     else:
         out = kernel(x, axis=axis)
-    # torch's running sum starts at +0.0, so a leading -0.0 is 0.0 (numpy copies it)
-    return out + 0.0 if kernel is np.cumsum and out.dtype.kind == "f" else out
+    # torch's running sum starts at +0.0, so a leading -0.0 is 0.0 (numpy copies it); in place (the result is
+    # this call's own), not a new array
+    if kernel is np.cumsum and out.dtype.kind == "f":
+        out = np.add(out, 0.0, out=out) if out.ndim else out + 0.0
+    return out
 
 
 def cumsum(g, dim):
