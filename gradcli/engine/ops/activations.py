@@ -126,9 +126,14 @@ def _elu(x, alpha, scale):
     coefficient = alpha * scale
     if coefficient == 0:  # alpha = 0: torch's 0 * expm1(x) is -0.0 for x < 0, the sum would give +0.0
         return np.where(x <= 0, np.expm1(np.where(x > 0, 0, x)) * coefficient, x * scale)
-    out = np.expm1(np.minimum(x, x.dtype.type(0)))
+    zero = x.dtype.type(0)
+    out = np.minimum(x, zero)
+    out = np.expm1(out, out=out) if out.ndim else np.expm1(out)  # in place: two arrays in all, not four
     out *= coefficient
-    out += np.maximum(x, x.dtype.type(0)) * scale if scale != 1 else np.maximum(x, x.dtype.type(0))
+    positive = np.maximum(x, zero)
+    if scale != 1:
+        positive *= scale
+    out += positive
     return _zeros_keep_sign(x, out, coefficient)
 
 
