@@ -21,6 +21,8 @@ row in scripts/make_kernel_contract.py (which measures the fast path's ulps agai
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from gradcli.engine.kernels import float32, fused, libm, mkl_exp, mkl_sqrt, sleef, vector_erf, vector_lgamma
@@ -219,8 +221,6 @@ def one_minus_square(y):
 # -- erf, erfc: the C library one element at a time in torch mode, a vectorised kernel otherwise ---------------
 
 def _per_element(fn, x):
-    import math
-
     out = np.frompyfunc(getattr(math, fn), 1, 1)(x)
     return np.asarray(out, dtype=x.dtype if x.dtype.kind == "f" else np.float64)
 
