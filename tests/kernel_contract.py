@@ -63,6 +63,11 @@ CASES = {
     "tanh backward": _unary("tanh", (-20.0, 20.0), grad=True),
     "sigmoid backward": _unary("sigmoid", (-120.0, 120.0), grad=True),
     "silu backward": _unary("silu", (-120.0, 120.0), grad=True),
+    "erf": _unary("erf", (-10.0, 10.0)),
+    "erfc": _unary("erfc", (-10.0, 27.0)),
+    "erfinv": _unary("erfinv", (-1.0, 1.0)),
+    "lgamma": _unary("lgamma", (0.0, 1000.0)),  # x <= 0: the C library in both modes (see the rows above)
+    "digamma": _unary("digamma", (-10.0, 100.0)),
 }
 
 # the most ulps from torch's result, per "op/dtype"; TORCH_ULPS lists where --bits torch is not 0 (the kernels
@@ -78,7 +83,9 @@ FAST_ULPS: dict[str, int] = {
     "sigmoid/float32": 4, "sigmoid/float64": 4, "silu/float32": 4, "silu/float64": 3, "pow 1.7/float32": 1,
     "pow 1.7/float64": 1, "pow x**x/float32": 1, "pow x**x/float64": 1, "tanh backward/float32": 1,
     "tanh backward/float64": 1, "sigmoid backward/float32": 1, "sigmoid backward/float64": 1,
-    "silu backward/float32": 5, "silu backward/float64": 5,
+    "silu backward/float32": 5, "silu backward/float64": 5, "erf/float32": 2, "erf/float64": 2, "erfc/float32": 4,
+    "erfc/float64": 6, "erfinv/float32": 3, "erfinv/float64": 2, "lgamma/float32": 10, "lgamma/float64": 6,
+    "digamma/float32": 64, "digamma/float64": 32,
 }
 TORCH_ULPS: dict[str, int] = {
     "expm1/float32": 1, "expm1/float64": 1, "exp2/float32": 1, "exp2/float64": 1, "log/float32": 1,
@@ -87,7 +94,8 @@ TORCH_ULPS: dict[str, int] = {
     "tanh/float32": 1, "tanh/float64": 1, "sinh/float32": 1, "sinh/float64": 1, "cosh/float32": 1,
     "cosh/float64": 1, "acos/float32": 1, "acos/float64": 1, "atan/float32": 1, "atan/float64": 1,
     "atanh/float32": 1, "atanh/float64": 1, "pow 1.7/float64": 1, "pow x**x/float64": 1,
-    "tanh backward/float32": 1, "tanh backward/float64": 1,
+    "tanh backward/float32": 1, "tanh backward/float64": 1, "erf/float32": 1, "erf/float64": 1, "erfc/float32": 1,
+    "erfc/float64": 3, "erfinv/float32": 1, "erfinv/float64": 2, "lgamma/float32": 1, "lgamma/float64": 2,
 }
 
 

@@ -6,8 +6,6 @@ In the first-order backward pass the rules receive numpy arrays and these calls 
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from gradcli.engine import kernels, sum_order
@@ -203,19 +201,8 @@ def np_stable_sigmoid(x):
     return np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
 
 
-def np_erf(x):
-    """erf elementwise with the C library's erf (numpy has none; torch uses std::erf)."""
-    return _vectorised(math.erf, x)
-
-
-def np_erfc(x):
-    return _vectorised(math.erfc, x)
-
-
-def _vectorised(fn, x):
-    x = np.asarray(x)
-    out = np.frompyfunc(fn, 1, 1)(x)
-    return np.asarray(out, dtype=x.dtype if x.dtype.kind == "f" else np.float64)
+np_erf = kernels.erf  # numpy has none: the kernel layer's (the C library's with --bits torch)
+np_erfc = kernels.erfc
 
 
 sinh = _unary("sinh", np_sinh)
@@ -242,8 +229,11 @@ def running(kernel, x: np.ndarray, axis: int) -> np.ndarray:
         out = kernel(x, axis=axis, dtype=np.float64).astype(np.float32)
     else:
         out = kernel(x, axis=axis)
-    # torch's running sum starts at +0.0, so a leading -0.0 is 0.0 (numpy copies it)
-    return out + 0.0 if kernel is np.cumsum and out.dtype.kind == "f" else out
+    # torch's running sum starts at +0.0, so a leading -0.0 is 0.0 (numpy copies it); in place (the result is
+    # this call's own), not a new array
+    if kernel is np.cumsum and out.dtype.kind == "f":
+        out = np.add(out, 0.0, out=out) if out.ndim else out + 0.0
+    return out
 
 
 def cumsum(g, dim):

@@ -21,9 +21,11 @@ row in scripts/make_kernel_contract.py (which measures the fast path's ulps agai
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from gradcli.engine.kernels import float32, fused, libm, mkl_exp, mkl_sqrt, sleef
+from gradcli.engine.kernels import float32, fused, libm, mkl_exp, mkl_sqrt, sleef, vector_erf, vector_lgamma
 from gradcli.engine.kernels.loops import (
     BLOCK,
     GRAIN_SIZE,
@@ -37,7 +39,8 @@ from gradcli.engine.kernels.loops import (
 from gradcli.engine.kernels.mode import BITS, FAST, TORCH, bits, current, exact
 
 __all__ = ["BITS", "BLOCK", "FAST", "GRAIN_SIZE", "THREADS", "TORCH", "VECTOR_BYTES", "acos", "atan", "atanh", "bits",
-           "cos", "cosh", "current", "elements_are_rows", "exact", "exp", "exp2", "expm1", "fma", "in_blocks",
+           "cos", "cosh", "current", "elements_are_rows", "erf", "erfc", "erfinv", "exact", "exp", "exp2", "expm1",
+           "fma", "in_blocks", "lgamma",
            "inner_exp", "log", "log1p", "log2", "log10", "one_minus_square", "pow", "rows_batch", "rsqrt",
            "scalar_lanes", "sigmoid", "silu", "sin", "sinh", "sqrt", "tan", "tanh"]
 
@@ -213,3 +216,40 @@ def one_minus_square(y):
     if _bits() == TORCH and y.dtype.char in "fd":
         return fused.fma(-y, y, y.dtype.type(1))
     return (1.0 - y) * (1.0 + y)  # a Python float keeps y's dtype
+
+
+# -- erf, erfc: the C library one element at a time in torch mode, a vectorised kernel otherwise ---------------
+
+def _per_element(fn, x):
+    out = np.frompyfunc(getattr(math, fn), 1, 1)(x)
+    return np.asarray(out, dtype=x.dtype if x.dtype.kind == "f" else np.float64)
+
+
+def erf(x):
+    """torch.erf (MKL's vector erf).  torch mode: the C library's erf element by element (Python's math.erf),
+    as before the fast kernel; fast: gradcli's vectorised kernel (kernels/vector_erf.py, 20-100x faster), float32 and
+    float64 in their own dtype."""
+    x = np.asarray(x)
+    if x.dtype in (F32, F64) and _bits() == FAST:
+        return vector_erf.erf(x)
+    return _per_element("erf", x)
+
+
+def erfc(x):
+    """torch.erfc: as erf."""
+    x = np.asarray(x)
+    if x.dtype in (F32, F64) and _bits() == FAST:
+        return vector_erf.erfc(x)
+    return _per_element("erfc", x)
+
+
+def erfinv(x):
+    """torch.erfinv of a float32 or float64 array in the fast mode: gradcli's vectorised kernel
+    (kernels/vector_erf.py), no Newton steps.  (--bits torch: ops/special.py's refined guess.)"""
+    return vector_erf.erfinv(x)
+
+
+def lgamma(x, per_element):
+    """torch.lgamma (SLEEF's) of a float32 or float64 array, vectorised (kernels/vector_lgamma.py): the fast
+    mode's.  `per_element` computes x <= 0, inf and nan (the caller's C library path, --bits torch's)."""
+    return vector_lgamma.lgamma(x, per_element)

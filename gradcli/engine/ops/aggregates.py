@@ -130,13 +130,18 @@ class Amax(Function):
                                     "specified for input.numel() == 0.")
         fn = np.max if cls.largest else np.min
         kept = fn(x, axis=dims, keepdims=True) if x.ndim else x.copy()  # a new tensor, never x itself
-        mask = x == kept  # a nan maximum matches nothing: torch's grad / 0 * mask makes every gradient nan
-        ctx.aux = (dims, keepdim, x.shape, mask.astype(x.dtype), np.sum(mask, axis=dims, keepdims=True).astype(x.dtype))
+        ctx.aux = (dims, keepdim, x.shape)  # the mask of the extrema is found in backward, when it is needed
         return kept if keepdim or not x.ndim else np.squeeze(kept, axis=dims)
 
     @staticmethod
     def backward(ctx, g, x, result):
-        dims, keepdim, shape, mask, count = ctx.aux
+        dims, keepdim, shape = ctx.aux
+        xv, kept = val(x), val(result)
+        if xv.ndim and not keepdim:
+            kept = np.reshape(kept, keepdim_shape(shape, dims))
+        mask = xv == kept  # a nan maximum matches nothing: torch's grad / 0 * mask makes every gradient nan
+        count = np.sum(mask, axis=dims if xv.ndim else None, keepdims=True).astype(xv.dtype)
+        mask = mask.astype(xv.dtype)
         g = kept_dims(g, dims, keepdim, shape)
         return (g / count * mask,)  # torch: scale_grad_by_count(grad, result == self)
 
@@ -188,9 +193,11 @@ def _var_forward(ctx, x, dim, correction, keepdim):
             # deviations from the float32 mean, summed in double
             wide = x.astype(np.float64)
             mean = mean.astype(np.float64) if x.size == n else np.sum(wide, axis=axis, keepdims=True) / n
-            x = wide
-        centred = x - mean
-        return np.sum(centred * centred, axis=axis, keepdims=keepdim) / max(n - correction, 0)
+            centred = np.subtract(wide, mean, out=wide)  # the copy in double is this call's own: in place
+        else:
+            centred = x - mean
+        centred *= centred  # the same products, without another array of the input's size
+        return np.sum(centred, axis=axis, keepdims=keepdim) / max(n - correction, 0)
 
 
 def _var_backward(ctx, g, x):
@@ -276,6 +283,10 @@ class VectorNorm(Function):
         dims = reduce_dims(dim, x.ndim)
         ctx.aux = (ord, dims, keepdim, x.shape)
         axis = dims if x.ndim else None
+        if ord == 2 and x.size > 1 and x.ndim:  # |x|**2 is x*x: no pass for abs
+            with np.errstate(all="ignore"):
+                if math.prod(x.shape[d] for d in dims) != 1:
+                    return np.sqrt(np.sum(x * x, axis=axis, keepdims=keepdim))
         a = np.abs(x)
         with np.errstate(all="ignore"):
             if ord == 0:

@@ -186,8 +186,13 @@ class Logaddexp(Function):
             m = np.maximum(a, b)
             d = -np.abs(a - b)
             tail = np.log1p(np.exp2(d)) / LN2 if cls.base2 else np.log1p(np.exp(d))
-            # torch: inf + inf stays inf (not nan from inf - inf)
-            return np.where(np.isinf(a) & (a == b), a, m + tail)
+            out = np.add(m, tail, out=tail) if tail.shape == m.shape else m + tail
+            # torch: inf + inf stays inf (not nan from inf - inf): fixed where there are any (np.where over every
+            # element costs a pass and a branch each)
+            same_inf = np.isinf(a) & (a == b)
+            if same_inf.any():
+                out = np.where(same_inf, a, out)
+            return out
 
     @classmethod
     def backward(cls, ctx, g, a, b):
@@ -331,7 +336,9 @@ class Addcmul(Function):
         ctx.aux = value
         with np.errstate(all="ignore"):
             product = arith.elementwise_binary(np.multiply, t1, t2)
-            return arith.elementwise_binary(np.add, x, arith.elementwise_binary(np.multiply, product, value))
+            if not (type(value) in (int, float) and value == 1 and product.dtype.kind == "f"):  # x * 1 is x
+                product = arith.elementwise_binary(np.multiply, product, value)
+            return arith.elementwise_binary(np.add, x, product)
 
     @staticmethod
     def backward(ctx, g, t1, t2):
@@ -360,7 +367,9 @@ class Addcdiv(Function):
         ctx.aux = value
         with np.errstate(all="ignore"):
             quotient = arith.elementwise_binary(np.divide, t1, t2)
-            return arith.elementwise_binary(np.add, x, arith.elementwise_binary(np.multiply, quotient, value))
+            if not (type(value) in (int, float) and value == 1 and quotient.dtype.kind == "f"):  # x * 1 is x
+                quotient = arith.elementwise_binary(np.multiply, quotient, value)
+            return arith.elementwise_binary(np.add, x, quotient)
 
     @staticmethod
     def backward(ctx, g, t1, t2):

@@ -83,7 +83,10 @@ def keep_input_at_zero_bounds(out, x, lo, hi):
     """torch's clamp with number bounds returns the input itself where it equals a bound, so -0.0 clamped at
     0.0 stays -0.0 (numpy's clip returns the bound); only a zero bound can tell the two apart."""
     if lo == 0 or hi == 0:
-        return np.where(out == x, x, out)
+        # only a zero input can differ (its sign): not np.where over every element (a branch each)
+        zero = x == 0
+        if zero.any():
+            out = np.where(zero, x, out)
     return out
 
 

@@ -118,9 +118,10 @@ def _binary_forward(np_fn, a, b):
 def _settle_ties(out, first, second, scalar_lanes):
     """maximum/minimum (and clamp by tensors) on a tie of -0.0 and 0.0: torch's vectorised loop returns the
     second operand, its element-by-element path the first (`scalar_lanes()` says where each runs)."""
-    tie = first == second
-    if not tie.any():
+    # only a tie of zeros can differ (-0.0 == 0.0); any other tie has one value: look at zeros of the result only
+    if out.dtype.kind != "f" or not (out == 0).any():
         return out
+    tie = first == second
     return np.where(tie, np.where(scalar_lanes(), first, second), out).astype(out.dtype, copy=False)
 
 
@@ -206,6 +207,8 @@ def _lerp_forward(start, end, weight):
     # torch's kernel: the formula depends on which side of 0.5 the weight is, for accuracy
     with np.errstate(all="ignore"):
         diff = end - start
+        if np.ndim(weight) == 0:  # a number: one side only (np.where would compute both)
+            return start + weight * diff if abs(weight) < 0.5 else end - diff * (1 - weight)
         return np.where(np.abs(weight) < 0.5, start + weight * diff, end - diff * (1 - weight))
 
 

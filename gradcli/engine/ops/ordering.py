@@ -216,8 +216,8 @@ class MedianAll(Function):
         flat = x.reshape(-1)
         if flat.size == 0:
             return np.asarray(np.nan, dtype=x.dtype)
-        order = sort_indices(flat, 0, False)
-        value = flat[order[(flat.size - 1) // 2]]
+        k = (flat.size - 1) // 2
+        value = np.partition(flat, k)[k]  # the lower median's value (which of equal elements: the mask below)
         if x.dtype.kind == "f" and np.isnan(flat).any():
             value = np.asarray(np.nan, dtype=x.dtype)
         mask = np.isnan(x) if x.dtype.kind == "f" and np.isnan(value) else x == value
@@ -259,23 +259,18 @@ def median(input, dim=None, keepdim=False):
 
 def _running_extremum_indices(x: np.ndarray, d: int, largest: bool) -> np.ndarray:
     """For each position, the index of the running max/min along d: the latest of ties, the latest nan."""
-    moved = np.moveaxis(x, d, -1)
-    n = moved.shape[-1]
-    idx = np.zeros(moved.shape, dtype=np.int64)
-    if n == 0:
-        return np.moveaxis(idx, -1, d)
-    best = moved[..., 0].copy()
-    best_idx = np.zeros(moved.shape[:-1], dtype=np.int64)
-    is_float = x.dtype.kind == "f"
-    for i in range(n):  # one vectorised step per position along d (the other dims at once)
-        v = moved[..., i]
-        better = (v >= best) if largest else (v <= best)
-        if is_float:  # torch's kernel: `isnan(x) || (!isnan(out) && op(x, out))` -- every later nan takes over
-            better = np.isnan(v) | (~np.isnan(best) & better)
-        best = np.where(better, v, best)
-        best_idx = np.where(better, i, best_idx)
-        idx[..., i] = best_idx
-    return np.moveaxis(idx, -1, d)
+    if x.shape[d] == 0:
+        return np.zeros(x.shape, dtype=np.int64)
+    # torch's kernel: `isnan(x) || (!isnan(out) && op(x, out))`.  An element takes over exactly where it equals
+    # the running extremum so far (x >= every earlier one: the latest of ties) or is nan (every later nan takes
+    # over; after a nan the running extremum is nan and equals nothing); the index is then the latest position
+    # that took over: a running maximum of position * took_over (a product, not np.where's branch per element)
+    running = (np.maximum if largest else np.minimum).accumulate(x, axis=d)
+    took_over = x == running
+    if x.dtype.kind == "f":
+        took_over |= np.isnan(x)
+    positions = np.arange(x.shape[d], dtype=np.int64).reshape([-1 if a == d else 1 for a in range(x.ndim)])
+    return np.maximum.accumulate(took_over * positions, axis=d)
 
 
 def _cum_extremum(input, dim, largest):

@@ -10,7 +10,7 @@ import numpy as np
 from gradcli.engine import dual, sum_order
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchIndexError, TorchRuntimeError
-from gradcli.engine.ops.common import keepdim_shape, norm_dims
+from gradcli.engine.ops.common import keepdim_shape, norm_dims, val
 from gradcli.engine.ops.elementwise_math import maximum, minimum
 from gradcli.engine.ops.registry import register
 from gradcli.engine.tensor import Tensor
@@ -128,6 +128,8 @@ class MaxAll(Function):
 
     __slots__ = ()
     name = "MaxBackward1"
+    saves = (0,)  # the mask of the extrema is found in backward, when it is needed (torch saves self and result)
+    saves_output = True
 
     @staticmethod
     def forward(ctx, x, largest=True):
@@ -136,14 +138,13 @@ class MaxAll(Function):
                 f"{'max' if largest else 'min'}(): Expected reduction dim to be specified for input.numel() == 0. "
                 "Specify the reduction dim with the 'dim' argument.")
         value = np.max(x) if largest else np.min(x)
-        mask = np.isnan(x) if np.isnan(value) else (x == value)
-        ctx.aux = (mask, int(mask.sum()))
         return np.asarray(value)
 
     @staticmethod
-    def backward(ctx, g):
-        mask, count = ctx.aux
-        return (dual.where(mask, g / count, 0.0),)
+    def backward(ctx, g, x, result):
+        x, value = val(x), val(result)
+        mask = np.isnan(x) if np.isnan(value) else (x == value)
+        return (dual.where(mask, g / int(mask.sum()), 0.0),)
 
 
 class MinAll(MaxAll):

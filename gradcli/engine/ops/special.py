@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dual
+from gradcli.engine import dual, kernels
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchNotImplementedError
 from gradcli.engine.kernels import fused, libm
@@ -28,17 +28,25 @@ _DIGAMMA_A = {dtype: tuple(dtype(c) for c in _DIGAMMA_COEFFICIENTS) for dtype in
 
 def _polevl(z, coefficients):
     result = np.zeros_like(z)
+    exact = kernels.exact()
     for c in coefficients:  # Cephes polevl: the first coefficient goes with the highest power
-        result = fused.fma(result, z, c)  # torch's AVX512 build contracts the multiply-add
+        # torch's AVX512 build contracts the multiply-add (--bits torch); the fast mode rounds twice
+        result = fused.fma(result, z, c) if exact else result * z + c
     return result
 
 
 def np_lgamma(x: np.ndarray) -> np.ndarray:
     """log|Gamma(x)|; +inf at the poles (0, -1, -2, ...) as C's lgamma (Python's math.lgamma raises there).
-    float64 is the C library's lgamma (torch's SLEEF lgamma is within a few ulps of it; Python's math.lgamma is
-    1e5 ulps off near the zeros at 1 and 2), float32 Python's in double, rounded once (closer to torch's there
-    than the C library's lgammaf)."""
+    --bits torch: float64 is the C library's lgamma (torch's SLEEF lgamma is within a few ulps of it; Python's
+    math.lgamma is 1e5 ulps off near the zeros at 1 and 2), float32 Python's in double, rounded once (closer to
+    torch's there than the C library's lgammaf).  fast: the vectorised kernel (kernels/vector_lgamma.py)."""
     x = np.asarray(x)
+    if x.dtype in (np.float32, np.float64) and not kernels.exact():
+        return kernels.lgamma(x, _lgamma_per_element)  # vectorised; x <= 0, inf and nan element by element
+    return _lgamma_per_element(x)
+
+
+def _lgamma_per_element(x: np.ndarray) -> np.ndarray:
     if x.dtype == np.float64:
         return libm.call("lgamma", x)
     pole = (x <= 0) & (x == np.floor(x))
@@ -61,20 +69,32 @@ def np_digamma(x: np.ndarray) -> np.ndarray:
     with np.errstate(all="ignore"):
         negative = x < 0
         reflected = np.zeros_like(x)
+        exact = kernels.exact()
         if negative.any():
             r = np.fmod(x[negative].astype(np.float64), 1.0)  # std::modf: the fraction, exactly
-            reflected[negative] = (-math.pi / libm.call("tan", math.pi * r)).astype(dtype)
+            tan = libm.call("tan", math.pi * r) if exact else np.tan(math.pi * r)
+            reflected[negative] = (-math.pi / tan).astype(dtype)
             x = np.where(negative, one - x, x)
         result = np.zeros_like(x)
+        x = np.array(x, dtype=dtype)  # a copy, stepped in place
+        step, quotient, mask = np.empty_like(x), np.empty_like(x), np.empty(x.shape, dtype=bool)
         for _ in range(11):  # x >= 0 here: at most 10 steps reach 10
-            small = x < 10
-            if not small.any():
+            # the step as arithmetic in place, not np.where (a branch per element): with step 0, result - 0 / x
+            # and x + 0 are result and x bit for bit (x >= 0, and x = 0 takes the step)
+            np.less(x, dtype(10), out=mask)
+            if not mask.any():
                 break
-            result = np.where(small, result - one / x, result)
-            x = np.where(small, x + one, x)
+            np.copyto(step, mask)
+            np.divide(step, x, out=quotient)
+            result -= quotient
+            x += step
         z = one / (x * x)
         y = np.where(x < dtype(1.0e17), z * _polevl(z, _DIGAMMA_A[dtype]), dtype(0))
-        log_x = libm.call("log", x)  # float32: logf
+        if exact:
+            log_x = libm.call("log", x)  # float32: logf
+        else:  # float32: in double, rounded once - the C library's logf on all but ~0.1% of arguments (numpy's
+            # own logf differs on ~1%, which the cancellation near the root at 1.4616 turns into 4096 ulps)
+            log_x = np.log(x.astype(np.float64)).astype(dtype) if dtype == np.float32 else np.log(x)
         series = result + log_x - (dtype(0.5) / x) - y
         return np.where(x == 10, result + dtype(PSI_10), series) + reflected
 
@@ -173,11 +193,14 @@ _ERFINV_D = (3.543889200, 1.637067800)
 
 
 def _np_erfc(x: np.ndarray) -> np.ndarray:
-    return np.frompyfunc(math.erfc, 1, 1)(x).astype(np.float64)
+    return kernels.erfc(np.asarray(x, dtype=np.float64))
 
 
 def np_erfinv(y: np.ndarray) -> np.ndarray:
-    """torch's calc_erfinv: a rational first guess, then two Newton steps on erf."""
+    """torch's calc_erfinv: a rational first guess, then two Newton steps on erf (--bits torch); the fast mode's
+    float32 and float64: the vectorised kernel (kernels.erfinv), 20-100x faster."""
+    if isinstance(y, np.ndarray) and y.dtype in (np.float32, np.float64) and not kernels.exact():
+        return kernels.erfinv(y)
     a, b, c, d = _ERFINV_A, _ERFINV_B, _ERFINV_C, _ERFINV_D
     with np.errstate(all="ignore"):
         y_abs = np.abs(y)
@@ -270,6 +293,8 @@ class NanToNum(Function):
     def forward(ctx, x, nan, posinf, neginf):
         ctx.aux = np.isfinite(x)
         if x.dtype.kind != "f":
+            return x.copy()
+        if ctx.aux.all():
             return x.copy()
         info = np.finfo(x.dtype)
         out = np.where(np.isnan(x), nan, x)
