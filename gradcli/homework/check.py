@@ -543,6 +543,7 @@ class _Comparer:
         self.smooth = not (_functions(tree) & NON_SMOOTH)
         self.literals = sorted(v for v in _literals(tree) if v != 0)
         self._cache: dict = {}
+        self.answer_function = self.wrt = self.region_difference = self.proof_how = None  # (_prove's answer)
 
     # points --------------------------------------------------------------------------------------------
     def candidates(self, extra_literals=frozenset()):
@@ -829,6 +830,8 @@ class _Comparer:
 
         agrees = f"equal to {EQUAL_DIGITS}+ significant digits at all {len(points)} points of the domain tried"
         result.verdict, result.decided_by, result.reason, result.proven = "correct", "numbers", agrees, False
+        self.answer_function, self.wrt, self.region_difference = answer_function, result.wrt, None
+        self.proof_how = None
         budget = min(PROOF_SECONDS, timeout / 3)
         difference = None
         try:
@@ -865,13 +868,26 @@ class _Comparer:
                 return
             if self._zero_by_cases(quick, points, symbols, budget):
                 result.decided_by, result.proven = "numbers and sympy", True
-                result.reason = agrees + "; the difference simplifies to 0 on each part of the domain"
+                result.reason = agrees + "; the difference simplifies to 0 on each part of the domain" + \
+                    (f" ({self.proof_how})" if self.proof_how else "")
                 return
             how = self._zero_rewritten(quick, result, points, symbols, budget)
             if how:
                 result.decided_by, result.proven = "numbers and sympy", True
-                result.reason = agrees + f"; the difference simplifies to 0 {how}"
+                result.reason = agrees + f"; the difference simplifies to 0 {how}" + \
+                    (f" ({self.proof_how})" if self.proof_how else "")
                 return
+        if self.region_difference is not None:
+            point, derivative, value = self.region_difference
+            result.verdict, result.decided_by, result.proven = "incorrect", "numbers", None
+            result.counterexample = {"point": _plain(point), **_differing_values(value, derivative)} \
+                if value is not None else {"point": _plain(point), "expected": None, "derivative": _number(derivative)}
+            result.reason = (f"they agree at all {len(points)} points tried, but differ on a part of the domain "
+                             f"no point fell in ({', '.join(f'{k} = {float(v):g}' for k, v in point.items())})"
+                             if value is not None else
+                             f"your answer is undefined on a part of the domain no point fell in, where the "
+                             f"derivative is defined ({', '.join(f'{k} = {float(v):g}' for k, v in point.items())})")
+            return
         if _has_decimal(result.answer):
             result.verdict, result.decided_by, result.proven = "incorrect", "numbers", None
             result.reason = "your answer holds a decimal that cannot be proven equal to the exact constant"
@@ -880,29 +896,38 @@ class _Comparer:
         result.reason = agrees + " (not proven: sympy could not simplify the difference to 0 in time)"
 
     def _zero_by_cases(self, difference, points, symbols, budget: float) -> bool:
-        """sympy's proof by cases, as a student argues |x|' = x/|x|: on each sign of each variable where the
-        domain has points (x > 0 and x < 0 for |x|; only x > 0 for ln x), and on each branch of an equation's
-        curve (y = ±√(1 − x²)), the difference simplifies to 0."""
+        """sympy's proof by cases, as a student argues |x|' = x/|x|.  One variable: on every region of the
+        line where the function is defined, cut exactly where anything in it changes its nature (see
+        verify/zero_proofs.py); a region no sampled point fell in is also compared in numbers there (a
+        wrong answer that differs only for |x| < 10⁻³ is found, `self.region_difference`).  Otherwise on
+        every sign of each variable and of each |u|, sign(u), H(u) — all of them, not only those the
+        sampled points showed — and on each branch of an equation's curve (y = ±√(1 − x²))."""
         import sympy as sp
 
-        from gradcli.verify import sympy_forms
+        from gradcli.verify import sympy_forms, zero_proofs
 
         variables = [name for name in self.names
                      if name != self.implicit and symbols[name] in difference.free_symbols]
+        if len(variables) == 1 and not (self.implicit and symbols[self.implicit] in difference.free_symbols):
+            x = symbols[variables[0]]
+            try:
+                function = _real_sympy(self.tree, symbols.all())
+                proof = sympy_forms.cpu_bounded(budget, zero_proofs.zero_on_domain, difference, function, x)
+            except zero_proofs.Unsupported:
+                proof = None
+            except Exception:  # noqa: BLE001 - out of time or sympy failing: not proven
+                return False
+            if proof is not None:
+                if not proof.proven and proof.failed is not None:
+                    self._compare_in_region(proof.failed, variables[0], points)
+                if proof.proven and proof.how:
+                    self.proof_how = proof.how
+                return proof.proven
         kinks = sorted({atom.args[0] for atom in difference.atoms(sp.Abs, sp.sign, sp.Heaviside)},
                        key=sp.default_sort_key)
         if len(variables) + len(kinks) > 4:
             return False
-        cases = set()
-        for point, _ in points:
-            at = {symbols[name]: sp.Float(point[name], 30) for name in point if name in self.names}
-            signs = [1 if point[name] > 0 else -1 if point[name] < 0 else 0 for name in variables]
-            try:  # each sign with 30 digits known (strict: sympy raises when it cannot get them)
-                signs += [sp.sign(kink.evalf(30, subs=at, strict=True)) for kink in kinks]
-            except Exception:  # noqa: BLE001 - no sign known: the point shows no case
-                continue
-            if all(sign in (1, -1) for sign in signs):
-                cases.add(tuple(int(sign) for sign in signs))
+        cases = list(itertools.product((1, -1), repeat=len(variables) + len(kinks)))
         branches = [{}]
         if self.implicit and symbols[self.implicit] in difference.free_symbols:
             try:
@@ -914,6 +939,8 @@ class _Comparer:
                 return False
             branches = [{symbols[self.implicit]: solution} for solution in solutions]
 
+        function = _real_sympy(self.tree, symbols.all())
+
         def proof() -> bool:
             for signs in cases:
                 unfolded = {}
@@ -922,6 +949,8 @@ class _Comparer:
                     unfolded[sp.Heaviside(kink)] = sp.Integer(1 if sign > 0 else 0)
                 positive = {symbols[name]: sign * sp.Symbol(name, positive=True)
                             for name, sign in zip(variables, signs)}
+                if not self.implicit and function.subs(positive).is_extended_real is False:
+                    continue  # the function is not real anywhere in this case (ln x for x < 0)
                 for branch in branches:
                     case = difference.xreplace(unfolded)
                     case = case.subs(branch).subs(positive) if branch else case.subs(positive)
@@ -930,12 +959,33 @@ class _Comparer:
                         if branch and case.is_real is False:
                             continue  # a branch of the curve not real in this case
                         return False
-            return bool(cases)
+            return True
 
         try:
             return sympy_forms.cpu_bounded(budget, proof)
         except Exception:  # noqa: BLE001 - out of time: not proven
             return False
+
+    def _compare_in_region(self, region, name: str, points) -> None:
+        """The numbers at the point of a region of the domain where no sampled point fell (|x| < 10⁻³ for
+        |x² − 10⁻⁶|): a difference there is kept in `self.region_difference` as a counterexample."""
+        if getattr(self, "region_difference", None) is not None or self.answer_function is None:
+            return
+        if any(region.contains(_exact(point[name])) for point, _ in points):
+            return
+        point = {name: float(region.point)}
+        import mpmath
+
+        with mpmath.workdps(DIGITS):
+            try:
+                first = self.bounded_derivative(point, self.wrt)
+            except (Undefined, ZeroDivisionError, ValueError, OverflowError):
+                return
+        if first is None:
+            return
+        outcome, here, derivative, value, _ = self.compare(point, self.wrt, self.answer_function, first=first)
+        if outcome in ("differ", "undefined") and self._differentiable_at(here, derivative, self.wrt):
+            self.region_difference = (here, derivative, value)
 
     def _zero_rewritten(self, difference, result, points, symbols, budget: float) -> str | None:
         """More ways to show answer − derivative is 0, each an identity (so a 0 is a proof), all within one
@@ -989,8 +1039,7 @@ class _Comparer:
             answer = _real_sympy(result.answer.tree, names)
             function = _real_sympy(self.tree, names)
             derivative = sp.diff(function, *(names[v] for v in result.wrt))
-            difference = (answer - derivative).replace(sp.DiracDelta, lambda *args: 0)
-            return sp.simplify(difference)
+            return (answer - derivative).replace(sp.DiracDelta, lambda *args: 0)  # (simplified case by case)
 
         return sympy_forms.cpu_bounded(budget, build)
 
@@ -1185,6 +1234,12 @@ def _exact_counterexample(derivative, answer, symbols, names):
         if abs(d - a) > sp.Float(10) ** -20 * max(abs(d), abs(a)):
             return dict(zip(free, values)), _sympy_number(d), _sympy_number(a)
     return None
+
+
+def _exact(value):
+    import sympy as sp
+
+    return sp.Rational(float(value))
 
 
 def _sympy_number(value):
