@@ -746,6 +746,8 @@ class _Comparer:
             values[iy] = y
             return self.function(*values)
 
+        if not _changes_sign(h):
+            return None  # (where the curve has no point at these values, 9 searches of 30 steps each cost most)
         for k in range(len(starts)):
             y0 = starts[(k + start_index) % len(starts)]
             try:
@@ -1172,6 +1174,29 @@ class _Comparer:
             result.reason = why + " in floats; evaluated exactly, the answer and the derivative differ"
         else:
             result.verdict, result.reason = "undecided", why + "; sympy could not simplify the difference to 0"
+
+
+_SCAN = sorted({s * v for v in (0.01, 0.1, 0.25, 0.5, 1, 1.5, 2, 3, 5, 10, 30, 100, 1000) for s in (1, -1)} | {0})
+
+
+def _changes_sign(h) -> bool:
+    """Whether h is 0, or changes sign, between two neighbours of a scan of y from −1000 to 1000 (15 digits):
+    a candidate of a curve without it is skipped.  A root the scan misses (two in one step, a double root,
+    |y| > 1000) only costs a point; every point used is still solved and checked on the curve."""
+    import mpmath
+
+    previous = None
+    with mpmath.workdps(15):
+        for y in _SCAN:
+            try:
+                value = h(mpmath.mpf(y))
+            except (Undefined, ZeroDivisionError, ValueError, OverflowError, TypeError):
+                previous = None
+                continue
+            if value == 0 or (previous is not None and (previous > 0) != (value > 0)):
+                return True
+            previous = value
+    return False
 
 
 def _has_odd_root(tree) -> bool:
