@@ -53,7 +53,8 @@ CANDIDATES = 600  # points tried, at most
 POINTS_WANTED = 40  # domain points compared
 MIN_POINTS = 6  # fewer: the numbers cannot decide
 DIGITS = 40  # working precision
-PROOF_SECONDS = 1.5  # sympy's simplify, each of the two tries, at most
+PROOF_SECONDS = 1.5  # CPU time of each of sympy's tries (simplify, sign cases or regions, rewritten), at most
+PROOF_TOTAL_SECONDS = 2.5  # CPU time of all of them together, at most (and half of --timeout)
 FINE_DIGITS = 150  # an agreement sympy cannot prove is looked at this closely (a constant kept to 38 digits)
 RECHECK_DIGITS = 90  # a disagreement is confirmed at this precision (rounding noise shrinks, real ones stay)
 EQUAL_DIGITS = 34  # agreement needed at every point (anything less is confirmed or dismissed at 90 digits)
@@ -835,6 +836,11 @@ class _Comparer:
         self.answer_function, self.wrt, self.region_difference = answer_function, result.wrt, None
         self.proof_how = None
         budget = min(PROOF_SECONDS, timeout / 3)
+        end = time.process_time() + min(PROOF_TOTAL_SECONDS, timeout / 2)  # every strategy together
+
+        def within() -> float:  # each strategy's budget: its own, or what is left of the total
+            return max(0.01, min(budget, end - time.process_time()))
+
         difference = None
         try:
             _symbolic_derivative(result, self.f, symbols, self.implicit, timeout, self.report)
@@ -860,25 +866,34 @@ class _Comparer:
             hint = _rounding_hint(result.answer.tree, digits, result.answer.text)
             result.hint = hint if "exactly, not" in hint else None  # only a constant it stands for
             return
+        hyperbolic = difference is not None and difference.has(sp.sinh, sp.cosh, sp.tanh, sp.sech, sp.csch, sp.coth)
+        if hyperbolic:  # written with exp first: sech² u = 1 − tanh² u in a twentieth of simplify's time
+            try:
+                if sympy_forms.cpu_bounded(within(), _zero_in_exp_form, difference):
+                    result.decided_by, result.proven = "numbers and sympy", True
+                    result.reason = agrees + "; the difference simplifies to 0 when written with exp"
+                    return
+            except Exception:  # noqa: BLE001 - out of time: the other strategies follow
+                pass
         if difference is not None:
             quick = difference
             try:
-                difference = sympy_forms.cpu_bounded(budget, sp.simplify, difference)
+                difference = sympy_forms.cpu_bounded(within(), sp.simplify, difference)
             except Exception:  # noqa: BLE001 - out of time: not proven
                 difference = None
             if difference is not None and self._settled(result, difference, agrees):
                 return
-            if self._zero_by_cases(quick, points, symbols, budget):
-                result.decided_by, result.proven = "numbers and sympy", True
-                result.reason = agrees + "; the difference simplifies to 0 on each part of the domain" + \
-                    (f" ({self.proof_how})" if self.proof_how else "")
-                return
-            how = self._zero_rewritten(quick, result, points, symbols, budget)
-            if how:
-                result.decided_by, result.proven = "numbers and sympy", True
-                result.reason = agrees + f"; the difference simplifies to 0 {how}" + \
-                    (f" ({self.proof_how})" if self.proof_how else "")
-                return
+            strategies = [
+                lambda: "on each part of the domain" if self._zero_by_cases(quick, points, symbols, within()) else None,
+                lambda: self._zero_rewritten(quick, result, points, symbols, within()),
+            ]
+            for strategy in strategies:
+                how = strategy() if end > time.process_time() else None
+                if how:
+                    result.decided_by, result.proven = "numbers and sympy", True
+                    result.reason = agrees + f"; the difference simplifies to 0 {how}" + \
+                        (f" ({self.proof_how})" if self.proof_how else "")
+                    return
         if self.region_difference is not None:
             point, derivative, value = self.region_difference
             result.verdict, result.decided_by, result.proven = "incorrect", "numbers", None
@@ -1003,16 +1018,15 @@ class _Comparer:
         def left() -> float:
             return max(0.0, end - time.process_time())
 
-        def exp_form():
-            return sp.simplify(difference.rewrite(sp.exp)) == 0
 
         def factored():
             return difference.replace(lambda e: e.is_Pow and e.exp.is_Rational and e.exp.q == 2,
                                       lambda e: sp.factor(e.base) ** e.exp)
 
         try:
-            if sympy_forms.cpu_bounded(left(), exp_form):
-                return "when written with exp"
+            hyperbolic = difference.has(sp.sinh, sp.cosh, sp.tanh, sp.sech, sp.csch, sp.coth)
+            if not hyperbolic and sympy_forms.cpu_bounded(left(), _zero_in_exp_form, difference):
+                return "when written with exp"  # (a hyperbolic difference was tried so first of all)
             radicands = sympy_forms.cpu_bounded(left(), factored)
             if radicands != difference:
                 simple = sympy_forms.cpu_bounded(left(), sp.simplify, radicands)
@@ -1276,6 +1290,12 @@ def _sympy_text(value) -> str:
     import sympy as sp
 
     return sp.sstr(sp.N(value, 6))
+
+
+def _zero_in_exp_form(difference) -> bool:
+    import sympy as sp
+
+    return sp.simplify(difference.rewrite(sp.exp)) == 0
 
 
 def _quick_difference(difference):
