@@ -41,6 +41,18 @@ def test_the_issues_pairs_and_inverse_function_identities_are_proven(function, a
 
 
 @pytest.mark.parametrize("function, answer", [
+    ("coth(x)", "-csch(x)^2"),  # coth' = (sinh² − cosh²)/sinh² = −csch²
+    ("csch(x)", "-csch(x)coth(x)"),  # (1/sinh)' = −cosh/sinh²
+    ("sech(x)", "-sech(x)tanh(x)"),  # (1/cosh)' = −sinh/cosh²
+    ("ln(cosh(x))", "tanh(x)"),
+])
+def test_hyperbolic_reciprocals_are_proven_in_exp_form(function, answer):
+    result = result_of(function, answer)
+    assert result.verdict == "correct" and result.proven is True, result.reason
+    assert result_of(function, f"-({answer})").verdict == "incorrect"
+
+
+@pytest.mark.parametrize("function, answer", [
     ("x arctan(x)", "π/2 - arctan(1/x) + x/(1+x^2)"),  # right for x > 0 only: off by π on x < 0
     ("2arctan(sqrt((1-x)/(1+x)))", "1/sqrt(1-x^2)"),
     ("x arcsin(x)", "π/2 + arccos(x) + x/sqrt(1-x^2)"),
