@@ -356,9 +356,11 @@ def _same_function(answer, f: Reading, function_text: str, variables, limits) ->
     if not same:
         import sympy as sp
 
+        from gradcli.verify import sympy_forms
+
         names = {name: sp.Symbol(name, real=True) for name in [*f.variables, *written.variables]}
         try:
-            same = sp.simplify(written.sympy(names) - f.sympy(names)) == 0
+            same = sympy_forms.cpu_bounded(PROOF_SECONDS, sp.simplify, written.sympy(names) - f.sympy(names)) == 0
         except Exception:  # noqa: BLE001 - sympy cannot tell: they are not shown the same
             same = False
     if not same:
