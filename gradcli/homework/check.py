@@ -1194,13 +1194,14 @@ class _Comparer:
             result.verdict, result.reason = "undecided", why + "; sympy could not simplify the difference to 0"
 
 
-_SCAN = sorted({s * v for v in (0.01, 0.1, 0.25, 0.5, 1, 1.5, 2, 3, 5, 10, 30, 100, 1000) for s in (1, -1)} | {0})
+_SCAN = sorted({s * v for v in (0.01, 0.1, 0.25, 0.5, 1, 1.5, 2, 3, 5, 10, 30, 100, 1000, 10**4, 10**6)
+                for s in (1, -1)} | {0})
 
 
 def _changes_sign(h) -> bool:
-    """Whether h is 0, or changes sign, between two neighbours of a scan of y from −1000 to 1000 (15 digits):
+    """Whether h is 0, or changes sign, between two neighbours of a scan of y from −10⁶ to 10⁶ (15 digits):
     a candidate of a curve without it is skipped.  A root the scan misses (two in one step, a double root,
-    |y| > 1000) only costs a point; every point used is still solved and checked on the curve."""
+    |y| > 10⁶) only costs a point; every point used is still solved and checked on the curve."""
     import mpmath
 
     previous = None
