@@ -128,6 +128,10 @@ def limits_from(max_length, max_depth, max_nodes, max_elements, max_exponent, ti
                   max_exponent=max_exponent, max_seconds=timeout)
 
 
+WALL_BACKSTOP = 10  # check, steps, explain: the wall-time limit is 10 × --timeout (CPU seconds) + 20 s, a backstop
+# that only a call stuck in C meets
+
+
 def guarded(seconds: float | None, what: str = "the evaluation", memory_mb: float | None = None,
              validate=lambda: None, interrupts_worker: bool = False):
     """The whole command under its wall-time and memory limits (see gradcli/safety/guard.py), once its option

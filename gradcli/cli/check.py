@@ -8,6 +8,7 @@ import typer
 
 from gradcli.cli import options
 from gradcli.cli.app import (
+    WALL_BACKSTOP,
     ColorMode,
     ColorOpt,
     DebugOpt,
@@ -24,8 +25,6 @@ from gradcli.homework.check import check_derivative
 from gradcli.homework.points import parse_point
 from gradcli.render import json_out as render_json
 from gradcli.safety.guard import CpuDeadline
-
-WALL_BACKSTOP = 10  # the wall-time limit: 10 × --timeout (CPU seconds) + 20 s; only a stuck check meets it
 
 
 @app.command("check", context_settings={"ignore_unknown_options": True})

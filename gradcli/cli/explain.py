@@ -10,6 +10,7 @@ import typer
 from gradcli.cli import options
 from gradcli.cli.app import (
     DEFAULTS,
+    WALL_BACKSTOP,
     BitsOpt,
     ColorMode,
     ColorOpt,
@@ -18,7 +19,6 @@ from gradcli.cli.app import (
     JsonOpt,
     NoColorOpt,
     ThresholdOpt,
-    TimeoutOpt,
     WidthOpt,
     app,
     console,
@@ -31,6 +31,7 @@ from gradcli.homework.explain import explain, to_dict
 from gradcli.io.inputs import LazyGenerator, parse_assignments, parse_value
 from gradcli.render import json_out as render_json
 from gradcli.render.text import print_options
+from gradcli.safety.guard import CpuDeadline
 
 
 @app.command("explain", context_settings={"ignore_unknown_options": True})
@@ -53,7 +54,8 @@ def explain_command(
     threshold: ThresholdOpt = None,
     debug: DebugOpt = False,
     bits: BitsOpt = None,
-    timeout: TimeoutOpt = DEFAULTS.max_seconds,
+    timeout: Annotated[float, typer.Option("--timeout", help="Budget of the whole command, in seconds of CPU time.",
+                                           rich_help_panel="Limits")] = DEFAULTS.max_seconds,
     torch_names: Annotated[bool | None, typer.Option(
         "--torch-names/--no-torch-names", show_default=False,
         help="Show PyTorch's grad_fn names (AddBackward0 ...); default: yes for PyTorch syntax, no for homework "
@@ -70,9 +72,14 @@ def explain_command(
         options.print_threshold(full, threshold)
         options.expression_first("explain", expression, assignments or [])
 
-    with user_errors(debug, json_out), guarded(timeout, validate=valid_options), kernel_bits(bits):
+    # --timeout is CPU time (a busy machine must not turn an explanation into a failure); the wall-time limits
+    # (the command's, the engine's) are only the backstop against a call stuck in C
+    wall = timeout * WALL_BACKSTOP + 20
+    with user_errors(debug, json_out), guarded(wall, validate=valid_options), kernel_bits(bits), \
+            CpuDeadline(timeout, f"the explanation used more than {timeout:g} s of CPU time",
+                        "raise it with --timeout"):
         limits = limits_from(DEFAULTS.max_length, DEFAULTS.max_depth, DEFAULTS.max_nodes, DEFAULTS.max_elements,
-                             DEFAULTS.max_exponent, timeout)
+                             DEFAULTS.max_exponent, wall)
         rng = LazyGenerator(seed)  # PyTorch's generator after manual_seed(seed); loaded on first draw
         f64 = np.dtype("float64")
         inputs = parse_assignments(assignments or [], dtype=f64, rng=rng, limits=limits)

@@ -7,6 +7,7 @@ import typer
 
 from gradcli.cli import options
 from gradcli.cli.app import (
+    WALL_BACKSTOP,
     ColorMode,
     ColorOpt,
     DebugOpt,
@@ -17,6 +18,7 @@ from gradcli.cli.app import (
     guarded,
     user_errors,
 )
+from gradcli.safety.guard import CpuDeadline
 
 
 @app.command("steps", context_settings={"ignore_unknown_options": True})
@@ -32,8 +34,8 @@ def steps_command(
     color: ColorOpt = ColorMode.auto,
     width: WidthOpt = None,
     debug: DebugOpt = False,
-    timeout: Annotated[float, typer.Option("--timeout", help="Time budget of the whole command, in seconds.",
-                                           rich_help_panel="Limits")] = 30.0,
+    timeout: Annotated[float, typer.Option("--timeout", help="Budget of the whole command, in seconds of CPU "
+                                                            "time.", rich_help_panel="Limits")] = 30.0,
 ):
     """Differentiate step by step, naming the rule at each step (sum, product, quotient, chain ...).
 
@@ -42,7 +44,9 @@ def steps_command(
     def valid_options():
         options.seconds(timeout, "--timeout")
 
-    with user_errors(debug), guarded(timeout, "the derivation", validate=valid_options):
+    # --timeout is CPU time, as check's: the wall-time limit is only the backstop against a stuck call
+    with user_errors(debug), guarded(timeout * WALL_BACKSTOP + 20, "the derivation", validate=valid_options), \
+            CpuDeadline(timeout, f"the derivation used more than {timeout:g} s of CPU time", "raise it with --timeout"):
         from gradcli.homework.steps import derive_text, print_derivation
 
         print_derivation(derive_text(function, wrt, dependent=dependent), console(no_color, color, width), latex=latex)

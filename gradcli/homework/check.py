@@ -53,7 +53,8 @@ CANDIDATES = 600  # points tried, at most
 POINTS_WANTED = 40  # domain points compared
 MIN_POINTS = 6  # fewer: the numbers cannot decide
 DIGITS = 40  # working precision
-PROOF_SECONDS = 1.5  # sympy's simplify, each of the two tries, at most
+PROOF_SECONDS = 1.5  # CPU time of each of sympy's tries (simplify, sign cases or regions, rewritten), at most
+PROOF_TOTAL_SECONDS = 2.5  # CPU time of all of them together, at most (and half of --timeout)
 FINE_DIGITS = 150  # an agreement sympy cannot prove is looked at this closely (a constant kept to 38 digits)
 RECHECK_DIGITS = 90  # a disagreement is confirmed at this precision (rounding noise shrinks, real ones stay)
 EQUAL_DIGITS = 34  # agreement needed at every point (anything less is confirmed or dismissed at 90 digits)
@@ -355,9 +356,11 @@ def _same_function(answer, f: Reading, function_text: str, variables, limits) ->
     if not same:
         import sympy as sp
 
+        from gradcli.verify import sympy_forms
+
         names = {name: sp.Symbol(name, real=True) for name in [*f.variables, *written.variables]}
         try:
-            same = sp.simplify(written.sympy(names) - f.sympy(names)) == 0
+            same = sympy_forms.cpu_bounded(PROOF_SECONDS, sp.simplify, written.sympy(names) - f.sympy(names)) == 0
         except Exception:  # noqa: BLE001 - sympy cannot tell: they are not shown the same
             same = False
     if not same:
@@ -543,6 +546,7 @@ class _Comparer:
         self.smooth = not (_functions(tree) & NON_SMOOTH)
         self.literals = sorted(v for v in _literals(tree) if v != 0)
         self._cache: dict = {}
+        self.answer_function = self.wrt = self.region_difference = self.proof_how = None  # (_prove's answer)
 
     # points --------------------------------------------------------------------------------------------
     def candidates(self, extra_literals=frozenset()):
@@ -745,6 +749,8 @@ class _Comparer:
             values[iy] = y
             return self.function(*values)
 
+        if not _changes_sign(h):
+            return None  # (where the curve has no point at these values, 9 searches of 30 steps each cost most)
         for k in range(len(starts)):
             y0 = starts[(k + start_index) % len(starts)]
             try:
@@ -829,7 +835,14 @@ class _Comparer:
 
         agrees = f"equal to {EQUAL_DIGITS}+ significant digits at all {len(points)} points of the domain tried"
         result.verdict, result.decided_by, result.reason, result.proven = "correct", "numbers", agrees, False
+        self.answer_function, self.wrt, self.region_difference = answer_function, result.wrt, None
+        self.proof_how = None
         budget = min(PROOF_SECONDS, timeout / 3)
+        end = time.process_time() + min(PROOF_TOTAL_SECONDS, timeout / 2)  # every strategy together
+
+        def within() -> float:  # each strategy's budget: its own, or what is left of the total
+            return max(0.01, min(budget, end - time.process_time()))
+
         difference = None
         try:
             _symbolic_derivative(result, self.f, symbols, self.implicit, timeout, self.report)
@@ -855,23 +868,45 @@ class _Comparer:
             hint = _rounding_hint(result.answer.tree, digits, result.answer.text)
             result.hint = hint if "exactly, not" in hint else None  # only a constant it stands for
             return
+        hyperbolic = difference is not None and difference.has(sp.sinh, sp.cosh, sp.tanh, sp.sech, sp.csch, sp.coth)
+        if hyperbolic:  # written with exp first: sech² u = 1 − tanh² u in a twentieth of simplify's time
+            try:
+                if sympy_forms.cpu_bounded(within(), _zero_in_exp_form, difference):
+                    result.decided_by, result.proven = "numbers and sympy", True
+                    result.reason = agrees + "; the difference simplifies to 0 when written with exp"
+                    return
+            except Exception:  # noqa: BLE001 - out of time: the other strategies follow
+                pass
         if difference is not None:
             quick = difference
             try:
-                difference = sympy_forms.cpu_bounded(budget, sp.simplify, difference)
+                difference = sympy_forms.cpu_bounded(within(), sp.simplify, difference)
             except Exception:  # noqa: BLE001 - out of time: not proven
                 difference = None
             if difference is not None and self._settled(result, difference, agrees):
                 return
-            if self._zero_by_cases(quick, points, symbols, budget):
-                result.decided_by, result.proven = "numbers and sympy", True
-                result.reason = agrees + "; the difference simplifies to 0 on each part of the domain"
-                return
-            how = self._zero_rewritten(quick, result, points, symbols, budget)
-            if how:
-                result.decided_by, result.proven = "numbers and sympy", True
-                result.reason = agrees + f"; the difference simplifies to 0 {how}"
-                return
+            strategies = [
+                lambda: "on each part of the domain" if self._zero_by_cases(quick, points, symbols, within()) else None,
+                lambda: self._zero_rewritten(quick, result, points, symbols, within()),
+            ]
+            for strategy in strategies:
+                how = strategy() if end > time.process_time() else None
+                if how:
+                    result.decided_by, result.proven = "numbers and sympy", True
+                    result.reason = agrees + f"; the difference simplifies to 0 {how}" + \
+                        (f" ({self.proof_how})" if self.proof_how else "")
+                    return
+        if self.region_difference is not None:
+            point, derivative, value = self.region_difference
+            result.verdict, result.decided_by, result.proven = "incorrect", "numbers", None
+            result.counterexample = {"point": _plain(point), **_differing_values(value, derivative)} \
+                if value is not None else {"point": _plain(point), "expected": None, "derivative": _number(derivative)}
+            result.reason = (f"they agree at all {len(points)} points tried, but differ on a part of the domain "
+                             f"no point fell in ({', '.join(f'{k} = {float(v):g}' for k, v in point.items())})"
+                             if value is not None else
+                             f"your answer is undefined on a part of the domain no point fell in, where the "
+                             f"derivative is defined ({', '.join(f'{k} = {float(v):g}' for k, v in point.items())})")
+            return
         if _has_decimal(result.answer):
             result.verdict, result.decided_by, result.proven = "incorrect", "numbers", None
             result.reason = "your answer holds a decimal that cannot be proven equal to the exact constant"
@@ -880,29 +915,40 @@ class _Comparer:
         result.reason = agrees + " (not proven: sympy could not simplify the difference to 0 in time)"
 
     def _zero_by_cases(self, difference, points, symbols, budget: float) -> bool:
-        """sympy's proof by cases, as a student argues |x|' = x/|x|: on each sign of each variable where the
-        domain has points (x > 0 and x < 0 for |x|; only x > 0 for ln x), and on each branch of an equation's
-        curve (y = ±√(1 − x²)), the difference simplifies to 0."""
+        """sympy's proof by cases, as a student argues |x|' = x/|x|.  One variable: on every region of the
+        line where the function is defined, cut exactly where anything in it changes its nature (see
+        verify/zero_proofs.py); a region no sampled point fell in is also compared in numbers there (a
+        wrong answer that differs only for |x| < 10⁻³ is found, `self.region_difference`).  Otherwise on
+        every sign of each variable and of each |u|, sign(u), H(u) — all of them, not only those the
+        sampled points showed — and on each branch of an equation's curve (y = ±√(1 − x²))."""
         import sympy as sp
 
-        from gradcli.verify import sympy_forms
+        from gradcli.verify import sympy_forms, zero_proofs
 
         variables = [name for name in self.names
                      if name != self.implicit and symbols[name] in difference.free_symbols]
+        if len(variables) == 1 and not (self.implicit and symbols[self.implicit] in difference.free_symbols):
+            x = symbols[variables[0]]
+            try:
+                function = _real_sympy(self.tree, symbols.all())
+                proof = sympy_forms.cpu_bounded(budget, zero_proofs.zero_on_domain, difference, function, x)
+            except zero_proofs.Unsupported:
+                proof = None
+            except Exception:  # noqa: BLE001 - out of time or sympy failing: not proven
+                return False
+            if proof is not None:
+                # the numbers at every region no sampled point fell in: sympy's forms cancel what the answer
+                # as read does not (ln(x² − 10⁻⁶) − ln(x² − 10⁻⁶) is 0 to sympy, undefined for |x| < 10⁻³)
+                for region in proof.regions:
+                    self._compare_in_region(region, variables[0], points)
+                if proof.proven and proof.how:
+                    self.proof_how = proof.how
+                return proof.proven and self.region_difference is None
         kinks = sorted({atom.args[0] for atom in difference.atoms(sp.Abs, sp.sign, sp.Heaviside)},
                        key=sp.default_sort_key)
         if len(variables) + len(kinks) > 4:
             return False
-        cases = set()
-        for point, _ in points:
-            at = {symbols[name]: sp.Float(point[name], 30) for name in point if name in self.names}
-            signs = [1 if point[name] > 0 else -1 if point[name] < 0 else 0 for name in variables]
-            try:  # each sign with 30 digits known (strict: sympy raises when it cannot get them)
-                signs += [sp.sign(kink.evalf(30, subs=at, strict=True)) for kink in kinks]
-            except Exception:  # noqa: BLE001 - no sign known: the point shows no case
-                continue
-            if all(sign in (1, -1) for sign in signs):
-                cases.add(tuple(int(sign) for sign in signs))
+        cases = list(itertools.product((1, -1), repeat=len(variables) + len(kinks)))
         branches = [{}]
         if self.implicit and symbols[self.implicit] in difference.free_symbols:
             try:
@@ -914,6 +960,8 @@ class _Comparer:
                 return False
             branches = [{symbols[self.implicit]: solution} for solution in solutions]
 
+        function = _real_sympy(self.tree, symbols.all())
+
         def proof() -> bool:
             for signs in cases:
                 unfolded = {}
@@ -922,6 +970,8 @@ class _Comparer:
                     unfolded[sp.Heaviside(kink)] = sp.Integer(1 if sign > 0 else 0)
                 positive = {symbols[name]: sign * sp.Symbol(name, positive=True)
                             for name, sign in zip(variables, signs)}
+                if not self.implicit and function.subs(positive).is_extended_real is False:
+                    continue  # the function is not real anywhere in this case (ln x for x < 0)
                 for branch in branches:
                     case = difference.xreplace(unfolded)
                     case = case.subs(branch).subs(positive) if branch else case.subs(positive)
@@ -930,12 +980,33 @@ class _Comparer:
                         if branch and case.is_real is False:
                             continue  # a branch of the curve not real in this case
                         return False
-            return bool(cases)
+            return True
 
         try:
             return sympy_forms.cpu_bounded(budget, proof)
         except Exception:  # noqa: BLE001 - out of time: not proven
             return False
+
+    def _compare_in_region(self, region, name: str, points) -> None:
+        """The numbers at the point of a region of the domain where no sampled point fell (|x| < 10⁻³ for
+        |x² − 10⁻⁶|): a difference there is kept in `self.region_difference` as a counterexample."""
+        if getattr(self, "region_difference", None) is not None or self.answer_function is None:
+            return
+        if any(region.contains(_exact(point[name])) for point, _ in points):
+            return
+        point = {name: float(region.point)}
+        import mpmath
+
+        with mpmath.workdps(DIGITS):
+            try:
+                first = self.bounded_derivative(point, self.wrt)
+            except (Undefined, ZeroDivisionError, ValueError, OverflowError):
+                return
+        if first is None:
+            return
+        outcome, here, derivative, value, _ = self.compare(point, self.wrt, self.answer_function, first=first)
+        if outcome in ("differ", "undefined") and self._differentiable_at(here, derivative, self.wrt):
+            self.region_difference = (here, derivative, value)
 
     def _zero_rewritten(self, difference, result, points, symbols, budget: float) -> str | None:
         """More ways to show answer − derivative is 0, each an identity (so a 0 is a proof), all within one
@@ -951,16 +1022,15 @@ class _Comparer:
         def left() -> float:
             return max(0.0, end - time.process_time())
 
-        def exp_form():
-            return sp.simplify(difference.rewrite(sp.exp)) == 0
 
         def factored():
             return difference.replace(lambda e: e.is_Pow and e.exp.is_Rational and e.exp.q == 2,
                                       lambda e: sp.factor(e.base) ** e.exp)
 
         try:
-            if sympy_forms.cpu_bounded(left(), exp_form):
-                return "when written with exp"
+            hyperbolic = difference.has(sp.sinh, sp.cosh, sp.tanh, sp.sech, sp.csch, sp.coth)
+            if not hyperbolic and sympy_forms.cpu_bounded(left(), _zero_in_exp_form, difference):
+                return "when written with exp"  # (a hyperbolic difference was tried so first of all)
             radicands = sympy_forms.cpu_bounded(left(), factored)
             if radicands != difference:
                 simple = sympy_forms.cpu_bounded(left(), sp.simplify, radicands)
@@ -989,8 +1059,7 @@ class _Comparer:
             answer = _real_sympy(result.answer.tree, names)
             function = _real_sympy(self.tree, names)
             derivative = sp.diff(function, *(names[v] for v in result.wrt))
-            difference = (answer - derivative).replace(sp.DiracDelta, lambda *args: 0)
-            return sp.simplify(difference)
+            return (answer - derivative).replace(sp.DiracDelta, lambda *args: 0)  # (simplified case by case)
 
         return sympy_forms.cpu_bounded(budget, build)
 
@@ -1125,6 +1194,30 @@ class _Comparer:
             result.verdict, result.reason = "undecided", why + "; sympy could not simplify the difference to 0"
 
 
+_SCAN = sorted({s * v for v in (0.01, 0.1, 0.25, 0.5, 1, 1.5, 2, 3, 5, 10, 30, 100, 1000, 10**4, 10**6)
+                for s in (1, -1)} | {0})
+
+
+def _changes_sign(h) -> bool:
+    """Whether h is 0, or changes sign, between two neighbours of a scan of y from −10⁶ to 10⁶ (15 digits):
+    a candidate of a curve without it is skipped.  A root the scan misses (two in one step, a double root,
+    |y| > 10⁶) only costs a point; every point used is still solved and checked on the curve."""
+    import mpmath
+
+    previous = None
+    with mpmath.workdps(15):
+        for y in _SCAN:
+            try:
+                value = h(mpmath.mpf(y))
+            except (Undefined, ZeroDivisionError, ValueError, OverflowError, TypeError):
+                previous = None
+                continue
+            if value == 0 or (previous is not None and (previous > 0) != (value > 0)):
+                return True
+            previous = value
+    return False
+
+
 def _has_odd_root(tree) -> bool:
     if tree[0] == "call" and tree[1] == "cbrt":
         return True
@@ -1187,6 +1280,12 @@ def _exact_counterexample(derivative, answer, symbols, names):
     return None
 
 
+def _exact(value):
+    import sympy as sp
+
+    return sp.Rational(float(value))
+
+
 def _sympy_number(value):
     as_float = float(value)
     return as_float if math.isfinite(as_float) and (as_float != 0 or value == 0) else _sympy_text(value)
@@ -1196,6 +1295,12 @@ def _sympy_text(value) -> str:
     import sympy as sp
 
     return sp.sstr(sp.N(value, 6))
+
+
+def _zero_in_exp_form(difference) -> bool:
+    import sympy as sp
+
+    return sp.simplify(difference.rewrite(sp.exp)) == 0
 
 
 def _quick_difference(difference):

@@ -382,10 +382,10 @@ def _chain_rule(explanation, calls, labels, leaves, constants, out, incoming, ti
     if any(t.array.ndim for t in (*leaves.values(), *tensors)):
         explanation.note = "the step-by-step chain rule is shown for scalar functions of scalar inputs"
         return
-    from gradcli.verify import symbolic
+    from gradcli.verify import symbolic, sympy_forms
 
     try:
-        forms = symbolic.bounded(timeout, _replay_chain, explanation, calls, labels, leaves, constants, incoming)
+        forms = sympy_forms.cpu_bounded(timeout, _replay_chain, explanation, calls, labels, leaves, constants, incoming)
     except (symbolic.NoSymbolicForm, symbolic.SymbolicTimeout) as err:
         explanation.forward, explanation.steps = [], []
         explanation.note = f"no step-by-step chain rule: {err.message}"
@@ -400,7 +400,7 @@ def _chain_rule(explanation, calls, labels, leaves, constants, out, incoming, ti
         pass
 
 
-TEXTBOOK_BUDGET = 4.0  # seconds for simplifying every formula of the chain rule together
+TEXTBOOK_BUDGET = 4.0  # seconds of CPU time for simplifying every formula of the chain rule together
 
 
 def _textbook_forms(explanation, forms, inputs, budget) -> None:
@@ -411,7 +411,7 @@ def _textbook_forms(explanation, forms, inputs, budget) -> None:
     from gradcli.homework.textbook import style_for, textbook_form, to_text, with_sigma
 
     style = style_for(explanation.expression)
-    deadline = time.monotonic() + budget
+    deadline = time.process_time() + budget  # CPU time, as every sympy budget of the homework commands
     for label, (local, full) in forms["forward"].items():
         explanation.forward_textbook[label] = (to_text(with_sigma(local), style), to_text(with_sigma(full), style))
     symbols = forms["symbols"]
@@ -423,7 +423,7 @@ def _textbook_forms(explanation, forms, inputs, budget) -> None:
             gradient = with_sigma(forms["totals"][step.target])
         else:
             continue
-        remaining = max(0.0, deadline - time.monotonic())
+        remaining = max(0.0, deadline - time.process_time())
         step.textbook = to_text(textbook_form(gradient, style, function=loss, budget=remaining), style)
 
 

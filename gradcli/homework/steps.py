@@ -36,7 +36,7 @@ from gradcli.homework.textbook import (
 )
 from gradcli.safety.errors import GradcliError
 from gradcli.safety.limits import Limits
-from gradcli.verify.sympy_forms import SymbolicTimeout, bounded
+from gradcli.verify.sympy_forms import SymbolicTimeout, cpu_bounded
 
 MAX_STEPS = 80
 PLAIN = Style()
@@ -270,7 +270,7 @@ def _solve_implicit(derivation: Derivation, x):
         raise GradcliError("the equation does not involve the dependent variable: nothing to solve for")
     rate = rates[0]
     try:
-        solutions = bounded(5.0, sp.solve, sp.Eq(equation.lhs, equation.rhs), rate)
+        solutions = cpu_bounded(5.0, sp.solve, sp.Eq(equation.lhs, equation.rhs), rate)
     except SymbolicTimeout:
         solutions = []
     if len(solutions) != 1:

@@ -25,9 +25,9 @@ from sympy.printing.latex import LatexPrinter
 from gradcli.homework.notation import SUPERSCRIPT as _SUPERSCRIPT
 from gradcli.homework.notation import echo  # noqa: F401 - part of this module's interface
 from gradcli.homework.reading import report_function, result_answer
-from gradcli.verify.sympy_forms import SymbolicTimeout, bounded
+from gradcli.verify.sympy_forms import SymbolicTimeout, cpu_bounded
 
-DEFAULT_BUDGET = 2.0  # seconds for the whole candidate search
+DEFAULT_BUDGET = 2.0  # seconds of CPU time for the whole candidate search
 RECIPROCAL_NAMES = ("tan", "sec", "csc", "cot")  # an input using one of these gets sec/csc/cot/tan answers
 _DECIMAL = re.compile(r"(?<![\w.])(\d+\.\d+|\.\d+)")
 
@@ -304,7 +304,7 @@ def _fractions_in_sums(expr) -> int:
 
 def textbook_form(expr, style: Style = Style(), *, function=None, budget: float = DEFAULT_BUDGET):
     """The most readable equivalent form of `expr` (already in the course's functions), by
-    `readability_cost`; each candidate within what is left of `budget` seconds.  A candidate that brings in
+    `readability_cost`; each candidate within what is left of `budget` seconds of CPU time.  A candidate that brings in
     a function neither the problem nor the derivative has (cosh in the derivative of arctan(e^x)) is not
     shown; σ stays σ in a problem written with it."""
     if not isinstance(expr, sp.Basic) or expr.is_Atom:
@@ -319,14 +319,14 @@ def textbook_form(expr, style: Style = Style(), *, function=None, budget: float 
     if allowed & {sp.sin, sp.cos, sp.tan, sp.sec, sp.csc, sp.cot}:  # sin/cos regrouped: tan, sec ... are standard
         allowed |= {sp.sin, sp.cos, sp.tan, sp.sec, sp.csc, sp.cot}
     best, best_cost = None, None
-    deadline = time.monotonic() + budget
+    deadline = time.process_time() + budget  # CPU time: a busy machine does not cut the search short
     seen = set()
     for _, transform in _candidates():
-        remaining = deadline - time.monotonic()
+        remaining = deadline - time.process_time()
         if remaining <= 0:
             break
         try:
-            candidate = bounded(remaining, transform, expr)
+            candidate = cpu_bounded(remaining, transform, expr)
         except SymbolicTimeout:
             break
         except Exception:  # noqa: BLE001 - a sympy transformation that fails is just not a candidate
