@@ -188,9 +188,10 @@ def modules() -> dict[str, Module]:
                              **nn_modules.MODULE_CLASSES, **nn_layers.LAYER_CLASSES})
     autograd_functional = Module("torch.autograd.functional", dict(torch_surface.FUNCTIONAL))
     profiler = Module("torch.autograd.profiler", {"profile": torch_surface.profile})
+    graph = Module("torch.autograd.graph", dict(torch_surface.GRAPH))
     autograd = Module("torch.autograd", {"grad": torch_surface.autograd_grad, "backward": engine.backward,
                                          "Function": classes.AutogradFunction, "Variable": torch_surface.Variable,
-                                         "functional": autograd_functional, "profiler": profiler,
+                                         "functional": autograd_functional, "profiler": profiler, "graph": graph,
                                          "gradcheck": torch_surface.gradcheck,
                                          "gradgradcheck": torch_surface.gradgradcheck,
                                          "detect_anomaly": torch_surface.detect_anomaly,
@@ -234,7 +235,8 @@ def modules() -> dict[str, Module]:
     np_linalg = Module("numpy.linalg", numpy_api.wrap(numpy_api.LINALG, np.linalg, "linalg."))
     numpy = Module("numpy", {**numpy_api.static_members(), "random": np_random, "linalg": np_linalg,
                              "ndarray": TypeRef(np.ndarray)})  # for isinstance; never called (it allocates raw)
-    return {m.name: m for m in (torch, nn, functional, init, autograd, autograd_functional, profiler, torch_optim,
+    return {m.name: m for m in (torch, nn, functional, init, autograd, autograd_functional, profiler, graph,
+                                torch_optim,
                                 torch_distributions, torch_func, linalg, math_module, random_module,
                                 functools_module, numpy, np_random, np_linalg)}
 
