@@ -33,6 +33,14 @@ class _GradModeType:
 GradMode = _GradModeType()
 
 
+# Some tensor was made under torch.inference_mode in this process: recording nodes then checks that none saves one.
+INFERENCE_USED = [False]
+INFERENCE_TENSOR_SAVED = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode in "
+    "computation tracked by autograd. To work around this, you can make a clone to get a normal tensor and use it "
+    "in autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`.")
+
+
 # torch.autograd.graph.saved_tensors_hooks: the (pack, unpack) pairs open in this context, innermost last.
 # The hot path reads _HOOKS_OPEN (how many are open in any context) before it looks at the context variable.
 SAVED_TENSOR_HOOKS: contextvars.ContextVar[tuple] = contextvars.ContextVar("gradcli_saved_tensor_hooks", default=())
@@ -262,6 +270,8 @@ class Function:
             saved = tuple([args[i] if when is None or i not in when or needs[when[i]] else None for i in saves])
             ctx.saved = saved
             ctx.versions = tuple([a._version[0] if isinstance(a, Tensor) else 0 for a in saved])
+            if INFERENCE_USED[0] and any(isinstance(a, Tensor) and a.is_inference() for a in saved):
+                raise TorchRuntimeError(INFERENCE_TENSOR_SAVED)
         else:
             ctx.saved = ctx.versions = ()
         ctx.saved_cast = None
