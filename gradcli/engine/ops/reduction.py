@@ -43,8 +43,8 @@ class _Reduce(Function):
         dims, keepdim, in_shape = ctx.aux[:3]
         if not keepdim and dims:
             if isinstance(g, Tensor):  # under create_graph, the nodes torch's sum_backward records
-                if ctx.name in ("SumBackward0", "MeanBackward0"):
-                    return g  # a 0-d gradient, expanded whole
+                if not isinstance(ctx, (SumDim, MeanDim)):
+                    return g  # a reduction of everything (sum(), mean()): its 0-d gradient, expanded whole
                 for d in sorted(dims):  # unsqueeze_multiple: one unsqueeze per dim, in increasing order
                     g = g.unsqueeze(d)
                 return g
