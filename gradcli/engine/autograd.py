@@ -10,6 +10,7 @@ Gradients are reduced to each input's shape in one place (`_edge_grad`), never i
 
 from __future__ import annotations
 
+import contextvars
 import heapq
 import itertools
 import os
@@ -19,7 +20,7 @@ import numpy as np
 
 from gradcli.engine import dtypes, dual
 from gradcli.engine.dual import sum_to_shape
-from gradcli.engine.errors import GradientShapeError, TorchRuntimeError
+from gradcli.engine.errors import GradientShapeError, TorchRuntimeError, TorchTypeError
 from gradcli.engine.state import ContextAttribute
 from gradcli.engine.tensor import Tensor
 
@@ -30,6 +31,76 @@ class _GradModeType:
 
 
 GradMode = _GradModeType()
+
+
+# Some tensor was made under torch.inference_mode in this process: recording nodes then checks that none saves one.
+INFERENCE_USED = [False]
+INFERENCE_TENSOR_SAVED = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode in "
+    "computation tracked by autograd. To work around this, you can make a clone to get a normal tensor and use it "
+    "in autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`.")
+
+
+# torch.autograd.graph.saved_tensors_hooks: the (pack, unpack) pairs open in this context, innermost last.
+# The hot path reads _HOOKS_OPEN (how many are open in any context) before it looks at the context variable.
+SAVED_TENSOR_HOOKS: contextvars.ContextVar[tuple] = contextvars.ContextVar("gradcli_saved_tensor_hooks", default=())
+_HOOKS_OPEN = [0]
+HOOKS_DISABLED: contextvars.ContextVar[str | None] = contextvars.ContextVar("gradcli_hooks_disabled", default=None)
+_HOOKS_USED = [False]  # some node was ever packed: backward looks for packed values only then
+
+
+class Packed:
+    """A saved tensor as a pack hook returned it, with the unpack hook that gives it back in backward."""
+
+    __slots__ = ("value", "unpack")
+
+    def __init__(self, value, unpack):
+        self.value, self.unpack = value, unpack
+
+    def unpacked(self) -> Tensor:
+        tensor = self.unpack(self.value)
+        if not isinstance(tensor, Tensor):
+            raise TorchTypeError("Output of saved tensor unpack_hook expected to be a Tensor but got result of "
+                                 f"type {type(tensor).__name__}")
+        return tensor
+
+
+class saved_tensors_hooks:  # noqa: N801 - PyTorch's name
+    """Pack and unpack hooks for the tensors the graph's nodes save, as torch.autograd.graph.saved_tensors_hooks:
+    `pack_hook(tensor)` is called when a node saves a tensor (its inputs in torch's order, then its output),
+    `unpack_hook(packed)` when backward reads it."""
+
+    def __init__(self, pack_hook, unpack_hook):
+        self.pack_hook, self.unpack_hook = pack_hook, unpack_hook
+
+    def __enter__(self):
+        message = HOOKS_DISABLED.get()
+        if message is not None:
+            raise TorchRuntimeError(message)
+        self._token = SAVED_TENSOR_HOOKS.set((*SAVED_TENSOR_HOOKS.get(), (self.pack_hook, self.unpack_hook)))
+        _HOOKS_OPEN[0] += 1
+        return self
+
+    def __exit__(self, *exc):
+        SAVED_TENSOR_HOOKS.reset(self._token)
+        _HOOKS_OPEN[0] -= 1
+        return False
+
+
+def _pack_saved(ctx, cls, result) -> None:
+    """Hand the node's saved tensors to the innermost pack hook, in the order torch saves them."""
+    hooks = SAVED_TENSOR_HOOKS.get()
+    if not hooks:
+        return
+    pack, unpack = hooks[-1]
+    _HOOKS_USED[0] = True
+    saved = list(ctx.saved)
+    for i in cls.pack_order or range(len(saved)):
+        if isinstance(saved[i], Tensor):
+            saved[i] = Packed(pack(saved[i]), unpack)
+    ctx.saved = tuple(saved)
+    if cls.saves_output:
+        ctx.out = Packed(pack(result), unpack)
 
 
 # The order of the backward pass is PyTorch's engine's: a priority queue of ready nodes, the node created
@@ -136,6 +207,9 @@ class Function:
     # {i: j}: input i is only needed (saved) when input j needs a gradient, as for a * b
     saves_when: dict | None = None
     saves_output = False
+    # the order torch's node saves (and so packs and unpacks) the saved inputs, as positions in `saves`; None: as
+    # `saves` lists them (torch's mul and div save `other` before `self`)
+    pack_order: tuple | None = None
     # An elementwise rule may be fed a 0-d gradient standing for a uniform one (sum's), which keeps numpy
     # on its fast scalar path; the engine does so only when every input needing a gradient has the output's
     # shape, so the rule's results stay unambiguous (see run_backward).
@@ -196,6 +270,8 @@ class Function:
             saved = tuple([args[i] if when is None or i not in when or needs[when[i]] else None for i in saves])
             ctx.saved = saved
             ctx.versions = tuple([a._version[0] if isinstance(a, Tensor) else 0 for a in saved])
+            if INFERENCE_USED[0] and any(isinstance(a, Tensor) and a.is_inference() for a in saved):
+                raise TorchRuntimeError(INFERENCE_TENSOR_SAVED)
         else:
             ctx.saved = ctx.versions = ()
         ctx.saved_cast = None
@@ -216,12 +292,16 @@ class Function:
             ctx.out_base = 0
         else:
             ctx.out = None
+        if _HOOKS_OPEN[0] and (saves or cls.saves_output):
+            _pack_saved(ctx, cls, result)
         return result
 
     # -- used by the backward pass -------------------------------------------------------------------
     def _saved_values(self, create_graph: bool):
         if self.released:
             raise TorchRuntimeError(SECOND_BACKWARD)
+        if _HOOKS_USED[0] and (type(self.out) is Packed or any(type(v) is Packed for v in self.saved)):
+            return self._unpacked_values(create_graph)
         values = []
         for i, (value, version) in enumerate(zip(self.saved, self.versions)):
             if isinstance(value, Tensor):
@@ -242,6 +322,17 @@ class Function:
             out = self.out
             values.append(Tensor._make(out, self) if create_graph else out)
         return values
+
+    def _unpacked_values(self, create_graph: bool):
+        """The saved values through their unpack hooks, called in the order they were packed (torch checks no
+        version counter then: the hook's result is what the node uses)."""
+        values = list(self.saved)
+        for i in type(self).pack_order or range(len(values)):
+            if type(values[i]) is Packed:
+                values[i] = values[i].unpacked()
+        if self.saves_output:
+            values.append(self.out.unpacked() if type(self.out) is Packed else Tensor._make(self.out, self))
+        return [v if create_graph or not isinstance(v, Tensor) else v.array for v in values]
 
     def _release(self):
         if self.saved or self.saves_output:

@@ -48,6 +48,8 @@ def sum_to(g, shape):
     """Sum `g` down to `shape` (the shape it was broadcast from)."""
     if not isinstance(g, Tensor):
         return sum_to_shape(g, shape)
+    if not shape and g.ndim:
+        return _ops().sum(g)  # at::sum_to's shortcut for a 0-d target: sum() (SumBackward0), no view
     lead = g.ndim - len(shape)
     dims = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape) if s == 1 and g.shape[i + lead] != 1)
     if dims:

@@ -134,6 +134,8 @@ def warn(message: str, category: type = UserWarning, stacklevel: int = 1) -> Non
 
 
 BUDGET: contextvars.ContextVar[Budget | None] = contextvars.ContextVar("gradcli_budget", default=None)
+# torch.inference_mode: tensors created while it is on are inference tensors (Tensor.is_inference)
+INFERENCE: contextvars.ContextVar[bool] = contextvars.ContextVar("gradcli_inference_mode", default=False)
 
 
 def charge(array: np.ndarray) -> None:

@@ -10,7 +10,7 @@ import numpy as np
 
 from gradcli.engine import dtypes, state
 from gradcli.engine.errors import TorchIndexError, TorchRuntimeError, TorchTypeError, TorchValueError
-from gradcli.engine.state import BUDGET
+from gradcli.engine.state import BUDGET, INFERENCE
 from gradcli.engine.tensor_str import format_tensor
 
 NON_LEAF_GRAD_WARNING = (
@@ -47,6 +47,19 @@ class Size(tuple):
         return n
 
 
+class InferenceVersion(list):
+    """The version counter of an inference tensor (made under torch.inference_mode): torch keeps none, so reading
+    it is an error; in-place ops still bump it, harmlessly."""
+
+    __slots__ = ()
+
+
+INFERENCE_TENSOR_VERSION = "Inference tensors do not track version counter."
+INFERENCE_TENSOR_INPLACE = ("Inplace update to inference tensor outside InferenceMode is not allowed.You can make a "
+                            "clone to get a normal tensor before doing inplace update.See "
+                            "https://github.com/pytorch/rfcs/pull/17 for more details.")
+
+
 class Tensor:
     # `_view` (a view's base and how to regenerate it) and `_views` (a base's live views) are set by the view
     # ops only (ops/views.py); every other tensor leaves them unset and reads them with getattr(..., None)
@@ -63,7 +76,7 @@ class Tensor:
         self.array = array
         self.grad_fn = None
         self._grad = None
-        self._version = [0]
+        self._version = [0] if not INFERENCE.get() else InferenceVersion((0,))
         self._retains_grad = False
         self.requires_grad = False
         if requires_grad:
@@ -80,9 +93,13 @@ class Tensor:
         t.grad_fn = grad_fn
         t.requires_grad = grad_fn is not None
         t._grad = None
-        t._version = [0]
+        t._version = [0] if grad_fn is not None or not INFERENCE.get() else InferenceVersion((0,))
         t._retains_grad = False
         return t
+
+    def is_inference(self) -> bool:
+        """torch's Tensor.is_inference(): made under torch.inference_mode (or a view or detach of such a tensor)."""
+        return type(self._version) is InferenceVersion
 
     # -- autograd attributes -------------------------------------------------------------------------
     @property

@@ -80,7 +80,7 @@ def type_of(obj):
 TENSOR_ATTRIBUTES = frozenset("""
 dtype shape size requires_grad grad grad_fn is_leaf data item tolist numel nelement dim ndim detach detach_
 requires_grad_ retain_grad retains_grad backward T mT H mH device is_floating_point element_size cpu numpy
-register_hook
+register_hook is_inference
 """.split())
 # The two private tensor attributes programs read (names starting with '_' are otherwise off limits): torch's
 # version counter (an int) and a view's base (None for a tensor that is not a view).  Read only.
@@ -189,9 +189,10 @@ def modules() -> dict[str, Module]:
                              **nn_modules.MODULE_CLASSES, **nn_layers.LAYER_CLASSES})
     autograd_functional = Module("torch.autograd.functional", dict(torch_surface.FUNCTIONAL))
     profiler = Module("torch.autograd.profiler", {"profile": torch_surface.profile})
+    graph = Module("torch.autograd.graph", dict(torch_surface.GRAPH))
     autograd = Module("torch.autograd", {"grad": torch_surface.autograd_grad, "backward": engine.backward,
                                          "Function": classes.AutogradFunction, "Variable": torch_surface.Variable,
-                                         "functional": autograd_functional, "profiler": profiler,
+                                         "functional": autograd_functional, "profiler": profiler, "graph": graph,
                                          "gradcheck": torch_surface.gradcheck,
                                          "gradgradcheck": torch_surface.gradgradcheck,
                                          "detect_anomaly": torch_surface.detect_anomaly,
@@ -236,7 +237,8 @@ def modules() -> dict[str, Module]:
     np_linalg = Module("numpy.linalg", numpy_api.wrap(numpy_api.LINALG, np.linalg, "linalg."))
     numpy = Module("numpy", {**numpy_api.static_members(), "random": np_random, "linalg": np_linalg,
                              "ndarray": TypeRef(np.ndarray)})  # for isinstance; never called (it allocates raw)
-    return {m.name: m for m in (torch, nn, functional, init, autograd, autograd_functional, profiler, torch_optim,
+    return {m.name: m for m in (torch, nn, functional, init, autograd, autograd_functional, profiler, graph,
+                                torch_optim,
                                 torch_distributions, torch_func, linalg, math_module, random_module,
                                 functools_module, numpy, np_random, np_linalg)}
 

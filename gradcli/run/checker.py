@@ -504,8 +504,8 @@ def _binds(target: ast.expr, name: str) -> bool:
 UNSUPPORTED_HINTS = {
     "torch.func": "torch.func has grad, jacrev, jacfwd, hessian and vmap; torch.autograd.functional has jacobian, "
                   "hessian, vjp, jvp, hvp and vhp",
-    "torch.autograd.graph": "saved-tensor and graph hooks are not supported: compute what the hook would see "
-                            "explicitly",
+    "torch.autograd.graph": "torch.autograd.graph has saved_tensors_hooks, save_on_cpu and "
+                            "disable_saved_tensors_hooks; read a node's inputs through grad_fn.next_functions",
     "torch.autograd.forward_ad": "use torch.autograd.functional.jvp",
     "torch.backends": "gradcli computes with its own CPU kernels: there is no backend to configure",
     "torch.utils": "build the batches by slicing tensors (x[i:i + batch_size])",

@@ -11,8 +11,9 @@ import random
 import numpy as np
 
 from gradcli.engine import creation, dtypes
-from gradcli.engine.autograd import GradMode, GradModeContext, set_grad_enabled
+from gradcli.engine.autograd import INFERENCE_USED, GradMode, GradModeContext, set_grad_enabled
 from gradcli.engine.errors import TorchTypeError, TorchValueError
+from gradcli.engine.state import INFERENCE
 from gradcli.engine.tensor import Tensor
 from gradcli.run.errors import LimitReached
 from gradcli.run.numpy_api import NumpyRefused, check_elements, leaves
@@ -102,14 +103,25 @@ def as_tensor(data, dtype=None, device=None) -> Tensor:
 
 
 class inference_mode(GradModeContext):  # noqa: N801 - PyTorch's name
-    """torch.inference_mode(mode=True): computes as no_grad does (gradcli keeps no separate inference tensors)."""
+    """torch.inference_mode(mode=True): no_grad, and the tensors made inside are inference tensors (their version
+    counter cannot be read, nor can they be modified in place outside inference mode); mode=False turns both off."""
 
     def __init__(self, mode: bool = True):
         self.mode = not mode
+        self.inference = bool(mode)
+
+    def __enter__(self):
+        INFERENCE_USED[0] = INFERENCE_USED[0] or self.inference
+        self._token = INFERENCE.set(self.inference)
+        return super().__enter__()
+
+    def __exit__(self, *exc):
+        INFERENCE.reset(self._token)
+        return super().__exit__(*exc)
 
 
 def is_inference_mode_enabled() -> bool:
-    return False
+    return INFERENCE.get()
 
 
 class GradModeFunction:
@@ -125,10 +137,16 @@ class GradModeFunction:
     def __call__(self, *args, **kwargs):
         previous = GradMode.enabled
         GradMode.enabled = self.manager.mode
+        token = None
+        if isinstance(self.manager, inference_mode):
+            INFERENCE_USED[0] = INFERENCE_USED[0] or self.manager.inference
+            token = INFERENCE.set(self.manager.inference)
         try:
             result = self.function(*args, **kwargs)
         finally:
             GradMode.enabled = previous
+            if token is not None:
+                INFERENCE.reset(token)
         if type(result).__name__ == "ProgramGenerator":  # torch wraps a generator: each step runs in the mode
             result.grad_mode = self.manager.mode
         return result

@@ -26,7 +26,7 @@ import numpy as np
 from gradcli.engine import state
 from gradcli.engine.autograd import Function, GradMode, GradModeContext, torch_node_name
 from gradcli.engine.errors import EngineError, LimitExceeded, TorchRuntimeError, from_numpy
-from gradcli.engine.tensor import Tensor
+from gradcli.engine.tensor import INFERENCE_TENSOR_VERSION, Tensor
 from gradcli.run import api, classes, graph_view, interop, numpy_api, torch_surface
 from gradcli.run.errors import LimitReached, OutputFailed, ProgramFailed, Refused, RunError
 from gradcli.run.limits import RunLimits
@@ -806,6 +806,8 @@ class Interpreter:
         if isinstance(obj, graph_view.AccumulateGrad):
             return obj.variable if name == "variable" else obj.name if name == "name" else ()
         if name == "_version":  # torch's version counter as the int torch gives (gradcli shares a list)
+            if isinstance(obj, Tensor) and obj.is_inference():
+                raise TorchRuntimeError(INFERENCE_TENSOR_VERSION)
             return obj._version[0]
         if name == "grad_fn" and obj.grad_fn is not None:
             bool(obj.grad_fn)  # torch's grad_fn(): a view's regenerated history is used (or refused) as it is read

@@ -12,7 +12,7 @@ import numpy as np
 
 from gradcli import engine
 from gradcli.engine import creation, dtypes, random, state
-from gradcli.engine.autograd import enable_grad
+from gradcli.engine.autograd import HOOKS_DISABLED, enable_grad, saved_tensors_hooks
 from gradcli.engine.errors import TorchRuntimeError, TorchTypeError, TorchValueError
 from gradcli.engine.ops import REGISTRY
 from gradcli.engine.tensor import Device, Size, Tensor
@@ -801,3 +801,34 @@ def autograd_grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_
                              materialize_grads=materialize_grads) for i in range(batch)]
     return tuple(None if per_entry[0][k] is None else _stack([entry[k] for entry in per_entry], 0)
                  for k in range(len(per_entry[0])))
+
+
+# -- torch.autograd.graph: saved-tensor hooks ------------------------------------------------------------------
+
+
+class save_on_cpu(saved_tensors_hooks):  # noqa: N801 - PyTorch's name
+    """torch.autograd.graph.save_on_cpu: saved tensors moved to the CPU and back; gradcli's are there already."""
+
+    def __init__(self, pin_memory: bool = False, device_type: str = "cuda"):
+        super().__init__(lambda tensor: tensor, lambda tensor: tensor)
+
+
+class disable_saved_tensors_hooks:  # noqa: N801 - PyTorch's name
+    """torch.autograd.graph.disable_saved_tensors_hooks(error_message): opening saved_tensors_hooks inside it
+    raises RuntimeError(error_message)."""
+
+    def __init__(self, error_message: str):
+        self.error_message = error_message
+
+    def __enter__(self):
+        self._token = HOOKS_DISABLED.set(self.error_message)
+        return self
+
+    def __exit__(self, *exc):
+        HOOKS_DISABLED.reset(self._token)
+        return False
+
+
+GRAPH = {"saved_tensors_hooks": saved_tensors_hooks, "save_on_cpu": save_on_cpu,
+         "disable_saved_tensors_hooks": disable_saved_tensors_hooks}
+CONTEXT_MANAGERS = (*CONTEXT_MANAGERS, saved_tensors_hooks, disable_saved_tensors_hooks)

@@ -87,6 +87,7 @@ class Mul(Function):
     __slots__ = ()
     name = "MulBackward0"
     saves = (0, 1)
+    pack_order = (1, 0)  # torch saves other, then self
     saves_when = {0: 1, 1: 0}
     uniform_grad_ok = True
 
@@ -104,6 +105,7 @@ class Div(Function):
     __slots__ = ()
     name = "DivBackward0"
     saves = (0, 1)
+    pack_order = (1, 0)  # torch saves other, then self
     saves_when = {0: 1}
     uniform_grad_ok = True
 
@@ -159,7 +161,7 @@ class DivScalar(Function):
 
     @staticmethod
     def backward(ctx, g):
-        return (g / ctx.aux,)
+        return (DivScalar.apply(g, ctx.aux) if isinstance(g, Tensor) else g / ctx.aux,)  # div.Scalar again
 
 
 def mul_scalar(input, number):
@@ -253,6 +255,7 @@ class PowTensor(Function):
     __slots__ = ()
     name = "PowBackward1"
     saves = (0, 1)
+    pack_order = (1, 0)  # torch saves exponent, then self (then the result)
     saves_output = True
     uniform_grad_ok = True
 

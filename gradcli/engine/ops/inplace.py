@@ -42,7 +42,8 @@ from gradcli.engine.ops.registry import register
 from gradcli.engine.ops.shape import expand, getitem, index_put_zeros, normalise_key, to_index
 from gradcli.engine.ops.tensor_methods import masked_fill
 from gradcli.engine.ops.views import DEFAULT, FRESH, IN_CUSTOM_FUNCTION, MULTI_OUTPUT_NODE, NO_GRAD_MODE, live_views
-from gradcli.engine.tensor import Tensor
+from gradcli.engine.state import INFERENCE
+from gradcli.engine.tensor import INFERENCE_TENSOR_INPLACE, InferenceVersion, Tensor
 
 LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
 MULTI_OUTPUT_HINT = (
@@ -64,6 +65,8 @@ def apply_inplace(self: Tensor, compute, saves_result: bool = True) -> Tensor:
 
     A node that saves its output saves the result, so a later change of `self` fails its backward, unless
     `saves_result` is False (torch's in-place form of that op saves a copy of the input instead)."""
+    if type(self._version) is InferenceVersion and not INFERENCE.get():
+        raise TorchRuntimeError(INFERENCE_TENSOR_INPLACE)
     tracking = GradMode.enabled
     view = getattr(self, "_view", None)
     requires_grad = self.requires_grad

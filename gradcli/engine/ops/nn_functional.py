@@ -660,8 +660,47 @@ def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
 
 # -- convolution ------------------------------------------------------------------------------------------------
 
+# The gathered windows of a convolution larger than the size limit (which it would exceed) are gathered at most
+# this many elements at a time: a few images, or output rows of one image
+CONV_CHUNK_ELEMENTS = 1 << 22
+
+
+def gather_at_once(elements: int) -> bool:
+    """Whether a convolution gathers all its windows at once: when they fit the size limit (the same bits as
+    always); otherwise piece by piece."""
+    limit = sizes.SizeLimit.max_elements
+    return limit is None or elements <= limit
+
+
+def _gather(padded, grids, nd, groups, c_per_group, rows=slice(None)):
+    """The windows of `padded` under output rows `rows` (of the first spatial dim): n, spatial..., g, c, k."""
+    if nd == 1:
+        cols = np.moveaxis(padded[..., grids[0][rows]], 1, -2)  # n, out, c, k
+    else:
+        cols = padded[..., grids[0][rows][:, None, :, None], grids[1][None, :, None, :]]  # n, c, o0, o1, k0, k1
+        cols = np.moveaxis(cols, 1, -3)  # n, o0, o1, c, k0, k1
+    n, spatial = cols.shape[0], cols.shape[1:1 + nd]
+    return cols.reshape((n,) + spatial + (groups, c_per_group, -1))
+
+
+def _chunks(n, outs, per_position):
+    """(images, row slice) pieces whose windows hold at most CONV_CHUNK_ELEMENTS (at least one output row each),
+    in the order images then rows."""
+    per_row = per_position * math.prod(outs[1:])
+    per_image = per_row * outs[0]
+    if per_image <= CONV_CHUNK_ELEMENTS:
+        step = max(1, CONV_CHUNK_ELEMENTS // per_image)
+        return [(slice(i, min(i + step, n)), slice(None)) for i in range(0, n, step)]
+    step = max(1, CONV_CHUNK_ELEMENTS // per_row)
+    return [(slice(i, i + 1), slice(r, min(r + step, outs[0]))) for i in range(n) for r in range(0, outs[0], step)]
+
+
 class Convolution(Function):
-    """conv1d/conv2d (cross-correlation, as torch): windows gathered, then one contraction with the weight."""
+    """conv1d/conv2d (cross-correlation, as torch): windows gathered, then one contraction with the weight.  Windows
+    that would exceed the size limit are gathered CONV_CHUNK_ELEMENTS at a time (a few images, or output rows of one
+    image), each piece contracted as the whole would be, so memory stays bounded; the backward gathers them again
+    and sums the weight's gradient piece by piece (in another order than one contraction: a last-bit difference
+    from the unchunked path, which is not torch's order either)."""
 
     __slots__ = ()
     name = "ConvolutionBackward0"
@@ -682,53 +721,63 @@ class Convolution(Function):
         kernel = w.shape[2:]
         padded = np.pad(x, [(0, 0), (0, 0)] + list(padding))
         outs, grids = _windows(padded, kernel, stride, (0,) * nd, dilation, 0.0)
-        if nd == 1:
-            cols = padded[..., grids[0]]  # n, c, out, k
-            cols = np.moveaxis(cols, 1, -2)  # n, out, c, k
-        else:
-            cols = padded[..., grids[0][:, None, :, None], grids[1][None, :, None, :]]  # n, c, o0, o1, k0, k1
-            cols = np.moveaxis(cols, 1, -3)  # n, o0, o1, c, k0, k1
-        spatial = cols.shape[1:1 + nd]
-        cols = cols.reshape((n,) + spatial + (groups, c_per_group, -1))
         wg = w.reshape(groups, out_c // groups, c_per_group, -1)
-        out = np.einsum("n...gck,gock->n...go", cols, wg).reshape((n,) + spatial + (out_c,))
+        per_position = c * math.prod(kernel)
+        if gather_at_once(n * math.prod(outs) * per_position):
+            cols = _gather(padded, grids, nd, groups, c_per_group)
+            out = np.einsum("n...gck,gock->n...go", cols, wg).reshape((n,) + tuple(outs) + (out_c,))
+            saved = cols
+        else:
+            out = np.empty((n,) + tuple(outs) + (out_c,), dtype=np.result_type(x, w))
+            for images, rows in _chunks(n, outs, per_position):
+                cols = _gather(padded[images], grids, nd, groups, c_per_group, rows)
+                out[images, rows] = np.einsum("n...gck,gock->n...go", cols, wg).reshape(
+                    cols.shape[:1 + nd] + (out_c,))
+            saved = padded  # the windows are gathered again, piece by piece, in backward
         out = np.moveaxis(out, -1, 1)
         if b is not None:
             out = out + b.reshape((1, -1) + (1,) * nd)
-        ctx.aux = (cols, wg, grids, padded.shape, padding, batched, nd, groups)
+        ctx.aux = (saved, wg, grids, padded.shape, padding, batched, nd, groups)
         return out if batched else out[0]
 
     @staticmethod
     def backward(ctx, g):
         if isinstance(g, Tensor):
             raise TorchNotImplementedError("gradcli does not differentiate convolutions twice (create_graph=True)")
-        cols, wg, grids, padded_shape, padding, batched, nd, groups = ctx.aux
+        saved, wg, grids, padded_shape, padding, batched, nd, groups = ctx.aux
         need_x, need_w, need_b = ctx.needs_input_grad[:3]
         if not batched:
             g = g[None]
         n = g.shape[0]
         out_c = g.shape[1]
+        kernel = tuple(len(gr[0]) for gr in grids)
         gm = np.moveaxis(g, 1, -1).reshape((n,) + g.shape[2:] + (groups, out_c // groups))
+        c = groups * wg.shape[2]
+        chunked = saved.ndim == nd + 2  # the padded input: the windows are gathered again piece by piece
+        pieces = _chunks(n, g.shape[2:], c * math.prod(kernel)) if chunked else [(slice(None), slice(None))]
         gx = gw = gb = None
-        if need_w:
-            flat_g = gm.reshape((n, -1) + gm.shape[-2:])
-            flat_cols = cols.reshape((n, -1) + cols.shape[-3:])
-            gw = np.einsum("nsgo,nsgck->gock", flat_g, flat_cols).reshape(
-                (out_c, wg.shape[2]) + tuple(len(gr[0]) for gr in grids))
+        full = np.zeros(padded_shape, dtype=g.dtype) if need_x else None
+        for images, rows in pieces:
+            cols = _gather(saved[images], grids, nd, groups, wg.shape[2], rows) if chunked else saved
+            gpiece = gm[images, rows]
+            if need_w:
+                flat_g = gpiece.reshape((gpiece.shape[0], -1) + gpiece.shape[-2:])
+                flat_cols = cols.reshape((cols.shape[0], -1) + cols.shape[-3:])
+                part = np.einsum("nsgo,nsgck->gock", flat_g, flat_cols).reshape((out_c, wg.shape[2]) + kernel)
+                gw = part if gw is None else gw + part
+            if need_x:
+                gcols = np.einsum("n...go,gock->n...gck", gpiece, wg)  # n, spatial..., g, c, k
+                gcols = gcols.reshape(gcols.shape[:1 + nd] + (c,) + kernel)
+                gcols = np.moveaxis(gcols, 1 + nd, 1)  # n, c, spatial..., k...
+                target = full[images]  # a view: add.at writes into `full`
+                if nd == 1:
+                    np.add.at(target, (slice(None), slice(None), grids[0][rows]), gcols)
+                else:
+                    np.add.at(target, (slice(None), slice(None), grids[0][rows][:, None, :, None],
+                                       grids[1][None, :, None, :]), gcols)
         if need_b:
             gb = g.sum(axis=tuple(i for i in range(g.ndim) if i != 1))
         if need_x:
-            gcols = np.einsum("n...go,gock->n...gck", gm, wg)  # n, spatial..., g, c, k
-            c = groups * wg.shape[2]
-            kernel = tuple(len(gr[0]) for gr in grids)
-            gcols = gcols.reshape(gcols.shape[:1 + nd] + (c,) + kernel)
-            gcols = np.moveaxis(gcols, 1 + nd, 1)  # n, c, spatial..., k...
-            full = np.zeros(padded_shape, dtype=g.dtype)
-            if nd == 1:
-                np.add.at(full, (slice(None), slice(None), grids[0]), gcols)
-            else:
-                np.add.at(full, (slice(None), slice(None), grids[0][:, None, :, None], grids[1][None, :, None, :]),
-                          gcols)
             inner = (slice(None), slice(None)) + tuple(
                 slice(lo, size - hi) for (lo, hi), size in zip(padding, padded_shape[2:]))
             gx = full[inner]
@@ -743,15 +792,15 @@ SAME_PADDING_WARNING = (
 
 
 def _conv_shape(nd):
-    """What a convolution allocates: the gathered windows (every output position times C * kernel) and the
-    output (every output position times out_channels), bounded together."""
+    """What a convolution allocates at most: its output (every padded position times out_channels, a bound) or
+    its padded input, whichever is larger (the gathered windows are bounded by CONV_CHUNK_ELEMENTS)."""
     def rule(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
         pads = (0,) * nd if isinstance(padding, str) else _pair(padding, nd)
         spatial = input.shape[-nd:]
         outs = [n + 2 * p for n, p in zip(spatial, pads)] if not isinstance(padding, str) else list(spatial)
         batch = input.shape[0] if input.ndim == nd + 2 else 1
-        per_position = max(math.prod(weight.shape[1:]) * int(groups), weight.shape[0])
-        return (batch, math.prod(outs), per_position)
+        channels = max(weight.shape[0], weight.shape[1] * int(groups))
+        return (batch, channels, *outs)
     return rule
 
 

@@ -10,6 +10,7 @@ import numpy as np
 from gradcli.engine import dual, sum_order
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchIndexError, TorchRuntimeError
+from gradcli.engine.ops import arith
 from gradcli.engine.ops.common import keepdim_shape, norm_dims, val
 from gradcli.engine.ops.elementwise_math import maximum, minimum
 from gradcli.engine.ops.registry import register
@@ -41,6 +42,12 @@ class _Reduce(Function):
     def kept_dims(ctx, g):
         dims, keepdim, in_shape = ctx.aux[:3]
         if not keepdim and dims:
+            if isinstance(g, Tensor):  # under create_graph, the nodes torch's sum_backward records
+                if not isinstance(ctx, (SumDim, MeanDim)):
+                    return g  # a reduction of everything (sum(), mean()): its 0-d gradient, expanded whole
+                for d in sorted(dims):  # unsqueeze_multiple: one unsqueeze per dim, in increasing order
+                    g = g.unsqueeze(d)
+                return g
             g = dual.reshape(g, keepdim_shape(in_shape, dims))
         return g
 
@@ -88,6 +95,8 @@ class Mean(_Reduce):
 
     @staticmethod
     def backward(ctx, g):
+        if isinstance(g, Tensor):  # torch's mean_backward: sum_backward(grad, ...) / n, expanded before dividing
+            return (arith.div_scalar(dual.expand(_Reduce.kept_dims(ctx, g), ctx.aux[2]), ctx.aux[3]),)
         return (_Reduce.kept_dims(ctx, g) / ctx.aux[3],)
 
 

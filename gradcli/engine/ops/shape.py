@@ -229,10 +229,13 @@ class Unsqueeze(ViewFunction):
 
     @staticmethod
     def forward(ctx, x, dim):
-        return np.expand_dims(x, wrap_dim(dim, x.ndim + 1))
+        ctx.aux = wrap_dim(dim, x.ndim + 1)
+        return np.expand_dims(x, ctx.aux)
 
     @staticmethod
     def backward(ctx, g):
+        if isinstance(g, Tensor):  # torch's formula, grad.squeeze(dim): SqueezeBackward1 under create_graph
+            return (squeeze(g, ctx.aux),)
         return (dual.reshape(g, ctx.in_shapes[0]),)
 
 
@@ -261,6 +264,20 @@ class SqueezeView(ViewFunction, Squeeze):
     """squeeze as a view op (Squeeze itself is also the node of ops that only reuse its rule)."""
 
     __slots__ = ()
+
+    @staticmethod
+    def backward(ctx, g):
+        if not isinstance(g, Tensor):
+            return (dual.reshape(g, ctx.in_shapes[0]),)
+        # torch's unsqueeze_to: one unsqueeze per squeezed dim, in increasing order (UnsqueezeBackward0 under
+        # create_graph); which of several adjacent size-1 dims was removed changes neither shape nor nodes
+        kept, o = tuple(g.shape), 0
+        for d, size in enumerate(ctx.in_shapes[0]):
+            if o < len(kept) and kept[o] == size:
+                o += 1
+            else:
+                g = unsqueeze(g, d)
+        return (g,)
 
 
 class SqueezeDim(SqueezeView):
