@@ -67,7 +67,8 @@ _POLYNOMIALS = {F64: (F64_SMALL, F64_TAIL, F64_TAIL_T), F32: (F32_SMALL, F32_TAI
 _SPLIT_MASK = np.uint64(0xFFFFFFFFF8000000)  # float64 with 26 significant bits: its square is exact
 
 
-def _horner(coefficients, m, dtype):
+def horner(coefficients, m, dtype):
+    """The polynomial with `coefficients` (highest power first) at m, in dtype, Horner's order in place."""
     r = np.full_like(m, dtype(coefficients[0]))
     for c in coefficients[1:]:
         r *= m
@@ -80,7 +81,7 @@ def _small(x, dtype):
     m = x * x
     m *= dtype(2)
     m -= dtype(1)
-    out = _horner(_POLYNOMIALS[dtype][0], m, dtype)
+    out = horner(_POLYNOMIALS[dtype][0], m, dtype)
     out *= x
     return out
 
@@ -92,7 +93,7 @@ def _erfc_tail(z, dtype):
     t = dtype(1) / (z * dtype(0.5) + dtype(1))
     m = t * dtype(2 / (hi - lo))
     m -= dtype((hi + lo) / (hi - lo))
-    q = _horner(tail, m, dtype)
+    q = horner(tail, m, dtype)
     with np.errstate(under="ignore"):
         if dtype == F32:  # the exponent in double: z * z is exact there
             z64 = z.astype(F64)
@@ -183,7 +184,7 @@ def erfinv(x: np.ndarray) -> np.ndarray:
                 v = np.sqrt(v)
             m = v * dtype(2 / (hi - lo))
             m -= dtype((hi + lo) / (hi - lo))
-            p = _horner(coefficients, m, dtype)
+            p = horner(coefficients, m, dtype)
             if whole:
                 p *= flat
                 out = p

@@ -17,6 +17,8 @@ import math
 
 import numpy as np
 
+from gradcli.engine.kernels.vector_erf import horner
+
 F32, F64 = np.float32, np.float64
 
 F64_NEAR_2 = (7.135187717052461e-15, -2.986362968529387e-14, 8.602110991519562e-14, -3.624502725762705e-13,
@@ -36,17 +38,9 @@ _NEAR_2 = {F64: F64_NEAR_2, F32: F32_NEAR_2}
 _HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
 
 
-def _horner(coefficients, m, dtype):
-    r = np.full_like(m, dtype(coefficients[0]))
-    for c in coefficients[1:]:
-        r *= m
-        r += dtype(c)
-    return r
-
-
 def _stirling(x, dtype):
     w = dtype(1) / x
-    series = _horner(_TERMS[dtype], w * w, dtype)
+    series = horner(_TERMS[dtype], w * w, dtype)
     series *= w
     out = (x - dtype(0.5)) * np.log(x)
     out -= x
@@ -91,7 +85,7 @@ def _reduced(x, dtype):
     factor *= low
     product *= keep
     factor += product
-    out = _horner(_NEAR_2[dtype], e + e, dtype)
+    out = horner(_NEAR_2[dtype], e + e, dtype)
     out *= e
     keep -= low  # +1 or -1
     np.log(factor, out=factor)
