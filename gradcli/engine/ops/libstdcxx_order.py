@@ -230,6 +230,12 @@ def _median_to_first_vec(v: np.ndarray, ix: np.ndarray, first: int, last: int, l
     ix[[first, pick]] = ix[[pick, first]]
 
 
+def _partition_pivot_vec(v, ix, first, last, less, less_vec, greater_vec) -> int:
+    """_unguarded_partition_pivot on numpy arrays: the median of three to the front, then the partition."""
+    _median_to_first_vec(v, ix, first, last, less)
+    return _partition_vec(v, ix, first + 1, last, first, less_vec, greater_vec)
+
+
 def _on_list(v: np.ndarray, ix: np.ndarray, first: int, last: int, step) -> None:
     """Run a list version's step on v[first:last] as (value, index) pairs and write the result back."""
     q = list(zip(v[first:last].tolist(), ix[first:last].tolist()))
@@ -249,8 +255,7 @@ def nth_element_array(v: np.ndarray, ix: np.ndarray, nth: int, less: Compare, le
         if depth == 0:
             break
         depth -= 1
-        _median_to_first_vec(v, ix, first, last, less)
-        cut = _partition_vec(v, ix, first + 1, last, first, less_vec, greater_vec)
+        cut = _partition_pivot_vec(v, ix, first, last, less, less_vec, greater_vec)
         if cut <= nth:
             first = cut
         else:
@@ -266,8 +271,7 @@ def _introsort_loop_vec(v, ix, first, last, depth, less, less_vec, greater_vec) 
         if depth == 0:
             break
         depth -= 1
-        _median_to_first_vec(v, ix, first, last, less)
-        cut = _partition_vec(v, ix, first + 1, last, first, less_vec, greater_vec)
+        cut = _partition_pivot_vec(v, ix, first, last, less, less_vec, greater_vec)
         _introsort_loop_vec(v, ix, cut, last, depth, less, less_vec, greater_vec)
         last = cut
     if last - first > _THRESHOLD:
