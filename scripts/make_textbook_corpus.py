@@ -29,22 +29,41 @@ from sympy.parsing.sympy_parser import (
     convert_xor,
     implicit_multiplication_application,
     parse_expr,
+    rationalize,
     standard_transformations,
 )
+from textbook_transcriptions import HAND  # noqa: E402 - scripts/ is on the path when run as a script
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "tests" / "corpus" / "textbook_openstax.jsonl"
-MODULES = {  # module -> (book, section)
-    "m53575": ("OpenStax Calculus Volume 1", "3.3 Differentiation Rules"),
-    "m53578": ("OpenStax Calculus Volume 1", "3.5 Derivatives of Trigonometric Functions"),
-    "m53581": ("OpenStax Calculus Volume 1", "3.6 The Chain Rule"),
-    "m53584": ("OpenStax Calculus Volume 1", "3.7 Derivatives of Inverse Functions"),
-    "m53585": ("OpenStax Calculus Volume 1", "3.8 Implicit Differentiation"),
-    "m53586": ("OpenStax Calculus Volume 1", "3.9 Derivatives of Exponential and Logarithmic Functions"),
-    "m53934": ("OpenStax Calculus Volume 3", "4.3 Partial Derivatives"),
-    "m53938": ("OpenStax Calculus Volume 3", "4.5 The Chain Rule"),
-    "m53573": ("OpenStax Calculus Volume 1", "3.2 The Derivative as a Function"),
+V1, V3 = "OpenStax Calculus Volume 1", "OpenStax Calculus Volume 3"
+MODULES = {  # module -> (book, section): the sections whose exercises go into the corpus
+    "m53573": (V1, "3.2 The Derivative as a Function"),
+    "m53575": (V1, "3.3 Differentiation Rules"),
+    "m53576": (V1, "3.4 Derivatives as Rates of Change"),
+    "m53578": (V1, "3.5 Derivatives of Trigonometric Functions"),
+    "m53581": (V1, "3.6 The Chain Rule"),
+    "m53584": (V1, "3.7 Derivatives of Inverse Functions"),
+    "m53585": (V1, "3.8 Implicit Differentiation"),
+    "m53586": (V1, "3.9 Derivatives of Exponential and Logarithmic Functions"),
+    "m53605": (V1, "4.2 Linear Approximations and Differentials"),
+    "m53621": (V1, "4.10 Antiderivatives"),
+    "m53634": (V1, "5.5 Substitution"),
+    "m53635": (V1, "5.6 Integrals Involving Exponential and Logarithmic Functions"),
+    "m53636": (V1, "5.7 Integrals Resulting in Inverse Trigonometric Functions"),
+    "m53653": (V1, "6.9 Calculus of the Hyperbolic Functions"),
+    "m53934": (V3, "4.3 Partial Derivatives"),
+    "m53938": (V3, "4.5 The Chain Rule"),
+    "m53940": (V3, "4.6 Directional Derivatives and the Gradient"),
 }
+CHAPTERS = [  # the modules of each chapter in the collection's order (collections/*.collection.xml): the
+    # book numbers a chapter's exercises consecutively through its sections
+    ["m53495", "m53573", "m53575", "m53576", "m53578", "m53581", "m53584", "m53585", "m53586"],
+    ["m53604", "m53605", "m53611", "m53612", "m53613", "m53596", "m53614", "m53619", "m53620", "m53621"],
+    ["m53624", "m53631", "m53632", "m53633", "m53634", "m53635", "m53636"],
+    ["m53640", "m53642", "m53643", "m53644", "m53648", "m53649", "m53650", "m53651", "m53653"],
+    ["m53946", "m53933", "m53934", "m53937", "m53938", "m53940", "m53942", "m53943"],
+]
 M = "{http://www.w3.org/1998/Math/MathML}"
 C = "{http://cnx.rice.edu/cnxml}"
 FUNCTIONS = {"sin", "cos", "tan", "sec", "csc", "cot", "sinh", "cosh", "tanh", "sech", "csch", "coth", "ln", "log",
@@ -62,12 +81,13 @@ def text(node) -> str:
         name = (node.text or "").strip()
         return {"π": "pi"}.get(name, name)
     if tag == "mn":
-        return (node.text or "").strip().replace("−", "-")
+        return (node.text or "").strip().replace("−", "-").replace("–", "-")
     if tag in ("mo", "mtext"):  # the book writes a leading minus and function names (sin) as text too
         op = (node.text or "").strip()
         if tag == "mtext" and not op:
             return " "
-        return {"−": "-", "·": "*", "×": "*", "⋅": "*", "′": "'", "″": "''", "\u2061": "", "\u2062": ""}.get(op, op)
+        return {"−": "-", "–": "-", "·": "*", "×": "*", "⋅": "*", "′": "'", "″": "''", "\u2061": "",
+                "\u2062": ""}.get(op, op)
     if tag == "msup":
         base, exponent = kids
         b, e = text(base), text(exponent)
@@ -75,7 +95,8 @@ def text(node) -> str:
             return b + e
         if e.startswith("-1") and b in FUNCTIONS:  # sin^-1: the book uses arcsin, keep as printed
             return b + "^-1"
-        return wrap(b) + "^" + (e if re.fullmatch(r"\w+|\d+\.?\d*", e) else f"({e})")
+        # 2^(4x), not 2^4x (which reads 2⁴·x): a bare exponent only for a number or a one-letter name
+        return wrap(b) + "^" + (e if re.fullmatch(r"[A-Za-zθ]|pi|\d+\.?\d*", e) else f"({e})")
     if tag == "msub":
         base, sub = kids
         return f"{text(base)}_{text(sub)}"
@@ -127,17 +148,38 @@ def matched(t: str) -> bool:
 
 LOCAL = {"e": sp.E, "pi": sp.pi, "ln": sp.log, "arcsin": sp.asin, "arccos": sp.acos, "arctan": sp.atan,
          "arcsec": sp.asec, "arccsc": sp.acsc, "arccot": sp.acot, "sec": sp.sec, "csc": sp.csc, "cot": sp.cot,
+         "sech": sp.sech, "csch": sp.csch, "coth": sp.coth, "arcsinh": sp.asinh, "arccosh": sp.acosh,
+         "arctanh": sp.atanh, "abs": sp.Abs, "Abs": sp.Abs, "log10": lambda u: sp.log(u, 10),
+         "log2": lambda u: sp.log(u, 2), "log3": lambda u: sp.log(u, 3),
          "cbrt": lambda u: sp.sign(u) * sp.Abs(u) ** sp.Rational(1, 3)}
-TRANSFORMS = standard_transformations + (implicit_multiplication_application, convert_xor)
+TRANSFORMS = standard_transformations + (rationalize, implicit_multiplication_application, convert_xor)  # 0.0003: 3/10⁴
+_TRIG = r"sin|cos|tan|sec|csc|cot|sinh|cosh|tanh|sech|csch|coth"
+_NAMED = _TRIG + r"|ln|arcsin|arccos|arctan|arcsec|arccsc|arccot|arcsinh|arccosh|arctanh|log10|log2|log3"
+
+
+def _power_of_call(t: str) -> str:
+    """sech^2(sqrt(x^2+1)) -> (sech(sqrt(x^2+1)))^2, parentheses nested or not."""
+    while match := re.search(rf"(?<![A-Za-z])({_TRIG}|ln)\^(\d+)\s*\(", t):
+        depth, end = 0, match.end() - 1
+        for end in range(match.end() - 1, len(t)):
+            depth += (t[end] == "(") - (t[end] == ")")
+            if depth == 0:
+                break
+        t = f"{t[:match.start()]}({match[1]}{t[match.end() - 1:end + 1]})^{match[2]}{t[end + 1:]}"
+    return t
 
 
 def to_sympy(t: str, names: list[str]):
-    t = re.sub(r"(?<![A-Za-z])(sin|cos|tan|sec|csc|cot)\^-1", r"arc\1", t)  # sin^-1 x is arcsin(x) in the book
-    powered = re.sub(r"(?<![A-Za-z])(sin|cos|tan|sec|csc|cot|sinh|cosh|tanh|sech|csch|coth)\^(\d+)\s*\(([^()]*)\)",
-                     r"(\1(\3))^\2", t)
-    powered = re.sub(r"(?<![A-Za-z])(sin|cos|tan|sec|csc|cot)\^(\d+)\s*(\w+)", r"(\1(\3))^\2", powered)
-    bare = r"(?<![A-Za-z])(sin|cos|tan|sec|csc|cot|sinh|cosh|tanh|ln|arcsin|arccos|arctan|arcsec|arccsc|arccot)"
-    powered = re.sub(bare + r"\s+(\d*[a-zθ](?:\^\w+)?)", r"\1(\2)", powered)
+    """The textbook's notation read by sympy's own parser (not gradcli's): sin^-1 x is arcsin(x), sin^2 x is
+    (sin x)^2, sin 7x is sin(7x), log_3 is the base-3 logarithm, |u| and [u] as printed."""
+    t = t.replace("[", "(").replace("]", ")")
+    t = re.sub(r"\|([^|]*)\|", r" Abs(\1)", t)
+    t = re.sub(r"log_(\d+)", r"log\1", t)
+    t = re.sub(rf"(?<![A-Za-z])({_TRIG})\^-1", r"arc\1", t)  # sin^-1 x is arcsin(x) in the book
+    powered = _power_of_call(t)
+    powered = re.sub(rf"(?<![A-Za-z])({_TRIG}|ln)\^(\d+)\s*(\w+)", r"(\1(\3))^\2", powered)
+    powered = re.sub(rf"(?<![A-Za-z])({_NAMED})(?![A-Za-z])\s*(\d+(?:\.\d+)?(?![\w.(^])|\d*(?:[a-zθ]|pi)(?![A-Za-z(])"
+                     r"(?:\^\w+)?)", r"\1(\2)", powered)  # ln 2, sin 7x, cos x^2 as printed
     symbols = {n: sp.Symbol(n, real=True) for n in names}
     return parse_expr(powered, local_dict={**LOCAL, **symbols}, transformations=TRANSFORMS)
 
@@ -164,9 +206,9 @@ def same(a, b, names, points, curve=None) -> tuple[bool, int]:
 
 def sample(names, rng, equation=None, dependent="y"):
     points = []
-    if equation is None:
-        for _ in range(12):
-            points.append([mpmath.mpf(rng.choice([-1, 1]) * rng.uniform(0.2, 2.5)) for _ in names])
+    if equation is None:  # three scales, both signs: arcsin(x^2) lives in (-1, 1), sec^-1(x/3) beyond 3
+        for low, high in [(0.2, 2.5)] * 14 + [(0.05, 0.95)] * 13 + [(2.1, 6.0)] * 13:
+            points.append([mpmath.mpf(rng.choice([-1, 1]) * rng.uniform(low, high)) for _ in names])
         return points
     x, y = sp.Symbol("x", real=True), sp.Symbol(dependent, real=True)
     f = sp.lambdify([x, y], equation, modules="mpmath")
@@ -189,42 +231,132 @@ def sample(names, rng, equation=None, dependent="y"):
 
 # -- exercises ----------------------------------------------------------------------------------------
 
-def exercises(path: Path):
+def cnxml(source: Path, module: str) -> Path:
+    """A module's CNXML in a checkout of the bundle (modules/mNNNNN/index.cnxml) or in a flat directory."""
+    nested = source / "modules" / module / "index.cnxml"
+    return nested if nested.exists() else source / f"{module}.cnxml"
+
+
+def all_exercises(path: Path):
+    """(exercise, its position among the section's exercises) for every exercise, answered or not."""
     tree = ET.parse(path)
+    position = 0
     for section in tree.iter(f"{C}section"):
         if section.get("class") != "section-exercises":
             continue
         for exercise in section.iter(f"{C}exercise"):
-            problem = exercise.find(f"{C}problem")
-            solution = exercise.find(f"{C}solution")
-            if problem is None or solution is None:
-                continue
-            try:
-                yield exercise, [text(m) for m in problem.iter(f"{M}math")], \
-                    [text(m) for m in solution.iter(f"{M}math")]
-            except ValueError:  # a table or a graph: not a formula to type
-                continue
+            position += 1
+            yield exercise, position
+
+
+def book_numbers(source: Path) -> dict[str, int]:
+    """The number the book prints before each exercise: a chapter numbers its exercises consecutively."""
+    numbers = {}
+    for chapter in CHAPTERS:
+        count = 0
+        for module in chapter:
+            for exercise, _ in all_exercises(cnxml(source, module)):
+                count += 1
+                numbers[exercise.get("id")] = count
+    return numbers
+
+
+def maths(exercise) -> tuple[list[str], list[str]] | None:
+    problem, solution = exercise.find(f"{C}problem"), exercise.find(f"{C}solution")
+    if problem is None or solution is None:
+        return None
+    try:
+        return [text(m) for m in problem.iter(f"{M}math")], [text(m) for m in solution.iter(f"{M}math")]
+    except ValueError:  # a table or a graph: not a formula to type
+        return [], []
 
 
 def main() -> None:
     source = Path(sys.argv[1]) if len(sys.argv) > 1 else Path("/tmp/osx")
     rng = random.Random(20261127)
-    rows, skipped = [], []
+    numbers = book_numbers(source)
+    rows, skipped, answered = [], [], 0
     for module, (book, section) in MODULES.items():
-        path = source / f"{module}.cnxml"
-        for k, (exercise, problem, solution) in enumerate(exercises(path), start=1):
-            row = build(problem, solution, rng)
-            where = {"book": book, "section": section, "exercise": f"{k} of the section's exercises",
-                     "id": exercise.get("id"), "module": module}
-            if isinstance(row, str):
-                skipped.append((module, k, row, problem, solution))
+        for exercise, position in all_exercises(cnxml(source, module)):
+            found = maths(exercise)
+            if found is None:
+                continue  # the book prints answers to the odd-numbered exercises only
+            answered += 1
+            key = exercise.get("id")
+            where = {"book": book, "section": section, "exercise": numbers.get(key),
+                     "position_in_section": position, "id": key, "module": module}
+            if key in HAND:
+                built = [r for item in HAND[key] for r in build_item(*item, rng)]
+            else:
+                built = build(*found, rng)
+            if isinstance(built, str):
+                skipped.append((module, position, built, *found))
                 continue
-            rows.extend({**r, "source": where} for r in row)
+            for r in built:
+                part = r.pop("part", None)
+                rows.append({**r, "source": {**where, **({"part": part} if part else {})}})
     with OUT.open("w", encoding="utf-8") as out:
         for n, row in enumerate(rows, start=1):
             out.write(json.dumps({"id": n, **row}, ensure_ascii=False) + "\n")
-    print(f"{len(rows)} rows ({sum(r['truth'] == 'correct' for r in rows)} correct answers) -> {OUT}")
-    print(f"{len(skipped)} exercises skipped (not one function and one derivative formula)")
+    official = [r for r in rows if r["official"]]
+    print(f"{answered} answered exercises read, {len({r['source']['id'] for r in rows})} in the corpus: "
+          f"{len(official)} official answers ({sum(r['truth'] == 'correct' for r in official)} correct, "
+          f"{sum(r['truth'] == 'incorrect' for r in official)} misprints), "
+          f"{len(rows) - len(official)} typical wrong answers -> {OUT}")
+    print(f"{len(skipped)} answered exercises left out (a value, a tangent line, a graph, f and g given by a "
+          f"table, a constant named by a letter):")
+    for module, position, why, problem, solution in skipped:
+        print(f"  {module} #{position}: {why}: {problem[-1:] } -> {solution[:1]}")
+
+
+NAMES = ["x", "y", "z", "t", "θ", "r", "h", "s", "u", "v", "a", "n", "d", "G", "m_1", "m_2"]
+
+
+def build_item(function_text: str, answer: str, options: dict, rng):
+    """One hand-transcribed item: its truth (sympy's derivative, 50-digit mpmath) and a typical mistake."""
+    options = dict(options)
+    kind = options.get("kind", "derivative")
+    wrt = options.get("wrt", "x")
+    wrt_list = [wrt] * options.get("order", 1) if isinstance(wrt, str) else list(wrt)
+    rhs = function_text.split("=", 1)[1] if "=" in function_text else function_text
+    f = to_sympy(rhs, NAMES)
+    official = to_sympy(answer, NAMES)
+    names = sorted({str(s) for s in f.free_symbols | official.free_symbols} | set(wrt_list))
+    if not {str(s) for s in f.free_symbols | official.free_symbols} <= set(NAMES):
+        raise ValueError(f"letters sympy reads as other variables in {function_text!r} / {answer!r}")
+    truth = sp.diff(f, *[sp.Symbol(v, real=True) for v in wrt_list])
+    points = sample(names, rng)
+    correct, compared = same(official, truth, names, points)
+    if correct and compared < 6:
+        raise ValueError(f"too few real points to decide {function_text!r} / {answer!r}")
+    base = {"function": function_text, "wrt": wrt_list if len(set(wrt_list)) > 1 else [wrt_list[0]],
+            "order": 1 if len(set(wrt_list)) > 1 else len(wrt_list), "answer": answer,
+            "truth": "correct" if correct else "incorrect", "official": True,
+            "mistake": None if correct else "misprint in the book", "dependent": None, "kind": kind,
+            "transcribed": "by hand", "evidence": f"50-digit mpmath at {compared} points",
+            **({"part": options["part"]} if "part" in options else {}),
+            **({"note": options["note"]} if "note" in options else {})}
+    rows = [base]
+    if not correct:
+        return rows
+    # the typical mistake: in the derivative typed as the answer, or (an antiderivative to verify) in the
+    # antiderivative the student found
+    target = function_text if kind == "antiderivative" else answer
+    typical = [("the previous derivative", options["wrong"])] if "wrong" in options else list(mistakes(target))
+    for mistake, wrong_text in typical:
+        try:
+            wrong = to_sympy(wrong_text.split("=", 1)[-1], NAMES)
+        except Exception:  # noqa: BLE001
+            continue
+        if kind == "antiderivative":
+            equal, n = same(official, sp.diff(wrong, *[sp.Symbol(v, real=True) for v in wrt_list]), names, points)
+        else:
+            equal, n = same(wrong, truth, names, points)
+        if not equal and n >= 1:
+            rows.append({**base, "official": False, "truth": "incorrect", "mistake": mistake,
+                         **({"function": wrong_text} if kind == "antiderivative" else {"answer": wrong_text})})
+            break
+    return rows
 
 
 _DERIVATIVE_LHS = re.compile(r"^\s*(?:[fgyhFGzwr]\s*'+\s*(?:\(\s*\w\s*\))?|d\s*y\s*/\s*d\s*x"
@@ -283,7 +415,8 @@ def build(problem: list[str], solution: list[str], rng):
         return "right on one branch of the curve only (x = cos y, dy/dx = −1/√(1−x²)): ambiguous"
     rows = [{"function": typed_function, "wrt": [wrt], "answer": answer, "truth": "correct" if correct else "incorrect",
              "official": True, "mistake": None if correct else "misprint in the book",
-             "dependent": dependent, "evidence": f"50-digit mpmath at {compared} points"}]
+             "dependent": dependent, "order": 1, "kind": "derivative", "transcribed": "from the MathML",
+             "evidence": f"50-digit mpmath at {compared} points"}]
     if not correct:
         return rows
     for kind, wrong_text in mistakes(answer):
