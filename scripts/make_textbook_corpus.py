@@ -169,7 +169,7 @@ def _power_of_call(t: str) -> str:
     return t
 
 
-def to_sympy(t: str, names: list[str]):
+def to_sympy(t: str, names: list[str], evaluate: bool = True):
     """The textbook's notation read by sympy's own parser (not gradcli's): sin^-1 x is arcsin(x), sin^2 x is
     (sin x)^2, sin 7x is sin(7x), log_3 is the base-3 logarithm, |u| and [u] as printed."""
     t = t.replace("[", "(").replace("]", ")")
@@ -181,7 +181,7 @@ def to_sympy(t: str, names: list[str]):
     powered = re.sub(rf"(?<![A-Za-z])({_NAMED})(?![A-Za-z])\s*(\d+(?:\.\d+)?(?![\w.(^])|\d*(?:[a-zθ]|pi)(?![A-Za-z(])"
                      r"(?:\^\w+)?)", r"\1(\2)", powered)  # ln 2, sin 7x, cos x^2 as printed
     symbols = {n: sp.Symbol(n, real=True) for n in names}
-    return parse_expr(powered, local_dict={**LOCAL, **symbols}, transformations=TRANSFORMS)
+    return parse_expr(powered, local_dict={**LOCAL, **symbols}, transformations=TRANSFORMS, evaluate=evaluate)
 
 
 def same(a, b, names, points, curve=None) -> tuple[bool, int]:
@@ -202,6 +202,30 @@ def same(a, b, names, points, curve=None) -> tuple[bool, int]:
             if abs(va - vb) > mpmath.mpf(10) ** -35 * max(1, abs(va), abs(vb)):
                 return False, compared
     return True, compared
+
+
+def undefined_where_defined(answer, derivative, function, names, points) -> int:
+    """Points where the function and its derivative are real and the answer is not: check's contract calls
+    such an answer wrong (the derivative of t is 1 at t = 2, where e^(ln(1-t))/(1-t) is undefined).  Real
+    means every step of the formula is real: e^(ln(1-t)) at t = 2 passes through ln(-1)."""
+    symbols = [sp.Symbol(n, real=True) for n in names]
+
+    def steps(expr):
+        return [sp.lambdify(symbols, e, modules="mpmath") for e in sp.preorder_traversal(expr) if e.free_symbols]
+
+    def real(fns, point):
+        for fn in fns:
+            try:
+                v = fn(*point)
+            except (ZeroDivisionError, ValueError, TypeError, OverflowError):
+                return False
+            if (isinstance(v, mpmath.mpc) and abs(v.imag) > 1e-40) or not mpmath.isfinite(v):
+                return False
+        return True
+
+    fa, fd, ff = steps(answer), steps(derivative), steps(function)
+    with mpmath.workdps(50):
+        return sum(real(fd, p) and real(ff, p) and not real(fa, p) for p in points)
 
 
 def sample(names, rng, equation=None, dependent="y"):
@@ -286,7 +310,15 @@ def main() -> None:
             where = {"book": book, "section": section, "exercise": numbers.get(key),
                      "position_in_section": position, "id": key, "module": module}
             if key in HAND:
-                built = [r for item in HAND[key] for r in build_item(*item, rng)]
+                built = []
+                for item in HAND[key]:
+                    made = build_item(*item, rng)
+                    if isinstance(made, str):
+                        skipped.append((module, position, made, *found))
+                    else:
+                        built.extend(made)
+                if not built:
+                    continue
             else:
                 built = build(*found, rng)
             if isinstance(built, str):
@@ -329,6 +361,10 @@ def build_item(function_text: str, answer: str, options: dict, rng):
     correct, compared = same(official, truth, names, points)
     if correct and compared < 6:
         raise ValueError(f"too few real points to decide {function_text!r} / {answer!r}")
+    as_typed = to_sympy(answer, NAMES, evaluate=False)  # e^(ln(1-t)) as typed, not sympy's 1 - t
+    if correct and undefined_where_defined(as_typed, truth, f, names, points):
+        return (f"the answer {answer!r} is undefined where the derivative of {function_text!r} is defined "
+                "(the book asks about a smaller domain than check's contract)")
     base = {"function": function_text, "wrt": wrt_list if len(set(wrt_list)) > 1 else [wrt_list[0]],
             "order": 1 if len(set(wrt_list)) > 1 else len(wrt_list), "answer": answer,
             "truth": "correct" if correct else "incorrect", "official": True,
@@ -409,6 +445,9 @@ def build(problem: list[str], solution: list[str], rng):
     correct, compared = same(official, truth_expr, names, points)
     if correct and compared < 6:
         return "too few points to decide the truth"
+    if correct and equation is None and undefined_where_defined(to_sympy(answer, names, evaluate=False),
+                                                                truth_expr, f, names, points):
+        return "the answer is undefined where the derivative is defined (a smaller domain than check's contract)"
     if bare and not correct:
         return "a bare answer that is not the first derivative (another order, or a misprint: ambiguous)"
     if equation is not None and not correct and any(same(official, truth_expr, names, [p])[0] for p in points):
