@@ -102,6 +102,8 @@ def text(node) -> str:
         return f"{text(base)}_{text(sub)}"
     if tag == "mfrac":
         top, bottom = (text(k) for k in kids)
+        if re.fullmatch(r"[d∂]\s*\w", top) and re.fullmatch(r"[d∂]\s*\w", bottom):
+            return f"{top}/{bottom}".replace(" ", "")  # dy/dx, ∂z/∂y: as typed
         return f"{wrap(top)}/{wrap(bottom)}"
     if tag == "msqrt":
         return f"sqrt({join(kids)})"
@@ -428,7 +430,7 @@ def build(problem: list[str], solution: list[str], rng):
             f = to_sympy(rhs, names)
             truth_expr = sp.diff(f, sp.Symbol(wrt, real=True))
             equation, dependent = None, None
-            typed_function = function_text if "(" in lhs and "," in lhs else rhs
+            typed_function = function_text.rstrip(".")  # f(x) = ..., y = ..., z = ...: as printed
         else:  # an equation: implicit differentiation, dy/dx
             names = ["x", "y"]
             left, right = to_sympy(lhs, names), to_sympy(rhs, names)
@@ -452,7 +454,8 @@ def build(problem: list[str], solution: list[str], rng):
         return "a bare answer that is not the first derivative (another order, or a misprint: ambiguous)"
     if equation is not None and not correct and any(same(official, truth_expr, names, [p])[0] for p in points):
         return "right on one branch of the curve only (x = cos y, dy/dx = −1/√(1−x²)): ambiguous"
-    rows = [{"function": typed_function, "wrt": [wrt], "answer": answer, "truth": "correct" if correct else "incorrect",
+    left = "" if bare else answer_text[:match.end()].strip() + " "  # f'(x) = ..., dy/dx = ...: as printed
+    rows = [{"function": typed_function, "wrt": [wrt], "answer": left + answer, "truth": "correct" if correct else "incorrect",
              "official": True, "mistake": None if correct else "misprint in the book",
              "dependent": dependent, "order": 1, "kind": "derivative", "transcribed": "from the MathML",
              "evidence": f"50-digit mpmath at {compared} points"}]
@@ -465,7 +468,7 @@ def build(problem: list[str], solution: list[str], rng):
             continue
         equal, n = same(wrong, truth_expr, names, points)
         if not equal and n >= 1:  # a point where both are real and differ beyond 10⁻³⁵
-            rows.append({**rows[0], "answer": wrong_text, "truth": "incorrect", "official": False,
+            rows.append({**rows[0], "answer": left + wrong_text, "truth": "incorrect", "official": False,
                          "mistake": kind})
             break
     return rows
