@@ -1,17 +1,25 @@
-"""Build tests/corpus/textbook_openstax.jsonl: exercises of OpenStax Calculus (Volume 1, chapter 3
-"Derivatives", sections 3.3-3.9; Volume 3, section 4.3 "Partial Derivatives") with the answers printed in the
-book, from the book's own source (CNXML with MathML, github.com/openstax/osbooks-calculus-bundle, CC BY-NC-SA).
+"""Build tests/corpus/textbook_openstax.jsonl: exercises of OpenStax Calculus (Volume 1 §3.2-3.9, 4.2, 4.10,
+5.5-5.7, 6.9; Volume 3 §4.3, 4.5, 4.6) with the answers printed in the book, from the book's own source (CNXML
+with MathML, github.com/openstax/osbooks-calculus-bundle, CC BY-NC-SA; read at commit 8dbc2ce1, 2026-07-15).
 
     python scripts/make_textbook_corpus.py /path/to/osbooks-calculus-bundle-checkout-or-dir-of-cnxml
 
 Each exercise whose problem is one function (f(x) = ..., y = ..., z = ...) or one equation (implicit
 differentiation), and whose solution is one formula `f′(x) = ...`, `dy/dx = ...`, `∂z/∂x = ...`, is
-transcribed from MathML into the text a student types (x^2, sqrt(...), sin^2(x), e^(2x), ln(x)).  The truth of
-each official answer is decided here, independently of gradcli: sympy parses the text (its own parser,
-with implicit multiplication) and the answer minus sympy's derivative is compared at 12 points at 50 digits
-with mpmath (for an equation, at points of the curve found by mpmath.findroot).  A wrong answer is made from
-each by a typical mistake (the sign of one term, a dropped chain factor, d/dx of a product as the product of
-the derivatives), kept only when the same 50-digit comparison shows it is wrong.
+transcribed from MathML into the text a student types (x^2, sqrt(...), sin^2(x), e^(2x), ln(x)), left sides as
+printed.  The others with a formula for an answer (a second or third derivative, a pair of partials, an answer
+key that names the substitution first, x(t) and y(t) substituted into w(x, y), an antiderivative to verify by
+differentiating it) are typed by hand in scripts/textbook_transcriptions.py.  Each row keeps its source: book,
+section, the exercise number the book prints (a chapter numbers its exercises consecutively; the book answers
+the odd ones), the CNXML id.
+
+The truth of each official answer is decided here, independently of gradcli: sympy parses the text (its own
+parser, with implicit multiplication and exact decimals) and the answer is compared with sympy's derivative at
+up to 40 points (three scales, both signs) at 50 digits with mpmath (for an equation, at points of the curve
+found by mpmath.findroot); an answer that differs is a misprint of the book, kept and marked.  An answer
+undefined where the derivative is defined (check's contract calls it wrong) is left out and listed.  A wrong
+answer is made from each correct one by a typical mistake (the sign of one term, a dropped chain factor, the
+sign of the whole as from a quotient rule's order), kept only when the same 50-digit comparison shows it wrong.
 """
 
 from __future__ import annotations
@@ -455,7 +463,8 @@ def build(problem: list[str], solution: list[str], rng):
     if equation is not None and not correct and any(same(official, truth_expr, names, [p])[0] for p in points):
         return "right on one branch of the curve only (x = cos y, dy/dx = −1/√(1−x²)): ambiguous"
     left = "" if bare else answer_text[:match.end()].strip() + " "  # f'(x) = ..., dy/dx = ...: as printed
-    rows = [{"function": typed_function, "wrt": [wrt], "answer": left + answer, "truth": "correct" if correct else "incorrect",
+    rows = [{"function": typed_function, "wrt": [wrt], "answer": left + answer,
+             "truth": "correct" if correct else "incorrect",
              "official": True, "mistake": None if correct else "misprint in the book",
              "dependent": dependent, "order": 1, "kind": "derivative", "transcribed": "from the MathML",
              "evidence": f"50-digit mpmath at {compared} points"}]
