@@ -171,6 +171,9 @@ HAND: dict[str, list[tuple[str, str, dict]]] = {
     "fs-id1170572456364": [("sin^-1(e^t)", "e^t/sqrt(1-e^(2t))", anti(wrt="t"))],
     "fs-id1170572396478": [("sin^-1(ln t)", "1/(t sqrt(1-ln^2 t))", anti(wrt="t"))],
     "fs-id1170572218636": [("-1/4(cos^-1(2t))^2", "cos^-1(2t)/sqrt(1-4t^2)", anti(wrt="t"))],
+    # -- Volume 1, 6.7 Integrals, Exponential Functions, and Logarithms ----------------------------------
+    "fs-id1167793367825": [("ln(x+1)", "1/(1+x)", A)],
+    "fs-id1167794291581": [("1/3(ln x)^3", "(ln x)^2/x", A)],
     # -- Volume 1, 6.9 Calculus of the Hyperbolic Functions -----------------------------------------------
     "fs-id1167793630189": [("cosh(3x+1)", "3sinh(3x+1)", {})],
     "fs-id1167793416764": [("1/cosh(x)", "-tanh(x)sech(x)", {})],
