@@ -1,5 +1,5 @@
 """An external answer key (issue 30): 216 exercises of OpenStax Calculus (Vol. 1 §3.2-3.9, 4.2, 4.10, 5.5-5.7,
-6.7, 6.9; Vol. 3 §4.3, 4.5, 4.6; 137 derivatives, 79 antiderivatives verified by differentiating them) with the
+6.7, 6.9; Vol. 3 §4.3, 4.5, 4.6; 135 derivatives, 81 antiderivatives verified by differentiating them) with the
 answers printed in the book, transcribed from the book's own source as a student types them, and one typical
 wrong answer each (tests/corpus/textbook_openstax.jsonl, made by
 scripts/make_textbook_corpus.py and scripts/textbook_transcriptions.py, whose truths come from sympy's own
