@@ -494,13 +494,22 @@ def build(problem: list[str], solution: list[str], rng):
 def mistakes(answer: str):
     """Typical wrong answers made from a right one, most realistic first."""
     terms = top_level_terms(answer)
-    if len(terms) > 1:  # the sign of the last term
+    if len(terms) > 1 and not re.search(r"/\(2\s*[\w(]|\(\d+[a-zθ]\)|^\d", answer):  # the sign of the last term
         head, (sign, last) = terms[:-1], terms[-1]
         flipped = "+" if sign == "-" else "-"
         yield "sign of one term", "".join(s + t for s, t in head).lstrip("+") + f" {flipped} {last}"
     chain = re.sub(r"^(\d+)\s*", "", answer)  # a dropped constant factor (the chain factor of ax)
     if chain != answer and chain:
         yield "dropped chain factor", chain
+    halved = re.sub(r"/\(2\s*(?=[\w(])", "/(", answer, count=1)  # 1/(2sqrt(x)) as 1/sqrt(x): the ½ of √ lost
+    if halved != answer:
+        yield "dropped factor 1/2", halved
+    inner = re.sub(r"\((\d+)([a-zθ])\)", r"(\2)", answer, count=1)  # cos(3x) as cos(x): a chain rule inside
+    if inner != answer:
+        yield "argument's coefficient dropped", inner
+    power = re.search(r"\^(\d+)(?!\d)", answer)  # x^3 as x^4: an exponent off by one
+    if power and power.group(1) not in ("0", "1"):
+        yield "exponent off by one", f"{answer[:power.start()]}^{int(power.group(1)) + 1}{answer[power.end():]}"
     yield "sign of the whole", f"-({answer})"
 
 
