@@ -33,3 +33,18 @@ def pytest_addoption(parser):
     parser.addoption("--live", action="store_true", help="fuzz fresh seeds against the installed PyTorch "
                                                           "(tests/test_compositions.py)")
     parser.addoption("--live-seed", type=int, default=1, help="the seed --live fuzzes")
+    parser.addoption("--slow", action="store_true", help="also run the tests marked slow (the whole textbook "
+                                                          "corpus: tests/homework/test_textbook_corpus.py); "
+                                                          "GRADCLI_SLOW=1 does the same")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Tests marked slow run with --slow or GRADCLI_SLOW=1; the default run skips them, saying how to run them."""
+    import os
+
+    if config.getoption("--slow") or os.environ.get("GRADCLI_SLOW", "") not in ("", "0"):
+        return
+    skip = pytest.mark.skip(reason="slow: run with --slow (or GRADCLI_SLOW=1)")
+    for item in items:
+        if item.get_closest_marker("slow") is not None:
+            item.add_marker(skip)

@@ -152,9 +152,25 @@ _OPERATOR = re.compile(  # d/dx(x^2) = 2x, d/dx [x^2] = 2x, (d/dx) x^2 = 2x, d²
         \s*(?(paren)\))\s*(?P<operand>[^=\s].*?)\s*=(?!=)(?P<rhs>.*)""", re.X | re.S)
 
 
+_PARENTHESIZED_LEIBNIZ = re.compile(  # (dy)/(dx) = ..., (∂z)/(∂y) = ..., (d^2y)/(dx^2) = ...: as a fraction is
+    # typed with its parts in parentheses, or copied from a rendered formula
+    r"\s*\(\s*(?P<top>[d∂][^()=/]*?)\s*\)\s*/\s*\(\s*(?P<bottom>[d∂][^()=/]*?)\s*\)\s*(?==(?!=))")
+
+
 def split_answer(text: str) -> Answer:
     """An answer's right-hand side, and what its left-hand side says (see `Answer`)."""
     text = latex_reader.to_homework(text)
+    parenthesized = _PARENTHESIZED_LEIBNIZ.match(text)
+    if parenthesized is not None:  # read as top/bottom = ...; the answer keeps what the student wrote
+        lhs = text[:parenthesized.end()].strip()
+        try:
+            plain = split_answer(f"{parenthesized['top']}/{parenthesized['bottom']}{text[parenthesized.end():]}")
+        except ParseError as err:  # the caret under the left side as the student wrote it
+            raise ParseError(err.message.replace(f"{parenthesized['top']}/{parenthesized['bottom']}", lhs, 1),
+                             source=text, span=(text.index(lhs), text.index(lhs) + len(lhs))) from None
+        if plain.wrt:
+            plain.written, plain.lhs = text, lhs
+            return plain
     operator = _OPERATOR.fullmatch(text)
     if operator is not None:
         order = _leibniz_power(operator.group("top"))

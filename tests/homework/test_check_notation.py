@@ -74,3 +74,30 @@ def test_a_point_on_a_curve_is_printed_exactly():
 def test_a_function_of_a_vector_is_refused_clearly():
     out = runner.invoke(app, ["check", "sum(x^2)", "--expect", "2x"])
     assert out.exit_code == 2 and "function of a vector" in out.stderr and "x^2 + y^2" in out.stderr
+
+
+# -- issue 30: the Leibniz left side with its parts in parentheses, as a fraction is typed (or copied from a
+# rendered answer key: OpenStax prints (dy)/(dx) = ..., (∂z)/(∂y) = ...) ------------------------------------
+
+@pytest.mark.parametrize("function, answer, exit_code", [
+    ("y = x^2 - sec x + 1", "(dy)/(dx) = 2x - sec x tan x", 0),
+    ("x^2 - sec x + 1", "(d y)/(d x)=2x-sec x tan x", 0),
+    ("x^2 - sec x + 1", "(dy)/(dx) = 2x + sec x tan x", 1),  # d/dx sec x = sec x tan x (by hand)
+    ("z = x^2 - 3xy + y^2", "(∂z)/(∂y) = -3x + 2y", 0),
+    ("z = x^2 - 3xy + y^2", "(∂z)/(∂y) = -3y + 2x", 1),
+    ("x^3", "(d^2y)/(dx^2) = 6x", 0),
+    ("x^3", "(d²y)/(dx²) = 3x^2", 1),
+    ("x^2 y", "(∂^2f)/(∂x∂y) = 2x", 0),
+    ("x^2 + y^2 = 1", "(dy)/(dx) = -x/y", 0),
+])
+def test_a_parenthesized_leibniz_left_side(function, answer, exit_code):
+    out = runner.invoke(app, ["check", function, "--expect", answer])
+    assert out.exit_code == exit_code, out.output
+    assert ("✓ correct" if exit_code == 0 else "✗ incorrect") in out.stdout
+
+
+def test_a_parenthesized_left_side_that_contradicts_itself_points_at_it():
+    out = runner.invoke(app, ["check", "x^3", "--expect", "(d^2y)/(dx) = 6x"])
+    assert out.exit_code == 2
+    assert "(d^2y)/(dx): the top says a derivative of order 2, the bottom of order 1" in out.stderr
+    assert "  (d^2y)/(dx) = 6x\n  ^^^^^^^^^^^\n" in out.stderr
