@@ -213,7 +213,32 @@ def check_derivative(function: str, expectations: list, *, wrt=None, order: int 
         report.hessian = _hessian(f, names, symbols, timeout, implicit)
     if at is not None:
         _values_at(report, comparer, at)
+    _base_ten_hints(report, function, variables, dependent, limits, timeout)
     return report
+
+
+_BARE_LOG = re.compile(r"\blog\b(?![_\d])")
+
+
+def _base_ten_hints(report: CheckReport, function: str, variables, dependent, limits, timeout) -> None:
+    """gradcli reads a bare `log` as ln (as Wolfram|Alpha does), where many textbooks mean base 10: a rejected
+    answer that is right for log10 gets a hint saying so (the verdict stays the one for the reading shown)."""
+    if "log x is the natural logarithm ln x" not in report.function.notes or not _BARE_LOG.search(function):
+        return
+    base_ten = _BARE_LOG.sub("log10", function)
+    for result in report.results:
+        if result.verdict != "incorrect" or result.hint is not None or result.expected_text is None:
+            continue
+        try:
+            again = check_derivative(base_ten, [_BARE_LOG.sub("log10", result.expected_text)],
+                                     wrt=",".join(result.wrt), order=1,
+                                     timeout=min(timeout, 2.0), limits=limits, variables=variables,
+                                     dependent=dependent, formulas="none")
+        except GradcliError:
+            continue
+        if [r.verdict for r in again.results] == ["correct"]:
+            result.hint = ("gradcli reads log as ln, the natural logarithm; your answer is right for log base 10: "
+                           f"write log10 for it ({base_ten})")
 
 
 class _Symbols(dict):

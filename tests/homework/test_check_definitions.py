@@ -120,3 +120,22 @@ def test_re_called_is_still_unsupported():
 ])
 def test_answers_with_letters_beside_e(function, wrt, answer, truth):
     assert verdicts(function, [answer], wrt=wrt) == [truth]
+
+
+@pytest.mark.parametrize("function, answer, wrt", [
+    ("log(sec x)", "tan(x)/ln(10)", None),  # OpenStax's log is base 10
+    ("x^2 log(x)", "2x log x + x/ln 10", None),
+    ("log(x y)", "1/(y ln 10)", "y"),
+])
+def test_an_answer_right_for_log_base_ten_is_rejected_with_a_hint(function, answer, wrt):
+    # gradcli reads log as ln (the reading it shows); the student whose book means log10 learns why
+    result = check_derivative(function, [answer], wrt=wrt).results[0]
+    assert result.verdict == "incorrect"
+    assert result.hint is not None and "right for log base 10" in result.hint
+
+
+@pytest.mark.parametrize("function, answer", [("log(x)", "2/x"), ("ln(x)", "1/(x ln 10)"),
+                                              ("log10(x)", "1/x")])
+def test_no_base_ten_hint_where_base_ten_does_not_explain_it(function, answer):
+    result = check_derivative(function, [answer]).results[0]
+    assert result.verdict == "incorrect" and (result.hint is None or "base 10" not in result.hint)
