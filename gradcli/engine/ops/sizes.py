@@ -29,6 +29,9 @@ class _SizeLimitType:
 
 
 SizeLimit = _SizeLimitType()
+# read by every guarded op: the context variables themselves, without the descriptor's Python call
+_max_elements = _SizeLimitType.__dict__["max_elements"].var.get
+_budget = BUDGET.get
 
 
 def numel(shape) -> int:
@@ -69,7 +72,7 @@ def guarded(name: str, fn, rule):
 
     @functools.wraps(fn)
     def checked(*args, **kwargs):
-        if SizeLimit.max_elements is not None or BUDGET.get() is not None:
+        if _max_elements() is not None or _budget() is not None:
             try:
                 shape = rule(*args, **kwargs)
             except (TypeError, ValueError, IndexError, AttributeError, KeyError, OverflowError):
