@@ -20,7 +20,7 @@ import numpy as np
 from gradcli.engine import dtypes, dual
 from gradcli.engine.dual import sum_to_shape
 from gradcli.engine.errors import GradientShapeError, TorchRuntimeError
-from gradcli.engine.state import ContextAttribute
+from gradcli.engine.state import BUDGET, ContextAttribute
 from gradcli.engine.tensor import Tensor
 
 
@@ -32,6 +32,7 @@ class _GradModeType:
 GradMode = _GradModeType()
 # the hot path reads the context variable itself: the descriptor costs a Python call (~90 ns) an op
 _grad_enabled = _GradModeType.__dict__["enabled"].var.get
+_budget = BUDGET.get
 
 
 # The order of the backward pass is PyTorch's engine's: a priority queue of ready nodes, the node created
@@ -40,6 +41,14 @@ _grad_enabled = _GradModeType.__dict__["enabled"].var.get
 # gradients are summed in PyTorch's order, and a backward that fails part-way has filled the same leaves.
 _SEQUENCE = itertools.count(0, -1)  # counting down: the newest node is the smallest, first out of the heap
 _FIRST = float("-inf")
+
+# The small tuples every node keeps, shared between nodes: each tuple a node holds is one more object for the
+# garbage collector, whose collections (one every 700 new objects) cost a chain of small ops up to a fifth of its
+# time.  `_NEEDS`: needs_input_grad for up to three inputs; `_SHAPES`: in_shapes as they come (the shapes of a
+# program are few; the table is emptied if it ever holds _SHAPES_KEPT of them).
+_NEEDS = {key: key for n in (1, 2, 3) for key in itertools.product((False, True), repeat=n)}
+_SHAPES: dict = {}
+_SHAPES_KEPT = 4096
 
 
 def next_sequence() -> int:
@@ -180,9 +189,23 @@ class Function:
         out = cls.forward(ctx, *arrays, **params)
         if type(out) is not np.ndarray:
             out = np.asarray(out)
+        # Tensor._make, inlined (a call an op): the budget's charge, then the tensor
+        budget = _budget()
+        if budget is not None:  # an API call's or a run's: its memory, its deadline
+            budget.charge(out)
+        result = object.__new__(Tensor)
+        result.array = out
+        result._grad = None
+        result._version = [0]
+        result._retains_grad = False
         if not _grad_enabled() or True not in needs:
-            return Tensor._make(out, None)
-        needs = tuple(needs)
+            result.grad_fn = None
+            result.requires_grad = False
+            return result
+        result.grad_fn = ctx
+        result.requires_grad = True
+        key = tuple(needs)
+        needs = _NEEDS.get(key, key)
         ctx.needs_input_grad = needs
         # one and two inputs spelled out: a comprehension is a function call of its own (~0.3 µs on 3.11)
         nargs = len(args)
@@ -194,11 +217,18 @@ class Function:
             ctx.next_functions = ((a.grad_fn or a) if needs[0] else None, (b.grad_fn or b) if needs[1] else None)
         else:
             ctx.next_functions = tuple([(a.grad_fn or a) if n else None for a, n in zip(args, needs)])
-        ctx.in_shapes = tuple(shapes)
+        key = tuple(shapes)
+        in_shapes = _SHAPES.get(key)
+        if in_shapes is None:
+            if len(_SHAPES) >= _SHAPES_KEPT:
+                _SHAPES.clear()
+            _SHAPES[key] = in_shapes = key
+        ctx.in_shapes = in_shapes
+        out_shape = out.shape
+        ctx.out_shape = in_shapes[0] if nargs and out_shape == in_shapes[0] else out_shape
         ctx.seq = next(_SEQUENCE)
         if _CHECK_DTYPES[0]:
             ctx.in_dtypes = tuple([a.array.dtype if isinstance(a, Tensor) else None for a in args])
-        ctx.out_shape = out.shape
         ctx.released = False
         ctx.retained = None
         saves = cls.saves
@@ -229,7 +259,6 @@ class Function:
                     ctx.saved_cast = dtype
                     ctx.edge_dtypes = tuple([a.array.dtype if isinstance(a, Tensor) else None for a in args])
                     break
-        result = Tensor._make(out, ctx)
         if cls.saves_output:
             ctx.out = out
             ctx.out_version = result._version  # so an in-place edit of the output is detected
@@ -425,17 +454,18 @@ def _accumulates(leaf) -> bool:
 def _collect_dependencies(roots):
     """Count, for every node reachable from `roots`, how many edges point at it (iteratively); leaves are
     counted under id(leaf)."""
-    deps = {}
     stack = [r for r in roots if isinstance(r, Function)]
-    seen = set(stack)
+    deps = dict.fromkeys(stack, 0)  # a node is in deps once seen: pushed the first time it is reached
     while stack:
         node = stack.pop()
         for nxt in node.next_functions:
             if isinstance(nxt, Function):
-                deps[nxt] = deps.get(nxt, 0) + 1
-                if nxt not in seen:
-                    seen.add(nxt)
+                count = deps.get(nxt)
+                if count is None:
+                    deps[nxt] = 1
                     stack.append(nxt)
+                else:
+                    deps[nxt] = count + 1
             elif nxt is not None:
                 key = id(nxt)
                 deps[key] = deps.get(key, 0) + 1
@@ -519,7 +549,12 @@ def run_backward(outputs, grad_outputs, *, retain_graph: bool, create_graph: boo
                 if node.uniform_grad_ok and type(grad) is np.ndarray and grad.ndim and grad.strides[-1] == 0 \
                         and grad.size and not any(grad.strides) and _all_inputs_full(node):
                     grad = np.array(grad.flat[0], dtype=grad.dtype)  # a broadcast scalar: hand the scalar
-                in_grads = node.backward(node, grad, *node._saved_values(create_graph))
+                if node.saved or node.saves_output:
+                    in_grads = node.backward(node, grad, *node._saved_values(create_graph))
+                elif node.released:
+                    raise TorchRuntimeError(SECOND_BACKWARD)
+                else:
+                    in_grads = node.backward(node, grad)
                 if not retain_graph:
                     node._release()
             else:
