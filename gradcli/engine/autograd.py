@@ -546,8 +546,9 @@ def run_backward(outputs, grad_outputs, *, retain_graph: bool, create_graph: boo
                     raise GradientShapeError(
                         f"{node.name} was handed a gradient of shape {tuple(grad.shape)} for its output of "
                         f"shape {tuple(node.out_shape)}")
-                if node.uniform_grad_ok and type(grad) is np.ndarray and grad.ndim and grad.strides[-1] == 0 \
-                        and grad.size and not any(grad.strides) and _all_inputs_full(node):
+                # (a broadcast scalar is a view: `base` first, which costs no tuple, unlike `strides`)
+                if node.uniform_grad_ok and type(grad) is np.ndarray and grad.base is not None and grad.ndim \
+                        and grad.strides[-1] == 0 and grad.size and not any(grad.strides) and _all_inputs_full(node):
                     grad = np.array(grad.flat[0], dtype=grad.dtype)  # a broadcast scalar: hand the scalar
                 if node.saved or node.saves_output:
                     in_grads = node.backward(node, grad, *node._saved_values(create_graph))
