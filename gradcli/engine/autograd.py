@@ -167,26 +167,60 @@ class Function:
         # The hot path of every op: kept flat (no helper calls, `type(...) is`) to stay within a few µs.
         ctx = object.__new__(cls)
         ctx.aux = None
-        arrays = []
-        needs = []
-        shapes = []
         dtype0 = None  # the first Tensor input's dtype; `mixed` when another differs from it
         mixed = False
-        for a in args:  # one pass over the inputs (1-3 of them) instead of several comprehensions
+        nargs = len(args)
+        if nargs == 2:  # a binary op: the loop below, unrolled (its lists and appends cost ~10% of an op)
+            a, b = args
             if type(a) is Tensor or isinstance(a, Tensor):  # the second test: nn.Parameter
-                arr = a.array
-                arrays.append(arr)
-                needs.append(a.requires_grad)
-                shapes.append(arr.shape)
+                x = a.array
+                need_a = a.requires_grad
+                shape_a = x.shape
+                dtype0 = x.dtype
+            else:
+                x = a
+                need_a = False
+                shape_a = a.shape if type(a) is np.ndarray else ()
+            if type(b) is Tensor or isinstance(b, Tensor):
+                y = b.array
+                need_b = b.requires_grad
+                shape_b = y.shape
                 if dtype0 is None:
-                    dtype0 = arr.dtype
-                elif arr.dtype is not dtype0:
+                    dtype0 = y.dtype
+                elif y.dtype is not dtype0:
                     mixed = True
             else:
-                arrays.append(a)
-                needs.append(False)
-                shapes.append(a.shape if type(a) is np.ndarray else ())
-        out = cls.forward(ctx, *arrays, **params)
+                y = b
+                need_b = False
+                shape_b = b.shape if type(b) is np.ndarray else ()
+            needs = (need_a, need_b)
+            shapes = (shape_a, shape_b)
+            out = cls.forward(ctx, x, y, **params)
+        elif nargs == 1 and (type(args[0]) is Tensor or isinstance(args[0], Tensor)):  # a unary op
+            a = args[0]
+            x = a.array
+            needs = (a.requires_grad,)
+            shapes = (x.shape,)
+            out = cls.forward(ctx, x, **params)
+        else:
+            arrays = []
+            needs = []
+            shapes = []
+            for a in args:  # one pass over the inputs instead of several comprehensions
+                if type(a) is Tensor or isinstance(a, Tensor):
+                    arr = a.array
+                    arrays.append(arr)
+                    needs.append(a.requires_grad)
+                    shapes.append(arr.shape)
+                    if dtype0 is None:
+                        dtype0 = arr.dtype
+                    elif arr.dtype is not dtype0:
+                        mixed = True
+                else:
+                    arrays.append(a)
+                    needs.append(False)
+                    shapes.append(a.shape if type(a) is np.ndarray else ())
+            out = cls.forward(ctx, *arrays, **params)
         if type(out) is not np.ndarray:
             out = np.asarray(out)
         # Tensor._make, inlined (a call an op): the budget's charge, then the tensor
@@ -208,7 +242,6 @@ class Function:
         needs = _NEEDS.get(key, key)
         ctx.needs_input_grad = needs
         # one and two inputs spelled out: a comprehension is a function call of its own (~0.3 µs on 3.11)
-        nargs = len(args)
         if nargs == 1:
             a = args[0]
             ctx.next_functions = ((a.grad_fn or a),)  # it needs a gradient, or there would be no node
