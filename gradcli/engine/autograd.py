@@ -195,13 +195,13 @@ class Function:
                 shape_b = b.shape if type(b) is np.ndarray else ()
             needs = (need_a, need_b)
             shapes = (shape_a, shape_b)
-            out = cls.forward(ctx, x, y, **params)
+            out = cls.forward(ctx, x, y, **params) if params else cls.forward(ctx, x, y)  # (no dict to build)
         elif nargs == 1 and (type(args[0]) is Tensor or isinstance(args[0], Tensor)):  # a unary op
             a = args[0]
             x = a.array
             needs = (a.requires_grad,)
             shapes = (x.shape,)
-            out = cls.forward(ctx, x, **params)
+            out = cls.forward(ctx, x, **params) if params else cls.forward(ctx, x)
         else:
             arrays = []
             needs = []
