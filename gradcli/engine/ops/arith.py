@@ -320,7 +320,7 @@ def add(input, other, *, alpha=1):
 @register("sub", sig="sub(input, other, *, alpha=1)", doc="input - alpha * other, broadcasting",
           category="arithmetic", aliases=("subtract",), result_shape=sizes.broadcast)
 def sub(input, other, *, alpha=1):
-    if not _t(input):
+    if not isinstance(input, Tensor):
         return RSub.apply(other, input)
     if type(alpha) is int and alpha == 1:
         return Sub.apply(input, other)  # no keyword to pass through apply and forward
