@@ -305,7 +305,7 @@ def test_a_chain_of_small_ops_leaves_few_objects_for_the_garbage_collector():
     their needs/shape tuples: the node, its edges and (for a saving op) its saved values are what is left."""
     import gc
 
-    x = E.tensor([0.1, 0.2, 0.3], requires_grad=True)
+    x = E.tensor([0.1, 0.2, 0.3], dtype=E.dtypes.float64, requires_grad=True)
 
     def chain(n):
         y = x
