@@ -21,7 +21,7 @@ import numpy as np
 from gradcli.engine import dtypes, dual
 from gradcli.engine.dual import sum_to_shape
 from gradcli.engine.errors import GradientShapeError, TorchRuntimeError, TorchTypeError
-from gradcli.engine.state import ContextAttribute
+from gradcli.engine.state import BUDGET, ContextAttribute
 from gradcli.engine.tensor import Tensor
 
 
@@ -31,6 +31,9 @@ class _GradModeType:
 
 
 GradMode = _GradModeType()
+# the hot path reads the context variable itself: the descriptor costs a Python call (~90 ns) an op
+_grad_enabled = _GradModeType.__dict__["enabled"].var.get
+_budget = BUDGET.get
 
 
 # Some tensor was made under torch.inference_mode in this process: recording nodes then checks that none saves one.
@@ -109,6 +112,14 @@ def _pack_saved(ctx, cls, result) -> None:
 # gradients are summed in PyTorch's order, and a backward that fails part-way has filled the same leaves.
 _SEQUENCE = itertools.count(0, -1)  # counting down: the newest node is the smallest, first out of the heap
 _FIRST = float("-inf")
+
+# The small tuples every node keeps, shared between nodes: each tuple a node holds is one more object for the
+# garbage collector, whose collections (one every 700 new objects) cost a chain of small ops up to a fifth of its
+# time.  `_NEEDS`: needs_input_grad for up to three inputs; `_SHAPES`: in_shapes as they come (the shapes of a
+# program are few; the table is emptied if it ever holds _SHAPES_KEPT of them).
+_NEEDS = {key: key for n in (1, 2, 3) for key in itertools.product((False, True), repeat=n)}
+_SHAPES: dict = {}
+_SHAPES_KEPT = 4096
 
 
 def next_sequence() -> int:
@@ -230,52 +241,124 @@ class Function:
         # The hot path of every op: kept flat (no helper calls, `type(...) is`) to stay within a few µs.
         ctx = object.__new__(cls)
         ctx.aux = None
-        arrays = []
-        needs = []
-        shapes = []
         dtype0 = None  # the first Tensor input's dtype; `mixed` when another differs from it
         mixed = False
-        for a in args:  # one pass over the inputs (1-3 of them) instead of several comprehensions
+        nargs = len(args)
+        if nargs == 2:  # a binary op: the loop below, unrolled (its lists and appends cost ~10% of an op)
+            a, b = args
             if type(a) is Tensor or isinstance(a, Tensor):  # the second test: nn.Parameter
-                arr = a.array
-                arrays.append(arr)
-                needs.append(a.requires_grad)
-                shapes.append(arr.shape)
+                x = a.array
+                need_a = a.requires_grad
+                shape_a = x.shape
+                dtype0 = x.dtype
+            else:
+                x = a
+                need_a = False
+                shape_a = a.shape if type(a) is np.ndarray else ()
+            if type(b) is Tensor or isinstance(b, Tensor):
+                y = b.array
+                need_b = b.requires_grad
+                shape_b = y.shape
                 if dtype0 is None:
-                    dtype0 = arr.dtype
-                elif arr.dtype is not dtype0:
+                    dtype0 = y.dtype
+                elif y.dtype is not dtype0:
                     mixed = True
             else:
-                arrays.append(a)
-                needs.append(False)
-                shapes.append(a.shape if type(a) is np.ndarray else ())
-        out = cls.forward(ctx, *arrays, **params)
+                y = b
+                need_b = False
+                shape_b = b.shape if type(b) is np.ndarray else ()
+            needs = (need_a, need_b)
+            shapes = (shape_a, shape_b)
+            out = cls.forward(ctx, x, y, **params) if params else cls.forward(ctx, x, y)  # (no dict to build)
+        elif nargs == 1 and (type(args[0]) is Tensor or isinstance(args[0], Tensor)):  # a unary op
+            a = args[0]
+            x = a.array
+            needs = (a.requires_grad,)
+            shapes = (x.shape,)
+            out = cls.forward(ctx, x, **params) if params else cls.forward(ctx, x)
+        else:
+            arrays = []
+            needs = []
+            shapes = []
+            for a in args:  # one pass over the inputs instead of several comprehensions
+                if type(a) is Tensor or isinstance(a, Tensor):
+                    arr = a.array
+                    arrays.append(arr)
+                    needs.append(a.requires_grad)
+                    shapes.append(arr.shape)
+                    if dtype0 is None:
+                        dtype0 = arr.dtype
+                    elif arr.dtype is not dtype0:
+                        mixed = True
+                else:
+                    arrays.append(a)
+                    needs.append(False)
+                    shapes.append(a.shape if type(a) is np.ndarray else ())
+            out = cls.forward(ctx, *arrays, **params)
         if type(out) is not np.ndarray:
             out = np.asarray(out)
-        if not GradMode.enabled or True not in needs:
-            return Tensor._make(out, None)
-        needs = tuple(needs)
+        # Tensor._make, inlined (a call an op): the budget's charge, then the tensor
+        budget = _budget()
+        if budget is not None:  # an API call's or a run's: its memory, its deadline
+            budget.charge(out)
+        result = object.__new__(Tensor)
+        result.array = out
+        result._grad = None
+        result._version = [0]
+        result._retains_grad = False
+        if not _grad_enabled() or True not in needs:
+            result.grad_fn = None
+            result.requires_grad = False
+            return result
+        result.grad_fn = ctx
+        result.requires_grad = True
+        key = tuple(needs)
+        needs = _NEEDS.get(key, key)
         ctx.needs_input_grad = needs
-        ctx.next_functions = tuple([(a.grad_fn or a) if n else None for a, n in zip(args, needs)])
-        ctx.in_shapes = tuple(shapes)
+        # one and two inputs spelled out: a comprehension is a function call of its own (~0.3 µs on 3.11)
+        if nargs == 1:
+            a = args[0]
+            ctx.next_functions = ((a.grad_fn or a),)  # it needs a gradient, or there would be no node
+        elif nargs == 2:
+            a, b = args
+            ctx.next_functions = ((a.grad_fn or a) if needs[0] else None, (b.grad_fn or b) if needs[1] else None)
+        else:
+            ctx.next_functions = tuple([(a.grad_fn or a) if n else None for a, n in zip(args, needs)])
+        key = tuple(shapes)
+        in_shapes = _SHAPES.get(key)
+        if in_shapes is None:
+            if len(_SHAPES) >= _SHAPES_KEPT:
+                _SHAPES.clear()
+            _SHAPES[key] = in_shapes = key
+        ctx.in_shapes = in_shapes
+        out_shape = out.shape
+        ctx.out_shape = in_shapes[0] if nargs and out_shape == in_shapes[0] else out_shape
         ctx.seq = next(_SEQUENCE)
         if _CHECK_DTYPES[0]:
             ctx.in_dtypes = tuple([a.array.dtype if isinstance(a, Tensor) else None for a in args])
-        ctx.out_shape = out.shape
         ctx.released = False
         ctx.retained = None
         saves = cls.saves
         if saves:
             when = cls.saves_when
-            saved = tuple([args[i] if when is None or i not in when or needs[when[i]] else None for i in saves])
-            ctx.saved = saved
-            ctx.versions = tuple([a._version[0] if isinstance(a, Tensor) else 0 for a in saved])
+            saved = []
+            versions = []
+            for i in saves:
+                a = args[i]
+                if when is not None and i in when and not needs[when[i]]:
+                    saved.append(None)  # only needed for a gradient nobody asked for
+                    versions.append(0)
+                else:
+                    saved.append(a)
+                    versions.append(a._version[0] if type(a) is Tensor or isinstance(a, Tensor) else 0)
+            ctx.saved = tuple(saved)
+            ctx.versions = tuple(versions)
             if INFERENCE_USED[0] and any(isinstance(a, Tensor) and a.is_inference() for a in saved):
                 raise TorchRuntimeError(INFERENCE_TENSOR_SAVED)
         else:
             ctx.saved = ctx.versions = ()
         ctx.saved_cast = None
-        if len(args) > 1 and (mixed or dtype0 is not out.dtype) and out.dtype.kind in "fc":
+        if nargs > 1 and (mixed or dtype0 is not out.dtype) and out.dtype.kind in "fc":
             # Mixed dtypes (a 0-d float64 operand of a float32 op, cat of float32 and float64): torch's engine
             # casts each gradient to its input's dtype on the way out (edge_dtypes), and its elementwise
             # kernels compute the rule in the result dtype (_saved_values)
@@ -285,7 +368,6 @@ class Function:
                     ctx.saved_cast = dtype
                     ctx.edge_dtypes = tuple([a.array.dtype if isinstance(a, Tensor) else None for a in args])
                     break
-        result = Tensor._make(out, ctx)
         if cls.saves_output:
             ctx.out = out
             ctx.out_version = result._version  # so an in-place edit of the output is detected
@@ -303,19 +385,23 @@ class Function:
         if _HOOKS_USED[0] and (type(self.out) is Packed or any(type(v) is Packed for v in self.saved)):
             return self._unpacked_values(create_graph)
         values = []
-        for i, (value, version) in enumerate(zip(self.saved, self.versions)):
-            if isinstance(value, Tensor):
-                if value._version[0] != version:
-                    raise TorchRuntimeError(_modified_message(value, self, i, version))
-                # float32/float64 elementwise rules only: half keeps a float32 0-d operand (torch's opmath)
-                if self.saved_cast is not None and self.uniform_grad_ok and self.saved_cast.itemsize >= 4 \
-                        and value.array.dtype != self.saved_cast and value.array.dtype.kind in "fc":
-                    cast = self.saved_cast
-                    values.append(value.to(dtypes.of_numpy(cast)) if create_graph else value.array.astype(cast))
+        saved = self.saved
+        if saved:
+            cast = self.saved_cast
+            i = 0
+            for value, version in zip(saved, self.versions):
+                if type(value) is Tensor or isinstance(value, Tensor):
+                    if value._version[0] != version:
+                        raise TorchRuntimeError(_modified_message(value, self, i, version))
+                    # float32/float64 elementwise rules only: half keeps a float32 0-d operand (torch's opmath)
+                    if cast is not None and self.uniform_grad_ok and cast.itemsize >= 4 \
+                            and value.array.dtype != cast and value.array.dtype.kind in "fc":
+                        values.append(value.to(dtypes.of_numpy(cast)) if create_graph else value.array.astype(cast))
+                    else:
+                        values.append(value if create_graph else value.array)
                 else:
-                    values.append(value if create_graph else value.array)
-            else:
-                values.append(value)
+                    values.append(value)
+                i += 1
         if self.saves_output:
             if self.out_version[0] != self.out_base:
                 raise TorchRuntimeError(_modified_output_message(self))
@@ -492,17 +578,18 @@ def _accumulates(leaf) -> bool:
 def _collect_dependencies(roots):
     """Count, for every node reachable from `roots`, how many edges point at it (iteratively); leaves are
     counted under id(leaf)."""
-    deps = {}
     stack = [r for r in roots if isinstance(r, Function)]
-    seen = set(stack)
+    deps = dict.fromkeys(stack, 0)  # a node is in deps once seen: pushed the first time it is reached
     while stack:
         node = stack.pop()
         for nxt in node.next_functions:
             if isinstance(nxt, Function):
-                deps[nxt] = deps.get(nxt, 0) + 1
-                if nxt not in seen:
-                    seen.add(nxt)
+                count = deps.get(nxt)
+                if count is None:
+                    deps[nxt] = 1
                     stack.append(nxt)
+                else:
+                    deps[nxt] = count + 1
             elif nxt is not None:
                 key = id(nxt)
                 deps[key] = deps.get(key, 0) + 1
@@ -550,6 +637,8 @@ def run_backward(outputs, grad_outputs, *, retain_graph: bool, create_graph: boo
     GradMode.enabled = create_graph
     errstate = np.errstate(all="ignore")  # torch computes inf/nan silently; so do the rules
     errstate.__enter__()
+    hooks = TENSOR_HOOKS  # the registry itself (never rebound): empty unless some tensor has hooks
+    watched = observer is not None or bool(capture_nodes)
     try:
         pending = None  # the one node that became ready when nothing else was (a chain): no heap needed
         while pending is not None or ready:
@@ -559,19 +648,20 @@ def run_backward(outputs, grad_outputs, *, retain_graph: bool, create_graph: boo
                 node = heapq.heappop(ready)[2]
             if type(node) is int:  # a leaf whose gradient is complete
                 leaf, total = leaf_grads.pop(node)
-                if TENSOR_HOOKS and total is not None:
+                if hooks and total is not None:
                     total = run_tensor_hooks(hooks_of(leaf), total)
                 if _accumulates(leaf):
                     _accumulate_into(leaf, total, create_graph, given)
                 continue
             grad = node_grads.pop(node, None)
-            if TENSOR_HOOKS and grad is not None:  # hooks registered on the node's output tensor
-                grad = run_tensor_hooks(hooks_of(node), grad)
             if grad is not None:
-                if observer is not None:
-                    observer(node, grad)
-                if node in capture_nodes:
-                    capture_nodes[node] = grad
+                if hooks:  # hooks registered on the node's output tensor
+                    grad = run_tensor_hooks(hooks_of(node), grad)
+                if watched:
+                    if observer is not None:
+                        observer(node, grad)
+                    if node in capture_nodes:
+                        capture_nodes[node] = grad
                 if node.retained is not None and accumulate:
                     tensor = node.retained()
                     if tensor is not None:
@@ -580,38 +670,37 @@ def run_backward(outputs, grad_outputs, *, retain_graph: bool, create_graph: boo
                     raise GradientShapeError(
                         f"{node.name} was handed a gradient of shape {tuple(grad.shape)} for its output of "
                         f"shape {tuple(node.out_shape)}")
-                if node.uniform_grad_ok and type(grad) is np.ndarray and grad.ndim and grad.strides[-1] == 0 \
-                        and grad.size and not any(grad.strides) and _all_inputs_full(node):
+                # (a broadcast scalar is a view: `base` first, which costs no tuple, unlike `strides`)
+                if node.uniform_grad_ok and type(grad) is np.ndarray and grad.base is not None and grad.ndim \
+                        and grad.strides[-1] == 0 and grad.size and not any(grad.strides) and _all_inputs_full(node):
                     grad = np.array(grad.flat[0], dtype=grad.dtype)  # a broadcast scalar: hand the scalar
-                saved = node._saved_values(create_graph)
-                in_grads = node.backward(node, grad, *saved)
+                if node.saved or node.saves_output:
+                    in_grads = node.backward(node, grad, *node._saved_values(create_graph))
+                elif node.released:
+                    raise TorchRuntimeError(SECOND_BACKWARD)
+                else:
+                    in_grads = node.backward(node, grad)
                 if not retain_graph:
                     node._release()
             else:
                 in_grads = None
             first = None  # the first node this one made ready; pushed only if others are waiting too
-            for i, nxt in enumerate(node.next_functions):
+            in_shapes = node.in_shapes
+            cast = node.saved_cast
+            i = -1
+            for nxt in node.next_functions:
+                i += 1
                 if nxt is None:
                     continue
                 g = None if in_grads is None else in_grads[i]
-                if g is not None and g.shape != node.in_shapes[i]:
-                    g = _edge_grad(node, g, i, create_graph)
-                if node.saved_cast is not None and g is not None:
-                    g = _cast_edge(g, node.edge_dtypes[i])
-                if check_dtypes and g is not None:
-                    _check_dtype(node, g, i)
-                if isinstance(nxt, Function):
-                    if g is not None:
-                        node_grads[nxt] = _add(node_grads.get(nxt), g)
-                    left = deps[nxt] - 1
-                    deps[nxt] = left
-                    if left == 0:
-                        item = (_FIRST if nxt.runs_first else nxt.seq, next(tick), nxt)
-                        if first is None:
-                            first = item
-                        else:
-                            heapq.heappush(ready, item)
-                else:
+                if g is not None:
+                    if g.shape != in_shapes[i]:
+                        g = _edge_grad(node, g, i, create_graph)
+                    if cast is not None:
+                        g = _cast_edge(g, node.edge_dtypes[i])
+                    if check_dtypes:
+                        _check_dtype(node, g, i)
+                if not isinstance(nxt, Function):  # a leaf, counted under its id
                     key = id(nxt)
                     if g is not None:
                         entry = leaf_grads.setdefault(key, [nxt, None])
@@ -620,6 +709,19 @@ def run_backward(outputs, grad_outputs, *, retain_graph: bool, create_graph: boo
                     deps[key] = left
                     if left == 0 and accumulate and key in leaf_grads:
                         item = (_FIRST, next(tick), key)
+                        if first is None:
+                            first = item
+                        else:
+                            heapq.heappush(ready, item)
+                else:
+                    if g is not None:
+                        previous = node_grads.get(nxt)
+                        node_grads[nxt] = g if previous is None else previous + g
+                    left = deps[nxt] - 1
+                    deps[nxt] = left
+                    if left == 0:
+                        # creation numbers are unique, so only the _FIRST entries need the tie-breaking tick
+                        item = (_FIRST, next(tick), nxt) if nxt.runs_first else (nxt.seq, 0, nxt)
                         if first is None:
                             first = item
                         else:

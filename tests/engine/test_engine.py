@@ -297,3 +297,50 @@ def test_tensor_repr_matches_torch_format():
 def test_tensor_constructor_accepts_tensor_data():
     x = Tensor(np.array([1.0]))
     assert Tensor(x).array is x.array
+
+
+def test_a_chain_of_small_ops_leaves_few_objects_for_the_garbage_collector():
+    """Issue 27: every object a graph node keeps is work for the garbage collector, whose collections (one every
+    700 new objects) cost a chain of small ops 0.6-0.8 us an op when each node kept 6.75 of them.  Nodes share
+    their needs/shape tuples: the node, its edges and (for a saving op) its saved values are what is left."""
+    import gc
+
+    x = E.tensor([0.1, 0.2, 0.3], dtype=E.dtypes.float64, requires_grad=True)
+
+    def chain(n):
+        y = x
+        for _ in range(n // 4):
+            y = (y * 0.5 + 0.1).tanh() - 0.01
+        return y
+
+    from gradcli.engine.autograd import EdgeChecks
+
+    chain(40)  # the shape tables filled
+    enabled, checks = gc.isenabled(), EdgeChecks.enabled
+    EdgeChecks.enabled = False  # the default path (the suite's dtype checks keep one more tuple a node)
+    gc.collect()
+    gc.disable()
+    try:
+        before = gc.get_count()[0]
+        y = chain(400)
+        after = gc.get_count()[0]
+    finally:
+        EdgeChecks.enabled = checks
+        if enabled:
+            gc.enable()
+    per_op = (after - before) / 400
+    assert per_op <= 3.0, per_op
+    y.sum().backward()  # and the graph still differentiates: the chain rule by hand
+    np.testing.assert_allclose(x.grad.array, _chain_grad(), rtol=1e-12)
+
+
+def _chain_grad():
+    """d/dx of the 100 steps y -> tanh(0.5 y + 0.1) - 0.01: the product of 0.5 (1 - tanh^2) at each step."""
+    values = [np.array([0.1, 0.2, 0.3])]
+    for _ in range(100):
+        values.append(np.tanh(values[-1] * 0.5 + 0.1) - 0.01)
+    grad = np.ones(3)
+    for v in reversed(values[:-1]):
+        t = np.tanh(v * 0.5 + 0.1)
+        grad = grad * 0.5 * (1 - t * t)
+    return grad

@@ -39,8 +39,8 @@ from gradcli.engine.kernels.loops import (
 from gradcli.engine.kernels.mode import BITS, FAST, TORCH, bits, current, exact
 
 __all__ = ["BITS", "BLOCK", "FAST", "GRAIN_SIZE", "THREADS", "TORCH", "VECTOR_BYTES", "acos", "atan", "atanh", "bits",
-           "cos", "cosh", "current", "elements_are_rows", "erf", "erfc", "erfinv", "exact", "exp", "exp2", "expm1",
-           "fma", "in_blocks", "lgamma",
+           "cos", "cosh", "current", "elements_are_rows", "erf", "erfc", "erfinv", "exact", "exp", "exp_", "exp2",
+           "expm1", "fma", "in_blocks", "lgamma",
            "inner_exp", "log", "log1p", "log2", "log10", "one_minus_square", "pow", "rows_batch", "rsqrt",
            "scalar_lanes", "sigmoid", "silu", "sin", "sinh", "sqrt", "tan", "tanh"]
 
@@ -98,6 +98,15 @@ def exp(x):
     if _dtype(x) in (F32, F64) and exact():
         return mkl_exp.exp(x)
     return np.exp(x)
+
+
+def exp_(x: np.ndarray) -> np.ndarray:
+    """torch's exp_: `x` (a float array the caller owns) replaced by exp(x), the values of `exp`, without a second
+    array (a large temporary is fresh memory, whose page faults cost as much as the exp itself)."""
+    if x.dtype in (F32, F64) and exact():
+        x[...] = mkl_exp.exp(x)
+        return x
+    return np.exp(x, out=x)
 
 
 def sqrt(x):

@@ -380,7 +380,8 @@ class LogSumExp(Function):
         with np.errstate(all="ignore"):
             m = np.max(x, axis=dims, keepdims=True, initial=-np.inf)  # an empty dim: log(0) = -inf, as torch
             m = np.where(np.isinf(m), 0.0, m)  # an infinite max would give inf - inf
-            out = kernels.log(np.sum(kernels.exp(x - m), axis=dims, keepdims=True)) + m  # torch's at::exp, at::log
+            # torch's (x - max).exp_(), sum, log_(): one temporary, exponentiated in place
+            out = kernels.log(np.sum(kernels.exp_(x - m), axis=dims, keepdims=True)) + m
         return out if keepdim else np.squeeze(out, axis=dims)
 
     @staticmethod
@@ -390,6 +391,12 @@ class LogSumExp(Function):
             return (g,)
         g = kept_dims(g, dims, keepdim, shape)
         out = kept_dims(out, dims, keepdim, shape)
+        if type(x) is np.ndarray and type(g) is np.ndarray and x.dtype.kind == "f":
+            # torch's grad * (self - result).exp(), in one temporary: fresh memory costs as much as the exp
+            t = kernels.exp_(np.subtract(x, out, dtype=np.result_type(x, out)))
+            if np.result_type(g, t) == t.dtype and np.broadcast_shapes(g.shape, t.shape) == t.shape:
+                return (np.multiply(g, t, out=t),)
+            return (g * t,)
         return (g * dual.exp(x - out),)
 
 

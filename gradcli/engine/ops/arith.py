@@ -52,6 +52,8 @@ class Add(Function):
         if alpha != 1:
             ctx.aux = alpha
             b = elementwise_binary(np.multiply, b, alpha)
+        elif type(b) is float and type(a) is np.ndarray and a.dtype.kind == "f":
+            return ctx.combine(a, b)  # elementwise_binary's fast path, without its call (the chain's y + 0.1)
         return elementwise_binary(ctx.combine, a, b)
 
     @staticmethod
@@ -93,6 +95,8 @@ class Mul(Function):
 
     @staticmethod
     def forward(ctx, a, b):
+        if type(b) is float and type(a) is np.ndarray and a.dtype.kind == "f":
+            return np.multiply(a, b)  # elementwise_binary's fast path, without its call (the chain's y * 0.5)
         return elementwise_binary(np.multiply, a, b)
 
     @staticmethod
@@ -311,14 +315,18 @@ def _t(x):
 @register("add", sig="add(input, other, *, alpha=1)", doc="input + alpha * other, broadcasting",
           category="arithmetic", result_shape=sizes.broadcast)
 def add(input, other, *, alpha=1):
+    if type(alpha) is int and alpha == 1:
+        return Add.apply(input, other)  # no keyword to pass through apply and forward
     return Add.apply(input, other, alpha=alpha)
 
 
 @register("sub", sig="sub(input, other, *, alpha=1)", doc="input - alpha * other, broadcasting",
           category="arithmetic", aliases=("subtract",), result_shape=sizes.broadcast)
 def sub(input, other, *, alpha=1):
-    if not _t(input):
+    if not isinstance(input, Tensor):
         return RSub.apply(other, input)
+    if type(alpha) is int and alpha == 1:
+        return Sub.apply(input, other)  # no keyword to pass through apply and forward
     return Sub.apply(input, other, alpha=alpha)
 
 

@@ -29,6 +29,9 @@ class _SizeLimitType:
 
 
 SizeLimit = _SizeLimitType()
+# read by every guarded op: the context variables themselves, without the descriptor's Python call
+_max_elements = _SizeLimitType.__dict__["max_elements"].var.get
+_budget = BUDGET.get
 
 
 def numel(shape) -> int:
@@ -69,14 +72,14 @@ def guarded(name: str, fn, rule):
 
     @functools.wraps(fn)
     def checked(*args, **kwargs):
-        if SizeLimit.max_elements is not None or BUDGET.get() is not None:
+        if _max_elements() is not None or _budget() is not None:
             try:
                 shape = rule(*args, **kwargs)
             except (TypeError, ValueError, IndexError, AttributeError, KeyError, OverflowError):
                 shape = None  # invalid arguments: the op itself says what is wrong
             if shape is not None:
                 check_size(shape, name, _itemsize(args))
-        return fn(*args, **kwargs)
+        return fn(*args, **kwargs) if kwargs else fn(*args)  # (no dict to build: the hot path of x * y)
 
     checked.result_shape = rule
     return checked
