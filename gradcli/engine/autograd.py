@@ -21,8 +21,8 @@ import numpy as np
 from gradcli.engine import dtypes, dual
 from gradcli.engine.dual import sum_to_shape
 from gradcli.engine.errors import GradientShapeError, TorchRuntimeError, TorchTypeError
-from gradcli.engine.state import BUDGET, ContextAttribute
-from gradcli.engine.tensor import Tensor
+from gradcli.engine.state import BUDGET, INFERENCE, ContextAttribute
+from gradcli.engine.tensor import InferenceVersion, Tensor
 
 
 class _GradModeType:
@@ -309,6 +309,8 @@ class Function:
         if not _grad_enabled() or True not in needs:
             result.grad_fn = None
             result.requires_grad = False
+            if INFERENCE_USED[0] and INFERENCE.get():  # made under torch.inference_mode: an inference tensor
+                result._version = InferenceVersion((0,))
             return result
         result.grad_fn = ctx
         result.requires_grad = True

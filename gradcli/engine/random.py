@@ -28,6 +28,7 @@ import os
 import numpy as np
 
 from gradcli.engine.kernels.fused import fma32 as _fma  # the FMAs the compiler fused the kernels' multiply-adds into
+from gradcli.engine.tensor import Device
 
 MASK32 = 0xFFFFFFFF
 CHUNK = 1 << 18  # values drawn (and transformed) at a time: bounded temporaries for a large tensor
@@ -73,7 +74,6 @@ class Generator:
 
     @property
     def device(self):
-        from gradcli.engine.tensor import Device  # the tensor module imports this one
         return Device("cpu")
 
     def seed(self) -> int:
