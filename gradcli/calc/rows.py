@@ -237,8 +237,8 @@ class RowEvaluator:
             return None
         shapes = {}
         for name in wanted:
-            first = np.shape(rows[0][name])
-            if any(np.shape(r[name]) != first for r in rows):
+            first = _shape(rows[0][name])
+            if any(_shape(r[name]) != first for r in rows):
                 return None
             shapes[name] = first
         widest = max([1, *(math.prod(s) for s in shapes.values()), *(np.size(v) for v in self.inputs.values())])
@@ -324,6 +324,11 @@ class RowEvaluator:
                 return None
             grads[name] = g.array
         return out.array, grads
+
+
+def _shape(value) -> tuple:
+    """A row value's shape: () for a number (the common case, without numpy's np.shape)."""
+    return () if type(value) is float else value.shape if type(value) is np.ndarray else np.shape(value)
 
 
 BATCH_ELEMENTS = 1 << 20  # a batched pass holds at most this many elements of each row value (a few MB)
@@ -655,7 +660,7 @@ class RowsRun:
             groups: dict = {}
             for i, r in enumerate(rows):
                 if isinstance(r, dict):
-                    groups.setdefault(tuple(np.shape(r.get(name)) for name in wanted), []).append(i)
+                    groups.setdefault(tuple(map(_shape, r.values())), []).append(i)
             for positions in groups.values():
                 if len(positions) > 1:
                     batched = self.ev.batch_rows(program, [rows[i] for i in positions], wanted)
