@@ -904,13 +904,17 @@ class _NdjsonRows:
                 columns = {name: np.array([r[name] for r in rows], dtype=np.float64) for name in wanted}
             run.evaluate(part, info, rows, columns)
             chunk.non_finite.extend(positions[k] for k in part.non_finite)  # (it was dropped: no NDJSON warning)
+            # (each grad list made once: a default [None] * n built per row made a chunk quadratic in its rows)
+            columns = [(chunk.grads.setdefault(name, [None] * n), column) for name, column in part.grads.items()]
+            outputs, errors, checks = chunk.outputs, chunk.errors, chunk.checks
+            part_checks = part.checks if checks is not None else None
             for k, i in enumerate(positions):
-                chunk.outputs[i] = part.outputs[k]
-                chunk.errors[i] = part.errors[k]
-                for name, column in part.grads.items():
-                    chunk.grads.setdefault(name, [None] * n)[i] = column[k]
-                if chunk.checks is not None and part.checks is not None:
-                    chunk.checks[i] = part.checks[k]
+                outputs[i] = part.outputs[k]
+                errors[i] = part.errors[k]
+                for target, column in columns:
+                    target[i] = column[k]
+                if part_checks is not None:
+                    checks[i] = part_checks[k]
         chunk.non_finite.sort()
         return chunk
 
