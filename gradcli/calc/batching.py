@@ -162,10 +162,11 @@ class VmapBackend(EngineBackend):
 
     def _dims(self, dim, rank: int) -> tuple:
         """A row's dim argument (int or sequence) as the batched tensor's dims."""
-        dims = (dim,) if isinstance(dim, (int, np.integer)) or (isinstance(dim, float) and dim.is_integer()) \
-            else dim
-        if not isinstance(dims, (tuple, list)) or not all(isinstance(d, (int, np.integer, float)) for d in dims):
-            raise NotBatchable("a dim that is not a number")
+        dims = (dim,) if isinstance(dim, (int, np.integer, float)) else dim
+        if not isinstance(dims, (tuple, list)) or not all(
+                isinstance(d, (int, np.integer)) and not isinstance(d, bool) or isinstance(d, float) and d.is_integer()
+                for d in dims):
+            raise NotBatchable("a dim that is not a whole number")
         out = []
         for d in dims:
             d = int(d)
