@@ -3,8 +3,10 @@ NDJSON input, each row its own forward and backward, and streams one answer per 
 
 - Parse once.  Rows whose values are all numbers are evaluated together, one numpy pass over a batch
   dimension, when every op of the expression is elementwise (`OpSpec.elementwise`): each element of the
-  batch then goes through exactly the arithmetic of its own single evaluation.  Anything else (vectors,
-  indexing, reductions) and any failure inside a batch falls back to a loop over rows, still parsed once.
+  batch then goes through exactly the arithmetic of its own single evaluation.  Rows of equal shapes whose
+  every op has a batching rule (reductions, dims, products, indexing: calc/batching.py) go in one pass per
+  shape with a leading batch dimension.  Anything else and any failure inside a batch falls back to a loop
+  over rows, still parsed once.
 - A bad row (empty field, bad value, error in backward) gives an error record in its place; every other row
   is answered; the caller exits 2 at the end.
 - Streaming: input is read in chunks of whole lines; from a pipe, a chunk ends whenever no more input is
