@@ -3,8 +3,9 @@
 1. 200,000 two-variable CSV rows of an elementwise expression, read, evaluated, differentiated and written
    to CSV (`gradcli eval EXPR --rows in.csv -o out.csv`, the vectorised path), against ONE
    `gradcli eval EXPR x=.. y=.. --no-check` process (the target: <= 4x; aim: >= 100,000 rows/s end to end).
-2. NDJSON rows of 5-vectors through the per-row loop (`(sin(x)*y).sum()` is a reduction, so it is not
-   vectorised): rows/s end to end, and per row after start-up (the target: >= 2,000 rows/s).
+2. NDJSON rows of 5-vectors, `(sin(x)*y).sum()`: a reduction of vector rows, one batched pass per chunk of
+   rows (calc/batching.py; a per-row loop before issue 29's item 14): rows/s end to end, and per row after
+   start-up (the target: >= 2,000 rows/s).
 
     python benchmarks/bench_rows.py [--rows 200000] [--ndjson-rows 5000] [--runs 3]
 """
@@ -81,7 +82,7 @@ def main() -> None:
     print(f"   one `gradcli eval EXPR x=.. y=.. --no-check`: wall {single[0] * 1000:.0f} ms, "
           f"cpu {single[1] * 1000:.0f} ms")
     report("--rows in.csv -o out.csv:", args.rows, rows, single)
-    print(f"2. {args.ndjson_rows:,} NDJSON rows of 5-vectors, `{LOOP_EXPRESSION}` (per-row loop)")
+    print(f"2. {args.ndjson_rows:,} NDJSON rows of 5-vectors, `{LOOP_EXPRESSION}` (batched)")
     print(f"   one `gradcli eval EXPR x=[..] y=[..] --no-check --json`: wall {single_loop[0] * 1000:.0f} ms, "
           f"cpu {single_loop[1] * 1000:.0f} ms")
     report("--rows in.jsonl -o out.jsonl:", args.ndjson_rows, loop, single_loop)

@@ -14,9 +14,13 @@ session ends at end of input with exit code 0, or 2 if any line failed.
 from __future__ import annotations
 
 import os
+import pickle
 import re
+import select
+import signal
 import sys
 import textwrap
+import time
 import traceback
 from dataclasses import dataclass, field
 from difflib import get_close_matches
@@ -24,13 +28,14 @@ from difflib import get_close_matches
 import numpy as np
 
 from gradcli.calc.calculator import calculate
-from gradcli.engine import dtypes
+from gradcli.engine import dtypes, random
 from gradcli.engine.errors import EngineError
 from gradcli.engine.ops import LINALG, REGISTRY
 from gradcli.io.inputs import LazyGenerator, check_name, parse_value
 from gradcli.lang.parser import parse
 from gradcli.render import json_out as render_json
 from gradcli.render.text import format_array, format_shape
+from gradcli.safety import guard
 from gradcli.safety.errors import GradcliError, InputError
 from gradcli.safety.guard import deadline
 from gradcli.safety.limits import Limits
@@ -308,6 +313,9 @@ def interactive_streams() -> bool:
 
 def _interactive_loop(session: Session) -> int:
     history = _setup_readline(session)
+    # on a real terminal each line runs in a child process: Ctrl-C (or --timeout) inside one long C call (a BLAS
+    # product, an einsum) then ends that child, never the session and its bindings
+    isolate = hasattr(os, "fork") and _has_fd(session.stdout) and _has_fd(session.stderr)
     session.console.print("gradcli repl: x = [1,2,3] binds a tensor; :help for more, Ctrl-D to leave",
                           markup=False, highlight=False)
     try:
@@ -321,7 +329,10 @@ def _interactive_loop(session: Session) -> int:
                 session.stdout.write("\n")
                 continue
             try:
-                session.handle(line)
+                if isolate:
+                    handle_in_child(session, line)
+                else:
+                    session.handle(line)
             except KeyboardInterrupt:  # Ctrl-C during an evaluation ends that evaluation only
                 session.stderr.write("gradcli: interrupted\n")
             except Quit:
@@ -330,6 +341,151 @@ def _interactive_loop(session: Session) -> int:
         if history is not None:
             history()
     return EXIT_ERROR if session.failed else EXIT_OK
+
+
+def _has_fd(stream) -> bool:
+    try:
+        stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return False
+    return True
+
+
+_SESSION_MODULES = ("gradcli", "sympy", "mpmath", "rich")  # what a line imports late, imported by the session too
+
+
+def handle_in_child(session: Session, line: str) -> None:
+    """`session.handle(line)` in a forked child, which prints the answer itself and hands back what the line
+    changed (bindings, settings, the generator's state, whether it failed, :quit).  Ctrl-C gives the child
+    INTERRUPT_GRACE_SECONDS to stop by itself, then ends it; a child still running GRACE_SECONDS past the line's
+    --timeout is ended too; either way the session's bindings are as before the line."""
+    text = line.strip()
+    if not text or text.startswith("#"):
+        return
+    inputs, consts, modules = dict(session.inputs), dict(session.consts), set(sys.modules)
+    session.stdout.flush()
+    session.stderr.flush()
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: the line, then its changes down the pipe; never returns
+        os.close(read_end)
+        _child_line(session, line, inputs, consts, modules, write_end)
+    os.close(write_end)
+    seconds = session.settings.limits.max_seconds
+    ends = time.monotonic() + seconds + guard.GRACE_SECONDS if seconds and seconds > 0 else None
+    data = bytearray()
+    outcome = None  # None: finished; "interrupted"; "timeout"
+    try:
+        while True:
+            wait = None if ends is None else max(0.0, ends - time.monotonic())
+            if not select.select([read_end], [], [], wait)[0]:
+                outcome = "timeout"
+                break
+            chunk = os.read(read_end, 1 << 20)
+            if not chunk:
+                break
+            data += chunk
+    except KeyboardInterrupt:
+        outcome = "interrupted"
+    finally:
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C cannot leave the child behind
+        try:
+            status = _end_child(pid, read_end, interrupted=outcome == "interrupted", kill=outcome == "timeout")
+        finally:
+            signal.signal(signal.SIGINT, previous)
+    if outcome == "interrupted":
+        raise KeyboardInterrupt
+    if outcome == "timeout":
+        session.failed = True
+        session.stderr.write(guard.TimeLimit(f"the line took longer than {seconds:g} s",
+                                             hint="raise it with --timeout").render() + "\n")
+        return
+    try:
+        changes = pickle.loads(bytes(data))
+    except Exception:  # the child died before it could hand its changes back (a crash, the memory cap)
+        session.failed = True
+        code = os.waitstatus_to_exitcode(status) if status is not None else None
+        why = f" ({signal.Signals(-code).name})" if code is not None and code < 0 else ""
+        session.stderr.write(f"gradcli: error: the line's computation crashed{why}; the session goes on\n")
+        return
+    _apply_changes(session, changes)
+
+
+def _child_line(session: Session, line: str, inputs: dict, consts: dict, modules: set, fd: int) -> None:
+    code = 0
+    try:
+        guard.detach_from_supervisor()  # its --timeout is raised here, or the session ends the child
+        quit_ = interrupted = False
+        try:
+            session.handle(line)
+        except Quit:
+            quit_ = True
+        except KeyboardInterrupt:
+            interrupted = True
+        session.stdout.flush()
+        session.stderr.flush()
+        if interrupted:
+            code = 130
+            return
+        changes = {
+            "inputs": {n: v for n, v in session.inputs.items() if inputs.get(n) is not v},
+            "consts": {n: v for n, v in session.consts.items() if consts.get(n) is not v},
+            "gone": [n for n in (*inputs, *consts) if n not in session.inputs and n not in session.consts],
+            "settings": session.settings, "failed": session.failed, "quit": quit_,
+            "generator": random.default_state(),
+            "modules": [m for m in set(sys.modules) - modules if m.partition(".")[0] in _SESSION_MODULES],
+        }
+        payload = memoryview(pickle.dumps(changes, protocol=pickle.HIGHEST_PROTOCOL))
+        while payload:
+            payload = payload[os.write(fd, payload):]
+    except BaseException:  # noqa: BLE001 - nothing of the child may reach the session's loop
+        code = 2
+    finally:
+        os._exit(code)
+
+
+def _end_child(pid: int, fd: int, *, interrupted: bool, kill: bool):
+    """Wait for the child (a Ctrl-C: INTERRUPT_GRACE_SECONDS for it to stop by itself, then SIGKILL; a timeout:
+    SIGKILL at once); its wait status."""
+    try:
+        if kill:
+            os.kill(pid, signal.SIGKILL)
+        elif interrupted:
+            os.kill(pid, signal.SIGINT)  # Ctrl-C typed at the terminal reached it already; `kill -INT` did not
+            ends = time.monotonic() + guard.INTERRUPT_GRACE_SECONDS
+            while time.monotonic() < ends:
+                done, status = os.waitpid(pid, os.WNOHANG)
+                if done:
+                    return status
+                time.sleep(0.01)
+            os.kill(pid, signal.SIGKILL)
+        return os.waitpid(pid, 0)[1]
+    except (ChildProcessError, ProcessLookupError):
+        return None
+    finally:
+        os.close(fd)
+
+
+def _apply_changes(session: Session, changes: dict) -> None:
+    for name in changes["gone"]:
+        session.inputs.pop(name, None)
+        session.consts.pop(name, None)
+    for name, value in changes["inputs"].items():
+        session.consts.pop(name, None)
+        session.inputs[name] = value
+    for name, value in changes["consts"].items():
+        session.inputs.pop(name, None)
+        session.consts[name] = value
+    session.settings = changes["settings"]
+    session.failed = changes["failed"]
+    random.restore_default_state(changes["generator"])
+    for module in sorted(changes["modules"]):  # the next line's child starts with them loaded (sympy: once)
+        try:
+            __import__(module)
+        except Exception:  # noqa: BLE001 - only a start-up cost is at stake
+            pass
+    if changes["quit"]:
+        raise Quit
 
 
 def _isatty(stream) -> bool:

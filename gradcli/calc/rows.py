@@ -3,8 +3,10 @@ NDJSON input, each row its own forward and backward, and streams one answer per 
 
 - Parse once.  Rows whose values are all numbers are evaluated together, one numpy pass over a batch
   dimension, when every op of the expression is elementwise (`OpSpec.elementwise`): each element of the
-  batch then goes through exactly the arithmetic of its own single evaluation.  Anything else (vectors,
-  indexing, reductions) and any failure inside a batch falls back to a loop over rows, still parsed once.
+  batch then goes through exactly the arithmetic of its own single evaluation.  Rows of equal shapes whose
+  every op has a batching rule (reductions, dims, products, indexing: calc/batching.py) go in one pass per
+  shape with a leading batch dimension.  Anything else and any failure inside a batch falls back to a loop
+  over rows, still parsed once.
 - A bad row (empty field, bad value, error in backward) gives an error record in its place; every other row
   is answered; the caller exits 2 at the end.
 - Streaming: input is read in chunks of whole lines; from a pipe, a chunk ends whenever no more input is
@@ -31,7 +33,8 @@ from itertools import repeat
 
 import numpy as np
 
-from gradcli.engine import Tensor, dtypes, kernels, sum_order
+from gradcli.calc.batching import NotBatchable, VmapBackend, is_batchable
+from gradcli.engine import Tensor, dtypes, kernels
 from gradcli.engine.errors import EngineError
 from gradcli.io import outputs
 from gradcli.io.inputs import DuplicateKey, LazyGenerator, parse_value, unique_keys
@@ -92,45 +95,6 @@ def is_rowwise(program: Program) -> bool:
     exponent is one scalar (x**0.5 as sqrt, so (-0.0)**0.5 is -0.0); a single evaluation has a scalar
     exponent, a batch an array (pow gives 0.0).  Such expressions run row by row."""
     return _rowwise(program.tree.body, frozenset(program.variables))
-
-
-_FULL_REDUCTIONS = ("sum", "mean")
-
-
-def is_batchable(program: Program, constants=frozenset()) -> bool:
-    """True when the expression is row-wise except for full reductions (`.sum()`, `.mean()`, `torch.sum(x)`:
-    no dim, no other argument) of values that depend on a row, so a batch of equal-shaped rows evaluates in one
-    pass with a leading batch dimension (see RowEvaluator.batch_rows).  Anything else (dim=, matmul, indexing,
-    reshapes) goes row by row, and so does a reduction of `constants` alone (it has no batch dimension)."""
-    return _batchable(program.tree.body, frozenset(program.variables) - frozenset(constants))
-
-
-def _batchable(node, variables) -> bool:
-    if isinstance(node, ast.Call):
-        path = dotted_name(node.func)
-        if path is not None and (len(path) == 1 or path[0] in ("torch", "F", "nn", "math")):
-            spec, parts = names.resolve_function(path), list(node.args)
-        elif isinstance(node.func, ast.Attribute):
-            spec, parts = names.resolve_method(node.func.attr), [node.func.value, *node.args]
-        else:
-            return False
-        if spec is not None and spec.name in _FULL_REDUCTIONS and not node.keywords and len(parts) == 1:
-            return _uses(parts[0], variables) and _batchable(parts[0], variables)
-        if spec is None or not spec.elementwise or (spec.name == "where" and len(parts) < 3):
-            return False
-        if (spec.fn is _POW or spec.name == "float_power") and _uses(node.args[-1] if node.args else node, variables):
-            return False
-        return all(_batchable(p, variables) for p in [*parts, *(kw.value for kw in node.keywords)])
-    if isinstance(node, ast.BinOp):
-        if isinstance(node.op, (ast.Pow, ast.BitXor)) and _uses(node.right, variables):
-            return False
-        return isinstance(node.op, _ROWWISE_BINOPS) and _batchable(node.left, variables) \
-            and _batchable(node.right, variables)
-    if isinstance(node, ast.UnaryOp):
-        return isinstance(node.op, (ast.USub, ast.UAdd, ast.Invert)) and _batchable(node.operand, variables)
-    if isinstance(node, ast.Compare):
-        return len(node.ops) == 1 and _batchable(node.left, variables) and _batchable(node.comparators[0], variables)
-    return _rowwise(node, variables)
 
 
 def _uses(node, variables) -> bool:
@@ -195,6 +159,7 @@ class RowEvaluator:
             raise InputError(f"'{clash[0]}' is given both as a tensor and as --const")
         self._programs: dict[frozenset, tuple] = {}
         self._batchable: dict[int, bool] = {}
+        self._unbatchable: set[int] = set()  # programs a batched pass found an op without a batching rule in
         self.scalar_shared = all(np.ndim(v) == 0 for v in inputs.values()) and \
             all(np.ndim(v) == 0 for v in consts.values())
         self.scalar_grad_output = grad_output is None or np.ndim(grad_output) == 0
@@ -265,38 +230,45 @@ class RowEvaluator:
         return out.array, {n: None if t._grad is None else t._grad.array for n, t in tensors.items()}
 
     def batch_rows(self, program: Program, rows: list, wanted: list[str]):
-        """Rows of equal shapes in one pass, as torch.func.vmap would: each row value gets a leading batch
-        dimension, the row's own dimensions right-aligned under the widest value's (so the batch broadcasts
-        as each row does), full reductions reduce all but the batch dimension.  (outputs, {name: grads}) with
-        one entry per row, or None where this cannot equal single evaluations exactly (the caller loops)."""
+        """Rows of equal shapes in one pass, as torch.func.vmap would (calc/batching.py): each row value gets a
+        leading batch dimension and every op its batching rule.  (outputs, {name: grads}) with one entry per
+        row, or None where the pass cannot give every row exactly its single evaluation (the caller loops).
+        A long run of rows goes in pieces of at most BATCH_ELEMENTS elements a value, so memory stays bounded."""
         n = len(rows)
-        if n < 2 or not self.scalar_grad_output or any(np.ndim(v) for v in self.inputs.values()):
+        if n < 2 or not self.scalar_grad_output or id(program) in self._unbatchable:
             return None
         shapes = {}
         for name in wanted:
-            first = np.shape(rows[0][name])
-            if any(np.shape(r[name]) != first for r in rows):
+            first = _shape(rows[0][name])
+            if any(_shape(r[name]) != first for r in rows):
                 return None
             shapes[name] = first
-        try:
-            per_row = np.broadcast_shapes(*shapes.values(), *(np.shape(v) for v in self.consts.values()))
-        except ValueError:
-            return None  # rows that do not broadcast: each row's own error
-        if math.prod(per_row) >= batch_limit(self.dtype):
-            return None
-        depth = max([len(per_row), *(len(s) for s in shapes.values())])
+        widest = max([1, *(math.prod(s) for s in shapes.values()), *(np.size(v) for v in self.inputs.values())])
+        if widest >= kernels.GRAIN_SIZE:
+            return None  # a row torch splits among threads: one at a time
+        step = max(2, BATCH_ELEMENTS // widest)
+        if n > step:
+            pieces = [self.batch_rows(program, rows[i:i + step], wanted) for i in range(0, n, step)]
+            if any(p is None for p in pieces):
+                return None
+            return (np.concatenate([p[0] for p in pieces]),
+                    {name: np.concatenate([p[1][name] for p in pieces]) for name in pieces[0][1]})
         dt = self.dtype.np
         tensors = {}
         for name in wanted:
             stacked = np.array([r[name] for r in rows], dtype=dt) if shapes[name] else \
                 np.fromiter((r[name] for r in rows), dtype=dt, count=n)
-            tensors[name] = Tensor._make(stacked.reshape((n,) + (1,) * (depth - len(shapes[name])) + shapes[name]),
+            tensors[name] = Tensor._make(stacked.reshape((n,) + shapes[name]), None).requires_grad_(True)
+        ranks = {name: len(shape) for name, shape in shapes.items()}
+        for name, v in self.inputs.items():  # shared tensors: one copy per row, each row its own .grad
+            v = np.array(v, dtype=dt)
+            tensors[name] = Tensor._make(np.ascontiguousarray(np.broadcast_to(v, (n, *v.shape))),
                                          None).requires_grad_(True)
-        for name, v in self.inputs.items():  # shared scalars: one copy per row, each its own .grad
-            tensors[name] = Tensor._make(np.full((n,) + (1,) * depth, np.array(v, dtype=dt)), None).requires_grad_(True)
+            ranks[name] = v.ndim
         variables = dict(tensors)
-        out = self._batched_pass(program, _BatchBackend(variables, self.dtype), (n,) + (1,) * depth)
-        if out is None:
+        backend = VmapBackend(variables, self.dtype, n, ranks)
+        out = self._batched_pass(program, backend, (n,))
+        if out is None or backend.rank(out) != 0:
             return None
         grads = {}
         for name, t in tensors.items():
@@ -306,8 +278,7 @@ class RowEvaluator:
                 continue
             if g is None or g.array.shape != t.array.shape:
                 return None
-            shape = shapes.get(name, ())
-            grads[name] = g.array.reshape((n,) + shape) if shape else g.array.reshape(n)
+            grads[name] = g.array
         return out.array.reshape(n), grads
 
     def _batched_pass(self, program: Program, backend: EngineBackend, shape: tuple) -> Tensor | None:
@@ -316,7 +287,8 @@ class RowEvaluator:
         for name, v in self.consts.items():
             backend.variables[name] = Tensor._make(const_array(v, self.dtype), None)
         try:
-            with self.deadline, call_budget(self.limits, *ROW), kernels.elements_are_rows():
+            layout = kernels.LEADING if isinstance(backend, VmapBackend) else True
+            with self.deadline, call_budget(self.limits, *ROW), kernels.elements_are_rows(layout):
                 out = evaluate(program, backend)
                 if type(out) is not Tensor or out.array.shape != shape or out.array.dtype != self.dtype.np:
                     return None
@@ -327,7 +299,10 @@ class RowEvaluator:
             if self.batch_limit_is_final:  # the API's compile: its limit bounds the one batched pass
                 raise
             return None  # rows mode: each row alone, so only a row that is itself too slow fails
-        except (GradcliError, EngineError, ValueError, TypeError, ArithmeticError):
+        except NotBatchable:
+            self._unbatchable.add(id(program))  # no rule for an op of it: later chunks go row by row at once
+            return None
+        except (GradcliError, EngineError, ValueError, TypeError, ArithmeticError, IndexError):
             return None
         return out
 
@@ -353,31 +328,12 @@ class RowEvaluator:
         return out.array, grads
 
 
-class _BatchBackend(EngineBackend):
-    """The engine with a leading batch dimension: a full reduction (`x.sum()`, `x.mean()`) reduces every
-    dimension but the first, keeping them (size 1) so the result broadcasts against the batch's other values
-    exactly as the row's 0-d result broadcasts in a single evaluation."""
-
-    def call(self, spec, args, kwargs):
-        if spec.name in _FULL_REDUCTIONS and len(args) == 1 and not kwargs and isinstance(args[0], Tensor):
-            x = args[0]
-            if x.ndim > 1:
-                return spec.fn(x, dim=tuple(range(1, x.ndim)), keepdim=True)
-            return x + 0  # a 0-d row's sum or mean: torch adds it into a 0-filled output (-0.0 comes out 0.0)
-        return super().call(spec, args, kwargs)
-
-    def method(self, obj, spec, args, kwargs):
-        if spec.name in _FULL_REDUCTIONS and not args and not kwargs and isinstance(obj, Tensor):
-            return self.call(spec, [obj], {})
-        return super().method(obj, spec, args, kwargs)
+def _shape(value) -> tuple:
+    """A row value's shape: () for a number (the common case, without numpy's np.shape)."""
+    return () if type(value) is float else value.shape if type(value) is np.ndarray else np.shape(value)
 
 
-def batch_limit(dtype: dtypes.DType) -> int:
-    """The most elements a row's values may have for the batched pass to equal single evaluations bit for bit:
-    below it, a single evaluation takes torch's scalar path in every elementwise kernel and numpy's plain sum
-    in every reduction, as the batch does (kernels.elements_are_rows; sum_order vectorises from LANES on)."""
-    itemsize = np.dtype(dtype.np).itemsize
-    return min(sum_order.LANES.get(itemsize, 1), kernels.VECTOR_BYTES // itemsize)
+BATCH_ELEMENTS = 1 << 20  # a batched pass holds at most this many elements of each row value (a few MB)
 
 
 # -- reading -----------------------------------------------------------------------------------------
@@ -691,27 +647,40 @@ class RowsRun:
                 return
         batchable = [i for i, r in enumerate(rows) if isinstance(r, dict) and
                      all(type(v) is float for v in r.values())] if rowwise and not tried else []
-        batched = None
-        if len(batchable) > 1:
-            cols = {name: np.array([rows[i][name] for i in batchable]) for name in wanted}
-            batched = self.ev.batch(program, cols, len(batchable))
-        elif not rowwise and self.ev.batchable(program):
-            # reductions, vector rows: one pass with a batch dimension over the rows that parsed
-            batchable = [i for i, r in enumerate(rows) if isinstance(r, dict)]
-            batched = self.ev.batch_rows(program, [rows[i] for i in batchable], wanted) if batchable else None
         outputs: list = [None] * n
         grads = {name: [None] * n for name in grad_names}
         errors: list = [None] * n
-        if batched is not None:
+        done = 0  # rows answered by a batched pass (the first `done` of `batches`' positions)
+        batches = []  # (positions, (outputs, grads)) of each batched pass
+        if len(batchable) > 1:
+            cols = {name: np.array([rows[i][name] for i in batchable]) for name in wanted}
+            batched = self.ev.batch(program, cols, len(batchable))
+            if batched is not None:
+                batches.append((batchable, batched))
+        elif not rowwise and self.ev.batchable(program):
+            # reductions, vector rows, products ...: one pass with a batch dimension per shape of the rows
+            groups: dict = {}
+            for i, r in enumerate(rows):
+                if isinstance(r, dict):
+                    groups.setdefault(tuple(map(_shape, r.values())), []).append(i)
+            for positions in groups.values():
+                if len(positions) > 1:
+                    batched = self.ev.batch_rows(program, [rows[i] for i in positions], wanted)
+                    if batched is not None:
+                        batches.append((positions, batched))
+        answered = set()
+        for positions, batched in batches:
             out = batched[0].tolist()
             gs = {name: (g if isinstance(g, list) else g.tolist() if g.ndim == 1 else list(g))
                   for name, g in batched[1].items()}
-            for k, i in enumerate(batchable):
+            for k, i in enumerate(positions):
                 outputs[i] = out[k]
                 for name in grad_names:
                     grads[name][i] = gs[name][k]
+            answered.update(positions)
+            done += len(positions)
         for i, row in enumerate(rows):
-            if batched is not None and outputs[i] is not None:
+            if i in answered:
                 continue
             if isinstance(row, RowError):
                 errors[i] = (row.kind, row.message)
@@ -727,8 +696,9 @@ class RowsRun:
             if errors[i] is not None and self.fail_fast:
                 break
         chunk.outputs, chunk.grads, chunk.errors = outputs, grads, errors
-        if self.ev.shared_finite and batched is not None and len(batchable) == n and not rowwise:
-            # every row in the batch: the same test as below, on the stacked arrays
+        if self.ev.shared_finite and done == n and len(batches) == 1 and not rowwise:
+            # every row in the one batch: the same test as below, on the stacked arrays
+            batched = batches[0][1]
             finite_in = np.ones(n, dtype=bool)
             for name in wanted:
                 stacked = np.array([rows[i][name] for i in range(n)], dtype=np.float64).reshape(n, -1)
@@ -936,13 +906,17 @@ class _NdjsonRows:
                 columns = {name: np.array([r[name] for r in rows], dtype=np.float64) for name in wanted}
             run.evaluate(part, info, rows, columns)
             chunk.non_finite.extend(positions[k] for k in part.non_finite)  # (it was dropped: no NDJSON warning)
+            # (each grad list made once: a default [None] * n built per row made a chunk quadratic in its rows)
+            columns = [(chunk.grads.setdefault(name, [None] * n), column) for name, column in part.grads.items()]
+            outputs, errors, checks = chunk.outputs, chunk.errors, chunk.checks
+            part_checks = part.checks if checks is not None else None
             for k, i in enumerate(positions):
-                chunk.outputs[i] = part.outputs[k]
-                chunk.errors[i] = part.errors[k]
-                for name, column in part.grads.items():
-                    chunk.grads.setdefault(name, [None] * n)[i] = column[k]
-                if chunk.checks is not None and part.checks is not None:
-                    chunk.checks[i] = part.checks[k]
+                outputs[i] = part.outputs[k]
+                errors[i] = part.errors[k]
+                for target, column in columns:
+                    target[i] = column[k]
+                if part_checks is not None:
+                    checks[i] = part_checks[k]
         chunk.non_finite.sort()
         return chunk
 

@@ -318,6 +318,18 @@ def default_generator() -> Generator:
     return default.generator
 
 
+def default_state() -> tuple:
+    """The current default generator's seed and generator (picklable): what `restore_default_state` puts back,
+    in another process too (the REPL's line, evaluated in a child process, hands its draws back)."""
+    default = _CURRENT.get()
+    return default.seed, default.generator
+
+
+def restore_default_state(state: tuple) -> None:
+    default = _CURRENT.get()
+    default.seed, default.generator = state
+
+
 def manual_seed(seed: int) -> Generator:
     """torch.manual_seed: the default generator, seeded."""
     return default_generator().manual_seed(seed)

@@ -535,7 +535,15 @@ def _parallel_dims(view, dims, lanes, threads, itemsize):
 
 def torch_sum(x: np.ndarray, dims: tuple = (), keepdim: bool = False):
     """x summed over `dims` (every dim when empty) as torch's CPU sum computes it, bit for bit; None when
-    x's dtype is not float32/float64."""
+    x's dtype is not float32/float64.  In a batch of rows whose axis 0 is the batch (--rows,
+    kernels.elements_are_rows(LEADING)), a sum that keeps axis 0 is each row's own sum (rows_sum)."""
+    if dims and kernels.rows_batch() == kernels.LEADING and getattr(x, "ndim", 0) > 1:
+        try:
+            dims = tuple(sorted({d % x.ndim for d in dims}))
+        except TypeError:
+            dims = None
+        if dims and dims[0] > 0:
+            return rows_sum(x, tuple(d - 1 for d in dims), keepdim)
     if type(x) is np.ndarray:  # the common case: a closure compiled once per layout does only the numpy work
         try:
             key = (x.shape, x.strides, x.dtype.char, dims, keepdim, kernels.THREADS)
@@ -556,6 +564,41 @@ def torch_sum(x: np.ndarray, dims: tuple = (), keepdim: bool = False):
 
 
 _COMPILED: dict = {}
+
+
+def rows_sum(x: np.ndarray, dims: tuple, keepdim: bool = False):
+    """torch_sum(x[i], dims, keepdim) for every i, stacked: axis 0 of x is a batch of rows, `dims` are dims of a
+    row.  The row's plan (its layout decides the order of the additions) is made once and run with the batch as
+    one more lane axis of every helper; a plan no helper covers (a row of GRAIN_SIZE elements or more, split
+    among threads) sums the rows one at a time.  None when x's dtype is not float32/float64."""
+    if not isinstance(x, np.ndarray) or x.dtype.kind != "f" or x.dtype.itemsize not in LANES:
+        return None
+    if x.ndim > 1 and min(x.strides[1:]) < 0:  # a row with a negative stride: torch's row would be a copy
+        x = np.ascontiguousarray(x)
+    batch, shape = x.shape[0], x.shape[1:]
+    kind, out_shape, lanes, extra = _plan(shape, x.strides[1:], x.itemsize, tuple(dims), keepdim, kernels.THREADS)
+    zero = _ZERO[x.itemsize]
+    out_shape = (batch,) + out_shape
+    if kind == "empty":
+        return np.zeros(out_shape, x.dtype)
+    if kind == "copy":
+        return _contiguous(x.reshape(out_shape) + zero)
+    if kind == "run":  # each row one contiguous run, in memory order: the rows are lanes
+        flat = x.reshape(batch, -1) if extra else x.transpose((0,) + tuple(range(x.ndim - 1, 0, -1))).reshape(batch, -1)
+        runs = np.ascontiguousarray(flat.T)
+        result = inner_vector_sum(runs, lanes) if runs.shape[0] >= lanes else row_sum(runs)
+        return _contiguous((result + zero).reshape(out_shape))
+    axes_shape, perm_back, view_shape, it, mode = extra
+    if mode != "serial" or batch == 0:
+        if not batch:
+            return np.zeros(out_shape, x.dtype)
+        with kernels.elements_are_rows(False):
+            return _contiguous(np.stack([torch_sum(row, dims, keepdim) for row in x]).reshape(out_shape))
+    view = x.reshape((batch,) + axes_shape).transpose((0,) + tuple(p + 1 for p in perm_back)) \
+        .reshape((batch,) + view_shape)
+    values = _loop2d(view, it[0][1], it[1][1], lanes)
+    result = _fold(values, [False] + [d[2] for d in reversed(it[1:])])
+    return _contiguous((result + zero).reshape(out_shape))
 
 
 def _compile(x: np.ndarray, dims, keepdim: bool):

@@ -339,6 +339,16 @@ def _publish() -> None:
     _SLOT_HEADER.pack_into(_slot, 0, expiry, _generation, len(data))
 
 
+def detach_from_supervisor() -> None:
+    """In a child process the worker forked for one unit of work (a REPL line): its deadlines are its own, raised
+    in it as usual, but never published to the supervisor, which would end the worker (the session) for them;
+    the worker that forked it ends it from outside instead (gradcli/calc/repl.py)."""
+    global _slot, _settled_fd
+    _slot = None
+    _settled_fd = None
+    _armed.clear()
+
+
 def _read_slot(slot) -> tuple[float, int, bytes]:
     expiry, generation, length = _SLOT_HEADER.unpack_from(slot, 0)
     return expiry, generation, bytes(slot[_SLOT_HEADER.size:_SLOT_HEADER.size + length])

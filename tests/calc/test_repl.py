@@ -214,3 +214,58 @@ def test_repl_on_a_terminal_prompts_evaluates_and_quits(tmp_path):
             child.kill()
         os.close(primary)
     assert "(x**2).sum()" in (tmp_path / ".gradcli_history").read_text()
+
+
+@pytest.mark.skipif(sys.platform == "win32" or not hasattr(os, "fork"), reason="pseudo-terminals and fork are POSIX")
+def test_repl_ctrl_c_inside_one_long_numpy_call_keeps_the_session_and_its_bindings(tmp_path):
+    """Ctrl-C while a line sits inside one numpy call (an einsum of 1.6e11 multiply-adds, a 3000x3000 product:
+    seconds in C, which never returns to Python in time) ends that line only: back at the prompt with every
+    binding, as often as it is pressed."""
+    import pty
+
+    primary, secondary = pty.openpty()
+    env = {**os.environ, "HOME": str(tmp_path), "TERM": "dumb"}
+
+    def controlling_terminal():
+        import fcntl
+        import termios
+
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+    child = subprocess.Popen([sys.executable, "-m", "gradcli", "repl", "--color", "never", "--no-check"],
+                             stdin=secondary, stdout=secondary, stderr=secondary, env=env, close_fds=True,
+                             start_new_session=True, preexec_fn=controlling_terminal)
+    os.close(secondary)
+    try:
+        _read_until(primary, b"gradcli> ")
+        os.write(primary, b"x = [1, 2, 3]\n")
+        _read_until(primary, b"gradcli> ")
+        os.write(primary, b"const a = randn(3000, 3000)\n")
+        _read_until(primary, b"gradcli> ")
+        os.write(primary, b"const W = randn(630, 630)\n")
+        _read_until(primary, b"gradcli> ")
+        for line in (b"einsum('ij,kl->', W, W).sum() * x[0]\n", b"(a @ a).sum() + x.sum()\n",
+                     b"(randn(3000, 3000) @ randn(3000, 3000)).sum()\n", b"einsum('ij,kl->', W, W) + x\n"):
+            os.write(primary, line)
+            time.sleep(1.0)  # inside the product by now (the parse and the draws take milliseconds)
+            started = time.monotonic()
+            os.write(primary, b"\x03")
+            answer = _read_until(primary, b"gradcli> ", timeout=30)
+            assert b"gradcli: interrupted" in answer, answer
+            assert time.monotonic() - started < 2.0  # not after the product: at once
+            assert child.poll() is None  # the session goes on
+        os.write(primary, b":vars\n")
+        listed = _read_until(primary, b"gradcli> ")
+        assert b"x  (3,)" in listed and b"a  (3000, 3000)" in listed
+        os.write(primary, b"x[1] * 5\n")
+        assert b"10.0" in _read_until(primary, b"gradcli> ")  # the bindings survived
+        os.write(primary, b"z = [2, 4]\n")
+        _read_until(primary, b"gradcli> ")
+        os.write(primary, b"(z * x[:2]).sum()\n")
+        assert b"10.0" in _read_until(primary, b"gradcli> ")
+        os.write(primary, b":quit\n")
+        assert child.wait(timeout=60) == 0
+    finally:
+        if child.poll() is None:
+            child.kill()
+        os.close(primary)

@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 
 from gradcli.calc import rows as rows_module
 from gradcli.cli.commands import app
+from gradcli.engine import dtypes, kernels
 from gradcli.lang.evaluation import evaluate_expression
 from gradcli.lang.parser import parse
 from gradcli.render import json_out
@@ -68,12 +69,14 @@ VALUES = st.one_of(st.sampled_from([0.0, -0.0, 1.0, -1.0, 0.1, 1e-300, 1e300, ma
                    st.floats(-5, 5, allow_nan=False))
 
 
-def single(expression: str, point: dict, shared: dict | None = None, consts: dict | None = None) -> dict:
+def single(expression: str, point: dict, shared: dict | None = None, consts: dict | None = None,
+           dtype=None) -> dict:
     """What `gradcli eval EXPR x=.. y=..` answers, as rows mode should write it (or an error marker)."""
-    inputs = {n: np.array(v, dtype=np.float64) for n, v in point.items()}
-    inputs.update({n: np.array(v, dtype=np.float64) for n, v in (shared or {}).items()})
+    np_dtype = np.float64 if dtype is None else dtype.np
+    inputs = {n: np.array(v, dtype=np_dtype) for n, v in point.items()}
+    inputs.update({n: np.array(v, dtype=np_dtype) for n, v in (shared or {}).items()})
     try:
-        result = evaluate_expression(expression, inputs, consts or {})
+        result = evaluate_expression(expression, inputs, consts or {}, **({} if dtype is None else {"dtype": dtype}))
     except Exception:
         return {"error": True}
     if result.error is not None:
@@ -162,7 +165,9 @@ def test_batch_path_is_taken_for_scalar_rows(monkeypatch, tmp_path):
     calls.clear()
     result = run("(x*y).sum()", "--rows", path)  # a full reduction: batched too (issue 29, item 14)
     assert result.exit_code == 0 and calls == []
-    result = run("(x*y).reshape(1)[0]", "--rows", path)  # indexing: every row through the loop
+    result = run("(x*y).reshape(1)[0]", "--rows", path)  # reshape and indexing: batched too
+    assert result.exit_code == 0 and calls == []
+    result = run("(x*y).reshape(1).cumsum(0)[0]", "--rows", path)  # cumsum has no batching rule: the loop
     assert result.exit_code == 0 and len(calls) == 50
 
 
@@ -511,6 +516,101 @@ def test_vector_rows_equal_single_evaluations(expression, shape, y_scalar, data)
         assert json.dumps(as_answer(record), sort_keys=True) == json.dumps(expected, sort_keys=True), (expression, row)
 
 
+# rows of any length and the ops with a batching rule (calc/batching.py): dims, products, indexing, softmax, norms
+VECTOR_UNARY = [
+    "sin({})", "exp({})", "torch.tanh({})", "sigmoid({})", "relu({})", "sqrt({})", "log({})", "F.softplus({})",
+    "({})**2", "({})**0.5", "-({})", "clamp({}, min=-1, max=1)", "F.gelu({})", "F.silu({})", "({}).sum()",
+    "({}).mean()", "({}).sum(-1)", "({}).sum(dim=0, keepdim=True)", "({}).mean(0)", "torch.softmax({}, -1)",
+    "F.log_softmax({}, dim=0)", "torch.logsumexp({}, -1)", "({}).norm()", "torch.norm({}, p=1)",
+    "torch.linalg.vector_norm({}, 3)", "({})[0]", "({})[..., 1:]", "({})[-1]", "({}).T", "({}).unsqueeze(0)",
+    "({}).reshape(-1)", "({}).t()", "({}).squeeze()", "({}).transpose(0, -1)", "({})[None, :2]",
+]
+VECTOR_BINARY = ["({}) + ({})", "({}) * ({})", "({}) / ({})", "maximum({}, {})", "where(({0}) > ({1}), {0}, {1})",
+                 "({}) @ ({})", "torch.dot(({}).reshape(-1), ({}).reshape(-1))", "({}) @ ({}).T",
+                 "torch.mv(W, ({}).reshape(-1)[:3]) * ({}).sum()"]
+VECTOR_SHAPES = st.sampled_from([(), (1,), (2,), (3,), (5,), (8,), (9,), (17,), (33,), (2, 3), (3, 3), (4, 1),
+                                 (1, 4), (3, 5)])
+
+
+@st.composite
+def vector_expressions(draw, depth=3):
+    if depth == 0 or draw(st.integers(0, 3)) == 0:
+        return draw(st.sampled_from(["x", "y", "x", "y", "0.5", "c"]))
+    if draw(st.booleans()):
+        return draw(st.sampled_from(VECTOR_UNARY)).format(draw(vector_expressions(depth - 1)))
+    return draw(st.sampled_from(VECTOR_BINARY)).format(draw(vector_expressions(depth - 1)),
+                                                        draw(vector_expressions(depth - 1)))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(expression=vector_expressions(), shape=VECTOR_SHAPES, y_scalar=st.booleans(),
+       dtype=st.sampled_from(["float64", "float64", "float32"]), bits=st.sampled_from(["fast", "fast", "torch"]),
+       data=st.data())
+def test_rows_of_any_length_with_batched_ops_equal_single_evaluations(expression, shape, y_scalar, dtype, bits,
+                                                                       data):
+    """Rows mode gives each row exactly (bit for bit) its single `gradcli eval`, for rows of up to 33 elements and
+    expressions of sums over dims, softmax, norms, products, indexing and reshapes (one batched pass) in both
+    dtypes and both kernel modes (torch's: the kernels' scalar lanes decided on each row's layout)."""
+    expression = f"({expression}).sum()"
+    try:
+        program = parse(expression, known_variables=frozenset({"x", "y", "W", "c"}))
+    except Exception:
+        return
+    names = [n for n in ("x", "y") if n in program.variables]
+    if not names:
+        return
+    shapes = {"x": shape, "y": () if y_scalar else shape}
+    size = {n: int(np.prod(shapes[n])) for n in names}
+    values = st.one_of(VALUES, st.floats(-3, 3, allow_nan=False), st.floats(-3, 3, allow_nan=False))
+    points = data.draw(st.lists(st.fixed_dictionaries({n: st.lists(values, min_size=size[n], max_size=size[n])
+                                                       for n in names}), min_size=2, max_size=5))
+    rows = [{n: np.array(p[n], dtype=np.float64).reshape(shapes[n]) for n in names} for p in points]
+    shared = {"W": np.array([[0.5, -1.0, 2.0], [1.5, 0.25, -3.0]])} if "W" in program.variables else {}
+    consts = {"c": np.resize(np.array([2.0, -0.5, 1.25, 0.75]), shape[-1:] or ())} if "c" in program.variables \
+        else {}  # broadcast along a row's last dim
+    lines = [json.dumps({n: r[n].tolist() for n in names}, allow_nan=True) for r in rows]
+    args = ["--rows", "-", "--dtype", dtype, "--bits", bits]
+    args += ["--const", f"c={consts['c'].tolist()}"] if consts else []
+    args += ["--", expression] + [f"W={shared['W'].tolist()}" for _ in shared]
+    result = run(*args, input="\n".join(lines) + "\n")
+    records = ndjson(result.stdout)
+    assert len(records) == len(rows), result.output
+    for record, row in zip(records, rows):
+        with kernels.bits(bits):
+            expected = single(expression, row, shared, consts, dtype=dtypes.by_name(dtype))
+        expected.get("grads", {}).pop("c", None)
+        assert json.dumps(as_answer(record), sort_keys=True) == json.dumps(expected, sort_keys=True), (expression, row)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("bits", ["fast", "torch"])
+def test_long_rows_take_torch_vector_and_scalar_lanes_as_each_row_alone(monkeypatch, dtype, bits):
+    """Rows of 40 and 70 elements (past a vector of lanes: torch computes the head of a row in SIMD lanes and the
+    tail one element at a time, and they differ in sigmoid's exp, float32's pow, maximum's choice between -0.0
+    and 0.0) in one batched pass: every row exactly as its single evaluation."""
+    expression = "(sigmoid(x) + F.silu(x) * 3 + x**2.5 + maximum(x, -x) + clamp(x, min=0.0)).sum() / x.norm()"
+    rng = np.random.default_rng(11)
+    rows = []
+    for n in (40, 40, 40, 70, 70):
+        values = rng.normal(size=n) * 4
+        values[rng.integers(0, n, 6)] = 0.0
+        values[rng.integers(0, n, 6)] = -0.0
+        rows.append({"x": np.abs(values) if n == 70 else values})
+
+    def per_row(*args, **kwargs):
+        raise AssertionError("went row by row")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(rows_module.RowEvaluator, "one", per_row)
+        text = "".join(json.dumps({"x": r["x"].tolist()}) + "\n" for r in rows)
+        result = run("--rows", "-", "--dtype", dtype, "--bits", bits, "--", expression, input=text)
+    assert result.exit_code == 0, result.output
+    for record, row in zip(ndjson(result.stdout), rows):
+        with kernels.bits(bits):
+            expected = single(expression, row, dtype=dtypes.by_name(dtype))
+        assert json.dumps(as_answer(record), sort_keys=True) == json.dumps(expected, sort_keys=True)
+
+
 @pytest.mark.parametrize("expression,shape", [
     ("(x.sin()*x).sum()", (3,)), ("(x.sin()*x + y).sum()", ()),
     ("(x / x.sum()).pow(2).sum() + torch.exp(x).mean()", (2,)),
@@ -538,7 +638,7 @@ def test_reductions_and_vector_rows_run_in_one_batched_pass(monkeypatch, express
     assert json.dumps(answers, sort_keys=True) == json.dumps(expected, sort_keys=True)
 
 
-def test_rows_the_batch_cannot_hold_exactly_go_one_at_a_time(monkeypatch):
+def test_rows_are_batched_by_shape_and_a_shape_of_its_own_goes_alone(monkeypatch):
     calls = []
     original = rows_module.RowEvaluator.one
 
@@ -547,23 +647,25 @@ def test_rows_the_batch_cannot_hold_exactly_go_one_at_a_time(monkeypatch):
         return original(self, *args, **kwargs)
 
     monkeypatch.setattr(rows_module.RowEvaluator, "one", counted)
-    rows = ['{"x": [1.0, 2.0, 3.0]}', '{"x": [1.0, 2.0]}', '{"x": [0.5, 1.5, 2.5, 3.5, 4.5, 5.5]}']
+    rows = ['{"x": [1.0, 2.0, 3.0]}', '{"x": [1.0, 2.0]}', '{"x": [0.5, 1.5, 2.5, 3.5, 4.5, 5.5]}',
+            '{"x": [-1.0, 0.0, 3.0]}', '{"x": [0.25, 2.0]}', '{"x": [[1.0, 2.0, 3.0]]}']
     result = run("--rows", "-", "--", "(x.sin()*x).sum()", input="\n".join(rows) + "\n")
     assert result.exit_code == 0
-    assert len(calls) == 3  # shapes differ (and 6 elements take torch's vectorised sum): row by row
+    assert len(calls) == 2  # the 3-vectors in one pass, the 2-vectors in another; (6,) and (1, 3) alone
     for record, row in zip(ndjson(result.stdout), rows):
         assert as_answer(record) == single("(x.sin()*x).sum()", {"x": np.array(json.loads(row)["x"])})
 
 
 def test_batchable_expressions():
     def batchable(text):
-        return rows_module.is_batchable(parse(text, known_variables=frozenset({"x", "y"})))
+        return rows_module.is_batchable(parse(text, known_variables=frozenset({"x", "y", "W"})))
 
     assert batchable("(x.sin()*x + y).sum()") and batchable("x / x.sum() + torch.mean(x.exp())")
-    assert not batchable("x.sum(0)") and not batchable("x.sum(dim=0)") and not batchable("(x @ y).sum()")
-    assert not batchable("x[0].sum()") and not batchable("x.reshape(3).sum()") and not batchable("(x ** y).sum()")
-    assert not rows_module.is_batchable(parse("x.sum() + c.sum()", known_variables=frozenset({"x", "c"})),
-                                        frozenset({"c"}))  # a constant has no batch dimension
+    assert batchable("x.sum(0)") and batchable("x.sum(dim=-1, keepdim=True).mean()") and batchable("(x @ y).sum()")
+    assert batchable("x[0].sum()") and batchable("x.reshape(3).sum()") and batchable("(W @ x).softmax(0)[1]")
+    assert batchable("torch.logsumexp(W, dim=1).sum() + x.norm() + W.T[0, 1:].sum()")
+    assert not batchable("(x ** y).sum()") and not batchable("x.cumsum(0).sum()") and not batchable("x[x > 0].sum()")
+    assert not batchable("torch.stack([x, y]).sum()") and not batchable("where(x > 0)[0].sum()")
 
 
 @pytest.mark.parametrize("expression", ["(x*x).sum()", "(x*x).reshape(3)[0]"])  # batched, row by row

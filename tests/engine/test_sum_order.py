@@ -171,3 +171,45 @@ def test_concurrent_large_sums_keep_their_own_buffers(monkeypatch):
     with ThreadPoolExecutor(4) as pool:
         results = list(pool.map(lambda job: digest(run(*job).array) == job[0]["out"], jobs * 3))
     assert all(results)
+
+
+@pytest.mark.parametrize("key", sorted(k for k in GROUPS if k[0] == "sum" and np.prod(k[2]) < kernels.GRAIN_SIZE),
+                         ids=lambda k: f"{k[1]}-{'x'.join(map(str, k[2]))}")
+def test_rows_sum_is_each_rows_own_sum_bit_for_bit(key, monkeypatch):
+    """rows_sum (a batch of rows with a leading batch axis, --rows) gives every row torch's sum of that row alone:
+    row 0 is the golden's tensor (torch's digest), the others random rows, each compared with torch_sum of the row
+    by itself; every length 1..300, every dim / pair of dims / all dims of 2-D and 3-D rows in every layout."""
+    _, dtype, shape = key
+    base = base_of(*key)
+    rng = np.random.default_rng(len(shape) * 1000 + int(np.prod(shape)))
+    stacked = np.stack([base, *(rng.standard_normal((5, *shape)) * 10.0 ** rng.integers(-3, 4, (5,) + (1,) * len(shape))
+                                ).astype(dtype)])
+    wrong = []
+    for case in GROUPS[key]:
+        if case["threads"] != 1 and np.prod(shape) * 6 < kernels.GRAIN_SIZE:
+            continue  # (one thread's order below GRAIN_SIZE: the rows' batch is no bigger than that)
+        monkeypatch.setattr(kernels, "THREADS", case["threads"])
+        batch = stacked.transpose((0, *(p + 1 for p in case["perm"])))
+        dims = tuple(range(batch.ndim - 1)) if case["dims"] is None else tuple(case["dims"])
+        keepdim = bool(case["keepdim"]) and case["dims"] is not None
+        got = sum_order.rows_sum(batch, dims, keepdim)
+        with kernels.elements_are_rows(kernels.LEADING):  # torch_sum dispatches there for a sum keeping axis 0
+            via_torch_sum = sum_order.torch_sum(batch, tuple(d + 1 for d in dims), keepdim)
+        alone = [sum_order.torch_sum(row, dims, keepdim) for row in batch]
+        if digest(got[0]) != case["out"] or list(got[0].shape) != case["out_shape"] \
+                or any(digest(got[i]) != digest(alone[i]) for i in range(len(alone))) \
+                or digest(via_torch_sum) != digest(got):
+            wrong.append((case["perm"], case["dims"], case["keepdim"], case["threads"]))
+    assert not wrong, f"{len(wrong)} of {len(GROUPS[key])} differ: {wrong[:5]}"
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_rows_sum_of_the_last_dim_equals_whole_sums_of_each_row(dtype):
+    """A (B, n) sum over the last dim in rows mode equals n-element whole sums row by row (the single-evaluation
+    path, `Tensor.sum()`), for every n from 1 to 300."""
+    rng = np.random.default_rng(7)
+    for n in range(1, 301):
+        batch = (rng.standard_normal((9, n)) * 10.0 ** rng.integers(-4, 5, (9, n))).astype(dtype)
+        got = sum_order.rows_sum(batch, (0,))
+        alone = np.stack([engine.ops.sum(Tensor(row)).array for row in batch])
+        assert got.tobytes() == alone.tobytes(), n

@@ -29,19 +29,21 @@ from gradcli.engine.kernels import float32, fused, libm, mkl_exp, mkl_sqrt, slee
 from gradcli.engine.kernels.loops import (
     BLOCK,
     GRAIN_SIZE,
+    LEADING,
     THREADS,
     VECTOR_BYTES,
     elements_are_rows,
     in_blocks,
+    row_size,
     rows_batch,
     scalar_lanes,
 )
 from gradcli.engine.kernels.mode import BITS, FAST, TORCH, bits, current, exact
 
-__all__ = ["BITS", "BLOCK", "FAST", "GRAIN_SIZE", "THREADS", "TORCH", "VECTOR_BYTES", "acos", "atan", "atanh", "bits",
-           "cos", "cosh", "current", "elements_are_rows", "erf", "erfc", "erfinv", "exact", "exp", "exp_", "exp2",
-           "expm1", "fma", "in_blocks", "lgamma",
-           "inner_exp", "log", "log1p", "log2", "log10", "one_minus_square", "pow", "rows_batch", "rsqrt",
+__all__ = ["BITS", "BLOCK", "FAST", "GRAIN_SIZE", "LEADING", "THREADS", "TORCH", "VECTOR_BYTES", "acos", "atan",
+           "atanh", "bits", "cos", "cosh", "current", "elements_are_rows", "erf", "erfc", "erfinv", "exact", "exp",
+           "exp_", "exp2", "expm1", "fma", "in_blocks", "inner_exp", "lgamma", "log", "log1p", "log2", "log10",
+           "one_minus_square", "pow", "row_size", "rows_batch", "rsqrt",
            "scalar_lanes", "sigmoid", "silu", "sin", "sinh", "sqrt", "tan", "tanh"]
 
 F16, F32, F64 = np.float16, np.float32, np.float64

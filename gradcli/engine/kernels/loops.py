@@ -23,23 +23,37 @@ VECTOR_BYTES = 64
 GRAIN_SIZE = 32768  # at::internal::GRAIN_SIZE
 THREADS = max(1, min(os.cpu_count() or 1, 64))
 
-_ROWS_BATCH: contextvars.ContextVar[bool] = contextvars.ContextVar("gradcli_rows_batch", default=False)
+_ROWS_BATCH: contextvars.ContextVar = contextvars.ContextVar("gradcli_rows_batch", default=False)
+LEADING = "leading"  # rows_batch() when axis 0 is a batch of rows, each row the rest of the array
 
 
 @contextlib.contextmanager
-def elements_are_rows():
-    """Evaluate a batch of rows as if each element were its own 1-element tensor (`--rows`): a row's
-    single evaluation always takes the scalar path, so the batch must too.  A context variable: a concurrent
-    evaluation in another thread or task keeps its own."""
-    token = _ROWS_BATCH.set(True)
+def elements_are_rows(layout=True):
+    """Evaluate a batch of rows as each row's single evaluation would (`--rows`).  `layout` True: each element
+    is its own row (a 1-element tensor, which always takes the scalar path); LEADING: axis 0 of every batched
+    array is the batch, each row the rest of it, so scalar_lanes decides on one row's layout; False: off (a
+    part of the expression that no row's value reaches).  A context variable: a concurrent evaluation in
+    another thread or task keeps its own."""
+    token = _ROWS_BATCH.set(layout)
     try:
         yield
     finally:
         _ROWS_BATCH.reset(token)
 
 
-def rows_batch() -> bool:
+def rows_batch():
+    """False, True (each element a row) or LEADING (axis 0 the batch): see elements_are_rows."""
     return _ROWS_BATCH.get()
+
+
+def row_size(x) -> int:
+    """The number of elements one row of `x` has in a batch of rows (x's own size outside a batch)."""
+    layout = _ROWS_BATCH.get()
+    if layout is True:
+        return 1
+    if layout == LEADING and np.ndim(x):
+        return int(np.size(x)) // max(np.shape(x)[0], 1)
+    return int(np.size(x))
 
 
 def scalar_lanes(out_shape: tuple, itemsize: int, *inputs: np.ndarray, vector_bytes: int = VECTOR_BYTES):
@@ -47,9 +61,19 @@ def scalar_lanes(out_shape: tuple, itemsize: int, *inputs: np.ndarray, vector_by
     `vector_bytes` is the step of the vectorised loop (Loops.h's vectorized_loop takes two vectors at a time):
     64 for the kernels registered with REGISTER_DISPATCH, which run their AVX2 build on an AVX512 machine,
     128 for those also registered for AVX512 (ALSO_REGISTER_AVX512_DISPATCH: pow, for one)."""
+    layout = _ROWS_BATCH.get()
+    if layout == LEADING and out_shape:  # one row's decisions, the same for every row of the batch
+        rank = len(out_shape)
+        token = _ROWS_BATCH.set(False)
+        try:
+            row = scalar_lanes(out_shape[1:], itemsize, *(a[0] if a.ndim == rank else a for a in inputs),
+                               vector_bytes=vector_bytes)
+        finally:
+            _ROWS_BATCH.reset(token)
+        return row if isinstance(row, bool) else np.broadcast_to(row, out_shape)
     n = math.prod(out_shape)
     lanes = vector_bytes // itemsize
-    if n < lanes or _ROWS_BATCH.get():
+    if n < lanes or layout:
         return True
     order, inner = _iteration(out_shape, inputs)
     if inner is None:

@@ -166,7 +166,7 @@ def _gelu(x, approximate):
         inner = GELU_TANH_BETA * (x + GELU_TANH_KAPPA * x * x * x)
         return 0.5 * x * (1 + np.tanh(inner))
     out = x * 0.5 * (1 + dual.np_erf(x * SQRT1_2))
-    if x.dtype == np.float32 and x.size > 1 and not kernels.rows_batch():
+    if x.dtype == np.float32 and kernels.row_size(x) > 1:
         # torch's vectorised float kernel (more than one element) gives nan at +inf; its scalar path and float64 inf
         out = np.where(np.isposinf(x), np.float32(np.nan), out)
     return out

@@ -1,0 +1,390 @@
+"""Rows of equal shapes in one pass, as torch.func.vmap runs a function over a batch: every value a row supplies
+gets a leading batch dimension, and each operation is told which of its operands carry it.
+
+`VmapBackend` is the engine backend of lang/evaluator.py with that bookkeeping: it knows every batched tensor's
+row rank (its dims without the batch one) and applies each op's batching rule - elementwise ops align the
+row dims of their operands under the widest (size-1 dims after the batch one), `dim=` arguments are a row's
+dims shifted past the batch dim, reductions keep it, products lift a row's vector to a matrix, indexing
+keeps the batch dim whole.  An operation none of whose operands is batched runs as in a single evaluation.
+Rows mode's promise is that every row gets exactly (bit for bit) what its single evaluation gives, so the pass
+runs under kernels.elements_are_rows(LEADING): the elementwise kernels decide their scalar lanes on one row's
+layout and torch_sum sums each row in the order of the row alone (sum_order.rows_sum).  Anything without a
+rule here raises NotBatchable, and the caller evaluates the rows one at a time.
+"""
+
+from __future__ import annotations
+
+import ast
+
+import numpy as np
+
+from gradcli.engine import Tensor, dtypes, kernels
+from gradcli.engine.ops import REGISTRY
+from gradcli.engine.tensor import Size
+from gradcli.lang import names
+from gradcli.lang.evaluator import EngineBackend
+from gradcli.lang.parser import Program, dotted_name
+
+
+class NotBatchable(Exception):
+    """The expression (or this use of an op) has no batching rule: evaluate the rows one at a time."""
+
+
+_POW = names.resolve_function(("pow",)).fn
+_ELEMENTWISE_BINOPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.BitXor, ast.Mod, ast.BitAnd, ast.BitOr)
+REDUCTIONS = ("sum", "mean")
+DIM_OPS = ("softmax", "log_softmax", "logsumexp")
+NORMS = ("norm", "vector_norm")
+PRODUCTS = ("matmul", "mm", "mv", "dot")
+SHAPE_OPS = ("transpose", "t", "unsqueeze", "squeeze", "reshape")
+RULES = frozenset(REDUCTIONS + DIM_OPS + NORMS + PRODUCTS + SHAPE_OPS)
+ATTRIBUTES = ("T", "mT", "shape", "ndim", "dtype")
+_NORM = REGISTRY["norm"].fn
+
+
+def is_batchable(program: Program, constants=frozenset()) -> bool:
+    """Whether every operation of the expression has a batching rule (VmapBackend), so rows of equal shapes can
+    run in one pass.  Elementwise ops, sum/mean (any dim, keepdim), softmax/log_softmax/logsumexp with a dim,
+    norm, @/matmul/mm/mv/dot, basic indexing and slicing, transpose/T/unsqueeze/squeeze/reshape.  A power
+    whose exponent depends on a row is not (numpy's power loop takes a shortcut for one scalar exponent that a
+    batch, an array of exponents, does not), nor `where(condition)` alone (its size depends on the values)."""
+    variables = frozenset(program.variables) - frozenset(constants)
+    return _batchable(program.tree.body, variables)
+
+
+def _uses(node, variables) -> bool:
+    return any(isinstance(n, ast.Name) and n.id in variables for n in ast.walk(node))
+
+
+def _batchable(node, variables) -> bool:  # noqa: PLR0911 - one case per syntax node
+    if isinstance(node, (ast.Constant, ast.Name)):
+        return True
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return all(_batchable(e, variables) for e in node.elts)
+    if isinstance(node, ast.Slice):
+        return all(p is None or not _uses(p, variables) for p in (node.lower, node.upper, node.step))
+    if isinstance(node, ast.BinOp):
+        if isinstance(node.op, (ast.Pow, ast.BitXor)) and _uses(node.right, variables):
+            return False
+        return isinstance(node.op, (*_ELEMENTWISE_BINOPS, ast.MatMult)) and _batchable(node.left, variables) \
+            and _batchable(node.right, variables)
+    if isinstance(node, ast.UnaryOp):
+        return isinstance(node.op, (ast.USub, ast.UAdd, ast.Invert)) and _batchable(node.operand, variables)
+    if isinstance(node, ast.Compare):
+        return len(node.ops) == 1 and _batchable(node.left, variables) and _batchable(node.comparators[0], variables)
+    if isinstance(node, ast.Subscript):
+        return not _uses(node.slice, variables) and _batchable(node.value, variables) \
+            and _batchable(node.slice, variables)
+    if isinstance(node, ast.Attribute):
+        path = dotted_name(node)
+        if path is not None and isinstance(names.resolve_constant(path), float):
+            return True  # torch.pi, math.e
+        return node.attr in ATTRIBUTES and _batchable(node.value, variables)
+    if isinstance(node, ast.Call):
+        path = dotted_name(node.func)
+        if path is not None and (len(path) == 1 or path[0] in ("torch", "F", "nn", "math")):
+            spec, parts = names.resolve_function(path), list(node.args)
+        elif isinstance(node.func, ast.Attribute):
+            spec, parts = names.resolve_method(node.func.attr), [node.func.value, *node.args]
+        else:
+            return False
+        if spec is None or not (spec.elementwise or spec.name in RULES):
+            return False
+        if spec.elementwise:
+            if spec.name == "where" and len(parts) < 3:
+                return False  # where(condition) alone lists indices
+            if (spec.fn is _POW or spec.name == "float_power") and _uses(node.args[-1] if node.args else node,
+                                                                           variables):
+                return False  # pow(x, y), x.pow(y): the exponent is the last positional argument
+        return all(_batchable(p, variables) for p in [*parts, *(kw.value for kw in node.keywords)])
+    return False
+
+
+class VmapBackend(EngineBackend):
+    """The engine with a leading batch dimension of `size` rows on the tensors `ranks` names (name: row rank)."""
+
+    def __init__(self, variables: dict, dtype: dtypes.DType, size: int, ranks: dict[str, int]):
+        super().__init__(variables, dtype)
+        self.size = size
+        self.ranks: dict[int, int] = {}
+        self.held: list = []  # the batched tensors stay alive while their ids are keys of `ranks`
+        for name, rank in ranks.items():
+            self.mark(variables[name], rank)
+
+    # -- bookkeeping ---------------------------------------------------------------------------------------
+
+    def mark(self, value, rank: int | None = None):
+        if not isinstance(value, Tensor) or value.ndim == 0 or value.shape[0] != self.size:
+            raise NotBatchable("a batched operation lost its batch dimension")
+        rank = value.ndim - 1 if rank is None else rank
+        if value.ndim != rank + 1:
+            raise NotBatchable("a batched operation changed the batch dimension")
+        self.ranks[id(value)] = rank
+        self.held.append(value)
+        return value
+
+    def rank(self, value) -> int | None:
+        """A batched tensor's row rank; None for anything else."""
+        return self.ranks.get(id(value)) if isinstance(value, Tensor) else None
+
+    def _batched(self, values) -> bool:
+        for v in values:
+            if isinstance(v, (list, tuple)):
+                if self._batched(v):
+                    return True
+            elif self.rank(v) is not None:
+                return True
+        return False
+
+    def _to_row_shape(self, x: Tensor, row_shape: tuple) -> Tensor:
+        return self.mark(REGISTRY["reshape"].fn(x, (self.size, *row_shape)), len(row_shape))
+
+    def _align(self, values: list) -> tuple[list, int]:
+        """Elementwise operands with every batched one's row dims right-aligned under the widest operand's: a
+        row of rank r among operands of rank k gets k - r size-1 dims after the batch one (as the row
+        broadcasts alone)."""
+        width = 0
+        for v in values:
+            r = self.rank(v)
+            width = max(width, r if r is not None else np.ndim(v) if isinstance(v, (Tensor, list, tuple)) else 0)
+        out = []
+        for v in values:
+            r = self.rank(v)
+            if r is not None and r < width:
+                v = self._to_row_shape(v, (1,) * (width - r) + tuple(v.shape[1:]))
+            out.append(v)
+        return out, width
+
+    def _plain(self, fn, *args):
+        """An operation no row value reaches: as in a single evaluation (no batch layout in the kernels)."""
+        with kernels.elements_are_rows(False):
+            return fn(*args)
+
+    def _dims(self, dim, rank: int) -> tuple:
+        """A row's dim argument (int or sequence) as the batched tensor's dims."""
+        dims = (dim,) if isinstance(dim, (int, np.integer, float)) else dim
+        if not isinstance(dims, (tuple, list)) or not all(
+                isinstance(d, (int, np.integer)) and not isinstance(d, bool) or isinstance(d, float) and d.is_integer()
+                for d in dims):
+            raise NotBatchable("a dim that is not a whole number")
+        out = []
+        for d in dims:
+            d = int(d)
+            if not -max(rank, 1) <= d < max(rank, 1) or rank == 0:
+                raise NotBatchable("a dim out of the row's range")  # each row's own error, one at a time
+            out.append(d % rank + 1)
+        return tuple(out)
+
+    # -- the backend ---------------------------------------------------------------------------------------
+
+    def binary(self, op, a, b):
+        if not self._batched((a, b)):
+            return self._plain(super().binary, op, a, b)
+        if op == "@":
+            return self._product(a, b)
+        (a, b), width = self._align([a, b])
+        return self.mark(super().binary(op, a, b), width)
+
+    def unary(self, op, a):
+        if self.rank(a) is None:
+            return self._plain(super().unary, op, a)
+        return self.mark(super().unary(op, a), self.rank(a))
+
+    def compare(self, op, a, b):
+        if not self._batched((a, b)):
+            return self._plain(super().compare, op, a, b)
+        (a, b), width = self._align([a, b])
+        return self.mark(super().compare(op, a, b), width)
+
+    def call(self, spec, args, kwargs):
+        if not self._batched([*args, *kwargs.values()]):
+            return self._plain(super().call, spec, args, kwargs)
+        if spec.elementwise:
+            if spec.name == "where" and len(args) + len(kwargs) < 3:
+                raise NotBatchable("where(condition)")
+            keys = list(kwargs)
+            values, width = self._align([*args, *kwargs.values()])
+            args, kwargs = values[:len(args)], dict(zip(keys, values[len(args):]))
+            return self.mark(super().call(spec, args, kwargs), width)
+        rule = getattr(self, _RULE_METHODS[spec.name]) if spec.name in RULES else None
+        if rule is None or any(self.rank(v) is not None for v in [*args[1:], *kwargs.values()]) \
+                and spec.name not in PRODUCTS:
+            raise NotBatchable(f"no batching rule for {spec.name}")
+        return rule(spec, list(args), dict(kwargs))
+
+    def method(self, obj, spec, args, kwargs):
+        if self.rank(obj) is None and not self._batched([*args, *kwargs.values()]):
+            return self._plain(super().method, obj, spec, args, kwargs)
+        if spec is None:
+            raise NotBatchable("an unknown method")
+        return self.call(spec, [obj, *args], kwargs)
+
+    def attribute(self, obj, name):
+        r = self.rank(obj)
+        if r is None:
+            return self._plain(super().attribute, obj, name)
+        if name == "shape":
+            return Size(obj.shape[1:])
+        if name == "ndim":
+            return r
+        if name == "dtype":
+            return obj.dtype
+        if name == "T" and r < 2:
+            return obj  # a vector's or a number's .T is itself
+        if name in ("T", "mT") and r == 2 or name == "mT" and r > 2:
+            return self.mark(super().attribute(obj, "mT"), r)
+        raise NotBatchable(f".{name}")
+
+    def getitem(self, obj, key):
+        r = self.rank(obj)
+        if r is None:
+            if self._batched([key]):
+                raise NotBatchable("a batched index")
+            return self._plain(super().getitem, obj, key)
+        parts = key if isinstance(key, tuple) else (key,)
+        for part in parts:
+            if not (part is None or part is Ellipsis or isinstance(part, (int, np.integer, slice))
+                    or isinstance(part, float) and part.is_integer()) or isinstance(part, bool):
+                raise NotBatchable("an index other than integers, slices, None and ...")
+        return self.mark(super().getitem(obj, (slice(None), *parts)))
+
+    # -- the rules (spec, args, kwargs) with args[0] the batched tensor --------------------------------------
+
+    def _reduction(self, spec, args, kwargs):
+        x, r = args[0], self.rank(args[0])
+        extra = set(kwargs) - {"dim", "keepdim", "axis"}
+        if extra or len(args) > 3:
+            raise NotBatchable(f"{spec.name} with {sorted(extra)}")
+        dim = args[1] if len(args) > 1 else kwargs.get("dim", kwargs.get("axis"))
+        keepdim = args[2] if len(args) > 2 else kwargs.get("keepdim", False)
+        if not isinstance(keepdim, bool):
+            raise NotBatchable("keepdim that is not True or False")
+        if dim is None or (isinstance(dim, (tuple, list)) and not dim):
+            if r == 0:  # a number's sum: torch adds it into a 0-filled output (-0.0 comes out 0.0); its mean / 1
+                out = super().binary("+", x, 0.0)
+                return self.mark(super().binary("/", out, 1.0) if spec.name == "mean" else out, 0)
+            dims = tuple(range(1, r + 1))
+        else:
+            dims = self._dims(dim, r)
+            if len(set(dims)) != len(dims):
+                raise NotBatchable("a dim twice")
+        out = spec.fn(x, dim=dims, keepdim=keepdim)
+        return self.mark(out, r if keepdim else r - len(dims))
+
+
+    def _dim_op(self, spec, args, kwargs):
+        x, r = args[0], self.rank(args[0])
+        extra = set(kwargs) - {"dim", "keepdim", "_stacklevel"}
+        if extra or r == 0:
+            raise NotBatchable(f"{spec.name} of a number or with {sorted(extra)}")
+        dim = args[1] if len(args) > 1 else kwargs.get("dim")
+        if dim is None:
+            raise NotBatchable(f"{spec.name} without dim")  # torch's implicit dim depends on the rank
+        if spec.name == "logsumexp":
+            keepdim = args[2] if len(args) > 2 else kwargs.get("keepdim", False)
+            dims = self._dims(dim, r)
+            out = spec.fn(x, dims, bool(keepdim))
+            return self.mark(out, r if keepdim else r - len(dims))
+        if len(args) > 2:
+            raise NotBatchable(f"{spec.name} with more arguments")
+        return self.mark(spec.fn(x, self._dims(dim, r)[0]), r)
+
+
+    def _norm(self, spec, args, kwargs):
+        x, r = args[0], self.rank(args[0])
+        if r == 0 or (spec.name == "norm" and spec.fn is not _NORM) or len(args) > 4:
+            raise NotBatchable("a norm of a number, or linalg.norm")
+        first = "p" if spec.name == "norm" else "ord"
+        extra = set(kwargs) - {first, "dim", "keepdim"}
+        if extra:
+            raise NotBatchable(f"norm with {sorted(extra)}")
+        p = args[1] if len(args) > 1 else kwargs.get(first, "fro" if spec.name == "norm" else 2)
+        dim = args[2] if len(args) > 2 else kwargs.get("dim")
+        keepdim = args[3] if len(args) > 3 else kwargs.get("keepdim", False)
+        dims = tuple(range(1, r + 1)) if dim is None else self._dims(dim, r)
+        out = spec.fn(x, p, dims, bool(keepdim))
+        return self.mark(out, r if keepdim else r - len(dims))
+
+
+    def _product(self, a, b, name: str = "matmul"):
+        """a @ b with a row's vector lifted to a matrix (1 x k on the left, k x 1 on the right), the lifted dims
+        dropped again: numpy's matmul loop then multiplies each row's operands with the same kernel and the
+        same layout as the row's single evaluation (checked bit for bit in float64; float32's product follows
+        MKL's order per shape, so float32 rows go one at a time)."""
+        ra = self.rank(a) if self.rank(a) is not None else np.ndim(a) if isinstance(a, Tensor) else None
+        rb = self.rank(b) if self.rank(b) is not None else np.ndim(b) if isinstance(b, Tensor) else None
+        if ra not in (1, 2) or rb not in (1, 2) or np.dtype(self.dtype.np) != np.float64 \
+                or not all(isinstance(v, Tensor) and v.array.dtype == np.float64 for v in (a, b)):
+            raise NotBatchable(f"{name} of these operands")
+        if name == "mm" and (ra, rb) != (2, 2) or name == "mv" and (ra, rb) != (2, 1) \
+                or name == "dot" and (ra, rb) != (1, 1):
+            raise NotBatchable(f"{name} of {ra}-D and {rb}-D rows")  # each row's own error
+        lift = REGISTRY["reshape"].fn
+        if ra == 1:
+            a = lift(a, (*a.shape[:-1], 1, a.shape[-1]))
+        if rb == 1:
+            b = lift(b, (*b.shape, 1))
+        out = REGISTRY["matmul"].fn(a, b)
+        shape = out.shape[1:]
+        if rb == 1:
+            shape = shape[:-1]
+        if ra == 1:
+            shape = shape[:-2] + shape[-1:] if rb != 1 else shape[:-1]
+        return self._to_row_shape(self.mark(out), shape)
+
+    def _matmul(self, spec, args, kwargs):
+        if kwargs or len(args) != 2:
+            raise NotBatchable(f"{spec.name} with these arguments")
+        return self._product(args[0], args[1], spec.name)
+
+
+    def _transpose(self, spec, args, kwargs):
+        x, r = args[0], self.rank(args[0])
+        if kwargs or len(args) != 3:
+            raise NotBatchable("transpose with these arguments")
+        d0, d1 = self._dims(args[1], r)[0], self._dims(args[2], r)[0]
+        return self.mark(spec.fn(x, d0, d1), r)
+
+    def _t(self, spec, args, kwargs):
+        x, r = args[0], self.rank(args[0])
+        if kwargs or len(args) != 1 or r > 2:
+            raise NotBatchable("t() of more than 2 dims")
+        return x if r < 2 else self.mark(REGISTRY["transpose"].fn(x, 1, 2), r)
+
+    def _unsqueeze(self, spec, args, kwargs):
+        x, r = args[0], self.rank(args[0])
+        dim = args[1] if len(args) > 1 else kwargs.get("dim")
+        if not isinstance(dim, (int, np.integer)) or not -(r + 1) <= dim <= r or len(args) + len(kwargs) != 2:
+            raise NotBatchable("unsqueeze with this dim")
+        return self.mark(spec.fn(x, int(dim) % (r + 1) + 1), r + 1)
+
+    def _squeeze(self, spec, args, kwargs):
+        x, r = args[0], self.rank(args[0])
+        dim = args[1] if len(args) > 1 else kwargs.get("dim")
+        if len(args) + len(kwargs) > 2:
+            raise NotBatchable("squeeze with these arguments")
+        if dim is None:
+            dims = tuple(d + 1 for d, s in enumerate(x.shape[1:]) if s == 1)
+            if not dims:
+                return x
+        else:
+            dims = self._dims(dim, r)
+        out = spec.fn(x, dims)
+        return self.mark(out)
+
+    def _reshape_op(self, spec, args, kwargs):
+        x = args[0]
+        shape = args[1:]
+        if kwargs or not shape:
+            raise NotBatchable(f"{spec.name} with these arguments")
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = shape[0]
+        if not all(isinstance(s, (int, np.integer)) or isinstance(s, float) and s.is_integer() for s in shape):
+            raise NotBatchable("a shape that is not numbers")
+        return self.mark(spec.fn(x, (self.size, *(int(s) for s in shape))))
+
+
+_RULE_METHODS = {**dict.fromkeys(REDUCTIONS, "_reduction"), **dict.fromkeys(DIM_OPS, "_dim_op"),
+                 **dict.fromkeys(NORMS, "_norm"), **dict.fromkeys(PRODUCTS, "_matmul"),
+                 "reshape": "_reshape_op", "transpose": "_transpose", "t": "_t",
+                 "unsqueeze": "_unsqueeze", "squeeze": "_squeeze"}
