@@ -54,6 +54,7 @@ POINTS_WANTED = 40  # domain points compared
 MIN_POINTS = 6  # fewer: the numbers cannot decide
 DIGITS = 40  # working precision
 PROOF_SECONDS = 1.5  # CPU time of each of sympy's tries (simplify, sign cases or regions, rewritten), at most
+PLAIN_SECONDS = 0.5  # CPU time spent looking for a counterexample at nice values before taking a sampled one
 PROOF_TOTAL_SECONDS = 2.5  # CPU time of all of them together, at most (and half of --timeout)
 FINE_DIGITS = 150  # an agreement sympy cannot prove is looked at this closely (a constant kept to 38 digits)
 RECHECK_DIGITS = 90  # a disagreement is confirmed at this precision (rounding noise shrinks, real ones stay)
@@ -902,6 +903,15 @@ class _Comparer:
                     return
             except Exception:  # noqa: BLE001 - out of time: the other strategies follow
                 pass
+        trigonometric = difference is not None and difference.has(sp.tan, sp.sec, sp.csc, sp.cot)
+        if trigonometric:  # in cosines first: simplify does not see sec² u − tan² u = 1 for u = 2x − y
+            try:
+                if sympy_forms.cpu_bounded(within(), _zero_in_cos_form, difference):
+                    result.decided_by, result.proven = "numbers and sympy", True
+                    result.reason = agrees + "; the difference simplifies to 0 when written with sin and cos"
+                    return
+            except Exception:  # noqa: BLE001 - out of time: the other strategies follow
+                pass
         if difference is not None:
             quick = difference
             try:
@@ -1129,7 +1139,10 @@ class _Comparer:
         free = [name for name in self.names if name != self.implicit]
         if self.implicit or len(free) > 2:
             return None
+        give_up = time.process_time() + PLAIN_SECONDS
         for values in itertools.product(NICE_VALUES[:8], repeat=len(free)):
+            if time.process_time() > give_up:  # (sin(2πy) is 0 at most nice points: each costs a precision climb)
+                return None
             point = dict(zip(free, values))
             outcome, here, derivative, value, digits = self.compare(point, wrt, answer_function,
                                                                     wanted=EQUAL_DIGITS // 2)
@@ -1326,6 +1339,12 @@ def _zero_in_exp_form(difference) -> bool:
     import sympy as sp
 
     return sp.simplify(difference.rewrite(sp.exp)) == 0
+
+
+def _zero_in_cos_form(difference) -> bool:
+    import sympy as sp
+
+    return sp.simplify(difference.rewrite(sp.cos)) == 0
 
 
 def _quick_difference(difference):

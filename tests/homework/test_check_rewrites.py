@@ -25,6 +25,11 @@ def result_of(function, answer, wrt=None):
     ("sqrt(x^2+2x+1)", "(x+1)/|x+1|", None),
     # arccos((1 − x²)/(1 + x²)) = 2·arctan|x|: derivative 2x/(|x|(1 + x²))
     ("arccos((1-x^2)/(1+x^2))", "2x/(|x|(1+x^2))", None),
+    # ∂/∂x tan(2x − y) = 2 sec²(2x − y) (OpenStax Vol. 3 §4.3 ex. 125: simplify alone leaves sec² − tan² − 1)
+    ("tan(2x-y)", "2sec^2(2x-y)", "x"),
+    ("tan(2x-y)", "-sec^2(2x-y)", "y"),
+    ("tan(x)", "1 + tan(x)^2", None),
+    ("tan(2x-y)", "2sec^2(2x-y) - 1 + sec(2x-y)^2 - tan(2x-y)^2", "x"),  # sec² − tan² − 1 = 0 added
 ])
 def test_rewritten_differences_are_proven(function, answer, wrt):
     result = result_of(function, answer, wrt)
@@ -38,6 +43,8 @@ def test_rewritten_differences_are_proven(function, answer, wrt):
     ("tanh(wx + b)", "x sech(wx+b)", "w"),
     ("sqrt(x^2+2x+1)", "1", None),  # right for x > −1 only
     ("arccos((1-x^2)/(1+x^2))", "2/(1+x^2)", None),  # right for x > 0 only
+    ("tan(2x-y)", "sec^2(2x-y)", "x"),
+    ("tan(2x-y)", "2sec^2(2x-y) + sec(2x-y)^2 - tan(2x-y)^2", "x"),  # sec² − tan² = 1: one too many
 ])
 def test_wrong_answers_beside_them_are_rejected(function, answer, wrt):
     assert result_of(function, answer, wrt).verdict == "incorrect"
