@@ -147,10 +147,21 @@ class VmapBackend(EngineBackend):
         for v in values:
             r = self.rank(v)
             width = max(width, r if r is not None else np.ndim(v) if isinstance(v, (Tensor, list, tuple)) else 0)
+        sizes = [1] * width  # each aligned row dim's size among the operands (right-aligned)
+        for v in values:
+            r = self.rank(v)
+            shape = tuple(v.shape[1:]) if r is not None else tuple(np.shape(v))
+            for i, n in enumerate(shape[-width:] if width else ()):
+                position = width - len(shape[-width:]) + i
+                sizes[position] = max(sizes[position], n)
         out = []
         for v in values:
             r = self.rank(v)
             if r is not None and r < width:
+                if any(sizes[p] == 1 for p in range(width - r)):
+                    # the row alone sums its gradient over that added dim (0 + -0.0 is +0.0); the batch's
+                    # size-1 dim would not: one row at a time
+                    raise NotBatchable("a row broadcast over an added dim of size 1")
                 v = self._to_row_shape(v, (1,) * (width - r) + tuple(v.shape[1:]))
             out.append(v)
         return out, width

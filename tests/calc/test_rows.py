@@ -682,3 +682,13 @@ def test_batched_full_reduction_of_a_negative_zero_row_is_torchs_positive_zero()
     result = run("--rows", "-", "--", "(x).sum()", input='{"x": 0.0}\n{"x": -0.0}\n')
     assert [r["output"] for r in ndjson(result.stdout)] == [0.0, 0.0]
     assert not any(math.copysign(1, r["output"]) < 0 for r in ndjson(result.stdout))
+
+
+@pytest.mark.parametrize("expression", ["(y * (x @ x)).sum()", "(y * (x @ z)).sum()", "(y * x.sum()).sum()"])
+def test_a_row_broadcast_over_a_size_one_dim_keeps_the_zeros_sign_of_single_evaluation(tmp_path, expression):
+    # found by the property test: alone, the row sums its gradient over the added dim (0 + -0.0 = +0.0, as
+    # torch); the batch's size-1 dim did not sum, so x.grad was -0.0 in rows mode
+    path = write(tmp_path, "z.jsonl", '{"x": [0.0], "y": [0.0], "z": [0.0]}\n{"x": [0.0], "y": [-0.0], "z": [0.0]}\n')
+    used = {name: v for name, v in {"x": [0.0], "y": [-0.0], "z": [0.0]}.items() if name in expression}
+    record = ndjson(run(expression, "--rows", path).stdout)[1]
+    assert json.dumps(as_answer(record), sort_keys=True) == json.dumps(single(expression, used), sort_keys=True)
