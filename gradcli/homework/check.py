@@ -978,7 +978,9 @@ class _Comparer:
                     self._compare_in_region(region, variables[0], points)
                 if proof.proven and proof.how:
                     self.proof_how = proof.how
-                return proof.proven and self.region_difference is None
+                if proof.proven or self.region_difference is not None:
+                    return proof.proven and self.region_difference is None
+                # not proven region by region (arcsec's regions): the sign cases below may still prove it
         kinks = sorted({atom.args[0] for atom in difference.atoms(sp.Abs, sp.sign, sp.Heaviside)},
                        key=sp.default_sort_key)
         if len(variables) + len(kinks) > 4:
@@ -1005,6 +1007,9 @@ class _Comparer:
                     unfolded[sp.Heaviside(kink)] = sp.Integer(1 if sign > 0 else 0)
                 positive = {symbols[name]: sign * sp.Symbol(name, positive=True)
                             for name, sign in zip(variables, signs)}
+                if any((kink.subs(positive).is_negative if sign > 0 else kink.subs(positive).is_positive)
+                       for kink, sign in zip(kinks, signs[len(variables):])):
+                    continue  # no point has these signs (|t| taken as −t while t > 0)
                 if not self.implicit and function.subs(positive).is_extended_real is False:
                     continue  # the function is not real anywhere in this case (ln x for x < 0)
                 for branch in branches:

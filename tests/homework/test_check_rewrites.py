@@ -30,6 +30,9 @@ def result_of(function, answer, wrt=None):
     ("tan(2x-y)", "-sec^2(2x-y)", "y"),
     ("tan(x)", "1 + tan(x)^2", None),
     ("tan(2x-y)", "2sec^2(2x-y) - 1 + sec(2x-y)^2 - tan(2x-y)^2", "x"),  # sec² − tan² − 1 = 0 added
+    # d/dt ¼ arcsec²(t/2) = arcsec(t/2)/(|t|√(t² − 4)) (OpenStax Vol. 1 §3.7): by the signs of t, whose case
+    # |t| = −t for t > 0 has no point (it was taken, and refused the proof, after the merge)
+    ("1/4(sec^-1(t/2))^2", "sec^-1(t/2)/(|t|sqrt(t^2-4))", "t"),
 ])
 def test_rewritten_differences_are_proven(function, answer, wrt):
     result = result_of(function, answer, wrt)
@@ -45,6 +48,7 @@ def test_rewritten_differences_are_proven(function, answer, wrt):
     ("arccos((1-x^2)/(1+x^2))", "2/(1+x^2)", None),  # right for x > 0 only
     ("tan(2x-y)", "sec^2(2x-y)", "x"),
     ("tan(2x-y)", "2sec^2(2x-y) + sec(2x-y)^2 - tan(2x-y)^2", "x"),  # sec² − tan² = 1: one too many
+    ("1/4(sec^-1(t/2))^2", "sec^-1(t/2)/(t sqrt(t^2-4))", "t"),  # right for t > 2 only
 ])
 def test_wrong_answers_beside_them_are_rejected(function, answer, wrt):
     assert result_of(function, answer, wrt).verdict == "incorrect"
