@@ -1215,8 +1215,33 @@ class _Comparer:
             result.verdict, result.decided_by = "incorrect", "sympy"
             result.counterexample = {"point": point, "expected": value, "derivative": derivative}
             result.reason = why + " in floats; evaluated exactly, the answer and the derivative differ"
+        elif self._by_regions(result, expected - result.derivative, symbols, timeout, why):
+            return
         else:
             result.verdict, result.reason = "undecided", why + "; sympy could not simplify the difference to 0"
+
+    def _by_regions(self, result: PartialCheck, difference, symbols, timeout: float, why: str) -> bool:
+        """Where the numbers had no point to compare (the derivative is 0 at every sampled point, as the
+        answer): the proof region by region, and the numbers at each region's point (|x² − 10⁻⁶| − x² has
+        derivative −4x for |x| < 10⁻³, and 0 elsewhere).  Whether it decided."""
+        self.answer_function = bounds.bounded_function(result.answer.tree, self.names)
+        self.wrt, self.region_difference, self.proof_how = result.wrt, None, None
+        proven = self._zero_by_cases(difference, [], symbols, min(PROOF_SECONDS, timeout / 3))
+        if self.region_difference is not None:
+            point, derivative, value = self.region_difference
+            result.verdict, result.decided_by, result.proven = "incorrect", "numbers", None
+            result.counterexample = {"point": _plain(point), **_differing_values(value, derivative)} \
+                if value is not None else {"point": _plain(point), "expected": None, "derivative": _number(derivative)}
+            where = ", ".join(f"{k} = {float(v):g}" for k, v in point.items())
+            result.reason = why + (f"; they differ at {where}" if value is not None else
+                                   f"; your answer is undefined at {where}, where the derivative is defined")
+            return True
+        if proven:
+            result.verdict, result.decided_by, result.proven = "correct", "sympy", True
+            result.reason = why + "; the difference simplifies to 0 on each part of the domain" + \
+                (f" ({self.proof_how})" if self.proof_how else "")
+            return True
+        return False
 
 
 _SCAN = sorted({s * v for v in (0.01, 0.1, 0.25, 0.5, 1, 1.5, 2, 3, 5, 10, 30, 100, 1000, 10**4, 10**6)
