@@ -107,3 +107,12 @@ def test_words_in_text_are_an_error_not_a_product_of_letters():
     # `2x \text{ for all } x` was read 2·x·f·o·r·a·l·l·x
     with pytest.raises(ParseError, match=r"does not read the words in \\text"):
         check_derivative("x^2", [r"2x \text{ for all } x"])
+
+
+# Found by review: the derivative operator typed into the function (`check "\frac{d}{dx}\left(x^2\right)"`,
+# `check "d/dx (x^2)" --expect 2x --wrt x`) was read as the product (d/d)·x·x², so 2x was called incorrect
+# ("the derivative is 3x²"); it is an error saying what to give instead
+@pytest.mark.parametrize("function", [r"\frac{d}{dx}\left(x^2\right)", "d/dx (x^2)", "(d/dx) x^2", "d/dt[t^2]"])
+def test_the_derivative_operator_in_the_function_is_an_error(function):
+    with pytest.raises(ParseError, match="is the derivative, not part of the function"):
+        check_derivative(function, ["2x"], wrt="x" if "x" in function else "t")
