@@ -17,7 +17,7 @@ _GREEK = {"alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": 
           "chi": "χ", "psi": "ψ", "omega": "ω"}
 _SYMBOLS = {"cdot": "*", "times": "*", "ast": "*", "div": "/", "lvert": "|", "rvert": "|", "vert": "|", "mid": "|",
             "lbrace": "(", "rbrace": ")", "{": "(", "}": ")", "lparen": "(", "rparen": ")", "lbrack": "[",
-            "rbrack": "]", "|": "|", "prime": "'", "partial": "∂", "nabla": "∇", "infty": "oo"}
+            "rbrack": "]", "|": "|", "prime": "'", "partial": "∂", "nabla": "∇"}  # \infty: an error (was read o·o)
 _SPACES = frozenset({",", ";", ":", "!", " ", "quad", "qquad", "displaystyle", "textstyle", "limits"})
 _SIZES = frozenset({"left", "right", "big", "Big", "bigg", "Bigg", "bigl", "bigr", "Bigl", "Bigr", "biggl", "biggr",
                     "Biggl", "Biggr", "middle"})

@@ -304,10 +304,16 @@ def _by_derivative_and_point(expr, x, region: Region, t) -> bool:
     return False
 
 
-def zero_on_domain(difference, function, x) -> RegionProof:
+def zero_on_domain(difference, function, x, also=()) -> RegionProof:
     """Prove `difference` (answer − derivative) is 0 on every region where `function` is real.  Unsupported
-    when the cuts cannot be found exactly."""
-    found = regions([difference, function], x)
+    when the cuts cannot be found exactly.  `also`: more expressions whose cuts cut the line (the answer's
+    parts, which sympy may have cancelled in the difference), left out when their cuts cannot be found."""
+    try:
+        found = regions([difference, function, *also], x)
+    except Unsupported:
+        if not also:
+            raise
+        found = regions([difference, function], x)
     t = sp.Symbol("t", positive=True)
     inside = []
     for region in found:

@@ -152,3 +152,25 @@ def test_a_zero_derivative_proven_zero_on_each_region():
     # arctan u + arctan(1/u) is constant on each side of u = 0 (derivative 0 there): the answer 0 is right
     result = result_of("atan(x^2 - 1/1000000) + atan(1/(x^2 - 1/1000000))", "0")
     assert result.verdict == "correct" and result.proven is True, result.reason
+
+
+# Found by review.  sympy cancels ln(u) − ln(u) and 0·ln(u) in the difference, so the regions were cut only for
+# the function and the proof said 0: 2x + ln(x² − 10⁻⁶) − ln(x² − 10⁻⁶) was 'correct, proven' for (x²)', though
+# it is undefined for |x| < 10⁻³ where 2x is defined (the same answer with ln(x) is rejected: its undefined
+# part is wide enough for the sampled points).  The answer's parts are cut on their own now.
+@pytest.mark.parametrize("answer", [
+    "2x + ln(x^2 - 1/1000000) - ln(x^2 - 1/1000000)",
+    "2x + sqrt(x^2 - 1/1000000) - sqrt(x^2 - 1/1000000)",
+    "2x + 0 ln(x^2 - 1/1000000)",
+    "2x + sqrt(x^2 - 1/1000000)^2 - x^2 + 1/1000000",
+])
+def test_an_answer_undefined_where_sympy_cancels_it_is_rejected(answer):
+    result = result_of("x^2", answer)
+    assert result.verdict == "incorrect" and abs(result.counterexample["point"]["x"]) < 1e-3, result.reason
+    assert result.counterexample["expected"] is None  # the answer has no value there; the derivative has
+
+
+def test_an_answer_with_parts_defined_everywhere_is_still_proven():
+    # the same parts, defined on the whole line (x² + 10⁻⁶ > 0): 2x + ln(u) − ln(u) = 2x everywhere
+    result = result_of("x^2", "2x + ln(x^2 + 1/1000000) - ln(x^2 + 1/1000000)")
+    assert result.verdict == "correct" and result.proven is True, result.reason

@@ -57,6 +57,7 @@ def test_second_order_leibniz_in_latex():
     (r"\frac{x}{1", "not closed"),
     ("x + \\", "ends the expression"),
     (r"\frac{x}", "missing its argument"),
+    (r"x + \infty", r"does not read the LaTeX command \\infty"),  # was read as x + o·o
 ])
 def test_what_it_cannot_read_is_an_error_naming_it(text, message):
     with pytest.raises(ParseError, match=message):
