@@ -1243,6 +1243,10 @@ class _Comparer:
         if difference == 0:
             result.verdict, result.decided_by, result.proven = "correct", "sympy", True
             result.reason = why + "; the difference simplifies to 0"
+            self.answer_function = bounds.bounded_function(result.answer.tree, self.names)
+            self.wrt, self.region_difference = result.wrt, None
+            self.answer_pieces = _answer_pieces(result.answer.tree, symbols.all())
+            self._undefined_where_cancelled(result, symbols, [])
         elif difference.is_number and difference.is_zero is False:
             result.verdict, result.decided_by = "incorrect", "sympy"
             result.reason = why + f"; the difference simplifies to the constant {sp.sstr(difference)}, not 0"

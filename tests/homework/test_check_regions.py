@@ -174,3 +174,10 @@ def test_an_answer_with_parts_defined_everywhere_is_still_proven():
     # the same parts, defined on the whole line (x² + 10⁻⁶ > 0): 2x + ln(u) − ln(u) = 2x everywhere
     result = result_of("x^2", "2x + ln(x^2 + 1/1000000) - ln(x^2 + 1/1000000)")
     assert result.verdict == "correct" and result.proven is True, result.reason
+
+
+def test_where_no_point_could_be_compared_a_cancelled_undefined_part_is_found_too():
+    # (arctan x + arctan(1/x))' = 0 for x ≠ 0; ln(x² − 10⁻⁶) − ln(x² − 10⁻⁶) is undefined for |x| < 10⁻³
+    result = result_of("atan(x) + atan(1/x)", "ln(x^2 - 1/1000000) - ln(x^2 - 1/1000000)")
+    assert result.verdict == "incorrect" and abs(result.counterexample["point"]["x"]) < 1e-3, result.reason
+    assert result_of("atan(x) + atan(1/x)", "0").verdict == "correct"
