@@ -573,6 +573,7 @@ class _Comparer:
         self.literals = sorted(v for v in _literals(tree) if v != 0)
         self._cache: dict = {}
         self.answer_function = self.wrt = self.region_difference = self.proof_how = None  # (_prove's answer)
+        self.answer_pieces = ()  # the answer's parts on their own, for their cuts (see _answer_pieces)
 
     # points --------------------------------------------------------------------------------------------
     def candidates(self, extra_literals=frozenset()):
@@ -847,6 +848,8 @@ class _Comparer:
             return
         if len(points) >= MIN_POINTS:
             self._prove(result, timeout, symbols, points, answer_function)
+            if result.verdict == "correct":
+                self._undefined_where_cancelled(result, symbols, points)
             return
         self._by_sympy(result, timeout, symbols, len(points))
 
@@ -862,6 +865,7 @@ class _Comparer:
         agrees = f"equal to {EQUAL_DIGITS}+ significant digits at all {len(points)} points of the domain tried"
         result.verdict, result.decided_by, result.reason, result.proven = "correct", "numbers", agrees, False
         self.answer_function, self.wrt, self.region_difference = answer_function, result.wrt, None
+        self.answer_pieces = _answer_pieces(result.answer.tree, symbols.all())
         self.proof_how = None
         budget = min(PROOF_SECONDS, timeout / 3)
         end = time.process_time() + min(PROOF_TOTAL_SECONDS, timeout / 2)  # every strategy together
@@ -949,6 +953,38 @@ class _Comparer:
             return
         result.reason = agrees + " (not proven: sympy could not simplify the difference to 0 in time)"
 
+    def _undefined_where_cancelled(self, result: PartialCheck, symbols, points) -> None:
+        """A proven or agreeing answer of one variable whose parts are undefined on a narrow region no sampled
+        point fell in, cancelled in sympy's difference (2x + ln(x² − 10⁻⁶) − ln(x² − 10⁻⁶) against (x²)':
+        undefined for |x| < 10⁻³, where the derivative is defined): the numbers at each region's point."""
+        if self.implicit or len(self.names) != 1 or not self.answer_pieces or self.region_difference is not None:
+            return
+        from gradcli.verify import sympy_forms, zero_proofs
+
+        x = symbols[self.names[0]]
+        try:
+            function = _real_sympy(self.tree, symbols.all())
+            found = sympy_forms.cpu_bounded(min(PROOF_SECONDS, 1.0), zero_proofs.regions,
+                                            [function, *self.answer_pieces], x)
+        except Exception:  # noqa: BLE001 - cuts not exact, or out of time: nothing more to look at
+            return
+        for region in found:
+            if zero_proofs.real_at(function, x, region.point) is False:
+                continue
+            self._compare_in_region(region, self.names[0], points)
+        if self.region_difference is None:
+            return
+        point, derivative, value = self.region_difference
+        where = ", ".join(f"{k} = {float(v):g}" for k, v in point.items())
+        result.verdict, result.decided_by, result.proven = "incorrect", "numbers", None
+        if value is None:
+            result.counterexample = {"point": _plain(point), "expected": None, "derivative": _number(derivative)}
+            result.reason = (f"your answer is undefined on a part of the domain no point fell in, where the "
+                             f"derivative is defined ({where}); sympy's form of it cancels what is undefined")
+        else:
+            result.counterexample = {"point": _plain(point), **_differing_values(value, derivative)}
+            result.reason = f"they agree at all {len(points)} points tried, but differ where no point fell ({where})"
+
     def _zero_by_cases(self, difference, points, symbols, budget: float) -> bool:
         """sympy's proof by cases, as a student argues |x|' = x/|x|.  One variable: on every region of the
         line where the function is defined, cut exactly where anything in it changes its nature (see
@@ -966,7 +1002,8 @@ class _Comparer:
             x = symbols[variables[0]]
             try:
                 function = _real_sympy(self.tree, symbols.all())
-                proof = sympy_forms.cpu_bounded(budget, zero_proofs.zero_on_domain, difference, function, x)
+                proof = sympy_forms.cpu_bounded(budget, zero_proofs.zero_on_domain, difference, function, x,
+                                                self.answer_pieces)
             except zero_proofs.Unsupported:
                 proof = None
             except Exception:  # noqa: BLE001 - out of time or sympy failing: not proven
@@ -1224,6 +1261,10 @@ class _Comparer:
         if difference == 0:
             result.verdict, result.decided_by, result.proven = "correct", "sympy", True
             result.reason = why + "; the difference simplifies to 0"
+            self.answer_function = bounds.bounded_function(result.answer.tree, self.names)
+            self.wrt, self.region_difference = result.wrt, None
+            self.answer_pieces = _answer_pieces(result.answer.tree, symbols.all())
+            self._undefined_where_cancelled(result, symbols, [])
         elif difference.is_number and difference.is_zero is False:
             result.verdict, result.decided_by = "incorrect", "sympy"
             result.reason = why + f"; the difference simplifies to the constant {sp.sstr(difference)}, not 0"
@@ -1233,8 +1274,34 @@ class _Comparer:
             result.verdict, result.decided_by = "incorrect", "sympy"
             result.counterexample = {"point": point, "expected": value, "derivative": derivative}
             result.reason = why + " in floats; evaluated exactly, the answer and the derivative differ"
+        elif self._by_regions(result, expected - result.derivative, symbols, timeout, why):
+            return
         else:
             result.verdict, result.reason = "undecided", why + "; sympy could not simplify the difference to 0"
+
+    def _by_regions(self, result: PartialCheck, difference, symbols, timeout: float, why: str) -> bool:
+        """Where the numbers had no point to compare (the derivative is 0 at every sampled point, as the
+        answer): the proof region by region, and the numbers at each region's point (|x² − 10⁻⁶| − x² has
+        derivative −4x for |x| < 10⁻³, and 0 elsewhere).  Whether it decided."""
+        self.answer_function = bounds.bounded_function(result.answer.tree, self.names)
+        self.wrt, self.region_difference, self.proof_how = result.wrt, None, None
+        self.answer_pieces = _answer_pieces(result.answer.tree, symbols.all())
+        proven = self._zero_by_cases(difference, [], symbols, min(PROOF_SECONDS, timeout / 3))
+        if self.region_difference is not None:
+            point, derivative, value = self.region_difference
+            result.verdict, result.decided_by, result.proven = "incorrect", "numbers", None
+            result.counterexample = {"point": _plain(point), **_differing_values(value, derivative)} \
+                if value is not None else {"point": _plain(point), "expected": None, "derivative": _number(derivative)}
+            where = ", ".join(f"{k} = {float(v):g}" for k, v in point.items())
+            result.reason = why + (f"; they differ at {where}" if value is not None else
+                                   f"; your answer is undefined at {where}, where the derivative is defined")
+            return True
+        if proven:
+            result.verdict, result.decided_by, result.proven = "correct", "sympy", True
+            result.reason = why + "; the difference simplifies to 0 on each part of the domain" + \
+                (f" ({self.proof_how})" if self.proof_how else "")
+            return True
+        return False
 
 
 _SCAN = sorted({s * v for v in (0.01, 0.1, 0.25, 0.5, 1, 1.5, 2, 3, 5, 10, 30, 100, 1000, 10**4, 10**6)
@@ -1270,6 +1337,24 @@ def _has_odd_root(tree) -> bool:
             return True
     return any(_has_odd_root(part) for part in tree[1:] if isinstance(part, tuple) and part and
                isinstance(part[0], str)) or (tree[0] == "call" and any(_has_odd_root(a) for a in tree[2]))
+
+
+def _answer_pieces(tree, symbols) -> tuple:
+    """Each function call, quotient and power of the answer in sympy on its own: where they are undefined
+    is cut even when sympy cancels them in the whole (2x + ln(x² − 10⁻⁶) − ln(x² − 10⁻⁶) is 2x to sympy,
+    undefined for |x| < 10⁻³), so the numbers look there."""
+    pieces, stack = [], [tree]
+    while stack and len(pieces) < 40:
+        node = stack.pop()
+        if node[0] in ("call", "div", "pow"):
+            try:
+                pieces.append(_real_sympy(node, symbols))
+            except Exception:  # noqa: BLE001 - a part sympy cannot build adds no cuts
+                pass
+        stack.extend(child for child in node[1:] if isinstance(child, tuple) and child and isinstance(child[0], str))
+        if node[0] == "call":
+            stack.extend(node[2])
+    return tuple(pieces)
 
 
 def _real_sympy(tree, symbols):

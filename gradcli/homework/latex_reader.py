@@ -17,11 +17,13 @@ _GREEK = {"alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": 
           "chi": "χ", "psi": "ψ", "omega": "ω"}
 _SYMBOLS = {"cdot": "*", "times": "*", "ast": "*", "div": "/", "lvert": "|", "rvert": "|", "vert": "|", "mid": "|",
             "lbrace": "(", "rbrace": ")", "{": "(", "}": ")", "lparen": "(", "rparen": ")", "lbrack": "[",
-            "rbrack": "]", "|": "|", "prime": "'", "partial": "∂", "nabla": "∇", "infty": "oo"}
+            "rbrack": "]", "|": "|", "prime": "'", "partial": "∂", "nabla": "∇"}  # \infty: an error (was read o·o)
 _SPACES = frozenset({",", ";", ":", "!", " ", "quad", "qquad", "displaystyle", "textstyle", "limits"})
 _SIZES = frozenset({"left", "right", "big", "Big", "bigg", "Bigg", "bigl", "bigr", "Bigl", "Bigr", "biggl", "biggr",
                     "Biggl", "Biggr", "middle"})
 _FRACTIONS = frozenset({"frac", "dfrac", "tfrac", "cfrac"})
+_PROSE = frozenset({"text", "textrm"})  # words in these are prose (\text{ for all }), never a product of letters
+_NAMED = frozenset("arcsinh arccosh arctanh arsech arcsch arcoth sgn sign abs exp log10 log2".split())
 _WRAPPERS = frozenset({"operatorname", "mathrm", "text", "textrm", "mathit", "mathbf", "boldsymbol", "mathsf"})
 
 
@@ -30,21 +32,39 @@ def is_latex(text: str) -> bool:
 
 
 # \frac{dy}{dx}, \frac{d^2y}{dx^2}, \frac{\partial f}{\partial x}, \frac{d}{dx}: Leibniz's notation, not a division
-_LEIBNIZ = re.compile(r"\\[dtc]?frac\s*\{\s*(d|∂|\\partial)\s*(\^\s*\{?\s*\d\s*\}?)?\s*([^{}\\]*)\}"
-                      r"\s*\{\s*((?:(?:d|∂|\\partial)\s*[^{}\\\s^]+\s*(?:\^\s*\{?\s*\d\s*\}?)?\s*)+)\}")
+_LEIBNIZ = re.compile(r"\\[dtc]?frac\s*\{\s*(d|∂|\\partial)\s*(\^\s*\{?\s*\d\s*\}?)?\s*((?:[^{}\\]|\\[A-Za-z]+)*)\}"
+                      r"\s*\{\s*((?:(?:d|∂|\\partial)\s*(?:[^{}\\\s^]+|\\[A-Za-z]+)\s*(?:\^\s*\{?\s*\d\s*\}?)?\s*)+)\}")
+
+
+def _greek_letters(text: str) -> str:
+    return _GREEK_COMMAND.sub(lambda m: "∂" if m.group(1) == "partial" else _GREEK.get(m.group(1), m.group(0)), text)
 
 
 def _leibniz(match: re.Match) -> str:
+    if any(name not in _GREEK and name != "partial" for name in _GREEK_COMMAND.findall(match.group(0)[1:])[1:]):
+        return match.group(0)  # \frac{d}{dx}\sin ...: not one of Leibniz's quotients (handled as a fraction)
     power = re.sub(r"[\s{}]", "", match.group(2) or "")
-    bottom = re.sub(r"[{}\s]", "", match.group(4).replace("\\partial", "∂"))
+    bottom = re.sub(r"[{}\s]", "", _greek_letters(match.group(4)))
     top = "∂" if "partial" in match.group(1) else match.group(1)
-    return f"{top}{power}{match.group(3).strip()}/{bottom.strip()} "
+    return f"{top}{power}{_greek_letters(match.group(3)).strip()}/{bottom.strip()} "
+
+
+# an upright d (\mathrm{d}x, \text{d}y) is the d of a differential; a prime as a superscript (f^{\prime}) a '
+_UPRIGHT_D = re.compile(r"\\(?:mathrm|text|textrm|operatorname)\s*\{\s*d\s*\}")
+_PRIME = re.compile(r"\^\s*(?:\{\s*((?:\\prime\s*)+)\}|(\\prime))")
+# \frac{dr}{d\theta}: a Greek variable in Leibniz's notation, as the letter the reader knows
+_GREEK_COMMAND = re.compile(r"\\([A-Za-z]+)")
+
+
+def _primes(match: re.Match) -> str:
+    return "'" * (match.group(0).count("\\prime"))
 
 
 def to_homework(text: str) -> str:
     """The homework notation `text` stands for (unchanged when it has no backslash command)."""
     if not is_latex(text):
         return text
+    text = _PRIME.sub(_primes, _UPRIGHT_D.sub("d", text))
     return _convert(_LEIBNIZ.sub(_leibniz, text), 0, text, stop=None)[0]
 
 
@@ -98,6 +118,23 @@ def _argument(text: str, i: int, source: str) -> tuple[str, int]:
     return text[i], i + 1
 
 
+def _function(name: str, text: str, i: int, source: str) -> tuple[str, int]:
+    r"""\sin, \ln ... with their scripts (\sin^{-1}, \log_{10}) and an argument in braces (\sin{x},
+    \cos^2{x}) as the reader writes them: sin^{-1}, log_{10}, sin(x).  A bare argument (\sin x,
+    \sin 2\pi x) is left to the reader, kept apart from the name."""
+    out = " " + name
+    while i < len(text) and text[i] in "^_":
+        mark = text[i]
+        script, i = _argument(text, i + 1, source)
+        out += mark + "{" + script + "}"
+        while i < len(text) and text[i] == " ":
+            i += 1
+    if i < len(text) and text[i] == "{":
+        body, i = _convert(text, i + 1, source, stop="}")
+        return out + "(" + body + ")", i
+    return out + (" " if i < len(text) and text[i].isalnum() else ""), i
+
+
 def _expand(name: str, text: str, i: int, source: str) -> tuple[str, int]:
     """The plain text of command `name` whose arguments start at i, and the index after them."""
     if name in _FRACTIONS:
@@ -117,12 +154,19 @@ def _expand(name: str, text: str, i: int, source: str) -> tuple[str, int]:
         body, i = _argument(text, i, source)
         return (f"sqrt({body})" if index is None else f"(({body})^(1/({index})))"), i
     if name in _WRAPPERS:
-        return _argument(text, i, source)
-    spaced = i < len(text) and text[i].isalnum()  # \sin x, \theta t: keep the words apart
+        body, i = _argument(text, i, source)
+        words = [w for w in re.findall(r"[^\W\d_]{2,}", body) if w not in _FUNCTIONS | _NAMED]
+        if name in _PROSE and words:  # \text{ for all } x: words, not a formula; never read as a product
+            raise ParseError(f"gradcli does not read the words in \\{name}{{{body}}}", source=source,
+                             hint="give the formula alone")
+        return body, i
+    if name.isalpha():  # TeX drops the spaces after a command word: \sin\pi x is sin(πx), \pi x is πx
+        while i < len(text) and text[i] == " ":
+            i += 1
     if name in _FUNCTIONS:
-        return " " + name + (" " if spaced else ""), i
+        return _function(name, text, i, source)
     if name in _GREEK:
-        return " " + _GREEK[name] + (" " if spaced else ""), i
+        return _GREEK[name], i
     if name in _SYMBOLS:
         return _SYMBOLS[name], i
     if name in _SIZES:

@@ -105,12 +105,21 @@ class Reading:
         return to_sympy(tree, symbols)
 
 
+_LEADING_OPERATOR = re.compile(r"\s*\(?\s*((?P<d>d|∂)\s*(?:\^?\d|[²³])?\s*/\s*(?P=d)\s*[A-Za-zα-ω]\s*(?:\^?\d|[²³])?)"
+                               r"\s*\)?(?=\s*\S)")
+
+
 def read_homework(text: str, variables=(), limits: Limits | None = None, allow_equation: bool = False) -> Reading:
     """Read `text` in homework notation.  `variables`: multi-letter variable names declared by the user."""
     limits = limits or Limits()
     if len(text) > limits.max_length:
         raise ParseError(f"the expression is longer than {limits.max_length} characters", source=text[:80] + "…")
     text = latex_reader.to_homework(text)
+    operator = _LEADING_OPERATOR.match(text)
+    if operator is not None:  # d/dx (x^2) read as (d/d)·x·x² would be a product with a variable d
+        raise ParseError(f"{operator.group(1)} here is the derivative, not part of the function",
+                         source=text, span=operator.span(1),
+                         hint="give the function alone (x^2); an answer may say d/dx(x^2) = 2x")
     parser = _Parser(text, frozenset(variables), limits)
     tree = parser.parse(allow_equation)
     return Reading(text, tree, parser.variables, parser.notes)

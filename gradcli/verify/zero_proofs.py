@@ -88,7 +88,7 @@ def cut_arguments(expr, x) -> list:
             elif not (exponent.is_Integer and exponent >= 0):
                 found.append(base)  # a pole, or a root whose radicand's sign matters
             continue
-        if isinstance(node, _KINKS):
+        if isinstance(node, (*_KINKS, sp.DiracDelta)):  # δ(u): 0 wherever u ≠ 0 (sign's derivative)
             found.append(node.args[0])
         elif isinstance(node, (sp.Max, sp.Min)):
             found += [a - b for k, a in enumerate(node.args) for b in node.args[k + 1:]]
@@ -229,7 +229,7 @@ def real_at(expr, x, value) -> bool | None:
 
 
 def unfold_kinks(expr, x, value):
-    """`expr` with |u|, sign(u), H(u) replaced by their values on the region holding x = value."""
+    """`expr` with |u|, sign(u), H(u), δ(u) replaced by their values on the region holding x = value."""
     replaced = {}
     for node in expr.atoms(*_KINKS):
         sign = sp.sign(node.args[0].subs(x, value))
@@ -238,6 +238,10 @@ def unfold_kinks(expr, x, value):
         u = node.args[0]
         replaced[node] = sign * u if isinstance(node, sp.Abs) else sign if isinstance(node, sp.sign) else \
             sp.Integer(1 if sign > 0 else 0)
+    for node in expr.atoms(sp.DiracDelta):  # δ(u) and its derivatives are 0 where u ≠ 0
+        if sp.sign(node.args[0].subs(x, value)) not in (1, -1):
+            raise Unsupported("a delta's argument at the region's point")
+        replaced[node] = sp.Integer(0)
     for node in expr.atoms(sp.Max, sp.Min):
         values = [a.subs(x, value) for a in node.args]
         pick = max if isinstance(node, sp.Max) else min
@@ -300,10 +304,16 @@ def _by_derivative_and_point(expr, x, region: Region, t) -> bool:
     return False
 
 
-def zero_on_domain(difference, function, x) -> RegionProof:
+def zero_on_domain(difference, function, x, also=()) -> RegionProof:
     """Prove `difference` (answer − derivative) is 0 on every region where `function` is real.  Unsupported
-    when the cuts cannot be found exactly."""
-    found = regions([difference, function], x)
+    when the cuts cannot be found exactly.  `also`: more expressions whose cuts cut the line (the answer's
+    parts, which sympy may have cancelled in the difference), left out when their cuts cannot be found."""
+    try:
+        found = regions([difference, function, *also], x)
+    except Unsupported:
+        if not also:
+            raise
+        found = regions([difference, function], x)
     t = sp.Symbol("t", positive=True)
     inside = []
     for region in found:

@@ -118,3 +118,66 @@ def test_functions_whose_cuts_are_not_exact_are_left_to_other_strategies():
         zero_proofs.regions([sp.tan(x)], x)
     with pytest.raises(zero_proofs.Unsupported):
         zero_proofs.regions([sp.Abs(x ** 5 - x - 1)], x)  # a root sympy cannot write in radicals
+
+
+# Found by review.  sign's derivative holds sympy's δ(u), which is 0 on every region where u ≠ 0: the regions
+# took it for a function they could not cut, so x²·sgn(x − 10⁻³) against 2|x| ended 'agrees, not proven'
+# though the derivative 2x·sgn(x − 10⁻³) is −2x ≠ 2|x| = 2x on 0 < x < 10⁻³ (no sampled point there).
+def test_sign_in_the_function_its_delta_is_zero_on_each_region():
+    wrong = result_of("x^2 sign(x - 1/1000)", "2 abs(x)")
+    assert wrong.verdict == "incorrect" and 0 < wrong.counterexample["point"]["x"] < 1e-3, wrong.reason
+    # by hand: on 0 < x < 10⁻³, 2x·sgn(x − 10⁻³) = −2x, 2|x| = 2x: they differ by 4x
+    x0 = wrong.counterexample["point"]["x"]
+    assert wrong.counterexample["expected"] == pytest.approx(2 * x0) and \
+        wrong.counterexample["derivative"] == pytest.approx(-2 * x0)
+    right = result_of("x^2 sign(x - 1/1000)", "2x sign(x - 1/1000)")
+    assert right.verdict == "correct" and right.proven is True, right.reason
+
+
+# Found by review.  Where the derivative is 0 at every sampled point, as the answer (no point could be compared
+# in digits), only sympy's simplify was tried: |x² − 10⁻⁶| − x² has derivative 2x·sgn(x² − 10⁻⁶) − 2x, which is
+# −4x ≠ 0 for |x| < 10⁻³, and the answer 0 ended 'undecided'; now the numbers at each region's point show it.
+@pytest.mark.parametrize("function, answer", [
+    ("abs(x^2 - 1/1000000) - x^2", "0"),
+    ("sqrt((x^2 - 1/1000000)^2) - x^2", "0"),
+    # arctan u + arctan(1/u) = (π/2)·sgn(u): derivative 0 for u ≠ 0, so sgn(u) − 1 (= −2 for |x| < 10⁻³) is wrong
+    ("atan(x^2 - 1/1000000) + atan(1/(x^2 - 1/1000000))", "sign(x^2 - 1/1000000) - 1"),
+])
+def test_a_zero_derivative_almost_everywhere_still_compared_on_each_region(function, answer):
+    result = result_of(function, answer)
+    assert result.verdict == "incorrect" and abs(result.counterexample["point"]["x"]) < 1e-3, result.reason
+
+
+def test_a_zero_derivative_proven_zero_on_each_region():
+    # arctan u + arctan(1/u) is constant on each side of u = 0 (derivative 0 there): the answer 0 is right
+    result = result_of("atan(x^2 - 1/1000000) + atan(1/(x^2 - 1/1000000))", "0")
+    assert result.verdict == "correct" and result.proven is True, result.reason
+
+
+# Found by review.  sympy cancels ln(u) − ln(u) and 0·ln(u) in the difference, so the regions were cut only for
+# the function and the proof said 0: 2x + ln(x² − 10⁻⁶) − ln(x² − 10⁻⁶) was 'correct, proven' for (x²)', though
+# it is undefined for |x| < 10⁻³ where 2x is defined (the same answer with ln(x) is rejected: its undefined
+# part is wide enough for the sampled points).  The answer's parts are cut on their own now.
+@pytest.mark.parametrize("answer", [
+    "2x + ln(x^2 - 1/1000000) - ln(x^2 - 1/1000000)",
+    "2x + sqrt(x^2 - 1/1000000) - sqrt(x^2 - 1/1000000)",
+    "2x + 0 ln(x^2 - 1/1000000)",
+    "2x + sqrt(x^2 - 1/1000000)^2 - x^2 + 1/1000000",
+])
+def test_an_answer_undefined_where_sympy_cancels_it_is_rejected(answer):
+    result = result_of("x^2", answer)
+    assert result.verdict == "incorrect" and abs(result.counterexample["point"]["x"]) < 1e-3, result.reason
+    assert result.counterexample["expected"] is None  # the answer has no value there; the derivative has
+
+
+def test_an_answer_with_parts_defined_everywhere_is_still_proven():
+    # the same parts, defined on the whole line (x² + 10⁻⁶ > 0): 2x + ln(u) − ln(u) = 2x everywhere
+    result = result_of("x^2", "2x + ln(x^2 + 1/1000000) - ln(x^2 + 1/1000000)")
+    assert result.verdict == "correct" and result.proven is True, result.reason
+
+
+def test_where_no_point_could_be_compared_a_cancelled_undefined_part_is_found_too():
+    # (arctan x + arctan(1/x))' = 0 for x ≠ 0; ln(x² − 10⁻⁶) − ln(x² − 10⁻⁶) is undefined for |x| < 10⁻³
+    result = result_of("atan(x) + atan(1/x)", "ln(x^2 - 1/1000000) - ln(x^2 - 1/1000000)")
+    assert result.verdict == "incorrect" and abs(result.counterexample["point"]["x"]) < 1e-3, result.reason
+    assert result_of("atan(x) + atan(1/x)", "0").verdict == "correct"
