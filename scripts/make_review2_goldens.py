@@ -4,6 +4,10 @@ engine found wrong (tests/engine/test_review2_goldens.py).  Dev-only: the test s
 - logsumexp (float64): its sum of exp(x - max) in ATen's order (numpy's np.sum differed by an ulp on about two
   cases in three over dims of 2-D/3-D tensors and their permuted/sliced views), with the gradient for a weighted
   sum of the result.
+- add/sub with alpha: alpha * other in the result dtype, fused with the add as torch's vectorised kernel
+  (add(float64 x, 0.001, alpha=2) was computed with 0.001 * 2 in float32), and torch.sub(number, tensor, alpha=)
+  (alpha was ignored: value and gradient wrong).  Lengths of whole vectors (16, 32, 64 elements) only: below two
+  vectors torch's scalar loop rounds some elements twice, which gradcli does not model.
 
     python scripts/make_review2_goldens.py
 """
@@ -45,8 +49,37 @@ def logsumexp_cases() -> list:
     return cases
 
 
+def alpha_cases() -> list:
+    rng = np.random.default_rng(2714)
+    cases = []
+    for dtype in ("float32", "float64"):
+        for n in (16, 32, 64):
+            for other_kind in ("tensor", "number"):
+                for op in ("add", "sub"):
+                    alpha = float(rng.choice([0.1, -0.7, 3.3, 1 / 3, 1e-3]))
+                    a = rng.standard_normal(n).astype(dtype)
+                    b = rng.standard_normal(n).astype(dtype)
+                    other = torch.tensor(b) if other_kind == "tensor" else float(b[0])
+                    out = getattr(torch, op)(torch.tensor(a), other, alpha=alpha)
+                    listed = _listed(b) if other_kind == "tensor" else float(b[0])
+                    cases.append({"op": op, "dtype": dtype, "a": _listed(a), "other": listed, "alpha": alpha,
+                                  "out": _listed(out.numpy())})
+    return cases
+
+
+def rsub_alpha_cases() -> list:
+    cases = []
+    for number, alpha, values in ((-1, 0.5, [0.7, 1.5]), (2.5, 3, [0.1, -4.0, 2.0]), (0.001, -0.25, [1.0])):
+        b = torch.tensor(values, dtype=torch.float64, requires_grad=True)
+        out = torch.sub(number, b, alpha=alpha)
+        (out * out).sum().backward()
+        cases.append({"number": number, "alpha": alpha, "b": values, "out": out.tolist(), "grad": b.grad.tolist()})
+    return cases
+
+
 def main() -> None:
-    data = {"torch": torch.__version__, "logsumexp": logsumexp_cases()}
+    data = {"torch": torch.__version__, "logsumexp": logsumexp_cases(), "alpha": alpha_cases(),
+            "rsub_alpha": rsub_alpha_cases()}
     OUT.write_text(json.dumps(data, separators=(",", ":")) + "\n")
     print(f"{len(data['logsumexp'])} logsumexp cases -> {OUT}")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import dual
+from gradcli.engine import dual, kernels
 from gradcli.engine.autograd import Function
 from gradcli.engine.dtypes import get_default_dtype
 from gradcli.engine.errors import TorchNotImplementedError, TorchRuntimeError, broadcast_message
@@ -51,6 +51,18 @@ class Add(Function):
     def forward(ctx, a, b, alpha=1):
         if alpha != 1:
             ctx.aux = alpha
+            a, b = promote(a, b)  # the result's dtype first: alpha * b in it (b * alpha alone was float32 for
+            check_broadcast(a, b)  # a Python float b, so add(float64 x, 0.001, alpha=2) lost its last digits)
+            dtype = np.result_type(a, b)
+            if dtype.char in "fd":
+                # torch's add kernel: fmadd(other, alpha, self) in the result dtype, sub's with -alpha
+                a, b = np.asarray(a, dtype), np.asarray(b, dtype)
+                try:
+                    np.broadcast_shapes(a.shape, b.shape)
+                except ValueError:
+                    raise broadcast_error(a, b) from None
+                with np.errstate(all="ignore"):
+                    return np.asarray(kernels.fma(b, dtype.type(ctx.sign * alpha), a), dtype)
             b = elementwise_binary(np.multiply, b, alpha)
         elif type(b) is float and type(a) is np.ndarray and a.dtype.kind == "f":
             return ctx.combine(a, b)  # elementwise_binary's fast path, without its call (the chain's y + 0.1)
@@ -323,9 +335,9 @@ def add(input, other, *, alpha=1):
 @register("sub", sig="sub(input, other, *, alpha=1)", doc="input - alpha * other, broadcasting",
           category="arithmetic", aliases=("subtract",), result_shape=sizes.broadcast)
 def sub(input, other, *, alpha=1):
-    if not isinstance(input, Tensor):
-        return RSub.apply(other, input)
     if type(alpha) is int and alpha == 1:
+        if not isinstance(input, Tensor):
+            return RSub.apply(other, input)
         return Sub.apply(input, other)  # no keyword to pass through apply and forward
     return Sub.apply(input, other, alpha=alpha)
 
