@@ -38,6 +38,28 @@ def elementwise_binary(np_fn, a, b):
         raise broadcast_error(a, b) from None
 
 
+def _is_bool(v) -> bool:
+    return v.dtype == np.bool_ if type(v) is np.ndarray else type(v) is bool
+
+
+def _sub_check(a, b) -> None:
+    """torch's sub_check (a Python bool is a bool tensor to it)."""
+    if _is_bool(a) or _is_bool(b):
+        if _is_bool(a) and _is_bool(b):
+            raise TorchRuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. Use the "
+                                    "`^` or `logical_xor()` operator instead.")
+        raise TorchRuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+                                "trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+
+
+def _alpha_check(dtype, alpha) -> None:
+    """torch's alpha_check for add and sub."""
+    if type(alpha) is bool and dtype != np.bool_:
+        raise TorchRuntimeError("Boolean alpha only supported for Boolean results.")
+    if dtype.kind not in "fc" and isinstance(alpha, float):
+        raise TorchRuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
+
+
 class Add(Function):
     """a + alpha * b; Sub is the same op with the other sign."""
 
@@ -49,11 +71,16 @@ class Add(Function):
 
     @staticmethod
     def forward(ctx, a, b, alpha=1):
-        if alpha != 1:
+        if ctx.sign < 0:
+            _sub_check(a, b)
+        if alpha != 1 or type(alpha) is not int:
             ctx.aux = alpha
             a, b = promote(a, b)  # the result's dtype first: alpha * b in it (b * alpha alone was float32 for
             check_broadcast(a, b)  # a Python float b, so add(float64 x, 0.001, alpha=2) lost its last digits)
             dtype = np.result_type(a, b)
+            _alpha_check(dtype, alpha)
+            if dtype == np.bool_:  # torch's bool kernel: self + alpha * other, each a bool
+                return np.logical_or(a, np.logical_and(b, bool(alpha)))
             if dtype.char in "fd":
                 # torch's add kernel: fmadd(other, alpha, self) in the result dtype, sub's with -alpha
                 a, b = np.asarray(a, dtype), np.asarray(b, dtype)
@@ -90,6 +117,7 @@ class RSub(Function):
 
     @staticmethod
     def forward(ctx, a, b):
+        _sub_check(a, b)
         return elementwise_binary(np.subtract, b, a)
 
     @staticmethod
