@@ -125,6 +125,26 @@ class RSub(Function):
         return -g, None
 
 
+def _half_by_scalar(np_fn, a, b):
+    """A float16 tensor times (or over) a one-element `other` (a Python number, a 0-d tensor of any float dtype):
+    torch's mul/div kernels take that operand's value in float32 (original_scalar_value<opmath_t>), compute in
+    float32 and round once; numpy rounds it to float16 first (h * 0.7 gave 1.05078125 for 1.5, torch 1.0498046875).
+    None where that path does not apply."""
+    if type(a) is not np.ndarray or a.dtype.char != "e" or type(b) is bool:
+        return None
+    if type(b) in (float, int):
+        value = b
+    elif type(b) is np.ndarray and b.size == 1 and b.ndim <= a.ndim and b.dtype.kind == "f":
+        value = b.reshape(()).item()
+    else:
+        return None
+    pa, pb = promote(a, b)
+    if np.result_type(pa, pb).char != "e":  # a 0-d float64 with a 0-d float16: float64, torch's own path
+        return None
+    with np.errstate(all="ignore"):
+        return np_fn(a.astype(np.float32), np.float32(value)).astype(np.float16)
+
+
 class Mul(Function):
     __slots__ = ()
     name = "MulBackward0"
@@ -135,9 +155,10 @@ class Mul(Function):
 
     @staticmethod
     def forward(ctx, a, b):
-        if type(b) is float and type(a) is np.ndarray and a.dtype.kind == "f":
+        if type(b) is float and type(a) is np.ndarray and a.dtype.kind == "f" and a.dtype.char != "e":
             return np.multiply(a, b)  # elementwise_binary's fast path, without its call (the chain's y * 0.5)
-        return elementwise_binary(np.multiply, a, b)
+        half = _half_by_scalar(np.multiply, a, b)
+        return half if half is not None else elementwise_binary(np.multiply, a, b)
 
     @staticmethod
     def backward(ctx, g, a, b):
@@ -155,6 +176,9 @@ class Div(Function):
 
     @staticmethod
     def forward(ctx, a, b):
+        half = _half_by_scalar(np.true_divide, a, b)
+        if half is not None:
+            return half
         a, b = promote(a, b)
         if np.result_type(a, b).kind != "f":  # integer true division gives the default float dtype
             dtype = get_default_dtype().np
