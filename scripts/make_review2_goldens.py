@@ -8,6 +8,8 @@ engine found wrong (tests/engine/test_review2_goldens.py).  Dev-only: the test s
   (add(float64 x, 0.001, alpha=2) was computed with 0.001 * 2 in float32), and torch.sub(number, tensor, alpha=)
   (alpha was ignored: value and gradient wrong).  Lengths of whole vectors (16, 32, 64 elements) only: below two
   vectors torch's scalar loop rounds some elements twice, which gradcli does not model.
+- a / b differentiated twice (float64): DivBackward0 builds other's term before self's, and the second derivative
+  sums its terms in that nodes' order (the reverse gave an ulp on about 1 program in 20 of the review's fuzz).
 
     python scripts/make_review2_goldens.py
 """
@@ -77,9 +79,29 @@ def rsub_alpha_cases() -> list:
     return cases
 
 
+def div_double_backward_cases() -> list:
+    rng = np.random.default_rng(2715)
+    cases = []
+    shapes = [((3,), (3,)), ((2, 3), (3,)), ((2, 1), (1, 3)), ((), (2, 2)), ((3, 1, 1), (2, 1)), ((2, 3), ())]
+    for it in range(48):
+        sa, sb = shapes[it % len(shapes)]
+        a = rng.standard_normal(sa)
+        b = rng.standard_normal(sb)
+        ta = torch.tensor(a, requires_grad=True)
+        tb = torch.tensor(b, requires_grad=True)
+        first = (ta * 2.0 + tb) if it % 3 == 1 else (ta ** 2 + tb) if it % 3 == 2 else ta
+        d = first / tb
+        ga, gb = torch.autograd.grad(d.sum(), (ta, tb), create_graph=True)
+        ha, hb = torch.autograd.grad(ga.sum() + gb.sum(), (ta, tb))
+        cases.append({"a": _listed(a), "sa": list(sa), "b": _listed(b), "sb": list(sb), "first": it % 3,
+                      "ga": _listed(ga.detach().numpy()), "gb": _listed(gb.detach().numpy()),
+                      "ha": _listed(ha.numpy()), "hb": _listed(hb.numpy())})
+    return cases
+
+
 def main() -> None:
     data = {"torch": torch.__version__, "logsumexp": logsumexp_cases(), "alpha": alpha_cases(),
-            "rsub_alpha": rsub_alpha_cases()}
+            "rsub_alpha": rsub_alpha_cases(), "div_double_backward": div_double_backward_cases()}
     OUT.write_text(json.dumps(data, separators=(",", ":")) + "\n")
     print(f"{len(data['logsumexp'])} logsumexp cases -> {OUT}")
 

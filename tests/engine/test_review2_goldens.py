@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gradcli.engine import Tensor, kernels
+from gradcli.engine import Tensor, autograd, kernels
 from gradcli.engine.ops.aggregates import logsumexp
 from gradcli.engine.ops.arith import add, sub
 
@@ -63,3 +63,14 @@ def test_add_alpha_keeps_float64():
     x = Tensor(np.array([0.7, 0.1]))
     np.testing.assert_array_equal(add(x, 0.001, alpha=2).array, np.array([0.7, 0.1]) + 0.002)
     np.testing.assert_array_equal(add(x, 1e-300, alpha=1e300).array, [1.7, 1.1])
+
+
+@pytest.mark.parametrize("case", GOLDENS["div_double_backward"], ids=lambda c: f"{c['sa']}-{c['sb']}-{c['first']}")
+def test_division_differentiated_twice_as_torch(case):
+    a = Tensor(np.array(case["a"]).reshape(case["sa"])).requires_grad_(True)
+    b = Tensor(np.array(case["b"]).reshape(case["sb"])).requires_grad_(True)
+    first = (a * 2.0 + b) if case["first"] == 1 else (a ** 2 + b) if case["first"] == 2 else a
+    ga, gb = autograd.grad((first / b).sum(), (a, b), create_graph=True)
+    ha, hb = autograd.grad(ga.sum() + gb.sum(), (a, b))
+    for got, key in ((ga, "ga"), (gb, "gb"), (ha, "ha"), (hb, "hb")):
+        np.testing.assert_array_equal(got.array.reshape(-1), np.array(case[key]), err_msg=key)

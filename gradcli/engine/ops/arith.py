@@ -194,7 +194,10 @@ class Div(Function):
     def backward(ctx, g, a, b):
         ga, gb = ctx.needs_input_grad
         b = _as_grad_dtype(b, g)
-        return (g / b if ga else None), (-g * ((_as_grad_dtype(a, g) / b) / b) if gb else None)
+        # other's term first, as torch's generated DivBackward0 computes them (with create_graph the nodes' order
+        # decides the order in which a second derivative sums its terms)
+        grad_b = -g * ((_as_grad_dtype(a, g) / b) / b) if gb else None
+        return (g / b if ga else None), grad_b
 
 
 class MulScalar(Function):
