@@ -55,10 +55,12 @@ _HOOKS_USED = [False]  # some node was ever packed: backward looks for packed va
 class Packed:
     """A saved tensor as a pack hook returned it, with the unpack hook that gives it back in backward."""
 
-    __slots__ = ("value", "unpack")
+    __slots__ = ("value", "unpack", "source")
 
-    def __init__(self, value, unpack):
-        self.value, self.unpack = value, unpack
+    def __init__(self, value, unpack, source=None):
+        # source: the saved input itself (None for the node's output), whose place in the graph the unpacked
+        # tensor takes with create_graph=True, as torch's SavedVariable gives it the original's grad_fn
+        self.value, self.unpack, self.source = value, unpack, source
 
     def unpacked(self) -> Tensor:
         tensor = self.unpack(self.value)
@@ -98,12 +100,13 @@ def _pack_saved(ctx, cls, result) -> None:
     pack, unpack = hooks[-1]
     _HOOKS_USED[0] = True
     saved = list(ctx.saved)
-    for i in cls.pack_order or range(len(saved)):
-        if isinstance(saved[i], Tensor):
-            saved[i] = Packed(pack(saved[i]), unpack)
-    ctx.saved = tuple(saved)
-    if cls.saves_output:
-        ctx.out = Packed(pack(result), unpack)
+    with no_grad():  # torch calls pack hooks with grad mode off (torch.is_grad_enabled() is False in them)
+        for i in cls.pack_order or range(len(saved)):
+            if isinstance(saved[i], Tensor):
+                saved[i] = Packed(pack(saved[i]), unpack, saved[i])
+        ctx.saved = tuple(saved)
+        if cls.saves_output:
+            ctx.out = Packed(pack(result), unpack)
 
 
 # The order of the backward pass is PyTorch's engine's: a priority queue of ready nodes, the node created
@@ -417,9 +420,15 @@ class Function:
         values = list(self.saved)
         for i in type(self).pack_order or range(len(values)):
             if type(values[i]) is Packed:
-                values[i] = values[i].unpacked()
+                packed = values[i]
+                values[i] = packed.unpacked()
+                if create_graph and packed.source.requires_grad:
+                    # the unpacked value stands for the saved input in the graph (a hook that returns a detached
+                    # copy, t.detach() or t.clone() under its no_grad, still gives a second derivative)
+                    values[i] = _SavedInput.apply(packed.source, values[i].array)
         if self.saves_output:
-            values.append(self.out.unpacked() if type(self.out) is Packed else Tensor._make(self.out, self))
+            out = self.out.unpacked() if type(self.out) is Packed else self.out
+            values.append(Tensor._make(out.array if isinstance(out, Tensor) else out, self))
         return [v if create_graph or not isinstance(v, Tensor) else v.array for v in values]
 
     def _release(self):
@@ -430,6 +439,21 @@ class Function:
 
     def __repr__(self) -> str:
         return f"<{self.name} object at {id(self):#x}>"
+
+
+class _SavedInput(Function):
+    """A saved input as its unpack hook gave it back (`array`), in the input's place in the graph."""
+
+    __slots__ = ()
+    name = "AliasBackward0"
+
+    @staticmethod
+    def forward(ctx, source, array):
+        return array
+
+    @staticmethod
+    def backward(ctx, g):
+        return g, None
 
 
 def _modified_message(value, node, index, version) -> str:

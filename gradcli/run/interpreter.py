@@ -995,12 +995,12 @@ class Interpreter:
 
     def eval_BoolOp(self, node, frame):
         is_and = type(node.op) is ast.And
-        value = None
-        for operand in node.values:
+        *first, last = node.values
+        for operand in first:
             value = self.eval(operand, frame)
             if bool(value) is not is_and:  # `and` stops at the first falsy value, `or` at the first truthy one
                 return value
-        return value
+        return self.eval(last, frame)  # the last operand's truth is never asked (`None or tensor([1., 2.])`)
 
     def eval_Compare(self, node, frame):
         left = self.eval(node.left, frame)

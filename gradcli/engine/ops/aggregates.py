@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dual, kernels
+from gradcli.engine import dual, kernels, sum_order
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchIndexError, TorchRuntimeError
 from gradcli.engine.ops.common import as_float, keepdim_shape, norm_dims, val
@@ -380,8 +380,13 @@ class LogSumExp(Function):
         with np.errstate(all="ignore"):
             m = np.max(x, axis=dims, keepdims=True, initial=-np.inf)  # an empty dim: log(0) = -inf, as torch
             m = np.where(np.isinf(m), 0.0, m)  # an infinite max would give inf - inf
-            # torch's (x - max).exp_(), sum, log_(): one temporary, exponentiated in place
-            out = kernels.log(np.sum(kernels.exp_(x - m), axis=dims, keepdims=True)) + m
+            # torch's (x - max).exp_(), sum, log_(): one temporary, exponentiated in place; the sum is at::sum's
+            # (ATen's order: numpy's pairwise/columnwise order differed by an ulp, float64 [3,-inf,2,0,1,2])
+            e = kernels.exp_(x - m)
+            total = sum_order.torch_sum(e, dims, True) if e.size else None
+            if total is None:  # half, bfloat16, empty: numpy's
+                total = np.sum(e, axis=dims, keepdims=True)
+            out = kernels.log(total) + m
         return out if keepdim else np.squeeze(out, axis=dims)
 
     @staticmethod

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import dual
+from gradcli.engine import dual, kernels
 from gradcli.engine.autograd import Function
 from gradcli.engine.dtypes import get_default_dtype
 from gradcli.engine.errors import TorchNotImplementedError, TorchRuntimeError, broadcast_message
@@ -38,6 +38,28 @@ def elementwise_binary(np_fn, a, b):
         raise broadcast_error(a, b) from None
 
 
+def _is_bool(v) -> bool:
+    return v.dtype == np.bool_ if type(v) is np.ndarray else type(v) is bool
+
+
+def _sub_check(a, b) -> None:
+    """torch's sub_check (a Python bool is a bool tensor to it)."""
+    if _is_bool(a) or _is_bool(b):
+        if _is_bool(a) and _is_bool(b):
+            raise TorchRuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. Use the "
+                                    "`^` or `logical_xor()` operator instead.")
+        raise TorchRuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+                                "trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+
+
+def _alpha_check(dtype, alpha) -> None:
+    """torch's alpha_check for add and sub."""
+    if type(alpha) is bool and dtype != np.bool_:
+        raise TorchRuntimeError("Boolean alpha only supported for Boolean results.")
+    if dtype.kind not in "fc" and isinstance(alpha, float):
+        raise TorchRuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
+
+
 class Add(Function):
     """a + alpha * b; Sub is the same op with the other sign."""
 
@@ -49,8 +71,25 @@ class Add(Function):
 
     @staticmethod
     def forward(ctx, a, b, alpha=1):
-        if alpha != 1:
+        if ctx.sign < 0:
+            _sub_check(a, b)
+        if alpha != 1 or type(alpha) is not int:
             ctx.aux = alpha
+            a, b = promote(a, b)  # the result's dtype first: alpha * b in it (b * alpha alone was float32 for
+            check_broadcast(a, b)  # a Python float b, so add(float64 x, 0.001, alpha=2) lost its last digits)
+            dtype = np.result_type(a, b)
+            _alpha_check(dtype, alpha)
+            if dtype == np.bool_:  # torch's bool kernel: self + alpha * other, each a bool
+                return np.logical_or(a, np.logical_and(b, bool(alpha)))
+            if dtype.char in "fd":
+                # torch's add kernel: fmadd(other, alpha, self) in the result dtype, sub's with -alpha
+                a, b = np.asarray(a, dtype), np.asarray(b, dtype)
+                try:
+                    np.broadcast_shapes(a.shape, b.shape)
+                except ValueError:
+                    raise broadcast_error(a, b) from None
+                with np.errstate(all="ignore"):
+                    return np.asarray(kernels.fma(b, dtype.type(ctx.sign * alpha), a), dtype)
             b = elementwise_binary(np.multiply, b, alpha)
         elif type(b) is float and type(a) is np.ndarray and a.dtype.kind == "f":
             return ctx.combine(a, b)  # elementwise_binary's fast path, without its call (the chain's y + 0.1)
@@ -78,11 +117,32 @@ class RSub(Function):
 
     @staticmethod
     def forward(ctx, a, b):
+        _sub_check(a, b)
         return elementwise_binary(np.subtract, b, a)
 
     @staticmethod
     def backward(ctx, g):
         return -g, None
+
+
+def _half_by_scalar(np_fn, a, b):
+    """A float16 tensor times (or over) a one-element `other` (a Python number, a 0-d tensor of any float dtype):
+    torch's mul/div kernels take that operand's value in float32 (original_scalar_value<opmath_t>), compute in
+    float32 and round once; numpy rounds it to float16 first (h * 0.7 gave 1.05078125 for 1.5, torch 1.0498046875).
+    None where that path does not apply."""
+    if type(a) is not np.ndarray or a.dtype.char != "e" or type(b) is bool:
+        return None
+    if type(b) in (float, int):
+        value = b
+    elif type(b) is np.ndarray and b.size == 1 and b.ndim <= a.ndim and b.dtype.kind == "f":
+        value = b.reshape(()).item()
+    else:
+        return None
+    pa, pb = promote(a, b)
+    if np.result_type(pa, pb).char != "e":  # a 0-d float64 with a 0-d float16: float64, torch's own path
+        return None
+    with np.errstate(all="ignore"):
+        return np_fn(a.astype(np.float32), np.float32(value)).astype(np.float16)
 
 
 class Mul(Function):
@@ -95,9 +155,10 @@ class Mul(Function):
 
     @staticmethod
     def forward(ctx, a, b):
-        if type(b) is float and type(a) is np.ndarray and a.dtype.kind == "f":
+        if type(b) is float and type(a) is np.ndarray and a.dtype.kind == "f" and a.dtype.char != "e":
             return np.multiply(a, b)  # elementwise_binary's fast path, without its call (the chain's y * 0.5)
-        return elementwise_binary(np.multiply, a, b)
+        half = _half_by_scalar(np.multiply, a, b)
+        return half if half is not None else elementwise_binary(np.multiply, a, b)
 
     @staticmethod
     def backward(ctx, g, a, b):
@@ -115,6 +176,9 @@ class Div(Function):
 
     @staticmethod
     def forward(ctx, a, b):
+        half = _half_by_scalar(np.true_divide, a, b)
+        if half is not None:
+            return half
         a, b = promote(a, b)
         if np.result_type(a, b).kind != "f":  # integer true division gives the default float dtype
             dtype = get_default_dtype().np
@@ -130,7 +194,10 @@ class Div(Function):
     def backward(ctx, g, a, b):
         ga, gb = ctx.needs_input_grad
         b = _as_grad_dtype(b, g)
-        return (g / b if ga else None), (-g * ((_as_grad_dtype(a, g) / b) / b) if gb else None)
+        # other's term first, as torch's generated DivBackward0 computes them (with create_graph the nodes' order
+        # decides the order in which a second derivative sums its terms)
+        grad_b = -g * ((_as_grad_dtype(a, g) / b) / b) if gb else None
+        return (g / b if ga else None), grad_b
 
 
 class MulScalar(Function):
@@ -323,9 +390,9 @@ def add(input, other, *, alpha=1):
 @register("sub", sig="sub(input, other, *, alpha=1)", doc="input - alpha * other, broadcasting",
           category="arithmetic", aliases=("subtract",), result_shape=sizes.broadcast)
 def sub(input, other, *, alpha=1):
-    if not isinstance(input, Tensor):
-        return RSub.apply(other, input)
     if type(alpha) is int and alpha == 1:
+        if not isinstance(input, Tensor):
+            return RSub.apply(other, input)
         return Sub.apply(input, other)  # no keyword to pass through apply and forward
     return Sub.apply(input, other, alpha=alpha)
 

@@ -105,6 +105,12 @@ def square(input):
 # -- binary ---------------------------------------------------------------------------------------------
 
 def _binary_forward(np_fn, a, b):
+    return as_float(_extreme(np_fn, a, b))
+
+
+def _extreme(np_fn, a, b):
+    """np_fn(a, b) in the promoted dtype: maximum, minimum and clamp keep int64 and bool as torch does (they were
+    float32: torch.maximum(tensor([1, 5]), tensor([3, 2])) printed tensor([3., 5.]))."""
     a, b = promote(a, b)
     check_broadcast(a, b)
     try:
@@ -112,7 +118,7 @@ def _binary_forward(np_fn, a, b):
             out = np_fn(a, b)
     except ValueError:
         raise arith.broadcast_error(a, b) from None
-    return as_float(np.asarray(out))
+    return np.asarray(out)
 
 
 def _settle_ties(out, first, second, scalar_lanes):
@@ -160,7 +166,7 @@ class Maximum(Function):
     @classmethod
     def forward(cls, ctx, a, b):
         a, b = promote(a, b)
-        out = _binary_forward(np.maximum if cls.largest else np.minimum, a, b)
+        out = _extreme(np.maximum if cls.largest else np.minimum, a, b)
         ctx.aux = (a, b)
         return _settle_ties(out, a, b, lambda: kernels.scalar_lanes(out.shape, out.itemsize, a, b))
 
@@ -284,9 +290,9 @@ class ClampTensor(Function):
             return kernels.scalar_lanes(shape, np.result_type(*arrays).itemsize, *arrays)
 
         if lo is not None:
-            out = _settle_ties(_binary_forward(np.maximum, out, lo), out, lo, scalar_lanes)
+            out = _settle_ties(_extreme(np.maximum, out, lo), out, lo, scalar_lanes)
         if hi is not None:
-            out = _settle_ties(_binary_forward(np.minimum, out, hi), out, hi, scalar_lanes)
+            out = _settle_ties(_extreme(np.minimum, out, hi), out, hi, scalar_lanes)
         return out
 
     @staticmethod
