@@ -173,8 +173,11 @@ def _block_sums(items: np.ndarray, f: np.ndarray, step: int, level: int = 1):
     per_lane = min(rows, step) * items.itemsize  # the buffer's bytes for one lane
     if items.ndim == 2 and count * per_lane > 2 * SLAB_BYTES:  # many lanes: a slab of lanes at a time
         width = max(1, SLAB_BYTES // per_lane)
-        parts = [_block_sums(items[:, k:k + width], f[:, k:k + width], step, level) for k in range(0, count, width)]
-        sums = None if full == 0 else np.concatenate([np.array(p[0]) for p in parts], axis=1)
+        # each slab's results live in the same scratch slots as the next slab's: copied before it runs
+        parts = [tuple(None if r is None else np.array(r) for r in
+                       _block_sums(items[:, k:k + width], f[:, k:k + width], step, level))
+                 for k in range(0, count, width)]
+        sums = None if full == 0 else np.concatenate([p[0] for p in parts], axis=1)
         tail = None if cut == rows else np.concatenate([p[1] for p in parts], axis=0)
         return sums, tail
     wide = count == 1 and items.itemsize >= WIDE  # numpy's inner loop runs along each row in place

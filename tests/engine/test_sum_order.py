@@ -213,3 +213,14 @@ def test_rows_sum_of_the_last_dim_equals_whole_sums_of_each_row(dtype):
         got = sum_order.rows_sum(batch, (0,))
         alone = np.stack([engine.ops.sum(Tensor(row)).array for row in batch])
         assert got.tobytes() == alone.tobytes(), n
+
+
+@pytest.mark.parametrize("shape", [(2049, 1000), (4096, 512), (3000, 700)])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_row_sums_of_many_lanes_are_not_overwritten_by_the_next_slab(shape, dtype):
+    """Sums over the last dim of 2,000+ rows go a slab of lanes at a time through per-thread scratch buffers;
+    each slab's sums were left in the buffer the next slab reused, so 75% of the rows of (4096, 1000).sum(1)
+    came out wrong by up to 150 (and logsumexp's gradient with them).  Checked against numpy's float64 sum."""
+    x = np.random.default_rng(7).standard_normal(shape).astype(dtype)
+    np.testing.assert_allclose(sum_order.torch_sum(x, (1,), False), x.astype(np.float64).sum(1),
+                               rtol=1e-5 if dtype == "float32" else 1e-12, atol=1e-3 if dtype == "float32" else 1e-9)
