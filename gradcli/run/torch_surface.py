@@ -296,18 +296,24 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
     return _tuple_postprocess(outputs, is_outputs_tuple), _tuple_postprocess(vjp_, is_inputs_tuple)
 
 
+def _inputs_and_v(inputs, v, create_graph, name):
+    """jvp's, vhp's and hvp's inputs and their vector v, checked and prepared as torch's functional.py does."""
+    is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", name)
+    inputs = _grad_preprocess(inputs, create_graph=create_graph, need_graph=True)
+    if v is not None:
+        _, v = _as_tuple(v, "v", name)
+        v = _grad_preprocess(v, create_graph=create_graph, need_graph=False)
+        _validate_v(v, inputs, is_inputs_tuple)
+    elif len(inputs) != 1 or inputs[0].numel() != 1:
+        raise TorchRuntimeError("The vector v can only be None if the input to the user-provided function is a "
+                                "single Tensor with a single element.")
+    return is_inputs_tuple, inputs, v
+
+
 def jvp(func, inputs, v=None, create_graph=False, strict=False):
     """The double-backward trick, as torch computes jvp."""
     with enable_grad():
-        is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jvp")
-        inputs = _grad_preprocess(inputs, create_graph=create_graph, need_graph=True)
-        if v is not None:
-            _, v = _as_tuple(v, "v", "jvp")
-            v = _grad_preprocess(v, create_graph=create_graph, need_graph=False)
-            _validate_v(v, inputs, is_inputs_tuple)
-        elif len(inputs) != 1 or inputs[0].numel() != 1:
-            raise TorchRuntimeError("The vector v can only be None if the input to the user-provided function is a "
-                                    "single Tensor with a single element.")
+        is_inputs_tuple, inputs, v = _inputs_and_v(inputs, v, create_graph, "jvp")
         outputs = func(*inputs)
         is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function", "jvp")
         _check_requires_grad(outputs, "outputs", strict=strict)
@@ -398,15 +404,7 @@ def _single_output(outputs, fn_name: str) -> None:
 
 def vhp(func, inputs, v=None, create_graph=False, strict=False):
     with enable_grad():
-        is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "vhp")
-        inputs = _grad_preprocess(inputs, create_graph=create_graph, need_graph=True)
-        if v is not None:
-            _, v = _as_tuple(v, "v", "vhp")
-            v = _grad_preprocess(v, create_graph=create_graph, need_graph=False)
-            _validate_v(v, inputs, is_inputs_tuple)
-        elif len(inputs) != 1 or inputs[0].numel() != 1:
-            raise TorchRuntimeError("The vector v can only be None if the input to the user-provided function is a "
-                                    "single Tensor with a single element.")
+        is_inputs_tuple, inputs, v = _inputs_and_v(inputs, v, create_graph, "vhp")
         outputs = func(*inputs)
         is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function", "vhp")
         _check_requires_grad(outputs, "outputs", strict=strict)
@@ -424,15 +422,7 @@ def vhp(func, inputs, v=None, create_graph=False, strict=False):
 
 def hvp(func, inputs, v=None, create_graph=False, strict=False):
     with enable_grad():
-        is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "hvp")
-        inputs = _grad_preprocess(inputs, create_graph=create_graph, need_graph=True)
-        if v is not None:
-            _, v = _as_tuple(v, "v", "hvp")
-            v = _grad_preprocess(v, create_graph=create_graph, need_graph=False)
-            _validate_v(v, inputs, is_inputs_tuple)
-        elif len(inputs) != 1 or inputs[0].numel() != 1:
-            raise TorchRuntimeError("The vector v can only be None if the input to the user-provided function is a "
-                                    "single Tensor with a single element.")
+        is_inputs_tuple, inputs, v = _inputs_and_v(inputs, v, create_graph, "hvp")
         outputs = func(*inputs)
         is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function", "hvp")
         _check_requires_grad(outputs, "outputs", strict=strict)
