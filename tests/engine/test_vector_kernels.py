@@ -161,6 +161,37 @@ def test_cummax_and_cummin_indices_take_the_latest_tie_and_every_later_nan():
     assert indices.array.tolist() == [[0, 0], [1, 1], [1, 2]]
 
 
+def _torch_running_extremum(x, d, largest):
+    """torch's cummax/cummin kernel, one element at a time: (values, indices) along d."""
+    x = np.moveaxis(x, d, -1)
+    values, indices = np.empty_like(x), np.zeros(x.shape, np.int64)
+    for lane in np.ndindex(x.shape[:-1]):
+        best, at = x[lane + (0,)], 0
+        for i, v in enumerate(x[lane]):
+            if v != v or (best == best and (v >= best if largest else v <= best)):
+                best, at = v, i
+            values[lane + (i,)], indices[lane + (i,)] = best, at
+    return np.moveaxis(values, -1, d), np.moveaxis(indices, -1, d)
+
+
+def test_cummax_and_cummin_agree_with_torchs_kernel_rule_on_random_lanes_any_dim():
+    """Ties, nan, signed zeros (the later zero's sign, as torch's `out = x`), ints, every dim of 1-3-d inputs."""
+    rng = np.random.default_rng(7)
+    for _ in range(60):
+        shape = tuple(int(n) for n in rng.integers(1, 6, rng.integers(1, 4)))
+        x = rng.integers(-2, 3, shape).astype(np.float64)
+        x[rng.random(shape) < 0.1] = np.nan
+        x[x == 0] = np.where(rng.random(int((x == 0).sum())) < 0.5, -0.0, 0.0)
+        for source in (x, x.astype(np.float32), rng.integers(-3, 3, shape)):
+            d = int(rng.integers(0, len(shape)))
+            for name, largest in (("cummax", True), ("cummin", False)):
+                values, indices = E.ops.REGISTRY[name].fn(E.Tensor(source), d)
+                want_values, want_indices = _torch_running_extremum(source, d, largest)
+                assert indices.array.tolist() == want_indices.tolist(), (name, source, d)
+                np.testing.assert_array_equal(values.array, want_values)
+                assert (np.signbit(values.array) == np.signbit(want_values)).all()
+
+
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_erfinv_is_within_4_ulps_of_the_exact_value_up_to_the_last_float_below_1(dtype):
     eps = float(np.finfo(dtype).eps)
