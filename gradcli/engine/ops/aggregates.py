@@ -286,6 +286,18 @@ class VectorNorm(Function):
         if ord == 2 and x.size > 1 and x.ndim:  # |x|**2 is x*x: no pass for abs
             with np.errstate(all="ignore"):
                 if math.prod(x.shape[d] for d in dims) != 1:
+                    whole = len(dims) == x.ndim
+                    if x.dtype.type in (np.float32, np.float64) and x.flags.c_contiguous and \
+                            (whole or dims == (x.ndim - 1,)) and kernels.exact():
+                        out = _torch_two_norm_of_rows(x.reshape(-1) if whole else x)
+                        return out.reshape(keepdim_shape(x.shape, dims)) if keepdim else out
+                    if whole and x.dtype.char == "f" and x.flags.c_contiguous:
+                        # the fast mode's float32 norm of a whole tensor: one pass, the sum of squares as a dot
+                        # product (within a few ulps of the exact norm; torch's 8 lanes are 150 ulps from it on 10**6
+                        # normal values); x * x and a pairwise sum were two passes and 2.3x torch's time
+                        flat = x.reshape(-1)
+                        out = np.sqrt(np.dot(flat, flat))
+                        return out.reshape((1,) * x.ndim) if keepdim else out
                     return np.sqrt(np.sum(x * x, axis=axis, keepdims=keepdim))
         a = np.abs(x)
         with np.errstate(all="ignore"):
@@ -339,6 +351,26 @@ class VectorNorm(Function):
                 scaled = x * dual.pow(dual.abs(x), p - 2)
             scale = dual.where(nv == 0, 0.0, g / dual.pow(norm, p - 1))
             return (scaled * scale,)
+
+
+def _torch_two_norm_of_rows(x: np.ndarray) -> np.ndarray:
+    """torch's 2-norm of each row (the last dim) of a contiguous float32/float64 array, to the bit: ATen's
+    norm_cpu reduces the last dim in one vector register (AVX2: 8 floats, 4 doubles), adding each block's
+    squares lane by lane in order, then the lanes left to right, then the tail's squares one by one, then sqrt
+    (checked against torch 2.13 on 600 shapes, both dtypes, whole tensors and dim=-1)."""
+    lanes = 32 // x.itemsize
+    length = x.shape[-1]
+    n = length - length % lanes
+    with np.errstate(all="ignore"):
+        blocks = x[..., :n].reshape(x.shape[:-1] + (n // lanes, lanes))
+        # a reduction over a dim that is not the innermost adds in order (numpy's pairwise sum is the innermost's)
+        acc = np.add.reduce(blocks * blocks, axis=-2) if n else np.zeros(x.shape[:-1] + (lanes,), x.dtype)
+        total = acc[..., 0].copy()
+        for j in range(1, lanes):
+            total += acc[..., j]
+        for j in range(n, length):
+            total += x[..., j] * x[..., j]
+        return np.sqrt(total)
 
 
 def _dtype_title(x) -> str:
