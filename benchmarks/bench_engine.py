@@ -2,11 +2,17 @@
 
   python benchmarks/bench_engine.py            # everything
   python benchmarks/bench_engine.py --quick    # 10^6 only, fewer repeats
+  python benchmarks/bench_engine.py --threads 2  # both sides on 2 threads (default: 1 each)
 
 1. Large tensors: forward+backward of gradcli's engine vs hand-written numpy (the same expression in numpy
    plus its gradient formula written by hand, reusing forward intermediates), and vs PyTorch if installed.
 2. Per-op overhead: a 10,000-op chain on 3-element tensors, forward plus backward, in microseconds per op.
 3. Start-up: `gradcli eval "(x**2).sum()" x=[1,2,3] --json` vs `python -c "import numpy"`.
+
+Times are wall-clock, and both sides get the same number of threads (--threads, default 1): gradcli's numpy
+ufuncs run on one thread, so torch.set_num_threads and numpy's BLAS (OpenBLAS/MKL, set through the environment
+before numpy loads) get --threads each.  (torch's default, every core, made the logsumexp row compare gradcli's
+one thread with torch's two: 1.38x in wall time while gradcli used 0.39x torch's CPU time.)
 """
 
 from __future__ import annotations
@@ -20,13 +26,19 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
+THREADS = int(sys.argv[sys.argv.index("--threads") + 1]) if "--threads" in sys.argv else 1
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):  # before numpy loads its BLAS
+    os.environ[_var] = str(THREADS)
+
+import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from gradcli import engine as E  # noqa: E402
 
 try:
     import torch
+
+    torch.set_num_threads(THREADS)
 except ImportError:  # PyTorch is optional: its column is skipped
     torch = None
 
@@ -108,7 +120,7 @@ def check_same_gradients(name, arrays):
 
 def bench_large(sizes, repeat):
     rng = np.random.default_rng(0)
-    print(f"1. forward+backward on large tensors (float64, best of {repeat})")
+    print(f"1. forward+backward on large tensors (float64, best of {repeat}, wall time, {THREADS} thread(s) each)")
     header = f"{'case':<34}{'numpy by hand':>14}{'gradcli':>10}{'ratio':>8}"
     header += f"{'torch':>10}{'ratio':>8}" if torch is not None else "   (torch not installed)"
     print(header)
@@ -199,6 +211,7 @@ def bench_startup(runs):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="10^6 elements only, fewer repeats")
+    parser.add_argument("--threads", type=int, default=1, help="threads of torch and of numpy's BLAS (default 1)")
     args = parser.parse_args()
     sizes = [10**6] if args.quick else [10**6, 10**7]
     repeat = 3 if args.quick else 7
