@@ -7,10 +7,25 @@ expression of the same formula and PyTorch (one thread), measured in one process
   python benchmarks/bench_kernels.py --ops sigmoid,exp --repeat 9
 
 For each op and dtype (float32, float64): the best of N forward calls of the registry op on a Tensor that does
-not require grad; numpy's formula (sigmoid: 1 / (1 + np.exp(-x)); '-' where numpy has none); torch's op with
-torch.set_num_threads(1) (when installed); and the ratio gradcli / max(numpy, torch), the contract's bound
-being 2.0 (issue 27).  With --baseline DIR the same op is timed, between the others, by a worker process that
-imports the gradcli found in DIR, so before and after are measured side by side under the same load.
+not require grad; numpy's own best expression of the same formula (its column "numpy expression" names it);
+torch's op with torch.set_num_threads(1) (when installed); and the ratio gradcli / max(numpy, torch), the
+contract's bound being 2.0 (issue 27).  With --baseline DIR the same op is timed, between the others, by a
+worker process that imports the gradcli found in DIR, so before and after are measured side by side under the
+same load.  Everything runs on one thread: torch's, and numpy's BLAS (np.linalg.norm is a dot product); the
+times are that thread's CPU time (--clock wall: wall time), which on a shared machine does not count the time
+other processes held the core.
+
+The numpy yardstick:
+- a numpy function where numpy has one (np.sin, np.logaddexp, np.linalg.norm, np.maximum.accumulate, ...);
+- else the formula as a numpy user writes it in the input's dtype (sigmoid: 1 / (1 + np.exp(-x)), hardswish:
+  clip(x + 3, 0, 6) * x / 6 in place, selu: scale * (max(x, 0) + alpha * expm1(min(x, 0))), ...);
+- erf, erfc, erfinv, gelu, which numpy lacks (scipy is no dependency): the published approximations of the same
+  accuracy as gradcli's fast kernels, written as a competent numpy user would (benchmarks/special_baselines.py:
+  Cephes' ndtr.c/ndtrf.c rational approximations for erf/erfc, Giles' erfinv polynomials, gelu as torch's
+  x * 0.5 * (1 + erf(x / sqrt 2)) on that erf; Horner in place, each region on its own elements, exp(-x**2)
+  split as Cephes' expx2; within 2-10 ulps of torch, as the kernels' 2-6; `python
+  benchmarks/special_baselines.py` measures it);
+- '-' (torch alone) for lgamma and digamma: no approximation of their accuracy is a few lines of numpy.
 """
 
 from __future__ import annotations
@@ -246,13 +261,18 @@ def inputs(domain, dtype):
     return x.astype(dtype)
 
 
+# the calling thread's CPU time (user + system, page faults included) by default: on one thread each it is the
+# wall time of a quiet machine, and on a shared one it does not count the time other processes held the core
+CLOCK = time.perf_counter if os.environ.get("BENCH_CLOCK") == "wall" else time.thread_time
+
+
 def best_of(fn, repeat: int) -> float:
     fn()
     times = []
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        t0 = CLOCK()
         fn()
-        times.append(time.perf_counter() - t0)
+        times.append(CLOCK() - t0)
     return min(times)
 
 
@@ -283,10 +303,15 @@ def main():
     parser.add_argument("--dtypes", default="float32,float64")
     parser.add_argument("--baseline", default="", help="a directory holding another gradcli, timed alongside")
     parser.add_argument("--bits", choices=("fast", "torch"), default="fast")
+    parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
+                        help="the thread's CPU time (default) or wall time")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    global CLOCK
     if args.worker:
         return worker()
+    os.environ["BENCH_CLOCK"] = args.clock  # the --baseline worker's clock too
+    CLOCK = time.perf_counter if args.clock == "wall" else time.thread_time
     os.environ["GRADCLI_BITS"] = args.bits
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from gradcli import engine as E
@@ -303,7 +328,7 @@ def main():
                                text=True, env=env, cwd=args.baseline)
     gc.freeze()
     names = [n.strip() for n in args.ops.split(",") if n.strip()] or list(CASES)
-    print(f"forward of one op on {N:.0e} elements, best of {args.repeat}, bits={args.bits}; "
+    print(f"forward of one op on {N:.0e} elements, best of {args.repeat} ({args.clock} time), bits={args.bits}; "
           f"ratio = gradcli / max(numpy, torch); torch {'1 thread' if torch else 'not installed'}")
     head = f"{'op':<16}{'dtype':<9}{'numpy expression':<20}{'numpy':>9}{'torch':>9}{'gradcli':>10}{'ratio':>8}"
     if old:
