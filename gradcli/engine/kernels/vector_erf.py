@@ -69,8 +69,9 @@ _SPLIT_MASK = np.uint64(0xFFFFFFFFF8000000)  # float64 with 26 significant bits:
 
 def horner(coefficients, m, dtype):
     """The polynomial with `coefficients` (highest power first) at m, in dtype, Horner's order in place."""
-    r = np.full_like(m, dtype(coefficients[0]))
-    for c in coefficients[1:]:
+    r = np.multiply(m, dtype(coefficients[0]))  # c0 * m, as c0 times m in place: no pass filling c0
+    r += dtype(coefficients[1])
+    for c in coefficients[2:]:
         r *= m
         r += dtype(c)
     return r
@@ -89,17 +90,36 @@ def _small(x, dtype):
 def _erfc_tail(z, dtype):
     """erfc(z) for z >= 0.5 (nan stays nan)."""
     _, tail, (lo, hi) = _POLYNOMIALS[dtype]
+    # in place on a few arrays (a fresh one per operation cost its page faults), the roundings as written:
+    # t = 1 / (z / 2 + 1), q = Q(t'), erfc = t * (exp(-zh**2) * exp(q - (z - zh)(z + zh)))
     z = np.minimum(z, dtype(_UNDERFLOW[dtype]))
-    t = dtype(1) / (z * dtype(0.5) + dtype(1))
+    t = np.multiply(z, dtype(0.5))
+    t += dtype(1)
+    np.divide(dtype(1), t, out=t)
     m = t * dtype(2 / (hi - lo))
     m -= dtype((hi + lo) / (hi - lo))
     q = horner(tail, m, dtype)
     with np.errstate(under="ignore"):
         if dtype == F32:  # the exponent in double: z * z is exact there
             z64 = z.astype(F64)
-            return (t * np.exp(q.astype(F64) - z64 * z64)).astype(F32)
+            z64 *= z64
+            q64 = q.astype(F64)
+            q64 -= z64
+            np.exp(q64, out=q64)
+            q64 *= t
+            return q64.astype(F32)
         zh = (z.view(np.uint64) & _SPLIT_MASK).view(F64)
-        return t * (np.exp(-(zh * zh)) * np.exp(q - (z - zh) * (z + zh)))
+        e = np.multiply(zh, zh)
+        np.negative(e, out=e)
+        np.exp(e, out=e)
+        np.subtract(z, zh, out=m)
+        zh += z
+        m *= zh
+        np.subtract(q, m, out=q)
+        np.exp(q, out=q)
+        e *= q
+        e *= t
+        return e
 
 
 def _by_region(x, first, first_fn, rest_fn):
@@ -125,7 +145,9 @@ def erf(x: np.ndarray) -> np.ndarray:
         small = np.abs(x) < 1
 
     def tail(v):
-        return np.copysign(dtype(1) - _erfc_tail(np.abs(v), dtype), v)
+        r = _erfc_tail(np.abs(v), dtype)
+        np.subtract(dtype(1), r, out=r)
+        return np.copysign(r, v, out=r)
 
     return _by_region(x, small, lambda v: _small(v, dtype), tail)
 
