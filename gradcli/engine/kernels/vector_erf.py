@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from gradcli.engine.kernels.loops import in_blocks
+
 F32, F64 = np.float32, np.float64
 
 F64_SMALL = (-3.80659122412214e-13, 9.21125018742823e-12, -2.035231956483527e-10, 4.115751500265885e-09,
@@ -139,7 +141,13 @@ def _by_region(x, first, first_fn, rest_fn):
 
 
 def erf(x: np.ndarray) -> np.ndarray:
-    """erf of a float32 or float64 array, in its dtype."""
+    """erf of a float32 or float64 array, in its dtype, a block of 2**16 elements at a time: its temporaries
+    stay in cache and below the size the C allocator gives back to the system (a fresh array of the input's
+    size per temporary cost its page faults, a third of the time)."""
+    return in_blocks(_erf, x)
+
+
+def _erf(x: np.ndarray) -> np.ndarray:
     dtype = x.dtype.type
     with np.errstate(invalid="ignore"):
         small = np.abs(x) < 1
@@ -154,7 +162,11 @@ def erf(x: np.ndarray) -> np.ndarray:
 
 def erfc(x: np.ndarray) -> np.ndarray:
     """erfc of a float32 or float64 array, in its dtype: 1 - erf(x) on (-1, 0.5), the tail elsewhere
-    (2 - erfc(-x) below -1)."""
+    (2 - erfc(-x) below -1); in blocks as erf."""
+    return in_blocks(_erfc, x)
+
+
+def _erfc(x: np.ndarray) -> np.ndarray:
     dtype = x.dtype.type
     with np.errstate(invalid="ignore"):
         small = (x > -1) & (x < _TAIL_FROM)
@@ -181,7 +193,11 @@ _ERFINV = {
 
 def erfinv(x: np.ndarray) -> np.ndarray:
     """erfinv of a float32 or float64 array in its dtype: Giles' layout (a polynomial in w = -log(1 - x**2),
-    then in sqrt(w) towards +-1) with gradcli's own fits; +-1 -> +-inf, beyond -> nan."""
+    then in sqrt(w) towards +-1) with gradcli's own fits; +-1 -> +-inf, beyond -> nan; in blocks as erf."""
+    return in_blocks(_erfinv, x)
+
+
+def _erfinv(x: np.ndarray) -> np.ndarray:
     dtype = x.dtype.type
     one = dtype(1)
     flat = x.reshape(-1)
