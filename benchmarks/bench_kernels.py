@@ -284,11 +284,21 @@ def gradcli_time(E, name, dtype, repeat):
     return best_of(lambda: call(E, t), repeat)
 
 
+def warm_allocator():
+    """Free one 16 MB array, so that the C allocator's adaptive thresholds are where a process doing large
+    array work settles: glibc maps every block above 128 KB afresh (page faults on each use) until it frees one,
+    then raises the threshold to that block's size (at most 32 MB) and keeps freed memory up to twice that.
+    Without this, the first ops timed in a process ran 2-3x slower than the same ops later on (numpy's Cephes
+    erf: 18 ms first, 7 ms after), whichever side they were on."""
+    np.ones(1 << 21).sum()  # 16 MB: a block above the 32 MB cap would not move the threshold
+
+
 def worker():
     """Answer `name dtype repeat` lines with the time of the gradcli on sys.path (--baseline)."""
     from gradcli import engine as E
 
     gc.freeze()
+    warm_allocator()
     for line in sys.stdin:
         name, dtype, repeat = json.loads(line)
         try:
@@ -329,6 +339,7 @@ def main():
         old = subprocess.Popen([sys.executable, __file__, "--worker"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                text=True, env=env, cwd=args.baseline)
     gc.freeze()
+    warm_allocator()
     names = [n.strip() for n in args.ops.split(",") if n.strip()] or list(CASES)
     print(f"forward of one op on {N:.0e} elements, best of {args.repeat} ({args.clock} time), bits={args.bits}; "
           f"ratio = gradcli / max(numpy, torch); torch {'1 thread' if torch else 'not installed'}")
