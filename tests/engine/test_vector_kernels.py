@@ -207,13 +207,13 @@ def test_erfinv_is_within_4_ulps_of_the_exact_value_up_to_the_last_float_below_1
 
 
 def test_norm_with_bits_torch_adds_the_squares_in_torchs_vector_lanes():
-    """torch's float32 2-norm sums the last dim in one AVX2 register of 8 floats lane by lane, then the lanes
-    left to right, then the tail.  Hand-derived: 4096**2 = 2**24 first, then ones; in that order every 1 is a
-    tie rounded back to 2**24, so the norm is exactly 4096; numpy's pairwise sum (1 + 1 first) keeps them, and
-    so does the reversed row in torch's order (torch 2.13 prints 4096.0 and 4096.0010 for the two rows)."""
+    """torch's float32 2-norm of a whole tensor sums in one AVX2 register of 8 floats lane by lane, then the
+    lanes left to right, then the tail.  Hand-derived: 4096**2 = 2**24 first, then ones; in that order every 1
+    is a tie rounded back to 2**24, so the norm is exactly 4096; numpy's pairwise sum (1 + 1 first) keeps them,
+    and so does the reversed order in torch's (torch 2.13 prints 4096.0 and 4096.0010)."""
     row = np.array([4096.0] + [1.0] * 9, np.float32)
     norm = E.ops.REGISTRY["norm"].fn
     with kernels.bits("torch"):
         assert float(norm(E.Tensor(row)).array) == 4096.0
-        rows = norm(E.Tensor(np.stack([row, row[::-1].copy()])), dim=-1).array
-    assert rows.tolist() == [4096.0, float(np.sqrt(np.float32(2 ** 24 + 10)))]
+        assert float(norm(E.Tensor(row[::-1].copy())).array) == float(np.sqrt(np.float32(2 ** 24 + 10)))
+        assert norm(E.Tensor(row.reshape(2, 5)), keepdim=True).array.tolist() == [[4096.0]]
