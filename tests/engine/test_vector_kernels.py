@@ -217,3 +217,19 @@ def test_norm_with_bits_torch_adds_the_squares_in_torchs_vector_lanes():
         assert float(norm(E.Tensor(row)).array) == 4096.0
         assert float(norm(E.Tensor(row[::-1].copy())).array) == float(np.sqrt(np.float32(2 ** 24 + 10)))
         assert norm(E.Tensor(row.reshape(2, 5)), keepdim=True).array.tolist() == [[4096.0]]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_special_kernels_in_blocks_give_each_element_what_it_gets_alone(dtype):
+    """erf, erfc, erfinv, lgamma and digamma run a block of kernels.BLOCK elements at a time: an input of a few
+    blocks and a ragged end, 2-d, gives the values of the same elements evaluated a few at a time."""
+    rng = np.random.default_rng(11)
+    x = rng.uniform(-3, 6, (3, kernels.BLOCK // 2 + 7)).astype(dtype)
+    for name, arg in (("erf", x), ("erfc", x), ("erfinv", np.tanh(x)), ("lgamma", np.abs(x) + dtype(0.1)),
+                      ("digamma", x)):
+        fn = E.ops.REGISTRY[name].fn
+        whole = fn(E.Tensor(arg)).array
+        pieces = np.concatenate([fn(E.Tensor(arg.reshape(-1)[i:i + 997])).array
+                                 for i in range(0, arg.size, 997)]).reshape(arg.shape)
+        assert whole.shape == arg.shape and whole.dtype == dtype
+        np.testing.assert_array_equal(whole, pieces)
