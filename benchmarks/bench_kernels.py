@@ -7,10 +7,27 @@ expression of the same formula and PyTorch (one thread), measured in one process
   python benchmarks/bench_kernels.py --ops sigmoid,exp --repeat 9
 
 For each op and dtype (float32, float64): the best of N forward calls of the registry op on a Tensor that does
-not require grad; numpy's formula (sigmoid: 1 / (1 + np.exp(-x)); '-' where numpy has none); torch's op with
-torch.set_num_threads(1) (when installed); and the ratio gradcli / max(numpy, torch), the contract's bound
-being 2.0 (issue 27).  With --baseline DIR the same op is timed, between the others, by a worker process that
-imports the gradcli found in DIR, so before and after are measured side by side under the same load.
+not require grad; numpy's own best expression of the same formula (its column "numpy expression" names it);
+torch's op with torch.set_num_threads(1) (when installed); and the ratio gradcli / max(numpy, torch), the
+contract's bound being 2.0 (issue 27).  With --baseline DIR the same op is timed, between the others, by a
+worker process that imports the gradcli found in DIR, so before and after are measured side by side under the
+same load.  Everything runs on one thread: torch's, and numpy's BLAS (np.linalg.norm is a dot product); the
+times are that thread's CPU time (--clock wall: wall time), which on a shared machine does not count the time
+other processes held the core.
+
+The numpy yardstick:
+- a numpy function where numpy has one (np.sin, np.logaddexp, np.linalg.norm, np.maximum.accumulate, ...);
+- else the formula as a numpy user writes it in the input's dtype (sigmoid: 1 / (1 + np.exp(-x)), hardswish:
+  clip(x + 3, 0, 6) * x / 6 in place, selu: scale * (max(x, 0) + alpha * expm1(min(x, 0))), ...);
+- erf, erfc, erfinv, gelu, which numpy lacks (scipy is no dependency): the published approximations of the same
+  accuracy as gradcli's fast kernels, written as a competent numpy user would (benchmarks/special_baselines.py:
+  Cephes' ndtr.c/ndtrf.c rational approximations for erf/erfc, Giles' erfinv polynomials, gelu as torch's
+  x * 0.5 * (1 + erf(x / sqrt 2)) on that erf; Horner in place, each region on its own elements, exp(-x**2)
+  split as Cephes' expx2; within 2-10 ulps of torch, as the kernels' 2-6; `python
+  benchmarks/special_baselines.py` measures it);
+- '-' (torch alone) for lgamma and digamma: the published approximations (Cephes' lgam and psi, written out in
+  special_baselines.py) are 1,700-3,100 ulps from torch near their zeros and root where the kernels are 6-128,
+  so they are not of the same accuracy and are not the yardstick.
 """
 
 from __future__ import annotations
@@ -24,7 +41,14 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
+# one thread each: numpy's BLAS (np.linalg.norm's dot) as torch.set_num_threads(1) below; set before numpy loads
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import numpy as np  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import special_baselines as special  # noqa: E402
 
 N = 10**6
 
@@ -44,6 +68,28 @@ def _np_softplus(x):
 def _np_silu(x):
     one = x.dtype.type(1)
     return x / (one + np.exp(-x))
+
+
+def _np_hardswish(x):
+    d = x.dtype.type
+    t = x + d(3)
+    np.clip(t, d(0), d(6), out=t)
+    t *= x
+    t /= d(6)
+    return t
+
+
+SELU_ALPHA, SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
+
+
+def _np_selu(x):
+    d = x.dtype.type
+    e = np.minimum(x, d(0))
+    np.expm1(e, out=e)
+    e *= d(SELU_ALPHA)
+    e += np.maximum(x, d(0))
+    e *= d(SELU_SCALE)
+    return e
 
 
 def _np_logsumexp(x):
@@ -94,9 +140,9 @@ CASES = {
     "round": (lambda E, t: _op(E, "round")(t), np.round, lambda T, t: T.round(t), (-10, 10)),
     "trunc": (lambda E, t: _op(E, "trunc")(t), np.trunc, lambda T, t: T.trunc(t), (-10, 10)),
     "frac": (lambda E, t: _op(E, "frac")(t), lambda x: x - np.trunc(x), lambda T, t: T.frac(t), (-10, 10)),
-    "erf": (lambda E, t: _op(E, "erf")(t), None, lambda T, t: T.erf(t), "normal"),
-    "erfc": (lambda E, t: _op(E, "erfc")(t), None, lambda T, t: T.erfc(t), "normal"),
-    "erfinv": (lambda E, t: _op(E, "erfinv")(t), None, lambda T, t: T.erfinv(t), (-0.99, 0.99)),
+    "erf": (lambda E, t: _op(E, "erf")(t), special.erf, lambda T, t: T.erf(t), "normal"),
+    "erfc": (lambda E, t: _op(E, "erfc")(t), special.erfc, lambda T, t: T.erfc(t), "normal"),
+    "erfinv": (lambda E, t: _op(E, "erfinv")(t), special.erfinv, lambda T, t: T.erfinv(t), (-0.99, 0.99)),
     "lgamma": (lambda E, t: _op(E, "lgamma")(t), None, lambda T, t: T.lgamma(t), "positive"),
     "digamma": (lambda E, t: _op(E, "digamma")(t), None, lambda T, t: T.digamma(t), "positive"),
     "logit": (lambda E, t: _op(E, "logit")(t), lambda x: np.log(x / (1 - x)), lambda T, t: T.logit(t), (0.01, 0.99)),
@@ -105,15 +151,16 @@ CASES = {
     "softplus": (lambda E, t: _op(E, "softplus")(t), _np_softplus, lambda T, t: T.nn.functional.softplus(t), "normal"),
     "logsigmoid": (lambda E, t: _op(E, "logsigmoid")(t), lambda x: -np.logaddexp(x.dtype.type(0), -x),
                    lambda T, t: T.nn.functional.logsigmoid(t), "normal"),
-    "gelu": (lambda E, t: _op(E, "gelu")(t), None, lambda T, t: T.nn.functional.gelu(t), "normal"),
+    "gelu": (lambda E, t: _op(E, "gelu")(t), special.gelu, lambda T, t: T.nn.functional.gelu(t), "normal"),
     "mish": (lambda E, t: _op(E, "mish")(t), lambda x: x * np.tanh(np.logaddexp(x.dtype.type(0), x)),
              lambda T, t: T.nn.functional.mish(t), "normal"),
     "elu": (lambda E, t: _op(E, "elu")(t), lambda x: np.where(x > 0, x, np.expm1(x)),
             lambda T, t: T.nn.functional.elu(t), "normal"),
-    "selu": (lambda E, t: _op(E, "selu")(t), None, lambda T, t: T.nn.functional.selu(t), "normal"),
+    "selu": (lambda E, t: _op(E, "selu")(t), _np_selu, lambda T, t: T.nn.functional.selu(t), "normal"),
     "softsign": (lambda E, t: _op(E, "softsign")(t), lambda x: x / (1 + np.abs(x)),
                  lambda T, t: T.nn.functional.softsign(t), "normal"),
-    "hardswish": (lambda E, t: _op(E, "hardswish")(t), None, lambda T, t: T.nn.functional.hardswish(t), "normal"),
+    "hardswish": (lambda E, t: _op(E, "hardswish")(t), _np_hardswish, lambda T, t: T.nn.functional.hardswish(t),
+                  "normal"),
     "ceil": (lambda E, t: _op(E, "ceil")(t), np.ceil, lambda T, t: T.ceil(t), (-10, 10)),
     "nan_to_num": (lambda E, t: _op(E, "nan_to_num")(t), np.nan_to_num, lambda T, t: T.nan_to_num(t), "normal"),
     "clamp": (lambda E, t: _op(E, "clamp")(t, -1.0, 1.0), lambda x: np.clip(x, -1, 1), lambda T, t: T.clamp(t, -1, 1),
@@ -181,6 +228,30 @@ CASES = {
 }
 
 
+# what numpy's column times, in short, where it is not one numpy function (those print as np.<name>)
+EXPRESSIONS = {
+    "sigmoid": "1/(1+exp(-x))", "pow 1.7": "np.power", "rsqrt": "1/sqrt(x)", "relu": "maximum(x,0)",
+    "frac": "x-trunc(x)", "erf": "Cephes ndtr", "erfc": "Cephes ndtr", "erfinv": "Giles", "gelu": "Cephes x/2(1+erf)",
+    "logit": "log(x/(1-x))", "silu": "x/(1+exp(-x))", "softplus": "logaddexp(0,x)", "logsigmoid": "-logaddexp(0,-x)",
+    "mish": "x*tanh(logaddexp)", "elu": "where+expm1", "selu": "expm1(min)+max", "softsign": "x/(1+|x|)",
+    "hardswish": "x*clip(x+3)/6", "clamp": "np.clip", "celu": "where+expm1", "leaky_relu": "where(x>0,..)",
+    "hardtanh": "np.clip", "relu6": "np.clip", "hardsigmoid": "clip(x/6+.5)", "minimum": "np.minimum",
+    "fmax": "np.fmax", "fmod": "np.fmod", "remainder": "np.remainder", "copysign": "np.copysign",
+    "xlogy": "x*log(x)", "logaddexp2": "np.logaddexp2", "lerp": "x+w*(y-x)", "addcmul": "x+x*x", "addcdiv": "x+x/x",
+    "where": "np.where", "pow x**y": "np.power", "add": "x+x", "mul": "x*x", "div": "x/x", "atan2": "np.arctan2",
+    "hypot": "np.hypot", "logaddexp": "np.logaddexp", "maximum": "np.maximum", "var": "x.var", "std": "x.std",
+    "cummax": "maximum.accumulate", "logcumsumexp": "logaddexp.accum", "norm": "linalg.norm (dot)",
+    "logsumexp 1000": "max,exp,sum,log",
+}
+
+
+def expression(name):
+    fn = CASES[name][1]
+    if fn is None:
+        return "-"
+    return EXPRESSIONS.get(name) or f"np.{getattr(fn, '__name__', '?')}"
+
+
 def inputs(domain, dtype):
     rng = np.random.default_rng(0)
     if domain == "normal":
@@ -192,13 +263,18 @@ def inputs(domain, dtype):
     return x.astype(dtype)
 
 
+# the calling thread's CPU time (user + system, page faults included) by default: on one thread each it is the
+# wall time of a quiet machine, and on a shared one it does not count the time other processes held the core
+CLOCK = time.perf_counter if os.environ.get("BENCH_CLOCK") == "wall" else time.thread_time
+
+
 def best_of(fn, repeat: int) -> float:
     fn()
     times = []
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        t0 = CLOCK()
         fn()
-        times.append(time.perf_counter() - t0)
+        times.append(CLOCK() - t0)
     return min(times)
 
 
@@ -208,11 +284,21 @@ def gradcli_time(E, name, dtype, repeat):
     return best_of(lambda: call(E, t), repeat)
 
 
+def warm_allocator():
+    """Free one 16 MB array, so that the C allocator's adaptive thresholds are where a process doing large
+    array work settles: glibc maps every block above 128 KB afresh (page faults on each use) until it frees one,
+    then raises the threshold to that block's size (at most 32 MB) and keeps freed memory up to twice that.
+    Without this, the first ops timed in a process ran 2-3x slower than the same ops later on (numpy's Cephes
+    erf: 18 ms first, 7 ms after), whichever side they were on."""
+    np.ones(1 << 21).sum()  # 16 MB: a block above the 32 MB cap would not move the threshold
+
+
 def worker():
     """Answer `name dtype repeat` lines with the time of the gradcli on sys.path (--baseline)."""
     from gradcli import engine as E
 
     gc.freeze()
+    warm_allocator()
     for line in sys.stdin:
         name, dtype, repeat = json.loads(line)
         try:
@@ -229,10 +315,15 @@ def main():
     parser.add_argument("--dtypes", default="float32,float64")
     parser.add_argument("--baseline", default="", help="a directory holding another gradcli, timed alongside")
     parser.add_argument("--bits", choices=("fast", "torch"), default="fast")
+    parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
+                        help="the thread's CPU time (default) or wall time")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    global CLOCK
     if args.worker:
         return worker()
+    os.environ["BENCH_CLOCK"] = args.clock  # the --baseline worker's clock too
+    CLOCK = time.perf_counter if args.clock == "wall" else time.thread_time
     os.environ["GRADCLI_BITS"] = args.bits
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from gradcli import engine as E
@@ -248,10 +339,11 @@ def main():
         old = subprocess.Popen([sys.executable, __file__, "--worker"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                text=True, env=env, cwd=args.baseline)
     gc.freeze()
+    warm_allocator()
     names = [n.strip() for n in args.ops.split(",") if n.strip()] or list(CASES)
-    print(f"forward of one op on {N:.0e} elements, best of {args.repeat}, bits={args.bits}; "
+    print(f"forward of one op on {N:.0e} elements, best of {args.repeat} ({args.clock} time), bits={args.bits}; "
           f"ratio = gradcli / max(numpy, torch); torch {'1 thread' if torch else 'not installed'}")
-    head = f"{'op':<16}{'dtype':<9}{'numpy':>9}{'torch':>9}{'gradcli':>10}{'ratio':>8}"
+    head = f"{'op':<16}{'dtype':<9}{'numpy expression':<20}{'numpy':>9}{'torch':>9}{'gradcli':>10}{'ratio':>8}"
     if old:
         head += f"{'before':>10}{'ratio':>8}"
     print(head)
@@ -273,7 +365,8 @@ def main():
             def ms(t):
                 return f"{t * 1e3:7.2f}ms" if isinstance(t, float) else f"{'-':>9}"
 
-            line = f"{name:<16}{dtype.name:<9}{ms(t_np)}{ms(t_pt)}{ms(t_gc):>10}{t_gc / base:7.2f}x"
+            line = f"{name:<16}{dtype.name:<9}{expression(name):<20}{ms(t_np)}{ms(t_pt)}"
+            line += f"{ms(t_gc):>10}{t_gc / base:7.2f}x"
             if old:
                 old.stdin.write(json.dumps([name, dtype.name, args.repeat]) + "\n")
                 old.stdin.flush()

@@ -161,6 +161,37 @@ def test_cummax_and_cummin_indices_take_the_latest_tie_and_every_later_nan():
     assert indices.array.tolist() == [[0, 0], [1, 1], [1, 2]]
 
 
+def _torch_running_extremum(x, d, largest):
+    """torch's cummax/cummin kernel, one element at a time: (values, indices) along d."""
+    x = np.moveaxis(x, d, -1)
+    values, indices = np.empty_like(x), np.zeros(x.shape, np.int64)
+    for lane in np.ndindex(x.shape[:-1]):
+        best, at = x[lane + (0,)], 0
+        for i, v in enumerate(x[lane]):
+            if v != v or (best == best and (v >= best if largest else v <= best)):
+                best, at = v, i
+            values[lane + (i,)], indices[lane + (i,)] = best, at
+    return np.moveaxis(values, -1, d), np.moveaxis(indices, -1, d)
+
+
+def test_cummax_and_cummin_agree_with_torchs_kernel_rule_on_random_lanes_any_dim():
+    """Ties, nan, signed zeros (the later zero's sign, as torch's `out = x`), ints, every dim of 1-3-d inputs."""
+    rng = np.random.default_rng(7)
+    for _ in range(60):
+        shape = tuple(int(n) for n in rng.integers(1, 6, rng.integers(1, 4)))
+        x = rng.integers(-2, 3, shape).astype(np.float64)
+        x[rng.random(shape) < 0.1] = np.nan
+        x[x == 0] = np.where(rng.random(int((x == 0).sum())) < 0.5, -0.0, 0.0)
+        for source in (x, x.astype(np.float32), rng.integers(-3, 3, shape)):
+            d = int(rng.integers(0, len(shape)))
+            for name, largest in (("cummax", True), ("cummin", False)):
+                values, indices = E.ops.REGISTRY[name].fn(E.Tensor(source), d)
+                want_values, want_indices = _torch_running_extremum(source, d, largest)
+                assert indices.array.tolist() == want_indices.tolist(), (name, source, d)
+                np.testing.assert_array_equal(values.array, want_values)
+                assert (np.signbit(values.array) == np.signbit(want_values)).all()
+
+
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_erfinv_is_within_4_ulps_of_the_exact_value_up_to_the_last_float_below_1(dtype):
     eps = float(np.finfo(dtype).eps)
@@ -173,3 +204,32 @@ def test_erfinv_is_within_4_ulps_of_the_exact_value_up_to_the_last_float_below_1
     special = vector_erf.erfinv(np.array([0.0, -0.0, 1.0, -1.0, 1.5, np.nan], dtype))
     assert special[:4].tolist() == [0.0, 0.0, np.inf, -np.inf] and math.copysign(1, special[1]) == -1
     assert np.isnan(special[4:]).all()
+
+
+def test_norm_with_bits_torch_adds_the_squares_in_torchs_vector_lanes():
+    """torch's float32 2-norm of a whole tensor sums in one AVX2 register of 8 floats lane by lane, then the
+    lanes left to right, then the tail.  Hand-derived: 4096**2 = 2**24 first, then ones; in that order every 1
+    is a tie rounded back to 2**24, so the norm is exactly 4096; numpy's pairwise sum (1 + 1 first) keeps them,
+    and so does the reversed order in torch's (torch 2.13 prints 4096.0 and 4096.0010)."""
+    row = np.array([4096.0] + [1.0] * 9, np.float32)
+    norm = E.ops.REGISTRY["norm"].fn
+    with kernels.bits("torch"):
+        assert float(norm(E.Tensor(row)).array) == 4096.0
+        assert float(norm(E.Tensor(row[::-1].copy())).array) == float(np.sqrt(np.float32(2 ** 24 + 10)))
+        assert norm(E.Tensor(row.reshape(2, 5)), keepdim=True).array.tolist() == [[4096.0]]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_special_kernels_in_blocks_give_each_element_what_it_gets_alone(dtype):
+    """erf, erfc, erfinv, lgamma and digamma run a block of kernels.BLOCK elements at a time: an input of a few
+    blocks and a ragged end, 2-d, gives the values of the same elements evaluated a few at a time."""
+    rng = np.random.default_rng(11)
+    x = rng.uniform(-3, 6, (3, kernels.BLOCK // 2 + 7)).astype(dtype)
+    for name, arg in (("erf", x), ("erfc", x), ("erfinv", np.tanh(x)), ("lgamma", np.abs(x) + dtype(0.1)),
+                      ("digamma", x)):
+        fn = E.ops.REGISTRY[name].fn
+        whole = fn(E.Tensor(arg)).array
+        pieces = np.concatenate([fn(E.Tensor(arg.reshape(-1)[i:i + 997])).array
+                                 for i in range(0, arg.size, 997)]).reshape(arg.shape)
+        assert whole.shape == arg.shape and whole.dtype == dtype
+        np.testing.assert_array_equal(whole, pieces)

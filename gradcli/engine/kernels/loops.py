@@ -84,6 +84,8 @@ def scalar_lanes(out_shape: tuple, itemsize: int, *inputs: np.ndarray, vector_by
         count = min(THREADS, -(-n // GRAIN_SIZE))
         chunk = -(-n // count)
         tasks = [(s, min(s + chunk, n)) for s in range(0, n, chunk)]
+    if inner % lanes == 0 and all(begin % lanes == 0 and end % lanes == 0 for begin, end in tasks):
+        return False  # every piece of every row a whole number of vectors: no array of n flags to find that out
     scalar = np.zeros(n, dtype=bool)  # by position in the iteration
     for begin, end in tasks:
         start = begin

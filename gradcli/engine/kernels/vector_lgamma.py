@@ -17,6 +17,7 @@ import math
 
 import numpy as np
 
+from gradcli.engine.kernels.loops import in_blocks
 from gradcli.engine.kernels.vector_erf import horner
 
 F32, F64 = np.float32, np.float64
@@ -96,7 +97,12 @@ def _reduced(x, dtype):
 
 def lgamma(x: np.ndarray, fallback) -> np.ndarray:
     """lgamma of a float32 or float64 array in its dtype; `fallback(values)` computes the elements that are not
-    positive and finite."""
+    positive and finite.  A block of 2**16 elements at a time (as vector_erf's): 2.9x torch's time before, when
+    each of its dozen temporaries was a fresh array of the input's size."""
+    return in_blocks(lambda block: _lgamma(block, fallback), x)
+
+
+def _lgamma(x: np.ndarray, fallback) -> np.ndarray:
     dtype = x.dtype.type
     flat = x.reshape(-1)
     out = np.empty_like(flat)

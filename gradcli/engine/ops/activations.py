@@ -165,10 +165,19 @@ def _gelu(x, approximate):
     if approximate == "tanh":
         inner = GELU_TANH_BETA * (x + GELU_TANH_KAPPA * x * x * x)
         return 0.5 * x * (1 + np.tanh(inner))
-    out = x * 0.5 * (1 + dual.np_erf(x * SQRT1_2))
+    cdf = dual.np_erf(x * SQRT1_2)
+    if type(cdf) is np.ndarray and cdf.ndim and cdf.dtype == x.dtype:
+        # x * 0.5 * (1 + erf(x / sqrt 2)) in place: the same roundings, no fresh array per operation
+        cdf += 1
+        out = np.multiply(x, 0.5, out=np.empty_like(cdf))
+        out *= cdf
+    else:
+        out = x * 0.5 * (1 + cdf)
     if x.dtype == np.float32 and kernels.row_size(x) > 1:
         # torch's vectorised float kernel (more than one element) gives nan at +inf; its scalar path and float64 inf
-        out = np.where(np.isposinf(x), np.float32(np.nan), out)
+        infinite = np.isposinf(x)
+        if infinite.any():
+            out = np.where(infinite, np.float32(np.nan), out)
     return out
 
 

@@ -335,9 +335,9 @@ def index_array(index, name):
 
 def gather_key(index, d):
     """Advanced-index arrays picking x[..., index, ...] along d, with the other dims from index's grid."""
-    grids = list(np.indices(index.shape, sparse=True))
-    grids[d] = index
-    return tuple(grids)
+    # np.indices(sparse=True)'s grids, without building the one along d that index replaces
+    return tuple(index if k == d else np.arange(n).reshape([n if j == k else 1 for j in range(index.ndim)])
+                 for k, n in enumerate(index.shape))
 
 
 class Gather(Function):

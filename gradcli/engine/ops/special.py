@@ -30,8 +30,13 @@ def _polevl(z, coefficients):
     result = np.zeros_like(z)
     exact = kernels.exact()
     for c in coefficients:  # Cephes polevl: the first coefficient goes with the highest power
-        # torch's AVX512 build contracts the multiply-add (--bits torch); the fast mode rounds twice
-        result = fused.fma(result, z, c) if exact else result * z + c
+        # torch's AVX512 build contracts the multiply-add (--bits torch); the fast mode rounds twice, in place
+        # (the same bits: a fresh array per step cost its page faults, a third of digamma's time)
+        if exact:
+            result = fused.fma(result, z, c)
+        else:
+            result *= z
+            result += c
     return result
 
 
@@ -65,6 +70,8 @@ def np_digamma(x: np.ndarray) -> np.ndarray:
     x = np.asarray(x)
     dtype = np.float32 if x.dtype == np.float32 else np.float64
     x = x.astype(dtype, copy=False)
+    if x.size > kernels.BLOCK:  # its temporaries a block at a time: in cache, no page faults (the same values)
+        return kernels.in_blocks(np_digamma, x)
     one = dtype(1)
     with np.errstate(all="ignore"):
         negative = x < 0
@@ -88,15 +95,27 @@ def np_digamma(x: np.ndarray) -> np.ndarray:
             np.divide(step, x, out=quotient)
             result -= quotient
             x += step
-        z = one / (x * x)
-        y = np.where(x < dtype(1.0e17), z * _polevl(z, _DIGAMMA_A[dtype]), dtype(0))
+        z = np.multiply(x, x, out=np.empty_like(x))
+        np.divide(one, z, out=z)
+        y = _polevl(z, _DIGAMMA_A[dtype])
+        y *= z
+        y[x >= dtype(1.0e17)] = 0
         if exact:
             log_x = libm.call("log", x)  # float32: logf
         else:  # float32: in double, rounded once - the C library's logf on all but ~0.1% of arguments (numpy's
             # own logf differs on ~1%, which the cancellation near the root at 1.4616 turns into 4096 ulps)
             log_x = np.log(x.astype(np.float64)).astype(dtype) if dtype == np.float32 else np.log(x)
-        series = result + log_x - (dtype(0.5) / x) - y
-        return np.where(x == 10, result + dtype(PSI_10), series) + reflected
+        # result + log(x) - 0.5 / x - y, in place on log(x)'s array (the same roundings in the same order)
+        series = np.asarray(log_x, dtype=dtype)
+        series += result
+        series -= np.divide(dtype(0.5), x, out=quotient)
+        series -= y
+        ten = np.flatnonzero(x == 10)
+        if ten.size:
+            series.reshape(-1)[ten] = result.reshape(-1)[ten] + dtype(PSI_10)
+        if negative.any():
+            series += reflected
+        return series if series.ndim else series[()]
 
 
 def _digamma_special(x: np.ndarray, out: np.ndarray) -> np.ndarray:
