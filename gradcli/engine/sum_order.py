@@ -594,7 +594,7 @@ def _native_sum(x: np.ndarray, dims, keepdim: bool):
     fns = native.sum_kernels()
     if fns is None or x.dtype.char not in "fd":
         return None
-    if min(x.strides) < 0:  # torch's tensors have no negative strides: it would hold a copy
+    if x.ndim and min(x.strides) < 0:  # torch's tensors have no negative strides: it would hold a copy
         x = np.ascontiguousarray(x)
     try:
         program = _native_program(x.shape, x.strides, x.itemsize, tuple(dims), keepdim, kernels.THREADS)
