@@ -1,7 +1,7 @@
-"""The optional C accelerator (gradcli/engine/kernels/native_sum.c: torch's summation order), built during
-`pip install` when a C compiler is at hand.  pyproject.toml holds the metadata; this file only declares the
-extension.  optional=True: a failed build only warns, and gradcli computes the same bits with numpy
-(gradcli/engine/kernels/native.py loads the library with ctypes, it has no Python API)."""
+"""The optional C accelerators (gradcli/engine/kernels/native_sum.c: torch's summation order; native_sleef.c:
+SLEEF's powf), built during `pip install` when a C compiler is at hand.  pyproject.toml holds the metadata;
+this file only declares the extensions.  optional=True: a failed build only warns, and gradcli computes the same
+bits with numpy (gradcli/engine/kernels/native.py loads the libraries with ctypes; they have no Python API)."""
 
 from setuptools import Extension, setup
 
@@ -13,6 +13,13 @@ setup(
             # IEEE order kept: no reassociation, no fused multiply-add; no -march=native (the wheel runs anywhere)
             extra_compile_args=["-O2", "-fno-fast-math", "-ffp-contract=off", "-std=c99"],
             optional=True,
-        )
+        ),
+        Extension(
+            "gradcli.engine.kernels._native_sleef",
+            sources=["gradcli/engine/kernels/native_sleef.c"],
+            extra_compile_args=["-O2", "-fno-fast-math", "-ffp-contract=off", "-std=c99"],
+            libraries=["m"],
+            optional=True,
+        ),
     ],
 )

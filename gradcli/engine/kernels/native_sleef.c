@@ -1,0 +1,138 @@
+/* SLEEF's powf as torch 2.13's Vectorized<float>::pow calls it (Sleef_powf16_u10, AVX512 flavour: xpowf, with
+   logkf through vgetexp/vgetmant, expkf, double-float arithmetic with fused multiply-adds), one element at a
+   time, operation by operation as gradcli/engine/kernels/float32.py emulates it with numpy (the reference:
+   tests/engine/test_native_sleef.py checks the two agree bit for bit).  Built with -ffp-contract=off: every fused
+   multiply-add is an explicit fmaf (IEEE, rounded once), every other operation rounds to float on its own. */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#ifndef VARIANT
+/* The kernels below are compiled twice: for CPUs with FMA instructions (fmaf becomes one instruction, 2x
+   faster) and for any x86-64 or other CPU (fmaf is the C library's, as exact).  Same bits either way. */
+typedef struct { float hi, lo; } df;
+#define VARIANT(name) name##_any
+#include "native_sleef.c"
+#undef VARIANT
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
+#define HAVE_FMA_VARIANT 1
+#pragma GCC push_options
+#pragma GCC target("fma")
+#define VARIANT(name) name##_fma
+#include "native_sleef.c"
+#undef VARIANT
+#pragma GCC pop_options
+#endif
+
+
+int64_t gradcli_sleef_abi(void) { return 1; }
+
+/* out[i] = SLEEF's powf(x[i * x_step], y[i * y_step]) for i < n (a step of 0 repeats one value) */
+void gradcli_sleef_powf(const float *x, int64_t x_step, const float *y, int64_t y_step, float *out, int64_t n) {
+#ifdef HAVE_FMA_VARIANT
+    if (__builtin_cpu_supports("fma")) {
+        powf_loop_fma(x, x_step, y, y_step, out, n);
+        return;
+    }
+#endif
+    powf_loop_any(x, x_step, y, y_step, out, n);
+}
+
+#else  /* the kernels, compiled once per VARIANT */
+
+static inline df VARIANT(df_add2_ff)(float x, float y) { float s = x + y, v = s - x; df r = {s, (x - (s - v)) + (y - v)}; return r; }
+static inline df VARIANT(df_add2_pf)(df x, float y) { float s = x.hi + y, v = s - x.hi; df r = {s, ((x.hi - (s - v)) + (y - v)) + x.lo}; return r; }
+static inline df VARIANT(df_add2_pp)(df x, df y) { float s = x.hi + y.hi, v = s - x.hi; df r = {s, ((x.hi - (s - v)) + (y.hi - v)) + (x.lo + y.lo)}; return r; }
+static inline df VARIANT(df_add_pp)(df x, df y) { float s = x.hi + y.hi; df r = {s, (((x.hi - s) + y.hi) + x.lo) + y.lo}; return r; }
+static inline df VARIANT(df_add_fp)(float x, df y) { float s = x + y.hi; df r = {s, ((x - s) + y.hi) + y.lo}; return r; }
+static inline df VARIANT(df_mul_pf)(df x, float y) { float s = x.hi * y; df r = {s, fmaf(x.lo, y, fmaf(x.hi, y, -s))}; return r; }
+static inline df VARIANT(df_mul_pp)(df x, df y) { float s = x.hi * y.hi; df r = {s, fmaf(x.hi, y.lo, fmaf(x.lo, y.hi, fmaf(x.hi, y.hi, -s)))}; return r; }
+static inline df VARIANT(df_sq)(df x) { float s = x.hi * x.hi; df r = {s, fmaf(x.hi + x.hi, x.lo, fmaf(x.hi, x.hi, -s))}; return r; }
+static inline df VARIANT(df_div)(df n, df d) {
+    float t = 1.0f / d.hi, s = n.hi * t, u = fmaf(t, n.hi, -s);
+    float v = fmaf(-d.lo, t, fmaf(-d.hi, t, 1.0f));
+    df r = {s, fmaf(s, v, fmaf(n.lo, t, u))};
+    return r;
+}
+
+static inline float VARIANT(bits_to_float)(uint32_t b) { float f; memcpy(&f, &b, 4); return f; }
+
+static inline float VARIANT(sleef_ldexpf)(float x, int32_t q) {  /* vldexp_vf_vf_vi2: four partial scalings, then the rest */
+    int32_t m = q >> 31;
+    m = (((m + q) >> 6) - m) * 16;
+    q = q - m * 4;
+    m += 0x7f;
+    m = m < 0 ? 0 : (m > 0xff ? 0xff : m);
+    float u = VARIANT(bits_to_float)((uint32_t)m << 23);
+    x = (((x * u) * u) * u) * u;
+    return x * VARIANT(bits_to_float)((uint32_t)(q + 0x7f) << 23);
+}
+
+static inline df VARIANT(logkf)(float d) {  /* log(d) as a pair, d > 0; AVX512: vgetexp / vgetmant into [0.75, 1.5) */
+    float scaled = d * (float)(1.0 / 0.75);
+    /* frexp of the exact double of a float (subnormal floats are normal doubles); d finite and nonzero here,
+       or the caller replaces the result */
+    uint64_t bs, bd;
+    double scaled_d = (double)scaled, dd = (double)d;
+    memcpy(&bs, &scaled_d, 8);
+    memcpy(&bd, &dd, 8);
+    float e = isinf(scaled) ? 128.0f : (float)((int)((bs >> 52) & 0x7ff) - 1023);
+    bd = (bd & ~(0x7ffULL << 52)) | (1022ULL << 52);  /* the mantissa in [0.5, 1) */
+    double md;
+    memcpy(&md, &bd, 8);
+    float m = (float)(md < 0.75 ? md * 2 : md);
+    df x = VARIANT(df_div)(VARIANT(df_add2_ff)(-1.0f, m), VARIANT(df_add2_ff)(1.0f, m));
+    df x2 = VARIANT(df_sq)(x);
+    float t = fmaf(fmaf(0.240320354700088500976562f, x2.hi, 0.285112679004669189453125f), x2.hi,
+                   0.400007992982864379882812f);
+    df ln2 = {0.69314718246459960938f, -1.904654323148236017e-09f};
+    df s = VARIANT(df_mul_pf)(ln2, e);
+    df x_twice = {x.hi * 2.0f, x.lo * 2.0f};
+    s = VARIANT(df_add_pp)(s, x_twice);
+    df c = {0.66666662693023681640625f, 3.69183861259614332084311e-09f};
+    return VARIANT(df_add_pp)(s, VARIANT(df_mul_pp)(VARIANT(df_mul_pp)(x2, x), VARIANT(df_add2_pp)(VARIANT(df_mul_pf)(x2, t), c)));
+}
+
+static inline float VARIANT(expkf)(df d) {
+    float u = (d.hi + d.lo) * (float)1.442695040888963407359924681001892137426645954152985934135449406931;
+    int32_t q = fabsf(u) < 2147483648.0f ? (int32_t)rintf(u) : INT32_MIN;
+    float qf = (float)q;
+    df s = VARIANT(df_add2_pf)(d, qf * -0.693145751953125f);
+    s = VARIANT(df_add2_pf)(s, qf * -1.428606765330187045e-06f);
+    float hi = s.hi + s.lo;
+    df s2 = {hi, (s.hi - hi) + s.lo};
+    u = 0.00136324646882712841033936f;
+    u = fmaf(u, s2.hi, 0.00836596917361021041870117f);
+    u = fmaf(u, s2.hi, 0.0416710823774337768554688f);
+    u = fmaf(u, s2.hi, 0.166665524244308471679688f);
+    u = fmaf(u, s2.hi, 0.499999850988388061523438f);
+    df t = VARIANT(df_add_fp)(1.0f, VARIANT(df_add_pp)(s2, VARIANT(df_mul_pf)(VARIANT(df_sq)(s2), u)));
+    float out = VARIANT(sleef_ldexpf)(t.hi + t.lo, q);
+    return d.hi < -104.0f ? 0.0f : out;
+}
+
+static inline float VARIANT(sleef_powf)(float x, float y) {
+    float ay = fabsf(y);
+    int yisint = (truncf(y) == y) || (ay > 16777216.0f);
+    int yisodd = yisint && ((((int64_t)(ay < 16777216.0f ? truncf(y) : 0.0f)) & 1) == 1);
+    float ax = fabsf(x);
+    float out = VARIANT(expkf)(VARIANT(df_mul_pf)(VARIANT(logkf)(ax), y));
+    if (isnan(out)) out = INFINITY;
+    out = out * (x > 0 ? 1.0f : (yisint ? (yisodd ? -1.0f : 1.0f) : NAN));
+    float efx = signbit(y) ? -(ax - 1.0f) : ax - 1.0f;
+    if (isinf(y)) out = efx < 0 ? 0.0f : (efx == 0 ? 1.0f : INFINITY);
+    if (isinf(x) || x == 0) {
+        float edge = ((signbit(y) != 0) ^ (x == 0)) ? 0.0f : INFINITY;
+        out = copysignf(edge, yisodd ? x : 1.0f);
+    }
+    if (isnan(x) || isnan(y)) out = NAN;
+    if (y == 0 || x == 1) out = 1.0f;
+    return out;
+}
+
+static void VARIANT(powf_loop)(const float *x, int64_t x_step, const float *y, int64_t y_step, float *out,
+                                int64_t n) {
+    for (int64_t i = 0; i < n; i++) out[i] = VARIANT(sleef_powf)(x[i * x_step], y[i * y_step]);
+}
+
+#endif

@@ -1,0 +1,71 @@
+"""The compiled SLEEF powf (gradcli/engine/kernels/native_sleef.c) against the numpy emulation it was ported from
+(kernels/float32.py's _sleef_powf, checked against PyTorch's goldens in test_float32_kernels.py), bit for bit, on
+every element rather than only on those the numpy path's filter sends to the emulation: random arguments over
+the whole float32 range, integer and half-integer exponents, specials (zeros, infinities, nan, subnormals, 1,
+-1, 2**24 neighbours).  Then torch.pow's float32 path with and without the library gives the same bytes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from gradcli.engine import kernels
+from gradcli.engine.kernels import float32, native
+
+needs_library = pytest.mark.skipif(
+    native.library_path("_native_sleef") is None,
+    reason="the compiled SLEEF kernels are not built (gradcli/engine/kernels/_native_sleef*.so: `pip install -e .` "
+           "builds them with a C compiler)")
+
+F32 = np.float32
+SPECIALS = np.array([0.0, -0.0, 1.0, -1.0, 2.0, -2.0, 0.5, -0.5, 0.75, 1.5, 3.0, -3.0, np.inf, -np.inf, np.nan,
+                     1e-45, -1e-45, 1e-38, 3.4e38, -3.4e38, 16777215.0, 16777216.0, 16777218.0, 2.0 ** 31,
+                     -(2.0 ** 31), 1.0000001, 0.99999994, 100.0, -104.5, 88.7], dtype=F32)
+
+
+def _same(a, b) -> bool:
+    return a.shape == b.shape and a.dtype == b.dtype and a.tobytes() == b.tobytes()
+
+
+def _arguments(seed: int):
+    rng = np.random.default_rng(seed)
+    n = 50_000
+    x = (rng.standard_normal(n) * 10.0 ** rng.integers(-6, 7, n)).astype(F32)
+    y = (rng.standard_normal(n) * 10.0 ** rng.integers(-3, 3, n)).astype(F32)
+    if seed % 3 == 0:
+        y = np.rint(y)  # integer exponents: signs of negative bases
+    if seed % 3 == 1:
+        y = (np.rint(y * 2) / 2).astype(F32)
+    bits = rng.integers(-2 ** 31, 2 ** 31, n, dtype=np.int64).astype(np.int32).view(F32)  # any float32 pattern
+    xs, ys = np.meshgrid(SPECIALS, SPECIALS)
+    return np.concatenate([x, bits, xs.ravel()]), np.concatenate([y, y[::-1], ys.ravel()])
+
+
+@needs_library
+@pytest.mark.parametrize("seed", range(6))
+def test_compiled_powf_is_the_emulation_bit_for_bit(seed):
+    x, y = _arguments(seed)
+    compiled = native.sleef_powf()(x, y)
+    emulated = float32._sleef_powf(x, y)
+    same = (compiled.view(np.int32) == emulated.view(np.int32)) | (np.isnan(compiled) & np.isnan(emulated))
+    assert same.all(), list(zip(x[~same][:5], y[~same][:5], compiled[~same][:5], emulated[~same][:5]))
+
+
+@needs_library
+@pytest.mark.parametrize("exponent", [4.0, 1.7, -2.5, 0.3, 5.0])
+def test_torch_pow_is_the_same_with_and_without_the_library(exponent, monkeypatch):
+    rng = np.random.default_rng(int(exponent * 10) % 7)
+    x = np.concatenate([np.linspace(-np.pi, np.pi, 2000), rng.standard_normal(3001) * 50]).astype(F32)
+    y_tensor = rng.standard_normal(x.size).astype(F32)
+    with kernels.bits("torch"):
+        monkeypatch.setattr(native, "ENABLED", True)
+        with_library = (kernels.pow(x, exponent), kernels.pow(np.abs(x), y_tensor))
+        monkeypatch.setattr(native, "ENABLED", False)
+        without = (kernels.pow(x, exponent), kernels.pow(np.abs(x), y_tensor))
+    for a, b in zip(with_library, without):
+        assert _same(np.asarray(a), np.asarray(b))
+
+
+def test_disabled_library_is_not_used(monkeypatch):
+    monkeypatch.setattr(native, "ENABLED", False)
+    assert native.sleef_powf() is None
