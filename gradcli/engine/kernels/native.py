@@ -1,10 +1,10 @@
-"""The optional compiled kernels: native_sum.c (torch's summation order) and native_sleef.c (SLEEF's powf, as
-torch's vector lanes compute it), built by setup.py into this package as _native_sum / _native_sleef
+"""The optional compiled kernels: native_sum.c (torch's summation order) and native_math.c (fused multiply-adds,
+SLEEF's powf as torch's vector lanes compute it), built by setup.py into this package as _native_sum / _native_math
 .<platform suffix>.so when a C compiler is at hand, loaded here with ctypes on first use.
 
 As PyYAML's and msgpack's C speedups: nothing depends on them.  When a library was not built (no compiler,
-a failed build, a source checkout), or GRADCLI_NATIVE=0 is set, `sum_kernels()` and `sleef_powf()` return None
-and engine/sum_order.py and kernels/float32.py compute the same bits with numpy.  Tests switch them off with
+a failed build, a source checkout), or GRADCLI_NATIVE=0 is set, `sum_kernels()`, `fma()` and `sleef_powf()` return
+None and engine/sum_order.py, kernels/fused.py and kernels/float32.py compute the same bits with numpy.  Tests switch them off with
 `ENABLED`."""
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from pathlib import Path
 
 ENABLED = os.environ.get("GRADCLI_NATIVE", "1").strip() != "0"
 ABI = 1  # gradcli_sum_abi() of the native_sum.c this module calls
-SLEEF_ABI = 1  # gradcli_sleef_abi() of native_sleef.c
+MATH_ABI = 1  # gradcli_math_abi() of native_math.c
 _LOADED: list = []  # [the kernels or None], filled on first use
-_SLEEF: list = []
+_MATH: list = []
 
 
 def library_path(name: str = "_native_sum") -> Path | None:
@@ -83,36 +83,66 @@ def int64_array(values):
 
 
 def sleef_powf():
-    """SLEEF's powf over arrays, `f(x, y)` for float32 arrays of one shape (or y a float32 number), when the
+    """SLEEF's powf over arrays, `f(x, y)` for float32 arrays of one shape (or y one float32 number), when the
     library is built and enabled, else None."""
+    math = _math()
+    return None if math is None else math["powf"]
+
+
+def fma():
+    """The fused multiply-add over arrays, `f(a, b, c)` for arrays of one float dtype (float32 or float64) that
+    broadcast together, when the library is built and enabled, else None."""
+    math = _math()
+    return None if math is None else math["fma"]
+
+
+def _math():
     if not ENABLED:
         return None
-    if not _SLEEF:
-        _SLEEF.append(_load_sleef())
-    return _SLEEF[0]
+    if not _MATH:
+        _MATH.append(_load_math())
+    return _MATH[0]
 
 
-def _load_sleef():
-    lib = _open("_native_sleef", "gradcli_sleef_abi", SLEEF_ABI)
+def _load_math():
+    lib = _open("_native_math", "gradcli_math_abi", MATH_ABI)
     if lib is None:
         return None
     import ctypes
 
     import numpy as np
 
-    fn = lib.gradcli_sleef_powf
     i64, ptr = ctypes.c_int64, ctypes.c_void_p
-    fn.restype = None
-    fn.argtypes = [ptr, i64, ptr, i64, ptr, i64]
+    for name in ("gradcli_sleef_powf", "gradcli_fma_float32", "gradcli_fma_float64"):
+        getattr(lib, name).restype = None
+    lib.gradcli_sleef_powf.argtypes = [ptr, i64, ptr, i64, ptr, i64]
+    fma_functions = {}
+    for dtype, name in ((np.float32, "gradcli_fma_float32"), (np.float64, "gradcli_fma_float64")):
+        fn = getattr(lib, name)
+        fn.argtypes = [ptr, i64, ptr, i64, ptr, i64, ptr, i64]
+        fma_functions[np.dtype(dtype)] = fn
+
+    def operand(value, shape, dtype):
+        """(a contiguous array, its step): one value repeats with step 0, else the broadcast array."""
+        value = np.asarray(value, dtype=dtype)
+        if value.size == 1:
+            return np.ascontiguousarray(value.reshape(1)), 0
+        return np.ascontiguousarray(np.broadcast_to(value, shape)), 1
 
     def powf(x, y):
         x = np.ascontiguousarray(x, dtype=np.float32)
-        y = np.ascontiguousarray(y, dtype=np.float32)
+        y, y_step = operand(y, x.shape, np.float32)
         out = np.empty(x.shape, dtype=np.float32)
-        y_step = 0 if y.size == 1 else 1
-        if y_step and y.shape != x.shape:
-            raise ValueError("sleef_powf: x and y differ in shape")
-        fn(x.ctypes.data, 1, y.ctypes.data, y_step, out.ctypes.data, x.size)
+        lib.gradcli_sleef_powf(x.ctypes.data, 1, y.ctypes.data, y_step, out.ctypes.data, x.size)
         return out
 
-    return powf
+    def fused_multiply_add(a, b, c):
+        dtype = np.result_type(a, b, c)
+        shape = np.broadcast_shapes(np.shape(a), np.shape(b), np.shape(c))
+        (a, a_step), (b, b_step), (c, c_step) = (operand(v, shape, dtype) for v in (a, b, c))
+        out = np.empty(shape, dtype=dtype)
+        fma_functions[np.dtype(dtype)](a.ctypes.data, a_step, b.ctypes.data, b_step, c.ctypes.data, c_step,
+                                       out.ctypes.data, out.size)
+        return out
+
+    return {"powf": powf, "fma": fused_multiply_add}

@@ -1,4 +1,5 @@
-/* SLEEF's powf as torch 2.13's Vectorized<float>::pow calls it (Sleef_powf16_u10, AVX512 flavour: xpowf, with
+/* Compiled elementwise math: the fused multiply-add (fma, fmaf: IEEE, rounded once, as the FMA instructions in
+   torch's kernels compute it) over arrays, and SLEEF's powf as torch 2.13's Vectorized<float>::pow calls it (Sleef_powf16_u10, AVX512 flavour: xpowf, with
    logkf through vgetexp/vgetmant, expkf, double-float arithmetic with fused multiply-adds), one element at a
    time, operation by operation as gradcli/engine/kernels/float32.py emulates it with numpy (the reference:
    tests/engine/test_native_sleef.py checks the two agree bit for bit).  Built with -ffp-contract=off: every fused
@@ -12,30 +13,42 @@
    faster) and for any x86-64 or other CPU (fmaf is the C library's, as exact).  Same bits either way. */
 typedef struct { float hi, lo; } df;
 #define VARIANT(name) name##_any
-#include "native_sleef.c"
+#include "native_math.c"
 #undef VARIANT
 #if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
 #define HAVE_FMA_VARIANT 1
 #pragma GCC push_options
 #pragma GCC target("fma")
 #define VARIANT(name) name##_fma
-#include "native_sleef.c"
+#include "native_math.c"
 #undef VARIANT
 #pragma GCC pop_options
 #endif
 
 
-int64_t gradcli_sleef_abi(void) { return 1; }
+int64_t gradcli_math_abi(void) { return 1; }
+
+#ifdef HAVE_FMA_VARIANT
+#define DISPATCH(name, args) do { if (__builtin_cpu_supports("fma")) { name##_fma args; return; } \
+                                  name##_any args; } while (0)
+#else
+#define DISPATCH(name, args) name##_any args
+#endif
+
+/* out[i] = a[i * a_step] * b[i * b_step] + c[i * c_step] rounded once, for i < n (a step of 0 repeats one value) */
+void gradcli_fma_float32(const float *a, int64_t a_step, const float *b, int64_t b_step, const float *c,
+                         int64_t c_step, float *out, int64_t n) {
+    DISPATCH(fma32_loop, (a, a_step, b, b_step, c, c_step, out, n));
+}
+
+void gradcli_fma_float64(const double *a, int64_t a_step, const double *b, int64_t b_step, const double *c,
+                         int64_t c_step, double *out, int64_t n) {
+    DISPATCH(fma64_loop, (a, a_step, b, b_step, c, c_step, out, n));
+}
 
 /* out[i] = SLEEF's powf(x[i * x_step], y[i * y_step]) for i < n (a step of 0 repeats one value) */
 void gradcli_sleef_powf(const float *x, int64_t x_step, const float *y, int64_t y_step, float *out, int64_t n) {
-#ifdef HAVE_FMA_VARIANT
-    if (__builtin_cpu_supports("fma")) {
-        powf_loop_fma(x, x_step, y, y_step, out, n);
-        return;
-    }
-#endif
-    powf_loop_any(x, x_step, y, y_step, out, n);
+    DISPATCH(powf_loop, (x, x_step, y, y_step, out, n));
 }
 
 #else  /* the kernels, compiled once per VARIANT */
@@ -128,6 +141,16 @@ static inline float VARIANT(sleef_powf)(float x, float y) {
     if (isnan(x) || isnan(y)) out = NAN;
     if (y == 0 || x == 1) out = 1.0f;
     return out;
+}
+
+static void VARIANT(fma32_loop)(const float *a, int64_t a_step, const float *b, int64_t b_step, const float *c,
+                                 int64_t c_step, float *out, int64_t n) {
+    for (int64_t i = 0; i < n; i++) out[i] = fmaf(a[i * a_step], b[i * b_step], c[i * c_step]);
+}
+
+static void VARIANT(fma64_loop)(const double *a, int64_t a_step, const double *b, int64_t b_step, const double *c,
+                                 int64_t c_step, double *out, int64_t n) {
+    for (int64_t i = 0; i < n; i++) out[i] = fma(a[i * a_step], b[i * b_step], c[i * c_step]);
 }
 
 static void VARIANT(powf_loop)(const float *x, int64_t x_step, const float *y, int64_t y_step, float *out,
