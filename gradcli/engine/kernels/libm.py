@@ -53,6 +53,24 @@ def _function(name: str, dtype):
     return _FUNCTIONS[key]
 
 
+_FMA: dict[type, object] = {}
+
+
+def scalar_fma(a, b, c, dtype):
+    """The C library's fma (fmaf for float32) of three numbers of `dtype`: a * b + c rounded once, exactly as
+    the FMA instruction rounds it (glibc's fma is correctly rounded); None where the library has no fma."""
+    if dtype not in _FMA:
+        import ctypes
+
+        c_name, c_type = ("fmaf", ctypes.c_float) if dtype == np.float32 else ("fma", ctypes.c_double)
+        fn = getattr(_library(), c_name, None)
+        if fn is not None:
+            fn.restype, fn.argtypes = c_type, [c_type, c_type, c_type]
+        _FMA[dtype] = fn
+    fn = _FMA[dtype]
+    return None if fn is None else dtype(fn(float(a), float(b), float(c)))
+
+
 def call(name: str, x: np.ndarray) -> np.ndarray:
     """libm's `name` (its float variant for float32) on every element of x (float32 or float64)."""
     x = np.asarray(x)
