@@ -1,7 +1,8 @@
-"""The optional C accelerators (gradcli/engine/kernels/native_sum.c: torch's summation order; native_math.c:
-fused multiply-adds and SLEEF's powf), built during `pip install` when a C compiler is at hand.  pyproject.toml
-holds the metadata; this file only declares the extensions.  optional=True: a failed build only warns, and gradcli computes the same
-bits with numpy (gradcli/engine/kernels/native.py loads the libraries with ctypes; they have no Python API)."""
+"""The optional C accelerators (gradcli/engine/kernels/native_sum.c: torch's summation order; native_math.c: fused
+multiply-adds and SLEEF's powf), built during `pip install` when a C compiler is at hand. pyproject.toml holds the
+metadata; this file only declares the extensions. optional=True: a failed build only warns, and gradcli computes
+the same bits with numpy (gradcli/engine/kernels/native.py loads the libraries with ctypes; they have no Python
+API)."""
 
 from setuptools import Extension, setup
 

@@ -1,8 +1,9 @@
-"""The compiled SLEEF powf (gradcli/engine/kernels/native_sleef.c) against the numpy emulation it was ported from
+"""The compiled SLEEF powf (gradcli/engine/kernels/native_math.c) against the numpy emulation it was ported from
 (kernels/float32.py's _sleef_powf, checked against PyTorch's goldens in test_float32_kernels.py), bit for bit, on
 every element rather than only on those the numpy path's filter sends to the emulation: random arguments over
 the whole float32 range, integer and half-integer exponents, specials (zeros, infinities, nan, subnormals, 1,
--1, 2**24 neighbours).  Then torch.pow's float32 path with and without the library gives the same bytes."""
+-1, 2**24 neighbours).  Then torch.pow's float32 path with and without the library gives the same bytes.  (The
+compiled fused multiply-add is checked against exact arithmetic in test_fused_multiply_add.py.)"""
 
 from __future__ import annotations
 
@@ -13,8 +14,8 @@ from gradcli.engine import kernels
 from gradcli.engine.kernels import float32, native
 
 needs_library = pytest.mark.skipif(
-    native.library_path("_native_sleef") is None,
-    reason="the compiled SLEEF kernels are not built (gradcli/engine/kernels/_native_sleef*.so: `pip install -e .` "
+    native.library_path("_native_math") is None,
+    reason="the compiled math kernels are not built (gradcli/engine/kernels/_native_math*.so: `pip install -e .` "
            "builds them with a C compiler)")
 
 F32 = np.float32
@@ -68,4 +69,4 @@ def test_torch_pow_is_the_same_with_and_without_the_library(exponent, monkeypatc
 
 def test_disabled_library_is_not_used(monkeypatch):
     monkeypatch.setattr(native, "ENABLED", False)
-    assert native.sleef_powf() is None
+    assert native.sleef_powf() is None and native.fma() is None

@@ -1,11 +1,11 @@
 """The optional compiled kernels: native_sum.c (torch's summation order) and native_math.c (fused multiply-adds,
-SLEEF's powf as torch's vector lanes compute it), built by setup.py into this package as _native_sum / _native_math
-.<platform suffix>.so when a C compiler is at hand, loaded here with ctypes on first use.
+SLEEF's powf as torch's vector lanes compute it), built by setup.py into this package as _native_sum /
+_native_math .<platform suffix>.so when a C compiler is at hand, loaded here with ctypes on first use.
 
-As PyYAML's and msgpack's C speedups: nothing depends on them.  When a library was not built (no compiler,
-a failed build, a source checkout), or GRADCLI_NATIVE=0 is set, `sum_kernels()`, `fma()` and `sleef_powf()` return
-None and engine/sum_order.py, kernels/fused.py and kernels/float32.py compute the same bits with numpy.  Tests switch them off with
-`ENABLED`."""
+As PyYAML's and msgpack's C speedups: nothing depends on them. When a library was not built (no compiler, a failed
+build, a source checkout), or GRADCLI_NATIVE=0 is set, `sum_kernels()`, `fma()` and `sleef_powf()` return None and
+engine/sum_order.py, kernels/fused.py and kernels/float32.py compute the same bits with numpy. Tests switch them
+off with `ENABLED`."""
 
 from __future__ import annotations
 
