@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from gradcli.engine import kernels
-from gradcli.engine.kernels import float32, native
+from gradcli.engine.kernels import float32, native, sleef
 
 needs_library = pytest.mark.skipif(
     native.library_path("_native_math") is None,
@@ -67,6 +67,30 @@ def test_torch_pow_is_the_same_with_and_without_the_library(exponent, monkeypatc
         assert _same(np.asarray(a), np.asarray(b))
 
 
+EXP_SPECIALS = [0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, np.nan, 88.7, 88.73, 100.0, 100.5, -87.3, -103.9, -104.0,
+                -104.1, 709.7, 709.79, 710.0, -745.1, -999.0, -1000.0, -1001.0, 1e-45, 1e-310, 2.0 ** 31, -(2.0 ** 31)]
+
+
+@needs_library
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("seed", range(3))
+def test_compiled_exp_is_the_emulation_bit_for_bit(dtype, seed, monkeypatch):
+    """SLEEF's expf / exp (sigmoid's, silu's inner exp) over the whole range where exp is finite and beyond."""
+    rng = np.random.default_rng(seed)
+    x = np.concatenate([rng.uniform(-110 if dtype == np.float32 else -760, 110 if dtype == np.float32 else 720,
+                                    60_000), rng.standard_normal(20_000) * 10.0 ** rng.integers(-8, 3, 20_000),
+                        EXP_SPECIALS]).astype(dtype)
+    function = sleef.expf if dtype == np.float32 else sleef.exp
+    monkeypatch.setattr(native, "ENABLED", True)
+    compiled = function(x)
+    monkeypatch.setattr(native, "ENABLED", False)
+    emulated = function(x)
+    same = (compiled == emulated) & (np.signbit(compiled) == np.signbit(emulated)) \
+        | (np.isnan(compiled) & np.isnan(emulated))
+    assert compiled.dtype == emulated.dtype == dtype
+    assert same.all(), list(zip(x[~same][:5], compiled[~same][:5], emulated[~same][:5]))
+
+
 def test_disabled_library_is_not_used(monkeypatch):
     monkeypatch.setattr(native, "ENABLED", False)
-    assert native.sleef_powf() is None and native.fma() is None
+    assert native.sleef_powf() is None and native.fma() is None and native.sleef_exp() is None

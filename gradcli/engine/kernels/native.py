@@ -3,9 +3,9 @@ SLEEF's powf as torch's vector lanes compute it), built by setup.py into this pa
 _native_math .<platform suffix>.so when a C compiler is at hand, loaded here with ctypes on first use.
 
 As PyYAML's and msgpack's C speedups: nothing depends on them. When a library was not built (no compiler, a failed
-build, a source checkout), or GRADCLI_NATIVE=0 is set, `sum_kernels()`, `fma()` and `sleef_powf()` return None and
-engine/sum_order.py, kernels/fused.py and kernels/float32.py compute the same bits with numpy. Tests switch them
-off with `ENABLED`."""
+build, a source checkout), or GRADCLI_NATIVE=0 is set, `sum_kernels()`, `fma()`, `sleef_exp()` and `sleef_powf()`
+return None and engine/sum_order.py, kernels/fused.py, kernels/sleef.py and kernels/float32.py compute the same
+bits with numpy. Tests switch them off with `ENABLED`."""
 
 from __future__ import annotations
 
@@ -89,6 +89,12 @@ def sleef_powf():
     return None if math is None else math["powf"]
 
 
+def sleef_exp():
+    """SLEEF's exp over a float32 or float64 array, `f(x)`, when the library is built and enabled, else None."""
+    math = _math()
+    return None if math is None else math["exp"]
+
+
 def fma():
     """The fused multiply-add over arrays, `f(a, b, c)` for arrays of one float dtype (float32 or float64) that
     broadcast together, when the library is built and enabled, else None."""
@@ -113,9 +119,12 @@ def _load_math():
     import numpy as np
 
     i64, ptr = ctypes.c_int64, ctypes.c_void_p
-    for name in ("gradcli_sleef_powf", "gradcli_fma_float32", "gradcli_fma_float64"):
+    for name in ("gradcli_sleef_powf", "gradcli_fma_float32", "gradcli_fma_float64", "gradcli_sleef_expf",
+                 "gradcli_sleef_exp"):
         getattr(lib, name).restype = None
     lib.gradcli_sleef_powf.argtypes = [ptr, i64, ptr, i64, ptr, i64]
+    lib.gradcli_sleef_expf.argtypes = lib.gradcli_sleef_exp.argtypes = [ptr, ptr, i64]
+    exp_functions = {np.dtype(np.float32): lib.gradcli_sleef_expf, np.dtype(np.float64): lib.gradcli_sleef_exp}
     fma_functions = {}
     for dtype, name in ((np.float32, "gradcli_fma_float32"), (np.float64, "gradcli_fma_float64")):
         fn = getattr(lib, name)
@@ -145,4 +154,10 @@ def _load_math():
                                        out.ctypes.data, out.size)
         return out
 
-    return {"powf": powf, "fma": fused_multiply_add}
+    def exp(x):
+        x = np.ascontiguousarray(x)
+        out = np.empty(x.shape, dtype=x.dtype)
+        exp_functions[x.dtype](x.ctypes.data, out.ctypes.data, x.size)
+        return out
+
+    return {"powf": powf, "fma": fused_multiply_add, "exp": exp}

@@ -1,9 +1,13 @@
-/* Compiled elementwise math: the fused multiply-add (fma, fmaf: IEEE, rounded once, as the FMA instructions in
-   torch's kernels compute it) over arrays, and SLEEF's powf as torch 2.13's Vectorized<float>::pow calls it (Sleef_powf16_u10, AVX512 flavour: xpowf, with
-   logkf through vgetexp/vgetmant, expkf, double-float arithmetic with fused multiply-adds), one element at a
-   time, operation by operation as gradcli/engine/kernels/float32.py emulates it with numpy (the reference:
-   tests/engine/test_native_sleef.py checks the two agree bit for bit).  Built with -ffp-contract=off: every fused
-   multiply-add is an explicit fmaf (IEEE, rounded once), every other operation rounds to float on its own. */
+/* Compiled elementwise math, operation by operation as the numpy emulations it was ported from compute it (the
+   references: tests/engine/test_native_math.py checks each pair bit for bit):
+   - the fused multiply-add (fma, fmaf: IEEE, rounded once, as the FMA instructions in torch's kernels) over
+     arrays (kernels/fused.py);
+   - SLEEF's expf and exp, as torch 2.13's Vectorized<float/double>::exp calls them inside sigmoid, silu, ...
+     (Sleef_expf16_u10 / Sleef_expd8_u10, FMA flavour: kernels/sleef.py);
+   - SLEEF's powf as Vectorized<float>::pow calls it (Sleef_powf16_u10, AVX512 flavour: xpowf, with logkf through
+     vgetexp/vgetmant, expkf, double-float arithmetic with fused multiply-adds: kernels/float32.py).
+   Built with -ffp-contract=off: every fused multiply-add is an explicit fma/fmaf, every other operation rounds
+   on its own. */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -45,6 +49,11 @@ void gradcli_fma_float64(const double *a, int64_t a_step, const double *b, int64
                          int64_t c_step, double *out, int64_t n) {
     DISPATCH(fma64_loop, (a, a_step, b, b_step, c, c_step, out, n));
 }
+
+/* out[i] = SLEEF's expf(x[i]) / exp(x[i]), as torch's Vectorized<float/double>::exp */
+void gradcli_sleef_expf(const float *x, float *out, int64_t n) { DISPATCH(expf_loop, (x, out, n)); }
+
+void gradcli_sleef_exp(const double *x, double *out, int64_t n) { DISPATCH(exp_loop, (x, out, n)); }
 
 /* out[i] = SLEEF's powf(x[i * x_step], y[i * y_step]) for i < n (a step of 0 repeats one value) */
 void gradcli_sleef_powf(const float *x, int64_t x_step, const float *y, int64_t y_step, float *out, int64_t n) {
@@ -151,6 +160,64 @@ static void VARIANT(fma32_loop)(const float *a, int64_t a_step, const float *b, 
 static void VARIANT(fma64_loop)(const double *a, int64_t a_step, const double *b, int64_t b_step, const double *c,
                                  int64_t c_step, double *out, int64_t n) {
     for (int64_t i = 0; i < n; i++) out[i] = fma(a[i * a_step], b[i * b_step], c[i * c_step]);
+}
+
+static inline float VARIANT(sleef_expf)(float d) {  /* xexpf (Sleef_expf16_u10) */
+    float qr = rintf(d * 1.442695040888963407359924681001892137426645954152985934135449406931f);
+    int32_t q = fabsf(qr) < 2147483648.0f ? (int32_t)qr : 0;
+    float qf = (float)q;
+    float s = fmaf(qf, -0.693145751953125f, d);
+    s = fmaf(qf, -1.428606765330187045e-06f, s);
+    float u = 0.000198527617612853646278381f;
+    u = fmaf(u, s, 0.00139304355252534151077271f);
+    u = fmaf(u, s, 0.00833336077630519866943359f);
+    u = fmaf(u, s, 0.0416664853692054748535156f);
+    u = fmaf(u, s, 0.166666671633720397949219f);
+    u = fmaf(u, s, 0.5f);
+    u = 1.0f + fmaf(s * s, u, s);
+    u = VARIANT(sleef_ldexpf)(u, q);
+    if (d < -104.0f) u = 0.0f;
+    if (100.0f < d) u = INFINITY;
+    return u;
+}
+
+static inline double VARIANT(pow2i)(int64_t q) {
+    uint64_t bits = ((uint64_t)(q + 0x3ff)) << 52;
+    double out;
+    memcpy(&out, &bits, 8);
+    return out;
+}
+
+static inline double VARIANT(sleef_exp)(double d) {  /* xexp (Sleef_expd8_u10), Estrin's scheme as SLEEF's POLY10 */
+    double u = rint(d * 1.442695040888963407359924681001892137426645954152985934135449406931);
+    int64_t q = fabs(u) < 2147483648.0 ? (int64_t)u : 0;
+    if (!isfinite(u)) u = 0.0;
+    double s = (isfinite(d) ? d : 0.0) - u * 0.69314718055966295651160180568695068359375;
+    s = fma(u, -0.28235290563031577122588448175013436025525412068e-12, s);
+    double s2 = s * s, s4 = s2 * s2, s8 = s4 * s4;
+    double p98 = fma(s, 0.2081276378237164457e-8, 0.2511210703042288022e-7);
+    double p76 = fma(s, 0.2755762628169491192e-6, 0.2755723402025388239e-5);
+    double p54 = fma(s, 0.2480158687479686264e-4, 0.1984126989855865850e-3);
+    double p32 = fma(s, 0.1388888888914497797e-2, 0.8333333333314938210e-2);
+    double p10 = fma(s, 0.4166666666666602598e-1, 0.1666666666666669072e+0);
+    double poly8 = fma(s4, fma(s2, p76, p54), fma(s2, p32, p10));
+    u = fma(s8, p98, poly8);
+    u = fma(u, s, 0.5);
+    u = fma(u, s, 1.0);
+    u = fma(u, s, 1.0);
+    int64_t half = q >> 1;
+    u = u * VARIANT(pow2i)(half) * VARIANT(pow2i)(q - half);
+    if (d < -1000) u = 0.0;
+    if (709.78271114955742909217217426 < d) u = INFINITY;
+    return isnan(d) ? d : u;
+}
+
+static void VARIANT(expf_loop)(const float *x, float *out, int64_t n) {
+    for (int64_t i = 0; i < n; i++) out[i] = VARIANT(sleef_expf)(x[i]);
+}
+
+static void VARIANT(exp_loop)(const double *x, double *out, int64_t n) {
+    for (int64_t i = 0; i < n; i++) out[i] = VARIANT(sleef_exp)(x[i]);
 }
 
 static void VARIANT(powf_loop)(const float *x, int64_t x_step, const float *y, int64_t y_step, float *out,
