@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from gradcli.engine import kernels
-from gradcli.engine.kernels import float32, native, sleef
+from gradcli.engine.kernels import float32, mkl_exp, mkl_sqrt, native, sleef
 
 needs_library = pytest.mark.skipif(
     native.library_path("_native_math") is None,
@@ -91,6 +91,35 @@ def test_compiled_exp_is_the_emulation_bit_for_bit(dtype, seed, monkeypatch):
     assert same.all(), list(zip(x[~same][:5], compiled[~same][:5], emulated[~same][:5]))
 
 
+def _compare_paths(function, x, monkeypatch):
+    monkeypatch.setattr(native, "ENABLED", True)
+    compiled = function(x)
+    monkeypatch.setattr(native, "ENABLED", False)
+    emulated = function(x)
+    same = (compiled == emulated) & (np.signbit(compiled) == np.signbit(emulated)) \
+        | (np.isnan(compiled) & np.isnan(emulated))
+    assert compiled.dtype == emulated.dtype == x.dtype and compiled.shape == x.shape
+    assert same.all(), list(zip(x[~same][:5], compiled[~same][:5], emulated[~same][:5]))
+
+
+@needs_library
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("seed", range(3))
+def test_compiled_mkl_exp_and_sqrt_are_the_emulations_bit_for_bit(dtype, seed, monkeypatch):
+    """MKL's table-driven exp (main path and the C library beyond it) and its rsqrt-refined sqrt (every
+    exponent parity and seed group, the special lanes), against mkl_exp.py / mkl_sqrt.py."""
+    rng = np.random.default_rng(10 + seed)
+    limit = 90 if dtype == np.float32 else 720
+    small = rng.standard_normal(20_000) * 10.0 ** rng.integers(-8, 3, 20_000)
+    x = np.concatenate([rng.uniform(-limit, limit, 50_000), small, EXP_SPECIALS]).astype(dtype)
+    _compare_paths(mkl_exp.exp, x, monkeypatch)
+    bits = rng.integers(0, 2 ** 31 if dtype == np.float32 else 2 ** 63, 60_000, dtype=np.int64)
+    positive = (bits.astype(np.int32) & 0x7FFFFFFF).view(np.float32) if dtype == np.float32 else bits.view(np.float64)
+    _compare_paths(mkl_sqrt.sqrt, np.concatenate([positive.astype(dtype), -positive[:100].astype(dtype),
+                                                  np.array(EXP_SPECIALS, dtype=dtype)]).reshape(-1, 2), monkeypatch)
+
+
 def test_disabled_library_is_not_used(monkeypatch):
     monkeypatch.setattr(native, "ENABLED", False)
     assert native.sleef_powf() is None and native.fma() is None and native.sleef_exp() is None
+    assert native.mkl_exp() is None and native.mkl_sqrt() is None

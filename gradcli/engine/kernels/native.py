@@ -4,8 +4,8 @@ _native_math .<platform suffix>.so when a C compiler is at hand, loaded here wit
 
 As PyYAML's and msgpack's C speedups: nothing depends on them. When a library was not built (no compiler, a failed
 build, a source checkout), or GRADCLI_NATIVE=0 is set, `sum_kernels()`, `fma()`, `sleef_exp()` and `sleef_powf()`
-return None and engine/sum_order.py, kernels/fused.py, kernels/sleef.py and kernels/float32.py compute the same
-bits with numpy. Tests switch them off with `ENABLED`."""
+return None and engine/sum_order.py, kernels/fused.py, sleef.py, float32.py, mkl_exp.py and mkl_sqrt.py compute
+the same bits with numpy. Tests switch them off with `ENABLED`."""
 
 from __future__ import annotations
 
@@ -95,6 +95,20 @@ def sleef_exp():
     return None if math is None else math["exp"]
 
 
+def mkl_exp():
+    """MKL's vector exp (VML_HA) over a float32 or float64 array, `f(x, hi, lo)` with mkl_exp.py's table of
+    2**(j/n), when the library is built and enabled, else None."""
+    math = _math()
+    return None if math is None else math["mkl_exp"]
+
+
+def mkl_sqrt():
+    """MKL's vector sqrt (VML_HA) over a float32 or float64 array, `f(x, seeds)` with mkl_sqrt.py's 8192 rsqrt
+    estimates, when the library is built and enabled, else None."""
+    math = _math()
+    return None if math is None else math["mkl_sqrt"]
+
+
 def fma():
     """The fused multiply-add over arrays, `f(a, b, c)` for arrays of one float dtype (float32 or float64) that
     broadcast together, when the library is built and enabled, else None."""
@@ -125,6 +139,14 @@ def _load_math():
     lib.gradcli_sleef_powf.argtypes = [ptr, i64, ptr, i64, ptr, i64]
     lib.gradcli_sleef_expf.argtypes = lib.gradcli_sleef_exp.argtypes = [ptr, ptr, i64]
     exp_functions = {np.dtype(np.float32): lib.gradcli_sleef_expf, np.dtype(np.float64): lib.gradcli_sleef_exp}
+    for name in ("gradcli_mkl_exp_float32", "gradcli_mkl_exp_float64", "gradcli_mkl_sqrt_float32",
+                 "gradcli_mkl_sqrt_float64"):
+        getattr(lib, name).restype = None
+        getattr(lib, name).argtypes = [ptr, ptr, i64, ptr, ptr] if "exp" in name else [ptr, ptr, i64, ptr]
+    mkl_exp_functions = {np.dtype(np.float32): lib.gradcli_mkl_exp_float32,
+                         np.dtype(np.float64): lib.gradcli_mkl_exp_float64}
+    mkl_sqrt_functions = {np.dtype(np.float32): lib.gradcli_mkl_sqrt_float32,
+                          np.dtype(np.float64): lib.gradcli_mkl_sqrt_float64}
     fma_functions = {}
     for dtype, name in ((np.float32, "gradcli_fma_float32"), (np.float64, "gradcli_fma_float64")):
         fn = getattr(lib, name)
@@ -160,4 +182,18 @@ def _load_math():
         exp_functions[x.dtype](x.ctypes.data, out.ctypes.data, x.size)
         return out
 
-    return {"powf": powf, "fma": fused_multiply_add, "exp": exp}
+    def mkl_exp(x, hi, lo):
+        x = np.ascontiguousarray(x)
+        hi, lo = (np.ascontiguousarray(t, dtype=x.dtype) for t in (hi, lo))
+        out = np.empty(x.shape, dtype=x.dtype)
+        mkl_exp_functions[x.dtype](x.ctypes.data, out.ctypes.data, x.size, hi.ctypes.data, lo.ctypes.data)
+        return out
+
+    def mkl_sqrt(x, seeds):
+        x = np.ascontiguousarray(x)
+        seeds = np.ascontiguousarray(seeds, dtype=np.int32)
+        out = np.empty(x.shape, dtype=x.dtype)
+        mkl_sqrt_functions[x.dtype](x.ctypes.data, out.ctypes.data, x.size, seeds.ctypes.data)
+        return out
+
+    return {"powf": powf, "fma": fused_multiply_add, "exp": exp, "mkl_exp": mkl_exp, "mkl_sqrt": mkl_sqrt}

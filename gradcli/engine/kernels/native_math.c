@@ -4,6 +4,7 @@
      arrays (kernels/fused.py);
    - SLEEF's expf and exp, as torch 2.13's Vectorized<float/double>::exp calls them inside sigmoid, silu, ...
      (Sleef_expf16_u10 / Sleef_expd8_u10, FMA flavour: kernels/sleef.py);
+   - MKL's exp and sqrt (VML_HA) as torch hands whole float tensors to them (kernels/mkl_exp.py, mkl_sqrt.py);
    - SLEEF's powf as Vectorized<float>::pow calls it (Sleef_powf16_u10, AVX512 flavour: xpowf, with logkf through
      vgetexp/vgetmant, expkf, double-float arithmetic with fused multiply-adds: kernels/float32.py).
    Built with -ffp-contract=off: every fused multiply-add is an explicit fma/fmaf, every other operation rounds
@@ -16,6 +17,7 @@
 /* The kernels below are compiled twice: for CPUs with FMA instructions (fmaf becomes one instruction, 2x
    faster) and for any x86-64 or other CPU (fmaf is the C library's, as exact).  Same bits either way. */
 typedef struct { float hi, lo; } df;
+static inline float bits_to_float_plain(uint32_t b) { float f; memcpy(&f, &b, 4); return f; }
 #define VARIANT(name) name##_any
 #include "native_math.c"
 #undef VARIANT
@@ -58,6 +60,94 @@ void gradcli_sleef_exp(const double *x, double *out, int64_t n) { DISPATCH(exp_l
 /* out[i] = SLEEF's powf(x[i * x_step], y[i * y_step]) for i < n (a step of 0 repeats one value) */
 void gradcli_sleef_powf(const float *x, int64_t x_step, const float *y, int64_t y_step, float *out, int64_t n) {
     DISPATCH(powf_loop, (x, x_step, y, y_step, out, n));
+}
+
+/* -- MKL's vector exp and sqrt (VML_HA), as torch hands whole tensors to them: kernels/mkl_exp.py and mkl_sqrt.py
+   describe the algorithms; their tables (2**(j/n) as hi + lo, the rsqrt seeds) come from there.  No fused
+   multiply-adds: every operation rounds on its own, as MKL's SSE code does. */
+
+static inline uint32_t f32_bits(float f) { uint32_t b; memcpy(&b, &f, 4); return b; }
+static inline uint64_t f64_bits(double f) { uint64_t b; memcpy(&b, &f, 8); return b; }
+static inline double f64_from(uint64_t b) { double f; memcpy(&f, &b, 8); return f; }
+
+void gradcli_mkl_exp_float32(const float *x, float *out, int64_t n, const float *hi, const float *lo) {
+    const float c1 = 0x1.715476p+7f, shifter = 0x1.8p+23f, ln2_hi = -0.0054168701171875f, ln2_lo = 0x1.bd0106p-20f;
+    const float main_path = 0x1.5d589ep+6f;
+    for (int64_t i = 0; i < n; i++) {
+        float xi = x[i];
+        if (!(fabsf(xi) <= main_path)) { out[i] = expf(xi); continue; }  /* MKL's other path: the C library's */
+        float t = xi * c1 + shifter;
+        float nn = t - shifter;
+        uint32_t tb = f32_bits(t);
+        uint32_t j = tb & 127;
+        float r = nn * ln2_hi + xi;
+        r = nn * ln2_lo + r;
+        float q = r * r * 0.5f + r;
+        float value = (q * hi[j] + lo[j]) + hi[j];
+        out[i] = value * bits_to_float_plain(((tb << 16) + 0x3F800000u) & 0x7F800000u);
+    }
+}
+
+void gradcli_mkl_exp_float64(const double *x, double *out, int64_t n, const double *hi, const double *lo) {
+    const double c1 = 0x1.71547652b82fep+6, shifter = 0x1.8p+52, ln2_hi = 0x1.62e42fefa0000p-7,
+                 ln2_lo = 0x1.cf79abc9e3b3ap-46, p4 = 0x1.111112d9f549bp-7, p3 = 0x1.555573f218b93p-5,
+                 p2 = 0x1.555555555653ep-3, p1 = 0x1.fffffffffdb3bp-2, main_path = 0x1.6232a4086232ap+9;
+    for (int64_t i = 0; i < n; i++) {
+        double xi = x[i];
+        if (!(fabs(xi) <= main_path)) { out[i] = exp(xi); continue; }
+        double t = xi * c1 + shifter;
+        double nn = t - shifter;
+        uint64_t tb = f64_bits(t);
+        uint64_t j = tb & 63;
+        double r = (xi - nn * ln2_hi) - nn * ln2_lo;
+        double q = (((r * p4 + p3) * r + p2) * r + p1) * (r * r) + r;
+        double value = (q * hi[j] + lo[j]) + hi[j];
+        out[i] = f64_from(f64_bits(value) + ((tb << 46) & 0xFFF0000000000000ull));
+    }
+}
+
+void gradcli_mkl_sqrt_float32(const float *x, float *out, int64_t n, const int32_t *seeds) {
+    for (int64_t i = 0; i < n; i++) {
+        float xi = x[i];
+        int32_t bits = (int32_t)f32_bits(xi);
+        if (bits < 0x00800000 || bits >= 0x7F7FF001) {  /* zero, subnormal, negative, inf, nan, huge */
+            out[i] = xi < 0 ? NAN : sqrtf(xi);
+            continue;
+        }
+        int32_t exponent = (bits >> 23) & 0xFF;
+        int32_t seed = seeds[(((exponent + 1) & 1) << 12) | ((bits >> 11) & 0xFFF)];
+        float y = bits_to_float_plain((uint32_t)(seed - ((exponent - 127) >> 1) * (1 << 23)));
+        float half = 0.5f, sv = xi * y, h = y * half;
+        float e = half - sv * h;
+        sv = sv * e + sv;
+        h = h * e + h;
+        out[i] = (xi - sv * sv) * h + sv;
+    }
+}
+
+void gradcli_mkl_sqrt_float64(const double *x, double *out, int64_t n, const int32_t *seeds) {
+    const double c1 = 0x1.ffffffffffe71p-2, c2 = 0x1.80000000000f6p-2, c3 = 0x1.40000b13001d9p-2,
+                 c4 = 0x1.1800032338cbbp-2;
+    for (int64_t i = 0; i < n; i++) {
+        double xi = x[i];
+        int64_t bits = (int64_t)f64_bits(xi);
+        int64_t high = bits >> 32;
+        if (high < 0x00100000 || high >= 0x7FD00000) {  /* zero, subnormal, negative, inf, nan, >= 2**1022 */
+            out[i] = xi < 0 ? NAN : sqrt(xi);
+            continue;
+        }
+        int64_t exponent = (bits >> 52) & 0x7FF;
+        int64_t half_k = (exponent - 1023) >> 1;
+        double x0 = xi * f64_from((uint64_t)(1023 - 2 * half_k) << 52);
+        double y = (double)bits_to_float_plain((uint32_t)seeds[(((exponent + 1) & 1) << 12) | ((bits >> 40) & 0xFFF)]);
+        double x_hi = f64_from(f64_bits(x0) & 0xFFFFFFFFF8000000ull);
+        double x_lo = x0 - x_hi;
+        double w = y * y;
+        double e = (1.0 - x_hi * w) - x_lo * w;
+        double t = (((e * c4 + c3) * e + c2) * e + c1) * e;
+        double root = x_hi * y + (x_lo * y + (t * y) * x0);
+        out[i] = root * f64_from((uint64_t)(1023 + half_k) << 52);
+    }
 }
 
 #else  /* the kernels, compiled once per VARIANT */
