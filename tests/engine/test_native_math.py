@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from gradcli.engine import kernels
-from gradcli.engine.kernels import float32, mkl_exp, mkl_sqrt, native, sleef
+from gradcli.engine.kernels import float32, libm, mkl_exp, mkl_sqrt, native, sleef
 
 needs_library = pytest.mark.skipif(
     native.library_path("_native_math") is None,
@@ -123,3 +123,30 @@ def test_disabled_library_is_not_used(monkeypatch):
     monkeypatch.setattr(native, "ENABLED", False)
     assert native.sleef_powf() is None and native.fma() is None and native.sleef_exp() is None
     assert native.mkl_exp() is None and native.mkl_sqrt() is None
+
+
+@needs_library
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("name", ["erf", "erfc", "lgamma", "tan", "sin", "log", "exp"])
+def test_compiled_map_calls_the_same_c_function(dtype, name, monkeypatch):
+    """libm.call through the compiled loop and through numpy's per-element ufunc, and call_in_double against
+    Python's math module (whose erf, erfc, ... are the C library's): the same bytes."""
+    import math
+
+    rng = np.random.default_rng(len(name))
+    x = np.concatenate([rng.standard_normal(20_000) * 10.0 ** rng.integers(-5, 3, 20_000),
+                        EXP_SPECIALS]).astype(dtype)
+    _compare_paths(lambda v: libm.call(name, v), x, monkeypatch)
+    if name in ("erf", "erfc", "tan", "sin"):
+        monkeypatch.setattr(native, "ENABLED", True)
+        compiled = libm.call_in_double(name, x)
+
+        def by_math(v):
+            try:
+                return getattr(math, name)(v)
+            except (ValueError, OverflowError):
+                return float("nan")
+
+        expected = np.asarray(np.frompyfunc(by_math, 1, 1)(x.astype(np.float64)), dtype=dtype)
+        same = (compiled == expected) | (np.isnan(compiled) & np.isnan(expected))
+        assert compiled.dtype == dtype and same.all()

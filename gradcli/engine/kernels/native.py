@@ -4,8 +4,8 @@ _native_math .<platform suffix>.so when a C compiler is at hand, loaded here wit
 
 As PyYAML's and msgpack's C speedups: nothing depends on them. When a library was not built (no compiler, a failed
 build, a source checkout), or GRADCLI_NATIVE=0 is set, `sum_kernels()`, `fma()`, `sleef_exp()` and `sleef_powf()`
-return None and engine/sum_order.py, kernels/fused.py, sleef.py, float32.py, mkl_exp.py and mkl_sqrt.py compute
-the same bits with numpy. Tests switch them off with `ENABLED`."""
+return None and engine/sum_order.py, kernels/fused.py, sleef.py, float32.py, mkl_exp.py, mkl_sqrt.py and libm.py
+compute the same bits with numpy. Tests switch them off with `ENABLED`."""
 
 from __future__ import annotations
 
@@ -109,6 +109,15 @@ def mkl_sqrt():
     return None if math is None else math["mkl_sqrt"]
 
 
+def map_function():
+    """`f(function, x, through_double=False)`: out[i] = function(x[i]) over a float32 or float64 array in C, for
+    a ctypes function of the C library (float -> float for float32, double -> double for float64; with
+    through_double a double function of float32 values, rounded to float32), when the library is built and
+    enabled, else None."""
+    math = _math()
+    return None if math is None else math["map"]
+
+
 def fma():
     """The fused multiply-add over arrays, `f(a, b, c)` for arrays of one float dtype (float32 or float64) that
     broadcast together, when the library is built and enabled, else None."""
@@ -143,6 +152,9 @@ def _load_math():
                  "gradcli_mkl_sqrt_float64"):
         getattr(lib, name).restype = None
         getattr(lib, name).argtypes = [ptr, ptr, i64, ptr, ptr] if "exp" in name else [ptr, ptr, i64, ptr]
+    for name in ("gradcli_map_float64", "gradcli_map_float32", "gradcli_map_float_through_double"):
+        getattr(lib, name).restype = None
+        getattr(lib, name).argtypes = [ptr, ptr, ptr, i64]
     mkl_exp_functions = {np.dtype(np.float32): lib.gradcli_mkl_exp_float32,
                          np.dtype(np.float64): lib.gradcli_mkl_exp_float64}
     mkl_sqrt_functions = {np.dtype(np.float32): lib.gradcli_mkl_sqrt_float32,
@@ -196,4 +208,15 @@ def _load_math():
         mkl_sqrt_functions[x.dtype](x.ctypes.data, out.ctypes.data, x.size, seeds.ctypes.data)
         return out
 
-    return {"powf": powf, "fma": fused_multiply_add, "exp": exp, "mkl_exp": mkl_exp, "mkl_sqrt": mkl_sqrt}
+    def map_over(function, x, through_double=False):
+        x = np.ascontiguousarray(x)
+        out = np.empty(x.shape, dtype=x.dtype)
+        if through_double:
+            loop = lib.gradcli_map_float_through_double
+        else:
+            loop = lib.gradcli_map_float32 if x.dtype == np.float32 else lib.gradcli_map_float64
+        loop(ctypes.cast(function, ctypes.c_void_p), x.ctypes.data, out.ctypes.data, x.size)
+        return out
+
+    return {"powf": powf, "fma": fused_multiply_add, "exp": exp, "mkl_exp": mkl_exp, "mkl_sqrt": mkl_sqrt,
+            "map": map_over}

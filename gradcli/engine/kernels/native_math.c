@@ -4,6 +4,7 @@
      arrays (kernels/fused.py);
    - SLEEF's expf and exp, as torch 2.13's Vectorized<float/double>::exp calls them inside sigmoid, silu, ...
      (Sleef_expf16_u10 / Sleef_expd8_u10, FMA flavour: kernels/sleef.py);
+   - the C library's scalar functions mapped over arrays (kernels/libm.py: the same function, so the same bits);
    - MKL's exp and sqrt (VML_HA) as torch hands whole float tensors to them (kernels/mkl_exp.py, mkl_sqrt.py);
    - SLEEF's powf as Vectorized<float>::pow calls it (Sleef_powf16_u10, AVX512 flavour: xpowf, with logkf through
      vgetexp/vgetmant, expkf, double-float arithmetic with fused multiply-adds: kernels/float32.py).
@@ -148,6 +149,22 @@ void gradcli_mkl_sqrt_float64(const double *x, double *out, int64_t n, const int
         double root = x_hi * y + (x_lo * y + (t * y) * x0);
         out[i] = root * f64_from((uint64_t)(1023 + half_k) << 52);
     }
+}
+
+/* -- the C library's scalar functions over arrays (kernels/libm.py): out[i] = fn(x[i]) in the argument's type,
+   or a double function of float arguments rounded to float (`float_through_double`), as Python's math module
+   computes on a float32 value. */
+
+void gradcli_map_float64(double (*fn)(double), const double *x, double *out, int64_t n) {
+    for (int64_t i = 0; i < n; i++) out[i] = fn(x[i]);
+}
+
+void gradcli_map_float32(float (*fn)(float), const float *x, float *out, int64_t n) {
+    for (int64_t i = 0; i < n; i++) out[i] = fn(x[i]);
+}
+
+void gradcli_map_float_through_double(double (*fn)(double), const float *x, float *out, int64_t n) {
+    for (int64_t i = 0; i < n; i++) out[i] = (float)fn((double)x[i]);
 }
 
 #else  /* the kernels, compiled once per VARIANT */
