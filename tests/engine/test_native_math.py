@@ -150,3 +150,16 @@ def test_compiled_map_calls_the_same_c_function(dtype, name, monkeypatch):
         expected = np.asarray(np.frompyfunc(by_math, 1, 1)(x.astype(np.float64)), dtype=dtype)
         same = (compiled == expected) | (np.isnan(compiled) & np.isnan(expected))
         assert compiled.dtype == dtype and same.all()
+
+
+@needs_library
+@pytest.mark.parametrize("seed", range(3))
+def test_compiled_float32_sin_cos_are_the_emulation_bit_for_bit(seed, monkeypatch):
+    """MKL's float32 sin and cos: the double-precision path (|x| <= 10000, every quotient parity, both signs,
+    zeros) and the lanes beyond it and at nan, which stay numpy's."""
+    rng = np.random.default_rng(20 + seed)
+    wide = rng.standard_normal(20_000) * 10.0 ** rng.integers(-8, 6, 20_000)
+    x = np.concatenate([rng.uniform(-10_000, 10_000, 40_000), wide,
+                        EXP_SPECIALS, [10_000.0, -10_000.0, 10_000.001, 3.1415927, -1.5707964]]).astype(np.float32)
+    _compare_paths(float32.sin, x, monkeypatch)
+    _compare_paths(float32.cos, x, monkeypatch)

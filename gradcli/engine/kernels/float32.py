@@ -58,6 +58,9 @@ def _reduced(x: np.ndarray, halves: np.ndarray) -> np.ndarray:
 def sin(x: np.ndarray) -> np.ndarray:
     """torch.sin of a float32 array, to the bit."""
     x = np.asarray(x, dtype=F32)
+    compiled = native.mkl_trig()
+    if compiled is not None:  # the same operations compiled (native_math.c)
+        return _beyond_fast_limit(x, compiled["sin"](x), np.sin)
     with np.errstate(invalid="ignore", over="ignore"):
         fast = np.abs(x) <= TRIG_FAST_LIMIT
         xf = np.where(fast, x, F32(0))
@@ -73,6 +76,9 @@ def sin(x: np.ndarray) -> np.ndarray:
 def cos(x: np.ndarray) -> np.ndarray:
     """torch.cos of a float32 array, to the bit."""
     x = np.abs(np.asarray(x, dtype=F32))  # torch's cos is even to the bit
+    compiled = native.mkl_trig()
+    if compiled is not None:  # the same operations compiled (native_math.c)
+        return _beyond_fast_limit(x, compiled["cos"](x), np.cos)
     with np.errstate(invalid="ignore", over="ignore"):
         fast = x <= TRIG_FAST_LIMIT
         xf = np.where(fast, x, F32(0))
@@ -81,6 +87,15 @@ def cos(x: np.ndarray) -> np.ndarray:
         out = np.where(np.fmod(k, 2) == 0, -p, p).astype(F32)
         if not fast.all():
             out = np.where(fast, out, np.cos(x.astype(np.float64)).astype(F32))
+    return out
+
+
+def _beyond_fast_limit(x: np.ndarray, out: np.ndarray, function) -> np.ndarray:
+    """Beyond |x| = 10000 (and at nan): the correctly rounded value, numpy's in double rounded once."""
+    slow = ~(np.abs(x) <= TRIG_FAST_LIMIT)
+    if slow.any():
+        with np.errstate(invalid="ignore"):
+            out[slow] = function(x[slow].astype(np.float64)).astype(F32)
     return out
 
 

@@ -118,6 +118,13 @@ def map_function():
     return None if math is None else math["map"]
 
 
+def mkl_trig():
+    """{"sin": f, "cos": f}: MKL's float32 sin and cos over a float32 array for the lanes with |x| <= 10000 (the
+    others are the caller's), when the library is built and enabled, else None."""
+    math = _math()
+    return None if math is None else math["trig"]
+
+
 def fma():
     """The fused multiply-add over arrays, `f(a, b, c)` for arrays of one float dtype (float32 or float64) that
     broadcast together, when the library is built and enabled, else None."""
@@ -155,6 +162,9 @@ def _load_math():
     for name in ("gradcli_map_float64", "gradcli_map_float32", "gradcli_map_float_through_double"):
         getattr(lib, name).restype = None
         getattr(lib, name).argtypes = [ptr, ptr, ptr, i64]
+    for name in ("gradcli_mkl_sin_float32", "gradcli_mkl_cos_float32"):
+        getattr(lib, name).restype = None
+        getattr(lib, name).argtypes = [ptr, ptr, i64]
     mkl_exp_functions = {np.dtype(np.float32): lib.gradcli_mkl_exp_float32,
                          np.dtype(np.float64): lib.gradcli_mkl_exp_float64}
     mkl_sqrt_functions = {np.dtype(np.float32): lib.gradcli_mkl_sqrt_float32,
@@ -218,5 +228,14 @@ def _load_math():
         loop(ctypes.cast(function, ctypes.c_void_p), x.ctypes.data, out.ctypes.data, x.size)
         return out
 
-    return {"powf": powf, "fma": fused_multiply_add, "exp": exp, "mkl_exp": mkl_exp, "mkl_sqrt": mkl_sqrt,
+    def trig(function):
+        def apply(x):
+            x = np.ascontiguousarray(x, dtype=np.float32)
+            out = np.empty(x.shape, dtype=np.float32)
+            function(x.ctypes.data, out.ctypes.data, x.size)
+            return out
+        return apply
+
+    return {"trig": {"sin": trig(lib.gradcli_mkl_sin_float32), "cos": trig(lib.gradcli_mkl_cos_float32)},
+            "powf": powf, "fma": fused_multiply_add, "exp": exp, "mkl_exp": mkl_exp, "mkl_sqrt": mkl_sqrt,
             "map": map_over}

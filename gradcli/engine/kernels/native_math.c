@@ -5,7 +5,7 @@
    - SLEEF's expf and exp, as torch 2.13's Vectorized<float/double>::exp calls them inside sigmoid, silu, ...
      (Sleef_expf16_u10 / Sleef_expd8_u10, FMA flavour: kernels/sleef.py);
    - the C library's scalar functions mapped over arrays (kernels/libm.py: the same function, so the same bits);
-   - MKL's exp and sqrt (VML_HA) as torch hands whole float tensors to them (kernels/mkl_exp.py, mkl_sqrt.py);
+   - MKL's float32 sin and cos, exp and sqrt (VML_HA) as torch hands whole float tensors to them (kernels/mkl_exp.py, mkl_sqrt.py);
    - SLEEF's powf as Vectorized<float>::pow calls it (Sleef_powf16_u10, AVX512 flavour: xpowf, with logkf through
      vgetexp/vgetmant, expkf, double-float arithmetic with fused multiply-adds: kernels/float32.py).
    Built with -ffp-contract=off: every fused multiply-add is an explicit fma/fmaf, every other operation rounds
@@ -148,6 +148,45 @@ void gradcli_mkl_sqrt_float64(const double *x, double *out, int64_t n, const int
         double t = (((e * c4 + c3) * e + c2) * e + c1) * e;
         double root = x_hi * y + (x_lo * y + (t * y) * x0);
         out[i] = root * f64_from((uint64_t)(1023 + half_k) << 52);
+    }
+}
+
+/* -- MKL's float32 sin and cos for |x| <= 10000 (kernels/float32.py: the quotient from a float32 product, the
+   reduction by pi in three pieces in double, one odd polynomial); other lanes are left to the caller. */
+
+static const double TRIG_PI[3] = {0x1.921fb54000000p+1, 0x1.10b4610000000p-29, 0x1.a626330000000p-57};
+static const double TRIG_C3 = -0x1.55554bc83664ep-3, TRIG_C5 = 0x1.110ed3804f162p-7, TRIG_C7 = -0x1.9f6ffeeae10d5p-13,
+                    TRIG_C9 = 0x1.5dbdf0ea5eb5bp-19;
+
+static inline double trig_odd_poly(double r) {
+    double s = r * r;
+    return r + (r * s) * (((TRIG_C9 * s + TRIG_C7) * s + TRIG_C5) * s + TRIG_C3);
+}
+
+static inline double trig_reduced(float x, double halves) {
+    double xd = (double)x;
+    return ((xd - halves * (TRIG_PI[0] / 2)) - halves * (TRIG_PI[1] / 2)) - halves * (TRIG_PI[2] / 2);
+}
+
+void gradcli_mkl_sin_float32(const float *x, float *out, int64_t n) {
+    const float inv_pi = (float)0.3183098861837907;
+    for (int64_t i = 0; i < n; i++) {
+        float xf = fabsf(x[i]) <= 10000.0f ? x[i] : 0.0f;
+        double k = rint((double)(xf * inv_pi));
+        double p = trig_odd_poly(trig_reduced(xf, 2 * k));
+        float value = (float)(fmod(k, 2) != 0 ? -p : p);
+        out[i] = x[i] == 0 ? x[i] : value;
+    }
+}
+
+void gradcli_mkl_cos_float32(const float *x, float *out, int64_t n) {
+    const float inv_pi = (float)0.3183098861837907, half_pi = (float)1.5707963267948966;
+    for (int64_t i = 0; i < n; i++) {
+        float a = fabsf(x[i]);
+        float xf = a <= 10000.0f ? a : 0.0f;
+        double k = rint((double)((xf + half_pi) * inv_pi)) - 1;
+        double p = trig_odd_poly(trig_reduced(xf, 2 * k + 1));
+        out[i] = (float)(fmod(k, 2) == 0 ? -p : p);
     }
 }
 
