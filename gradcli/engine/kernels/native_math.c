@@ -158,6 +158,9 @@ static const double TRIG_PI[3] = {0x1.921fb54000000p+1, 0x1.10b4610000000p-29, 0
 static const double TRIG_C3 = -0x1.55554bc83664ep-3, TRIG_C5 = 0x1.110ed3804f162p-7, TRIG_C7 = -0x1.9f6ffeeae10d5p-13,
                     TRIG_C9 = 0x1.5dbdf0ea5eb5bp-19;
 
+/* rint of |v| < 2**51 without a call: adding and removing 1.5 * 2**52 rounds to nearest, ties to even */
+static inline double trig_rint(double v) { volatile double shifted = v + 0x1.8p52; return shifted - 0x1.8p52; }
+
 static inline double trig_odd_poly(double r) {
     double s = r * r;
     return r + (r * s) * (((TRIG_C9 * s + TRIG_C7) * s + TRIG_C5) * s + TRIG_C3);
@@ -172,9 +175,9 @@ void gradcli_mkl_sin_float32(const float *x, float *out, int64_t n) {
     const float inv_pi = (float)0.3183098861837907;
     for (int64_t i = 0; i < n; i++) {
         float xf = fabsf(x[i]) <= 10000.0f ? x[i] : 0.0f;
-        double k = rint((double)(xf * inv_pi));
+        double k = trig_rint((double)(xf * inv_pi));
         double p = trig_odd_poly(trig_reduced(xf, 2 * k));
-        float value = (float)(fmod(k, 2) != 0 ? -p : p);
+        float value = (float)(((int64_t)k & 1) ? -p : p);
         out[i] = x[i] == 0 ? x[i] : value;
     }
 }
@@ -184,9 +187,9 @@ void gradcli_mkl_cos_float32(const float *x, float *out, int64_t n) {
     for (int64_t i = 0; i < n; i++) {
         float a = fabsf(x[i]);
         float xf = a <= 10000.0f ? a : 0.0f;
-        double k = rint((double)((xf + half_pi) * inv_pi)) - 1;
+        double k = trig_rint((double)((xf + half_pi) * inv_pi)) - 1;
         double p = trig_odd_poly(trig_reduced(xf, 2 * k + 1));
-        out[i] = (float)(fmod(k, 2) == 0 ? -p : p);
+        out[i] = (float)(((int64_t)k & 1) == 0 ? -p : p);
     }
 }
 
