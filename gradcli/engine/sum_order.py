@@ -28,6 +28,11 @@ adds in the block's order lane by lane.  A whole sum of 10**6 elements costs abo
 4.5x (float64) numpy's own sum (benchmarks/bench_sum.py): the move and the reduce each cost about one pass of
 numpy's sum.
 
+Where the optional C library is built (kernels/native_sum.c, loaded by kernels/native.py; GRADCLI_NATIVE=0 turns
+it off), sums of NATIVE_MIN elements or more take the same plan but run each piece of it through the library
+(_native_sum): ATen's 2-D loop compiled, about numpy's speed.  The numpy path below computes the same bits
+(tests/engine/test_native_sum.py).
+
 Small sums are per-call overhead: torch_sum compiles, once per layout (shape, strides, dtype, dims, keepdim,
 threads), a closure doing only the numpy calls its plan needs (_compile: whole contiguous sums and one call
 of the 2-D loop); other layouts interpret the plan (_torch_sum).  benchmarks/bench_sum_small.py times it
