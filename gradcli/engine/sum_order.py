@@ -591,13 +591,14 @@ _COMPILED: dict = {}
 # compiled closures of the numpy path (benchmarks/bench_sum.py's small sums).
 
 NATIVE_MIN = 256
+_F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)  # in this machine's byte order
 
 
 def _native_sum(x: np.ndarray, dims, keepdim: bool):
     """torch_sum(x, dims, keepdim) by the compiled library; None when it is not built, or for what the numpy
     path does itself (other dtypes, empty and copy plans)."""
     fns = native.sum_kernels()
-    if fns is None or x.dtype.char not in "fd":
+    if fns is None or (x.dtype != _F32 and x.dtype != _F64) or not x.flags.aligned:  # byte-swapped, misaligned
         return None
     if x.ndim and min(x.strides) < 0:  # torch's tensors have no negative strides: it would hold a copy
         x = np.ascontiguousarray(x)

@@ -117,6 +117,22 @@ def test_large_sums_in_every_thread_split(shape, dims, threads, dtype, monkeypat
 
 
 @needs_library
+def test_byte_swapped_and_misaligned_arrays(monkeypatch):
+    """Arrays the C cannot read as they are (other byte order, an address not a multiple of the item size) are
+    summed right: by the numpy path."""
+    x = np.random.default_rng(3).standard_normal((300, 7))
+    swapped = x.astype(x.dtype.newbyteorder())
+    raw = np.zeros(x.size * 8 + 1, np.uint8)
+    misaligned = raw[1:].view(np.float64).reshape(x.shape)
+    misaligned[...] = x
+    assert not misaligned.flags.aligned
+    expected = sum_order.torch_sum(x, (0,))
+    for y in (swapped, misaligned):
+        compiled, fallback = both(y, (0,), False, monkeypatch)
+        assert compiled.tobytes() == fallback.tobytes() == expected.tobytes()
+
+
+@needs_library
 def test_large_sums_take_the_compiled_path(monkeypatch):
     """Above NATIVE_MIN elements torch_sum calls the library (so the goldens' native leg tests it)."""
     calls = []
