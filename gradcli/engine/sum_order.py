@@ -28,6 +28,11 @@ adds in the block's order lane by lane.  A whole sum of 10**6 elements costs abo
 4.5x (float64) numpy's own sum (benchmarks/bench_sum.py): the move and the reduce each cost about one pass of
 numpy's sum.
 
+Where the optional C library is built (kernels/native_sum.c, loaded by kernels/native.py; GRADCLI_NATIVE=0 turns
+it off), sums of NATIVE_MIN elements or more take the same plan but run each piece of it through the library
+(_native_sum): ATen's 2-D loop compiled, about numpy's speed.  The numpy path below computes the same bits
+(tests/engine/test_native_sum.py).
+
 Small sums are per-call overhead: torch_sum compiles, once per layout (shape, strides, dtype, dims, keepdim,
 threads), a closure doing only the numpy calls its plan needs (_compile: whole contiguous sums and one call
 of the 2-D loop); other layouts interpret the plan (_torch_sum).  benchmarks/bench_sum_small.py times it
@@ -586,13 +591,14 @@ _COMPILED: dict = {}
 # compiled closures of the numpy path (benchmarks/bench_sum.py's small sums).
 
 NATIVE_MIN = 256
+_F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)  # in this machine's byte order
 
 
 def _native_sum(x: np.ndarray, dims, keepdim: bool):
     """torch_sum(x, dims, keepdim) by the compiled library; None when it is not built, or for what the numpy
     path does itself (other dtypes, empty and copy plans)."""
     fns = native.sum_kernels()
-    if fns is None or x.dtype.char not in "fd":
+    if fns is None or (x.dtype != _F32 and x.dtype != _F64) or not x.flags.aligned:  # byte-swapped, misaligned
         return None
     if x.ndim and min(x.strides) < 0:  # torch's tensors have no negative strides: it would hold a copy
         x = np.ascontiguousarray(x)

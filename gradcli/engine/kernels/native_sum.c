@@ -22,18 +22,11 @@
 
 #define ILP 4    /* row_sum's ilp_factor, vectorized_outer_sum's and scalar_outer_sum's nrows */
 #define LEVELS 4 /* multi_row_sum's num_levels */
+#define GROUP_CHUNK 16 /* vectorized_outer_sum's groups of ILP vectors summed side by side */
 
 static int64_t level_power(int64_t size) {
     /* max(4, CeilLog2(size) / num_levels), CeilLog2(x) = 1 for x <= 2 */
-    int64_t ceil_log2 = 1;
-    if (size > 2) {
-        uint64_t v = (uint64_t)size - 1;
-        ceil_log2 = 0;
-        while (v) {
-            ceil_log2++;
-            v >>= 1;
-        }
-    }
+    int64_t ceil_log2 = size > 2 ? 64 - __builtin_clzll((uint64_t)size - 1) : 1;
     int64_t p = ceil_log2 / LEVELS;
     return p > 4 ? p : 4;
 }
@@ -59,8 +52,8 @@ static int64_t level_power(int64_t size) {
     static void NAME##_mrs_scalar(const char *in, int64_t row_stride, int64_t col_stride, int64_t size,    \
                                   T out[ILP]) {                                                             \
         T acc[LEVELS][ILP];                                                                                 \
-        memset(acc[0], 0, sizeof acc[0]);  \
-        int top = 0; /* levels above top hold 0: never added */                                                                         \
+        memset(acc[0], 0, sizeof acc[0]);                                                                   \
+        int top = 0; /* levels above top hold 0: never added */                                             \
         const int64_t power = level_power(size), step = (int64_t)1 << power, mask = step - 1;               \
         int64_t i = 0;                                                                                      \
         while (i + step <= size) {                                                                          \
@@ -86,12 +79,18 @@ static int64_t level_power(int64_t size) {
        the 32 (float) or 16 (double) accumulators held in eight 16-byte registers, each lane's additions in \
        order (GCC's vector extension: lane-wise IEEE additions, as the compiler's own vectorised loop) */   \
     typedef T NAME##_v __attribute__((vector_size(16)));                                                    \
-    static void NAME##_add_rows(T *acc, const char *in, int64_t row_stride, int64_t count) {                \
+    /* the same from acc = `start` (0 when NULL) into `acc` */                                              \
+    static inline void NAME##_add_rows_to(T *acc, const T *start, const char *in, int64_t row_stride,      \
+                                          int64_t count) {                                                  \
         NAME##_v a0, a1, a2, a3, a4, a5, a6, a7, t;                                                         \
-        memcpy(&a0, acc, 16); memcpy(&a1, (char *)acc + 16, 16);                                            \
-        memcpy(&a2, (char *)acc + 32, 16); memcpy(&a3, (char *)acc + 48, 16);                               \
-        memcpy(&a4, (char *)acc + 64, 16); memcpy(&a5, (char *)acc + 80, 16);                               \
-        memcpy(&a6, (char *)acc + 96, 16); memcpy(&a7, (char *)acc + 112, 16);                              \
+        if (start) {                                                                                        \
+            memcpy(&a0, start, 16); memcpy(&a1, (const char *)start + 16, 16);                              \
+            memcpy(&a2, (const char *)start + 32, 16); memcpy(&a3, (const char *)start + 48, 16);           \
+            memcpy(&a4, (const char *)start + 64, 16); memcpy(&a5, (const char *)start + 80, 16);           \
+            memcpy(&a6, (const char *)start + 96, 16); memcpy(&a7, (const char *)start + 112, 16);          \
+        } else {                                                                                            \
+            a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = (NAME##_v){0};                                          \
+        }                                                                                                   \
         for (int64_t r = 0; r < count; ++r) {                                                               \
             const char *p = in + r * row_stride;                                                            \
             memcpy(&t, p, 16); a0 += t; memcpy(&t, p + 16, 16); a1 += t;                                    \
@@ -105,15 +104,23 @@ static int64_t level_power(int64_t size) {
         memcpy((char *)acc + 96, &a6, 16); memcpy((char *)acc + 112, &a7, 16);                              \
     }                                                                                                       \
                                                                                                             \
+    static inline void NAME##_add_rows(T *acc, const char *in, int64_t row_stride, int64_t count) {         \
+        NAME##_add_rows_to(acc, acc, in, row_stride, count);                                                \
+    }                                                                                                       \
+                                                                                                            \
     /* ILP vectors per row; `packed`: the vectors are adjacent (col_stride == one vector), one run of      \
        ILP * LANES elements the compiler can add as a whole */                                              \
     static void NAME##_mrs_vector(const char *in, int64_t row_stride, int64_t col_stride, int64_t size,    \
                                   T out[ILP * LANES]) {                                                     \
-        T acc[LEVELS][ILP * LANES];                                                                         \
-        memset(acc[0], 0, sizeof acc[0]);  \
-        int top = 0; /* levels above top hold 0: never added */                                                                         \
-        const int64_t power = level_power(size), step = (int64_t)1 << power, mask = step - 1;               \
         const int packed = col_stride == (int64_t)(LANES * sizeof(T));                                      \
+        if (packed && size < 16) { /* fewer rows than a block (16 at least): acc[0] alone, in registers */   \
+            NAME##_add_rows_to(out, NULL, in, row_stride, size);                                            \
+            return;                                                                                         \
+        }                                                                                                   \
+        T acc[LEVELS][ILP * LANES];                                                                         \
+        memset(acc[0], 0, sizeof acc[0]);                                                                   \
+        int top = 0; /* levels above top hold 0: never added */                                             \
+        const int64_t power = level_power(size), step = (int64_t)1 << power, mask = step - 1;               \
         int64_t i = 0;                                                                                      \
         while (i + step <= size) {                                                                          \
             if (packed) {                                                                                   \
@@ -147,6 +154,47 @@ static int64_t level_power(int64_t size) {
         for (int j = 1; j <= top; ++j)                                                                      \
             for (int m = 0; m < ILP * LANES; ++m) acc[0][m] += acc[j][m];                                   \
         for (int m = 0; m < ILP * LANES; ++m) out[m] = acc[0][m];                                           \
+    }                                                                                                       \
+                                                                                                            \
+    /* mrs_vector (packed) on `ng` adjacent groups of ILP vectors at once, the groups' accumulators side by   \
+       side: the same additions for every column, in the same order, but the rows are read a band of `step`  \
+       rows at a time across all the groups (reading one group's 128 bytes down all the rows at a time      \
+       walks a new page every row or two) */                                                                \
+    static void NAME##_mrs_wide(const char *in, int64_t row_stride, int64_t size, int64_t ng, T *out) {    \
+        const int64_t W = ILP * LANES, width = ng * W;                                                      \
+        if (size < 16) {                                                                                    \
+            for (int64_t g = 0; g < ng; ++g)                                                                \
+                NAME##_add_rows_to(out + g * W, NULL, in + g * W * (int64_t)sizeof(T), row_stride, size);   \
+            return;                                                                                         \
+        }                                                                                                   \
+        T acc[LEVELS][GROUP_CHUNK * ILP * LANES];                                                           \
+        memset(acc[0], 0, width * sizeof(T));                                                               \
+        int top = 0;                                                                                        \
+        const int64_t power = level_power(size), step = (int64_t)1 << power, mask = step - 1;               \
+        int64_t i = 0;                                                                                      \
+        while (i + step <= size) {                                                                          \
+            for (int64_t g = 0; g < ng; ++g)                                                                \
+                NAME##_add_rows(acc[0] + g * W, in + g * W * (int64_t)sizeof(T) + i * row_stride,           \
+                                row_stride, step);                                                          \
+            i += step;                                                                                      \
+            for (int j = 1; j < LEVELS; ++j) {                                                              \
+                if (j > top) {                                                                              \
+                    memcpy(acc[j], acc[j - 1], width * sizeof(T));                                          \
+                    top = j;                                                                                \
+                } else {                                                                                    \
+                    for (int64_t m = 0; m < width; ++m) acc[j][m] += acc[j - 1][m];                         \
+                }                                                                                           \
+                memset(acc[j - 1], 0, width * sizeof(T));                                                   \
+                if ((i & (mask << (j * power))) != 0) break;                                                \
+            }                                                                                               \
+        }                                                                                                   \
+        if (i < size)                                                                                       \
+            for (int64_t g = 0; g < ng; ++g)                                                                \
+                NAME##_add_rows(acc[0] + g * W, in + g * W * (int64_t)sizeof(T) + i * row_stride,           \
+                                row_stride, size - i);                                                      \
+        for (int j = 1; j <= top; ++j)                                                                      \
+            for (int64_t m = 0; m < width; ++m) acc[0][m] += acc[j][m];                                     \
+        memcpy(out, acc[0], width * sizeof(T));                                                             \
     }                                                                                                       \
                                                                                                             \
     /* row_sum of scalars: the run as rows of ILP, the tail into the first partial, then the partials */   \
@@ -203,10 +251,13 @@ static int64_t level_power(int64_t size) {
             }                                                                                               \
         } else if (s1 == isz && size1 >= LANES) { /* vectorized_outer_sum */                                \
             int64_t j = 0;                                                                                  \
-            for (; j + ILP * LANES <= size1; j += ILP * LANES) {                                            \
-                T sums[ILP * LANES];                                                                        \
-                NAME##_mrs_vector(in + j * isz, s0, LANES * isz, size0, sums);                              \
-                for (int m = 0; m < ILP * LANES; ++m) *(T *)(out_data + (j + m) * os) += sums[m];           \
+            while (j + ILP * LANES <= size1) { /* multi_row_sum of ILP vectors, GROUP_CHUNK groups at once */  \
+                int64_t ng = (size1 - j) / (ILP * LANES);                                                   \
+                if (ng > GROUP_CHUNK) ng = GROUP_CHUNK;                                                     \
+                T sums[GROUP_CHUNK * ILP * LANES];                                                          \
+                NAME##_mrs_wide(in + j * isz, s0, size0, ng, sums);                                         \
+                for (int64_t m = 0; m < ng * ILP * LANES; ++m) *(T *)(out_data + (j + m) * os) += sums[m];  \
+                j += ng * ILP * LANES;                                                                      \
             }                                                                                               \
             for (; j + LANES <= size1; j += LANES) {                                                        \
                 T sums[LANES];                                                                              \
