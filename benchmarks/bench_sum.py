@@ -25,6 +25,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from gradcli import engine as E  # noqa: E402
 from gradcli.engine import sum_order  # noqa: E402
+from gradcli.engine.kernels import native  # noqa: E402
 
 try:
     import torch
@@ -121,6 +122,8 @@ def main():
     repeat = 15 if args.quick else 40
     base = load_baseline(args.baseline) if args.baseline else None
     print(f"10^6 elements, best of {repeat}, ms; ratio = gradcli / the slower of numpy and torch (1 thread)")
+    state = "off (GRADCLI_NATIVE=0)" if not native.ENABLED else "on" if native.sum_kernels() else "not built"
+    print(f"compiled kernels (gradcli/engine/kernels/native_sum.c): {state}")
     head = f"{'case':<42}{'numpy':>8}{'torch':>8}"
     head += f"{'before':>8}{'ratio':>7}" if base else ""
     print(head + f"{'gradcli':>9}{'ratio':>7}")

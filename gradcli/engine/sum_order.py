@@ -28,6 +28,11 @@ adds in the block's order lane by lane.  A whole sum of 10**6 elements costs abo
 4.5x (float64) numpy's own sum (benchmarks/bench_sum.py): the move and the reduce each cost about one pass of
 numpy's sum.
 
+Where the optional C library is built (kernels/native_sum.c, loaded by kernels/native.py; GRADCLI_NATIVE=0 turns
+it off), sums of NATIVE_MIN elements or more take the same plan but run each piece of it through the library
+(_native_sum): ATen's 2-D loop compiled, about numpy's speed.  The numpy path below computes the same bits
+(tests/engine/test_native_sum.py).
+
 Small sums are per-call overhead: torch_sum compiles, once per layout (shape, strides, dtype, dims, keepdim,
 threads), a closure doing only the numpy calls its plan needs (_compile: whole contiguous sums and one call
 of the 2-D loop); other layouts interpret the plan (_torch_sum).  benchmarks/bench_sum_small.py times it
@@ -44,6 +49,7 @@ import threading
 import numpy as np
 
 from gradcli.engine import kernels
+from gradcli.engine.kernels import native
 
 LANES = {4: 8, 8: 4}  # itemsize -> lanes of Vectorized<float>/<double> in SumKernel's AVX2 build
 ILP = 4  # row_sum's ilp_factor and vectorized_outer_sum's nrows
@@ -494,15 +500,11 @@ def _split_dim(dims, threads):
     return best
 
 
-def _parallel_dims(view, dims, lanes, threads, itemsize):
-    """parallel_dim_reduction: the iteration split along a kept dim among the threads; only a split of
-    dim 1 changes what the 2-D loop's calls see (its column groups)."""
-    if _split_dim(dims, threads) != 1:
-        return _serial(view, dims, lanes)
-    cols = dims[1][0]
+def _split_bounds(cols: int, threads: int, multiple: int) -> list:
+    """parallel_for's parts of `cols` columns among the threads, their bounds rounded to `multiple` columns
+    (128 bytes when the split dim is contiguous), empty parts left out."""
     count = min(threads, cols)
     chunk = -(-cols // count)
-    multiple = 128 // itemsize if dims[1][1] == 1 else 1
     bounds = []
     for begin in range(0, cols, chunk):
         end = min(cols, begin + chunk)
@@ -511,6 +513,15 @@ def _parallel_dims(view, dims, lanes, threads, itemsize):
             end -= end % multiple
         if begin < end:
             bounds.append((begin, end))
+    return bounds
+
+
+def _parallel_dims(view, dims, lanes, threads, itemsize):
+    """parallel_dim_reduction: the iteration split along a kept dim among the threads; only a split of
+    dim 1 changes what the 2-D loop's calls see (its column groups)."""
+    if _split_dim(dims, threads) != 1:
+        return _serial(view, dims, lanes)
+    bounds = _split_bounds(dims[1][0], threads, 128 // itemsize if dims[1][1] == 1 else 1)
     (size0, s0, _, _), (_, s1, _, _) = dims[:2]
     columns = [not (s0 == 1 and size0 >= lanes) and not (s0 < s1 and not (s1 == 1 and end - begin >= lanes))
                for begin, end in bounds]  # _loop2d's choice for each part
@@ -547,6 +558,10 @@ def torch_sum(x: np.ndarray, dims: tuple = (), keepdim: bool = False):
             dims = None
         if dims and dims[0] > 0:
             return rows_sum(x, tuple(d - 1 for d in dims), keepdim)
+    if type(x) is np.ndarray and x.size >= NATIVE_MIN and native.ENABLED:
+        total = _native_sum(x, dims, keepdim)  # the compiled kernels (native_sum.c), when built
+        if total is not None:
+            return total
     if type(x) is np.ndarray:  # the common case: a closure compiled once per layout does only the numpy work
         try:
             key = (x.shape, x.strides, x.dtype.char, dims, keepdim, kernels.THREADS)
@@ -567,6 +582,84 @@ def torch_sum(x: np.ndarray, dims: tuple = (), keepdim: bool = False):
 
 
 _COMPILED: dict = {}
+
+# -- the compiled path: the same plan, its additions done by native_sum.c ----------------------------------
+#
+# The plan (which dims the 2-D loop sees, how the threads split the work) is decided here as for the numpy
+# path; the library runs serial_for_each over each piece: cascade_sum's 2-D loop on every 2-D step.  Below
+# NATIVE_MIN elements the call (about 4 us: ctypes, its arguments, the arrays' addresses) costs as much as the
+# compiled closures of the numpy path (benchmarks/bench_sum.py's small sums).
+
+NATIVE_MIN = 256
+_F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)  # in this machine's byte order
+
+
+def _native_sum(x: np.ndarray, dims, keepdim: bool):
+    """torch_sum(x, dims, keepdim) by the compiled library; None when it is not built, or for what the numpy
+    path does itself (other dtypes, empty and copy plans)."""
+    fns = native.sum_kernels()
+    if fns is None or (x.dtype != _F32 and x.dtype != _F64) or not x.flags.aligned:  # byte-swapped, misaligned
+        return None
+    if x.ndim and min(x.strides) < 0:  # torch's tensors have no negative strides: it would hold a copy
+        x = np.ascontiguousarray(x)
+    try:
+        program = _native_program(x.shape, x.strides, x.itemsize, tuple(dims), keepdim, kernels.THREADS)
+    except TypeError:  # dims unhashable or not integers: the general path reports it
+        return None
+    if program is None:
+        return None
+    out_shape, calls, buffers, final = program
+    fn = fns[x.itemsize]
+    out = np.zeros(out_shape, x.dtype)
+    src, dst = x.ctypes.data, out.ctypes.data
+    if buffers:  # two_pass_reduction: each thread's chunk into its own buffer, then the buffers summed
+        buf = np.zeros(buffers, x.dtype)
+        target = buf.ctypes.data
+        for in_off, out_off, call in calls:
+            fn(src + in_off, target + out_off, *call)
+        fn(target, dst, *final)
+    else:
+        for in_off, out_off, call in calls:
+            fn(src + in_off, dst + out_off, *call)
+    return out
+
+
+@functools.lru_cache(maxsize=1024)
+def _native_program(shape: tuple, strides: tuple, itemsize: int, dims: tuple, keepdim: bool, threads: int):
+    """The library's calls for this layout: (output shape, [(input offset, output offset, arguments)], number
+    of thread buffers (0: the calls write the output), the call summing the buffers); None for the plans the
+    numpy path handles (empty, copy)."""
+    kind, out_shape, _, extra = _plan(shape, strides, itemsize, dims, keepdim, threads)
+    if kind == "run":  # one contiguous run (C or F order: either way from the first element on)
+        it, mode = [(math.prod(shape), 1, True, 0)], "serial"
+    elif kind == "general":
+        it, mode = list(extra[3]), extra[4]
+    else:
+        return None
+
+    def call(dims_, begin, end):
+        sizes = native.int64_array([d[0] for d in dims_])
+        ins = native.int64_array([d[1] * itemsize for d in dims_])
+        outs = native.int64_array([d[3] * itemsize for d in dims_])
+        return (len(dims_), sizes, ins, outs, begin, end)
+
+    n = math.prod(d[0] for d in it)
+    if mode == "two_pass":
+        count = min(threads, -(-n // kernels.GRAIN_SIZE))
+        chunk = -(-n // count)
+        zero_out = [(size, s_in, red, 0) for size, s_in, red, _ in it]
+        calls = [(0, t * itemsize, call(zero_out, begin, min(n, begin + chunk)))
+                 for t, begin in enumerate(range(0, n, chunk))]
+        return out_shape, calls, threads, call([(threads, 1, True, 0)], 0, threads)
+    if mode == "dims" and _split_dim(it, threads) == 1:  # parallel_dim_reduction along dim 1
+        size1, s_in1, _, s_out1 = it[1]
+        calls = []
+        for begin, end in _split_bounds(size1, threads, 128 // itemsize if s_in1 == 1 else 1):
+            part = it[:1] + [(end - begin, s_in1, False, s_out1)] + it[2:]
+            calls.append((begin * s_in1 * itemsize, begin * s_out1 * itemsize,
+                          call(part, 0, math.prod(d[0] for d in part))))
+        return out_shape, calls, 0, None
+    return out_shape, [(0, 0, call(it, 0, n))], 0, None
 
 
 def rows_sum(x: np.ndarray, dims: tuple, keepdim: bool = False):

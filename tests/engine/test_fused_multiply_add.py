@@ -1,5 +1,6 @@
-"""kernels.fused: a * b + c rounded once, for arrays and for single numbers (the C library's fma), in float32 and
-float64, against the exact value computed with fractions and rounded to nearest-even by hand."""
+"""kernels.fused: a * b + c rounded once, for arrays (the compiled loop of native_math.c, and the numpy emulation
+without it) and for single numbers (the C library's fma), in float32 and float64, against the exact value computed
+with fractions and rounded to nearest-even by hand."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gradcli.engine.kernels import fused
+from gradcli.engine.kernels import fused, native
 
 
 def _round_exact(value: Fraction, dtype) -> float:
@@ -60,8 +61,16 @@ def test_one_number_is_rounded_once(dtype, data):
     assert _same(dtype(got), want), (a, b, c, got, want)
 
 
+@pytest.fixture(params=["compiled", "numpy"])
+def array_path(request, monkeypatch):
+    if request.param == "compiled" and native.library_path("_native_math") is None:
+        pytest.skip("the compiled math kernels are not built (pip install -e . builds them with a C compiler)")
+    monkeypatch.setattr(native, "ENABLED", request.param == "compiled")
+    return request.param
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_arrays_and_numbers_agree_on_hard_cases(dtype):
+def test_arrays_and_numbers_agree_on_hard_cases(dtype, array_path):
     """Ties of the plain sum (a float32 product plus c landing on a midpoint), cancellations to zero and to tiny
     values: the array path (numpy emulation) and the number path (C library) give the exactly rounded value."""
     rng = np.random.default_rng(7)
@@ -78,3 +87,17 @@ def test_arrays_and_numbers_agree_on_hard_cases(dtype):
         want = _expected(a[i], b[i], c[i], dtype)
         assert _same(array_result[i], want), (i, a[i], b[i], c[i], array_result[i], want)
         assert _same(dtype(fused.fma(a[i], b[i], c[i])), want), (i, a[i], b[i], c[i])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_broadcast_operands(dtype, array_path):
+    """A number, a row and a column broadcast as numpy broadcasts them, each element rounded once."""
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((4, 1)).astype(dtype)
+    b = rng.standard_normal(5).astype(dtype)
+    c = dtype(0.1)
+    out = fused.fma(a, b, c)
+    assert out.shape == (4, 5) and out.dtype == dtype
+    for i in range(4):
+        for j in range(5):
+            assert _same(out[i, j], _expected(a[i, 0], b[j], c, dtype))

@@ -3,7 +3,10 @@ tests/goldens/sum_order.json.gz (scripts/make_sum_order_goldens.py): every lengt
 two +-1 up to 2**16, 10**5 and large lengths up to 2**21 + 17 (every level of the cascade, rows moved in
 several slabs), every dim / pair of dims / all dims of 2-D and 3-D tensors up to 10**6 elements in every
 memory layout, keepdim, 1-4 threads, mean's gradient, and issue 28's randn examples.  numpy's pairwise sum differs
-from torch on most of these cases (checked below, so the goldens cannot pass by accident)."""
+from torch on most of these cases (checked below, so the goldens cannot pass by accident).
+
+The golden tests run twice (the `path` fixture): through the compiled kernels (gradcli/engine/kernels/native_sum.c,
+every sum of one element or more, skipped when the library is not built) and through the numpy path."""
 
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ from goldens import GOLDEN_DIR
 
 from gradcli import engine
 from gradcli.engine import dtypes, kernels, sum_order
+from gradcli.engine.kernels import native
 from gradcli.engine.ops import summaries
 from gradcli.engine.tensor import Tensor
 
@@ -25,6 +29,23 @@ GOLDENS = json.loads(gzip.decompress((GOLDEN_DIR / "sum_order.json.gz").read_byt
 GROUPS = defaultdict(list)
 for _case in GOLDENS["cases"]:
     GROUPS[(_case["op"], _case["dtype"], tuple(_case["shape"]))].append(_case)
+
+
+NOT_BUILT = ("the compiled summation kernels are not built (gradcli/engine/kernels/_native_sum*.so: "
+             "`pip install -e .` builds them where a C compiler is at hand); the numpy path is tested")
+
+
+@pytest.fixture(params=["native", "numpy"])
+def path(request, monkeypatch):
+    """Sums through the compiled kernels (every size) or through the numpy path."""
+    if request.param == "native":
+        monkeypatch.setattr(native, "ENABLED", True)
+        if native.sum_kernels() is None:
+            pytest.skip(NOT_BUILT)
+        monkeypatch.setattr(sum_order, "NATIVE_MIN", 0)
+    else:
+        monkeypatch.setattr(native, "ENABLED", False)
+    return request.param
 
 
 def values(shape, dtype: str, salt: int = 0) -> np.ndarray:
@@ -60,7 +81,7 @@ def run(case, base):
 
 
 @pytest.mark.parametrize("key", sorted(GROUPS), ids=lambda k: f"{k[0]}-{k[1]}-{'x'.join(map(str, k[2]))}")
-def test_sums_bit_for_bit(key, monkeypatch):
+def test_sums_bit_for_bit(key, monkeypatch, path):
     base = base_of(*key)
     wrong = []
     for case in GROUPS[key]:
@@ -86,7 +107,7 @@ def test_numpy_order_differs_from_torch_on_most_goldens():
     assert differ > total // 2
 
 
-def test_mean_gradient_bit_for_bit():
+def test_mean_gradient_bit_for_bit(path):
     for case in GOLDENS["mean_grads"]:
         x = Tensor(values(tuple(case["shape"]), case["dtype"], 3), requires_grad=True)
         out = engine.ops.mean(x) if case["dims"] is None else engine.ops.mean(x, dim=tuple(case["dims"]))
@@ -95,7 +116,7 @@ def test_mean_gradient_bit_for_bit():
 
 
 @pytest.mark.parametrize("example", GOLDENS["examples"], ids=lambda e: f"seed{e['seed']}-{e['shape']}")
-def test_issue_28_examples(example):
+def test_issue_28_examples(example, path):
     """torch.manual_seed(s); x = torch.randn(rows, width): x.sum(dim=0), x.sum(dim=1), x.sum(), x.mean()."""
     engine.manual_seed(example["seed"])
     x = engine.randn(*example["shape"], dtype=dtypes.float32)
@@ -106,14 +127,14 @@ def test_issue_28_examples(example):
     assert engine.ops.mean(x).item() == example["mean"]
 
 
-def test_the_issue_literal():
+def test_the_issue_literal(path):
     """torch.tensor([0.1318, 1.0198, -0.4468, 0.4520, -0.9759]).sum(): 0.1808999478816986 in torch 2.13
     (recorded by hand; numpy's order gives 0.18089991807937622)."""
     x = engine.tensor([0.1318, 1.0198, -0.4468, 0.4520, -0.9759], dtype=dtypes.float32)
     assert engine.ops.sum(x).item() == 0.1808999478816986
 
 
-def test_zero_sums_are_positive_and_empty_sums_are_zero():
+def test_zero_sums_are_positive_and_empty_sums_are_zero(path):
     """torch adds into a 0-filled output: a sum of -0.0 is +0.0 (torch.tensor([-0.0]).sum() is tensor(0.))."""
     for shape in [(), (1,), (3,), (1, 1), (2, 1)]:
         out = sum_order.torch_sum(np.full(shape, -0.0, np.float32), ())
@@ -144,7 +165,7 @@ def test_numpy_reduce_adds_in_order_where_sum_order_uses_it():
     assert used > 500 and pairwise > 100
 
 
-def test_results_are_contiguous_as_torch_outputs():
+def test_results_are_contiguous_as_torch_outputs(path):
     """torch's sum writes a fresh contiguous tensor; a later sum of it follows that layout (a transposed
     result summed again gave -65.18329620361328 for torch's -65.18330383300781, snippet 282)."""
     base = values((4, 33, 17), "float32", 1)
@@ -155,7 +176,7 @@ def test_results_are_contiguous_as_torch_outputs():
     assert sum_order.torch_sum(base.transpose(2, 0, 1)[:, :1], (1,)).flags.c_contiguous
 
 
-def test_concurrent_large_sums_keep_their_own_buffers(monkeypatch):
+def test_concurrent_large_sums_keep_their_own_buffers(monkeypatch, path):
     """The fast cascade moves rows through per-thread scratch buffers: sums running at once in several
     threads (numpy releases the GIL while it copies and adds) still give the recorded bits."""
     from concurrent.futures import ThreadPoolExecutor
@@ -217,7 +238,7 @@ def test_rows_sum_of_the_last_dim_equals_whole_sums_of_each_row(dtype):
 
 @pytest.mark.parametrize("shape", [(2049, 1000), (4096, 512), (3000, 700)])
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
-def test_row_sums_of_many_lanes_are_not_overwritten_by_the_next_slab(shape, dtype):
+def test_row_sums_of_many_lanes_are_not_overwritten_by_the_next_slab(shape, dtype, path):
     """Sums over the last dim of 2,000+ rows go a slab of lanes at a time through per-thread scratch buffers;
     each slab's sums were left in the buffer the next slab reused, so 75% of the rows of (4096, 1000).sum(1)
     came out wrong by up to 150 (and logsumexp's gradient with them).  Checked against numpy's float64 sum."""

@@ -232,6 +232,9 @@ def one_minus_square(y):
 # -- erf, erfc: the C library one element at a time in torch mode, a vectorised kernel otherwise ---------------
 
 def _per_element(fn, x):
+    compiled = libm.call_in_double(fn, x)  # the same C function math.`fn` calls, from a compiled loop
+    if compiled is not None:
+        return compiled
     out = np.frompyfunc(getattr(math, fn), 1, 1)(x)
     return np.asarray(out, dtype=x.dtype if x.dtype.kind == "f" else np.float64)
 

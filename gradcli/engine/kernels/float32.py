@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from gradcli.engine.kernels import native
 from gradcli.engine.kernels.fused import fma32 as _fma
 from gradcli.engine.kernels.sleef import ldexpf
 
@@ -57,6 +58,9 @@ def _reduced(x: np.ndarray, halves: np.ndarray) -> np.ndarray:
 def sin(x: np.ndarray) -> np.ndarray:
     """torch.sin of a float32 array, to the bit."""
     x = np.asarray(x, dtype=F32)
+    compiled = native.mkl_trig()
+    if compiled is not None:  # the same operations compiled (native_math.c)
+        return _beyond_fast_limit(x, compiled["sin"](x), np.sin)
     with np.errstate(invalid="ignore", over="ignore"):
         fast = np.abs(x) <= TRIG_FAST_LIMIT
         xf = np.where(fast, x, F32(0))
@@ -72,6 +76,9 @@ def sin(x: np.ndarray) -> np.ndarray:
 def cos(x: np.ndarray) -> np.ndarray:
     """torch.cos of a float32 array, to the bit."""
     x = np.abs(np.asarray(x, dtype=F32))  # torch's cos is even to the bit
+    compiled = native.mkl_trig()
+    if compiled is not None:  # the same operations compiled (native_math.c)
+        return _beyond_fast_limit(x, compiled["cos"](x), np.cos)
     with np.errstate(invalid="ignore", over="ignore"):
         fast = x <= TRIG_FAST_LIMIT
         xf = np.where(fast, x, F32(0))
@@ -80,6 +87,15 @@ def cos(x: np.ndarray) -> np.ndarray:
         out = np.where(np.fmod(k, 2) == 0, -p, p).astype(F32)
         if not fast.all():
             out = np.where(fast, out, np.cos(x.astype(np.float64)).astype(F32))
+    return out
+
+
+def _beyond_fast_limit(x: np.ndarray, out: np.ndarray, function) -> np.ndarray:
+    """Beyond |x| = 10000 (and at nan): the correctly rounded value, numpy's in double rounded once."""
+    slow = ~(np.abs(x) <= TRIG_FAST_LIMIT)
+    if slow.any():
+        with np.errstate(invalid="ignore"):
+            out[slow] = function(x[slow].astype(np.float64)).astype(F32)
     return out
 
 
@@ -307,6 +323,15 @@ def pow(x: np.ndarray, y, scalar_lanes=True) -> np.ndarray:  # noqa: A001 - torc
     y_vector = np.asarray(y, dtype=F32)
     y_scalar = np.float64(y) if number else y_vector.astype(np.float64)
     with np.errstate(all="ignore"):
+        compiled = native.sleef_powf() if scalar_lanes is not True else None
+        if compiled is not None:  # the same operations compiled, on every vector lane: 6x faster than the filter
+            shape = np.broadcast_shapes(x.shape, y_vector.shape)
+            out = compiled(np.broadcast_to(x, shape), y_vector if number else np.broadcast_to(y_vector, shape))
+            if scalar_lanes is not False:
+                scalar = np.broadcast_to(np.asarray(scalar_lanes), shape)
+                ys = y_scalar if number else np.broadcast_to(y_scalar, shape)[scalar]
+                out[scalar] = np.power(np.broadcast_to(x, shape)[scalar].astype(np.float64), ys).astype(F32)
+            return out
         out = np.asarray(np.power(x.astype(np.float64), y_scalar)).astype(F32)
         if scalar_lanes is True:
             return out

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from gradcli.engine.kernels import native
+
 _FUNCTIONS: dict[tuple[str, type], object] = {}
 _BLOCK = 1 << 16
 _LIBRARY: list = []
@@ -40,17 +42,30 @@ def _library():
 
 
 def _function(name: str, dtype):
+    """(the ctypes function, its numpy ufunc) of the C library's `name` for `dtype` (its float variant for
+    float32), or None where the library lacks it."""
     key = (name, dtype)
     if key not in _FUNCTIONS:
         import ctypes
 
         c_name, c_type = (name + "f", ctypes.c_float) if dtype == np.float32 else (name, ctypes.c_double)
-        fn = getattr(_library(), c_name, None)
+        fn = getattr(_library(), c_name, None) if _library() is not None else None
         if fn is not None:
             fn.restype, fn.argtypes = c_type, [c_type]
-            fn = np.frompyfunc(fn, 1, 1)
+            fn = (fn, np.frompyfunc(fn, 1, 1))
         _FUNCTIONS[key] = fn
     return _FUNCTIONS[key]
+
+
+def call_in_double(name: str, x: np.ndarray):
+    """The C library's double `name` of every element of a float32 or float64 array (float32 widened, the result
+    rounded once to float32): what Python's math module computes on each element.  None where the compiled map
+    (kernels/native.py) or the function is missing: the caller maps math.`name` itself."""
+    mapper = native.map_function()
+    fn = _function(name, np.float64) if mapper is not None and x.dtype in (np.float32, np.float64) else None
+    if fn is None:
+        return None
+    return mapper(fn[0], x, through_double=x.dtype == np.float32)
 
 
 _FMA: dict[type, object] = {}
@@ -78,9 +93,12 @@ def call(name: str, x: np.ndarray) -> np.ndarray:
     if fn is None:
         with np.errstate(all="ignore"):
             return getattr(np, name)(x.astype(np.float64)).astype(x.dtype)
+    mapper = native.map_function()
+    if mapper is not None and x.dtype in (np.float32, np.float64):  # the same function from a compiled loop
+        return mapper(fn[0], x)
     if x.size <= _BLOCK:
-        return np.array(fn(x), dtype=x.dtype)
+        return np.array(fn[1](x), dtype=x.dtype)
     flat, out = x.reshape(-1), np.empty(x.size, dtype=x.dtype)
     for start in range(0, flat.size, _BLOCK):  # a Python float object per element: bound the memory
-        out[start:start + _BLOCK] = fn(flat[start:start + _BLOCK])
+        out[start:start + _BLOCK] = fn[1](flat[start:start + _BLOCK])
     return out.reshape(x.shape)

@@ -26,7 +26,7 @@ import base64
 
 import numpy as np
 
-from gradcli.engine.kernels import loops
+from gradcli.engine.kernels import loops, native
 
 F32, F64 = np.float32, np.float64
 
@@ -83,6 +83,9 @@ def rsqrt_seeds(offsets: np.ndarray | None = None) -> np.ndarray:
 def sqrt(x: np.ndarray) -> np.ndarray:
     """torch.sqrt of a float32 or float64 array (numpy's for any other dtype)."""
     dtype = getattr(x, "dtype", None)
+    compiled = native.mkl_sqrt() if dtype in (F32, F64) else None
+    if compiled is not None:  # the same operations compiled (native_math.c)
+        return compiled(x, rsqrt_seeds())
     if dtype == F32:
         return loops.in_blocks(lambda block: _sqrt32(block, rsqrt_seeds()), np.asarray(x))
     if dtype == F64:

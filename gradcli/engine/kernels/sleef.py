@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from gradcli.engine.kernels import native
 from gradcli.engine.kernels.fused import fma32, fma64_core
 
 F32, F64 = np.float32, np.float64
@@ -36,6 +37,9 @@ def ldexpf(x: np.ndarray, q: np.ndarray) -> np.ndarray:
 def expf(d: np.ndarray) -> np.ndarray:
     """Sleef_expf8_u10 of a float32 array."""
     d = np.asarray(d, F32)
+    compiled = native.sleef_exp()
+    if compiled is not None:
+        return compiled(d)
     with np.errstate(all="ignore"):
         q = np.rint(d * F32(_R_LN2))
         q = np.where(np.abs(q) < 2.0 ** 31, q, 0).astype(np.int32)
@@ -59,6 +63,9 @@ def exp(d: np.ndarray) -> np.ndarray:
     """Sleef_expd8_u10 of a float64 array.  Its independent multiply-adds (Estrin's scheme) go through one
     fused call per level, stacked: fewer numpy calls on small arrays."""
     d = np.asarray(d, F64)
+    compiled = native.sleef_exp()
+    if compiled is not None:
+        return compiled(d)
     with np.errstate(all="ignore"):
         u = np.rint(d * _R_LN2)
         q = np.where(np.abs(u) < 2.0 ** 31, u, 0).astype(np.int64)

@@ -1,0 +1,241 @@
+"""The optional compiled kernels: native_sum.c (torch's summation order) and native_math.c (fused multiply-adds,
+SLEEF's powf as torch's vector lanes compute it), built by setup.py into this package as _native_sum /
+_native_math .<platform suffix>.so when a C compiler is at hand, loaded here with ctypes on first use.
+
+As PyYAML's and msgpack's C speedups: nothing depends on them. When a library was not built (no compiler, a failed
+build, a source checkout), or GRADCLI_NATIVE=0 is set, `sum_kernels()`, `fma()`, `sleef_exp()` and `sleef_powf()`
+return None and engine/sum_order.py, kernels/fused.py, sleef.py, float32.py, mkl_exp.py, mkl_sqrt.py and libm.py
+compute the same bits with numpy. Tests switch them off with `ENABLED`."""
+
+from __future__ import annotations
+
+import importlib.machinery
+import os
+from pathlib import Path
+
+ENABLED = os.environ.get("GRADCLI_NATIVE", "1").strip() != "0"
+ABI = 1  # gradcli_sum_abi() of the native_sum.c this module calls
+MATH_ABI = 1  # gradcli_math_abi() of native_math.c
+_LOADED: list = []  # [the kernels or None], filled on first use
+_MATH: list = []
+
+
+def library_path(name: str = "_native_sum") -> Path | None:
+    """The built library `name` in this package's directory, or None."""
+    here = Path(__file__).resolve().parent
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        path = here / f"{name}{suffix}"
+        if path.is_file():
+            return path
+    return None
+
+
+def _open(name: str, abi_function: str, abi: int):
+    """The library `name` through ctypes when it is built for this platform and speaks `abi`, else None."""
+    path = library_path(name)
+    if path is None:
+        return None
+    import ctypes  # late: ctypes costs start-up time, and only large sums need it
+
+    try:
+        lib = ctypes.CDLL(str(path))
+        check = getattr(lib, abi_function)
+        check.restype = ctypes.c_int64
+        if check() != abi:
+            return None
+    except (OSError, AttributeError):  # a library of another platform or version: the numpy path
+        return None
+    return lib
+
+
+def _load():
+    lib = _open("_native_sum", "gradcli_sum_abi", ABI)
+    if lib is None:
+        return None
+    import ctypes
+
+    kernels = {}
+    i64, ptr = ctypes.c_int64, ctypes.c_void_p
+    for itemsize, name in ((4, "gradcli_sum_float32"), (8, "gradcli_sum_float64")):
+        fn = getattr(lib, name)
+        fn.restype = i64
+        fn.argtypes = [ptr, ptr, i64, ptr, ptr, ptr, i64, i64]
+        kernels[itemsize] = fn
+    return kernels
+
+
+def sum_kernels():
+    """{itemsize: the C function gradcli_sum_<dtype>} when the library is built and enabled, else None.
+    Each is serial_for_each over a range of a reduction's iteration: (input, output, ndim, sizes,
+    input strides, output strides (bytes, innermost dim first, as int64 arrays), begin, end)."""
+    if not ENABLED:
+        return None
+    if not _LOADED:
+        _LOADED.append(_load())
+    return _LOADED[0]
+
+
+def int64_array(values):
+    """values as a C int64 array (kept by the caller for as long as the call may use it)."""
+    import ctypes
+
+    return (ctypes.c_int64 * max(1, len(values)))(*values)
+
+
+def sleef_powf():
+    """SLEEF's powf over arrays, `f(x, y)` for float32 arrays of one shape (or y one float32 number), when the
+    library is built and enabled, else None."""
+    math = _math()
+    return None if math is None else math["powf"]
+
+
+def sleef_exp():
+    """SLEEF's exp over a float32 or float64 array, `f(x)`, when the library is built and enabled, else None."""
+    math = _math()
+    return None if math is None else math["exp"]
+
+
+def mkl_exp():
+    """MKL's vector exp (VML_HA) over a float32 or float64 array, `f(x, hi, lo)` with mkl_exp.py's table of
+    2**(j/n), when the library is built and enabled, else None."""
+    math = _math()
+    return None if math is None else math["mkl_exp"]
+
+
+def mkl_sqrt():
+    """MKL's vector sqrt (VML_HA) over a float32 or float64 array, `f(x, seeds)` with mkl_sqrt.py's 8192 rsqrt
+    estimates, when the library is built and enabled, else None."""
+    math = _math()
+    return None if math is None else math["mkl_sqrt"]
+
+
+def map_function():
+    """`f(function, x, through_double=False)`: out[i] = function(x[i]) over a float32 or float64 array in C, for
+    a ctypes function of the C library (float -> float for float32, double -> double for float64; with
+    through_double a double function of float32 values, rounded to float32), when the library is built and
+    enabled, else None."""
+    math = _math()
+    return None if math is None else math["map"]
+
+
+def mkl_trig():
+    """{"sin": f, "cos": f}: MKL's float32 sin and cos over a float32 array for the lanes with |x| <= 10000 (the
+    others are the caller's), when the library is built and enabled, else None."""
+    math = _math()
+    return None if math is None else math["trig"]
+
+
+def fma():
+    """The fused multiply-add over arrays, `f(a, b, c)` for arrays of one float dtype (float32 or float64) that
+    broadcast together, when the library is built and enabled, else None."""
+    math = _math()
+    return None if math is None else math["fma"]
+
+
+def _math():
+    if not ENABLED:
+        return None
+    if not _MATH:
+        _MATH.append(_load_math())
+    return _MATH[0]
+
+
+def _load_math():
+    lib = _open("_native_math", "gradcli_math_abi", MATH_ABI)
+    if lib is None:
+        return None
+    import ctypes
+
+    import numpy as np
+
+    i64, ptr = ctypes.c_int64, ctypes.c_void_p
+    for name in ("gradcli_sleef_powf", "gradcli_fma_float32", "gradcli_fma_float64", "gradcli_sleef_expf",
+                 "gradcli_sleef_exp"):
+        getattr(lib, name).restype = None
+    lib.gradcli_sleef_powf.argtypes = [ptr, i64, ptr, i64, ptr, i64]
+    lib.gradcli_sleef_expf.argtypes = lib.gradcli_sleef_exp.argtypes = [ptr, ptr, i64]
+    exp_functions = {np.dtype(np.float32): lib.gradcli_sleef_expf, np.dtype(np.float64): lib.gradcli_sleef_exp}
+    for name in ("gradcli_mkl_exp_float32", "gradcli_mkl_exp_float64", "gradcli_mkl_sqrt_float32",
+                 "gradcli_mkl_sqrt_float64"):
+        getattr(lib, name).restype = None
+        getattr(lib, name).argtypes = [ptr, ptr, i64, ptr, ptr] if "exp" in name else [ptr, ptr, i64, ptr]
+    for name in ("gradcli_map_float64", "gradcli_map_float32", "gradcli_map_float_through_double"):
+        getattr(lib, name).restype = None
+        getattr(lib, name).argtypes = [ptr, ptr, ptr, i64]
+    for name in ("gradcli_mkl_sin_float32", "gradcli_mkl_cos_float32"):
+        getattr(lib, name).restype = None
+        getattr(lib, name).argtypes = [ptr, ptr, i64]
+    mkl_exp_functions = {np.dtype(np.float32): lib.gradcli_mkl_exp_float32,
+                         np.dtype(np.float64): lib.gradcli_mkl_exp_float64}
+    mkl_sqrt_functions = {np.dtype(np.float32): lib.gradcli_mkl_sqrt_float32,
+                          np.dtype(np.float64): lib.gradcli_mkl_sqrt_float64}
+    fma_functions = {}
+    for dtype, name in ((np.float32, "gradcli_fma_float32"), (np.float64, "gradcli_fma_float64")):
+        fn = getattr(lib, name)
+        fn.argtypes = [ptr, i64, ptr, i64, ptr, i64, ptr, i64]
+        fma_functions[np.dtype(dtype)] = fn
+
+    def operand(value, shape, dtype):
+        """(a contiguous array, its step): one value repeats with step 0, else the broadcast array."""
+        value = np.asarray(value, dtype=dtype)
+        if value.size == 1:
+            return np.ascontiguousarray(value.reshape(1)), 0
+        return np.ascontiguousarray(np.broadcast_to(value, shape)), 1
+
+    def powf(x, y):
+        x = np.ascontiguousarray(x, dtype=np.float32)
+        y, y_step = operand(y, x.shape, np.float32)
+        out = np.empty(x.shape, dtype=np.float32)
+        lib.gradcli_sleef_powf(x.ctypes.data, 1, y.ctypes.data, y_step, out.ctypes.data, x.size)
+        return out
+
+    def fused_multiply_add(a, b, c):
+        dtype = np.result_type(a, b, c)
+        shape = np.broadcast_shapes(np.shape(a), np.shape(b), np.shape(c))
+        (a, a_step), (b, b_step), (c, c_step) = (operand(v, shape, dtype) for v in (a, b, c))
+        out = np.empty(shape, dtype=dtype)
+        fma_functions[np.dtype(dtype)](a.ctypes.data, a_step, b.ctypes.data, b_step, c.ctypes.data, c_step,
+                                       out.ctypes.data, out.size)
+        return out
+
+    def exp(x):
+        x = np.ascontiguousarray(x)
+        out = np.empty(x.shape, dtype=x.dtype)
+        exp_functions[x.dtype](x.ctypes.data, out.ctypes.data, x.size)
+        return out
+
+    def mkl_exp(x, hi, lo):
+        x = np.ascontiguousarray(x)
+        hi, lo = (np.ascontiguousarray(t, dtype=x.dtype) for t in (hi, lo))
+        out = np.empty(x.shape, dtype=x.dtype)
+        mkl_exp_functions[x.dtype](x.ctypes.data, out.ctypes.data, x.size, hi.ctypes.data, lo.ctypes.data)
+        return out
+
+    def mkl_sqrt(x, seeds):
+        x = np.ascontiguousarray(x)
+        seeds = np.ascontiguousarray(seeds, dtype=np.int32)
+        out = np.empty(x.shape, dtype=x.dtype)
+        mkl_sqrt_functions[x.dtype](x.ctypes.data, out.ctypes.data, x.size, seeds.ctypes.data)
+        return out
+
+    def map_over(function, x, through_double=False):
+        x = np.ascontiguousarray(x)
+        out = np.empty(x.shape, dtype=x.dtype)
+        if through_double:
+            loop = lib.gradcli_map_float_through_double
+        else:
+            loop = lib.gradcli_map_float32 if x.dtype == np.float32 else lib.gradcli_map_float64
+        loop(ctypes.cast(function, ctypes.c_void_p), x.ctypes.data, out.ctypes.data, x.size)
+        return out
+
+    def trig(function):
+        def apply(x):
+            x = np.ascontiguousarray(x, dtype=np.float32)
+            out = np.empty(x.shape, dtype=np.float32)
+            function(x.ctypes.data, out.ctypes.data, x.size)
+            return out
+        return apply
+
+    return {"trig": {"sin": trig(lib.gradcli_mkl_sin_float32), "cos": trig(lib.gradcli_mkl_cos_float32)},
+            "powf": powf, "fma": fused_multiply_add, "exp": exp, "mkl_exp": mkl_exp, "mkl_sqrt": mkl_sqrt,
+            "map": map_over}

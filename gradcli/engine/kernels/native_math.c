@@ -1,0 +1,377 @@
+/* Compiled elementwise math, operation by operation as the numpy emulations it was ported from compute it (the
+   references: tests/engine/test_native_math.py checks each pair bit for bit):
+   - the fused multiply-add (fma, fmaf: IEEE, rounded once, as the FMA instructions in torch's kernels) over
+     arrays (kernels/fused.py);
+   - SLEEF's expf and exp, as torch 2.13's Vectorized<float/double>::exp calls them inside sigmoid, silu, ...
+     (Sleef_expf16_u10 / Sleef_expd8_u10, FMA flavour: kernels/sleef.py);
+   - the C library's scalar functions mapped over arrays (kernels/libm.py: the same function, so the same bits);
+   - MKL's float32 sin and cos, exp and sqrt (VML_HA) as torch hands whole float tensors to them (kernels/mkl_exp.py, mkl_sqrt.py);
+   - SLEEF's powf as Vectorized<float>::pow calls it (Sleef_powf16_u10, AVX512 flavour: xpowf, with logkf through
+     vgetexp/vgetmant, expkf, double-float arithmetic with fused multiply-adds: kernels/float32.py).
+   Built with -ffp-contract=off: every fused multiply-add is an explicit fma/fmaf, every other operation rounds
+   on its own. */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#ifndef VARIANT
+/* The kernels below are compiled twice: for CPUs with FMA instructions (fmaf becomes one instruction, 2x
+   faster) and for any x86-64 or other CPU (fmaf is the C library's, as exact).  Same bits either way. */
+typedef struct { float hi, lo; } df;
+static inline float bits_to_float_plain(uint32_t b) { float f; memcpy(&f, &b, 4); return f; }
+#define VARIANT(name) name##_any
+#include "native_math.c"
+#undef VARIANT
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
+#define HAVE_FMA_VARIANT 1
+#pragma GCC push_options
+#pragma GCC target("fma")
+#define VARIANT(name) name##_fma
+#include "native_math.c"
+#undef VARIANT
+#pragma GCC pop_options
+#endif
+
+
+int64_t gradcli_math_abi(void) { return 1; }
+
+#ifdef HAVE_FMA_VARIANT
+#define DISPATCH(name, args) do { if (__builtin_cpu_supports("fma")) { name##_fma args; return; } \
+                                  name##_any args; } while (0)
+#else
+#define DISPATCH(name, args) name##_any args
+#endif
+
+/* out[i] = a[i * a_step] * b[i * b_step] + c[i * c_step] rounded once, for i < n (a step of 0 repeats one value) */
+void gradcli_fma_float32(const float *a, int64_t a_step, const float *b, int64_t b_step, const float *c,
+                         int64_t c_step, float *out, int64_t n) {
+    DISPATCH(fma32_loop, (a, a_step, b, b_step, c, c_step, out, n));
+}
+
+void gradcli_fma_float64(const double *a, int64_t a_step, const double *b, int64_t b_step, const double *c,
+                         int64_t c_step, double *out, int64_t n) {
+    DISPATCH(fma64_loop, (a, a_step, b, b_step, c, c_step, out, n));
+}
+
+/* out[i] = SLEEF's expf(x[i]) / exp(x[i]), as torch's Vectorized<float/double>::exp */
+void gradcli_sleef_expf(const float *x, float *out, int64_t n) { DISPATCH(expf_loop, (x, out, n)); }
+
+void gradcli_sleef_exp(const double *x, double *out, int64_t n) { DISPATCH(exp_loop, (x, out, n)); }
+
+/* out[i] = SLEEF's powf(x[i * x_step], y[i * y_step]) for i < n (a step of 0 repeats one value) */
+void gradcli_sleef_powf(const float *x, int64_t x_step, const float *y, int64_t y_step, float *out, int64_t n) {
+    DISPATCH(powf_loop, (x, x_step, y, y_step, out, n));
+}
+
+/* -- MKL's vector exp and sqrt (VML_HA), as torch hands whole tensors to them: kernels/mkl_exp.py and mkl_sqrt.py
+   describe the algorithms; their tables (2**(j/n) as hi + lo, the rsqrt seeds) come from there.  No fused
+   multiply-adds: every operation rounds on its own, as MKL's SSE code does. */
+
+static inline uint32_t f32_bits(float f) { uint32_t b; memcpy(&b, &f, 4); return b; }
+static inline uint64_t f64_bits(double f) { uint64_t b; memcpy(&b, &f, 8); return b; }
+static inline double f64_from(uint64_t b) { double f; memcpy(&f, &b, 8); return f; }
+
+void gradcli_mkl_exp_float32(const float *x, float *out, int64_t n, const float *hi, const float *lo) {
+    const float c1 = 0x1.715476p+7f, shifter = 0x1.8p+23f, ln2_hi = -0.0054168701171875f, ln2_lo = 0x1.bd0106p-20f;
+    const float main_path = 0x1.5d589ep+6f;
+    for (int64_t i = 0; i < n; i++) {
+        float xi = x[i];
+        if (!(fabsf(xi) <= main_path)) { out[i] = expf(xi); continue; }  /* MKL's other path: the C library's */
+        float t = xi * c1 + shifter;
+        float nn = t - shifter;
+        uint32_t tb = f32_bits(t);
+        uint32_t j = tb & 127;
+        float r = nn * ln2_hi + xi;
+        r = nn * ln2_lo + r;
+        float q = r * r * 0.5f + r;
+        float value = (q * hi[j] + lo[j]) + hi[j];
+        out[i] = value * bits_to_float_plain(((tb << 16) + 0x3F800000u) & 0x7F800000u);
+    }
+}
+
+void gradcli_mkl_exp_float64(const double *x, double *out, int64_t n, const double *hi, const double *lo) {
+    const double c1 = 0x1.71547652b82fep+6, shifter = 0x1.8p+52, ln2_hi = 0x1.62e42fefa0000p-7,
+                 ln2_lo = 0x1.cf79abc9e3b3ap-46, p4 = 0x1.111112d9f549bp-7, p3 = 0x1.555573f218b93p-5,
+                 p2 = 0x1.555555555653ep-3, p1 = 0x1.fffffffffdb3bp-2, main_path = 0x1.6232a4086232ap+9;
+    for (int64_t i = 0; i < n; i++) {
+        double xi = x[i];
+        if (!(fabs(xi) <= main_path)) { out[i] = exp(xi); continue; }
+        double t = xi * c1 + shifter;
+        double nn = t - shifter;
+        uint64_t tb = f64_bits(t);
+        uint64_t j = tb & 63;
+        double r = (xi - nn * ln2_hi) - nn * ln2_lo;
+        double q = (((r * p4 + p3) * r + p2) * r + p1) * (r * r) + r;
+        double value = (q * hi[j] + lo[j]) + hi[j];
+        out[i] = f64_from(f64_bits(value) + ((tb << 46) & 0xFFF0000000000000ull));
+    }
+}
+
+void gradcli_mkl_sqrt_float32(const float *x, float *out, int64_t n, const int32_t *seeds) {
+    for (int64_t i = 0; i < n; i++) {
+        float xi = x[i];
+        int32_t bits = (int32_t)f32_bits(xi);
+        if (bits < 0x00800000 || bits >= 0x7F7FF001) {  /* zero, subnormal, negative, inf, nan, huge */
+            out[i] = xi < 0 ? NAN : sqrtf(xi);
+            continue;
+        }
+        int32_t exponent = (bits >> 23) & 0xFF;
+        int32_t seed = seeds[(((exponent + 1) & 1) << 12) | ((bits >> 11) & 0xFFF)];
+        float y = bits_to_float_plain((uint32_t)(seed - ((exponent - 127) >> 1) * (1 << 23)));
+        float half = 0.5f, sv = xi * y, h = y * half;
+        float e = half - sv * h;
+        sv = sv * e + sv;
+        h = h * e + h;
+        out[i] = (xi - sv * sv) * h + sv;
+    }
+}
+
+void gradcli_mkl_sqrt_float64(const double *x, double *out, int64_t n, const int32_t *seeds) {
+    const double c1 = 0x1.ffffffffffe71p-2, c2 = 0x1.80000000000f6p-2, c3 = 0x1.40000b13001d9p-2,
+                 c4 = 0x1.1800032338cbbp-2;
+    for (int64_t i = 0; i < n; i++) {
+        double xi = x[i];
+        int64_t bits = (int64_t)f64_bits(xi);
+        int64_t high = bits >> 32;
+        if (high < 0x00100000 || high >= 0x7FD00000) {  /* zero, subnormal, negative, inf, nan, >= 2**1022 */
+            out[i] = xi < 0 ? NAN : sqrt(xi);
+            continue;
+        }
+        int64_t exponent = (bits >> 52) & 0x7FF;
+        int64_t half_k = (exponent - 1023) >> 1;
+        double x0 = xi * f64_from((uint64_t)(1023 - 2 * half_k) << 52);
+        double y = (double)bits_to_float_plain((uint32_t)seeds[(((exponent + 1) & 1) << 12) | ((bits >> 40) & 0xFFF)]);
+        double x_hi = f64_from(f64_bits(x0) & 0xFFFFFFFFF8000000ull);
+        double x_lo = x0 - x_hi;
+        double w = y * y;
+        double e = (1.0 - x_hi * w) - x_lo * w;
+        double t = (((e * c4 + c3) * e + c2) * e + c1) * e;
+        double root = x_hi * y + (x_lo * y + (t * y) * x0);
+        out[i] = root * f64_from((uint64_t)(1023 + half_k) << 52);
+    }
+}
+
+/* -- MKL's float32 sin and cos for |x| <= 10000 (kernels/float32.py: the quotient from a float32 product, the
+   reduction by pi in three pieces in double, one odd polynomial); other lanes are left to the caller. */
+
+static const double TRIG_PI[3] = {0x1.921fb54000000p+1, 0x1.10b4610000000p-29, 0x1.a626330000000p-57};
+static const double TRIG_C3 = -0x1.55554bc83664ep-3, TRIG_C5 = 0x1.110ed3804f162p-7, TRIG_C7 = -0x1.9f6ffeeae10d5p-13,
+                    TRIG_C9 = 0x1.5dbdf0ea5eb5bp-19;
+
+/* rint of |v| < 2**51 without a call: adding and removing 1.5 * 2**52 rounds to nearest, ties to even */
+static inline double trig_rint(double v) { volatile double shifted = v + 0x1.8p52; return shifted - 0x1.8p52; }
+
+static inline double trig_odd_poly(double r) {
+    double s = r * r;
+    return r + (r * s) * (((TRIG_C9 * s + TRIG_C7) * s + TRIG_C5) * s + TRIG_C3);
+}
+
+static inline double trig_reduced(float x, double halves) {
+    double xd = (double)x;
+    return ((xd - halves * (TRIG_PI[0] / 2)) - halves * (TRIG_PI[1] / 2)) - halves * (TRIG_PI[2] / 2);
+}
+
+void gradcli_mkl_sin_float32(const float *x, float *out, int64_t n) {
+    const float inv_pi = (float)0.3183098861837907;
+    for (int64_t i = 0; i < n; i++) {
+        float xf = fabsf(x[i]) <= 10000.0f ? x[i] : 0.0f;
+        double k = trig_rint((double)(xf * inv_pi));
+        double p = trig_odd_poly(trig_reduced(xf, 2 * k));
+        float value = (float)(((int64_t)k & 1) ? -p : p);
+        out[i] = x[i] == 0 ? x[i] : value;
+    }
+}
+
+void gradcli_mkl_cos_float32(const float *x, float *out, int64_t n) {
+    const float inv_pi = (float)0.3183098861837907, half_pi = (float)1.5707963267948966;
+    for (int64_t i = 0; i < n; i++) {
+        float a = fabsf(x[i]);
+        float xf = a <= 10000.0f ? a : 0.0f;
+        double k = trig_rint((double)((xf + half_pi) * inv_pi)) - 1;
+        double p = trig_odd_poly(trig_reduced(xf, 2 * k + 1));
+        out[i] = (float)(((int64_t)k & 1) == 0 ? -p : p);
+    }
+}
+
+/* -- the C library's scalar functions over arrays (kernels/libm.py): out[i] = fn(x[i]) in the argument's type,
+   or a double function of float arguments rounded to float (`float_through_double`), as Python's math module
+   computes on a float32 value. */
+
+void gradcli_map_float64(double (*fn)(double), const double *x, double *out, int64_t n) {
+    for (int64_t i = 0; i < n; i++) out[i] = fn(x[i]);
+}
+
+void gradcli_map_float32(float (*fn)(float), const float *x, float *out, int64_t n) {
+    for (int64_t i = 0; i < n; i++) out[i] = fn(x[i]);
+}
+
+void gradcli_map_float_through_double(double (*fn)(double), const float *x, float *out, int64_t n) {
+    for (int64_t i = 0; i < n; i++) out[i] = (float)fn((double)x[i]);
+}
+
+#else  /* the kernels, compiled once per VARIANT */
+
+static inline df VARIANT(df_add2_ff)(float x, float y) { float s = x + y, v = s - x; df r = {s, (x - (s - v)) + (y - v)}; return r; }
+static inline df VARIANT(df_add2_pf)(df x, float y) { float s = x.hi + y, v = s - x.hi; df r = {s, ((x.hi - (s - v)) + (y - v)) + x.lo}; return r; }
+static inline df VARIANT(df_add2_pp)(df x, df y) { float s = x.hi + y.hi, v = s - x.hi; df r = {s, ((x.hi - (s - v)) + (y.hi - v)) + (x.lo + y.lo)}; return r; }
+static inline df VARIANT(df_add_pp)(df x, df y) { float s = x.hi + y.hi; df r = {s, (((x.hi - s) + y.hi) + x.lo) + y.lo}; return r; }
+static inline df VARIANT(df_add_fp)(float x, df y) { float s = x + y.hi; df r = {s, ((x - s) + y.hi) + y.lo}; return r; }
+static inline df VARIANT(df_mul_pf)(df x, float y) { float s = x.hi * y; df r = {s, fmaf(x.lo, y, fmaf(x.hi, y, -s))}; return r; }
+static inline df VARIANT(df_mul_pp)(df x, df y) { float s = x.hi * y.hi; df r = {s, fmaf(x.hi, y.lo, fmaf(x.lo, y.hi, fmaf(x.hi, y.hi, -s)))}; return r; }
+static inline df VARIANT(df_sq)(df x) { float s = x.hi * x.hi; df r = {s, fmaf(x.hi + x.hi, x.lo, fmaf(x.hi, x.hi, -s))}; return r; }
+static inline df VARIANT(df_div)(df n, df d) {
+    float t = 1.0f / d.hi, s = n.hi * t, u = fmaf(t, n.hi, -s);
+    float v = fmaf(-d.lo, t, fmaf(-d.hi, t, 1.0f));
+    df r = {s, fmaf(s, v, fmaf(n.lo, t, u))};
+    return r;
+}
+
+static inline float VARIANT(bits_to_float)(uint32_t b) { float f; memcpy(&f, &b, 4); return f; }
+
+static inline float VARIANT(sleef_ldexpf)(float x, int32_t q) {  /* vldexp_vf_vf_vi2: four partial scalings, then the rest */
+    int32_t m = q >> 31;
+    m = (((m + q) >> 6) - m) * 16;
+    q = q - m * 4;
+    m += 0x7f;
+    m = m < 0 ? 0 : (m > 0xff ? 0xff : m);
+    float u = VARIANT(bits_to_float)((uint32_t)m << 23);
+    x = (((x * u) * u) * u) * u;
+    return x * VARIANT(bits_to_float)((uint32_t)(q + 0x7f) << 23);
+}
+
+static inline df VARIANT(logkf)(float d) {  /* log(d) as a pair, d > 0; AVX512: vgetexp / vgetmant into [0.75, 1.5) */
+    float scaled = d * (float)(1.0 / 0.75);
+    /* frexp of the exact double of a float (subnormal floats are normal doubles); d finite and nonzero here,
+       or the caller replaces the result */
+    uint64_t bs, bd;
+    double scaled_d = (double)scaled, dd = (double)d;
+    memcpy(&bs, &scaled_d, 8);
+    memcpy(&bd, &dd, 8);
+    float e = isinf(scaled) ? 128.0f : (float)((int)((bs >> 52) & 0x7ff) - 1023);
+    bd = (bd & ~(0x7ffULL << 52)) | (1022ULL << 52);  /* the mantissa in [0.5, 1) */
+    double md;
+    memcpy(&md, &bd, 8);
+    float m = (float)(md < 0.75 ? md * 2 : md);
+    df x = VARIANT(df_div)(VARIANT(df_add2_ff)(-1.0f, m), VARIANT(df_add2_ff)(1.0f, m));
+    df x2 = VARIANT(df_sq)(x);
+    float t = fmaf(fmaf(0.240320354700088500976562f, x2.hi, 0.285112679004669189453125f), x2.hi,
+                   0.400007992982864379882812f);
+    df ln2 = {0.69314718246459960938f, -1.904654323148236017e-09f};
+    df s = VARIANT(df_mul_pf)(ln2, e);
+    df x_twice = {x.hi * 2.0f, x.lo * 2.0f};
+    s = VARIANT(df_add_pp)(s, x_twice);
+    df c = {0.66666662693023681640625f, 3.69183861259614332084311e-09f};
+    return VARIANT(df_add_pp)(s, VARIANT(df_mul_pp)(VARIANT(df_mul_pp)(x2, x), VARIANT(df_add2_pp)(VARIANT(df_mul_pf)(x2, t), c)));
+}
+
+static inline float VARIANT(expkf)(df d) {
+    float u = (d.hi + d.lo) * (float)1.442695040888963407359924681001892137426645954152985934135449406931;
+    int32_t q = fabsf(u) < 2147483648.0f ? (int32_t)rintf(u) : INT32_MIN;
+    float qf = (float)q;
+    df s = VARIANT(df_add2_pf)(d, qf * -0.693145751953125f);
+    s = VARIANT(df_add2_pf)(s, qf * -1.428606765330187045e-06f);
+    float hi = s.hi + s.lo;
+    df s2 = {hi, (s.hi - hi) + s.lo};
+    u = 0.00136324646882712841033936f;
+    u = fmaf(u, s2.hi, 0.00836596917361021041870117f);
+    u = fmaf(u, s2.hi, 0.0416710823774337768554688f);
+    u = fmaf(u, s2.hi, 0.166665524244308471679688f);
+    u = fmaf(u, s2.hi, 0.499999850988388061523438f);
+    df t = VARIANT(df_add_fp)(1.0f, VARIANT(df_add_pp)(s2, VARIANT(df_mul_pf)(VARIANT(df_sq)(s2), u)));
+    float out = VARIANT(sleef_ldexpf)(t.hi + t.lo, q);
+    return d.hi < -104.0f ? 0.0f : out;
+}
+
+static inline float VARIANT(sleef_powf)(float x, float y) {
+    float ay = fabsf(y);
+    int yisint = (truncf(y) == y) || (ay > 16777216.0f);
+    int yisodd = yisint && ((((int64_t)(ay < 16777216.0f ? truncf(y) : 0.0f)) & 1) == 1);
+    float ax = fabsf(x);
+    float out = VARIANT(expkf)(VARIANT(df_mul_pf)(VARIANT(logkf)(ax), y));
+    if (isnan(out)) out = INFINITY;
+    out = out * (x > 0 ? 1.0f : (yisint ? (yisodd ? -1.0f : 1.0f) : NAN));
+    float efx = signbit(y) ? -(ax - 1.0f) : ax - 1.0f;
+    if (isinf(y)) out = efx < 0 ? 0.0f : (efx == 0 ? 1.0f : INFINITY);
+    if (isinf(x) || x == 0) {
+        float edge = ((signbit(y) != 0) ^ (x == 0)) ? 0.0f : INFINITY;
+        out = copysignf(edge, yisodd ? x : 1.0f);
+    }
+    if (isnan(x) || isnan(y)) out = NAN;
+    if (y == 0 || x == 1) out = 1.0f;
+    return out;
+}
+
+static void VARIANT(fma32_loop)(const float *a, int64_t a_step, const float *b, int64_t b_step, const float *c,
+                                 int64_t c_step, float *out, int64_t n) {
+    for (int64_t i = 0; i < n; i++) out[i] = fmaf(a[i * a_step], b[i * b_step], c[i * c_step]);
+}
+
+static void VARIANT(fma64_loop)(const double *a, int64_t a_step, const double *b, int64_t b_step, const double *c,
+                                 int64_t c_step, double *out, int64_t n) {
+    for (int64_t i = 0; i < n; i++) out[i] = fma(a[i * a_step], b[i * b_step], c[i * c_step]);
+}
+
+static inline float VARIANT(sleef_expf)(float d) {  /* xexpf (Sleef_expf16_u10) */
+    float qr = rintf(d * 1.442695040888963407359924681001892137426645954152985934135449406931f);
+    int32_t q = fabsf(qr) < 2147483648.0f ? (int32_t)qr : 0;
+    float qf = (float)q;
+    float s = fmaf(qf, -0.693145751953125f, d);
+    s = fmaf(qf, -1.428606765330187045e-06f, s);
+    float u = 0.000198527617612853646278381f;
+    u = fmaf(u, s, 0.00139304355252534151077271f);
+    u = fmaf(u, s, 0.00833336077630519866943359f);
+    u = fmaf(u, s, 0.0416664853692054748535156f);
+    u = fmaf(u, s, 0.166666671633720397949219f);
+    u = fmaf(u, s, 0.5f);
+    u = 1.0f + fmaf(s * s, u, s);
+    u = VARIANT(sleef_ldexpf)(u, q);
+    if (d < -104.0f) u = 0.0f;
+    if (100.0f < d) u = INFINITY;
+    return u;
+}
+
+static inline double VARIANT(pow2i)(int64_t q) {
+    uint64_t bits = ((uint64_t)(q + 0x3ff)) << 52;
+    double out;
+    memcpy(&out, &bits, 8);
+    return out;
+}
+
+static inline double VARIANT(sleef_exp)(double d) {  /* xexp (Sleef_expd8_u10), Estrin's scheme as SLEEF's POLY10 */
+    double u = rint(d * 1.442695040888963407359924681001892137426645954152985934135449406931);
+    int64_t q = fabs(u) < 2147483648.0 ? (int64_t)u : 0;
+    if (!isfinite(u)) u = 0.0;
+    double s = (isfinite(d) ? d : 0.0) - u * 0.69314718055966295651160180568695068359375;
+    s = fma(u, -0.28235290563031577122588448175013436025525412068e-12, s);
+    double s2 = s * s, s4 = s2 * s2, s8 = s4 * s4;
+    double p98 = fma(s, 0.2081276378237164457e-8, 0.2511210703042288022e-7);
+    double p76 = fma(s, 0.2755762628169491192e-6, 0.2755723402025388239e-5);
+    double p54 = fma(s, 0.2480158687479686264e-4, 0.1984126989855865850e-3);
+    double p32 = fma(s, 0.1388888888914497797e-2, 0.8333333333314938210e-2);
+    double p10 = fma(s, 0.4166666666666602598e-1, 0.1666666666666669072e+0);
+    double poly8 = fma(s4, fma(s2, p76, p54), fma(s2, p32, p10));
+    u = fma(s8, p98, poly8);
+    u = fma(u, s, 0.5);
+    u = fma(u, s, 1.0);
+    u = fma(u, s, 1.0);
+    int64_t half = q >> 1;
+    u = u * VARIANT(pow2i)(half) * VARIANT(pow2i)(q - half);
+    if (d < -1000) u = 0.0;
+    if (709.78271114955742909217217426 < d) u = INFINITY;
+    return isnan(d) ? d : u;
+}
+
+static void VARIANT(expf_loop)(const float *x, float *out, int64_t n) {
+    for (int64_t i = 0; i < n; i++) out[i] = VARIANT(sleef_expf)(x[i]);
+}
+
+static void VARIANT(exp_loop)(const double *x, double *out, int64_t n) {
+    for (int64_t i = 0; i < n; i++) out[i] = VARIANT(sleef_exp)(x[i]);
+}
+
+static void VARIANT(powf_loop)(const float *x, int64_t x_step, const float *y, int64_t y_step, float *out,
+                                int64_t n) {
+    for (int64_t i = 0; i < n; i++) out[i] = VARIANT(sleef_powf)(x[i * x_step], y[i * y_step]);
+}
+
+#endif
