@@ -148,7 +148,7 @@ def test_large_sums_take_the_compiled_path(monkeypatch):
 
 def test_without_the_library_sums_fall_back_to_numpy(monkeypatch):
     """No built library (no compiler at install time): sum_kernels() is None and the numpy path gives the sum."""
-    monkeypatch.setattr(native, "library_path", lambda: None)
+    monkeypatch.setattr(native, "library_path", lambda name="_native_sum": None)
     monkeypatch.setattr(native, "_LOADED", [])
     monkeypatch.setattr(native, "ENABLED", True)
     assert native.sum_kernels() is None
