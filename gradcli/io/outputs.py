@@ -581,7 +581,8 @@ def json_texts(column, n: int) -> list[str] | None:
         for i in np.flatnonzero(~finite).tolist():
             texts[i] = json.dumps(json_out.jsonable(float(flat[i])))
     for size in reversed(column.shape[1:]):  # innermost dimension first: rows of `size` joined into lists
-        texts = ["[" + ", ".join(texts[i:i + size]) + "]" for i in range(0, len(texts), size)]
+        template = "[" + ", ".join(["%s"] * size) + "]"
+        texts = list(map(template.__mod__, zip(*[iter(texts)] * size)))
     return texts
 
 

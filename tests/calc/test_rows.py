@@ -168,7 +168,9 @@ def test_batch_path_is_taken_for_scalar_rows(monkeypatch, tmp_path):
     assert result.exit_code == 0 and calls == []
     result = run("(x*y).reshape(1)[0]", "--rows", path)  # reshape and indexing: batched too
     assert result.exit_code == 0 and calls == []
-    result = run("(x*y).reshape(1).cumsum(0)[0]", "--rows", path)  # cumsum has no batching rule: the loop
+    result = run("(x*y).reshape(1).cumsum(0)[0]", "--rows", path)  # cumsum: batched too
+    assert result.exit_code == 0 and calls == []
+    result = run("(x*y).reshape(1).cummax(0)[0][0]", "--rows", path)  # cummax has no batching rule: the loop
     assert result.exit_code == 0 and len(calls) == 50
 
 
@@ -525,10 +527,18 @@ VECTOR_UNARY = [
     "F.log_softmax({}, dim=0)", "torch.logsumexp({}, -1)", "({}).norm()", "torch.norm({}, p=1)",
     "torch.linalg.vector_norm({}, 3)", "({})[0]", "({})[..., 1:]", "({})[-1]", "({}).T", "({}).unsqueeze(0)",
     "({}).reshape(-1)", "({}).t()", "({}).squeeze()", "({}).transpose(0, -1)", "({})[None, :2]",
+    # issue 29: running totals, joins, masks, integer-tensor indices (k = [0, -1, 0], an int64 constant)
+    "({}).cumsum(-1)", "torch.cumsum({}, 0)", "({}).cumprod(-1)", "torch.cumprod({}, dim=0)",
+    "torch.cat([{0}, ({0}).flip(-1)], -1)", "torch.stack([{0}, 2 * ({0})])", "torch.stack(({0}, {0}), dim=-1)",
+    "({0})[({0}) > 0]", "({0})[({0}) == ({0})]", "({0})[({0}) > -10]", "({})[k]", "({})[..., k]", "({})[0, k]",
+    "torch.index_select({}, -1, k)", "({}).index_select(0, k)", "torch.gather({}, -1, k)",
+    "({}).gather(0, k[:1])", "({}).flatten()", "({}).flatten(0, -1)", "({}).flip(0)", "({}).permute(-1, 0)",
+    "torch.cat([{}, c], 0)",
 ]
 VECTOR_BINARY = ["({}) + ({})", "({}) * ({})", "({}) / ({})", "maximum({}, {})", "where(({0}) > ({1}), {0}, {1})",
                  "({}) @ ({})", "torch.dot(({}).reshape(-1), ({}).reshape(-1))", "({}) @ ({}).T",
-                 "torch.mv(W, ({}).reshape(-1)[:3]) * ({}).sum()"]
+                 "torch.mv(W, ({}).reshape(-1)[:3]) * ({}).sum()", "torch.cat([{}, {}])",
+                 "torch.stack([{}, {}], -1)", "({0})[({1}) > 0]"]
 VECTOR_SHAPES = st.sampled_from([(), (1,), (2,), (3,), (5,), (8,), (9,), (17,), (33,), (2, 3), (3, 3), (4, 1),
                                  (1, 4), (3, 5)])
 
@@ -554,7 +564,7 @@ def test_rows_of_any_length_with_batched_ops_equal_single_evaluations(expression
     dtypes and both kernel modes (torch's: the kernels' scalar lanes decided on each row's layout)."""
     expression = f"({expression}).sum()"
     try:
-        program = parse(expression, known_variables=frozenset({"x", "y", "W", "c"}))
+        program = parse(expression, known_variables=frozenset({"x", "y", "W", "c", "k"}))
     except Exception:
         return
     names = [n for n in ("x", "y") if n in program.variables]
@@ -569,9 +579,12 @@ def test_rows_of_any_length_with_batched_ops_equal_single_evaluations(expression
     shared = {"W": np.array([[0.5, -1.0, 2.0], [1.5, 0.25, -3.0]])} if "W" in program.variables else {}
     consts = {"c": np.resize(np.array([2.0, -0.5, 1.25, 0.75]), shape[-1:] or ())} if "c" in program.variables \
         else {}  # broadcast along a row's last dim
+    if "k" in program.variables:
+        consts["k"] = np.array([0, -1, 0])  # an integer list: int64, as torch.tensor([0, -1, 0])
     lines = [json.dumps({n: r[n].tolist() for n in names}, allow_nan=True) for r in rows]
     args = ["--rows", "-", "--dtype", dtype, "--bits", bits]
-    args += ["--const", f"c={consts['c'].tolist()}"] if consts else []
+    for name, value in consts.items():
+        args += ["--const", f"{name}={value.tolist()}"]
     args += ["--", expression] + [f"W={shared['W'].tolist()}" for _ in shared]
     result = run(*args, input="\n".join(lines) + "\n")
     records = ndjson(result.stdout)
@@ -580,6 +593,7 @@ def test_rows_of_any_length_with_batched_ops_equal_single_evaluations(expression
         with kernels.bits(bits):
             expected = single(expression, row, shared, consts, dtype=dtypes.by_name(dtype))
         expected.get("grads", {}).pop("c", None)
+        expected.get("grads", {}).pop("k", None)
         assert json.dumps(as_answer(record), sort_keys=True) == json.dumps(expected, sort_keys=True), (expression, row)
 
 
@@ -665,8 +679,10 @@ def test_batchable_expressions():
     assert batchable("x.sum(0)") and batchable("x.sum(dim=-1, keepdim=True).mean()") and batchable("(x @ y).sum()")
     assert batchable("x[0].sum()") and batchable("x.reshape(3).sum()") and batchable("(W @ x).softmax(0)[1]")
     assert batchable("torch.logsumexp(W, dim=1).sum() + x.norm() + W.T[0, 1:].sum()")
-    assert not batchable("(x ** y).sum()") and not batchable("x.cumsum(0).sum()") and not batchable("x[x > 0].sum()")
-    assert not batchable("torch.stack([x, y]).sum()") and not batchable("where(x > 0)[0].sum()")
+    assert batchable("x.cumsum(0).sum()") and batchable("x[x > 0].sum()") and batchable("torch.stack([x, y]).sum()")
+    assert batchable("torch.cat([x, x.flip(0)]).gather(0, i).sum() + x.flatten().permute(0).sum()")
+    assert not batchable("(x ** y).sum()") and not batchable("where(x > 0)[0].sum()")
+    assert not batchable("x.cummax(0)[0].sum()") and not batchable("x.prod()") and not batchable("x.std()")
 
 
 @pytest.mark.parametrize("expression", ["(x*x).sum()", "(x*x).reshape(3)[0]"])  # batched, row by row
@@ -802,3 +818,45 @@ def test_a_line_nested_too_deeply_is_that_rows_error_not_an_internal_error():
     assert result.exit_code == 2 and "internal error" not in result.output
     assert records[0]["line"] == 1 and records[0]["error"]["message"].startswith("not valid JSON: nested deeper")
     assert records[1] == {"output": 3.0, "grads": {"x": [1.0, 1.0]}}
+
+
+@pytest.mark.parametrize("expression,shape", [
+    ("(x.cumsum(0) * x).sum() + torch.cumprod(x, -1).sum()", (4,)), ("x.cumsum(dim=1)[:, -1].sum()", (2, 3)),
+    ("torch.cat([x, x.flip(0), c]).sum() * torch.stack([x, 2 * x], -1).sum()", (3,)),
+    ("x[x == x].sum()", (3,)), ("(x[x.abs() < 100] ** 2).sum()", (2, 3)),
+    ("x[k].sum() + torch.index_select(x, 0, k).sum() + x.gather(0, k).prod(0)", (3,)),
+    ("x[..., k].sum() + x.flatten().sum() + x.permute(1, 0)[2, 1]", (2, 3)),
+])
+def test_cumulative_joins_masks_and_index_tensors_run_in_one_batched_pass(monkeypatch, expression, shape):
+    """Issue 29: rows of cumsum/cumprod, cat/stack, boolean masks picking as many elements in each row, integer
+    tensors as indices, index_select/gather, flatten/permute/flip in one pass, each row its single evaluation."""
+    rng = np.random.default_rng(7)
+    rows = [rng.normal(size=shape) + 0.5 for _ in range(30)]  # no zeros: cumprod's gradient has one formula
+    consts = {"c": np.array([1.5, -2.0]), "k": np.array([0, -1, 0])}
+    expected = [single(expression.replace(".prod(0)", ".sum()"), {"x": r},
+                       consts={n: v for n, v in consts.items() if n in expression}) for r in rows]
+
+    def per_row(*args, **kwargs):
+        raise AssertionError("went row by row")
+
+    monkeypatch.setattr(rows_module.RowEvaluator, "one", per_row)
+    text = "".join(json.dumps({"x": r.tolist()}) + "\n" for r in rows)
+    args = [a for n, v in consts.items() if n in expression for a in ("--const", f"{n}={v.tolist()}")]
+    result = run("--rows", "-", *args, "--", expression.replace(".prod(0)", ".sum()"), input=text)
+    assert result.exit_code == 0, result.output
+    for record, e in zip(ndjson(result.stdout), expected):
+        e["grads"] = {n: g for n, g in e["grads"].items() if n == "x"}
+        assert json.dumps(as_answer(record), sort_keys=True) == json.dumps(e, sort_keys=True)
+
+
+def test_rows_whose_masks_pick_different_counts_or_whose_cumprod_meets_a_zero_go_row_by_row_and_later_chunks_batch():
+    ev = rows_module.RowEvaluator("x[x > 0].sum() + x.cumprod(0).sum()", {}, {})
+    program, wanted, _ = ev.program([])
+    uneven = ev.batch_rows(program, [{"x": np.array([1.0, -1.0])}, {"x": np.array([1.0, 2.0])}], wanted)
+    zero = ev.batch_rows(program, [{"x": np.array([1.0, 0.0])}, {"x": np.array([1.0, 2.0])}], wanted)
+    assert uneven is None and zero is None  # these rows one at a time ...
+    even = ev.batch_rows(program, [{"x": np.array([1.0, -1.0])}, {"x": np.array([-3.0, 2.0])}], wanted)
+    assert even is not None  # ... not the expression: rows whose masks pick as many are batched
+    for k, row in enumerate(([1.0, -1.0], [-3.0, 2.0])):
+        out, grads = ev.one(program, {"x": np.array(row)})
+        assert even[0][k] == out and np.array_equal(even[1]["x"][k], grads["x"])
