@@ -6,7 +6,9 @@
    on 100,000 NDJSON rows of numbers (the target: about the same time, at most 1 s of CPU);
 3. 5,000 NDJSON rows of 5-vectors, `(sin(x)*y).sum()` (bench_rows.py's per-row case);
 4. 5,000 NDJSON rows of 300-vectors, `(x.sin()*x).sum(-1) / x.norm()`, and of 3x3 matrices with a shared W,
-   `(W @ x @ y).softmax(0)[1].sum() + torch.logsumexp(x, 1).mean()` (dims, norms, products, indexing).
+   `(W @ x @ y).softmax(0)[1].sum() + torch.logsumexp(x, 1).mean()` (dims, norms, products, indexing);
+5. 5,000 NDJSON rows of 5-vectors, `(x.cumsum(0) * x[k]).sum() + torch.cat([x, x.flip(0)]).sum() +
+   x[x > -100].sum()` with an integer constant k (running sums, joins, integer-tensor indices, masks).
 CPU seconds (user + sys of the child; wall time stretches on a shared machine) and wall seconds, medians.  With
 --compare REV the same commands also run on a checkout of REV (a temporary git worktree), with --before DIR on
 an existing checkout, in the same run.
@@ -83,7 +85,10 @@ def main() -> None:
                                                          os.path.join(tmp, "e.jsonl")]),
                 ("NDJSON 3x3, W @ x @ y, softmax, lse",
                  ["(W @ x @ y).softmax(0)[1].sum() + torch.logsumexp(x, 1).mean()", "W=[[1,2,3],[0.5,-1,2],[0,1,-2]]",
-                  "--rows", nd33, "-o", os.path.join(tmp, "f.jsonl")])]
+                  "--rows", nd33, "-o", os.path.join(tmp, "f.jsonl")]),
+                ("NDJSON 5-vectors, cumsum, cat, x[k], mask",
+                 ["(x.cumsum(0) * x[k]).sum() + torch.cat([x, x.flip(0)]).sum() + x[x > -100].sum()",
+                  "--const", "k=[4, 0, 2, 2, 1]", "--rows", nd5, "-o", os.path.join(tmp, "h.jsonl")])]
         commands = [("CSV rows, row-wise x.sin()*x + y", ["x.sin()*x + y", "--rows", csv_in, "-o",
                                                           os.path.join(tmp, "a.csv")]),
                     ("CSV rows, (x.sin()*x + y).sum()", ["(x.sin()*x + y).sum()", "--rows", csv_in, "-o",
