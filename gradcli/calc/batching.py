@@ -39,7 +39,7 @@ class NotBatchable(Exception):
 
 _POW = names.resolve_function(("pow",)).fn
 _ELEMENTWISE_BINOPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.BitXor, ast.Mod, ast.BitAnd, ast.BitOr)
-REDUCTIONS = ("sum", "mean")
+REDUCTIONS = ("sum", "mean", "amax", "amin")
 DIM_OPS = ("softmax", "log_softmax", "logsumexp")
 NORMS = ("norm", "vector_norm")
 PRODUCTS = ("matmul", "mm", "mv", "dot")
@@ -54,7 +54,7 @@ _NORM = REGISTRY["norm"].fn
 
 def is_batchable(program: Program, constants=frozenset()) -> bool:
     """Whether every operation of the expression has a batching rule (VmapBackend), so rows of equal shapes can
-    run in one pass.  Elementwise ops, sum/mean (any dim, keepdim), softmax/log_softmax/logsumexp with a dim,
+    run in one pass.  Elementwise ops, sum/mean/amax/amin (any dim, keepdim), softmax/log_softmax/logsumexp with a dim,
     norm, @/matmul/mm/mv/dot, cumsum/cumprod, cat/stack, indexing and slicing (boolean masks, integer tensors),
     index_select/gather, transpose/T/unsqueeze/squeeze/reshape/flatten/permute/flip.  A power whose exponent
     depends on a row is not (numpy's power loop takes a shortcut for one scalar exponent that a batch, an array
@@ -318,6 +318,8 @@ class VmapBackend(EngineBackend):
         keepdim = args[2] if len(args) > 2 else kwargs.get("keepdim", False)
         if not isinstance(keepdim, bool):
             raise NotBatchable("keepdim that is not True or False")
+        if r == 0 and spec.name in ("amax", "amin"):
+            raise NotBatchable(f"{spec.name} of a number")
         if dim is None or (isinstance(dim, (tuple, list)) and not dim):
             if r == 0:  # a number's sum: torch adds it into a 0-filled output (-0.0 comes out 0.0); its mean / 1
                 out = super().binary("+", x, 0.0)

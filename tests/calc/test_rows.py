@@ -533,7 +533,8 @@ VECTOR_UNARY = [
     "({0})[({0}) > 0]", "({0})[({0}) == ({0})]", "({0})[({0}) > -10]", "({})[k]", "({})[..., k]", "({})[0, k]",
     "torch.index_select({}, -1, k)", "({}).index_select(0, k)", "torch.gather({}, -1, k)",
     "({}).gather(0, k[:1])", "({}).flatten()", "({}).flatten(0, -1)", "({}).flip(0)", "({}).permute(-1, 0)",
-    "torch.cat([{}, c], 0)",
+    "torch.cat([{}, c], 0)", "({}).amax()", "({}).amax(-1)", "torch.amin({}, dim=0, keepdim=True)",
+    "torch.amax(torch.stack([{0}, -({0})]), 0)",
 ]
 VECTOR_BINARY = ["({}) + ({})", "({}) * ({})", "({}) / ({})", "maximum({}, {})", "where(({0}) > ({1}), {0}, {1})",
                  "({}) @ ({})", "torch.dot(({}).reshape(-1), ({}).reshape(-1))", "({}) @ ({}).T",
@@ -683,6 +684,7 @@ def test_batchable_expressions():
     assert batchable("torch.cat([x, x.flip(0)]).gather(0, i).sum() + x.flatten().permute(0).sum()")
     assert not batchable("(x ** y).sum()") and not batchable("where(x > 0)[0].sum()")
     assert not batchable("x.cummax(0)[0].sum()") and not batchable("x.prod()") and not batchable("x.std()")
+    assert batchable("x.amax() + x.amin(0).sum()") and not batchable("x.max()")
 
 
 @pytest.mark.parametrize("expression", ["(x*x).sum()", "(x*x).reshape(3)[0]"])  # batched, row by row
@@ -826,6 +828,7 @@ def test_a_line_nested_too_deeply_is_that_rows_error_not_an_internal_error():
     ("x[x == x].sum()", (3,)), ("(x[x.abs() < 100] ** 2).sum()", (2, 3)),
     ("x[k].sum() + torch.index_select(x, 0, k).sum() + x.gather(0, k).prod(0)", (3,)),
     ("x[..., k].sum() + x.flatten().sum() + x.permute(1, 0)[2, 1]", (2, 3)),
+    ("x.amax() + x.amin(-1).sum() + torch.amax(x.round(), 0, keepdim=True).sum()", (2, 3)),
 ])
 def test_cumulative_joins_masks_and_index_tensors_run_in_one_batched_pass(monkeypatch, expression, shape):
     """Issue 29: rows of cumsum/cumprod, cat/stack, boolean masks picking as many elements in each row, integer
