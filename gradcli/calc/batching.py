@@ -461,6 +461,8 @@ class VmapBackend(EngineBackend):
             else args[1] if len(args) == 2 else kwargs.get("dims")
         if len(args) == 1 and set(kwargs) != {"dims"} or len(args) > 1 and kwargs or dims is None:
             raise NotBatchable("permute with these arguments")
+        if len(dims) != r:  # a number's permute(-1, 0) is torch's error, in the row alone too
+            raise NotBatchable("permute dims that are not the row's")
         moved = self._dims(tuple(dims), r) if r else ()
         if len(moved) != r or len(set(moved)) != r:
             raise NotBatchable("permute dims that are not the row's")  # each row's own error

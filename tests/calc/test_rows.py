@@ -863,3 +863,15 @@ def test_rows_whose_masks_pick_different_counts_or_whose_cumprod_meets_a_zero_go
     for k, row in enumerate(([1.0, -1.0], [-3.0, 2.0])):
         out, grads = ev.one(program, {"x": np.array(row)})
         assert even[0][k] == out and np.array_equal(even[1]["x"][k], grads["x"])
+
+
+@pytest.mark.parametrize("expression,row", [("x.permute(-1, 0).sum()", 0.0), ("x.permute(1, 0).sum()", [1.0, 2.0]),
+                                            ("x.permute(1, 0, 2).sum()", [[1.0, 2.0]]),
+                                            ("torch.cat([x, x]).sum()", 2.0), ("x[k].sum()", [1.0])])
+def test_an_ops_error_in_a_row_alone_is_that_rows_error_in_a_batch(expression, row):
+    """Found by the property test: a number's permute(-1, 0) is torch's error alone and was answered batched."""
+    text = "".join(json.dumps({"x": row}) + "\n" for _ in range(3))
+    result = run("--rows", "-", "--const", "k=[0, 2]", "--", expression, input=text)
+    expected = single(expression, {"x": np.array(row)}, consts={"k": np.array([0, 2])})
+    assert "error" in expected
+    assert [as_answer(r) for r in ndjson(result.stdout)] == [expected] * 3 and result.exit_code == 2
