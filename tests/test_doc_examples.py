@@ -12,7 +12,10 @@ not exist yet shows the file the next commands read: it is written with the line
 previous command's exit status.  A trailing `(exit code N)` line is compared with the exit status.
 
 A block that cannot run here (it times a machine, or writes into the repository) says so just before its fence:
-`<!-- examples-test: skip (why) -->`; it is reported as skipped, never silently left out.
+`<!-- examples-test: skip (why) -->`; it is reported as skipped, never silently left out.  A block shown as
+on a terminal says so the same way: `<!-- examples-test: columns N -->` runs it with COLUMNS=N;
+`<!-- examples-test: terminal -->` runs its one command on a pseudo-terminal of 80 columns, typing each line
+shown after a `gradcli> ` prompt when that prompt appears, and compares the whole screen (echo included).
 """
 
 from __future__ import annotations
@@ -30,6 +33,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 SKIP = re.compile(r"<!--\s*examples-test:\s*skip\b(.*?)-->")
+COLUMNS = re.compile(r"<!--\s*examples-test:\s*columns\s+(\d+)\b.*?-->")
+TERMINAL = re.compile(r"<!--\s*examples-test:\s*terminal\b.*?-->")
+PROMPT = "gradcli> "
 FENCE = re.compile(r"^(```+|~~~+)")
 EXIT_CODE = re.compile(r"^\(exit code (\d+)\)$")
 
@@ -46,6 +52,8 @@ class Example:
     line: int
     commands: list[Command]
     skip: str | None = None
+    columns: int | None = None  # COLUMNS for the block's commands (as on a terminal that wide)
+    terminal: bool = False  # its command runs on a pseudo-terminal, the lines after each prompt typed
 
     @property
     def id(self) -> str:
@@ -65,9 +73,12 @@ def examples() -> list[Example]:
             end = next((j for j in range(k + 1, len(lines)) if lines[j].startswith(fence.group(1))), len(lines))
             body = lines[k + 1:end]
             if any(line.startswith("$ gradcli") for line in body):
-                marker = next((SKIP.search(lines[j]) for j in range(max(k - 2, 0), k) if SKIP.search(lines[j])), None)
+                before = lines[max(k - 2, 0):k]
+                marker = next((SKIP.search(line) for line in before if SKIP.search(line)), None)
+                columns = next((int(COLUMNS.search(line).group(1)) for line in before if COLUMNS.search(line)), None)
                 found.append(Example(document, k + 1, _commands(body),
-                                     None if marker is None else marker.group(1).strip(" ()—-") or "marked"))
+                                     None if marker is None else marker.group(1).strip(" ()—-") or "marked",
+                                     columns, any(TERMINAL.search(line) for line in before)))
             k = end + 1
     return found
 
@@ -96,6 +107,7 @@ def _normalised(lines: list[str]) -> list[str]:
 
 def _scratch(tmp_path: Path) -> Path:
     shutil.copytree(ROOT / "examples", tmp_path / "examples")
+    (tmp_path / "docs").mkdir()  # a plot written as into the repository's docs/ lands here
     return tmp_path
 
 
@@ -113,12 +125,27 @@ def test_examples_are_found():
     assert sum(len(e.commands) for e in EXAMPLES) >= 50
 
 
+def test_every_example_runs():
+    """Issue 29: every `$ gradcli` block is executed (a session at the prompt on a pseudo-terminal, a plot at 80
+    columns, a program shown with `$ cat`); a skip marker is for a block that truly cannot run, and none is left."""
+    assert [e.id for e in EXAMPLES if e.skip is not None] == []
+    assert any(e.terminal for e in EXAMPLES) and any(e.columns for e in EXAMPLES)
+
+
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda e: e.id)
 def test_example_prints_what_the_document_shows(example: Example, tmp_path):
     if example.skip is not None:
         pytest.skip(f"marked in {example.id}: {example.skip}")
     cwd = _scratch(tmp_path)
     env = _environment(tmp_path)
+    if example.columns is not None:
+        env["COLUMNS"] = str(example.columns)
+    if example.terminal:
+        assert len(example.commands) == 1, f"{example.id}: a terminal block holds one command"
+        command = example.commands[0]
+        actual = _normalised(_on_terminal(command.text, command.expected, cwd, env))
+        assert _matches(actual, _normalised(command.expected)), f"{example.id}: $ {command.text}\n" + "\n".join(actual)
+        return
     status = 0
     for command in example.commands:
         expected = _normalised(command.expected)
@@ -138,6 +165,58 @@ def test_example_prints_what_the_document_shows(example: Example, tmp_path):
             assert status == int(shown.group(1)), f"{example.id}: $ {command.text}: exit status {status}"
             expected = _normalised(expected[:-1])
         assert _matches(actual, expected), f"{example.id}: $ {command.text}\n" + "\n".join(actual)
+
+
+def _on_terminal(command: str, shown: list[str], cwd: Path, env: dict) -> list[str]:
+    """The screen of `command` run on a pseudo-terminal of 40 x 80 with each line shown after a prompt typed
+    once the prompt appears: its lines, escape sequences dropped."""
+    import fcntl
+    import pty
+    import select
+    import struct
+    import termios
+    import time
+
+    typed = [line[len(PROMPT):] for line in shown if line.startswith(PROMPT)]
+    primary, secondary = pty.openpty()
+    fcntl.ioctl(secondary, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 80, 0, 0))
+
+    def controlling_terminal():
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+    child = subprocess.Popen(["bash", "-c", command], cwd=cwd, env=env, stdin=secondary, stdout=secondary,
+                             stderr=secondary, close_fds=True, start_new_session=True,
+                             preexec_fn=controlling_terminal)
+    os.close(secondary)
+    screen = bytearray()
+
+    def read_until(token: bytes, seconds: float = 120.0) -> None:
+        start, ends = len(screen), time.monotonic() + seconds
+        while token not in screen[start:] and time.monotonic() < ends:
+            if select.select([primary], [], [], 0.1)[0]:
+                try:
+                    chunk = os.read(primary, 65536)
+                except OSError:  # the child closed the terminal
+                    return
+                if not chunk:
+                    return
+                screen.extend(chunk)
+            elif child.poll() is not None:
+                return
+
+    try:
+        read_until(PROMPT.encode())
+        for line in typed:
+            os.write(primary, line.encode() + b"\n")
+            read_until(PROMPT.encode())
+        child.wait(timeout=60)
+        read_until(b"\x00", 0.5)  # what is left
+    finally:
+        if child.poll() is None:
+            child.kill()
+        os.close(primary)
+    text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", screen.decode("utf-8", "replace")).replace("\r\n", "\n")
+    return [line.rsplit("\r", 1)[-1] for line in text.split("\n")]
 
 
 def _matches(actual: list[str], expected: list[str]) -> bool:

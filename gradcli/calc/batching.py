@@ -20,6 +20,7 @@ import numpy as np
 
 from gradcli.engine import Tensor, dtypes, kernels
 from gradcli.engine.ops import REGISTRY
+from gradcli.engine.ops.shape import to_index
 from gradcli.engine.tensor import Size
 from gradcli.lang import names
 from gradcli.lang.evaluator import EngineBackend
@@ -27,27 +28,38 @@ from gradcli.lang.parser import Program, dotted_name
 
 
 class NotBatchable(Exception):
-    """The expression (or this use of an op) has no batching rule: evaluate the rows one at a time."""
+    """The expression (or this use of an op) has no batching rule: evaluate the rows one at a time.  `rows`:
+    only these rows' values stand in the way (a mask picking a different count in each row, a zero in a
+    cumprod), so later rows may still be batched; otherwise the expression itself (it goes row by row)."""
+
+    def __init__(self, message: str = "", *, rows: bool = False):
+        super().__init__(message)
+        self.rows = rows
 
 
 _POW = names.resolve_function(("pow",)).fn
 _ELEMENTWISE_BINOPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.BitXor, ast.Mod, ast.BitAnd, ast.BitOr)
-REDUCTIONS = ("sum", "mean")
+REDUCTIONS = ("sum", "mean", "amax", "amin")
 DIM_OPS = ("softmax", "log_softmax", "logsumexp")
 NORMS = ("norm", "vector_norm")
 PRODUCTS = ("matmul", "mm", "mv", "dot")
-SHAPE_OPS = ("transpose", "t", "unsqueeze", "squeeze", "reshape")
-RULES = frozenset(REDUCTIONS + DIM_OPS + NORMS + PRODUCTS + SHAPE_OPS)
+SHAPE_OPS = ("transpose", "t", "unsqueeze", "squeeze", "reshape", "flatten", "permute", "flip")
+RUNNING = ("cumsum", "cumprod")
+JOINS = ("cat", "stack")
+INDEX_OPS = ("index_select", "gather")
+RULES = frozenset(REDUCTIONS + DIM_OPS + NORMS + PRODUCTS + SHAPE_OPS + RUNNING + JOINS + INDEX_OPS)
 ATTRIBUTES = ("T", "mT", "shape", "ndim", "dtype")
 _NORM = REGISTRY["norm"].fn
 
 
 def is_batchable(program: Program, constants=frozenset()) -> bool:
     """Whether every operation of the expression has a batching rule (VmapBackend), so rows of equal shapes can
-    run in one pass.  Elementwise ops, sum/mean (any dim, keepdim), softmax/log_softmax/logsumexp with a dim,
-    norm, @/matmul/mm/mv/dot, basic indexing and slicing, transpose/T/unsqueeze/squeeze/reshape.  A power
-    whose exponent depends on a row is not (numpy's power loop takes a shortcut for one scalar exponent that a
-    batch, an array of exponents, does not), nor `where(condition)` alone (its size depends on the values)."""
+    run in one pass.  Elementwise ops, sum/mean/amax/amin (any dim, keepdim), softmax/log_softmax/logsumexp with a dim,
+    norm, @/matmul/mm/mv/dot, cumsum/cumprod, cat/stack, indexing and slicing (boolean masks, integer tensors),
+    index_select/gather, transpose/T/unsqueeze/squeeze/reshape/flatten/permute/flip.  A power whose exponent
+    depends on a row is not (numpy's power loop takes a shortcut for one scalar exponent that a batch, an array
+    of exponents, does not), nor `where(condition)` alone (its size depends on the values).  Whether an index or
+    a mask computed from a row can be batched is decided when the rows are (VmapBackend.getitem)."""
     variables = frozenset(program.variables) - frozenset(constants)
     return _batchable(program.tree.body, variables)
 
@@ -72,9 +84,8 @@ def _batchable(node, variables) -> bool:  # noqa: PLR0911 - one case per syntax 
         return isinstance(node.op, (ast.USub, ast.UAdd, ast.Invert)) and _batchable(node.operand, variables)
     if isinstance(node, ast.Compare):
         return len(node.ops) == 1 and _batchable(node.left, variables) and _batchable(node.comparators[0], variables)
-    if isinstance(node, ast.Subscript):
-        return not _uses(node.slice, variables) and _batchable(node.value, variables) \
-            and _batchable(node.slice, variables)
+    if isinstance(node, ast.Subscript):  # a key computed from a row: a mask, decided by VmapBackend.getitem
+        return _batchable(node.value, variables) and _batchable(node.slice, variables)
     if isinstance(node, ast.Attribute):
         path = dotted_name(node)
         if path is not None and isinstance(names.resolve_constant(path), float):
@@ -219,7 +230,7 @@ class VmapBackend(EngineBackend):
             return self.mark(super().call(spec, args, kwargs), width)
         rule = getattr(self, _RULE_METHODS[spec.name]) if spec.name in RULES else None
         if rule is None or any(self.rank(v) is not None for v in [*args[1:], *kwargs.values()]) \
-                and spec.name not in PRODUCTS:
+                and spec.name not in PRODUCTS and spec.name != "gather":
             raise NotBatchable(f"no batching rule for {spec.name}")
         return rule(spec, list(args), dict(kwargs))
 
@@ -247,17 +258,54 @@ class VmapBackend(EngineBackend):
         raise NotBatchable(f".{name}")
 
     def getitem(self, obj, key):
+        """x[key] of a batched x: the key after a full slice of the batch dim.  Integer tensors and lists
+        index every row alike (their dims stay where the row's result has them when the integers and tensors
+        of the key are side by side, as numpy and torch place them); a boolean mask computed from the rows
+        (x[x > 0]) is batched when it picks as many elements in every row (each row's result the same shape)."""
         r = self.rank(obj)
+        parts = key if isinstance(key, tuple) else (key,)
         if r is None:
             if self._batched([key]):
-                raise NotBatchable("a batched index")
+                raise NotBatchable("a batched index into a value no row reaches")
             return self._plain(super().getitem, obj, key)
-        parts = key if isinstance(key, tuple) else (key,)
-        for part in parts:
-            if not (part is None or part is Ellipsis or isinstance(part, (int, np.integer, slice))
-                    or isinstance(part, float) and part.is_integer()) or isinstance(part, bool):
-                raise NotBatchable("an index other than integers, slices, None and ...")
-        return self.mark(super().getitem(obj, (slice(None), *parts)))
+        advanced = []  # positions of the key's integers, integer tensors and lists
+        mask = None
+        for i, part in enumerate(parts):
+            if part is None or part is Ellipsis or isinstance(part, slice) and not self._batched(
+                    [part.start, part.stop, part.step]):
+                continue
+            if isinstance(part, bool) or isinstance(part, Tensor) and part.array.dtype.kind == "b":
+                if self.rank(part) is not None and len(parts) == 1:
+                    mask = part
+                    continue
+                raise NotBatchable("a mask with other indices")
+            if isinstance(part, (int, np.integer)) or isinstance(part, float) and part.is_integer():
+                advanced.append(i)
+                continue
+            if isinstance(part, Tensor) and self.rank(part) is None and part.array.dtype.kind in "iu" \
+                    or isinstance(part, list) and not self._batched(part):
+                advanced.append(i)
+                continue
+            raise NotBatchable("an index other than integers, slices, masks, None and ...")
+        arrays = [i for i in advanced if not isinstance(parts[i], (int, np.integer, float))]
+        if arrays and advanced != list(range(advanced[0], advanced[-1] + 1)):
+            # x[idx, :, 0]: numpy puts the indexed dims first, which in a batch is before the batch dim
+            raise NotBatchable("integer indices apart from each other")
+        if mask is None:
+            out = self.mark(super().getitem(obj, (slice(None), *parts)))
+            if arrays:  # the row alone: numpy's own layout of an advanced index's result, which sums follow
+                self._layout_as(out, np.empty(obj.shape[1:], dtype=obj.array.dtype)[to_index(parts)])
+            return out
+        m = mask.array
+        if self.rank(mask) > r or m.shape[1:] != obj.shape[1:1 + self.rank(mask)]:
+            raise NotBatchable("a mask of another shape")  # each row's own IndexError
+        counts = m.reshape(self.size, -1).sum(axis=1)
+        if counts.size and (counts != counts[0]).any():
+            raise NotBatchable("a mask picking a different number of elements per row", rows=True)
+        picked = super().getitem(obj, mask)  # every row's picks, row after row (C order)
+        rest = tuple(obj.shape[1 + self.rank(mask):])
+        return self.mark(REGISTRY["reshape"].fn(picked, (self.size, int(counts[0]) if counts.size else 0, *rest)),
+                         1 + len(rest))
 
     # -- the rules (spec, args, kwargs) with args[0] the batched tensor --------------------------------------
 
@@ -270,6 +318,8 @@ class VmapBackend(EngineBackend):
         keepdim = args[2] if len(args) > 2 else kwargs.get("keepdim", False)
         if not isinstance(keepdim, bool):
             raise NotBatchable("keepdim that is not True or False")
+        if r == 0 and spec.name in ("amax", "amin"):
+            raise NotBatchable(f"{spec.name} of a number")
         if dim is None or (isinstance(dim, (tuple, list)) and not dim):
             if r == 0:  # a number's sum: torch adds it into a 0-filled output (-0.0 comes out 0.0); its mean / 1
                 out = super().binary("+", x, 0.0)
@@ -395,7 +445,126 @@ class VmapBackend(EngineBackend):
         return self.mark(spec.fn(x, (self.size, *(int(s) for s in shape))))
 
 
+    def _flatten(self, spec, args, kwargs):
+        x, r = args[0], self.rank(args[0])
+        extra = set(kwargs) - {"start_dim", "end_dim"}
+        if extra or len(args) > 3 or r == 0:
+            raise NotBatchable("flatten with these arguments")
+        start = args[1] if len(args) > 1 else kwargs.get("start_dim", 0)
+        end = args[2] if len(args) > 2 else kwargs.get("end_dim", -1)
+        (start,), (end,) = self._dims(start, r), self._dims(end, r)
+        return self.mark(spec.fn(x, start, end), r - max(0, end - start))
+
+    def _permute(self, spec, args, kwargs):
+        x, r = args[0], self.rank(args[0])
+        dims = args[1:] if len(args) > 2 or len(args) == 2 and not isinstance(args[1], (tuple, list)) \
+            else args[1] if len(args) == 2 else kwargs.get("dims")
+        if len(args) == 1 and set(kwargs) != {"dims"} or len(args) > 1 and kwargs or dims is None:
+            raise NotBatchable("permute with these arguments")
+        if len(dims) != r:  # a number's permute(-1, 0) is torch's error, in the row alone too
+            raise NotBatchable("permute dims that are not the row's")
+        moved = self._dims(tuple(dims), r) if r else ()
+        if len(moved) != r or len(set(moved)) != r:
+            raise NotBatchable("permute dims that are not the row's")  # each row's own error
+        return self.mark(spec.fn(x, (0, *moved)), r)
+
+    def _flip(self, spec, args, kwargs):
+        x, r = args[0], self.rank(args[0])
+        dims = args[1:] if len(args) > 2 else args[1] if len(args) == 2 else kwargs.get("dims")
+        if len(args) == 1 and set(kwargs) != {"dims"} or len(args) > 1 and kwargs or dims is None or r == 0:
+            raise NotBatchable("flip with these arguments")
+        return self.mark(spec.fn(x, self._dims(dims, r)), r)
+
+    def _running(self, spec, args, kwargs):
+        """cumsum/cumprod along a row's dim: each position a running total of its own row, in the same order."""
+        x, r = args[0], self.rank(args[0])
+        extra = set(kwargs) - {"dim"}
+        if extra or len(args) > 2 or r == 0:
+            raise NotBatchable(f"{spec.name} of a number or with {sorted(extra)}")
+        dim = args[1] if len(args) > 1 else kwargs.get("dim")
+        if dim is None:
+            raise NotBatchable(f"{spec.name} without dim")
+        if spec.name == "cumprod" and x.array.dtype.kind == "f" and not x.array.all():
+            # the gradient takes torch's formula for zeros when any element is 0: a row without one would get it
+            raise NotBatchable("cumprod of rows holding a zero", rows=True)
+        return self.mark(spec.fn(x, self._dims(dim, r)[0]), r)
+
+    def _tiled(self, value, rank: int):
+        """A tensor no row reaches, joined to batched ones: one copy per row (it requires no grad)."""
+        if self.rank(value) is not None:
+            if self.rank(value) != rank:
+                raise NotBatchable("joined tensors of different ranks")  # each row's own error
+            return value
+        if not isinstance(value, Tensor) or value.requires_grad or value.ndim != rank:
+            raise NotBatchable("a joined value that is not a tensor of the rows' rank")
+        a = value.array
+        return self.mark(Tensor._make(np.ascontiguousarray(np.broadcast_to(a, (self.size, *a.shape))), None), rank)
+
+    def _join(self, spec, args, kwargs):
+        tensors = args[0]
+        extra = set(kwargs) - {"dim", "axis"}
+        if extra or len(args) > 2 or not isinstance(tensors, (list, tuple)) or not tensors:
+            raise NotBatchable(f"{spec.name} with these arguments")
+        ranks = {self.rank(t) for t in tensors} - {None}
+        if len(ranks) != 1:
+            raise NotBatchable(f"{spec.name} of rows of different ranks")
+        r = ranks.pop()
+        dim = args[1] if len(args) > 1 else kwargs.get("dim", kwargs.get("axis", 0))
+        if isinstance(dim, bool) or not isinstance(dim, (int, np.integer)):
+            raise NotBatchable(f"{spec.name} with this dim")
+        if spec.name == "stack":
+            if not -(r + 1) <= dim <= r:
+                raise NotBatchable("a dim out of the row's range")
+            d, out_rank = int(dim) % (r + 1) + 1, r + 1
+        else:
+            d, out_rank = self._dims(dim, r)[0], r
+        return self.mark(spec.fn([self._tiled(t, r) for t in tensors], d), out_rank)
+
+    def _index_op(self, spec, args, kwargs):
+        """index_select(x, dim, index) with one index for every row; gather(x, dim, index) with the index of
+        each row (its own, or one for every row)."""
+        if kwargs or len(args) != 3:
+            raise NotBatchable(f"{spec.name} with these arguments")
+        x, dim, index = args
+        r = self.rank(x)
+        if r is None or r == 0 or not isinstance(index, Tensor) or index.array.dtype.kind not in "iu":
+            raise NotBatchable(f"{spec.name} of these operands")
+        d = self._dims(dim, r)[0]
+        if spec.name == "gather":
+            if index.ndim - (self.rank(index) is not None) != r:
+                raise NotBatchable("a gather index of another rank")  # each row's own error
+            if self.rank(index) is None:
+                index = Tensor._make(np.ascontiguousarray(np.broadcast_to(index.array, (self.size, *index.shape))),
+                                     None)
+        elif self.rank(index) is not None:
+            raise NotBatchable("an index_select index computed from the rows")
+        out = self.mark(spec.fn(x, d, index), r)
+        if spec.name == "index_select" and index.ndim <= 1:
+            row = np.empty(x.shape[1:], dtype=x.array.dtype)
+            self._layout_as(out, row[(slice(None),) * (d - 1) + (index.array.reshape(-1).astype(np.int64),)])
+        return out
+
+    def _layout_as(self, out: Tensor, row: np.ndarray) -> None:
+        """Each row of the batched result `out` laid out in memory as `row`, the op's result for one row alone
+        (numpy places the dims of an advanced index's result as it likes, and differently under a leading batch
+        dim: x[:, k] of (n, 2, 3) rows put the batch dim between a row's dims, and sum_order, following the
+        layout as torch does, summed such rows in another order)."""
+        a = out.array
+        if a.shape[1:] != row.shape or not row.size or not all(st >= 0 for st in row.strides) \
+                or sum((n - 1) * st for n, st in zip(row.shape, row.strides)) + row.itemsize != row.nbytes:
+            raise NotBatchable("a result laid out unlike the row's")
+        if a.strides[1:] == row.strides and a.strides[0] == row.nbytes:
+            return
+        buffer = np.empty(a.size, dtype=a.dtype)
+        laid = np.lib.stride_tricks.as_strided(buffer, a.shape, (row.nbytes, *row.strides))
+        laid[...] = a
+        out.array = laid
+
+
 _RULE_METHODS = {**dict.fromkeys(REDUCTIONS, "_reduction"), **dict.fromkeys(DIM_OPS, "_dim_op"),
                  **dict.fromkeys(NORMS, "_norm"), **dict.fromkeys(PRODUCTS, "_matmul"),
+                 **dict.fromkeys(RUNNING, "_running"), **dict.fromkeys(JOINS, "_join"),
+                 **dict.fromkeys(INDEX_OPS, "_index_op"),
                  "reshape": "_reshape_op", "transpose": "_transpose", "t": "_t",
-                 "unsqueeze": "_unsqueeze", "squeeze": "_squeeze"}
+                 "unsqueeze": "_unsqueeze", "squeeze": "_squeeze", "flatten": "_flatten", "permute": "_permute",
+                 "flip": "_flip"}

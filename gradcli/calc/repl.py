@@ -8,7 +8,9 @@
 The evaluation, checks and rendering are calc.py's and render/'s, the ones `eval` uses; this module only
 keeps the bindings and the settings between lines.  On a terminal: a prompt, readline history
 (~/.gradcli_history) and tab completion.  Otherwise: no prompt, one answer per input line, flushed, and the
-session ends at end of input with exit code 0, or 2 if any line failed.
+session ends at end of input with exit code 0, or 2 if any line failed.  On a terminal, as in Python's REPL,
+a line stopped by Ctrl-C is not a failed line (exit code 0 if no line failed); from a pipe, Ctrl-C ends the
+session with 130.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ PROMPT = "gradcli> "
 HISTORY_FILE = "~/.gradcli_history"
 HISTORY_LENGTH = 1000
 EXIT_OK, EXIT_ERROR = 0, 2
+EXIT_INTERRUPTED = 130  # a piped session ended by Ctrl-C; on a terminal Ctrl-C stops one line and is no failure
 LINE_SLACK = 256  # characters a line may have beyond --max-length: `const NAME = ` before a value
 
 _BINDING = re.compile(r"\s*(const\s+)?([A-Za-z_]\w*)\s*=(?!=)(.*)", re.S)
@@ -58,7 +61,9 @@ HELP = (  # (what to type, what it does): the second column wraps under itself a
     (":hessian [on|off]", "also print the Hessian of a scalar output (no argument: toggle)"),
     (":json [on|off]", "print one JSON object per answer instead of a table (no argument: toggle)"),
     (":help", "this text"),
-    (":quit", "end the session (also Ctrl-D)"),
+    ("Ctrl-C", "cancel the line being typed, or stop the line running; the bindings stay"),
+    (":quit", "end the session (also Ctrl-D): exit code 0, or 2 if a line failed with an error (a line stopped "
+              "by Ctrl-C did not fail)"),
 )
 HELP_COLUMN = 22
 
@@ -280,7 +285,7 @@ def run(settings: Settings, console, *, stdin=None, stdout=None, stderr=None, in
         pass
     except KeyboardInterrupt:
         stderr.write("gradcli: interrupted\n")
-        return 130
+        return EXIT_INTERRUPTED
     return EXIT_ERROR if session.failed else EXIT_OK
 
 
@@ -403,8 +408,10 @@ def handle_in_child(session: Session, line: str) -> None:
     try:
         changes = pickle.loads(bytes(data))
     except Exception:  # the child died before it could hand its changes back (a crash, the memory cap)
-        session.failed = True
         code = os.waitstatus_to_exitcode(status) if status is not None else None
+        if code == EXIT_INTERRUPTED:  # the terminal's Ctrl-C reached the child, which stopped, before the session
+            raise KeyboardInterrupt from None  # a line the user stopped, as above: not a failed line (exit 0)
+        session.failed = True
         why = f" ({signal.Signals(-code).name})" if code is not None and code < 0 else ""
         session.stderr.write(f"gradcli: error: the line's computation crashed{why}; the session goes on\n")
         return
@@ -425,7 +432,7 @@ def _child_line(session: Session, line: str, inputs: dict, consts: dict, modules
         session.stdout.flush()
         session.stderr.flush()
         if interrupted:
-            code = 130
+            code = EXIT_INTERRUPTED
             return
         changes = {
             "inputs": {n: v for n, v in session.inputs.items() if inputs.get(n) is not v},
@@ -438,6 +445,8 @@ def _child_line(session: Session, line: str, inputs: dict, consts: dict, modules
         payload = memoryview(pickle.dumps(changes, protocol=pickle.HIGHEST_PROTOCOL))
         while payload:
             payload = payload[os.write(fd, payload):]
+    except KeyboardInterrupt:  # Ctrl-C after the line, while its changes were written: stopped all the same
+        code = EXIT_INTERRUPTED
     except BaseException:  # noqa: BLE001 - nothing of the child may reach the session's loop
         code = 2
     finally:

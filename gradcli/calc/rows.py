@@ -232,8 +232,7 @@ class RowEvaluator:
     def batch_rows(self, program: Program, rows: list, wanted: list[str]):
         """Rows of equal shapes in one pass, as torch.func.vmap would (calc/batching.py): each row value gets a
         leading batch dimension and every op its batching rule.  (outputs, {name: grads}) with one entry per
-        row, or None where the pass cannot give every row exactly its single evaluation (the caller loops).
-        A long run of rows goes in pieces of at most BATCH_ELEMENTS elements a value, so memory stays bounded."""
+        row, or None where the pass cannot give every row exactly its single evaluation (the caller loops)."""
         n = len(rows)
         if n < 2 or not self.scalar_grad_output or id(program) in self._unbatchable:
             return None
@@ -243,22 +242,33 @@ class RowEvaluator:
             if any(_shape(r[name]) != first for r in rows):
                 return None
             shapes[name] = first
+        dt = self.dtype.np
+        stacked = {name: np.array([r[name] for r in rows], dtype=dt).reshape((n,) + shapes[name]) if shapes[name]
+                   else np.fromiter((r[name] for r in rows), dtype=dt, count=n) for name in wanted}
+        return self.batch_stacked(program, stacked, n)
+
+    def batch_stacked(self, program: Program, stacked: dict[str, np.ndarray], n: int):
+        """batch_rows with the rows' values already stacked: {name: array of shape (n, *row shape)}.  A long
+        run of rows goes in pieces of at most BATCH_ELEMENTS elements a value, so memory stays bounded."""
+        if n < 2 or not self.scalar_grad_output or id(program) in self._unbatchable:
+            return None
+        shapes = {name: tuple(a.shape[1:]) for name, a in stacked.items()}
         widest = max([1, *(math.prod(s) for s in shapes.values()), *(np.size(v) for v in self.inputs.values())])
         if widest >= kernels.GRAIN_SIZE:
             return None  # a row torch splits among threads: one at a time
         step = max(2, BATCH_ELEMENTS // widest)
         if n > step:
-            pieces = [self.batch_rows(program, rows[i:i + step], wanted) for i in range(0, n, step)]
-            if any(p is None for p in pieces):
-                return None
+            pieces = []
+            for i in range(0, n, step):
+                piece = self.batch_stacked(program, {k: a[i:i + step] for k, a in stacked.items()}, min(step, n - i))
+                if piece is None:
+                    return None
+                pieces.append(piece)
             return (np.concatenate([p[0] for p in pieces]),
-                    {name: np.concatenate([p[1][name] for p in pieces]) for name in pieces[0][1]})
+                    {name: [None] * n if isinstance(pieces[0][1][name], list)  # an unused shared tensor
+                     else np.concatenate([p[1][name] for p in pieces]) for name in pieces[0][1]})
         dt = self.dtype.np
-        tensors = {}
-        for name in wanted:
-            stacked = np.array([r[name] for r in rows], dtype=dt) if shapes[name] else \
-                np.fromiter((r[name] for r in rows), dtype=dt, count=n)
-            tensors[name] = Tensor._make(stacked.reshape((n,) + shapes[name]), None).requires_grad_(True)
+        tensors = {name: Tensor._make(np.array(a, dtype=dt), None).requires_grad_(True) for name, a in stacked.items()}
         ranks = {name: len(shape) for name, shape in shapes.items()}
         for name, v in self.inputs.items():  # shared tensors: one copy per row, each row its own .grad
             v = np.array(v, dtype=dt)
@@ -299,8 +309,9 @@ class RowEvaluator:
             if self.batch_limit_is_final:  # the API's compile: its limit bounds the one batched pass
                 raise
             return None  # rows mode: each row alone, so only a row that is itself too slow fails
-        except NotBatchable:
-            self._unbatchable.add(id(program))  # no rule for an op of it: later chunks go row by row at once
+        except NotBatchable as err:
+            if not err.rows:
+                self._unbatchable.add(id(program))  # no rule for an op of it: later chunks go row by row at once
             return None
         except (GradcliError, EngineError, ValueError, TypeError, ArithmeticError, IndexError):
             return None
@@ -627,12 +638,29 @@ class RowsRun:
         summary.non_finite += len(kept)
         self.writer.write(chunk)
 
-    def evaluate(self, chunk: Chunk, program_info, rows: list, columns: dict | None) -> None:
+    def evaluate(self, chunk: Chunk, program_info, rows: list, columns: dict | None,
+                 stacked: dict | None = None) -> None:
         """Fill chunk.outputs/grads/errors.  `rows[i]` is a dict {name: value} or a RowError;
-        `columns`, when given, holds every row's values as float arrays (all rows parsed as numbers)."""
+        `columns`, when given, holds every row's values as float arrays (all rows parsed as numbers);
+        `stacked`, every row's values stacked as {name: array of shape (n, *row shape)} (rows of equal shapes)."""
         program, wanted, rowwise = program_info
         n = len(rows)
         grad_names = self.ev.grad_names(wanted)
+        tried_stacked = stacked is not None and not rowwise and self.checker is None and self.ev.batchable(program)
+        if tried_stacked:
+            batched = self.ev.batch_stacked(program, stacked, n)
+            if batched is not None:  # the answers stay arrays: the writers print them in bulk
+                chunk.outputs, chunk.grads, chunk.errors = batched[0], batched[1], [None] * n
+                if self.ev.shared_finite:
+                    finite_in = np.ones(n, dtype=bool)
+                    for a in stacked.values():
+                        finite_in &= np.isfinite(a.reshape(n, -1)).all(axis=1)
+                    finite_out = np.isfinite(batched[0])
+                    for g in batched[1].values():
+                        if not isinstance(g, list):
+                            finite_out &= np.isfinite(g.reshape(n, -1)).all(axis=1)
+                    chunk.non_finite = np.flatnonzero(finite_in & ~finite_out).tolist()
+                return
         tried = columns is not None and rowwise and n > 0
         if tried:
             done = self.ev.batch(program, columns, n)
@@ -657,7 +685,7 @@ class RowsRun:
             batched = self.ev.batch(program, cols, len(batchable))
             if batched is not None:
                 batches.append((batchable, batched))
-        elif not rowwise and self.ev.batchable(program):
+        elif not rowwise and not tried_stacked and self.ev.batchable(program):
             # reductions, vector rows, products ...: one pass with a batch dimension per shape of the rows
             groups: dict = {}
             for i, r in enumerate(rows):
@@ -823,7 +851,7 @@ class _CsvRows:
 
 
 class _LazyRows:
-    """Rows as dicts, built only if the batch falls back to the loop."""
+    """Rows as dicts, built only if the batch falls back to the loop: {name: a number, or a row's array}."""
 
     def __init__(self, columns: dict, n: int):
         self.columns = columns
@@ -833,7 +861,7 @@ class _LazyRows:
         return self.n
 
     def __getitem__(self, i):
-        return {name: float(col[i]) for name, col in self.columns.items()}
+        return {name: float(col[i]) if col.ndim == 1 else col[i] for name, col in self.columns.items()}
 
     def __iter__(self):
         return (self[i] for i in range(self.n))
@@ -860,18 +888,7 @@ class _NdjsonRows:
         run = self.run
         ev = run.ev
         chunk = Chunk(lines, raw)
-        records = []
-        for text in raw:
-            try:
-                obj = json.loads(text, object_pairs_hook=unique_keys)
-            except DuplicateKey as err:
-                obj = RowError("InputError", f"{err} in the row")
-            except ValueError as err:
-                obj = RowError("InputError", f"not valid JSON: {err}")
-            else:
-                if not isinstance(obj, dict):
-                    obj = RowError("InputError", "not a JSON object: each line needs {\"name\": value, ...}")
-            records.append(obj)
+        records = _json_records(raw)
         chunk.records = records
         if not self.started:
             first = next((r for r in records if isinstance(r, dict)), None)
@@ -881,6 +898,8 @@ class _NdjsonRows:
             run.writer.start(input_columns=self.keys, grad_names=self.grad_names, delimiter=",",
                              check=run.checker is not None, kind="ndjson")
             self.started = True
+        if self._stacked(chunk, records, raw):
+            return chunk
         # group rows by the program they need (it differs only if a row binds e or pi); usually one group
         groups: dict = {}
         for i, rec in enumerate(records):
@@ -920,6 +939,44 @@ class _NdjsonRows:
         chunk.non_finite.sort()
         return chunk
 
+    def _stacked(self, chunk: Chunk, records: list, raw: list[str]) -> bool:
+        """The common chunk in bulk: every line an object with the same keys, every value a number or a nested
+        list of numbers of one shape per name.  Each name's values are stacked by one numpy call (what
+        ValueReader.json reads row by row) and the rows evaluated as one batch; the answers stay arrays for
+        the writers.  False for any other chunk (read row by row below)."""
+        run, ev = self.run, self.run.ev
+        n = len(records)
+        first = records[0] if records else None
+        if run.checker is not None or n < 2 or type(first) is not dict:
+            return False
+        keys = first.keys()
+        if set(map(type, records)) != {dict} or not all(map(keys.__eq__, map(dict.keys, records))) \
+                or any(k in names.CONSTANTS or k in ev.shared for k in keys):
+            return False
+        program, wanted, rowwise = ev.program([])
+        if any(name not in keys for name in wanted):
+            return False
+        if wanted and any("true" in t or "false" in t for t in (raw if len(raw) < 64 else ["\n".join(raw)])):
+            return False  # a JSON boolean would become 1.0 or 0.0 in numpy's array (ValueReader refuses it)
+        stacked = {}
+        for name in wanted:
+            try:
+                values = np.array([r[name] for r in records])
+            except (ValueError, TypeError, OverflowError):
+                return False  # ragged, or not numbers: row by row, each row its own error
+            if values.dtype.kind not in "fi" or values[0].size > ev.limits.max_elements:
+                return False  # strings, nulls, integers past int64; rows past --max-elements
+            if values.ndim == 1:
+                stacked[name] = values.astype(np.float64, copy=False)  # numbers: Python floats, as the rows read
+            else:
+                stacked[name] = values.astype(np.float64, copy=False).astype(ev.dtype.np, copy=False)
+        wanted = self._input_order(wanted)
+        self._say_unused(records, [0], chunk.lines, wanted)
+        scalars = all(a.ndim == 1 for a in stacked.values())
+        run.evaluate(chunk, (program, wanted, rowwise), _LazyRows(stacked, n), stacked if rowwise and scalars
+                     else None, stacked)
+        return True
+
     def _say_unused(self, records, positions, lines, wanted) -> None:
         """A key no name of the expression reads would vanish from the output (its row has no column for
         it, as CSV rows have): say so on stderr, once per key, as eval warns of an unused tensor."""
@@ -947,6 +1004,65 @@ class _NdjsonRows:
             return {name: self.run.values.json(name, record[name]) for name in record if name in wanted}
         except RowError as err:
             return err
+
+
+_KEY_LIKE = re.compile(r'"\s*:')  # every key of a JSON text ends so (a string holding '":' does too)
+# an integer of 19 digits or more (it may be past int64, a float to orjson): JSON writes it after one of [,: or
+# a space or its sign, and without a leading 0; a fraction's digits follow a '.' or a digit
+_LONG_DIGITS = re.compile(r"[\[,:\s-][1-9]\d{18}")
+_DIGITS_19 = re.compile(r"\d{19}")  # what _LONG_DIGITS needs, found 500 times faster (mostly not at all)
+
+
+def _json_records(raw: list[str]) -> list:
+    """Each line's JSON object, or a RowError for a line that is not one.  orjson reads the lines (a few
+    times faster than json.loads); a line it refuses is read by json.loads, whose messages name the error and
+    which also reads NaN, Infinity and integers of any size, as before.  orjson keeps a repeated key's last
+    value and reads an integer past int64 as a float: a line with more key-like '"...":' than its object has
+    keys, or with 19 digits in a row, is read again by json.loads (which refuses a repeated key)."""
+    import orjson
+
+    loads = orjson.loads
+    try:
+        values = list(map(loads, raw))
+        exact = None
+    except (orjson.JSONDecodeError, TypeError, RecursionError):
+        values, exact = [], set()
+        for i, text in enumerate(raw):
+            try:
+                values.append(loads(text))
+            except (orjson.JSONDecodeError, TypeError, RecursionError):
+                values.append(_json_record(text))
+                exact.add(i)
+    joined = "\n".join(raw)
+    if exact is None and set(map(type, values)) == {dict}:  # the common chunk, counted at C speed
+        keys = sum(map(len, values))
+    else:
+        keys = sum(len(v) for i, v in enumerate(values) if type(v) is dict and (exact is None or i not in exact))
+    if exact or len(_KEY_LIKE.findall(joined)) != keys or _DIGITS_19.search(joined) and _LONG_DIGITS.search(joined):
+        for i, text in enumerate(raw):
+            v = values[i]
+            if (exact is None or i not in exact) and (len(_KEY_LIKE.findall(text)) != (len(v) if type(v) is dict
+                                                                                       else 0)
+                                                      or _LONG_DIGITS.search(text)):
+                values[i] = _json_record(text)
+    return [v if type(v) is dict or isinstance(v, RowError) else _NOT_AN_OBJECT() for v in values]
+
+
+def _NOT_AN_OBJECT() -> RowError:  # noqa: N802
+    return RowError("InputError", "not a JSON object: each line needs {\"name\": value, ...}")
+
+
+def _json_record(text: str):
+    """One line read by json.loads: its object, or a RowError saying why not."""
+    try:
+        obj = json.loads(text, object_pairs_hook=unique_keys)
+    except DuplicateKey as err:
+        return RowError("InputError", f"{err} in the row")
+    except ValueError as err:
+        return RowError("InputError", f"not valid JSON: {err}")
+    except RecursionError:  # json.loads recurses per nesting level (it was an internal error)
+        return RowError("InputError", "not valid JSON: nested deeper than the JSON reader can read")
+    return obj if isinstance(obj, dict) else _NOT_AN_OBJECT()
 
 
 def check_stdin_once(rows_path: str | None, specs: list[str]) -> None:

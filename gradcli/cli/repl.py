@@ -58,7 +58,8 @@ def repl_command(
     """An interactive session: x = [1,2,3] binds a tensor, an expression is evaluated as by eval.
 
     Reads one line at a time from a pipe too ([bold]gradcli repl < session.txt[/]): one answer per line, errors
-    on stderr; exit code 0, or 2 if any line failed.  :help lists the session commands.
+    on stderr; exit code 0, or 2 if any line failed (a line stopped by Ctrl-C on a terminal has not; from a
+    pipe Ctrl-C ends the session, 130).  :help lists the session commands.
     """
     def valid_options():
         options.seconds(timeout, "--timeout")

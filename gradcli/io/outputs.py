@@ -447,8 +447,36 @@ def _dumps(obj) -> str:
 
 class NdjsonRowsWriter(RowsWriter):
     def text(self, chunk) -> str:
+        bulk = self.bulk_text(chunk)
+        if bulk is not None:
+            return bulk
         dumps = _dumps
         return "".join(dumps(self.record(chunk, i)) + "\n" for i in range(len(chunk)))
+
+    def bulk_text(self, chunk) -> str | None:
+        """A chunk whose every row succeeded and whose answers are arrays (a batched pass): the same lines
+        as `record` and json.dumps write, the numbers written all at once.  None for any other chunk."""
+        n = len(chunk)
+        if not n or chunk.errors.count(None) != n or (self.check and chunk.checks is not None):
+            return None
+        parts = [json_texts(chunk.outputs, n)]
+        if parts[0] is None:
+            return None
+        keys = []
+        for name in self.grad_names:
+            if name not in chunk.grads:
+                continue
+            column = chunk.grads[name]
+            texts = ["null"] * n if type(column) is list and column.count(None) == n else json_texts(column, n)
+            if texts is None:
+                return None
+            keys.append(json.dumps(name, ensure_ascii=False) + ": ")
+            parts.append(texts)
+        head = '{"output": '
+        if not keys:
+            return "".join(head + o + ', "grads": {}}\n' for o in parts[0])
+        template = head + "%s" + ', "grads": {' + ", ".join(k.replace("%", "%%") + "%s" for k in keys) + "}}\n"
+        return "".join(map(template.__mod__, zip(*parts)))
 
 
 class JsonRowsWriter(RowsWriter):
@@ -537,6 +565,24 @@ def float_texts(values: np.ndarray) -> list[str]:
     exponent_or_nonfinite = ~((magnitude >= 1e-4) & (magnitude < 1e16)) & (values != 0)  # nan compares False
     for i in np.flatnonzero(exponent_or_nonfinite).tolist():
         texts[i] = repr(float(values[i]))
+    return texts
+
+
+def json_texts(column, n: int) -> list[str] | None:
+    """Each row of a float array of shape (n, ...) as json.dumps writes json_out.jsonable of it (nested lists
+    with ', ', non-finite numbers as "nan", "inf", "-inf"); None for anything else (a list, empty rows)."""
+    if not isinstance(column, np.ndarray) or column.dtype.kind != "f" or not column.ndim or column.shape[0] != n \
+            or not column.size:
+        return None
+    flat = column.reshape(-1)
+    texts = float_texts(flat)
+    finite = np.isfinite(flat)
+    if not finite.all():
+        for i in np.flatnonzero(~finite).tolist():
+            texts[i] = json.dumps(json_out.jsonable(float(flat[i])))
+    for size in reversed(column.shape[1:]):  # innermost dimension first: rows of `size` joined into lists
+        template = "[" + ", ".join(["%s"] * size) + "]"
+        texts = list(map(template.__mod__, zip(*[iter(texts)] * size)))
     return texts
 
 

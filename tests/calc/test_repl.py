@@ -135,6 +135,33 @@ def test_keyboard_interrupt_during_an_evaluation_returns_to_the_prompt(monkeypat
     assert "x" in session.inputs and not session.failed
 
 
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="a line runs in a forked child on POSIX terminals")
+@pytest.mark.parametrize("where", ["line", "after"])
+def test_a_line_whose_child_took_the_terminals_ctrl_c_first_is_interrupted_not_failed(monkeypatch, tmp_path, where):
+    """Ctrl-C on a terminal reaches the session and the line's child at once; when the child stops first (exit
+    130, nothing handed back) the line was stopped by the user, as when the session sees it first: 'gradcli:
+    interrupted', the session goes on, and the exit code stays 0 (it read 'crashed' and the session exited 2, so
+    the pty tests saw 0 or 2 by the race)."""
+    from gradcli.calc import repl as repl_module
+
+    out, err = open(tmp_path / "out", "w+"), open(tmp_path / "err", "w+")  # noqa: SIM115 - the child writes to them
+    session = Session(Settings(check=False), console=None, stdout=out, stderr=err)
+    session.handle("x = 1")
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    if where == "line":
+        monkeypatch.setattr(repl_module, "calculate", interrupted)
+    else:  # while the child writes what the line changed
+        monkeypatch.setattr(repl_module.pickle, "dumps", interrupted)
+    with pytest.raises(KeyboardInterrupt):  # the loop prints 'gradcli: interrupted' and reads the next line
+        repl_module.handle_in_child(session, "x + 1")
+    err.seek(0)
+    assert "crashed" not in err.read() and not session.failed and "x" in session.inputs
+    out.close(), err.close()
+
+
 def test_completer_knows_ops_methods_bindings_and_commands():
     session = Session(Settings(), console=None)
     session.inputs["weights"] = np.zeros(2)

@@ -21,6 +21,7 @@ from typer.testing import CliRunner
 from gradcli.calc import rows as rows_module
 from gradcli.cli.commands import app
 from gradcli.engine import dtypes, kernels
+from gradcli.io import outputs as outputs_module
 from gradcli.lang.evaluation import evaluate_expression
 from gradcli.lang.parser import parse
 from gradcli.render import json_out
@@ -167,7 +168,9 @@ def test_batch_path_is_taken_for_scalar_rows(monkeypatch, tmp_path):
     assert result.exit_code == 0 and calls == []
     result = run("(x*y).reshape(1)[0]", "--rows", path)  # reshape and indexing: batched too
     assert result.exit_code == 0 and calls == []
-    result = run("(x*y).reshape(1).cumsum(0)[0]", "--rows", path)  # cumsum has no batching rule: the loop
+    result = run("(x*y).reshape(1).cumsum(0)[0]", "--rows", path)  # cumsum: batched too
+    assert result.exit_code == 0 and calls == []
+    result = run("(x*y).reshape(1).cummax(0)[0][0]", "--rows", path)  # cummax has no batching rule: the loop
     assert result.exit_code == 0 and len(calls) == 50
 
 
@@ -524,10 +527,19 @@ VECTOR_UNARY = [
     "F.log_softmax({}, dim=0)", "torch.logsumexp({}, -1)", "({}).norm()", "torch.norm({}, p=1)",
     "torch.linalg.vector_norm({}, 3)", "({})[0]", "({})[..., 1:]", "({})[-1]", "({}).T", "({}).unsqueeze(0)",
     "({}).reshape(-1)", "({}).t()", "({}).squeeze()", "({}).transpose(0, -1)", "({})[None, :2]",
+    # issue 29: running totals, joins, masks, integer-tensor indices (k = [0, -1, 0], an int64 constant)
+    "({}).cumsum(-1)", "torch.cumsum({}, 0)", "({}).cumprod(-1)", "torch.cumprod({}, dim=0)",
+    "torch.cat([{0}, ({0}).flip(-1)], -1)", "torch.stack([{0}, 2 * ({0})])", "torch.stack(({0}, {0}), dim=-1)",
+    "({0})[({0}) > 0]", "({0})[({0}) == ({0})]", "({0})[({0}) > -10]", "({})[k]", "({})[..., k]", "({})[0, k]",
+    "torch.index_select({}, -1, k)", "({}).index_select(0, k)", "torch.gather({}, -1, k)",
+    "({}).gather(0, k[:1])", "({}).flatten()", "({}).flatten(0, -1)", "({}).flip(0)", "({}).permute(-1, 0)",
+    "torch.cat([{}, c], 0)", "({}).amax()", "({}).amax(-1)", "torch.amin({}, dim=0, keepdim=True)",
+    "torch.amax(torch.stack([{0}, -({0})]), 0)",
 ]
 VECTOR_BINARY = ["({}) + ({})", "({}) * ({})", "({}) / ({})", "maximum({}, {})", "where(({0}) > ({1}), {0}, {1})",
                  "({}) @ ({})", "torch.dot(({}).reshape(-1), ({}).reshape(-1))", "({}) @ ({}).T",
-                 "torch.mv(W, ({}).reshape(-1)[:3]) * ({}).sum()"]
+                 "torch.mv(W, ({}).reshape(-1)[:3]) * ({}).sum()", "torch.cat([{}, {}])",
+                 "torch.stack([{}, {}], -1)", "({0})[({1}) > 0]"]
 VECTOR_SHAPES = st.sampled_from([(), (1,), (2,), (3,), (5,), (8,), (9,), (17,), (33,), (2, 3), (3, 3), (4, 1),
                                  (1, 4), (3, 5)])
 
@@ -553,7 +565,7 @@ def test_rows_of_any_length_with_batched_ops_equal_single_evaluations(expression
     dtypes and both kernel modes (torch's: the kernels' scalar lanes decided on each row's layout)."""
     expression = f"({expression}).sum()"
     try:
-        program = parse(expression, known_variables=frozenset({"x", "y", "W", "c"}))
+        program = parse(expression, known_variables=frozenset({"x", "y", "W", "c", "k"}))
     except Exception:
         return
     names = [n for n in ("x", "y") if n in program.variables]
@@ -568,9 +580,12 @@ def test_rows_of_any_length_with_batched_ops_equal_single_evaluations(expression
     shared = {"W": np.array([[0.5, -1.0, 2.0], [1.5, 0.25, -3.0]])} if "W" in program.variables else {}
     consts = {"c": np.resize(np.array([2.0, -0.5, 1.25, 0.75]), shape[-1:] or ())} if "c" in program.variables \
         else {}  # broadcast along a row's last dim
+    if "k" in program.variables:
+        consts["k"] = np.array([0, -1, 0])  # an integer list: int64, as torch.tensor([0, -1, 0])
     lines = [json.dumps({n: r[n].tolist() for n in names}, allow_nan=True) for r in rows]
     args = ["--rows", "-", "--dtype", dtype, "--bits", bits]
-    args += ["--const", f"c={consts['c'].tolist()}"] if consts else []
+    for name, value in consts.items():
+        args += ["--const", f"{name}={value.tolist()}"]
     args += ["--", expression] + [f"W={shared['W'].tolist()}" for _ in shared]
     result = run(*args, input="\n".join(lines) + "\n")
     records = ndjson(result.stdout)
@@ -579,6 +594,7 @@ def test_rows_of_any_length_with_batched_ops_equal_single_evaluations(expression
         with kernels.bits(bits):
             expected = single(expression, row, shared, consts, dtype=dtypes.by_name(dtype))
         expected.get("grads", {}).pop("c", None)
+        expected.get("grads", {}).pop("k", None)
         assert json.dumps(as_answer(record), sort_keys=True) == json.dumps(expected, sort_keys=True), (expression, row)
 
 
@@ -664,8 +680,11 @@ def test_batchable_expressions():
     assert batchable("x.sum(0)") and batchable("x.sum(dim=-1, keepdim=True).mean()") and batchable("(x @ y).sum()")
     assert batchable("x[0].sum()") and batchable("x.reshape(3).sum()") and batchable("(W @ x).softmax(0)[1]")
     assert batchable("torch.logsumexp(W, dim=1).sum() + x.norm() + W.T[0, 1:].sum()")
-    assert not batchable("(x ** y).sum()") and not batchable("x.cumsum(0).sum()") and not batchable("x[x > 0].sum()")
-    assert not batchable("torch.stack([x, y]).sum()") and not batchable("where(x > 0)[0].sum()")
+    assert batchable("x.cumsum(0).sum()") and batchable("x[x > 0].sum()") and batchable("torch.stack([x, y]).sum()")
+    assert batchable("torch.cat([x, x.flip(0)]).gather(0, i).sum() + x.flatten().permute(0).sum()")
+    assert not batchable("(x ** y).sum()") and not batchable("where(x > 0)[0].sum()")
+    assert not batchable("x.cummax(0)[0].sum()") and not batchable("x.prod()") and not batchable("x.std()")
+    assert batchable("x.amax() + x.amin(0).sum()") and not batchable("x.max()")
 
 
 @pytest.mark.parametrize("expression", ["(x*x).sum()", "(x*x).reshape(3)[0]"])  # batched, row by row
@@ -692,3 +711,167 @@ def test_a_row_broadcast_over_a_size_one_dim_keeps_the_zeros_sign_of_single_eval
     used = {name: v for name, v in {"x": [0.0], "y": [-0.0], "z": [0.0]}.items() if name in expression}
     record = ndjson(run(expression, "--rows", path).stdout)[1]
     assert json.dumps(as_answer(record), sort_keys=True) == json.dumps(single(expression, used), sort_keys=True)
+
+
+# -- NDJSON read and written in bulk (issue 29, item 14: 100k rows of 3-vectors took 2.3 s of JSON per row) ------
+
+def _json_record_alone(text: str):
+    """What a line read by json.loads alone gives (the reading before orjson): its object, or the error text."""
+    try:
+        obj = json.loads(text, object_pairs_hook=rows_module.unique_keys)
+    except rows_module.DuplicateKey as err:
+        return f"{err} in the row"
+    except ValueError as err:
+        return f"not valid JSON: {err}"
+    return obj if isinstance(obj, dict) else "not a JSON object: each line needs {\"name\": value, ...}"
+
+
+JSON_PIECES = ['{"x": 1.5}', '{"x": [1, 2.5, -0.0]}', '{"x": NaN}', '{"x": -Infinity}', '{"x": 1e400}',
+               '{"x": 123456789012345678901234567890}', '{"x": 18446744073709551616}', '{"x": 2.4703282292062328e-324}',
+               '{"x": 0.30000000000000004441}', '{"x": 1, "x": 2}', '{"x": 1, "x" : 2}', '{"x" :1,"y":{"x":1}}',
+               '{"s": "a\\":b", "x": 1}', '[{"x": 1}]', '3', '"x"', 'null', '{"x": 1', '{"x": 1} {"x": 2}',
+               '{"x": 1},{"x": 2}', '1, [2', '3]', '{"x": "\\ud800"}', '{"x": true}', '{"é": 2}', '{"x": 1e-5}',
+               '{"x": 9007199254740993}', '{"x": -9223372036854775809}', '{"x": [[1, 2], [3]]}', '{}', ' {"x": 2} ']
+
+
+@settings(max_examples=200, deadline=None)
+@given(lines=st.lists(st.one_of(st.sampled_from(JSON_PIECES),
+                                st.floats(allow_nan=False, allow_infinity=False).map(lambda v: f'{{"x": {v!r}}}'),
+                                st.text(max_size=12).map(lambda t: json.dumps({t: 1.0, "x": t}))),
+                      min_size=1, max_size=8))
+def test_ndjson_lines_read_in_bulk_are_what_json_loads_reads_each_line(lines):
+    """orjson reads a chunk's lines; every line must be exactly what json.loads reads alone (the values, NaN,
+    Infinity and big integers, a repeated key refused, each error on its own line and with json's message)."""
+    got = rows_module._json_records(lines)
+    assert len(got) == len(lines)
+    for text, record in zip(lines, got):
+        expected = _json_record_alone(text)
+        actual = record.message if isinstance(record, rows_module.RowError) else record
+        assert json.dumps(actual, allow_nan=True) == json.dumps(expected, allow_nan=True), text
+        if isinstance(expected, dict):
+            assert [type(v) for v in actual.values()] == [type(v) for v in expected.values()] or \
+                all(float(a) == float(e) for a, e in zip(actual.values(), expected.values())
+                    if not isinstance(e, (list, dict, str)))
+
+
+def test_a_bad_line_among_clean_ones_is_named_by_its_own_line_number(tmp_path):
+    good = [json.dumps({"x": [0.5 * i, 1.0, -2.0]}) for i in range(6)]
+    lines = good[:2] + ['{"x": [1, 2, 3}'] + good[2:4] + ['{"x": [1.0, 2.0, 3.0], "x" : [1, 1, 1]}'] + good[4:]
+    result = run("(x.sin()*x).sum()", "--rows", write(tmp_path, "v.jsonl", "\n".join(lines) + "\n"))
+    records = ndjson(result.stdout)
+    assert result.exit_code == 2 and len(records) == 8
+    assert records[2]["line"] == 3 and records[2]["error"]["message"].startswith("not valid JSON: Expecting ','")
+    assert records[5] == {"line": 6, "error": {"type": "InputError", "message": "'x' is given twice in the row"}}
+    assert "2 of 8 rows failed; first: line 3: not valid JSON" in result.stderr
+    for k in (0, 1, 3, 4, 6, 7):
+        assert as_answer(records[k]) == single("(x.sin()*x).sum()", {"x": np.array(json.loads(lines[k])["x"])})
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("expression,shape", [("(x.sin()*x).sum()", (3,)), ("x.sin()*x", ()),
+                                              ("(x.exp() * x).sum(-1).sum() + y.sum()", (2, 3))])
+def test_clean_ndjson_chunks_are_read_and_written_in_bulk(monkeypatch, dtype, expression, shape):
+    """A chunk of clean rows is read by orjson and numpy (no json.loads, no value read row by row), evaluated in
+    one pass and written all at once (no json.dumps per row), the lines exactly those of the row-by-row path."""
+    rng = np.random.default_rng(5)
+    values = rng.normal(size=(40, *shape)) * np.logspace(-8, 20, 40).reshape(40, *(1,) * len(shape))
+    values.reshape(40, -1)[3, 0], values.reshape(40, -1)[7, 0] = -0.0, 1e-5
+    text = "".join(json.dumps({"x": v.tolist(), "y": [1.0, 2.0] if "y" in expression else 0}) + "\n"
+                   for v in values)
+    rows = [{"x": v, **({"y": np.array([1.0, 2.0])} if "y" in expression else {})} for v in values]
+    expected = [single(expression, r, dtype=dtypes.by_name(dtype)) for r in rows]
+
+    def refused(*args, **kwargs):
+        raise AssertionError("read or written one row at a time")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(rows_module, "_json_record", refused)
+        patched.setattr(rows_module.ValueReader, "json", refused)
+        patched.setattr(rows_module.RowEvaluator, "one", refused)
+        patched.setattr(outputs_module, "_dumps", refused)
+        result = run("--rows", "-", "--dtype", dtype, "--", expression, input=text)
+    assert result.exit_code == 0, result.output
+    assert [as_answer(r) for r in ndjson(result.stdout)] == expected
+    for line, e in zip(result.stdout.splitlines(), expected):  # the text json.dumps writes, byte for byte
+        assert line == json.dumps(json_out.jsonable(e), ensure_ascii=False)
+
+
+@settings(max_examples=100, deadline=None)
+@given(shape=st.sampled_from([(4,), (3, 2), (2, 1, 3), (5, 0), (0,)]),
+       dtype=st.sampled_from([np.float64, np.float32]),
+       data=st.data())
+def test_bulk_json_texts_are_json_dumps_of_each_row(shape, dtype, data):
+    n = shape[0]
+    flat = data.draw(st.lists(st.one_of(st.floats(width=32 if dtype is np.float32 else 64), st.sampled_from(
+        [0.0, -0.0, 1e-4, 9.999e-5, 1e16, 9.999999999999998e15, 5e-324, math.inf, -math.inf, math.nan])),
+        min_size=math.prod(shape), max_size=math.prod(shape)))
+    column = np.array(flat, dtype=np.float64).astype(dtype).reshape(shape)
+    texts = outputs_module.json_texts(column, n)
+    if column.size == 0:
+        assert texts is None  # empty rows: written row by row
+        return
+    assert texts == [json.dumps(json_out.jsonable(row), allow_nan=False) for row in column]
+
+
+def test_a_line_nested_too_deeply_is_that_rows_error_not_an_internal_error():
+    text = '{"x": ' + "[" * 100_000 + "]" * 100_000 + '}\n{"x": [1.0, 2.0]}\n'
+    result = run("--rows", "-", "--", "x.sum()", input=text)
+    records = ndjson(result.stdout)
+    assert result.exit_code == 2 and "internal error" not in result.output
+    assert records[0]["line"] == 1 and records[0]["error"]["message"].startswith("not valid JSON: nested deeper")
+    assert records[1] == {"output": 3.0, "grads": {"x": [1.0, 1.0]}}
+
+
+@pytest.mark.parametrize("expression,shape", [
+    ("(x.cumsum(0) * x).sum() + torch.cumprod(x, -1).sum()", (4,)), ("x.cumsum(dim=1)[:, -1].sum()", (2, 3)),
+    ("torch.cat([x, x.flip(0), c]).sum() * torch.stack([x, 2 * x], -1).sum()", (3,)),
+    ("x[x == x].sum()", (3,)), ("(x[x.abs() < 100] ** 2).sum()", (2, 3)),
+    ("x[k].sum() + torch.index_select(x, 0, k).sum() + x.gather(0, k).prod(0)", (3,)),
+    ("x[..., k].sum() + x.flatten().sum() + x.permute(1, 0)[2, 1]", (2, 3)),
+    ("x.amax() + x.amin(-1).sum() + torch.amax(x.round(), 0, keepdim=True).sum()", (2, 3)),
+])
+def test_cumulative_joins_masks_and_index_tensors_run_in_one_batched_pass(monkeypatch, expression, shape):
+    """Issue 29: rows of cumsum/cumprod, cat/stack, boolean masks picking as many elements in each row, integer
+    tensors as indices, index_select/gather, flatten/permute/flip in one pass, each row its single evaluation."""
+    rng = np.random.default_rng(7)
+    rows = [rng.normal(size=shape) + 0.5 for _ in range(30)]  # no zeros: cumprod's gradient has one formula
+    consts = {"c": np.array([1.5, -2.0]), "k": np.array([0, -1, 0])}
+    expected = [single(expression.replace(".prod(0)", ".sum()"), {"x": r},
+                       consts={n: v for n, v in consts.items() if n in expression}) for r in rows]
+
+    def per_row(*args, **kwargs):
+        raise AssertionError("went row by row")
+
+    monkeypatch.setattr(rows_module.RowEvaluator, "one", per_row)
+    text = "".join(json.dumps({"x": r.tolist()}) + "\n" for r in rows)
+    args = [a for n, v in consts.items() if n in expression for a in ("--const", f"{n}={v.tolist()}")]
+    result = run("--rows", "-", *args, "--", expression.replace(".prod(0)", ".sum()"), input=text)
+    assert result.exit_code == 0, result.output
+    for record, e in zip(ndjson(result.stdout), expected):
+        e["grads"] = {n: g for n, g in e["grads"].items() if n == "x"}
+        assert json.dumps(as_answer(record), sort_keys=True) == json.dumps(e, sort_keys=True)
+
+
+def test_rows_whose_masks_pick_different_counts_or_whose_cumprod_meets_a_zero_go_row_by_row_and_later_chunks_batch():
+    ev = rows_module.RowEvaluator("x[x > 0].sum() + x.cumprod(0).sum()", {}, {})
+    program, wanted, _ = ev.program([])
+    uneven = ev.batch_rows(program, [{"x": np.array([1.0, -1.0])}, {"x": np.array([1.0, 2.0])}], wanted)
+    zero = ev.batch_rows(program, [{"x": np.array([1.0, 0.0])}, {"x": np.array([1.0, 2.0])}], wanted)
+    assert uneven is None and zero is None  # these rows one at a time ...
+    even = ev.batch_rows(program, [{"x": np.array([1.0, -1.0])}, {"x": np.array([-3.0, 2.0])}], wanted)
+    assert even is not None  # ... not the expression: rows whose masks pick as many are batched
+    for k, row in enumerate(([1.0, -1.0], [-3.0, 2.0])):
+        out, grads = ev.one(program, {"x": np.array(row)})
+        assert even[0][k] == out and np.array_equal(even[1]["x"][k], grads["x"])
+
+
+@pytest.mark.parametrize("expression,row", [("x.permute(-1, 0).sum()", 0.0), ("x.permute(1, 0).sum()", [1.0, 2.0]),
+                                            ("x.permute(1, 0, 2).sum()", [[1.0, 2.0]]),
+                                            ("torch.cat([x, x]).sum()", 2.0), ("x[k].sum()", [1.0])])
+def test_an_ops_error_in_a_row_alone_is_that_rows_error_in_a_batch(expression, row):
+    """Found by the property test: a number's permute(-1, 0) is torch's error alone and was answered batched."""
+    text = "".join(json.dumps({"x": row}) + "\n" for _ in range(3))
+    result = run("--rows", "-", "--const", "k=[0, 2]", "--", expression, input=text)
+    expected = single(expression, {"x": np.array(row)}, consts={"k": np.array([0, 2])})
+    assert "error" in expected
+    assert [as_answer(r) for r in ndjson(result.stdout)] == [expected] * 3 and result.exit_code == 2

@@ -252,4 +252,4 @@ def test_repl_help_wraps_under_its_column():
     result = runner.invoke(app, ["repl", "--width", "50"], input=":help\n")
     lines = result.stdout.splitlines()
     assert lines and all(cell_len(line) <= 50 for line in lines)
-    assert all(line.startswith((":", "NAME", "const", "EXPRESSION", " " * 22)) for line in lines), lines
+    assert all(line.startswith((":", "NAME", "const", "EXPRESSION", "Ctrl-C", " " * 22)) for line in lines), lines

@@ -469,7 +469,8 @@ def test_repl_on_a_terminal_ctrl_c_cancels_at_the_prompt_and_ends_a_line_stuck_i
         os.write(fd, b"\x03")  # inside one numpy call: that line ends (it ran in a child), the session goes on
         assert "gradcli: interrupted" in read_until("interrupted", 5) and time.monotonic() - sent < 3
         read_until("gradcli> ")
-        os.write(fd, b"W.shape[0] + 1\n")  # the binding survived
+        os.write(fd, b"W[0, 0] * 0 + W.shape[0] + 1\n")  # the binding survived (W.shape[0] + 1 alone is an int:
+        # its backward fails as torch's does, a failed line, which made this session exit 2)
         assert "1001" in read_until("gradcli> ", 10)
         os.write(fd, b":quit\n")
         deadline = time.monotonic() + 20
@@ -480,7 +481,9 @@ def test_repl_on_a_terminal_ctrl_c_cancels_at_the_prompt_and_ends_a_line_stuck_i
             read_until("\x00", 0.1)  # keep the terminal drained
         else:
             raise AssertionError("the session did not end on :quit")
-        assert os.waitstatus_to_exitcode(status) in (0, 2)  # a normal end (2: a line failed), not 130
+        # no line failed: 0, as test_repl's session (a line stopped by Ctrl-C is no failure, whichever process
+        # the terminal's SIGINT reached first: test_repl's test_a_line_whose_child_took_the_terminals_ctrl_c...)
+        assert os.waitstatus_to_exitcode(status) == 0
     finally:
         try:
             os.kill(pid, 9)
