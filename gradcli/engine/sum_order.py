@@ -932,3 +932,38 @@ def _contiguous(a) -> np.ndarray:
     """`a` as a C-contiguous array of its own shape (0-d included, which np.ascontiguousarray makes 1-d)."""
     a = np.asarray(a)
     return a if a.flags.c_contiguous else a.copy(order="C")
+
+
+def vec_reduce_all_sum(x: np.ndarray) -> np.ndarray:
+    """The sum over the last dim as ATen's vec::reduce_all adds it (functional_base.h, the AVX512 build): one
+    vector of lanes (16 floats, 8 doubles) accumulates every full vector in order, the tail is added into the
+    first lanes, then the lanes fold: float32 in a tree (256-, 128-, 64-, 32-bit shuffles), float64 one lane
+    after another (no specialised fold).  A dim shorter than a vector is added left to right.  Used by the
+    softmax kernels' backward (log_softmax's sum of the gradient); kept dims are dropped."""
+    dtype = x.dtype.type
+    lanes = 16 if dtype == np.float32 else 8
+    n = x.shape[-1]
+    if n == 0:
+        return np.zeros(x.shape[:-1], dtype=dtype)
+    if n < lanes:
+        return _left_to_right(x, n, dtype)
+    acc = np.array(x[..., :lanes])
+    full = n - n % lanes
+    for start in range(lanes, full, lanes):
+        acc += x[..., start:start + lanes]
+    if full < n:
+        acc[..., :n - full] += x[..., full:]
+    if dtype == np.float32:
+        width = lanes
+        while width > 1:
+            width //= 2
+            acc = acc[..., :width] + acc[..., width:2 * width]
+        return acc[..., 0]
+    return _left_to_right(acc, lanes, dtype)
+
+
+def _left_to_right(x: np.ndarray, n: int, dtype) -> np.ndarray:
+    total = np.array(x[..., 0], dtype=dtype)
+    for i in range(1, n):
+        total += x[..., i]
+    return total

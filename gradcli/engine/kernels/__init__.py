@@ -25,7 +25,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine.kernels import float32, fused, libm, mkl_exp, mkl_sqrt, sleef, vector_erf, vector_lgamma
+from gradcli.engine.kernels import float32, fused, libm, mkl_exp, mkl_sqrt, native, sleef, vector_erf, vector_lgamma
 from gradcli.engine.kernels.loops import (
     BLOCK,
     GRAIN_SIZE,
@@ -44,7 +44,7 @@ __all__ = ["BITS", "BLOCK", "FAST", "GRAIN_SIZE", "LEADING", "THREADS", "TORCH",
            "atanh", "bits", "cos", "cosh", "current", "elements_are_rows", "erf", "erfc", "erfinv", "exact", "exp",
            "exp_", "exp2", "expm1", "fma", "in_blocks", "inner_exp", "lgamma", "log", "log1p", "log2", "log10",
            "one_minus_square", "pow", "row_size", "rows_batch", "rsqrt",
-           "scalar_lanes", "sigmoid", "silu", "sin", "sinh", "sqrt", "tan", "tanh"]
+           "scalar_exp", "scalar_lanes", "sigmoid", "silu", "sin", "sinh", "sqrt", "tan", "tanh", "vector_exp"]
 
 F16, F32, F64 = np.float16, np.float32, np.float64
 _bits = BITS.get  # the mode, read on the hot path without a call of exact()
@@ -188,6 +188,22 @@ def inner_exp(y: np.ndarray, *operands: np.ndarray) -> np.ndarray:
     return vector
 
 
+def vector_exp(y: np.ndarray) -> np.ndarray:
+    """exp as Vectorized::exp computes every element of a whole-vector loop, tails included (vec::map): SLEEF's
+    exp in torch mode, numpy's otherwise."""
+    if y.dtype not in (F32, F64) or not exact():
+        return np.exp(y)
+    return in_blocks(sleef.expf, y) if y.dtype == F32 else in_blocks(sleef.exp, y, 8192)
+
+
+def scalar_exp(y: np.ndarray) -> np.ndarray:
+    """exp as std::exp computes each element (a kernel's scalar loop): the C library's in torch mode, numpy's
+    otherwise."""
+    if y.dtype not in (F32, F64) or not exact():
+        return np.exp(y)
+    return libm.call("exp", y)
+
+
 def sigmoid(x):
     """torch's sigmoid kernel: 1 / (1 + exp(-x)) (inner_exp) in float32 and float64, float16 through float32
     rounded once (torch's opmath); other dtypes the stable form."""
@@ -211,9 +227,10 @@ def silu(x):
 
 
 def fma(a, b, c):
-    """a * b + c where torch's compiled kernel fuses the multiply-add.  torch mode (and float32, where the exact
-    fused value costs a few operations): rounded once (fused.fma).  fast float64: two roundings."""
-    if exact() or np.result_type(a, b, c) == F32:
+    """a * b + c where torch's compiled kernel fuses the multiply-add.  torch mode, float32 (where the exact fused
+    value costs a few operations) and whenever the compiled kernels are built (one pass): rounded once
+    (fused.fma).  Otherwise fast float64: two roundings."""
+    if exact() or np.result_type(a, b, c) == F32 or native.fma() is not None:
         return fused.fma(a, b, c)
     return a * b + c
 

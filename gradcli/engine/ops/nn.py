@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import dual
+from gradcli.engine import dual, kernels, sum_order
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchRuntimeError
 from gradcli.engine.ops.common import as_float
@@ -57,7 +57,35 @@ class LogSoftmax(Softmax):
     @staticmethod
     def backward(ctx, g, y):
         d = ctx.aux if y.ndim else None
+        if type(g) is np.ndarray and g.dtype in (np.float32, np.float64) and g.dtype == y.dtype:
+            return (_log_softmax_backward(g, y, d),)
         return (g - dual.exp(y) * dual.sum(g, axis=d, keepdims=True),)
+
+
+def _log_softmax_backward(g: np.ndarray, y: np.ndarray, dim) -> np.ndarray:
+    """g - exp(y) * sum(g) as torch's CPU kernel computes it (SoftMaxKernel.cpp), the subtraction fused with the
+    product (its build contracts them: one rounding).  Over the last dim: the sum in vec::reduce_all's order and
+    Vectorized::exp (SLEEF) on every element.  Over another dim: the sum in order along it, from 0, and for each
+    inner position Vectorized::exp on the whole vectors of its chunk, std::exp on the chunk's tail.  The exp is
+    the kernels' (numpy's in the fast mode)."""
+    if g.size == 0:
+        return np.array(g)
+    if y.ndim == 0 or dim is None or dim % y.ndim == y.ndim - 1:
+        total = g if y.ndim == 0 else sum_order.vec_reduce_all_sum(g)[..., None]
+        return np.asarray(kernels.fma(-kernels.vector_exp(y), total, g), dtype=g.dtype)
+    dim %= y.ndim
+    total = np.zeros(g.shape[:dim] + g.shape[dim + 1:], dtype=g.dtype)
+    for i in range(g.shape[dim]):
+        total += np.take(g, i, axis=dim)
+    total = np.expand_dims(total, dim)
+    inner = int(np.prod(y.shape[dim + 1:]))
+    lanes = 16 if y.dtype == np.float32 else 8
+    chunk = min(max(131072 // y.shape[dim] // y.itemsize, lanes) // lanes * lanes, inner)
+    position = np.arange(inner) % chunk
+    size = np.minimum(chunk, inner - np.arange(inner) // chunk * chunk)
+    vector = (position < size - size % lanes).reshape(y.shape[dim + 1:])
+    e = np.where(vector, kernels.vector_exp(y), kernels.scalar_exp(y)) if kernels.exact() else np.exp(y)
+    return np.asarray(kernels.fma(-e, total, g), dtype=g.dtype)
 
 
 @register("softmax", sig="softmax(input, dim)", doc="exp(x) / sum(exp(x)) along dim", category="nn",
