@@ -1,7 +1,8 @@
-"""Record torch 2.13's log_softmax backward (SoftMaxKernel.cpp) for tests/engine/test_softmax_backward.py:
-tests/goldens/softmax_backward.json holds, per case, the shape, dim, dtype, and x, the incoming gradient g,
-torch's output y and torch's x.grad as float.hex strings.  The test feeds torch's y and g to gradcli's backward,
-so it checks the backward kernel alone (its sum order, exp, fused multiply-add), not the forward.
+"""Record torch 2.13's softmax and log_softmax (SoftMaxKernel.cpp) for tests/engine/test_softmax_backward.py:
+tests/goldens/softmax_backward.json holds, per case, the function, shape, dim, dtype, and x, the incoming
+gradient g, torch's output y and torch's x.grad as float.hex strings.  The test feeds torch's y and g to
+gradcli's backward, so it checks the backward kernel alone (its sum order, exp, fused multiply-add), and x to
+the forward.
 
     pip install torch==2.13.0 && python scripts/make_softmax_backward_goldens.py
 """
@@ -25,15 +26,16 @@ def main() -> None:
     rng = np.random.default_rng(2026)
     cases = []
     for dtype in ("float32", "float64"):
-        for shape, dim in SHAPES:
-            x = rng.standard_normal(shape).astype(dtype)
-            g = (rng.standard_normal(shape) * rng.choice([1.0, 0.1, 3.0])).astype(dtype)
-            xt = torch.tensor(x, requires_grad=True)
-            y = torch.log_softmax(xt, dim)
-            y.backward(torch.tensor(g))
-            cases.append({"shape": list(shape), "dim": dim, "dtype": dtype,
-                          **{k: [float(v).hex() for v in a.ravel()] for k, a in
-                             (("x", x), ("g", g), ("y", y.detach().numpy()), ("grad", xt.grad.numpy()))}})
+        for function in ("log_softmax", "softmax"):
+            for shape, dim in SHAPES:
+                x = rng.standard_normal(shape).astype(dtype)
+                g = (rng.standard_normal(shape) * rng.choice([1.0, 0.1, 3.0])).astype(dtype)
+                xt = torch.tensor(x, requires_grad=True)
+                y = getattr(torch, function)(xt, dim)
+                y.backward(torch.tensor(g))
+                arrays = (("x", x), ("g", g), ("y", y.detach().numpy()), ("grad", xt.grad.numpy()))
+                cases.append({"function": function, "shape": list(shape), "dim": dim, "dtype": dtype,
+                              **{k: [float(v).hex() for v in a.ravel()] for k, a in arrays}})
     OUT.write_text(json.dumps({"torch": torch.__version__, "cases": cases}) + "\n")
     print(f"{len(cases)} cases -> {OUT}")
 

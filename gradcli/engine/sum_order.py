@@ -49,7 +49,7 @@ import threading
 import numpy as np
 
 from gradcli.engine import kernels
-from gradcli.engine.kernels import native
+from gradcli.engine.kernels import fused, native
 
 LANES = {4: 8, 8: 4}  # itemsize -> lanes of Vectorized<float>/<double> in SumKernel's AVX2 build
 ILP = 4  # row_sum's ilp_factor and vectorized_outer_sum's nrows
@@ -953,6 +953,33 @@ def vec_reduce_all_sum(x: np.ndarray) -> np.ndarray:
         acc += x[..., start:start + lanes]
     if full < n:
         acc[..., :n - full] += x[..., full:]
+    return _folded(acc, lanes, dtype)
+
+
+def vec_reduce_all_dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """sum(a * b) over the last dim as vec::map2_reduce_all adds it (softmax's backward): the first vector of
+    products, then each full vector's products added to the lanes, the tail's products added into the first
+    lanes (fused into one rounding for float32, where torch's build contracts that step; float64 not), the lanes
+    folded as in vec_reduce_all_sum.  A dim shorter than a vector: the products added left to right."""
+    dtype = a.dtype.type
+    lanes = 16 if dtype == np.float32 else 8
+    n = a.shape[-1]
+    if n == 0:
+        return np.zeros(a.shape[:-1], dtype=dtype)
+    if n < lanes:
+        return _left_to_right(a * b, n, dtype)
+    acc = a[..., :lanes] * b[..., :lanes]
+    full = n - n % lanes
+    for start in range(lanes, full, lanes):
+        acc += a[..., start:start + lanes] * b[..., start:start + lanes]
+    if full < n:
+        tail = (a[..., full:], b[..., full:], acc[..., :n - full])
+        acc[..., :n - full] = fused.fma(*tail) if dtype == np.float32 else tail[2] + tail[0] * tail[1]
+    return _folded(acc, lanes, dtype)
+
+
+def _folded(acc: np.ndarray, lanes: int, dtype) -> np.ndarray:
+    """vec_reduce_all's fold of a vector of lanes: float32 in a tree, float64 one lane after another."""
     if dtype == np.float32:
         width = lanes
         while width > 1:

@@ -25,6 +25,11 @@ class Softmax(Function):
 
     @staticmethod
     def kernel(x, d):
+        if d == x.ndim - 1 and x.dtype in (np.float32, np.float64):
+            # torch's _vec_softmax_lastdim: Vectorized::exp of x - max on every element, the sum in
+            # vec::reduce_all's order, then a product by its reciprocal
+            e = kernels.vector_exp(x - x.max(axis=d, keepdims=True))
+            return e * (x.dtype.type(1) / sum_order.vec_reduce_all_sum(e)[..., None])
         e = np.exp(x - x.max(axis=d, keepdims=True))
         return e / e.sum(axis=d, keepdims=True)
 
@@ -42,6 +47,10 @@ class Softmax(Function):
     @staticmethod
     def backward(ctx, g, y):
         d = ctx.aux if y.ndim else None
+        if type(g) is np.ndarray and y.ndim and d == y.ndim - 1 and g.dtype == y.dtype \
+                and g.dtype in (np.float32, np.float64) and g.size:
+            # _vec_host_softmax_backward_lastdim: (g - sum(g * y)) * y, the sum in map2_reduce_all's order
+            return ((g - sum_order.vec_reduce_all_dot(g, y)[..., None]) * y,)
         return (y * (g - dual.sum(g * y, axis=d, keepdims=True)),)
 
 
@@ -52,6 +61,11 @@ class LogSoftmax(Softmax):
     @staticmethod
     def kernel(x, d):
         shifted = x - x.max(axis=d, keepdims=True)
+        if d == x.ndim - 1 and x.dtype in (np.float32, np.float64):
+            # serial_vec_log_softmax_lastdim_range: the sum of Vectorized::exp in vec::reduce_all's order, its log
+            # (the kernels' log: SLEEF's in torch, within the contract's ulps), then x - max - log(sum)
+            total = sum_order.vec_reduce_all_sum(kernels.vector_exp(shifted))[..., None]
+            return shifted - kernels.log(total)
         return shifted - np.log(np.exp(shifted).sum(axis=d, keepdims=True))
 
     @staticmethod
