@@ -10,6 +10,7 @@ import numpy as np
 
 from gradcli.engine import kernels, sum_order
 from gradcli.engine.kernels import float32 as float32_kernels
+from gradcli.engine.kernels import native
 from gradcli.engine.tensor import Tensor
 
 
@@ -226,7 +227,12 @@ def softplus(x, beta=1.0, threshold=20.0):
 
 def running(kernel, x: np.ndarray, axis: int) -> np.ndarray:
     """np.cumsum / np.cumprod as torch's CPU kernel computes them: a float32 running total kept in double
-    (at::acc_type<float>), each element rounded once; a sum starting at +0.0."""
+    (at::acc_type<float>), each element rounded once; a sum starting at +0.0; C-contiguous.  By the compiled kernels
+    (kernels/native_sum.c) from CUM_MIN elements on, when they are built."""
+    if x.size >= native.CUM_MIN and (kernel is np.cumsum or kernel is np.cumprod):
+        out = native.cumulative(x, axis, kernel is np.cumprod)
+        if out is not None:
+            return out
     if x.dtype == np.float32:
         out = kernel(x, axis=axis, dtype=np.float64).astype(np.float32)
     else:
@@ -235,7 +241,9 @@ def running(kernel, x: np.ndarray, axis: int) -> np.ndarray:
     # this call's own), not a new array
     if kernel is np.cumsum and out.dtype.kind == "f":
         out = np.add(out, 0.0, out=out) if out.ndim else out + 0.0
-    return out
+    # torch's result is a fresh contiguous tensor whatever the input's layout (numpy's follows the input's): a
+    # later sum of it adds in that layout's order
+    return out if out.ndim == 0 or out.flags.c_contiguous else out.copy(order="C")
 
 
 def cumsum(g, dim):

@@ -1,6 +1,7 @@
-"""The optional compiled kernels: native_sum.c (torch's summation order) and native_math.c (fused multiply-adds,
-SLEEF's powf as torch's vector lanes compute it), built by setup.py into this package as _native_sum /
-_native_math .<platform suffix>.so when a C compiler is at hand, loaded here with ctypes on first use.
+"""The optional compiled kernels: native_sum.c (torch's summation order; cumsum and cumprod) and native_math.c (fused
+multiply-adds, SLEEF's powf as torch's vector lanes compute it), built by setup.py into this package as
+_native_sum / _native_math .<platform suffix>.so when a C compiler is at hand, loaded here with ctypes on first
+use.
 
 As PyYAML's and msgpack's C speedups: nothing depends on them. When a library was not built (no compiler, a failed
 build, a source checkout), or GRADCLI_NATIVE=0 is set, `sum_kernels()`, `fma()`, `sleef_exp()` and `sleef_powf()`
@@ -13,8 +14,11 @@ import importlib.machinery
 import os
 from pathlib import Path
 
+import numpy as np
+
 ENABLED = os.environ.get("GRADCLI_NATIVE", "1").strip() != "0"
-ABI = 1  # gradcli_sum_abi() of the native_sum.c this module calls
+ABI = 2  # gradcli_sum_abi() of the native_sum.c this module calls
+CUM_MIN = 1024  # elements: below, numpy's cumsum costs less than the call
 MATH_ABI = 1  # gradcli_math_abi() of native_math.c
 _LOADED: list = []  # [the kernels or None], filled on first use
 _MATH: list = []
@@ -54,13 +58,17 @@ def _load():
         return None
     import ctypes
 
-    kernels = {}
+    kernels = {"sum": {}, "cum": {}}
     i64, ptr = ctypes.c_int64, ctypes.c_void_p
-    for itemsize, name in ((4, "gradcli_sum_float32"), (8, "gradcli_sum_float64")):
-        fn = getattr(lib, name)
+    for itemsize, dtype in ((4, "float32"), (8, "float64")):
+        fn = getattr(lib, f"gradcli_sum_{dtype}")
         fn.restype = i64
         fn.argtypes = [ptr, ptr, i64, ptr, ptr, ptr, i64, i64]
-        kernels[itemsize] = fn
+        kernels["sum"][itemsize] = fn
+        fn = getattr(lib, f"gradcli_cum_{dtype}")
+        fn.restype = i64
+        fn.argtypes = [ptr, ptr, i64, i64, i64, i64, i64, ptr, ptr, ptr]
+        kernels["cum"][itemsize] = fn
     return kernels
 
 
@@ -72,7 +80,32 @@ def sum_kernels():
         return None
     if not _LOADED:
         _LOADED.append(_load())
-    return _LOADED[0]
+    return _LOADED[0] and _LOADED[0]["sum"]
+
+
+_F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)  # in this machine's byte order
+
+
+def cumulative(x: np.ndarray, axis: int, product: bool):
+    """torch's cumsum (product False) or cumprod of x along axis, float32 and float64 (cpu_cum_base_kernel: each
+    slice's running value in double from 0 or 1, each step rounded to x's dtype), C-contiguous as torch's result;
+    None when the library is not there or for what it does not take (other dtypes, broadcast or misaligned
+    arrays: numpy computes the same)."""
+    if not ENABLED:
+        return None
+    if not _LOADED:
+        _LOADED.append(_load())
+    if not _LOADED[0] or type(x) is not np.ndarray or not x.ndim or (x.dtype != _F32 and x.dtype != _F64) \
+            or not x.flags.aligned or not all(x.strides) or not x.size:
+        return None
+    fn = _LOADED[0]["cum"][x.itemsize]
+    out = np.empty(x.shape, x.dtype)
+    axis %= x.ndim
+    lanes = sorted((d for d in range(x.ndim) if d != axis), key=lambda d: abs(x.strides[d]))  # innermost first
+    fn(x.ctypes.data, out.ctypes.data, int(product), x.shape[axis], x.strides[axis], out.strides[axis], len(lanes),
+       int64_array([x.shape[d] for d in lanes]), int64_array([x.strides[d] for d in lanes]),
+       int64_array([out.strides[d] for d in lanes]))
+    return out
 
 
 def int64_array(values):

@@ -339,5 +339,80 @@ static int64_t level_power(int64_t size) {
 DEFINE_SUM(float, float32, 8)
 DEFINE_SUM(double, float64, 4)
 
+/* cumsum and cumprod as ATen's cpu_cum_base_kernel: each lane (a slice along `dim`) on its own, its running value
+   kept in ACC (at::acc_type<T, false>: double for float too) from 0 (cumsum) or 1 (cumprod), each step stored
+   rounded to T.  The lanes are independent: they are visited in whichever order reads memory best (lane after
+   lane when the dim is the smaller stride, else a chunk of lanes at a time, row by row), the bits the same.
+   n: the dim's size, in_ds/out_ds its strides; the lanes: ndim dims (innermost first), their sizes and strides;
+   strides in bytes. */
+#define CUM_CHUNK 256
+#define DEFINE_CUM(T, NAME)                                                                                 \
+    int64_t gradcli_cum_##NAME(const char *in, char *out, int64_t product, int64_t n, int64_t in_ds,        \
+                               int64_t out_ds, int64_t ndim, const int64_t *shape, const int64_t *in_s,     \
+                               const int64_t *out_s) {                                                      \
+        int64_t values[64], lanes0 = ndim ? shape[0] : 1, is0 = ndim ? in_s[0] : 0, os0 = ndim ? out_s[0] : 0; \
+        const double init = product ? 1.0 : 0.0;                                                            \
+        if (ndim > 64) return -1;                                                                           \
+        for (int64_t d = 0; d < ndim; ++d) {                                                                \
+            values[d] = 0;                                                                                  \
+            if (shape[d] == 0) return 0;                                                                    \
+        }                                                                                                   \
+        const int by_lane = (in_ds < 0 ? -in_ds : in_ds) <= (is0 < 0 ? -is0 : is0);                        \
+        for (;;) {                                                                                          \
+            const char *pin = in;                                                                           \
+            char *pout = out;                                                                               \
+            for (int64_t d = 1; d < ndim; ++d) {                                                            \
+                pin += values[d] * in_s[d];                                                                 \
+                pout += values[d] * out_s[d];                                                               \
+            }                                                                                               \
+            if (by_lane) {                                                                                  \
+                for (int64_t l = 0; l < lanes0; ++l) {                                                      \
+                    const char *src = pin + l * is0;                                                        \
+                    char *dst = pout + l * os0;                                                             \
+                    double acc = init;                                                                      \
+                    if (product)                                                                            \
+                        for (int64_t i = 0; i < n; ++i) {                                                   \
+                            acc *= (double)*(const T *)(src + i * in_ds);                                   \
+                            *(T *)(dst + i * out_ds) = (T)acc;                                              \
+                        }                                                                                   \
+                    else                                                                                    \
+                        for (int64_t i = 0; i < n; ++i) {                                                   \
+                            acc += (double)*(const T *)(src + i * in_ds);                                   \
+                            *(T *)(dst + i * out_ds) = (T)acc;                                              \
+                        }                                                                                   \
+                }                                                                                           \
+            } else {                                                                                        \
+                double acc[CUM_CHUNK];                                                                      \
+                for (int64_t l0 = 0; l0 < lanes0; l0 += CUM_CHUNK) {                                        \
+                    const int64_t m = lanes0 - l0 < CUM_CHUNK ? lanes0 - l0 : CUM_CHUNK;                    \
+                    for (int64_t l = 0; l < m; ++l) acc[l] = init;                                          \
+                    for (int64_t i = 0; i < n; ++i) {                                                       \
+                        const char *src = pin + l0 * is0 + i * in_ds;                                       \
+                        char *dst = pout + l0 * os0 + i * out_ds;                                           \
+                        if (product)                                                                        \
+                            for (int64_t l = 0; l < m; ++l) {                                               \
+                                acc[l] *= (double)*(const T *)(src + l * is0);                              \
+                                *(T *)(dst + l * os0) = (T)acc[l];                                          \
+                            }                                                                               \
+                        else                                                                                \
+                            for (int64_t l = 0; l < m; ++l) {                                               \
+                                acc[l] += (double)*(const T *)(src + l * is0);                              \
+                                *(T *)(dst + l * os0) = (T)acc[l];                                          \
+                            }                                                                               \
+                    }                                                                                       \
+                }                                                                                           \
+            }                                                                                               \
+            int64_t d = 1;                                                                                  \
+            for (; d < ndim; ++d) {                                                                         \
+                if (++values[d] < shape[d]) break;                                                          \
+                values[d] = 0;                                                                              \
+            }                                                                                               \
+            if (d >= ndim) return 0;                                                                        \
+        }                                                                                                   \
+    }
+
+DEFINE_CUM(float, float32)
+DEFINE_CUM(double, float64)
+
 /* The layout of this library's calls, checked by the loader before it trusts the file. */
-int64_t gradcli_sum_abi(void) { return 1; }
+int64_t gradcli_sum_abi(void) { return 2; }
