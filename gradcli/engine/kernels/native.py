@@ -179,8 +179,6 @@ def _load_math():
         return None
     import ctypes
 
-    import numpy as np
-
     i64, ptr = ctypes.c_int64, ctypes.c_void_p
     for name in ("gradcli_sleef_powf", "gradcli_fma_float32", "gradcli_fma_float64", "gradcli_sleef_expf",
                  "gradcli_sleef_exp"):
