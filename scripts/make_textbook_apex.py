@@ -131,7 +131,8 @@ def plain(tex: str) -> str:
         s = s.replace(junk, " " if junk in (r"\qquad", r"\quad") else "")
     s = s.replace(r"\fpp", "f''").replace(r"\fp", "f'").replace(r"\cdot", "*").replace("~", " ")
     s = s.replace(r"\pi", "pi ").replace(r"\theta", "θ ").replace(r"\lvert", "|").replace(r"\rvert", "|")
-    return re.sub(r"\s+", " ", _convert(s)).strip()
+    text = re.sub(r"\s+", " ", _convert(s)).strip()
+    return re.sub(r"(θ|pi)\s+(?=[\^)+\-*/,=]|$)", r"\1", text)  # θ^4, pi/2: no space left by \theta
 
 
 def _convert(s: str) -> str:
@@ -281,11 +282,12 @@ def items(section: str, number: int, instruction: str, path: str, problem: str, 
         for k, form in enumerate(forms):
             if not form or "dx" in form.replace("(dx)", "") and not form.endswith("dx"):
                 continue
-            form = re.sub(r"\s*\*?\s*dx$", "", form) if pieces[0] == "dy" else form
             tex = tex_forms[k] if k < len(tex_forms) else None
-            if tex is not None and pieces[0] == "dy":
-                tex = re.sub(r"\s*dx\s*$", "", tex)
-            yield fplain.strip(), variables, wrt, dep, form, tex, pieces[0] if len(pieces) > 1 else ""
+            left = pieces[0] if len(pieces) > 1 else ""
+            if pieces[0] == "dy":  # dy = (2x+3)dx: the derivative is the factor of dx
+                left, form = f"dy = {form}", re.sub(r"\s*\*?\s*dx$", "", form)
+                form = form[1:-1] if form.startswith("(") and base.matched(form) else form
+            yield fplain.strip(), variables, wrt, dep, form, tex, left
 
 
 def truth_of(function: str, variables, wrt, dependent, rng):
@@ -315,6 +317,34 @@ def wrong_answers(answer: str):
         yield "missing product-rule term", "".join(s + t for s, t in head).lstrip("+")
     yield "coefficient off by a factor", f"2({answer})"
     yield "off by a constant", f"{answer} + 1"
+
+
+FUNCTION_NAMES = "arcsin|arccos|arctan|sinh|cosh|tanh|sech|csch|coth|sin|cos|tan|sec|csc|cot|ln|sqrt"
+
+
+def respell(answer: str, k: int) -> str | None:
+    """The same answer in another spelling students type: Python's ** with exp() and asin(), or Unicode's
+    x², √(x), π, − and ·, alternately."""
+    if k % 2:
+        text = re.sub(r"(?<![A-Za-z])e\^\(([^()]*)\)", r"exp(\1)", answer)
+        text = re.sub(r"(?<![A-Za-z])e\^([A-Za-zθ])(?![A-Za-z(])", r"exp(\1)", text)
+        text = re.sub(r"\b(sin|cos|tan|sec|csc|cot|sinh|cosh|tanh)\^-1\s*", r"a\1", text)
+        text = re.sub(r"\b(sin|cos|tan|sec|csc|cot|sinh|cosh|tanh)\^(\d)\s*\(([^()]*)\)", r"\1(\3)^\2", text)
+        text = re.sub(r"\b(sin|cos|tan|sec|csc|cot|sinh|cosh|tanh)\^(\d)\s*([A-Za-zθ])(?![A-Za-z(])", r"\1(\3)^\2",
+                      text)
+        text = text.replace("^", "**")
+    else:
+        text = re.sub(r"(?<=[A-Za-zθ)])\^2(?![\d.])", "²", answer)
+        text = re.sub(r"(?<=[A-Za-zθ)])\^3(?![\d.])", "³", text)
+        text = text.replace("sqrt(", "√(").replace("pi", "π").replace("-", "−").replace("*", "·")
+    return text if text != answer else None
+
+
+def unicode_back(text: str) -> str:
+    """A Unicode spelling back in the ASCII sympy's parser reads (to check the respelling kept the answer)."""
+    for new, old in (("²", "^2"), ("³", "^3"), ("√(", "sqrt("), ("π", "pi"), ("−", "-"), ("·", "*")):
+        text = text.replace(new, old)
+    return re.sub(r"\ba(sin|cos|tan|sec|csc|cot|sinh|cosh|tanh)\b", r"arc\1", text).replace("exp(", "e^(")
 
 
 def main() -> None:
@@ -356,7 +386,8 @@ def main() -> None:
                     continue
                 order = len(wrt)
                 wrt_field = wrt if len(set(wrt)) > 1 else [wrt[0]]
-                typed = f"{left} = {form}" if left and exercise_index % 2 else form
+                typed = left if left.startswith("dy =") else f"{left} = {form}" if left and exercise_index % 2 \
+                    else form
                 row = {"function": function, "wrt": wrt_field, "answer": typed,
                        "truth": "correct" if correct else "incorrect", "official": True,
                        "mistake": None if correct else "misprint in the book", "dependent": dependent or None,
@@ -368,8 +399,19 @@ def main() -> None:
                 rows.append(row)
                 if latex_too and tex and "\\" in tex:
                     latex = tex.replace(r"\fpp", "f''").replace(r"\fp", "f'").replace(r"\ds", "")
-                    rows.append({**row, "answer": latex.strip(), "transcribed": "the book's LaTeX",
+                    latex = f"dy = {latex.strip()}" if left.startswith("dy =") else latex.strip()
+                    rows.append({**row, "answer": latex, "transcribed": "the book's LaTeX",
                                  "evidence": row["evidence"] + " (of its plain-text transcription)"})
+                respelled = respell(form, exercise_index)
+                if respelled and exercise_index % 3 == 1:
+                    try:
+                        same_answer = base.same(base.to_sympy(unicode_back(respelled), NAMES), official, names,
+                                                points)[0]
+                    except Exception:  # noqa: BLE001
+                        same_answer = False
+                    if same_answer:
+                        rows.append({**row, "answer": respelled, "transcribed": "respelled as students also type it",
+                                     "evidence": row["evidence"] + " (of its plain-text transcription)"})
                 if not correct:
                     continue
                 candidates = []

@@ -964,7 +964,7 @@ class _Comparer:
         except Exception:  # noqa: BLE001 - cuts not exact, or out of time: nothing more to look at
             return
         for region in found:
-            if zero_proofs.real_at(function, x, region.point) is False:
+            if not zero_proofs.defined_at(function, x, region.point):
                 continue
             self._compare_in_region(region, self.names[0], points)
         if self.region_difference is None:
