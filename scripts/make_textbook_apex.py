@@ -132,6 +132,7 @@ def plain(tex: str) -> str:
     s = s.replace(r"\fpp", "f''").replace(r"\fp", "f'").replace(r"\cdot", "*").replace("~", " ")
     s = s.replace(r"\pi", "pi ").replace(r"\theta", "θ ").replace(r"\lvert", "|").replace(r"\rvert", "|")
     text = re.sub(r"\s+", " ", _convert(s)).strip()
+    text = re.sub(r"\^\(\((\d+)\)\)", r"^(\1)", text)  # f^{(4)}(x): f^(4)(x)
     return re.sub(r"(θ|pi)\s+(?=[\^)+\-*/,=]|$)", r"\1", text)  # θ^4, pi/2: no space left by \theta
 
 
@@ -216,7 +217,7 @@ def lhs_kind(lhs: str, var: str) -> tuple[list[str], str] | None:
     if m := re.fullmatch(r"[A-Za-z](''*)(?:\((.*)\))?", lhs):
         primes = len(m[1])
         return ([var] * primes, "") if primes else None
-    if m := re.fullmatch(r"[A-Za-z]\^\((\d+)\)(?:\((.*)\))?", lhs):
+    if m := re.fullmatch(r"[A-Za-z]\^\(+(\d+)\)+(?:\((.*)\))?", lhs):  # f^(4)(x)
         return [var] * int(m[1]), ""
     if m := re.fullmatch(r"[A-Za-z]_\(?([xyz]+)\)?", lhs) or re.fullmatch(r"[A-Za-z]_([xyz])", lhs):
         return list(m[1]), ""

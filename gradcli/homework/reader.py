@@ -130,6 +130,8 @@ def read_homework(text: str, variables=(), limits: Limits | None = None, allow_e
 _LHS = re.compile(
     r"""\s*(?:
         (?P<prime>[^\W\d_]\w*\s*(?:'+|′+|″)\s*(?:\(\s*[^\W\d_]\w*\s*\))?)           # y', f'(x), r'(θ)
+      | (?P<nth>[^\W\d_]\w*\s*\^\s*[({]\s*\(?\s*(?P<n>\d+)\s*\)?\s*[)}]
+                 \s*(?:\(\s*[^\W\d_]\w*\s*\))?)                                    # f^(4)(x), y^{(4)}
       | (?P<leibniz>(?:d|∂)\s*(?:\^?\d|[²³])?\s*(?:[A-Za-z]\w*)?\s*/\s*
                    (?:(?:d|∂)\s*(?P<first>[A-Za-zα-ω])\s*(?:\^?\d|[²³])?\s*)+)           # dy/dx, ∂²f/∂x∂y, dy/dθ
       | (?P<sub>[A-Za-z]_\{?(?P<subvars>[A-Za-zα-ω]+)\}?(?:\s*\([^=()]*\))?)            # f_y, f_xy, z_{xx}
@@ -236,6 +238,8 @@ def split_answer(text: str) -> Answer:
         wrt = tuple(match.group("subvars"))
         return Answer(rhs, partial=wrt[0] if len(wrt) == 1 else None, written=text, wrt=wrt, order=len(wrt),
                       lhs=lhs)
+    if match.group("nth"):
+        return Answer(rhs, written=text, order=int(match.group("n")), lhs=lhs)
     if match.group("prime"):
         primes = match.group("prime")
         order = primes.count("'") + primes.count("′") + 2 * primes.count("″")
