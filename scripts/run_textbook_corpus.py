@@ -3,6 +3,7 @@ corpus's truths, the "not proven" and the wrong verdicts listed, and each check'
 
     python scripts/run_textbook_corpus.py            # through the API (check_derivative), in this process
     python scripts/run_textbook_corpus.py --cli      # through the `gradcli check` command line, one process each
+    python scripts/run_textbook_corpus.py --corpus apex   # tests/corpus/textbook_apex.jsonl (APEX Calculus)
 """
 
 from __future__ import annotations
@@ -47,7 +48,11 @@ def by_cli(row: dict) -> str:
 
 
 def main() -> None:
-    rows = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines() if line.strip()]
+    corpus = CORPUS
+    if "--corpus" in sys.argv:
+        name = sys.argv[sys.argv.index("--corpus") + 1]
+        corpus = CORPUS.with_name(f"textbook_{name}.jsonl") if "/" not in name else Path(name)
+    rows = [json.loads(line) for line in corpus.read_text(encoding="utf-8").splitlines() if line.strip()]
     run = by_cli if "--cli" in sys.argv else by_api
     verdicts, seconds = [], []
     for row in rows:
@@ -56,7 +61,8 @@ def main() -> None:
         seconds.append((time.process_time() if run is by_api else time.perf_counter()) - start)
     correct = [(r, v) for r, v in zip(rows, verdicts, strict=True) if r["truth"] == "correct"]
     wrong = [(r, v) for r, v in zip(rows, verdicts, strict=True) if r["truth"] == "incorrect"]
-    print(f"{len({r['source']['id'] for r in rows})} exercises, {len(rows)} checks "
+    exercises = {(r["source"]["section"], r["source"].get("id") or r["source"]["exercise"]) for r in rows}
+    print(f"{len(exercises)} exercises, {len(rows)} checks "
           f"({sum(r['official'] for r in rows)} official answers, "
           f"{sum(r['mistake'] == 'misprint in the book' for r in rows)} of them misprints)")
     print(f"correct answers ({len(correct)}): {dict(Counter(v for _, v in correct))}")

@@ -964,7 +964,7 @@ class _Comparer:
         except Exception:  # noqa: BLE001 - cuts not exact, or out of time: nothing more to look at
             return
         for region in found:
-            if zero_proofs.real_at(function, x, region.point) is False:
+            if not zero_proofs.defined_at(function, x, region.point):
                 continue
             self._compare_in_region(region, self.names[0], points)
         if self.region_difference is None:
@@ -1032,6 +1032,7 @@ class _Comparer:
         function = _real_sympy(self.tree, symbols.all())
 
         def proof() -> bool:
+            checked = 0  # cases where the function is real: none at all is no proof (√x + √−x: only x = 0)
             for signs in cases:
                 unfolded = {}
                 for kink, sign in zip(kinks, signs[len(variables):]):
@@ -1052,7 +1053,8 @@ class _Comparer:
                         if branch and case.is_real is False:
                             continue  # a branch of the curve not real in this case
                         return False
-            return True
+                    checked += 1
+            return checked > 0
 
         try:
             return sympy_forms.cpu_bounded(budget, proof)
@@ -1243,6 +1245,11 @@ class _Comparer:
         from gradcli.verify import symbolic, sympy_forms
 
         why = f"only {found} points of the domain found"
+        if self._nowhere_defined(symbols):
+            result.verdict, result.decided_by = "undecided", "sympy"
+            result.reason = (f"the function is not real on any interval of {self.names[0]} (every part of the "
+                             f"line, checked exactly): it has no derivative to compare with")
+            return
         _symbolic_derivative(result, self.f, symbols, self.implicit, timeout, self.report)
         if result.derivative is None:
             result.verdict, result.reason = "undecided", why + " and sympy has no formula"
@@ -1273,6 +1280,22 @@ class _Comparer:
             return
         else:
             result.verdict, result.reason = "undecided", why + "; sympy could not simplify the difference to 0"
+
+    def _nowhere_defined(self, symbols) -> bool:
+        """One variable, no point of the domain found: whether the line, cut exactly (verify/zero_proofs.py),
+        has no region where the function is real (ln x + ln(−x), √x + √(−x)); a domain of isolated points has
+        no derivative.  False when it cannot tell."""
+        if self.implicit or len(self.names) != 1:
+            return False
+        from gradcli.verify import sympy_forms, zero_proofs
+
+        x = symbols[self.names[0]]
+        try:
+            function = _real_sympy(self.tree, symbols.all())
+            found = sympy_forms.cpu_bounded(min(PROOF_SECONDS, 1.0), zero_proofs.regions, [function], x)
+            return not any(zero_proofs.defined_at(function, x, region.point) for region in found)
+        except Exception:  # noqa: BLE001 - cuts not exact, or out of time: cannot tell
+            return False
 
     def _by_regions(self, result: PartialCheck, difference, symbols, timeout: float, why: str) -> bool:
         """Where the numbers had no point to compare (the derivative is 0 at every sampled point, as the

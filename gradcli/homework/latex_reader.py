@@ -76,6 +76,10 @@ def _convert(text: str, i: int, source: str, stop: str | None) -> tuple[str, int
         c = text[i]
         if c == "}" and stop == "}" and depth == 0:
             return "".join(out), i + 1
+        if c == "{" and not "".join(out).rstrip().endswith(("^", "_")):
+            body, i = _convert(text, i + 1, source, stop="}")  # a bare group only groups: 3^x{x^2}2x
+            out.append(f"({body})" if body.strip() else "")
+            continue
         if c == "{":
             depth += 1
         elif c == "}":

@@ -130,6 +130,8 @@ def read_homework(text: str, variables=(), limits: Limits | None = None, allow_e
 _LHS = re.compile(
     r"""\s*(?:
         (?P<prime>[^\W\d_]\w*\s*(?:'+|′+|″)\s*(?:\(\s*[^\W\d_]\w*\s*\))?)           # y', f'(x), r'(θ)
+      | (?P<nth>[^\W\d_]\w*\s*\^\s*[({]\s*\(?\s*(?P<n>\d+)\s*\)?\s*[)}]
+                 \s*(?:\(\s*[^\W\d_]\w*\s*\))?)                                    # f^(4)(x), y^{(4)}
       | (?P<leibniz>(?:d|∂)\s*(?:\^?\d|[²³])?\s*(?:[A-Za-z]\w*)?\s*/\s*
                    (?:(?:d|∂)\s*(?P<first>[A-Za-zα-ω])\s*(?:\^?\d|[²³])?\s*)+)           # dy/dx, ∂²f/∂x∂y, dy/dθ
       | (?P<sub>[A-Za-z]_\{?(?P<subvars>[A-Za-zα-ω]+)\}?(?:\s*\([^=()]*\))?)            # f_y, f_xy, z_{xx}
@@ -166,6 +168,21 @@ _PARENTHESIZED_LEIBNIZ = re.compile(  # (dy)/(dx) = ..., (∂z)/(∂y) = ..., (d
     r"\s*\(\s*(?P<top>[d∂][^()=/]*?)\s*\)\s*/\s*\(\s*(?P<bottom>[d∂][^()=/]*?)\s*\)\s*(?==(?!=))")
 
 
+_DIFFERENTIAL = re.compile(  # dy = (2x + 3) dx, dy = -16/x^5 dx: a differential, as books print f'(x) dx
+    r"\s*d(?P<dep>[A-Za-zα-ω])\s*=(?!=)(?P<rhs>.*?\S)\s*(?:\*|·|⋅)?\s*d(?P<var>[A-Za-zα-ω])\s*", re.S)
+
+
+def _top_level_sum(text: str) -> bool:
+    """Whether `text` is a sum or difference outside any parentheses (2x + 3, not (2x + 3) or -3x·2)."""
+    depth, previous = 0, ""
+    for ch in text:
+        depth += (ch in "([{") - (ch in ")]}")
+        if depth == 0 and ch in "+-−" and previous.strip() and previous.strip()[-1] not in "^*/·(e":
+            return True
+        previous += ch
+    return False
+
+
 def split_answer(text: str) -> Answer:
     """An answer's right-hand side, and what its left-hand side says (see `Answer`)."""
     text = latex_reader.to_homework(text)
@@ -192,6 +209,16 @@ def split_answer(text: str) -> Answer:
             operand = operand[1:-1]
         return Answer(operator.group("rhs"), written=text, wrt=(operator.group("var"),) * order, order=order,
                       lhs=text[:operator.start("rhs") - 1].strip(), operand=operand)
+    differential = _DIFFERENTIAL.fullmatch(text)
+    if differential is not None:
+        rhs, lhs = differential.group("rhs"), f"d{differential.group('dep')}"
+        if _top_level_sum(rhs):  # dy = 2x + 3 dx: is it (2x + 3) dx or 2x + 3·dx?
+            raise ParseError(f"{lhs} = ... d{differential.group('var')}: the d{differential.group('var')} "
+                             f"multiplies only the last term of a sum", source=text,
+                             span=(differential.start("var") - 1, differential.end("var")),
+                             hint=f"put the derivative in parentheses: {lhs} = ({rhs.strip()}) "
+                                  f"d{differential.group('var')}")
+        return Answer(rhs, written=text, wrt=(differential.group("var"),), order=1, lhs=lhs)
     match = _LHS.fullmatch(text)
     if match is None:
         return Answer(text, written=text)
@@ -211,6 +238,8 @@ def split_answer(text: str) -> Answer:
         wrt = tuple(match.group("subvars"))
         return Answer(rhs, partial=wrt[0] if len(wrt) == 1 else None, written=text, wrt=wrt, order=len(wrt),
                       lhs=lhs)
+    if match.group("nth"):
+        return Answer(rhs, written=text, order=int(match.group("n")), lhs=lhs)
     if match.group("prime"):
         primes = match.group("prime")
         order = primes.count("'") + primes.count("′") + 2 * primes.count("″")

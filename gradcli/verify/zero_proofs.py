@@ -228,6 +228,14 @@ def real_at(expr, x, value) -> bool | None:
     return None
 
 
+def defined_at(function, x, value) -> bool:
+    """Whether `function` is defined at x = value as a real function: every step of it is real there, not
+    only the whole (√x + 1/√x is i − i = 0 at x = −1, a number sympy calls real, where nothing is defined).
+    A step sympy cannot tell about counts as defined."""
+    steps = [node for node in sp.preorder_traversal(function) if node.has(x) and not node.is_Symbol]
+    return all(real_at(step, x, value) is not False for step in steps)
+
+
 def unfold_kinks(expr, x, value):
     """`expr` with |u|, sign(u), H(u), δ(u) replaced by their values on the region holding x = value."""
     replaced = {}
@@ -317,7 +325,7 @@ def zero_on_domain(difference, function, x, also=()) -> RegionProof:
     t = sp.Symbol("t", positive=True)
     inside = []
     for region in found:
-        if real_at(function, x, region.point) is False:
+        if not defined_at(function, x, region.point):
             continue  # the function is not real anywhere on the region: no derivative there
         inside.append(region)
     result = RegionProof(True, inside)
@@ -337,5 +345,5 @@ def zero_on_domain(difference, function, x, also=()) -> RegionProof:
     return result
 
 
-__all__ = ["Region", "RegionProof", "Unsupported", "cuts", "dyadic_inside", "real_at", "regions",
+__all__ = ["Region", "RegionProof", "Unsupported", "cuts", "defined_at", "dyadic_inside", "real_at", "regions",
            "unfold_kinks", "zero_on_domain"]

@@ -101,3 +101,55 @@ def test_a_parenthesized_left_side_that_contradicts_itself_points_at_it():
     assert out.exit_code == 2
     assert "(d^2y)/(dx): the top says a derivative of order 2, the bottom of order 1" in out.stderr
     assert "  (d^2y)/(dx) = 6x\n  ^^^^^^^^^^^\n" in out.stderr
+
+
+@pytest.mark.parametrize("function, answer, exit_code", [
+    # a differential as the books print it (APEX §4.4, OpenStax §4.2): dy = f'(x) dx; derivatives by hand
+    ("y = x^2 + 3x - 5", "dy = (2x+3)dx", 0),
+    ("y = x^2 + 3x - 5", "dy = (2x + 3) · dx", 0),
+    ("y = x^2 + 3x - 5", "dy = (2x - 3) dx", 1),
+    ("y = 4/x^4", "dy = -16/x^5 dx", 0),  # (4x⁻⁴)' = −16x⁻⁵
+    ("y = 4/x^4", "dy = 16/x^5 dx", 1),
+    ("y = 4/x^4", r"dy = \frac{-16}{x^5}dx", 0),
+    ("y = 3^x ln x", r"dy = ((\ln 3)3^x\ln x + \frac{3^x}{x})dx", 0),  # product rule, (3^x)' = ln 3·3^x
+    ("x^2 + y^2 = 1", "dy = -x/y dx", 0),  # 2x + 2y y' = 0
+    ("x^2 + y^2 = 1", "dy = x/y dx", 1),
+])
+def test_a_differential_answer_is_its_derivative_times_dx(function, answer, exit_code):
+    out = runner.invoke(app, ["check", function, "--expect", answer])
+    assert out.exit_code == exit_code, out.output
+    assert ("✓ correct" if exit_code == 0 else "✗ incorrect") in out.stdout
+
+
+def test_a_differential_whose_dx_multiplies_only_the_last_term_is_refused():
+    out = runner.invoke(app, ["check", "x^2 + 3x", "--expect", "dy = 2x + 3 dx"])
+    assert out.exit_code == 2
+    assert "the dx multiplies only the last term of a sum" in out.stderr
+    assert "dy = (2x + 3) dx" in out.stderr  # the hint
+
+
+def test_a_differential_by_another_variable_is_refused():
+    out = runner.invoke(app, ["check", "x^2 + 3x", "--expect", "dy = (2x + 3) dt"])
+    assert out.exit_code == 2 and "derivative by t" in out.stderr
+
+
+@pytest.mark.parametrize("function, answer, exit_code", [
+    # f^(n)(x): the book's notation for a derivative of order 4 and more (APEX §2.3-2.4); by hand:
+    # (2cos x)'''' = 2cos x, (x sin x)'''' = x sin x − 4cos x, (x⁶)'''' = 360x², a degree-5 polynomial's 8th = 0
+    ("g(x) = 2 cos x", "g^(4)(x) = 2 cos x", 0),
+    ("g(x) = 2 cos x", "g^(4)(x) = -2 cos x", 1),
+    ("x sin x", r"f^{(4)}(x) = -4\cos x + x\sin x", 0),
+    ("x sin x", "f^(4)(x) = -4 cos x - x sin x", 1),
+    ("(x^3-5x+2)(x^2+x-7)", "f^(8) = 0", 0),
+    ("x^6", "y^(4) = 360x^2", 0),
+    ("x^6", "y^(3) = 360x^2", 1),  # (x⁶)''' = 120x³
+])
+def test_the_nth_derivative_written_f_of_n(function, answer, exit_code):
+    out = runner.invoke(app, ["check", function, "--expect", answer])
+    assert out.exit_code == exit_code, out.output
+    assert ("✓ correct" if exit_code == 0 else "✗ incorrect") in out.stdout
+
+
+def test_f_of_n_that_contradicts_the_order_asked_points_at_it():
+    out = runner.invoke(app, ["check", "x^6", "--order", "3", "--expect", "y^(4) = 360x^2"])
+    assert out.exit_code == 2 and "the answer says y^(4)" in out.stderr

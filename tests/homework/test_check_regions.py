@@ -181,3 +181,16 @@ def test_where_no_point_could_be_compared_a_cancelled_undefined_part_is_found_to
     result = result_of("atan(x) + atan(1/x)", "ln(x^2 - 1/1000000) - ln(x^2 - 1/1000000)")
     assert result.verdict == "incorrect" and abs(result.counterexample["point"]["x"]) < 1e-3, result.reason
     assert result_of("atan(x) + atan(1/x)", "0").verdict == "correct"
+
+
+def test_a_region_where_the_function_is_real_only_by_cancellation_is_not_its_domain():
+    # √x + 1/√x at x = −1 is i + 1/i = i − i = 0: real as a number, undefined as a real function, so x < 0 is
+    # no part of the domain and the answer with √(x³) (= x^(3/2) for x > 0) is proven there:
+    # (x^(1/2) + x^(-1/2))' = 1/(2√x) − 1/(2x^(3/2))
+    result = result_of("f(x) = sqrt(x) + 1/(sqrt(x))", "1/(2sqrt(x))-1/(2sqrt(x^3))")
+    assert result.verdict == "correct" and result.proven is True, result.reason
+    assert not zero_proofs.defined_at(sp.sqrt(x) + 1 / sp.sqrt(x), x, -1)
+    assert zero_proofs.defined_at(sp.sqrt(x) + 1 / sp.sqrt(x), x, 1)
+    assert zero_proofs.defined_at(sp.Abs(x) + sp.log(x ** 2), x, -1)
+    # a near miss stays rejected: 1/(2√x) + 1/(2√(x³)) has the wrong sign on the second term
+    assert result_of("f(x) = sqrt(x) + 1/(sqrt(x))", "1/(2sqrt(x))+1/(2sqrt(x^3))").verdict == "incorrect"

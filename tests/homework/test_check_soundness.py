@@ -365,3 +365,31 @@ def test_the_left_side_of_an_answer_says_which_derivative_it_is(function, answer
 def test_a_left_side_that_contradicts_the_options_is_an_error(function, answer, options, message):
     with pytest.raises(GradcliError, match=re.escape(message)):
         check_derivative(function, [answer], **options)
+
+
+@pytest.mark.parametrize("function, answer", [
+    # √x is real for x ≥ 0, √(−x) for x ≤ 0: the sum is real at x = 0 alone, where nothing has a derivative;
+    # sign cases that all leave the domain prove nothing (both answers were "✓ correct")
+    ("sqrt(x)+sqrt(-x)", "1"),
+    ("sqrt(x)+sqrt(-x)", "0"),
+    # ln x needs x > 0, ln(−x) needs x < 0: no real point at all; sympy's complex identity (2/x) is no verdict
+    ("ln(x)+ln(-x)", "2/x"),
+    ("ln(x)+ln(-x)", "5/x"),
+    ("sqrt(x-1)+sqrt(-x)", "7"),  # x ≥ 1 and x ≤ 0
+])
+def test_a_function_real_on_no_interval_is_never_called_right_or_wrong(function, answer):
+    (result,) = check_derivative(function, [answer]).results
+    assert result.verdict == "undecided", result.reason
+    assert "not real on any interval" in result.reason
+    out = runner.invoke(app, ["check", function, "--expect", answer])
+    assert out.exit_code == 2
+
+
+@pytest.mark.parametrize("function, answer, verdict", [
+    # still decided where floats find no point but the domain is the whole line (values beyond floats)
+    ("e^(800) sin(x)", "e^800 cos(x)", "correct"),
+    ("e^(800) sin(x)", "e^800 cos(x) + 1", "incorrect"),
+])
+def test_a_function_beyond_floats_is_still_decided(function, answer, verdict):
+    (result,) = check_derivative(function, [answer]).results
+    assert result.verdict == verdict, result.reason

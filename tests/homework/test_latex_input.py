@@ -117,3 +117,17 @@ def test_words_in_text_are_an_error_not_a_product_of_letters():
 def test_the_derivative_operator_in_the_function_is_an_error(function):
     with pytest.raises(ParseError, match="is the derivative, not part of the function"):
         check_derivative(function, ["2x"], wrt="x" if "x" in function else "t")
+
+
+@pytest.mark.parametrize("answer, exit_code", [
+    # a bare brace group in LaTeX only groups (APEX's source prints 3^x{x^2}2x): (3^(x²))' = ln 3·3^(x²)·2x
+    (r"\ln 3\cdot 3^{x^2}{2x}", 0),
+    (r"{\ln 3}\cdot {3^{x^2}} 2x", 0),
+    (r"\ln 3\cdot 3^{x^2}{x}", 1),
+    (r"{}\ln 3\cdot 3^{x^2}\cdot 2x", 0),  # an empty group is nothing
+])
+def test_a_bare_brace_group_groups(answer, exit_code):
+    from gradcli.homework.check import check_derivative
+
+    (result,) = check_derivative("3^(x^2)", [answer]).results
+    assert result.verdict == ("correct" if exit_code == 0 else "incorrect"), result.reason
