@@ -876,7 +876,7 @@ def _loss(class_name: str, op: str, params: tuple = (), defaults: tuple = ()):
             if key not in values:
                 raise TorchTypeError(f"{class_name}.__init__() got an unexpected keyword argument '{key}'")
             values[key] = value
-        if values.get("reduction", "mean") not in ("none", "mean", "sum"):
+        if values.get("reduction", "mean") not in ("none", "mean", "sum", *(("batchmean",) if op == "kl_div" else ())):
             raise TorchValueError(f"{values['reduction']} is not a valid value for reduction")
         for key, value in values.items():
             if key in ("weight", "pos_weight"):
@@ -884,8 +884,8 @@ def _loss(class_name: str, op: str, params: tuple = (), defaults: tuple = ()):
             else:
                 setattr(self, key, value)
 
-    def forward(self, input, target):
-        return registry_op(op)(input, target, **{key: getattr(self, key) for key in params})
+    def forward(self, *inputs):  # (input, target), or three tensors for the losses of pairs and triplets
+        return registry_op(op)(*inputs, **{key: getattr(self, key) for key in params})
 
     return type(class_name, (Module,), {"__init__": __init__, "forward": forward, "__module__": __name__,
                                         "__qualname__": class_name})
@@ -901,13 +901,28 @@ NLLLoss = _loss("NLLLoss", "nll_loss", ("weight", "ignore_index", "reduction"), 
 BCELoss = _loss("BCELoss", "binary_cross_entropy", ("weight", "reduction"), (None, "mean"))
 BCEWithLogitsLoss = _loss("BCEWithLogitsLoss", "binary_cross_entropy_with_logits",
                           ("weight", "reduction", "pos_weight"), (None, "mean", None))
+# the settings in the order torch's constructors take them positionally (size_average and reduce aside)
+KLDivLoss = _loss("KLDivLoss", "kl_div", ("reduction", "log_target"), ("mean", False))
+SoftMarginLoss = _loss("SoftMarginLoss", "soft_margin_loss", ("reduction",), ("mean",))
+HingeEmbeddingLoss = _loss("HingeEmbeddingLoss", "hinge_embedding_loss", ("margin", "reduction"), (1.0, "mean"))
+PoissonNLLLoss = _loss("PoissonNLLLoss", "poisson_nll_loss", ("log_input", "full", "eps", "reduction"),
+                       (True, False, 1e-8, "mean"))
+GaussianNLLLoss = _loss("GaussianNLLLoss", "gaussian_nll_loss", ("full", "eps", "reduction"), (False, 1e-6, "mean"))
+CosineEmbeddingLoss = _loss("CosineEmbeddingLoss", "cosine_embedding_loss", ("margin", "reduction"), (0.0, "mean"))
+MarginRankingLoss = _loss("MarginRankingLoss", "margin_ranking_loss", ("margin", "reduction"), (0.0, "mean"))
+TripletMarginLoss = _loss("TripletMarginLoss", "triplet_margin_loss", ("margin", "p", "eps", "swap", "reduction"),
+                          (1.0, 2.0, 1e-6, False, "mean"))
+MultiMarginLoss = _loss("MultiMarginLoss", "multi_margin_loss", ("p", "margin", "weight", "reduction"),
+                        (1, 1.0, None, "mean"))
+OTHER_LOSSES = (KLDivLoss, SoftMarginLoss, HingeEmbeddingLoss, PoissonNLLLoss, GaussianNLLLoss, CosineEmbeddingLoss,
+                MarginRankingLoss, TripletMarginLoss, MultiMarginLoss)
 
 
 # The torch.nn members a program reaches, by name (torch.nn.functional is added by the caller).
 MODULE_CLASSES = {cls.__name__: cls for cls in (
     Module, Sequential, ModuleList, Linear, Identity, Flatten, Unflatten, ReLU, Tanh, Sigmoid, SiLU, GELU, ELU,
     LeakyReLU, Softplus, Softmax, LogSoftmax, Dropout, MSELoss, L1Loss, SmoothL1Loss, HuberLoss, CrossEntropyLoss,
-    NLLLoss, BCELoss, BCEWithLogitsLoss)}
+    NLLLoss, BCELoss, BCEWithLogitsLoss, *OTHER_LOSSES)}
 # the file of torch.nn.modules each class lives in: its printed class name is torch.nn.modules.<file>.<name>
 TORCH_MODULE_FILES = {
     "Sequential": "container", "ModuleList": "container", "Linear": "linear", "Identity": "linear",
@@ -915,7 +930,7 @@ TORCH_MODULE_FILES = {
     **{name: "activation" for name in ("ReLU", "Tanh", "Sigmoid", "SiLU", "GELU", "ELU", "LeakyReLU", "Softplus",
                                        "Softmax", "LogSoftmax")},
     **{name: "loss" for name in ("MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss", "CrossEntropyLoss", "NLLLoss",
-                                 "BCELoss", "BCEWithLogitsLoss")},
+                                 "BCELoss", "BCEWithLogitsLoss", *(cls.__name__ for cls in OTHER_LOSSES))},
 }
 INIT_FUNCTIONS = {fn.__name__: fn for fn in (
     kaiming_uniform_, uniform_, normal_, constant_, zeros_, ones_, xavier_uniform_, xavier_normal_,

@@ -8,6 +8,7 @@ so an op added to the engine is available to programs at once.
 from __future__ import annotations
 
 import builtins
+import functools
 import math
 from functools import cache
 
@@ -99,6 +100,13 @@ MODULE_SETTINGS = {
     "NLLLoss": frozenset({"reduction", "ignore_index", "weight"}),
     "BCELoss": frozenset({"reduction", "weight"}),
     "BCEWithLogitsLoss": frozenset({"reduction", "weight", "pos_weight"}),
+    "KLDivLoss": frozenset({"reduction", "log_target"}), "SoftMarginLoss": frozenset({"reduction"}),
+    "HingeEmbeddingLoss": frozenset({"reduction", "margin"}),
+    "PoissonNLLLoss": frozenset({"reduction", "log_input", "full", "eps"}),
+    "GaussianNLLLoss": frozenset({"reduction", "full", "eps"}),
+    "CosineEmbeddingLoss": frozenset({"reduction", "margin"}), "MarginRankingLoss": frozenset({"reduction", "margin"}),
+    "TripletMarginLoss": frozenset({"reduction", "margin", "p", "eps", "swap"}),
+    "MultiMarginLoss": frozenset({"reduction", "p", "margin", "weight"}),
     **nn_layers.LAYER_SETTINGS,
 }
 
@@ -231,7 +239,8 @@ def modules() -> dict[str, Module]:
     torch = Module("torch", members)
     math_module = Module("math", {name: getattr(math, name) for name in MATH_NAMES})
     random_module = Module("random", dict.fromkeys(interop.RANDOM_METHODS, PER_RUN))
-    functools_module = Module("functools", {"wraps": interop.wraps, "reduce": interop.reduce})
+    functools_module = Module("functools", {"wraps": interop.wraps, "reduce": interop.reduce,
+                                            "partial": functools.partial})
     np_random = Module("numpy.random", dict.fromkeys([*numpy_api.LEGACY_RANDOM, "seed", "default_rng",
                                                       "RandomState", "ranf", "sample"], PER_RUN))
     np_linalg = Module("numpy.linalg", numpy_api.wrap(numpy_api.LINALG, np.linalg, "linalg."))

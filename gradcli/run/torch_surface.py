@@ -740,7 +740,79 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
     return batched
 
 
-FUNC = {"grad": func_grad, "jacrev": jacrev, "jacfwd": jacfwd, "hessian": func_hessian, "vmap": vmap}
+def _primal_tensors(primals, api: str) -> None:
+    for k, p in enumerate(primals):
+        if not isinstance(p, Tensor):
+            raise TorchRuntimeError(f"{api}: Expected all primals to be Tensors, got {_type_name(p)} at position {k}")
+
+
+def func_vjp(func, *primals, has_aux=False):
+    """torch.func.vjp: (func(*primals), vjp_fn), vjp_fn(cotangents) the tuple of vector-Jacobian products, one per
+    primal (reverse mode, the graph kept so that vjp_fn may be called again, as under vmap)."""
+    _primal_tensors(primals, "vjp(f, *primals)")
+    nested = _nested(primals)
+    with enable_grad():
+        diff = _differentiable_args(primals, range(len(primals)))
+        out = func(*diff)
+        aux = None
+        if has_aux:
+            out, aux = out
+    outs = tuple(out) if isinstance(out, (tuple, list)) else (out,)
+
+    def vjp_fn(cotangents):
+        cts = tuple(cotangents) if isinstance(cotangents, (tuple, list)) else (cotangents,)
+        if len(cts) != len(outs):
+            raise TorchRuntimeError(f"Expected pytree structure of cotangents to be the same as pytree structure of "
+                                    f"outputs to the function: {len(cts)} cotangents for {len(outs)} outputs")
+        with enable_grad():
+            grads = engine.grad(list(outs), diff, grad_outputs=list(cts), retain_graph=True,
+                                create_graph=True, allow_unused=True)
+        grads = tuple(creation.zeros_like(d) if g is None else g for g, d in zip(grads, diff))
+        return grads if nested or _nested(cts) else tuple(g.detach() for g in grads)
+
+    output = out if nested else _detached(out)
+    return (output, vjp_fn, aux if nested else _detached(aux)) if has_aux else (output, vjp_fn)
+
+
+def func_jvp(func, primals, tangents, *, strict=False, has_aux=False):
+    """torch.func.jvp: (func(*primals), the Jacobian of func at primals times tangents), computed in reverse mode
+    by the double-vjp trick (the vjp's cotangent u is a variable, and the vjp is linear in it)."""
+    for name, value in (("primals", primals), ("tangents", tangents)):
+        if not isinstance(value, tuple):
+            raise TorchRuntimeError(f"jvp(f, primals, tangents): Expected {name} to be a tuple. E.g. it should be "
+                                    "valid to call f(*primals).")
+    if len(primals) != len(tangents):
+        raise TorchRuntimeError("jvp(f, primals, tangents): Expected primals and tangents to have the same python "
+                                f"structure. For example, if primals is a tuple of 3 tensors, tangents also must "
+                                f"be. Got primals with structure {len(primals)} and tangents with structure "
+                                f"{len(tangents)}")
+    _primal_tensors(primals, "jvp(f, primals, tangents)")
+    for p, t in zip(primals, tangents):
+        if not isinstance(t, Tensor) or tuple(t.shape) != tuple(p.shape):
+            raise TorchRuntimeError("jvp(f, primals, tangents): Expected primals and tangents to have the same "
+                                    "shape")
+    nested = _nested(primals) or _nested(tangents)
+    with enable_grad():
+        diff = _differentiable_args(primals, range(len(primals)))
+        out = func(*diff)
+        aux = None
+        if has_aux:
+            out, aux = out
+        outs = tuple(out) if isinstance(out, (tuple, list)) else (out,)
+        us = [creation.zeros_like(o).requires_grad_(True) for o in outs]
+        gs = engine.grad(list(outs), diff, grad_outputs=us, create_graph=True, allow_unused=True)
+        pairs = [(g, t) for g, t in zip(gs, tangents) if g is not None and g.requires_grad]
+        jvps = (engine.grad([g for g, _ in pairs], us, grad_outputs=[t for _, t in pairs], create_graph=True,
+                            allow_unused=True) if pairs else [None] * len(us))
+        jvps = tuple(creation.zeros_like(o) if j is None else j for j, o in zip(jvps, outs))
+    if not nested:
+        out, jvps = _detached(out), tuple(j.detach() for j in jvps)
+    result = (out, jvps if isinstance(out, (tuple, list)) else jvps[0])
+    return (*result, aux if nested else _detached(aux)) if has_aux else result
+
+
+FUNC = {"grad": func_grad, "jacrev": jacrev, "jacfwd": jacfwd, "hessian": func_hessian, "vmap": vmap,
+        "vjp": func_vjp, "jvp": func_jvp}
 
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
