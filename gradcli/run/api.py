@@ -168,6 +168,20 @@ LAZY_AWARE = (len, reversed, enumerate, zip, isinstance, classes.is_instance, st
               filter, id, callable)
 
 
+# torch/functional.py's __all__ (PyTorch 2.13)
+TORCH_FUNCTIONAL = """
+atleast_1d atleast_2d atleast_3d align_tensors broadcast_shapes broadcast_tensors cartesian_prod block_diag cdist
+chain_matmul einsum istft lu norm meshgrid pca_lowrank split stft svd_lowrank tensordot unique unique_consecutive
+unravel_index
+""".split()
+
+
+def absent_in_torch(module: str, name: str) -> bool:
+    """Whether `module.name` does not exist under torch either: reaching it is torch's AttributeError when the line
+    runs, not a refusal (modelsyt's `import torch.functional as F` and then `F.relu` in a method never called)."""
+    return module == "torch.functional" and name not in TORCH_FUNCTIONAL
+
+
 def python_builtins() -> dict:
     return {name: getattr(builtins, name) for name in PYTHON_BUILTINS + EXCEPTIONS}
 
@@ -219,6 +233,7 @@ def modules() -> dict[str, Module]:
     members["normal"] = torch_surface.with_out(distributions.normal, "normal")
     members["distributions"] = torch_distributions
     members.update({"func": torch_func, "vmap": torch_surface.vmap, "allclose": torch_surface.allclose,
+                    "unique": torch_surface.unique,
                     "isclose": torch_surface.isclose})
     members.update(torch_surface.LEGACY_CONSTRUCTORS)
     members.update({name: dtypes.by_name(name) for name in (
@@ -236,6 +251,9 @@ def modules() -> dict[str, Module]:
     members.update({"tensor": interop.tensor, "from_numpy": interop.from_numpy, "as_tensor": interop.as_tensor,
                     "inference_mode": interop.inference_mode, "compile": interop.compile,
                     "is_inference_mode_enabled": interop.is_inference_mode_enabled})
+    # torch.functional: the functions torch defines there and re-exports as torch.X (tutorials import it as F)
+    torch_functional = Module("torch.functional", {n: members[n] for n in TORCH_FUNCTIONAL if n in members})
+    members["functional"] = torch_functional
     torch = Module("torch", members)
     math_module = Module("math", {name: getattr(math, name) for name in MATH_NAMES})
     random_module = Module("random", dict.fromkeys(interop.RANDOM_METHODS, PER_RUN))
@@ -246,7 +264,8 @@ def modules() -> dict[str, Module]:
     np_linalg = Module("numpy.linalg", numpy_api.wrap(numpy_api.LINALG, np.linalg, "linalg."))
     numpy = Module("numpy", {**numpy_api.static_members(), "random": np_random, "linalg": np_linalg,
                              "ndarray": TypeRef(np.ndarray)})  # for isinstance; never called (it allocates raw)
-    return {m.name: m for m in (torch, nn, functional, init, autograd, autograd_functional, profiler, graph,
+    return {m.name: m for m in (torch, torch_functional, nn, functional, init, autograd, autograd_functional,
+                                profiler, graph,
                                 torch_optim,
                                 torch_distributions, torch_func, linalg, math_module, random_module,
                                 functools_module, numpy, np_random, np_linalg)}

@@ -815,6 +815,30 @@ FUNC = {"grad": func_grad, "jacrev": jacrev, "jacfwd": jacfwd, "hessian": func_h
         "vjp": func_vjp, "jvp": func_jvp}
 
 
+def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):  # noqa: A002 - torch's names
+    """torch.unique on a CPU: the distinct values in ascending order (np.unique), with the inverse indices and
+    counts as int64 tensors; of a tensor without history (torch's result would carry Unique2Backward0)."""
+    from gradcli.run.numpy_api import NumpyRefused
+    if not isinstance(input, Tensor):
+        raise TorchTypeError(f"unique(): argument 'input' (position 1) must be Tensor, not {_type_name(input)}")
+    if input.requires_grad:
+        raise NumpyRefused("torch.unique of a tensor that requires grad (gradcli does not record Unique2Backward0; "
+                           "call it on x.detach())")
+    if not sorted:
+        raise NumpyRefused("torch.unique(..., sorted=False) (its order is an implementation detail of torch's "
+                           "hash table; use sorted=True)")
+    array = input.array
+    if dim is not None:
+        dim = dim % max(array.ndim, 1)
+    values, inverse, counts = np.unique(array, return_inverse=True, return_counts=True, axis=dim)
+    out = [Tensor(values.astype(array.dtype, copy=False))]
+    if return_inverse:
+        out.append(Tensor(inverse.reshape(array.shape if dim is None else (array.shape[dim],)).astype(np.int64)))
+    if return_counts:
+        out.append(Tensor(counts.astype(np.int64)))
+    return out[0] if len(out) == 1 else tuple(out)
+
+
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     """torch.isclose: |input - other| <= atol + rtol * |other| elementwise (both of one dtype, as torch asks)."""
     if not isinstance(input, Tensor) or not isinstance(other, Tensor):

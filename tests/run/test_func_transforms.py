@@ -64,3 +64,20 @@ def test_jvp_checks_its_arguments_as_torch_does():
                        "jvp(lambda x: x, [torch.ones(2)], (torch.ones(2),))\n")
     assert code == 1 and err.endswith("RuntimeError: jvp(f, primals, tangents): Expected primals to be a tuple. "
                                       "E.g. it should be valid to call f(*primals).\n")
+
+
+def test_torch_functional_names_torch_lacks_fail_only_when_reached():
+    # modelsyt_tutorial: `import torch.functional as F`, then F.relu in a forward that never runs
+    code, out, err = run("import torch\nimport torch.functional as F\ndef f(x):\n    return F.relu(x)\n"
+                         "print(F.einsum('i,i', torch.ones(2), torch.ones(2)))\nf(1)\n")
+    assert (code, out) == (1, "tensor(2.)\n")
+    assert err.endswith("AttributeError: module 'torch.functional' has no attribute 'relu'\n")
+
+
+def test_unique_sorted_with_inverse_and_counts():
+    code, out, err = run("import torch\nx = torch.tensor([3, 1, 3, 2, 1])\n"
+                         "print(torch.unique(x, return_inverse=True, return_counts=True))\n"
+                         "print(torch.unique(torch.tensor([[1., 2.], [0., 5.], [1., 2.]]), dim=0))\n")
+    assert (code, err) == (0, "")
+    assert out == ("(tensor([1, 2, 3]), tensor([2, 0, 2, 1, 0]), tensor([2, 1, 2]))\n"
+                   "tensor([[0., 5.],\n        [1., 2.]])\n")
