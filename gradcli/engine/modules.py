@@ -847,6 +847,57 @@ Softplus = _activation("Softplus", "softplus", ("beta", "threshold"), (1.0, 20.0
 Softmax = _activation("Softmax", "softmax", ("dim",), (None,))
 LogSoftmax = _activation("LogSoftmax", "log_softmax", ("dim",), (None,))
 
+Hardtanh = _activation("Hardtanh", "hardtanh", ("min_val", "max_val", "inplace"), (-1.0, 1.0, False))
+ReLU6 = _activation("ReLU6", "relu6", ("inplace",), (False,))
+Threshold = _activation("Threshold", "threshold", ("threshold", "value", "inplace"), (None, None, False))
+Hardsigmoid = _activation("Hardsigmoid", "hardsigmoid", ("inplace",), (False,))
+Hardswish = _activation("Hardswish", "hardswish", ("inplace",), (False,))
+Mish = _activation("Mish", "mish", ("inplace",), (False,))
+CELU = _activation("CELU", "celu", ("alpha", "inplace"), (1.0, False))
+SELU = _activation("SELU", "selu", ("inplace",), (False,))
+GLU = _activation("GLU", "glu", ("dim",), (-1,))
+LogSigmoid = _activation("LogSigmoid", "logsigmoid")
+Softsign = _activation("Softsign", "softsign")
+Tanhshrink = _activation("Tanhshrink", "tanhshrink")
+Softmin = _activation("Softmin", "softmin", ("dim",), (None,))
+
+
+def _shrink_repr(self) -> str:
+    return str(self.lambd)  # torch prints Hardshrink(0.5), the value alone
+
+
+Hardshrink = type("Hardshrink", (_activation("Hardshrink", "hardshrink", ("lambd",), (0.5,)),),
+                  {"extra_repr": _shrink_repr, "__module__": __name__, "__qualname__": "Hardshrink"})
+Softshrink = type("Softshrink", (_activation("Softshrink", "softshrink", ("lambd",), (0.5,)),),
+                  {"extra_repr": _shrink_repr, "__module__": __name__, "__qualname__": "Softshrink"})
+
+
+class Softmax2d(Module):
+    """softmax over the channels (dim -3) of a 3-D or 4-D input."""
+
+    def forward(self, input):
+        if input.dim() not in (3, 4):
+            raise TorchValueError(f"Softmax2d: expected input to be 3D or 4D, got {input.dim()}D instead")
+        return registry_op("softmax")(input, -3)
+
+
+class PReLU(Module):
+    def __init__(self, num_parameters: int = 1, init: float = 0.25):
+        super().__init__()
+        self.num_parameters = num_parameters
+        self.init = init
+        self.weight = Parameter(creation.full((num_parameters,), float(init)))
+
+    def forward(self, input):
+        return registry_op("prelu")(input, self.weight)
+
+    def extra_repr(self) -> str:
+        return f"num_parameters={self.num_parameters}"
+
+
+MORE_ACTIVATIONS = (Hardtanh, ReLU6, Threshold, Hardsigmoid, Hardswish, Mish, CELU, SELU, GLU, LogSigmoid, Softsign,
+                    Tanhshrink, Softmin, Hardshrink, Softshrink, Softmax2d, PReLU)
+
 
 class Dropout(Module):
     def __init__(self, p: float = 0.5, inplace: bool = False):
@@ -922,13 +973,13 @@ OTHER_LOSSES = (KLDivLoss, SoftMarginLoss, HingeEmbeddingLoss, PoissonNLLLoss, G
 MODULE_CLASSES = {cls.__name__: cls for cls in (
     Module, Sequential, ModuleList, Linear, Identity, Flatten, Unflatten, ReLU, Tanh, Sigmoid, SiLU, GELU, ELU,
     LeakyReLU, Softplus, Softmax, LogSoftmax, Dropout, MSELoss, L1Loss, SmoothL1Loss, HuberLoss, CrossEntropyLoss,
-    NLLLoss, BCELoss, BCEWithLogitsLoss, *OTHER_LOSSES)}
+    NLLLoss, BCELoss, BCEWithLogitsLoss, *OTHER_LOSSES, *MORE_ACTIVATIONS)}
 # the file of torch.nn.modules each class lives in: its printed class name is torch.nn.modules.<file>.<name>
 TORCH_MODULE_FILES = {
     "Sequential": "container", "ModuleList": "container", "Linear": "linear", "Identity": "linear",
     "Flatten": "flatten", "Unflatten": "flatten", "Dropout": "dropout",
     **{name: "activation" for name in ("ReLU", "Tanh", "Sigmoid", "SiLU", "GELU", "ELU", "LeakyReLU", "Softplus",
-                                       "Softmax", "LogSoftmax")},
+                                       "Softmax", "LogSoftmax", *(cls.__name__ for cls in MORE_ACTIVATIONS))},
     **{name: "loss" for name in ("MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss", "CrossEntropyLoss", "NLLLoss",
                                  "BCELoss", "BCEWithLogitsLoss", *(cls.__name__ for cls in OTHER_LOSSES))},
 }
