@@ -16,6 +16,7 @@ from gradcli.engine.autograd import HOOKS_DISABLED, enable_grad, saved_tensors_h
 from gradcli.engine.errors import TorchRuntimeError, TorchTypeError, TorchValueError
 from gradcli.engine.ops import REGISTRY
 from gradcli.engine.tensor import Device, Size, Tensor
+from gradcli.run.numpy_api import NumpyRefused
 
 # -- legacy constructors --------------------------------------------------------------------------------------
 
@@ -818,7 +819,6 @@ FUNC = {"grad": func_grad, "jacrev": jacrev, "jacfwd": jacfwd, "hessian": func_h
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):  # noqa: A002 - torch's names
     """torch.unique on a CPU: the distinct values in ascending order (np.unique), with the inverse indices and
     counts as int64 tensors; of a tensor without history (torch's result would carry Unique2Backward0)."""
-    from gradcli.run.numpy_api import NumpyRefused
     if not isinstance(input, Tensor):
         raise TorchTypeError(f"unique(): argument 'input' (position 1) must be Tensor, not {_type_name(input)}")
     if input.requires_grad:

@@ -56,6 +56,7 @@ SAMPLES = {
     "maximum": lambda: ((_col(), _row()), {}), "minimum": lambda: ((_col(), _row()), {}),
     "xlogy": lambda: ((_col(), _row().abs()), {}),
     "clamp": lambda: ((_col(),), {"min": _row(), "max": _row() + 1}),
+    "threshold": lambda: ((_t(3, 4), 0.1, 20.0), {}),
     "clamp_min": lambda: ((_col(), _row()), {}), "clamp_max": lambda: ((_col(), _row()), {}),
     "where": lambda: ((_col() > 0, _row(), 0.0), {}), "lerp": lambda: ((_col(), _row(), 0.3), {}),
     "eq": lambda: ((_col(), _row()), {}), "ne": lambda: ((_col(), _row()), {}), "lt": lambda: ((_col(), _row()), {}),
