@@ -64,7 +64,7 @@ embedding layer_norm batch_norm group_norm pad prelu pairwise_distance max_pool1
 conv1d conv2d poisson_nll_loss gaussian_nll_loss margin_ranking_loss hinge_embedding_loss soft_margin_loss
 triplet_margin_loss cosine_embedding_loss multi_margin_loss quantile nanquantile
 linalg.eigh linalg.eigvalsh linalg.qr linalg.pinv linalg.lstsq
-hardshrink softshrink tanhshrink threshold
+hardshrink softshrink tanhshrink threshold multilabel_soft_margin_loss
 """.split()
 FULL_ONLY_OPS += EXTRA_OPS + MORE_OPS
 ALL_OPS = CORE_OPS + FULL_ONLY_OPS
@@ -1054,6 +1054,10 @@ add("hinge_embedding_loss", "F.hinge_embedding_loss(x, torch.tensor([[1.0, -1.0,
     x=ANY(MAT))
 add("soft_margin_loss", "F.soft_margin_loss(x, torch.tensor([[1.0, -1.0, 1.0], [-1.0, -1.0, 1.0]]))", second=True,
     x=ANY(MAT))
+add("multilabel_soft_margin_loss", "F.multilabel_soft_margin_loss(x, torch.tensor([[1.0, 0.0, 1.0], [0.0, 0.0, 1.0]]))",
+    second=True, x=ANY(MAT))
+add("multilabel_soft_margin_loss", "F.multilabel_soft_margin_loss(x, torch.tensor([[1.0, 0.0, 1.0], [0.0, 1.0, 1.0]]), "
+    "weight=torch.tensor([0.5, 1.0, 2.0]), reduction='sum')", x=ANY(MAT))
 add("triplet_margin_loss", "F.triplet_margin_loss(x, y, z)", x=ANY(MAT), y=ANY(MAT), z=ANY(MAT))
 add("triplet_margin_loss", "F.triplet_margin_loss(x, y, z, p=1, swap=True, margin=2.0)", x=ANY(MAT), y=ANY(MAT),
     z=ANY(MAT))

@@ -965,7 +965,10 @@ TripletMarginLoss = _loss("TripletMarginLoss", "triplet_margin_loss", ("margin",
                           (1.0, 2.0, 1e-6, False, "mean"))
 MultiMarginLoss = _loss("MultiMarginLoss", "multi_margin_loss", ("p", "margin", "weight", "reduction"),
                         (1, 1.0, None, "mean"))
-OTHER_LOSSES = (KLDivLoss, SoftMarginLoss, HingeEmbeddingLoss, PoissonNLLLoss, GaussianNLLLoss, CosineEmbeddingLoss,
+MultiLabelSoftMarginLoss = _loss("MultiLabelSoftMarginLoss", "multilabel_soft_margin_loss", ("weight", "reduction"),
+                                 (None, "mean"))
+OTHER_LOSSES = (MultiLabelSoftMarginLoss, KLDivLoss, SoftMarginLoss, HingeEmbeddingLoss, PoissonNLLLoss,
+                GaussianNLLLoss, CosineEmbeddingLoss,
                 MarginRankingLoss, TripletMarginLoss, MultiMarginLoss)
 
 

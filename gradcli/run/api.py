@@ -106,6 +106,7 @@ MODULE_SETTINGS = {
     "NLLLoss": frozenset({"reduction", "ignore_index", "weight"}),
     "BCELoss": frozenset({"reduction", "weight"}),
     "BCEWithLogitsLoss": frozenset({"reduction", "weight", "pos_weight"}),
+    "MultiLabelSoftMarginLoss": frozenset({"reduction", "weight"}),
     "KLDivLoss": frozenset({"reduction", "log_target"}), "SoftMarginLoss": frozenset({"reduction"}),
     "HingeEmbeddingLoss": frozenset({"reduction", "margin"}),
     "PoissonNLLLoss": frozenset({"reduction", "log_input", "full", "eps"}),
