@@ -249,6 +249,7 @@ def modules() -> dict[str, Module]:
     no_accelerator = {"is_available": lambda: False, "device_count": lambda: 0,
                       "current_accelerator": lambda check_available=False: None}
     members.update({"set_default_device": set_default_device, "get_default_device": lambda: Device("cpu")})
+    members.update(dict.fromkeys(("save", "load"), PER_RUN))  # files of the run, kept in memory (run_modules)
     members.update({"Generator": torch_surface.Generator, "device": Device,
                     "cuda": Module("torch.cuda", no_accelerator),
                     "accelerator": Module("torch.accelerator", no_accelerator)})
@@ -284,7 +285,9 @@ def run_modules(py_random, np_state, limits) -> dict[str, Module]:
     random_module = Module("random", interop.random_members(py_random, limits))
     np_random = Module("numpy.random", numpy_api.legacy_random_members(np_state))
     numpy = Module("numpy", {**shared["numpy"].members, "random": np_random})
-    return {**shared, "random": random_module, "numpy": numpy, "numpy.random": np_random}
+    save, load = torch_surface.memory_files()
+    torch = Module("torch", {**shared["torch"].members, "save": save, "load": load})
+    return {**shared, "random": random_module, "numpy": numpy, "numpy.random": np_random, "torch": torch}
 
 
 def set_default_device(device) -> None:

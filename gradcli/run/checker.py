@@ -507,9 +507,6 @@ UNSUPPORTED_HINTS = {
     "torch.autograd.graph": "torch.autograd.graph has saved_tensors_hooks, save_on_cpu and "
                             "disable_saved_tensors_hooks; read a node's inputs through grad_fn.next_functions",
     "torch.autograd.forward_ad": "use torch.autograd.functional.jvp",
-    "torch.save": "gradcli run has no file access; keep the object in a variable (state = model.state_dict()) "
-                  "and pass that to load_state_dict",
-    "torch.load": "gradcli run has no file access; keep what torch.save would write in a variable",
     "torch.svd": "torch.linalg.svdvals gives the singular values",
     "torch.backends": "gradcli computes with its own CPU kernels: there is no backend to configure",
     "torch.utils": "build the batches by slicing tensors (x[i:i + batch_size])",

@@ -816,6 +816,51 @@ FUNC = {"grad": func_grad, "jacrev": jacrev, "jacfwd": jacfwd, "hessian": func_h
         "vjp": func_vjp, "jvp": func_jvp}
 
 
+# -- torch.save / torch.load: the run's files in memory -------------------------------------------------------
+
+def _saved_copy(obj, what: str):
+    """What torch.save's pickle keeps and torch.load gives back: tensors copied (requires_grad kept, a Parameter
+    stays one, history dropped), containers rebuilt, plain values as they are."""
+    from gradcli.engine.modules import Parameter
+    if isinstance(obj, Tensor):
+        data = Tensor(obj.array.copy())
+        if isinstance(obj, Parameter):
+            return Parameter(data, requires_grad=obj.requires_grad)
+        return data.requires_grad_(True) if obj.requires_grad else data
+    if isinstance(obj, dict):
+        copy = type(obj)()
+        for key, value in obj.items():
+            copy[key] = _saved_copy(value, what)
+        return copy
+    if isinstance(obj, (list, tuple)) and type(obj) in (list, tuple):
+        return type(obj)(_saved_copy(v, what) for v in obj)
+    if obj is None or type(obj) in (bool, int, float, str, dtypes.DType, Size):
+        return obj
+    raise NumpyRefused(f"{what} of a {_type_name(obj)} (gradcli run saves tensors, dicts, lists, tuples, numbers "
+                       "and strings: save model.state_dict() and load it with load_state_dict)")
+
+
+def memory_files():
+    """torch.save and torch.load of one run: the 'file' is a dict entry of the run, never the disk."""
+    files: dict[str, object] = {}
+
+    def save(obj, f, pickle_module=None, pickle_protocol=2, _use_new_zipfile_serialization=True):
+        if not isinstance(f, str):
+            raise NumpyRefused(f"torch.save to a {_type_name(f)} (gradcli run keeps saved files in memory by name: "
+                               "pass a file name)")
+        files[f] = _saved_copy(obj, "torch.save")
+
+    def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None, **pickle_load_args):
+        if not isinstance(f, str):
+            raise NumpyRefused(f"torch.load from a {_type_name(f)} (pass the file name given to torch.save)")
+        if f not in files:
+            raise NumpyRefused(f"torch.load('{f}') of a file this run did not torch.save (gradcli run has no file "
+                               "access; save it earlier in the program)")
+        return _saved_copy(files[f], "torch.load")
+
+    return save, load
+
+
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):  # noqa: A002 - torch's names
     """torch.unique on a CPU: the distinct values in ascending order (np.unique), with the inverse indices and
     counts as int64 tensors; of a tensor without history (torch's result would carry Unique2Backward0)."""

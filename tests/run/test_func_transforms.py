@@ -81,3 +81,14 @@ def test_unique_sorted_with_inverse_and_counts():
     assert (code, err) == (0, "")
     assert out == ("(tensor([1, 2, 3]), tensor([2, 0, 2, 1, 0]), tensor([2, 1, 2]))\n"
                    "tensor([[0., 5.],\n        [1., 2.]])\n")
+
+
+def test_torch_load_of_a_file_never_saved_is_refused_and_nothing_touches_the_disk(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run("import torch\ntorch.save(torch.ones(2), 'a.pt')\nprint(torch.load('a.pt'))\n"
+                         "torch.load('b.pt')\n")
+    assert (code, out) == (2, "tensor([1., 1.])\n")
+    assert err.startswith("gradcli run does not support torch.load('b.pt') of a file this run did not torch.save")
+    assert list(tmp_path.iterdir()) == []
+    code, _, err = run("import torch\nimport torch.nn as nn\ntorch.save(nn.Linear(2, 1), 'm.pt')\n")
+    assert code == 2 and "save model.state_dict()" in err

@@ -35,8 +35,6 @@ NOT_YET_EXACT.update(dict.fromkeys(
 NOT_YET_EXACT.update({
     "tutorial_introyt_tensors_deeper": "refused at torch.svd (gradcli has torch.linalg.svdvals only); everything "
                                        "printed before it is PyTorch's",
-    "tutorial_recipe_warmstarting": "refused at torch.save(netA.state_dict(), PATH): gradcli run has no file "
-                                    "access (the refusal says to keep the state_dict in a variable)",
     "docs_nn_rrelu": "refused: gradcli has no nn.RReLU (its training-mode slopes are drawn from torch's generator "
                      "per non-positive element)"})
 # Corpus programs that print what PyTorch prints but take too long for the default suite: not run by default.
