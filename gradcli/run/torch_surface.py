@@ -14,6 +14,7 @@ from gradcli import engine
 from gradcli.engine import creation, dtypes, random, state
 from gradcli.engine.autograd import HOOKS_DISABLED, enable_grad, saved_tensors_hooks
 from gradcli.engine.errors import TorchRuntimeError, TorchTypeError, TorchValueError
+from gradcli.engine.modules import Parameter
 from gradcli.engine.ops import REGISTRY
 from gradcli.engine.tensor import Device, Size, Tensor
 from gradcli.run.numpy_api import NumpyRefused
@@ -821,7 +822,6 @@ FUNC = {"grad": func_grad, "jacrev": jacrev, "jacfwd": jacfwd, "hessian": func_h
 def _saved_copy(obj, what: str):
     """What torch.save's pickle keeps and torch.load gives back: tensors copied (requires_grad kept, a Parameter
     stays one, history dropped), containers rebuilt, plain values as they are."""
-    from gradcli.engine.modules import Parameter
     if isinstance(obj, Tensor):
         data = Tensor(obj.array.copy())
         if isinstance(obj, Parameter):

@@ -35,6 +35,9 @@ NOT_YET_EXACT.update(dict.fromkeys(
 NOT_YET_EXACT.update({
     "tutorial_introyt_tensors_deeper": "refused at torch.svd (gradcli has torch.linalg.svdvals only); everything "
                                        "printed before it is PyTorch's",
+    "tutorial_former_torchies_nn": "refused at self.__class__.__name__ in its hooks (dunder attributes are off "
+                                   "limits, and type(x).__name__ too); it also uses the non-full "
+                                   "Module.register_backward_hook, which gradcli does not have",
     "docs_nn_rrelu": "refused: gradcli has no nn.RReLU (its training-mode slopes are drawn from torch's generator "
                      "per non-positive element)"})
 # Corpus programs that print what PyTorch prints but take too long for the default suite: not run by default.
