@@ -64,6 +64,7 @@ embedding layer_norm batch_norm group_norm pad prelu pairwise_distance max_pool1
 conv1d conv2d poisson_nll_loss gaussian_nll_loss margin_ranking_loss hinge_embedding_loss soft_margin_loss
 triplet_margin_loss cosine_embedding_loss multi_margin_loss quantile nanquantile
 linalg.eigh linalg.eigvalsh linalg.qr linalg.pinv linalg.lstsq
+hardshrink softshrink tanhshrink threshold multilabel_soft_margin_loss
 """.split()
 FULL_ONLY_OPS += EXTRA_OPS + MORE_OPS
 ALL_OPS = CORE_OPS + FULL_ONLY_OPS
@@ -76,7 +77,7 @@ erf erfc clip maximum minimum where lerp
 arcsin arccos arctan arctan2 arcsinh arccosh arctanh absolute negative fix subtract multiply divide true_divide
 clamp_min clamp_max xlogy
 lgamma erfinv logit sinc nan_to_num hypot fmod remainder logaddexp logaddexp2 copysign float_power fmax fmin
-addcmul addcdiv relu6 hardswish softsign celu
+addcmul addcdiv relu6 hardswish softsign celu hardshrink softshrink tanhshrink threshold
 """.split())
 REDUCTIONS = set("""sum mean max min prod amax amin std var norm logsumexp cumsum cumprod linalg.vector_norm
 nansum nanmean var_mean std_mean logcumsumexp sort topk median cummax cummin""".split())
@@ -844,6 +845,14 @@ edges("hardswish", "full", [("F.hardswish(x)", [-4.0, -3.0, 0.0, 3.0, 4.0])])
 edges("hardsigmoid", "full", [("F.hardsigmoid(x)", [-4.0, -3.0, 0.0, 3.0, 4.0])])
 edges("relu6", "full", [("F.relu6(x)", [-1.0, 0.0, 3.0, 6.0, 7.0])])
 edges("celu", "full", [("F.celu(x, alpha=0.5)", [-1.0, 0.0, 1.0])])
+# the activation modules of torch.nn's documentation (tests/programs/docs_nn_activations.py)
+sweep("hardshrink", "full", ["F.hardshrink(x)", "torch.hardshrink(x, 0.3)", "x.hardshrink(lambd=1.0)"], ANY)
+sweep("softshrink", "full", ["F.softshrink(x)", "F.softshrink(x, 1.0)"], ANY)
+sweep("tanhshrink", "full", ["F.tanhshrink(x)"], ANY)
+sweep("threshold", "full", ["F.threshold(x, 0.1, 20.0)", "torch.threshold(x, -0.5, 0.0)"], ANY)
+edges("hardshrink", "full", [("F.hardshrink(x)", [-1.0, -0.5, 0.0, 0.5, 0.7])])
+edges("softshrink", "full", [("F.softshrink(x)", [-1.0, -0.5, -0.25, 0.0, 0.5, 0.7])])
+edges("threshold", "full", [("F.threshold(x, 0.5, -1.0)", [-1.0, 0.5, 0.7])])
 add("softmin", "F.softmin(x, dim=1)", x=ANY(MAT))
 add("softmin", "F.softmin(x, 0)", second=True, x=ANY(VEC))
 add("glu", "F.glu(x)", x=ANY((3, 4)))
@@ -1045,6 +1054,10 @@ add("hinge_embedding_loss", "F.hinge_embedding_loss(x, torch.tensor([[1.0, -1.0,
     x=ANY(MAT))
 add("soft_margin_loss", "F.soft_margin_loss(x, torch.tensor([[1.0, -1.0, 1.0], [-1.0, -1.0, 1.0]]))", second=True,
     x=ANY(MAT))
+add("multilabel_soft_margin_loss", "F.multilabel_soft_margin_loss(x, torch.tensor([[1.0, 0.0, 1.0], [0.0, 0.0, 1.0]]))",
+    second=True, x=ANY(MAT))
+add("multilabel_soft_margin_loss", "F.multilabel_soft_margin_loss(x, torch.tensor([[1.0, 0.0, 1.0], [0.0, 1.0, 1.0]]), "
+    "weight=torch.tensor([0.5, 1.0, 2.0]), reduction='sum')", x=ANY(MAT))
 add("triplet_margin_loss", "F.triplet_margin_loss(x, y, z)", x=ANY(MAT), y=ANY(MAT), z=ANY(MAT))
 add("triplet_margin_loss", "F.triplet_margin_loss(x, y, z, p=1, swap=True, margin=2.0)", x=ANY(MAT), y=ANY(MAT),
     z=ANY(MAT))

@@ -23,6 +23,7 @@ import json
 import re
 import subprocess
 import sys
+import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -83,8 +84,9 @@ def expected_dir(program: Path) -> Path:
 
 
 def record(program: Path) -> str:
-    done = subprocess.run([sys.executable, "-c", RUNNER, str(program)], capture_output=True, text=True,
-                          cwd=program.parent, timeout=600)
+    with tempfile.TemporaryDirectory() as scratch:  # what a program torch.saves lands here, not in the tree
+        done = subprocess.run([sys.executable, "-c", RUNNER, str(program.resolve())], capture_output=True, text=True,
+                              cwd=scratch, timeout=600)
     if done.returncode != ("gradcli run: error at line" in done.stderr):
         raise SystemExit(f"{program.name}: exit status {done.returncode} but stderr was:\n{done.stderr}")
     out = expected_dir(program) / f"{program.stem}.out"

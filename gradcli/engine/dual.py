@@ -193,9 +193,17 @@ def np_pow(x: np.ndarray, y):
 
 # -- more elementwise functions, for the rules of the full op set ----------------------------------------
 
-# 1 - y * y as torch's tanh_backward kernel computes it (one fused multiply-add); on Tensors (create_graph) the
-# differentiable 1 - y * y
-one_minus_square = kernels.one_minus_square
+def one_minus_square(y):
+    """1 - y * y as torch's tanh_backward kernel computes it (one fused multiply-add).  On Tensors (create_graph)
+    torch's TanhBackward0 still runs that kernel: the differentiable 1 - y * y plus the constant that makes its
+    value the kernel's (the two differ by a few ulps, so the constant and the sum are exact), derivative -2y."""
+    if not isinstance(y, Tensor):
+        return kernels.one_minus_square(y)
+    plain = 1 - y * y
+    exact = kernels.one_minus_square(y.array)
+    if np.array_equal(exact, plain.array):
+        return plain
+    return plain + Tensor(np.asarray(exact - plain.array, dtype=plain.array.dtype))
 
 
 def np_stable_sigmoid(x):

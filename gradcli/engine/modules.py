@@ -847,6 +847,57 @@ Softplus = _activation("Softplus", "softplus", ("beta", "threshold"), (1.0, 20.0
 Softmax = _activation("Softmax", "softmax", ("dim",), (None,))
 LogSoftmax = _activation("LogSoftmax", "log_softmax", ("dim",), (None,))
 
+Hardtanh = _activation("Hardtanh", "hardtanh", ("min_val", "max_val", "inplace"), (-1.0, 1.0, False))
+ReLU6 = _activation("ReLU6", "relu6", ("inplace",), (False,))
+Threshold = _activation("Threshold", "threshold", ("threshold", "value", "inplace"), (None, None, False))
+Hardsigmoid = _activation("Hardsigmoid", "hardsigmoid", ("inplace",), (False,))
+Hardswish = _activation("Hardswish", "hardswish", ("inplace",), (False,))
+Mish = _activation("Mish", "mish", ("inplace",), (False,))
+CELU = _activation("CELU", "celu", ("alpha", "inplace"), (1.0, False))
+SELU = _activation("SELU", "selu", ("inplace",), (False,))
+GLU = _activation("GLU", "glu", ("dim",), (-1,))
+LogSigmoid = _activation("LogSigmoid", "logsigmoid")
+Softsign = _activation("Softsign", "softsign")
+Tanhshrink = _activation("Tanhshrink", "tanhshrink")
+Softmin = _activation("Softmin", "softmin", ("dim",), (None,))
+
+
+def _shrink_repr(self) -> str:
+    return str(self.lambd)  # torch prints Hardshrink(0.5), the value alone
+
+
+Hardshrink = type("Hardshrink", (_activation("Hardshrink", "hardshrink", ("lambd",), (0.5,)),),
+                  {"extra_repr": _shrink_repr, "__module__": __name__, "__qualname__": "Hardshrink"})
+Softshrink = type("Softshrink", (_activation("Softshrink", "softshrink", ("lambd",), (0.5,)),),
+                  {"extra_repr": _shrink_repr, "__module__": __name__, "__qualname__": "Softshrink"})
+
+
+class Softmax2d(Module):
+    """softmax over the channels (dim -3) of a 3-D or 4-D input."""
+
+    def forward(self, input):
+        if input.dim() not in (3, 4):
+            raise TorchValueError(f"Softmax2d: expected input to be 3D or 4D, got {input.dim()}D instead")
+        return registry_op("softmax")(input, -3)
+
+
+class PReLU(Module):
+    def __init__(self, num_parameters: int = 1, init: float = 0.25):
+        super().__init__()
+        self.num_parameters = num_parameters
+        self.init = init
+        self.weight = Parameter(creation.full((num_parameters,), float(init)))
+
+    def forward(self, input):
+        return registry_op("prelu")(input, self.weight)
+
+    def extra_repr(self) -> str:
+        return f"num_parameters={self.num_parameters}"
+
+
+MORE_ACTIVATIONS = (Hardtanh, ReLU6, Threshold, Hardsigmoid, Hardswish, Mish, CELU, SELU, GLU, LogSigmoid, Softsign,
+                    Tanhshrink, Softmin, Hardshrink, Softshrink, Softmax2d, PReLU)
+
 
 class Dropout(Module):
     def __init__(self, p: float = 0.5, inplace: bool = False):
@@ -876,7 +927,7 @@ def _loss(class_name: str, op: str, params: tuple = (), defaults: tuple = ()):
             if key not in values:
                 raise TorchTypeError(f"{class_name}.__init__() got an unexpected keyword argument '{key}'")
             values[key] = value
-        if values.get("reduction", "mean") not in ("none", "mean", "sum"):
+        if values.get("reduction", "mean") not in ("none", "mean", "sum", *(("batchmean",) if op == "kl_div" else ())):
             raise TorchValueError(f"{values['reduction']} is not a valid value for reduction")
         for key, value in values.items():
             if key in ("weight", "pos_weight"):
@@ -884,8 +935,8 @@ def _loss(class_name: str, op: str, params: tuple = (), defaults: tuple = ()):
             else:
                 setattr(self, key, value)
 
-    def forward(self, input, target):
-        return registry_op(op)(input, target, **{key: getattr(self, key) for key in params})
+    def forward(self, *inputs):  # (input, target), or three tensors for the losses of pairs and triplets
+        return registry_op(op)(*inputs, **{key: getattr(self, key) for key in params})
 
     return type(class_name, (Module,), {"__init__": __init__, "forward": forward, "__module__": __name__,
                                         "__qualname__": class_name})
@@ -901,21 +952,39 @@ NLLLoss = _loss("NLLLoss", "nll_loss", ("weight", "ignore_index", "reduction"), 
 BCELoss = _loss("BCELoss", "binary_cross_entropy", ("weight", "reduction"), (None, "mean"))
 BCEWithLogitsLoss = _loss("BCEWithLogitsLoss", "binary_cross_entropy_with_logits",
                           ("weight", "reduction", "pos_weight"), (None, "mean", None))
+# the settings in the order torch's constructors take them positionally (size_average and reduce aside)
+KLDivLoss = _loss("KLDivLoss", "kl_div", ("reduction", "log_target"), ("mean", False))
+SoftMarginLoss = _loss("SoftMarginLoss", "soft_margin_loss", ("reduction",), ("mean",))
+HingeEmbeddingLoss = _loss("HingeEmbeddingLoss", "hinge_embedding_loss", ("margin", "reduction"), (1.0, "mean"))
+PoissonNLLLoss = _loss("PoissonNLLLoss", "poisson_nll_loss", ("log_input", "full", "eps", "reduction"),
+                       (True, False, 1e-8, "mean"))
+GaussianNLLLoss = _loss("GaussianNLLLoss", "gaussian_nll_loss", ("full", "eps", "reduction"), (False, 1e-6, "mean"))
+CosineEmbeddingLoss = _loss("CosineEmbeddingLoss", "cosine_embedding_loss", ("margin", "reduction"), (0.0, "mean"))
+MarginRankingLoss = _loss("MarginRankingLoss", "margin_ranking_loss", ("margin", "reduction"), (0.0, "mean"))
+TripletMarginLoss = _loss("TripletMarginLoss", "triplet_margin_loss", ("margin", "p", "eps", "swap", "reduction"),
+                          (1.0, 2.0, 1e-6, False, "mean"))
+MultiMarginLoss = _loss("MultiMarginLoss", "multi_margin_loss", ("p", "margin", "weight", "reduction"),
+                        (1, 1.0, None, "mean"))
+MultiLabelSoftMarginLoss = _loss("MultiLabelSoftMarginLoss", "multilabel_soft_margin_loss", ("weight", "reduction"),
+                                 (None, "mean"))
+OTHER_LOSSES = (MultiLabelSoftMarginLoss, KLDivLoss, SoftMarginLoss, HingeEmbeddingLoss, PoissonNLLLoss,
+                GaussianNLLLoss, CosineEmbeddingLoss,
+                MarginRankingLoss, TripletMarginLoss, MultiMarginLoss)
 
 
 # The torch.nn members a program reaches, by name (torch.nn.functional is added by the caller).
 MODULE_CLASSES = {cls.__name__: cls for cls in (
     Module, Sequential, ModuleList, Linear, Identity, Flatten, Unflatten, ReLU, Tanh, Sigmoid, SiLU, GELU, ELU,
     LeakyReLU, Softplus, Softmax, LogSoftmax, Dropout, MSELoss, L1Loss, SmoothL1Loss, HuberLoss, CrossEntropyLoss,
-    NLLLoss, BCELoss, BCEWithLogitsLoss)}
+    NLLLoss, BCELoss, BCEWithLogitsLoss, *OTHER_LOSSES, *MORE_ACTIVATIONS)}
 # the file of torch.nn.modules each class lives in: its printed class name is torch.nn.modules.<file>.<name>
 TORCH_MODULE_FILES = {
     "Sequential": "container", "ModuleList": "container", "Linear": "linear", "Identity": "linear",
     "Flatten": "flatten", "Unflatten": "flatten", "Dropout": "dropout",
     **{name: "activation" for name in ("ReLU", "Tanh", "Sigmoid", "SiLU", "GELU", "ELU", "LeakyReLU", "Softplus",
-                                       "Softmax", "LogSoftmax")},
+                                       "Softmax", "LogSoftmax", *(cls.__name__ for cls in MORE_ACTIVATIONS))},
     **{name: "loss" for name in ("MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss", "CrossEntropyLoss", "NLLLoss",
-                                 "BCELoss", "BCEWithLogitsLoss")},
+                                 "BCELoss", "BCEWithLogitsLoss", *(cls.__name__ for cls in OTHER_LOSSES))},
 }
 INIT_FUNCTIONS = {fn.__name__: fn for fn in (
     kaiming_uniform_, uniform_, normal_, constant_, zeros_, ones_, xavier_uniform_, xavier_normal_,

@@ -8,6 +8,7 @@ so an op added to the engine is available to programs at once.
 from __future__ import annotations
 
 import builtins
+import functools
 import math
 from functools import cache
 
@@ -94,11 +95,25 @@ MODULE_SETTINGS = {
     "ReLU": frozenset({"inplace"}), "LeakyReLU": frozenset({"negative_slope", "inplace"}),
     "ELU": frozenset({"alpha", "inplace"}), "GELU": frozenset({"approximate"}),
     "Softplus": frozenset({"beta", "threshold"}),
+    "Hardtanh": frozenset({"min_val", "max_val", "inplace"}), "ReLU6": frozenset({"inplace"}),
+    "Threshold": frozenset({"threshold", "value", "inplace"}), "Hardsigmoid": frozenset({"inplace"}),
+    "Hardswish": frozenset({"inplace"}), "Mish": frozenset({"inplace"}), "CELU": frozenset({"alpha", "inplace"}),
+    "SELU": frozenset({"inplace"}), "GLU": frozenset({"dim"}), "Softmin": frozenset({"dim"}),
+    "Hardshrink": frozenset({"lambd"}), "Softshrink": frozenset({"lambd"}),
+    "PReLU": frozenset({"num_parameters", "init", "weight"}),
     "MSELoss": frozenset({"reduction"}), "L1Loss": frozenset({"reduction"}),
     "CrossEntropyLoss": frozenset({"reduction", "ignore_index", "label_smoothing", "weight"}),
     "NLLLoss": frozenset({"reduction", "ignore_index", "weight"}),
     "BCELoss": frozenset({"reduction", "weight"}),
     "BCEWithLogitsLoss": frozenset({"reduction", "weight", "pos_weight"}),
+    "MultiLabelSoftMarginLoss": frozenset({"reduction", "weight"}),
+    "KLDivLoss": frozenset({"reduction", "log_target"}), "SoftMarginLoss": frozenset({"reduction"}),
+    "HingeEmbeddingLoss": frozenset({"reduction", "margin"}),
+    "PoissonNLLLoss": frozenset({"reduction", "log_input", "full", "eps"}),
+    "GaussianNLLLoss": frozenset({"reduction", "full", "eps"}),
+    "CosineEmbeddingLoss": frozenset({"reduction", "margin"}), "MarginRankingLoss": frozenset({"reduction", "margin"}),
+    "TripletMarginLoss": frozenset({"reduction", "margin", "p", "eps", "swap"}),
+    "MultiMarginLoss": frozenset({"reduction", "p", "margin", "weight"}),
     **nn_layers.LAYER_SETTINGS,
 }
 
@@ -160,6 +175,20 @@ LAZY_AWARE = (len, reversed, enumerate, zip, isinstance, classes.is_instance, st
               filter, id, callable)
 
 
+# torch/functional.py's __all__ (PyTorch 2.13)
+TORCH_FUNCTIONAL = """
+atleast_1d atleast_2d atleast_3d align_tensors broadcast_shapes broadcast_tensors cartesian_prod block_diag cdist
+chain_matmul einsum istft lu norm meshgrid pca_lowrank split stft svd_lowrank tensordot unique unique_consecutive
+unravel_index
+""".split()
+
+
+def absent_in_torch(module: str, name: str) -> bool:
+    """Whether `module.name` does not exist under torch either: reaching it is torch's AttributeError when the line
+    runs, not a refusal (modelsyt's `import torch.functional as F` and then `F.relu` in a method never called)."""
+    return module == "torch.functional" and name not in TORCH_FUNCTIONAL
+
+
 def python_builtins() -> dict:
     return {name: getattr(builtins, name) for name in PYTHON_BUILTINS + EXCEPTIONS}
 
@@ -211,6 +240,7 @@ def modules() -> dict[str, Module]:
     members["normal"] = torch_surface.with_out(distributions.normal, "normal")
     members["distributions"] = torch_distributions
     members.update({"func": torch_func, "vmap": torch_surface.vmap, "allclose": torch_surface.allclose,
+                    "unique": torch_surface.unique,
                     "isclose": torch_surface.isclose})
     members.update(torch_surface.LEGACY_CONSTRUCTORS)
     members.update({name: dtypes.by_name(name) for name in (
@@ -219,6 +249,7 @@ def modules() -> dict[str, Module]:
     no_accelerator = {"is_available": lambda: False, "device_count": lambda: 0,
                       "current_accelerator": lambda check_available=False: None}
     members.update({"set_default_device": set_default_device, "get_default_device": lambda: Device("cpu")})
+    members.update(dict.fromkeys(("save", "load"), PER_RUN))  # files of the run, kept in memory (run_modules)
     members.update({"Generator": torch_surface.Generator, "device": Device,
                     "cuda": Module("torch.cuda", no_accelerator),
                     "accelerator": Module("torch.accelerator", no_accelerator)})
@@ -228,16 +259,21 @@ def modules() -> dict[str, Module]:
     members.update({"tensor": interop.tensor, "from_numpy": interop.from_numpy, "as_tensor": interop.as_tensor,
                     "inference_mode": interop.inference_mode, "compile": interop.compile,
                     "is_inference_mode_enabled": interop.is_inference_mode_enabled})
+    # torch.functional: the functions torch defines there and re-exports as torch.X (tutorials import it as F)
+    torch_functional = Module("torch.functional", {n: members[n] for n in TORCH_FUNCTIONAL if n in members})
+    members["functional"] = torch_functional
     torch = Module("torch", members)
     math_module = Module("math", {name: getattr(math, name) for name in MATH_NAMES})
     random_module = Module("random", dict.fromkeys(interop.RANDOM_METHODS, PER_RUN))
-    functools_module = Module("functools", {"wraps": interop.wraps, "reduce": interop.reduce})
+    functools_module = Module("functools", {"wraps": interop.wraps, "reduce": interop.reduce,
+                                            "partial": functools.partial})
     np_random = Module("numpy.random", dict.fromkeys([*numpy_api.LEGACY_RANDOM, "seed", "default_rng",
                                                       "RandomState", "ranf", "sample"], PER_RUN))
     np_linalg = Module("numpy.linalg", numpy_api.wrap(numpy_api.LINALG, np.linalg, "linalg."))
     numpy = Module("numpy", {**numpy_api.static_members(), "random": np_random, "linalg": np_linalg,
                              "ndarray": TypeRef(np.ndarray)})  # for isinstance; never called (it allocates raw)
-    return {m.name: m for m in (torch, nn, functional, init, autograd, autograd_functional, profiler, graph,
+    return {m.name: m for m in (torch, torch_functional, nn, functional, init, autograd, autograd_functional,
+                                profiler, graph,
                                 torch_optim,
                                 torch_distributions, torch_func, linalg, math_module, random_module,
                                 functools_module, numpy, np_random, np_linalg)}
@@ -249,7 +285,9 @@ def run_modules(py_random, np_state, limits) -> dict[str, Module]:
     random_module = Module("random", interop.random_members(py_random, limits))
     np_random = Module("numpy.random", numpy_api.legacy_random_members(np_state))
     numpy = Module("numpy", {**shared["numpy"].members, "random": np_random})
-    return {**shared, "random": random_module, "numpy": numpy, "numpy.random": np_random}
+    save, load = torch_surface.memory_files()
+    torch = Module("torch", {**shared["torch"].members, "save": save, "load": load})
+    return {**shared, "random": random_module, "numpy": numpy, "numpy.random": np_random, "torch": torch}
 
 
 def set_default_device(device) -> None:

@@ -137,7 +137,7 @@ class _Checker:
         dotted = _dotted_module_path(node, self.module_aliases)
         if dotted is not None:
             module, attr = dotted
-            if attr not in module.members:
+            if attr not in module.members and not api.absent_in_torch(module.name, attr):
                 self.refuse(api.missing_member(module.name, attr) + unsupported_hint(f"{module.name}.{attr}"), node)
         elif node.attr not in api.known_attributes() and node.attr not in self.attributes \
                 and id(node) not in self.on_receiver:
@@ -507,6 +507,7 @@ UNSUPPORTED_HINTS = {
     "torch.autograd.graph": "torch.autograd.graph has saved_tensors_hooks, save_on_cpu and "
                             "disable_saved_tensors_hooks; read a node's inputs through grad_fn.next_functions",
     "torch.autograd.forward_ad": "use torch.autograd.functional.jvp",
+    "torch.svd": "torch.linalg.svdvals gives the singular values",
     "torch.backends": "gradcli computes with its own CPU kernels: there is no backend to configure",
     "torch.utils": "build the batches by slicing tensors (x[i:i + batch_size])",
     "torch.compile": "call the function itself",

@@ -14,8 +14,10 @@ from gradcli import engine
 from gradcli.engine import creation, dtypes, random, state
 from gradcli.engine.autograd import HOOKS_DISABLED, enable_grad, saved_tensors_hooks
 from gradcli.engine.errors import TorchRuntimeError, TorchTypeError, TorchValueError
+from gradcli.engine.modules import Parameter
 from gradcli.engine.ops import REGISTRY
 from gradcli.engine.tensor import Device, Size, Tensor
+from gradcli.run.numpy_api import NumpyRefused
 
 # -- legacy constructors --------------------------------------------------------------------------------------
 
@@ -740,7 +742,146 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
     return batched
 
 
-FUNC = {"grad": func_grad, "jacrev": jacrev, "jacfwd": jacfwd, "hessian": func_hessian, "vmap": vmap}
+def _primal_tensors(primals, api: str) -> None:
+    for k, p in enumerate(primals):
+        if not isinstance(p, Tensor):
+            raise TorchRuntimeError(f"{api}: Expected all primals to be Tensors, got {_type_name(p)} at position {k}")
+
+
+def func_vjp(func, *primals, has_aux=False):
+    """torch.func.vjp: (func(*primals), vjp_fn), vjp_fn(cotangents) the tuple of vector-Jacobian products, one per
+    primal (reverse mode, the graph kept so that vjp_fn may be called again, as under vmap)."""
+    _primal_tensors(primals, "vjp(f, *primals)")
+    nested = _nested(primals)
+    with enable_grad():
+        diff = _differentiable_args(primals, range(len(primals)))
+        out = func(*diff)
+        aux = None
+        if has_aux:
+            out, aux = out
+    outs = tuple(out) if isinstance(out, (tuple, list)) else (out,)
+
+    def vjp_fn(cotangents):
+        cts = tuple(cotangents) if isinstance(cotangents, (tuple, list)) else (cotangents,)
+        if len(cts) != len(outs):
+            raise TorchRuntimeError(f"Expected pytree structure of cotangents to be the same as pytree structure of "
+                                    f"outputs to the function: {len(cts)} cotangents for {len(outs)} outputs")
+        with enable_grad():
+            grads = engine.grad(list(outs), diff, grad_outputs=list(cts), retain_graph=True,
+                                create_graph=True, allow_unused=True)
+        grads = tuple(creation.zeros_like(d) if g is None else g for g, d in zip(grads, diff))
+        return grads if nested or _nested(cts) else tuple(g.detach() for g in grads)
+
+    output = out if nested else _detached(out)
+    return (output, vjp_fn, aux if nested else _detached(aux)) if has_aux else (output, vjp_fn)
+
+
+def func_jvp(func, primals, tangents, *, strict=False, has_aux=False):
+    """torch.func.jvp: (func(*primals), the Jacobian of func at primals times tangents), computed in reverse mode
+    by the double-vjp trick (the vjp's cotangent u is a variable, and the vjp is linear in it)."""
+    for name, value in (("primals", primals), ("tangents", tangents)):
+        if not isinstance(value, tuple):
+            raise TorchRuntimeError(f"jvp(f, primals, tangents): Expected {name} to be a tuple. E.g. it should be "
+                                    "valid to call f(*primals).")
+    if len(primals) != len(tangents):
+        raise TorchRuntimeError("jvp(f, primals, tangents): Expected primals and tangents to have the same python "
+                                f"structure. For example, if primals is a tuple of 3 tensors, tangents also must "
+                                f"be. Got primals with structure {len(primals)} and tangents with structure "
+                                f"{len(tangents)}")
+    _primal_tensors(primals, "jvp(f, primals, tangents)")
+    for p, t in zip(primals, tangents):
+        if not isinstance(t, Tensor) or tuple(t.shape) != tuple(p.shape):
+            raise TorchRuntimeError("jvp(f, primals, tangents): Expected primals and tangents to have the same "
+                                    "shape")
+    nested = _nested(primals) or _nested(tangents)
+    with enable_grad():
+        diff = _differentiable_args(primals, range(len(primals)))
+        out = func(*diff)
+        aux = None
+        if has_aux:
+            out, aux = out
+        outs = tuple(out) if isinstance(out, (tuple, list)) else (out,)
+        us = [creation.zeros_like(o).requires_grad_(True) for o in outs]
+        gs = engine.grad(list(outs), diff, grad_outputs=us, create_graph=True, allow_unused=True)
+        pairs = [(g, t) for g, t in zip(gs, tangents) if g is not None and g.requires_grad]
+        jvps = (engine.grad([g for g, _ in pairs], us, grad_outputs=[t for _, t in pairs], create_graph=True,
+                            allow_unused=True) if pairs else [None] * len(us))
+        jvps = tuple(creation.zeros_like(o) if j is None else j for j, o in zip(jvps, outs))
+    if not nested:
+        out, jvps = _detached(out), tuple(j.detach() for j in jvps)
+    result = (out, jvps if isinstance(out, (tuple, list)) else jvps[0])
+    return (*result, aux if nested else _detached(aux)) if has_aux else result
+
+
+FUNC = {"grad": func_grad, "jacrev": jacrev, "jacfwd": jacfwd, "hessian": func_hessian, "vmap": vmap,
+        "vjp": func_vjp, "jvp": func_jvp}
+
+
+# -- torch.save / torch.load: the run's files in memory -------------------------------------------------------
+
+def _saved_copy(obj, what: str):
+    """What torch.save's pickle keeps and torch.load gives back: tensors copied (requires_grad kept, a Parameter
+    stays one, history dropped), containers rebuilt, plain values as they are."""
+    if isinstance(obj, Tensor):
+        data = Tensor(obj.array.copy())
+        if isinstance(obj, Parameter):
+            return Parameter(data, requires_grad=obj.requires_grad)
+        return data.requires_grad_(True) if obj.requires_grad else data
+    if isinstance(obj, dict):
+        copy = type(obj)()
+        for key, value in obj.items():
+            copy[key] = _saved_copy(value, what)
+        return copy
+    if isinstance(obj, (list, tuple)) and type(obj) in (list, tuple):
+        return type(obj)(_saved_copy(v, what) for v in obj)
+    if obj is None or type(obj) in (bool, int, float, str, dtypes.DType, Size):
+        return obj
+    raise NumpyRefused(f"{what} of a {_type_name(obj)} (gradcli run saves tensors, dicts, lists, tuples, numbers "
+                       "and strings: save model.state_dict() and load it with load_state_dict)")
+
+
+def memory_files():
+    """torch.save and torch.load of one run: the 'file' is a dict entry of the run, never the disk."""
+    files: dict[str, object] = {}
+
+    def save(obj, f, pickle_module=None, pickle_protocol=2, _use_new_zipfile_serialization=True):
+        if not isinstance(f, str):
+            raise NumpyRefused(f"torch.save to a {_type_name(f)} (gradcli run keeps saved files in memory by name: "
+                               "pass a file name)")
+        files[f] = _saved_copy(obj, "torch.save")
+
+    def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None, **pickle_load_args):
+        if not isinstance(f, str):
+            raise NumpyRefused(f"torch.load from a {_type_name(f)} (pass the file name given to torch.save)")
+        if f not in files:
+            raise NumpyRefused(f"torch.load('{f}') of a file this run did not torch.save (gradcli run has no file "
+                               "access; save it earlier in the program)")
+        return _saved_copy(files[f], "torch.load")
+
+    return save, load
+
+
+def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):  # noqa: A002 - torch's names
+    """torch.unique on a CPU: the distinct values in ascending order (np.unique), with the inverse indices and
+    counts as int64 tensors; of a tensor without history (torch's result would carry Unique2Backward0)."""
+    if not isinstance(input, Tensor):
+        raise TorchTypeError(f"unique(): argument 'input' (position 1) must be Tensor, not {_type_name(input)}")
+    if input.requires_grad:
+        raise NumpyRefused("torch.unique of a tensor that requires grad (gradcli does not record Unique2Backward0; "
+                           "call it on x.detach())")
+    if not sorted:
+        raise NumpyRefused("torch.unique(..., sorted=False) (its order is an implementation detail of torch's "
+                           "hash table; use sorted=True)")
+    array = input.array
+    if dim is not None:
+        dim = dim % max(array.ndim, 1)
+    values, inverse, counts = np.unique(array, return_inverse=True, return_counts=True, axis=dim)
+    out = [Tensor(values.astype(array.dtype, copy=False))]
+    if return_inverse:
+        out.append(Tensor(inverse.reshape(array.shape if dim is None else (array.shape[dim],)).astype(np.int64)))
+    if return_counts:
+        out.append(Tensor(counts.astype(np.int64)))
+    return out[0] if len(out) == 1 else tuple(out)
 
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):

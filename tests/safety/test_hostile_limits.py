@@ -56,6 +56,7 @@ SAMPLES = {
     "maximum": lambda: ((_col(), _row()), {}), "minimum": lambda: ((_col(), _row()), {}),
     "xlogy": lambda: ((_col(), _row().abs()), {}),
     "clamp": lambda: ((_col(),), {"min": _row(), "max": _row() + 1}),
+    "threshold": lambda: ((_t(3, 4), 0.1, 20.0), {}),
     "clamp_min": lambda: ((_col(), _row()), {}), "clamp_max": lambda: ((_col(), _row()), {}),
     "where": lambda: ((_col() > 0, _row(), 0.0), {}), "lerp": lambda: ((_col(), _row(), 0.3), {}),
     "eq": lambda: ((_col(), _row()), {}), "ne": lambda: ((_col(), _row()), {}), "lt": lambda: ((_col(), _row()), {}),
@@ -151,7 +152,7 @@ SAMPLES = {
     "max_pool2d": lambda: ((_t(1, 4, 4), 2), {"stride": 1}), "avg_pool2d": lambda: ((_t(1, 4, 4), 2), {"stride": 1}),
     "conv1d": lambda: ((_t(1, 2, 8), _t(6, 2, 3)), {}), "conv2d": lambda: ((_t(1, 1, 4, 4), _t(5, 1, 2, 2)), {}),
     **{name: (lambda: ((_col(), _row()), {"reduction": "none"})) for name in (
-        "poisson_nll_loss", "soft_margin_loss", "hinge_embedding_loss")},
+        "poisson_nll_loss", "soft_margin_loss", "hinge_embedding_loss", "multilabel_soft_margin_loss")},
     "gaussian_nll_loss": lambda: ((_col(), _row(), _t(4, 1).abs() + 1), {"reduction": "none"}),
     "margin_ranking_loss": lambda: ((_col(), _row(), _t(1, 5).sign()), {"reduction": "none"}),
     "triplet_margin_loss": lambda: ((_t(4, 1, 3), _t(1, 5, 3), _t(1, 5, 3)), {"reduction": "none"}),

@@ -345,3 +345,69 @@ def celu(input, alpha=1.0, inplace=False):
     if alpha == 0:
         raise TorchRuntimeError("ZeroDivisionError")
     return _activate(CeluInPlace if inplace else Celu, input, inplace, float(alpha))
+
+
+# -- hardshrink, softshrink, tanhshrink, threshold (torch's CPU kernels; lambd and threshold in the input's dtype) --
+
+def _inside(x, lambd):
+    """-lambd <= x <= lambd, lambd cast to x's dtype as torch's shrink kernels cast it."""
+    lam = x.dtype.type(lambd)
+    return (x >= -lam) & (x <= lam)
+
+
+def _shrink_rule(g, x, lambd):  # torch's shrink_backward, shared by hardshrink and softshrink
+    return dual.where(_inside(val(x), lambd), 0.0, g)
+
+
+def _softshrink(x, lambd):
+    lam = x.dtype.type(lambd)
+    return np.where(x > lam, x - lam, np.where(x < -lam, x + lam, x * x.dtype.type(0)))  # -0.0 kept, as torch's
+
+
+Hardshrink = _act("HardshrinkBackward0", lambda x, lambd: np.where(_inside(x, lambd), x.dtype.type(0), x),
+                  _shrink_rule)
+Softshrink = _act("SoftshrinkBackward0", _softshrink, _shrink_rule)
+
+
+@register("hardshrink", sig="hardshrink(input, lambd=0.5)", doc="x where |x| > lambd, else 0",
+          category="activation", torch=True, method=True, functional=True)
+def hardshrink(input, lambd=0.5):
+    return Hardshrink.apply(input, float(lambd))
+
+
+@register("softshrink", sig="softshrink(input, lambd=0.5)", doc="x - lambd above lambd, x + lambd below -lambd, "
+          "else 0", category="activation", torch=False, method=False, functional=True)
+def softshrink(input, lambd=0.5):
+    if lambd < 0:
+        raise TorchRuntimeError(f"lambda must be greater or equal to 0, but found to be {lambd}.")
+    return Softshrink.apply(input, float(lambd))
+
+
+@register("tanhshrink", sig="tanhshrink(input)", doc="input - tanh(input) (as F.tanhshrink computes it)",
+          category="activation", torch=False, method=False, functional=True)
+def tanhshrink(input):
+    return input - input.tanh()
+
+
+class _Threshold(_Act):
+    """threshold keeps its input's dtype (an int64 input stays int64: the value is cast to it, as torch's)."""
+
+    __slots__ = ()
+    name = "ThresholdBackward0"
+
+    @classmethod
+    def forward(cls, ctx, x, threshold, value):
+        ctx.aux = (threshold,)
+        x = np.asarray(x)
+        return np.where(x <= x.dtype.type(threshold), x.dtype.type(value), x)
+
+    @staticmethod
+    def rule(g, x, threshold):
+        xv = val(x)
+        return dual.where(xv <= xv.dtype.type(threshold), 0.0, g)
+
+
+@register("threshold", sig="threshold(input, threshold, value)", doc="value where input <= threshold, else input",
+          category="activation", torch=True, method=False, functional=True)
+def threshold(input, threshold, value, inplace=False):
+    return _activate(_Threshold, input, inplace, threshold, value)

@@ -17,6 +17,7 @@ from gradcli.engine import dual, state
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchIndexError, TorchNotImplementedError, TorchRuntimeError, TorchValueError
 from gradcli.engine.ops import arith, sizes
+from gradcli.engine.ops.activations import logsigmoid
 from gradcli.engine.ops.aggregates import VectorNorm, ord_value
 from gradcli.engine.ops.common import as_float, dtype_title, val
 from gradcli.engine.ops.elementwise import where
@@ -1054,3 +1055,22 @@ def multi_margin_loss(input, target, p=1, margin=1, weight=None, size_average=No
     return MultiMarginLoss.apply(input, t, int(p), float(margin), None if weight is None else weight.array,
                                  reduction)
 
+
+
+@_functional("multilabel_soft_margin_loss", "multilabel_soft_margin_loss(input, target, weight=None, "
+             "reduction='mean')", "-(y log sigmoid(x) + (1 - y) log sigmoid(-x)), averaged over the classes",
+             category="loss", result_shape=sizes.broadcast)
+def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
+    """torch/nn/functional.py's own composition, op for op (so its nodes and roundings are torch's)."""
+    loss = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
+    if weight is not None:
+        loss = loss * weight
+    class_dim = input.dim() - 1
+    loss = sum_op(loss, dim=class_dim) / input.shape[class_dim]
+    if reduction == "none":
+        return loss
+    if reduction == "mean":
+        return mean(loss)
+    if reduction == "sum":
+        return sum_op(loss)
+    raise TorchValueError(f"{reduction} is not valid")
