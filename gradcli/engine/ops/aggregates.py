@@ -204,7 +204,11 @@ def _var_backward(ctx, g, x):
     dims, keepdim, shape, n, correction, full = ctx.aux
     g = kept_dims(g, dims, keepdim, shape)
     axis = dims if len(shape) else None
-    mean = dual.sum(x, axis=axis, keepdims=True) / n
+    if type(x) is np.ndarray and x.ndim and x.dtype.kind == "f":
+        # torch's var_backward: self.mean(dim, keepdim=True), its CPU mean being sum(...).div_(n) in its order
+        mean = sum_order.torch_sum(x, tuple(dims), True) / x.dtype.type(n)
+    else:
+        mean = dual.sum(x, axis=axis, keepdims=True) / n
     if full and n - correction <= 0:
         # torch's var_backward with no dim and no degrees of freedom: 2 / dof is infinite, so nan where an
         # element equals the mean (inf * 0) and inf elsewhere, whatever the sign of (x - mean)

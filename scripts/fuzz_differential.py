@@ -1,0 +1,175 @@
+"""Differential fuzzer: random expressions evaluated by gradcli's Python API and by torch 2.13 side by side.
+
+Prints every expression whose value or gradient differs (bit for bit under bits="torch", for reductions and
+ordering ops in both modes). A red-team tool, not a default test: it imports torch.
+
+    .venv/bin/python scripts/fuzz_differential.py --family sum --n 300 --seed 1
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import traceback
+
+import numpy as np
+import torch
+
+import gradcli
+
+
+def views(rng: random.Random, ndim: int) -> list[str]:
+    """Random view suffixes on a tensor of `ndim` dims."""
+    out = [""]
+    if ndim >= 2:
+        out += [".t()" if ndim == 2 else ".transpose(0, 1)", ".transpose(-1, -2)"]
+        perm = list(range(ndim))
+        rng.shuffle(perm)
+        out.append(f".permute({', '.join(map(str, perm))})")
+    out += ["[1:]", "[::2]", "[..., 1:]", "[..., ::2]", "[:, ::-1]" if False else "[1:, ...]"]
+    return out
+
+
+def rand_shape(rng: random.Random, ndim: int) -> tuple:
+    sizes = [1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129]
+    shape = [rng.choice(sizes) for _ in range(ndim)]
+    # keep it under ~300k elements
+    while np.prod(shape) > 300_000:
+        shape[rng.randrange(ndim)] //= 2
+        shape = [max(1, s) for s in shape]
+    if rng.random() < 0.15 and ndim == 2:
+        shape = [rng.choice([2047, 2048, 2049, 2100, 4096]), rng.choice([1, 3, 8, 16, 17, 33, 64])]
+    return tuple(shape)
+
+
+def gen_sum(rng: random.Random):
+    ndim = rng.choice([1, 2, 3, 4])
+    shape = rand_shape(rng, ndim)
+    view = rng.choice(views(rng, ndim))
+    op = rng.choice(["sum", "mean", "nansum", "logsumexp", "softmax", "log_softmax", "sum", "mean", "amax",
+                     "norm", "std", "var", "prod", "cumsum"])
+    d = rng.choice([None, 0, 1, -1, (0, 1), (-1, 0), 2, 3, (1, 2), (0, 2, 3)])
+    if isinstance(d, int) and d >= ndim:
+        d = -1
+    if isinstance(d, tuple) and (max(d) >= ndim or (ndim == 1 and len(d) > 1)):
+        d = None
+    keep = rng.choice([False, True])
+    if op in ("softmax", "log_softmax", "cumsum"):
+        if not isinstance(d, int):
+            d = -1
+        call = f"{op}(dim={d})"
+    elif op == "logsumexp":
+        if d is None:
+            d = tuple(range(ndim))
+        call = f"logsumexp(dim={d}, keepdim={keep})"
+    elif op == "prod":
+        if not isinstance(d, int):
+            call = "prod()"
+        else:
+            call = f"prod(dim={d}, keepdim={keep})"
+    elif op == "norm":
+        call = f"norm(dim={d}, keepdim={keep})" if d is not None else "norm()"
+    elif d is None:
+        call = f"{op}()"
+    else:
+        call = f"{op}(dim={d}, keepdim={keep})"
+    expr = f"x{view}.{call}"
+    dtype = rng.choice(["float32", "float64"])
+    x = np.array(torch.randn(*shape, dtype=getattr(torch, dtype), generator=torch.Generator().manual_seed(
+        rng.randrange(10**6))).numpy())
+    if op == "prod":
+        x = 1 + 0.01 * x
+    return expr, {"x": x}, dtype
+
+
+def torch_eval(expr: str, values: dict, dtype: str, grad_output_seed: int):
+    tv = {k: torch.tensor(v, requires_grad=np.issubdtype(v.dtype, np.floating)) for k, v in values.items()}
+    ns = dict(torch.__dict__)
+    ns.update({"F": torch.nn.functional, "torch": torch})
+    ns.update(tv)
+    out = eval(expr, ns)  # noqa: S307 - our own generated text
+    g = None
+    if out.requires_grad:
+        if out.dim() == 0:
+            out.backward()
+        else:
+            g = torch.randn(out.shape, dtype=out.dtype, generator=torch.Generator().manual_seed(grad_output_seed))
+            out.backward(g)
+    grads = {k: (t.grad.numpy() if t.grad is not None else None) for k, t in tv.items()}
+    return out.detach().numpy(), grads, (g.numpy() if g is not None else None)
+
+
+def same(a, b) -> bool:
+    if a is None or b is None:
+        return a is None and b is None
+    a = np.asarray(a)
+    b = np.asarray(b)
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return False
+    if a.dtype.kind == "f":
+        return bool(np.array_equal(a, b, equal_nan=True) and np.array_equal(np.signbit(a), np.signbit(b)))
+    return bool(np.array_equal(a, b))
+
+
+def ulps(a, b) -> float:
+    """The most ulps (of torch's value `b`, in its dtype) between a and b."""
+    b = np.atleast_1d(np.asarray(b))
+    a = np.atleast_1d(np.asarray(a))
+    if a.shape != b.shape:
+        return float("inf")
+    sp = np.spacing(np.abs(b)).astype(np.float64) if b.dtype.kind == "f" else np.ones(b.shape)
+    with np.errstate(all="ignore"):
+        d = np.abs(a.astype(np.float64) - b.astype(np.float64)) / sp
+    d[(np.isnan(a) & np.isnan(b)) | (a == b)] = 0
+    return float(np.nanmax(d)) if d.size else 0.0
+
+
+GENS = {"sum": gen_sum}
+
+
+def main() -> int:
+    p = argparse.ArgumentParser()
+    p.add_argument("--family", default="sum")
+    p.add_argument("--n", type=int, default=100)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--bits", default="torch")
+    args = p.parse_args()
+    rng = random.Random(args.seed)
+    bad = 0
+    for i in range(args.n):
+        expr, values, dtype = GENS[args.family](rng)
+        try:
+            t_out, t_grads, g = torch_eval(expr, values, dtype, i)
+        except Exception as err:  # torch refuses: gradcli should too
+            t_err = f"{type(err).__name__}: {err}".splitlines()[0]
+            try:
+                gradcli.grad(expr, check=False, dtype=dtype, bits=args.bits, **values)
+                print(f"[{i}] TORCH-ERR-ONLY {expr} shape={values['x'].shape} {dtype}: {t_err}")
+                bad += 1
+            except Exception:
+                pass
+            continue
+        try:
+            r = gradcli.grad(expr, check=False, dtype=dtype, bits=args.bits, grad_output=g, **values)
+        except Exception as err:
+            print(f"[{i}] GRADCLI-ERR {expr} shape={values['x'].shape} {dtype}: {type(err).__name__}: {err}")
+            bad += 1
+            continue
+        problems = []
+        if not same(r.output, t_out):
+            problems.append(f"value ulps={ulps(r.output, t_out):.3g} "
+                            f"dt={np.asarray(r.output).dtype}/{t_out.dtype} sh={np.shape(r.output)}/{t_out.shape}")
+        for k, tg in t_grads.items():
+            gg = r.grads.get(k)
+            if not same(gg, tg):
+                problems.append(f"grad[{k}] ulps={ulps(gg, tg) if gg is not None and tg is not None else 'None'}")
+        if problems:
+            bad += 1
+            print(f"[{i}] {expr} shape={values['x'].shape} {dtype}: {'; '.join(problems)}")
+            sys.stdout.flush()
+    print(f"{bad} of {args.n} differ")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,33 @@
+"""Regressions found by scripts/fuzz_differential.py (gradcli against torch 2.13, bit for bit).
+
+Every expected value below was printed by torch 2.13 (`.tolist()`) on the input built here, as each test says.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+import gradcli
+
+
+def _x32() -> np.ndarray:
+    return ((np.arange(32) * 0.37) % 1.3 - 0.6).astype(np.float32)
+
+
+def test_var_backward_mean_in_torch_sum_order():
+    # var_backward is (2 / dof) * grad * (self - self.mean(dim, keepdim=True)), torch's mean being its sum in
+    # ATen's order divided by n; numpy's pairwise sum of a transposed float32 view differed in the last bit on
+    # 4 of 32 elements. Recorded from torch 2.13:
+    #   xt = torch.tensor(x, requires_grad=True); o = xt.reshape(4, 8).t().std(0)
+    #   o.backward(torch.full(o.shape, 0.75)); print(o.tolist(), xt.grad.tolist())
+    r = gradcli.grad("x.reshape(4, 8).t().std(0)", x=_x32(), grad_output=np.full(4, 0.75, np.float32),
+                     dtype="float32", bits="torch", check=False)
+    assert r.output.tolist() == [0.45257991552352905, 0.3933010399341583, 0.37144505977630615, 0.3933010399341583]
+    assert r.grads["x"].tolist() == [
+        -0.15269601345062256, -0.0651029497385025, 0.022490110248327255, 0.11008317023515701,
+        -0.11008316278457642, -0.022490110248327255, 0.0651029497385025, 0.15269599854946136,
+        -0.08717422187328339, 0.013620971702039242, 0.11441617459058762, -0.1389339119195938,
+        -0.038138724863529205, 0.0626564770936966, 0.1634516716003418, -0.08989841490983963,
+        0.0014422402018681169, 0.10816828161478043, -0.16008906066417694, -0.053363021463155746,
+        0.053363021463155746, 0.16008906066417694, -0.10816828161478043, -0.0014422467211261392,
+        0.08989841490983963, -0.1634516716003418, -0.0626564770936966, 0.03813872113823891,
+        0.1389339119195938, -0.11441617459058762, -0.013620973564684391, 0.08717422187328339]
