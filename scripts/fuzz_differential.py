@@ -46,8 +46,7 @@ def gen_sum(rng: random.Random):
     ndim = rng.choice([1, 2, 3, 4])
     shape = rand_shape(rng, ndim)
     view = rng.choice(views(rng, ndim))
-    op = rng.choice(["sum", "mean", "nansum", "logsumexp", "softmax", "log_softmax", "sum", "mean", "amax",
-                     "norm", "std", "var", "prod", "cumsum"])
+    op = rng.choice(OPS)
     d = rng.choice([None, 0, 1, -1, (0, 1), (-1, 0), 2, 3, (1, 2), (0, 2, 3)])
     if isinstance(d, int) and d >= ndim:
         d = -1
@@ -125,6 +124,8 @@ def ulps(a, b) -> float:
 
 
 GENS = {"sum": gen_sum}
+OPS = ["sum", "mean", "nansum", "logsumexp", "softmax", "log_softmax", "sum", "mean", "amax", "norm", "std", "var",
+       "prod", "cumsum"]
 
 
 def main() -> int:
@@ -133,7 +134,10 @@ def main() -> int:
     p.add_argument("--n", type=int, default=100)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--bits", default="torch")
+    p.add_argument("--ops", default="", help="comma-separated reductions for --family sum")
     args = p.parse_args()
+    if args.ops:
+        OPS[:] = args.ops.split(",")
     rng = random.Random(args.seed)
     bad = 0
     for i in range(args.n):

@@ -31,3 +31,23 @@ def test_var_backward_mean_in_torch_sum_order():
         0.053363021463155746, 0.16008906066417694, -0.10816828161478043, -0.0014422467211261392,
         0.08989841490983963, -0.1634516716003418, -0.0626564770936966, 0.03813872113823891,
         0.1389339119195938, -0.11441617459058762, -0.013620973564684391, 0.08717422187328339]
+
+
+def _x64_nan() -> np.ndarray:
+    # magnitudes from 0.1 to 10^4 (so the order of the additions shows in the last bits), one nan
+    x = np.round(np.sin(np.arange(64) * 0.1) * 10.0 ** (np.arange(64) % 5), 3).astype(np.float32)
+    x[3] = np.nan
+    return x
+
+
+def test_nansum_of_a_view_sums_in_the_views_order():
+    # torch's nansum is its sum kernel reading nan as 0, so its order follows the input's layout; gradcli summed
+    # a contiguous copy (np.where), which a strided view sums in another order. Recorded from torch 2.13:
+    #   t = torch.tensor(x); t[::2].nansum().item(), t.reshape(4, 16)[:, ::2].nansum(1).tolist()
+    x = _x64_nan()
+    r = gradcli.grad("x[::2].nansum()", x=x, dtype="float32", bits="torch", check=False)
+    assert float(r.output) == 662.0919189453125
+    assert r.grads["x"].tolist() == [1.0 if i % 2 == 0 and i != 3 else 0.0 for i in range(64)]
+    r = gradcli.grad("x.reshape(4, 16)[:, ::2].nansum(1)", x=x, dtype="float32", bits="torch", check=False,
+                     grad_output=np.ones(4, np.float32))
+    assert r.output.tolist() == [14585.5947265625, 8160.51904296875, -12791.404296875, -9292.6171875]
