@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-import traceback
 
 import numpy as np
 import torch
@@ -123,7 +122,45 @@ def ulps(a, b) -> float:
     return float(np.nanmax(d)) if d.size else 0.0
 
 
-GENS = {"sum": gen_sum}
+def _ties(rng: random.Random, shape: tuple, dtype: str) -> np.ndarray:
+    """Values with many ties (a few distinct numbers), sometimes a nan or -0.0."""
+    pool = [0.0, -0.0, 1.0, -1.0, 0.5, 2.0, -2.5, 3.0]
+    if rng.random() < 0.2:
+        pool.append(float("nan"))
+    if rng.random() < 0.1:
+        pool += [float("inf"), float("-inf")]
+    k = rng.randint(1, len(pool))
+    vals = pool[:k]
+    x = np.array([rng.choice(vals) for _ in range(int(np.prod(shape)))], dtype=dtype).reshape(shape)
+    if rng.random() < 0.5:  # sometimes spread values too
+        mask = np.array([rng.random() < 0.5 for _ in range(x.size)]).reshape(shape)
+        x[mask] = np.array([rng.uniform(-3, 3) for _ in range(int(mask.sum()))], dtype=dtype)
+    return x
+
+
+def gen_order(rng: random.Random):
+    ndim = rng.choice([1, 2, 3])
+    shape = tuple(rng.choice([1, 2, 3, 4, 5, 8, 16, 17, 33, 40]) for _ in range(ndim))
+    dtype = rng.choice(["float32", "float64"])
+    x = _ties(rng, shape, dtype)
+    d = rng.randrange(-ndim, ndim)
+    n = shape[d]
+    k = rng.randint(1, n)
+    view = rng.choice(["", "", ".t()" if ndim == 2 else "", "[..., ::-1]" if False else ""])
+    op = rng.choice([
+        f"sort(dim={d})[0]", f"sort(dim={d}, descending=True)[0]", f"sort(dim={d}, stable=True)[0]",
+        f"topk({k}, dim={d})[0]", f"topk({k}, dim={d}, largest=False)[0]", f"topk({k}, dim={d}, sorted=False)[0]",
+        f"kthvalue({k}, dim={d})[0]", f"median(dim={d})[0]", "median()", f"nanmedian(dim={d})[0]",
+        f"cummax(dim={d})[0]", f"cummin(dim={d})[0]", f"max(dim={d})[0]", f"min(dim={d})[0]", "max()", "amax()",
+        f"amin(dim={d})", f"msort()" if False else "sort()[0]", "argsort()", f"sort(dim={d})[1]",
+        f"topk({k}, dim={d})[1]", f"kthvalue({k}, dim={d})[1]", f"median(dim={d})[1]", f"cummax(dim={d})[1]"])
+    expr = f"x{view}.{op}"
+    if op.endswith("[1]") or op.startswith("argsort"):
+        expr = f"(x{view} * x{view}.{op}.double().mean())" if False else f"x{view}.{op}"
+    return expr, {"x": x}, dtype
+
+
+GENS = {"sum": gen_sum, "order": gen_order}
 OPS = ["sum", "mean", "nansum", "logsumexp", "softmax", "log_softmax", "sum", "mean", "amax", "norm", "std", "var",
        "prod", "cumsum"]
 

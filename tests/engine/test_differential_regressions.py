@@ -51,3 +51,14 @@ def test_nansum_of_a_view_sums_in_the_views_order():
     r = gradcli.grad("x.reshape(4, 16)[:, ::2].nansum(1)", x=x, dtype="float32", bits="torch", check=False,
                      grad_output=np.ones(4, np.float32))
     assert r.output.tolist() == [14585.5947265625, 8160.51904296875, -12791.404296875, -9292.6171875]
+
+
+def test_median_without_dim_returns_torchs_signed_zero():
+    # torch's median() runs std::nth_element on a clone of the input (memory order for a dense view), so
+    # which of tied 0.0 and -0.0 it returns is libstdc++'s; numpy's partition returned the other one.
+    # Recorded from torch 2.13: t = torch.tensor(x); t.median().item(), t.reshape(3, 4).t().median().item(),
+    # t.reshape(3, 4).t().contiguous().median().item() are 0.0, 0.0, -0.0
+    x = np.array([-0.0, -1.0, 0.0, 0.0, -1.0, -0.0, -1.0, -0.0, -1.0, 0.0, 0.0, -0.0])
+    signs = [np.signbit(float(gradcli.grad(e, x=x, check=False).output)) for e in
+             ("x.median()", "x.reshape(3, 4).t().median()", "x.reshape(3, 4).t().contiguous().median()")]
+    assert signs == [False, False, True]
