@@ -62,3 +62,15 @@ def test_median_without_dim_returns_torchs_signed_zero():
     signs = [np.signbit(float(gradcli.grad(e, x=x, check=False).output)) for e in
              ("x.median()", "x.reshape(3, 4).t().median()", "x.reshape(3, 4).t().contiguous().median()")]
     assert signs == [False, False, True]
+
+
+def test_mean_backward_is_contiguous_before_a_broadcast_sum():
+    # torch's mean_backward divides the expanded gradient by n: a new, contiguous tensor, which the gradient of
+    # a broadcast operand (x[0] below) then sums over dim 0 in a contiguous tensor's order; gradcli summed a
+    # zero-stride view (another order): 16 of 17 elements were 0.062283724546432495. Recorded from torch 2.13:
+    #   xt = torch.tensor(x, requires_grad=True); (xt[0] + xt).mean().backward()
+    #   print(xt.grad[0].tolist(), xt.grad[1].unique().tolist())
+    x = ((np.arange(289) * 0.37) % 1.3 - 0.6).astype(np.float32).reshape(17, 17)
+    r = gradcli.grad("(x[0] + x).mean()", x=x, dtype="float32", bits="torch", check=False)
+    assert r.grads["x"][0].tolist() == [0.06228373944759369] * 17
+    assert set(r.grads["x"][1:].ravel().tolist()) == {0.0034602077212184668}
