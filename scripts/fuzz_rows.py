@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import random
+import re
 import subprocess
 import sys
 
@@ -119,7 +119,7 @@ def main() -> int:
         cmd = [".venv/bin/gradcli", "eval", expr, "--rows", "-", "--format", "ndjson", "--dtype", dtype,
                "--bits", bits, "--no-check"]
         proc = subprocess.run(cmd, input=lines, capture_output=True, text=True, timeout=300)
-        outs = [json.loads(l) for l in proc.stdout.splitlines() if l.strip()]
+        outs = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
         if len(outs) != len(rows):
             print(f"[{it}] ROWCOUNT {len(outs)} != {len(rows)}: {expr!r} {proc.stderr[:200]}")
             bad += 1
@@ -146,8 +146,8 @@ def main() -> int:
                     diffs.append(f"grad {k}: rows={got['grads'][k]} single={g.tolist()}")
             if diffs:
                 bad += 1
-                print(f"[{it}] row {i} {dtype} bits={bits}: {expr!r}\n   row={json.dumps({k: row[k] for k in used})}\n   "
-                      + "\n   ".join(diffs))
+                shown = json.dumps({k: row[k] for k in used})
+                print(f"[{it}] row {i} {dtype} bits={bits}: {expr!r}\n   row={shown}\n   " + "\n   ".join(diffs))
                 sys.stdout.flush()
                 break
     print(f"{bad} differences in {args.n} expressions")
