@@ -81,6 +81,7 @@ def gen_sum(rng: random.Random):
 
 
 def torch_eval(expr: str, values: dict, dtype: str, grad_output_seed: int):
+    torch.set_default_dtype(getattr(torch, dtype))  # gradcli's --dtype is the default dtype too
     tv = {k: torch.tensor(v, requires_grad=k == "x") for k, v in values.items()}
     ns = dict(torch.__dict__)
     ns.update({"F": torch.nn.functional, "torch": torch})

@@ -295,11 +295,12 @@ def _hardswish_rule(g, x):
 
 
 def _hardswish(x):
-    """x * (min(max(x + 3, 0), 6) / 6) in four passes over memory (np.clip, in place)."""
+    """x * min(max(x + 3, 0), 6) / 6, multiplied before dividing as torch's CPU kernel, in four passes over
+    memory (np.clip, in place)."""
     out = np.add(x, x.dtype.type(3), out=np.empty(np.shape(x), x.dtype))
     np.clip(out, 0, 6, out=out)
-    out /= 6
     out *= x
+    out /= 6
     return out
 
 

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dual
+from gradcli.engine import dual, kernels
 from gradcli.engine.autograd import Function
 from gradcli.engine.dtypes import float64
 from gradcli.engine.errors import TorchNotImplementedError, TorchRuntimeError, TorchTypeError
@@ -335,6 +335,12 @@ class Addcmul(Function):
         _broadcast3(x, t1, t2)
         ctx.aux = value
         with np.errstate(all="ignore"):
+            dtype = np.result_type(x, t1, t2)
+            if dtype.kind == "f" and type(value) in (int, float):
+                # torch's kernel: self + value * t1 * t2, compiled as fma(value * t1, t2, self)
+                t1, t2, x = (np.asarray(v, dtype) for v in (t1, t2, x))
+                scaled = t1 if value == 1 else t1 * dtype.type(value)
+                return np.asarray(kernels.fma(scaled, t2, x), dtype)
             product = arith.elementwise_binary(np.multiply, t1, t2)
             if not (type(value) in (int, float) and value == 1 and product.dtype.kind == "f"):  # x * 1 is x
                 product = arith.elementwise_binary(np.multiply, product, value)
@@ -366,9 +372,10 @@ class Addcdiv(Function):
                 "latter implementation: (input + value * tensor1 / tensor2), for all dtypes.")
         ctx.aux = value
         with np.errstate(all="ignore"):
+            # torch's kernel: self + value * t1 / t2, the scaled numerator divided
+            if not (type(value) in (int, float) and value == 1 and np.result_type(t1, t2).kind == "f"):
+                t1 = arith.elementwise_binary(np.multiply, t1, value)  # x * 1 is x
             quotient = arith.elementwise_binary(np.divide, t1, t2)
-            if not (type(value) in (int, float) and value == 1 and quotient.dtype.kind == "f"):  # x * 1 is x
-                quotient = arith.elementwise_binary(np.multiply, quotient, value)
             return arith.elementwise_binary(np.add, x, quotient)
 
     @staticmethod
@@ -377,7 +384,7 @@ class Addcdiv(Function):
         gx, g1, g2 = ctx.needs_input_grad[:3]
         with np.errstate(all="ignore"):
             return ((g if gx else None), (g * (value / t2) if g1 else None),
-                    (-g * value * t1 / (t2 * t2) if g2 else None))
+                    (-g * (value * t1 / (t2 * t2)) if g2 else None))  # torch: -grad * (value * t1 / (t2 * t2))
 
 
 @register("addcmul", sig="addcmul(input, tensor1, tensor2, *, value=1)", doc="input + value * tensor1 * tensor2",

@@ -210,12 +210,16 @@ def _same_lerp_dtypes(start, end, weight=None):
 
 
 def _lerp_forward(start, end, weight):
-    # torch's kernel: the formula depends on which side of 0.5 the weight is, for accuracy
+    # torch's kernel (LerpKernel.cpp's lerp_vec, and its scalar twin as compiled): one fused multiply-add,
+    # fmadd(coeff, end - start, base), coeff and base on the side of 0.5 the weight is: (weight, start) or
+    # (weight - 1, end), the number weight in the tensors' dtype
     with np.errstate(all="ignore"):
         diff = end - start
         if np.ndim(weight) == 0:  # a number: one side only (np.where would compute both)
-            return start + weight * diff if abs(weight) < 0.5 else end - diff * (1 - weight)
-        return np.where(np.abs(weight) < 0.5, start + weight * diff, end - diff * (1 - weight))
+            w = np.result_type(start, end).type(weight) if np.result_type(start, end).kind == "f" else weight
+            return kernels.fma(w, diff, start) if abs(w) < 0.5 else kernels.fma(w - 1, diff, end)
+        small = np.abs(weight) < 0.5
+        return kernels.fma(np.where(small, weight, weight - 1), diff, np.where(small, start, end))
 
 
 class LerpScalar(Function):
