@@ -131,3 +131,16 @@ def test_kernel_formulas_as_torch_computes_them(expr, value, grad):
                      grad_output=np.full(9, 0.7, np.float32))
     assert r.output.tolist() == value
     assert r.grads["x"].tolist() == grad
+
+
+@pytest.mark.parametrize(("expr", "total"), [("F.silu(x.t()).sum()", 193.36624145507812),
+                                             ("torch.sigmoid(x.t()).sum()", 127.98928833007812),
+                                             ("F.hardsigmoid(x.t()).sum()", 128.0016632080078)])
+def test_elementwise_result_keeps_a_transposed_inputs_layout(expr, total):
+    # torch's elementwise result has its input's layout (TensorIterator), so a sum of it adds in memory order:
+    # torch's F.silu(x.t()).contiguous().sum() is 193.36622619628906, its F.silu(x.t()).sum() the value below.
+    # gradcli's kernels (SLEEF's exp with both signs among the values, hardsigmoid's np.empty) returned
+    # row-major results. Recorded from torch 2.13: eval(expr).item() with x as built here
+    x = np.round(np.sin(np.arange(256) * 1.7) * 3, 2).astype(np.float32).reshape(16, 16)
+    for bits in ("torch", "fast"):
+        assert float(gradcli.grad(expr, x=x, dtype="float32", bits=bits, check=False).output) == total

@@ -103,3 +103,23 @@ def check_broadcast(a, b) -> None:
         except ValueError:
             return  # the op itself reports the mismatch
         check_size(shape)
+
+
+def _dim_order(a: np.ndarray) -> list:
+    """a's dims from the largest stride to the smallest, size-1 dims left out (their stride means nothing)."""
+    return sorted((d for d in range(a.ndim) if a.shape[d] > 1), key=lambda d: -abs(a.strides[d]))
+
+
+def like_layout(result, x):
+    """An elementwise op's result in the memory layout torch gives it: its input's dim order (TensorIterator
+    keeps a transposed input's layout, and a later sum adds in that order).  `result` itself when it already
+    has it - the common case, checked in a few attribute reads - otherwise a copy in x's order."""
+    if type(result) is not np.ndarray or type(x) is not np.ndarray or result.shape != x.shape or x.ndim < 2:
+        return result
+    if x.flags.c_contiguous and result.flags.c_contiguous:
+        return result
+    if _dim_order(result) == _dim_order(x):
+        return result
+    out = np.empty_like(x, dtype=result.dtype)  # order="K": x's dim order
+    out[...] = result
+    return out
