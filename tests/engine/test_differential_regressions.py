@@ -144,3 +144,21 @@ def test_elementwise_result_keeps_a_transposed_inputs_layout(expr, total):
     x = np.round(np.sin(np.arange(256) * 1.7) * 3, 2).astype(np.float32).reshape(16, 16)
     for bits in ("torch", "fast"):
         assert float(gradcli.grad(expr, x=x, dtype="float32", bits=bits, check=False).output) == total
+
+
+def test_clone_and_to_keep_a_transposed_layout_contiguous_does_not():
+    # torch's clone() and .to(dtype) copy with memory_format=torch.preserve_format: a transposed tensor stays
+    # transposed, so sum(0) of the copy adds in the transposed order; .contiguous() is row-major. gradcli's
+    # clone was always row-major (numpy's copy). Recorded from torch 2.13 (t = torch.tensor(x)):
+    #   t.t().clone().sum(0).tolist(), t.t().contiguous().sum(0).tolist(), t.double().t().float().sum(0).tolist()
+    x = np.round(np.sin(np.arange(81) * 1.7) * 3, 2).astype(np.float32).reshape(9, 9)
+    kept = [1.9300001859664917, -0.43000006675720215, -1.1500000953674316, 2.549999952316284, -3.5000007152557373,
+            3.9200003147125244, -3.6700000762939453, 2.830000400543213, -1.4999995231628418]
+    rows = [1.9300003051757812, -0.42999982833862305, -1.1500005722045898, 2.549999713897705, -3.500000238418579,
+            3.9200003147125244, -3.6700000762939453, 2.8299999237060547, -1.4999995231628418]
+    g = np.ones(9, np.float32)
+    run = lambda e: gradcli.grad(e, x=x, dtype="float32", bits="torch", check=False,  # noqa: E731
+                                 grad_output=g).output.tolist()
+    assert run("x.t().clone().sum(0)") == kept
+    assert run("x.t().contiguous().sum(0)") == rows
+    assert run("x.double().t().float().sum(0)") == kept

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dual, kernels
+from gradcli.engine import dtypes, dual, kernels
 from gradcli.engine.autograd import Function
 from gradcli.engine.dtypes import float64
 from gradcli.engine.errors import TorchNotImplementedError, TorchRuntimeError, TorchTypeError
@@ -335,8 +335,8 @@ class Addcmul(Function):
         _broadcast3(x, t1, t2)
         ctx.aux = value
         with np.errstate(all="ignore"):
-            dtype = np.result_type(x, t1, t2)
-            if dtype.kind == "f" and type(value) in (int, float):
+            dtype = dtypes.result_type(x, t1, t2)  # torch's promotion: a 0-d float64 keeps float32 float32
+            if dtype.kind == "f" and dtype.itemsize >= 4 and type(value) in (int, float):
                 # torch's kernel: self + value * t1 * t2, compiled as fma(value * t1, t2, self)
                 t1, t2, x = (np.asarray(v, dtype) for v in (t1, t2, x))
                 scaled = t1 if value == 1 else t1 * dtype.type(value)

@@ -123,3 +123,24 @@ def like_layout(result, x):
     out = np.empty_like(x, dtype=result.dtype)  # order="K": x's dim order
     out[...] = result
     return out
+
+
+def is_dense(a: np.ndarray) -> bool:
+    """Whether a's elements fill a block of memory without gaps or overlaps, in some dim order (torch's
+    is_non_overlapping_and_dense: a contiguous tensor, its transpose or any permutation of it)."""
+    step = a.itemsize
+    for stride, size in sorted((abs(s), n) for s, n in zip(a.strides, a.shape) if n > 1):
+        if stride != step:
+            return False
+        step *= size
+    return True
+
+
+def preserved_copy(x: np.ndarray, dtype=None) -> np.ndarray:
+    """A copy as torch's clone()/.to() make one (memory_format=torch.preserve_format): a dense input's
+    strides kept (a transposed tensor stays transposed, so a later sum of it adds in the same order as
+    torch's), anything else row-major."""
+    dtype = x.dtype if dtype is None else dtype
+    if x.ndim > 1 and not x.flags.c_contiguous and is_dense(x):
+        return x.astype(dtype, order="K", copy=True)
+    return x.astype(dtype, order="C", copy=True)
