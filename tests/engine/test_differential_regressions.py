@@ -162,3 +162,37 @@ def test_clone_and_to_keep_a_transposed_layout_contiguous_does_not():
     assert run("x.t().clone().sum(0)") == kept
     assert run("x.t().contiguous().sum(0)") == rows
     assert run("x.double().t().float().sum(0)") == kept
+
+
+def test_binary_result_takes_the_first_deciding_operands_layout():
+    # TensorIterator lays out an elementwise result as its first operand whose strides decide (x.t() * x is
+    # transposed, x * x.t() row-major; where's condition comes first), so the sums below add in different
+    # orders; gradcli's numpy results were row-major for both. Recorded from torch 2.13 (t = torch.tensor(x)):
+    #   (t.t() * t).sum(0).tolist(), (t * t.t()).sum(0).tolist(), torch.where(t.t() > 0, t.t(), t).sum(0).tolist()
+    x = np.round(np.sin(np.arange(81) * 1.7) * 3, 2).astype(np.float32).reshape(9, 9)
+    g = np.ones(9, np.float32)
+
+    def run(e):
+        return gradcli.grad(e, x=x, dtype="float32", bits="torch", check=False, grad_output=g).output.tolist()
+    assert run("(x.t() * x).sum(0)") == [
+        2.801900863647461, 14.025498390197754, 3.8473000526428223, -9.319198608398438, -6.007899761199951,
+        -1.6287994384765625, -0.41390085220336914, 8.699399948120117, 9.941900253295898]
+    assert run("(x * x.t()).sum(0)") == [
+        2.801900863647461, 14.02549934387207, 3.847299575805664, -9.319198608398438, -6.007900238037109,
+        -1.6287989616394043, -0.41390109062194824, 8.699399948120117, 9.941899299621582]
+    assert run("torch.where(x.t() > 0, x.t(), x).sum(0)") == [
+        8.99000072479248, 5.550000190734863, 5.789999961853027, 11.639999389648438, 8.819999694824219,
+        9.710000991821289, 4.4200005531311035, 9.130000114440918, 4.330000400543213]
+
+
+def test_atan2_backward_multiplies_left_to_right():
+    # torch's atan2_backward: grad * other * recip (gradcli: grad * (other * recip), which differs once the
+    # incoming gradient is not 1). Recorded from torch 2.13:
+    #   xt = torch.tensor(x, requires_grad=True); torch.atan2(xt, xt*0.7+0.1).backward(torch.full((9, 9), 0.75))
+    #   xt.grad[0].tolist()
+    x = np.round(np.sin(np.arange(81) * 1.7) * 3, 2).astype(np.float32).reshape(9, 9)
+    r = gradcli.grad("torch.atan2(x, x*0.7+0.1)", x=x, dtype="float32", bits="torch", check=False,
+                     grad_output=np.full((9, 9), 0.75, np.float32))
+    assert r.grads["x"][0].tolist() == [
+        7.499999523162842, 0.005527332425117493, 0.09546589851379395, 0.006734833121299744, 0.021546170115470886,
+        0.00840015709400177, 0.011929571628570557, 0.015462279319763184, 0.00728917121887207]

@@ -17,7 +17,7 @@ from gradcli.engine.autograd import Function
 from gradcli.engine.dtypes import float64
 from gradcli.engine.errors import TorchNotImplementedError, TorchRuntimeError, TorchTypeError
 from gradcli.engine.ops import arith, sizes
-from gradcli.engine.ops.common import as_float, check_broadcast, dtype_title, promote, val
+from gradcli.engine.ops.common import as_float, binary_layout, check_broadcast, dtype_title, promote, val
 from gradcli.engine.ops.registry import register
 from gradcli.engine.tensor import Tensor
 
@@ -51,7 +51,7 @@ class Hypot(Function):
     @staticmethod
     def forward(ctx, a, b):
         a, b = _pair(a, b, floats=True)
-        return np.hypot(a, b)
+        return binary_layout(np.hypot(a, b), a, b)
 
     @staticmethod
     def backward(ctx, g, a, b, out):
@@ -97,7 +97,7 @@ class _Modulo(Function):
         a, b = _pair(a, b)
         if np.result_type(a, b).kind == "b":
             raise TorchNotImplementedError(f"\"{cls.kernel}\" not implemented for 'Bool'")
-        return cls.np_fn(a, b)
+        return binary_layout(cls.np_fn(a, b), a, b)
 
     @classmethod
     def backward(cls, ctx, g, a, b):
@@ -146,7 +146,7 @@ class RemainderScalarTensor(Function):
     @staticmethod
     def forward(ctx, a, b):
         a, b = _pair(a, b)
-        return _np_remainder(a, b)
+        return binary_layout(_np_remainder(a, b), a, b)
 
     @staticmethod
     def backward(ctx, g):
@@ -233,7 +233,7 @@ class Copysign(Function):
     @staticmethod
     def forward(ctx, a, b):
         a, b = _pair(a, b, floats=True)
-        return np.copysign(a, b)
+        return binary_layout(np.copysign(a, b), a, b)
 
     @staticmethod
     def backward(ctx, g, a, out):
@@ -281,7 +281,7 @@ class Fmax(Function):
         a, b = _pair(a, b)
         av, bv = np.asarray(a), np.asarray(b)
         ctx.aux = ((av >= bv) if cls.largest else (av <= bv)) | np.isnan(bv)
-        return (np.fmax if cls.largest else np.fmin)(a, b)
+        return binary_layout((np.fmax if cls.largest else np.fmin)(a, b), a, b)
 
     @staticmethod
     def backward(ctx, g):
@@ -340,7 +340,7 @@ class Addcmul(Function):
                 # torch's kernel: self + value * t1 * t2, compiled as fma(value * t1, t2, self)
                 t1, t2, x = (np.asarray(v, dtype) for v in (t1, t2, x))
                 scaled = t1 if value == 1 else t1 * dtype.type(value)
-                return np.asarray(kernels.fma(scaled, t2, x), dtype)
+                return binary_layout(np.asarray(kernels.fma(scaled, t2, x), dtype), x, t1, t2)
             product = arith.elementwise_binary(np.multiply, t1, t2)
             if not (type(value) in (int, float) and value == 1 and product.dtype.kind == "f"):  # x * 1 is x
                 product = arith.elementwise_binary(np.multiply, product, value)

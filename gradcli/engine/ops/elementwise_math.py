@@ -15,7 +15,15 @@ from gradcli.engine import dtypes, dual, kernels
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchRuntimeError
 from gradcli.engine.ops import arith, sizes
-from gradcli.engine.ops.common import as_float, c_name, check_broadcast, mixed_floats, promote, val
+from gradcli.engine.ops.common import (
+    as_float,
+    binary_layout,
+    c_name,
+    check_broadcast,
+    mixed_floats,
+    promote,
+    val,
+)
 from gradcli.engine.ops.elementwise import Clamp, unary
 from gradcli.engine.ops.registry import register
 from gradcli.engine.tensor import Tensor
@@ -146,7 +154,8 @@ class Atan2(Function):
         denom = a * a + b * b
         recip = dual.where(val(denom) == 0, 0.0, 1 / denom)  # torch: gradient 0 at (0, 0)
         ga, gb = ctx.needs_input_grad
-        return (g * (b * recip) if ga else None), (g * (-a * recip) if gb else None)
+        # torch's atan2_backward: grad * other * recip and grad * -self * recip, left to right
+        return (g * b * recip if ga else None), (g * -a * recip if gb else None)
 
 
 @register("atan2", sig="atan2(input, other)", doc="angle of the point (other, input), in (-pi, pi]",
@@ -168,7 +177,8 @@ class Maximum(Function):
         a, b = promote(a, b)
         out = _extreme(np.maximum if cls.largest else np.minimum, a, b)
         ctx.aux = (a, b)
-        return _settle_ties(out, a, b, lambda: kernels.scalar_lanes(out.shape, out.itemsize, a, b))
+        return binary_layout(_settle_ties(out, a, b, lambda: kernels.scalar_lanes(out.shape, out.itemsize, a, b)),
+                             a, b)
 
     @classmethod
     def backward(cls, ctx, g, *saved):
@@ -233,7 +243,8 @@ class LerpScalar(Function):
         start, end = promote(start, end)
         check_broadcast(start, end)
         ctx.aux = weight
-        return np.asarray(_lerp_forward(start, end, weight), dtype=np.result_type(start, end))
+        return binary_layout(np.asarray(_lerp_forward(start, end, weight), dtype=np.result_type(start, end)),
+                             start, end)
 
     @staticmethod
     def backward(ctx, g):
@@ -256,7 +267,7 @@ class LerpTensor(Function):
         dtype = dtypes.result_type(start, end, weight)
         start, end, weight = (v.astype(dtype, copy=False) for v in (start, end, weight))
         check_broadcast(start, end)
-        return np.asarray(_lerp_forward(start, end, weight), dtype=dtype)
+        return binary_layout(np.asarray(_lerp_forward(start, end, weight), dtype=dtype), start, end, weight)
 
     @staticmethod
     def backward(ctx, g, start, end, weight):
@@ -297,7 +308,7 @@ class ClampTensor(Function):
             out = _settle_ties(_extreme(np.maximum, out, lo), out, lo, scalar_lanes)
         if hi is not None:
             out = _settle_ties(_extreme(np.minimum, out, hi), out, hi, scalar_lanes)
-        return out
+        return binary_layout(out, x, *bounds)
 
     @staticmethod
     def backward(ctx, g, x, lo, hi):
