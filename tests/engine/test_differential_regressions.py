@@ -196,3 +196,15 @@ def test_atan2_backward_multiplies_left_to_right():
     assert r.grads["x"][0].tolist() == [
         7.499999523162842, 0.005527332425117493, 0.09546589851379395, 0.006734833121299744, 0.021546170115470886,
         0.00840015709400177, 0.011929571628570557, 0.015462279319763184, 0.00728917121887207]
+
+
+@pytest.mark.parametrize(("expr", "value"), [("x.var()", 4.506769001646684),
+                                             ("x.t().std()", 2.122915213014096),
+                                             ("x[:, ::2].var(correction=0)", 4.4997420529609435)])
+def test_variance_of_a_whole_tensor_in_torchs_order(expr, value):
+    # a variance with one result element is torch's std_var_all_cpu: the mean in torch's sum order, then the
+    # squared deviations summed one after another in memory order (per thread range over 32768 elements);
+    # gradcli summed both pairwise: x.var() was 4.506769001646685 here. Recorded from torch 2.13 (float64):
+    #   eval(expr, {"x": torch.tensor(x)}).item()
+    x = np.round(np.sin(np.arange(645) * 1.3) * 3 + 1, 3).reshape(5, 129)
+    assert float(gradcli.grad(expr, x=x, bits="torch", check=False).output) == value
