@@ -11,7 +11,7 @@ import numpy as np
 from gradcli.engine import dual, kernels
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchRuntimeError
-from gradcli.engine.ops.common import as_float, val
+from gradcli.engine.ops.common import as_float, like_layout, val
 from gradcli.engine.ops.elementwise import keep_input_at_zero_bounds
 from gradcli.engine.ops.inplace import apply_inplace
 from gradcli.engine.ops.registry import register
@@ -37,7 +37,7 @@ class _Act(Function):
         ctx.aux = params
         x = as_float(x)
         with np.errstate(all="ignore"):
-            return np.asarray(cls.f(x, *params), dtype=x.dtype)
+            return like_layout(np.asarray(cls.f(x, *params), dtype=x.dtype), x)
 
     @classmethod
     def backward(cls, ctx, g, x):
@@ -274,7 +274,7 @@ def relu6(input, inplace=False):
 
 def _hardsigmoid(x):
     """min(max(x + 3, 0), 6) / 6 in three passes (np.clip in place)."""
-    out = np.add(x, x.dtype.type(3), out=np.empty(np.shape(x), x.dtype))
+    out = np.add(x, x.dtype.type(3), out=np.empty_like(x))
     np.clip(out, 0, 6, out=out)
     out /= 6
     return out
@@ -304,11 +304,12 @@ def _hardswish_rule(g, x):
 
 
 def _hardswish(x):
-    """x * (min(max(x + 3, 0), 6) / 6) in four passes over memory (np.clip, in place)."""
-    out = np.add(x, x.dtype.type(3), out=np.empty(np.shape(x), x.dtype))
+    """x * min(max(x + 3, 0), 6) / 6, multiplied before dividing as torch's CPU kernel, in four passes over
+    memory (np.clip, in place)."""
+    out = np.add(x, x.dtype.type(3), out=np.empty_like(x))
     np.clip(out, 0, 6, out=out)
-    out /= 6
     out *= x
+    out /= 6
     return out
 
 

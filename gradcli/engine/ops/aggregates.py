@@ -185,6 +185,11 @@ def _var_forward(ctx, x, dim, correction, keepdim):
         n = 1
     ctx.aux = (dims, keepdim, x.shape, n, correction, dim is None or not x.ndim)
     axis = dims if x.ndim else None
+    if x.size == n and n and x.dtype.kind == "f" and x.dtype.itemsize >= 4:
+        with np.errstate(all="ignore"):
+            whole = _var_all(x, correction)
+        if whole is not None:
+            return np.full((1,) * x.ndim if keepdim else (), whole)
     with np.errstate(all="ignore"):
         mean = np.sum(x, axis=axis, keepdims=True) / n  # np.mean's own sum; no warning when empty
         if x.dtype == np.float32:
@@ -204,7 +209,11 @@ def _var_backward(ctx, g, x):
     dims, keepdim, shape, n, correction, full = ctx.aux
     g = kept_dims(g, dims, keepdim, shape)
     axis = dims if len(shape) else None
-    mean = dual.sum(x, axis=axis, keepdims=True) / n
+    if type(x) is np.ndarray and x.ndim and x.dtype.kind == "f":
+        # torch's var_backward: self.mean(dim, keepdim=True), its CPU mean being sum(...).div_(n) in its order
+        mean = sum_order.torch_sum(x, tuple(dims), True) / x.dtype.type(n)
+    else:
+        mean = dual.sum(x, axis=axis, keepdims=True) / n
     if full and n - correction <= 0:
         # torch's var_backward with no dim and no degrees of freedom: 2 / dof is infinite, so nan where an
         # element equals the mean (inf * 0) and inf elsewhere, whatever the sign of (x - mean)
@@ -511,3 +520,50 @@ class CumProd(CumSum):
           category="reduction")
 def cumprod(input, dim, *, dtype=None):
     return CumProd.apply(input, dim)
+
+
+def _sequential(values: np.ndarray) -> float:
+    """values summed one after another from 0.0 (a C loop's `s += v`), not numpy's pairwise sum."""
+    return float(np.cumsum(values)[-1]) if values.size else 0.0
+
+
+def _var_all(x: np.ndarray, correction: float):
+    """torch's std_var_all_cpu (the variance when the result has one element), in double: the mean as
+    self.mean() gives it (torch's sum order, in x's dtype), then the squared deviations summed in
+    TensorIterator's order (memory order, its dims coalesced) by at::parallel_reduce: split into one range per
+    thread over GRAIN_SIZE elements, each range summed loop call by loop call (serial_for_each's 2-D steps:
+    a partial row, whole rows, a partial row), each call's sum from 0.0 added to the range's.  None where
+    the layout is not one this covers (the caller's general path then)."""
+    n = x.size
+    if any(s < 0 for s in x.strides):
+        x = np.ascontiguousarray(x)  # torch's flip is a copy: row-major
+    dims = sorted((d for d in range(x.ndim) if x.shape[d] > 1), key=lambda d: x.strides[d])
+    shape, strides = [], []
+    for d in dims:  # coalesce, fastest dim first
+        if shape and strides[-1] * shape[-1] == x.strides[d]:
+            shape[-1] *= x.shape[d]
+        else:
+            shape.append(x.shape[d])
+            strides.append(x.strides[d])
+    if len(shape) > 2:
+        return None
+    mean = float(sum_order.torch_sum(x, (), False) / x.dtype.type(n))
+    ordered = np.lib.stride_tricks.as_strided(x, tuple(reversed(shape)), tuple(reversed(strides))).reshape(-1) \
+        if shape else x.reshape(-1)
+    dev = ordered.astype(np.float64) - mean
+    dev *= dev
+    threads = min(kernels.THREADS, -(-n // kernels.GRAIN_SIZE)) if n > kernels.GRAIN_SIZE else 1
+    chunk = -(-n // threads)
+    row = shape[0] if len(shape) == 2 else n
+    total = 0.0
+    for begin in range(0, n, chunk):
+        end, offset, part = min(n, begin + chunk), begin, 0.0
+        while offset < end:
+            if offset % row:
+                step = min(row - offset % row, end - offset)
+            else:
+                step = max((end - offset) // row, 1) * row if end - offset >= row else end - offset
+            part += _sequential(dev[offset:offset + step])
+            offset += step
+        total += part
+    return np.float64(total) / np.float64(max(0.0, n - correction))  # inf or nan without degrees of freedom, as torch

@@ -9,7 +9,7 @@ from gradcli.engine.autograd import Function
 from gradcli.engine.dtypes import get_default_dtype
 from gradcli.engine.errors import TorchNotImplementedError, TorchRuntimeError, broadcast_message
 from gradcli.engine.ops import sizes
-from gradcli.engine.ops.common import check_broadcast, promote, val
+from gradcli.engine.ops.common import binary_layout, check_broadcast, promote, val
 from gradcli.engine.ops.registry import register
 from gradcli.engine.tensor import Tensor
 
@@ -33,7 +33,7 @@ def elementwise_binary(np_fn, a, b):
     a, b = promote(a, b)
     check_broadcast(a, b)
     try:
-        return np_fn(a, b)
+        return binary_layout(np_fn(a, b), a, b)
     except ValueError:
         raise broadcast_error(a, b) from None
 
@@ -186,7 +186,7 @@ class Div(Function):
         check_broadcast(a, b)
         with np.errstate(divide="ignore", invalid="ignore"):
             try:
-                return np.true_divide(a, b)
+                return binary_layout(np.true_divide(a, b), a, b)
             except ValueError:
                 raise broadcast_error(a, b) from None
 

@@ -12,12 +12,12 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dual
+from gradcli.engine import dtypes, dual, kernels
 from gradcli.engine.autograd import Function
 from gradcli.engine.dtypes import float64
 from gradcli.engine.errors import TorchNotImplementedError, TorchRuntimeError, TorchTypeError
 from gradcli.engine.ops import arith, sizes
-from gradcli.engine.ops.common import as_float, check_broadcast, dtype_title, promote, val
+from gradcli.engine.ops.common import as_float, binary_layout, check_broadcast, dtype_title, promote, val
 from gradcli.engine.ops.registry import register
 from gradcli.engine.tensor import Tensor
 
@@ -51,7 +51,7 @@ class Hypot(Function):
     @staticmethod
     def forward(ctx, a, b):
         a, b = _pair(a, b, floats=True)
-        return np.hypot(a, b)
+        return binary_layout(np.hypot(a, b), a, b)
 
     @staticmethod
     def backward(ctx, g, a, b, out):
@@ -97,7 +97,7 @@ class _Modulo(Function):
         a, b = _pair(a, b)
         if np.result_type(a, b).kind == "b":
             raise TorchNotImplementedError(f"\"{cls.kernel}\" not implemented for 'Bool'")
-        return cls.np_fn(a, b)
+        return binary_layout(cls.np_fn(a, b), a, b)
 
     @classmethod
     def backward(cls, ctx, g, a, b):
@@ -146,7 +146,7 @@ class RemainderScalarTensor(Function):
     @staticmethod
     def forward(ctx, a, b):
         a, b = _pair(a, b)
-        return _np_remainder(a, b)
+        return binary_layout(_np_remainder(a, b), a, b)
 
     @staticmethod
     def backward(ctx, g):
@@ -233,7 +233,7 @@ class Copysign(Function):
     @staticmethod
     def forward(ctx, a, b):
         a, b = _pair(a, b, floats=True)
-        return np.copysign(a, b)
+        return binary_layout(np.copysign(a, b), a, b)
 
     @staticmethod
     def backward(ctx, g, a, out):
@@ -281,7 +281,7 @@ class Fmax(Function):
         a, b = _pair(a, b)
         av, bv = np.asarray(a), np.asarray(b)
         ctx.aux = ((av >= bv) if cls.largest else (av <= bv)) | np.isnan(bv)
-        return (np.fmax if cls.largest else np.fmin)(a, b)
+        return binary_layout((np.fmax if cls.largest else np.fmin)(a, b), a, b)
 
     @staticmethod
     def backward(ctx, g):
@@ -335,6 +335,12 @@ class Addcmul(Function):
         _broadcast3(x, t1, t2)
         ctx.aux = value
         with np.errstate(all="ignore"):
+            dtype = dtypes.result_type(x, t1, t2)  # torch's promotion: a 0-d float64 keeps float32 float32
+            if dtype.kind == "f" and dtype.itemsize >= 4 and type(value) in (int, float):
+                # torch's kernel: self + value * t1 * t2, compiled as fma(value * t1, t2, self)
+                t1, t2, x = (np.asarray(v, dtype) for v in (t1, t2, x))
+                scaled = t1 if value == 1 else t1 * dtype.type(value)
+                return binary_layout(np.asarray(kernels.fma(scaled, t2, x), dtype), x, t1, t2)
             product = arith.elementwise_binary(np.multiply, t1, t2)
             if not (type(value) in (int, float) and value == 1 and product.dtype.kind == "f"):  # x * 1 is x
                 product = arith.elementwise_binary(np.multiply, product, value)
@@ -366,9 +372,10 @@ class Addcdiv(Function):
                 "latter implementation: (input + value * tensor1 / tensor2), for all dtypes.")
         ctx.aux = value
         with np.errstate(all="ignore"):
+            # torch's kernel: self + value * t1 / t2, the scaled numerator divided
+            if not (type(value) in (int, float) and value == 1 and np.result_type(t1, t2).kind == "f"):
+                t1 = arith.elementwise_binary(np.multiply, t1, value)  # x * 1 is x
             quotient = arith.elementwise_binary(np.divide, t1, t2)
-            if not (type(value) in (int, float) and value == 1 and quotient.dtype.kind == "f"):  # x * 1 is x
-                quotient = arith.elementwise_binary(np.multiply, quotient, value)
             return arith.elementwise_binary(np.add, x, quotient)
 
     @staticmethod
@@ -377,7 +384,7 @@ class Addcdiv(Function):
         gx, g1, g2 = ctx.needs_input_grad[:3]
         with np.errstate(all="ignore"):
             return ((g if gx else None), (g * (value / t2) if g1 else None),
-                    (-g * value * t1 / (t2 * t2) if g2 else None))
+                    (-g * (value * t1 / (t2 * t2)) if g2 else None))  # torch: -grad * (value * t1 / (t2 * t2))
 
 
 @register("addcmul", sig="addcmul(input, tensor1, tensor2, *, value=1)", doc="input + value * tensor1 * tensor2",

@@ -103,3 +103,101 @@ def check_broadcast(a, b) -> None:
         except ValueError:
             return  # the op itself reports the mismatch
         check_size(shape)
+
+
+def _dim_order(a: np.ndarray) -> list:
+    """a's dims from the largest stride to the smallest, size-1 dims left out (their stride means nothing)."""
+    return sorted((d for d in range(a.ndim) if a.shape[d] > 1), key=lambda d: -abs(a.strides[d]))
+
+
+def like_layout(result, x):
+    """An elementwise op's result in the memory layout torch gives it: its input's dim order (TensorIterator
+    keeps a transposed input's layout, and a later sum adds in that order).  `result` itself when it already
+    has it - the common case, checked in a few attribute reads - otherwise a copy in x's order."""
+    if type(result) is not np.ndarray or type(x) is not np.ndarray or result.shape != x.shape or x.ndim < 2:
+        return result
+    if x.flags.c_contiguous and result.flags.c_contiguous:
+        return result
+    if _dim_order(result) == _dim_order(x):
+        return result
+    out = np.empty_like(x, dtype=result.dtype)  # order="K": x's dim order
+    out[...] = result
+    return out
+
+
+def is_dense(a: np.ndarray) -> bool:
+    """Whether a's elements fill a block of memory without gaps or overlaps, in some dim order (torch's
+    is_non_overlapping_and_dense: a contiguous tensor, its transpose or any permutation of it)."""
+    step = a.itemsize
+    for stride, size in sorted((abs(s), n) for s, n in zip(a.strides, a.shape) if n > 1):
+        if stride != step:
+            return False
+        step *= size
+    return True
+
+
+def preserved_copy(x: np.ndarray, dtype=None) -> np.ndarray:
+    """A copy as torch's clone()/.to() make one (memory_format=torch.preserve_format): a dense input's
+    strides kept (a transposed tensor stays transposed, so a later sum of it adds in the same order as
+    torch's), anything else row-major."""
+    dtype = x.dtype if dtype is None else dtype
+    if x.ndim > 1 and not x.flags.c_contiguous and is_dense(x):
+        return x.astype(dtype, order="K", copy=True)
+    return x.astype(dtype, order="C", copy=True)
+
+
+def _torch_dim_order(shape: tuple, operands) -> list:
+    """The dims of an elementwise result from the fastest to the slowest, as TensorIterator's
+    reorder_dimensions sorts them: the first operand whose strides tell two dims apart decides (a broadcast dim,
+    stride 0, tells nothing), equal strides put the smaller size first, no operand keeps the row-major order."""
+    ndim = len(shape)
+    strides = []
+    for op in operands:
+        if type(op) is not np.ndarray or op.ndim == 0:
+            continue
+        lead = ndim - op.ndim
+        strides.append([0 if d < lead or (op.shape[d - lead] == 1 and shape[d] != 1) else op.strides[d - lead]
+                        for d in range(ndim)])
+
+    def should_swap(dim0, dim1):
+        for st in strides:
+            s0, s1 = st[dim0], st[dim1]
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 < s1:
+                return -1
+            if s0 > s1:
+                return 1
+            if shape[dim0] > shape[dim1]:
+                return 1
+        return 0
+
+    perm = list(range(ndim - 1, -1, -1))
+    for i in range(1, ndim):
+        dim1 = i
+        for dim0 in range(i - 1, -1, -1):
+            comparison = should_swap(perm[dim0], perm[dim1])
+            if comparison > 0:
+                perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
+                dim1 = dim0
+            elif comparison < 0:
+                break
+    return perm
+
+
+def binary_layout(out, *operands):
+    """`out`, an elementwise op's numpy result, in the layout torch's TensorIterator gives it: row-major when
+    every operand of its rank is (the common case, checked first), else the dim order of the first operand
+    that decides (x.t() * x is transposed, x * x.t() row-major), so a later sum adds in torch's order."""
+    if type(out) is not np.ndarray or out.ndim < 2:
+        return out
+    if all(type(op) is not np.ndarray or op.ndim < out.ndim or op.flags.c_contiguous for op in operands):
+        return out
+    perm = _torch_dim_order(out.shape, operands)  # fastest first
+    wanted = [d for d in reversed(perm) if out.shape[d] > 1]
+    if _dim_order(out) == wanted:
+        return out
+    slowest_first = list(reversed(perm))
+    fresh = np.empty([out.shape[d] for d in slowest_first], dtype=out.dtype).transpose(np.argsort(slowest_first))
+    fresh[...] = out
+    return fresh

@@ -6,9 +6,12 @@ and integer or bool results never require grad: they are not differentiable.
 
 from __future__ import annotations
 
+import numpy as np
+
 from gradcli.engine import dtypes
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchRuntimeError, TorchTypeError
+from gradcli.engine.ops.common import preserved_copy
 from gradcli.engine.ops.registry import register
 from gradcli.engine.tensor import Device, Tensor
 
@@ -19,8 +22,8 @@ class Clone(Function):
     uniform_grad_ok = True
 
     @staticmethod
-    def forward(ctx, x):
-        return x.copy()
+    def forward(ctx, x, contiguous=False):
+        return np.array(x, order="C", copy=True) if contiguous else preserved_copy(x)
 
     @staticmethod
     def backward(ctx, g):
@@ -35,7 +38,7 @@ class ToCopy(Function):
     @staticmethod
     def forward(ctx, x, dtype):
         ctx.aux = x.dtype
-        return x.astype(dtype)
+        return preserved_copy(x, dtype)
 
     @staticmethod
     def backward(ctx, g):
@@ -51,8 +54,9 @@ register("detach", sig="detach(input)", category="conversion",
 
 
 @register("clone", sig="clone(input)", doc="a copy that stays in the graph", category="conversion")
-def clone(input):
-    return Clone.apply(input)
+def clone(input, *, memory_format=None):
+    # torch.preserve_format (the default) keeps a dense input's strides; contiguous_format is row-major
+    return Clone.apply(input, str(memory_format) == "torch.contiguous_format")
 
 
 def _convert(input: Tensor, dtype: dtypes.DType, copy: bool = False) -> Tensor:

@@ -10,7 +10,7 @@ from gradcli.engine.autograd import Function
 from gradcli.engine.dtypes import result_type
 from gradcli.engine.errors import TorchRuntimeError
 from gradcli.engine.ops import sizes
-from gradcli.engine.ops.common import as_float, promote, val
+from gradcli.engine.ops.common import as_float, binary_layout, like_layout, promote, val
 from gradcli.engine.ops.registry import register
 from gradcli.engine.tensor import Tensor
 
@@ -23,7 +23,7 @@ def unary(name, grad_fn, forward, rule, *, uses="x", doc, functional=False, meth
 
     def fwd(ctx, x):
         # as_float's test inlined: the hot path of small tensors
-        return forward(x if not float_only or x.dtype.kind == "f" else as_float(x))
+        return like_layout(forward(x if not float_only or x.dtype.kind == "f" else as_float(x)), x)
 
     def bwd(ctx, g, saved):
         return (rule(g, saved),)
@@ -139,7 +139,7 @@ class Where(Function):
         ctx.aux = cond
 
         a, b = promote(a, b)
-        return np.where(cond, a, b)
+        return binary_layout(np.where(cond, a, b), cond, a, b)  # torch's operands: condition, self, other
 
     @staticmethod
     def backward(ctx, g):

@@ -15,7 +15,15 @@ from gradcli.engine import dtypes, dual, kernels
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchRuntimeError
 from gradcli.engine.ops import arith, sizes
-from gradcli.engine.ops.common import as_float, c_name, check_broadcast, mixed_floats, promote, val
+from gradcli.engine.ops.common import (
+    as_float,
+    binary_layout,
+    c_name,
+    check_broadcast,
+    mixed_floats,
+    promote,
+    val,
+)
 from gradcli.engine.ops.elementwise import Clamp, unary
 from gradcli.engine.ops.registry import register
 from gradcli.engine.tensor import Tensor
@@ -171,7 +179,8 @@ class Atan2(Function):
         denom = a * a + b * b
         recip = dual.where(val(denom) == 0, 0.0, 1 / denom)  # torch: gradient 0 at (0, 0)
         ga, gb = ctx.needs_input_grad
-        return (g * (b * recip) if ga else None), (g * (-a * recip) if gb else None)
+        # torch's atan2_backward: grad * other * recip and grad * -self * recip, left to right
+        return (g * b * recip if ga else None), (g * -a * recip if gb else None)
 
 
 @register("atan2", sig="atan2(input, other)", doc="angle of the point (other, input), in (-pi, pi]",
@@ -193,7 +202,8 @@ class Maximum(Function):
         a, b = promote(a, b)
         out = _extreme(np.maximum if cls.largest else np.minimum, a, b)
         ctx.aux = (a, b)
-        return _settle_ties(out, a, b, lambda: kernels.scalar_lanes(out.shape, out.itemsize, a, b))
+        return binary_layout(_settle_ties(out, a, b, lambda: kernels.scalar_lanes(out.shape, out.itemsize, a, b)),
+                             a, b)
 
     @classmethod
     def backward(cls, ctx, g, *saved):
@@ -235,12 +245,16 @@ def _same_lerp_dtypes(start, end, weight=None):
 
 
 def _lerp_forward(start, end, weight):
-    # torch's kernel: the formula depends on which side of 0.5 the weight is, for accuracy
+    # torch's kernel (LerpKernel.cpp's lerp_vec, and its scalar twin as compiled): one fused multiply-add,
+    # fmadd(coeff, end - start, base), coeff and base on the side of 0.5 the weight is: (weight, start) or
+    # (weight - 1, end), the number weight in the tensors' dtype
     with np.errstate(all="ignore"):
         diff = end - start
         if np.ndim(weight) == 0:  # a number: one side only (np.where would compute both)
-            return start + weight * diff if abs(weight) < 0.5 else end - diff * (1 - weight)
-        return np.where(np.abs(weight) < 0.5, start + weight * diff, end - diff * (1 - weight))
+            w = np.result_type(start, end).type(weight) if np.result_type(start, end).kind == "f" else weight
+            return kernels.fma(w, diff, start) if abs(w) < 0.5 else kernels.fma(w - 1, diff, end)
+        small = np.abs(weight) < 0.5
+        return kernels.fma(np.where(small, weight, weight - 1), diff, np.where(small, start, end))
 
 
 class LerpScalar(Function):
@@ -254,7 +268,8 @@ class LerpScalar(Function):
         start, end = promote(start, end)
         check_broadcast(start, end)
         ctx.aux = weight
-        return np.asarray(_lerp_forward(start, end, weight), dtype=np.result_type(start, end))
+        return binary_layout(np.asarray(_lerp_forward(start, end, weight), dtype=np.result_type(start, end)),
+                             start, end)
 
     @staticmethod
     def backward(ctx, g):
@@ -277,7 +292,7 @@ class LerpTensor(Function):
         dtype = dtypes.result_type(start, end, weight)
         start, end, weight = (v.astype(dtype, copy=False) for v in (start, end, weight))
         check_broadcast(start, end)
-        return np.asarray(_lerp_forward(start, end, weight), dtype=dtype)
+        return binary_layout(np.asarray(_lerp_forward(start, end, weight), dtype=dtype), start, end, weight)
 
     @staticmethod
     def backward(ctx, g, start, end, weight):
@@ -318,7 +333,7 @@ class ClampTensor(Function):
             out = _settle_ties(_extreme(np.maximum, out, lo), out, lo, scalar_lanes)
         if hi is not None:
             out = _settle_ties(_extreme(np.minimum, out, hi), out, hi, scalar_lanes)
-        return out
+        return binary_layout(out, x, *bounds)
 
     @staticmethod
     def backward(ctx, g, x, lo, hi):

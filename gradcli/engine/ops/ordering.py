@@ -205,6 +205,24 @@ def topk(input, k, dim=-1, largest=True, sorted=True):  # noqa: A002 - torch's n
     return TopkResult(TopkNode.apply(input, idx, d, True), _indices(idx))
 
 
+def _median_zero(x: np.ndarray, k: int, value):
+    """Which zero, 0.0 or -0.0, torch's median without a dim returns when the median is 0: the one that
+    std::nth_element leaves at position k of the input's clone (memory order for a dense tensor, as clone
+    keeps its strides; row-major otherwise)."""
+    zeros = np.signbit(x[x == 0])
+    if zeros.all() or not zeros.any():
+        return value
+    dense = sorted((s, n) for s, n in zip(x.strides, x.shape) if n > 1)
+    step, dense_ok = x.itemsize, True
+    for s, n in dense:
+        dense_ok = dense_ok and s == step
+        step *= n
+    flat = np.ravel(x, order="K" if dense_ok else "C").copy()
+    less, less_vec, greater_vec = _comparators(False)
+    libstdcxx_order.nth_element_array(flat, np.arange(flat.size), k, less, less_vec, greater_vec)
+    return flat[k]
+
+
 class MedianAll(Function):
     """The lower median of all elements (nan if any is nan); the gradient is shared evenly by the elements
     equal to it (torch's evenly_distribute_backward)."""
@@ -221,6 +239,8 @@ class MedianAll(Function):
         value = np.partition(flat, k)[k]  # the lower median's value (which of equal elements: the mask below)
         if x.dtype.kind == "f" and np.isnan(flat).any():
             value = np.asarray(np.nan, dtype=x.dtype)
+        elif value == 0 and x.dtype.kind == "f":
+            value = _median_zero(x, k, value)
         mask = np.isnan(x) if x.dtype.kind == "f" and np.isnan(value) else x == value
         ctx.aux = mask
         return np.asarray(value, dtype=x.dtype)

@@ -97,7 +97,9 @@ class Mean(_Reduce):
     def backward(ctx, g):
         if isinstance(g, Tensor):  # torch's mean_backward: sum_backward(grad, ...) / n, expanded before dividing
             return (arith.div_scalar(dual.expand(_Reduce.kept_dims(ctx, g), ctx.aux[2]), ctx.aux[3]),)
-        return (_Reduce.kept_dims(ctx, g) / ctx.aux[3],)
+        # the quotient of the expanded gradient is a new tensor in torch, contiguous: a later sum of it (a
+        # broadcast operand's gradient) adds in that layout's order, not in a zero-stride view's
+        return (np.broadcast_to(_Reduce.kept_dims(ctx, g), ctx.aux[2]) / ctx.aux[3],)
 
 
 class MeanDim(Mean):

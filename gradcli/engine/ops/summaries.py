@@ -33,8 +33,9 @@ class Nansum(Function):
         ctx.aux = (dims, keepdim, x.shape)
         if x.dtype.kind in "biu":
             return np.sum(x.astype(np.int64), axis=dims or None, keepdims=keepdim)
-        # torch's nansum is its sum kernel reading nan as 0
-        return sum_order.torch_sum(np.where(np.isnan(x), x.dtype.type(0), x), dims, keepdim)
+        # torch's nansum is its sum kernel reading nan as 0, in the same order: the order follows the
+        # input's layout (a sliced or transposed view), which the cleaned copy keeps
+        return sum_order.torch_sum(_nan_as_zero(x), dims, keepdim)
 
     @staticmethod
     def backward(ctx, g, x):
@@ -43,6 +44,19 @@ class Nansum(Function):
         xv = val(x)
         # torch multiplies by the mask (not a where): an inf gradient (nanmean of an all-nan row) gives nan
         return (g * (~np.isnan(xv)).astype(xv.dtype),)
+
+
+def _nan_as_zero(x: np.ndarray) -> np.ndarray:
+    """x with nan read as 0, in an array of x's strides (its own buffer spanning the same bytes)."""
+    if not np.isnan(x).any():
+        return x
+    lo = sum(min(0, (n - 1) * s) for n, s in zip(x.shape, x.strides) if n)
+    hi = sum(max(0, (n - 1) * s) for n, s in zip(x.shape, x.strides) if n) + x.itemsize
+    buffer = np.empty(max(hi - lo, 0) if x.size else x.itemsize, dtype=np.uint8)
+    clean = np.ndarray(x.shape, x.dtype, buffer=buffer, offset=-lo, strides=x.strides)
+    np.copyto(clean, x)
+    np.copyto(clean, x.dtype.type(0), where=np.isnan(x))
+    return clean
 
 
 @register("nansum", sig="nansum(input, dim=None, keepdim=False)", doc="sum treating nan as 0",

@@ -10,7 +10,7 @@ from gradcli.engine import dual
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchRuntimeError
 from gradcli.engine.ops.common import dtype_title
-from gradcli.engine.ops.convert import to
+from gradcli.engine.ops.convert import Clone, to
 from gradcli.engine.ops.registry import register
 from gradcli.engine.ops.shape import reshape, view
 from gradcli.engine.ops.sizes import check_new_shape
@@ -21,7 +21,7 @@ from gradcli.engine.tensor import Tensor
           category="method", torch=False)
 def contiguous(input, memory_format=None):
     # a transposed or sliced view is copied (CloneBackward0), as torch copies a non-contiguous tensor
-    return input if input.array.flags.c_contiguous else input.clone()
+    return input if input.array.flags.c_contiguous else Clone.apply(input, True)  # row-major, as torch's
 
 
 @register("view_as", sig="view_as(other)", doc="a view with other's shape", category="method", torch=False)
