@@ -47,7 +47,8 @@ SHAPE_OPS = ("transpose", "t", "unsqueeze", "squeeze", "reshape", "flatten", "pe
 RUNNING = ("cumsum", "cumprod")
 JOINS = ("cat", "stack")
 INDEX_OPS = ("index_select", "gather")
-RULES = frozenset(REDUCTIONS + DIM_OPS + NORMS + PRODUCTS + SHAPE_OPS + RUNNING + JOINS + INDEX_OPS)
+# Products (PRODUCTS, @) of a row's values are not batched: see VmapBackend._matmul
+RULES = frozenset(REDUCTIONS + DIM_OPS + NORMS + SHAPE_OPS + RUNNING + JOINS + INDEX_OPS)
 ATTRIBUTES = ("T", "mT", "shape", "ndim", "dtype")
 _NORM = REGISTRY["norm"].fn
 
@@ -55,7 +56,7 @@ _NORM = REGISTRY["norm"].fn
 def is_batchable(program: Program, constants=frozenset()) -> bool:
     """Whether every operation of the expression has a batching rule (VmapBackend), so rows of equal shapes can
     run in one pass.  Elementwise ops, sum/mean/amax/amin (any dim, keepdim), softmax/log_softmax/logsumexp with a dim,
-    norm, @/matmul/mm/mv/dot, cumsum/cumprod, cat/stack, indexing and slicing (boolean masks, integer tensors),
+    norm, cumsum/cumprod, cat/stack, indexing and slicing (boolean masks, integer tensors),
     index_select/gather, transpose/T/unsqueeze/squeeze/reshape/flatten/permute/flip.  A power whose exponent
     depends on a row is not (numpy's power loop takes a shortcut for one scalar exponent that a batch, an array
     of exponents, does not), nor `where(condition)` alone (its size depends on the values).  Whether an index or
@@ -78,7 +79,9 @@ def _batchable(node, variables) -> bool:  # noqa: PLR0911 - one case per syntax 
     if isinstance(node, ast.BinOp):
         if isinstance(node.op, (ast.Pow, ast.BitXor)) and _uses(node.right, variables):
             return False
-        return isinstance(node.op, (*_ELEMENTWISE_BINOPS, ast.MatMult)) and _batchable(node.left, variables) \
+        if isinstance(node.op, ast.MatMult):
+            return not _uses(node, variables)  # a product of constants only; a row's products go one at a time
+        return isinstance(node.op, _ELEMENTWISE_BINOPS) and _batchable(node.left, variables) \
             and _batchable(node.right, variables)
     if isinstance(node, ast.UnaryOp):
         return isinstance(node.op, (ast.USub, ast.UAdd, ast.Invert)) and _batchable(node.operand, variables)
@@ -203,7 +206,7 @@ class VmapBackend(EngineBackend):
         if not self._batched((a, b)):
             return self._plain(super().binary, op, a, b)
         if op == "@":
-            return self._product(a, b)
+            raise NotBatchable("@ (products are evaluated one row at a time, as their single evaluations)")
         (a, b), width = self._align([a, b])
         return self.mark(super().binary(op, a, b), width)
 
@@ -362,41 +365,19 @@ class VmapBackend(EngineBackend):
         p = args[1] if len(args) > 1 else kwargs.get(first, "fro" if spec.name == "norm" else 2)
         dim = args[2] if len(args) > 2 else kwargs.get("dim")
         keepdim = args[3] if len(args) > 3 else kwargs.get("keepdim", False)
-        dims = tuple(range(1, r + 1)) if dim is None else self._dims(dim, r)
+        dims = None if dim is None else self._dims(dim, r)
+        if dims is None or len(set(dims)) == r:  # a whole row's norm: one dot product (or torch's lanes) alone
+            raise NotBatchable(f"{spec.name} of a whole row")
         out = spec.fn(x, p, dims, bool(keepdim))
         return self.mark(out, r if keepdim else r - len(dims))
 
 
-    def _product(self, a, b, name: str = "matmul"):
-        """a @ b with a row's vector lifted to a matrix (1 x k on the left, k x 1 on the right), the lifted dims
-        dropped again: numpy's matmul loop then multiplies each row's operands with the same kernel and the
-        same layout as the row's single evaluation (checked bit for bit in float64; float32's product follows
-        MKL's order per shape, so float32 rows go one at a time)."""
-        ra = self.rank(a) if self.rank(a) is not None else np.ndim(a) if isinstance(a, Tensor) else None
-        rb = self.rank(b) if self.rank(b) is not None else np.ndim(b) if isinstance(b, Tensor) else None
-        if ra not in (1, 2) or rb not in (1, 2) or np.dtype(self.dtype.np) != np.float64 \
-                or not all(isinstance(v, Tensor) and v.array.dtype == np.float64 for v in (a, b)):
-            raise NotBatchable(f"{name} of these operands")
-        if name == "mm" and (ra, rb) != (2, 2) or name == "mv" and (ra, rb) != (2, 1) \
-                or name == "dot" and (ra, rb) != (1, 1):
-            raise NotBatchable(f"{name} of {ra}-D and {rb}-D rows")  # each row's own error
-        lift = REGISTRY["reshape"].fn
-        if ra == 1:
-            a = lift(a, (*a.shape[:-1], 1, a.shape[-1]))
-        if rb == 1:
-            b = lift(b, (*b.shape, 1))
-        out = REGISTRY["matmul"].fn(a, b)
-        shape = out.shape[1:]
-        if rb == 1:
-            shape = shape[:-1]
-        if ra == 1:
-            shape = shape[:-2] + shape[-1:] if rb != 1 else shape[:-1]
-        return self._to_row_shape(self.mark(out), shape)
-
     def _matmul(self, spec, args, kwargs):
-        if kwargs or len(args) != 2:
-            raise NotBatchable(f"{spec.name} with these arguments")
-        return self._product(args[0], args[1], spec.name)
+        # A stacked product is not each row's product: torch's (and gradcli's) single mv/mm/dot go to BLAS with
+        # flags and kernels chosen per shape and layout (MKL's, gradcli/engine/kernels/blas.py, when installed),
+        # and their backward products with them; a batched matmul takes other kernels.  The red team found a row
+        # whose gradient differed in the last bit, so every product goes one row at a time.
+        raise NotBatchable(f"{spec.name} (products are evaluated one row at a time, as their single evaluations)")
 
 
     def _transpose(self, spec, args, kwargs):
