@@ -179,7 +179,7 @@ def dot(x, y):
 def _contiguous_or_transposed(t) -> bool:
     _, r, c = t.shape
     s = _strides(t)
-    return ((s[2] == 1 or c == 1) and (s[1] >= c or r == 1)) or ((s[1] == 1 or r == 1) and (s[2] >= r or c == 1))
+    return (s[2] == 1 and (r == 1 or s[1] >= c)) or (s[1] == 1 and (c == 1 or s[2] >= r))
 
 
 def _loop_bmm(a, b):
@@ -265,7 +265,7 @@ def matmul(a, b, fold_grad: bool = False):
         t1 = np.swapaxes(b, -1, -2) if transpose else a
         t2 = (a.T if da == 2 else a) if transpose else b
         lead = t1.shape[:-1]
-        folded = t1.reshape(-1, t1.shape[-1]) if t1.shape[-1] else np.zeros((int(np.prod(lead)), 0), t1.dtype)
+        folded = _reshape(t1, (int(np.prod(lead)), t1.shape[-1]))
         if t2.ndim == 2:
             out = mm(folded, t2)
             if out is None:
@@ -278,16 +278,79 @@ def matmul(a, b, fold_grad: bool = False):
     p = b.shape[-1] if db > 1 else 1
     batch = np.broadcast_shapes(a.shape[:-2] if da > 2 else (), b.shape[:-2] if db > 2 else ())
     count = int(np.prod(batch))
-    a3 = np.broadcast_to(a, batch + (n, a.shape[-1])).reshape(count, n, a.shape[-1])
-    if db == 1:
-        b3 = _unsqueeze_last(np.broadcast_to(b, batch + b.shape).reshape(count, b.shape[0]))
-    else:
-        b3 = np.broadcast_to(b, batch + b.shape[-2:]).reshape(count, b.shape[-2], p)
+    a3, b3 = _batched(a, b, batch, count, n, p)
     out = bmm(a3, b3)
     if out is None:
         return None
     shape = batch + ((n,) if da > 1 else ()) + ((p,) if db > 1 else ())
     return out.reshape(shape)
+
+
+def _view(x, shape, strides):
+    """x's memory seen with `shape` and `strides` (in elements)."""
+    return np.lib.stride_tricks.as_strided(x, tuple(shape), tuple(int(s) * x.itemsize for s in strides),
+                                           writeable=False)
+
+
+def _expand(x, shape):
+    """torch's expand (inferExpandGeometry): strides 0 where a size-1 dim is expanded, and new leading dims of
+    size 1 get the stride of a contiguous dim (numpy's broadcast_to gives them 0)."""
+    shape = tuple(shape)
+    if x.shape == shape:
+        return x
+    old, old_strides = x.shape, _strides(x)
+    sizes, strides = [0] * len(shape), [0] * len(shape)
+    for i in range(len(shape) - 1, -1, -1):
+        d = x.ndim - len(shape) + i
+        size = old[d] if d >= 0 else 1
+        stride = old_strides[d] if d >= 0 else sizes[i + 1] * strides[i + 1] if i + 1 < len(shape) else 1
+        if size != shape[i]:
+            size, stride = shape[i], 0
+        sizes[i], strides[i] = size, stride
+    return _view(x, sizes, strides)
+
+
+def _compute_stride(old, old_strides, new):
+    """ATen's computeStride: the strides of a view of `old` with shape `new`, or None (a copy is needed)."""
+    if not old:
+        return [1] * len(new)
+    numel = int(np.prod(old))
+    if numel == 0:
+        if tuple(old) == tuple(new):
+            return list(old_strides)
+        out = [0] * len(new)
+        for d in range(len(new) - 1, -1, -1):
+            out[d] = 1 if d == len(new) - 1 else max(new[d + 1], 1) * out[d + 1]
+        return out
+    out = [0] * len(new)
+    view_d = len(new) - 1
+    chunk = old_strides[-1]
+    tensor_numel = view_numel = 1
+    for d in range(len(old) - 1, -1, -1):
+        tensor_numel *= old[d]
+        if d == 0 or (old[d - 1] != 1 and old_strides[d - 1] != tensor_numel * chunk):
+            while view_d >= 0 and (view_numel < tensor_numel or new[view_d] == 1):
+                out[view_d] = view_numel * chunk
+                view_numel *= new[view_d]
+                view_d -= 1
+            if view_numel != tensor_numel:
+                return None
+            if d > 0:
+                chunk = old_strides[d - 1]
+                tensor_numel = view_numel = 1
+    return out if view_d == -1 else None
+
+
+def _reshape(x, shape):
+    """torch's reshape: a view with computeStride's strides, else a contiguous copy."""
+    shape = tuple(int(s) for s in shape)
+    if -1 in shape:
+        known = int(np.prod([s for s in shape if s != -1]))
+        shape = tuple(x.size // known if s == -1 else s for s in shape)
+    strides = _compute_stride(x.shape, _strides(x), shape)
+    if strides is None:
+        return np.ascontiguousarray(x).reshape(shape)
+    return _view(x, shape, strides)
 
 
 def _unsqueeze_first(x):
@@ -296,6 +359,98 @@ def _unsqueeze_first(x):
                                            writeable=False)
 
 
+def _batched(a, b, batch, count, n, p):
+    """_matmul_impl's operands of bmm: each expanded to the broadcast batch and reshaped to 3-D."""
+    a3 = _reshape(_expand(a, batch + (n, a.shape[-1])), (count, n, a.shape[-1]))
+    if b.ndim == 1:
+        b3 = _unsqueeze_last(_reshape(_expand(b, batch + b.shape), (count, b.shape[0])))
+    else:
+        b3 = _reshape(_expand(b, batch + b.shape[-2:]), (count, b.shape[-2], p))
+    return a3, b3
+
+
 def _unsqueeze_last(x):
     """x.unsqueeze(-1) with torch's stride for the new dim (1)."""
     return np.lib.stride_tricks.as_strided(x, x.shape + (1,), x.strides + (x.itemsize,), writeable=False)
+
+
+# -- backward: torch's formulas (tools/autograd/derivatives.yaml, FunctionsManual.cpp) on the node matmul made --
+
+def _column_major(x) -> bool:
+    """mm_mat?_backward's test: strides (1, size(0))."""
+    s = _strides(x)
+    return s[0] == 1 and s[1] == x.shape[0]
+
+
+def mm_backward(g, m1, m2, need1: bool, need2: bool):
+    """mm's gradients (mm_mat1_backward, mm_mat2_backward): for an input stored column-major torch computes
+    the transposed product and transposes it back."""
+    g1 = g2 = None
+    if need1:
+        g1 = mm(m2, g.T).T if _column_major(m1) else mm(g, m2.T)
+    if need2:
+        g2 = mm(g.T, m1).T if _column_major(m2) else mm(m1.T, g)
+    return g1, g2
+
+
+def _mv_backward(g, mat, vec, need1, need2):
+    return (np.multiply(g[:, None], vec[None, :]) if need1 else None,  # grad.ger(vec): reshape(-1, 1) * vec
+            mv(mat.T, g) if need2 else None)
+
+
+def bmm_backward(g, a, b, need1, need2):
+    """torch.bmm's gradients: grad.bmm(mat2.transpose(1, 2)), self.transpose(1, 2).bmm(grad); None without MKL."""
+    if _char(a, b, g) is None:
+        return None
+    return _bmm_backward(g, a, b, need1, need2)
+
+
+def _bmm_backward(g, a, b, need1, need2):
+    return (bmm(g, np.swapaxes(b, 1, 2)) if need1 else None, bmm(np.swapaxes(a, 1, 2), g) if need2 else None)
+
+
+def matmul_backward(g, a, b, need_a: bool, need_b: bool, fold_grad: bool = False):
+    """The gradients of torch.matmul(a, b) for the output gradient g, through the nodes _matmul_impl makes
+    (a's gradient of the broadcast shape where a was broadcast: the caller sums it); None without MKL."""
+    if _char(a, b, g) is None:
+        return None
+    da, db = a.ndim, b.ndim
+    if da == 1 and db == 1:  # dot: grad * other, grad * self
+        return (np.multiply(g, b) if need_a else None), (np.multiply(g, a) if need_b else None)
+    if da == 2 and db == 1:
+        return _mv_backward(g, a, b, need_a, need_b)
+    if da == 1 and db == 2:
+        ga, gb = mm_backward(_unsqueeze_first(g), _unsqueeze_first(a), b, need_a, need_b)
+        return (None if ga is None else ga[0]), gb
+    if da == 2 and db == 2:
+        return mm_backward(g, a, b, need_a, need_b)
+    if should_fold(a, b, fold_grad):
+        transpose = db > da
+        t1 = np.swapaxes(b, -1, -2) if transpose else a
+        t2 = (a.T if da == 2 else a) if transpose else b
+        need1, need2 = (need_b, need_a) if transpose else (need_a, need_b)
+        folded = _reshape(t1, (int(np.prod(t1.shape[:-1])), t1.shape[-1]))
+        gt = np.swapaxes(g, -1, -2) if transpose and t2.ndim == 2 else g  # mv's result is not transposed
+        if t2.ndim == 2:
+            g1, g2 = mm_backward(_reshape(gt, (folded.shape[0], t2.shape[1])), folded, t2, need1, need2)
+        else:
+            g1, g2 = _mv_backward(_reshape(gt, (folded.shape[0],)), folded, t2, need1, need2)
+        if g1 is not None:
+            g1 = g1.reshape(t1.shape)
+            if transpose:
+                g1 = np.swapaxes(g1, -1, -2)
+        if g2 is not None and transpose and da == 2:
+            g2 = g2.T
+        return (g2, g1) if transpose else (g1, g2)
+    n = a.shape[-2] if da > 1 else 1
+    p = b.shape[-1] if db > 1 else 1
+    batch = np.broadcast_shapes(a.shape[:-2] if da > 2 else (), b.shape[:-2] if db > 2 else ())
+    count = int(np.prod(batch))
+    a3, b3 = _batched(a, b, batch, count, n, p)
+    g3 = _reshape(g, (count, n, p))
+    ga, gb = _bmm_backward(g3, a3, b3, need_a, need_b)
+    if ga is not None:
+        ga = ga.reshape(batch + ((n,) if da > 1 else ()) + (a.shape[-1],))
+    if gb is not None:
+        gb = gb.reshape(batch + ((b.shape[-2], p) if db > 1 else (b.shape[0],)))
+    return ga, gb

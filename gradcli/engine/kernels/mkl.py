@@ -139,6 +139,20 @@ def why_not() -> str:
     return _state["why"]
 
 
+def set_threads(count: int) -> None:
+    """MKL's thread count from now on (torch.set_num_threads(count)); no effect without MKL."""
+    lib = library()
+    if lib is not None:
+        lib.MKL_Set_Num_Threads(ctypes.c_int(int(count)))
+        lib.MKL_Set_Dynamic(ctypes.c_int(0))
+
+
+def threads() -> int:
+    """MKL's current thread count (0 without MKL)."""
+    lib = library()
+    return int(lib.MKL_Get_Max_Threads()) if lib is not None else 0
+
+
 def reset() -> None:
     """Forget the loaded state, so that the next call looks again (GRADCLI_MKL changed: tests)."""
     _state.clear()
