@@ -128,6 +128,11 @@ def library():
         return lib
 
 
+def loaded() -> bool:
+    """Whether MKL was loaded in this process (without loading it)."""
+    return _state.get("lib") is not None
+
+
 def available() -> bool:
     """Whether MKL 2024.2 is installed, loadable and not disabled by GRADCLI_MKL=0."""
     return library() is not None
