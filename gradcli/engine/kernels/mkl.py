@@ -110,7 +110,7 @@ _PI = ctypes.POINTER(ctypes.c_int)
 
 
 def _bind(lib):
-    for name in ("sgemm", "dgemm", "sgemv", "dgemv"):
+    for name in ("sgemm", "dgemm", "sgemv", "dgemv", "sgetrf", "dgetrf", "sgetrs", "dgetrs"):
         getattr(lib, name).restype = None
     for name in ("cblas_sgemm_batch", "cblas_dgemm_batch"):
         getattr(lib, name).restype = None
@@ -184,6 +184,21 @@ def gemv(char, trans: str, m, n, alpha, a, lda, x, incx, beta, y, incy) -> None:
     scalar = ctypes.c_float if char == "s" else ctypes.c_double
     getattr(lib, char + "gemv")(ctypes.c_char_p(trans.encode()), _int(m), _int(n), ctypes.byref(scalar(alpha)),
                                 _P(a), _int(lda), _P(x), _int(incx), ctypes.byref(scalar(beta)), _P(y), _int(incy))
+
+
+def getrf(char, m, n, a, lda, ipiv) -> int:
+    """?getrf(m, n, a, lda, ipiv, info) on raw addresses (ipiv: int32, 1-based); LAPACK's info."""
+    info = ctypes.c_int(0)
+    getattr(_state["lib"], char + "getrf")(_int(m), _int(n), _P(a), _int(lda), _P(ipiv), ctypes.byref(info))
+    return info.value
+
+
+def getrs(char, trans: str, n, nrhs, a, lda, ipiv, b, ldb) -> int:
+    """?getrs(trans, n, nrhs, a, lda, ipiv, b, ldb, info) on raw addresses; LAPACK's info."""
+    info = ctypes.c_int(0)
+    getattr(_state["lib"], char + "getrs")(ctypes.c_char_p(trans.encode()), _int(n), _int(nrhs), _P(a), _int(lda),
+                                           _P(ipiv), _P(b), _int(ldb), ctypes.byref(info))
+    return info.value
 
 
 def dot(char, n, x, incx, y, incy) -> float:
