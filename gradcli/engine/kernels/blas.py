@@ -146,8 +146,13 @@ def mv(mat, vec, bias=None, beta=1, alpha=1):
             result *= result.dtype.type(beta)
         return result
     incx = _strides(vec)[0] if inner > 1 else 1
-    if incx <= 0:
-        return None  # ATen's own gemv loop (an expanded vector): not established here
+    if incx <= 0:  # gemv_use_fast_path refuses it: ATen's own loop, each entry summed in order from 0
+        acc = np.zeros(rows, dtype=mat.dtype)
+        for j in range(inner):
+            acc += mat[:, j] * vec[j]
+        if alpha != 1:
+            acc = acc * mat.dtype.type(alpha)
+        return acc if bias is None or beta == 0 else result * mat.dtype.type(beta) + acc
     s0, s1 = _strides(mat)
     beta = 0.0 if bias is None else float(beta)
     if s0 == 1 and (inner == 1 or s1 >= max(1, rows)):
@@ -170,7 +175,7 @@ def dot(x, y):
         return None
     n = x.shape[0]
     incx, incy = (_strides(x)[0], _strides(y)[0]) if n != 1 else (1, 1)
-    if incx <= 0 or incy <= 0:  # BLAS reads a negative increment from the other end: copy instead
+    if incx < 0 or incy < 0:  # BLAS reads a negative increment from the other end: copy instead (0: broadcast)
         x, y = np.ascontiguousarray(x), np.ascontiguousarray(y)
         incx = incy = 1
     return np.array(mkl.dot(char, n, _addr(x), incx, _addr(y), incy), dtype=x.dtype)
@@ -412,8 +417,13 @@ def _bmm_backward(g, a, b, need1, need2):
 def matmul_backward(g, a, b, need_a: bool, need_b: bool, fold_grad: bool = False):
     """The gradients of torch.matmul(a, b) for the output gradient g, through the nodes _matmul_impl makes
     (a's gradient of the broadcast shape where a was broadcast: the caller sums it); None without MKL."""
-    if _char(a, b, g) is None:
+    grads = _matmul_backward(g, a, b, need_a, need_b, fold_grad) if _char(a, b, g) is not None else None
+    if grads is None or (need_a and grads[0] is None) or (need_b and grads[1] is None):
         return None
+    return grads
+
+
+def _matmul_backward(g, a, b, need_a, need_b, fold_grad):
     da, db = a.ndim, b.ndim
     if da == 1 and db == 1:  # dot: grad * other, grad * self
         return (np.multiply(g, b) if need_a else None), (np.multiply(g, a) if need_b else None)

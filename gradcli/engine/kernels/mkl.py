@@ -206,6 +206,32 @@ def dot(char, n, x, incx, y, incy) -> float:
     return getattr(_state["lib"], char + "dot")(_int(n), _P(x), _int(incx), _P(y), _int(incy))
 
 
+# VML_HA | VML_FTZDAZ_OFF | VML_ERRMODE_IGNORE: the mode ATen passes (aten/src/ATen/cpu/vml.h, IMPLEMENT_VML_MKL)
+VML_MODE = 0x00000002 | 0x00140000 | 0x00000100
+_VML: dict = {}
+
+
+def vml(name: str, x):
+    """MKL's vector math vm?<name>(n, x, y, mode) on a float32/float64 array (any layout: a contiguous copy is
+    passed, as ATen's loop copies strided input into a buffer); the result has x's shape, C-contiguous."""
+    import numpy as np
+
+    x = np.asarray(x)
+    shape = x.shape
+    x = np.ascontiguousarray(x)  # (a 0-d array comes back 1-d: the result is given x's shape below)
+    out = np.empty_like(x)
+    key = ("s" if x.dtype == np.float32 else "d") + name
+    fn = _VML.get(key)
+    if fn is None:
+        fn = getattr(_state["lib"], "vm" + key)
+        fn.restype = None
+        fn.argtypes = (ctypes.c_int, _P, _P, ctypes.c_longlong)
+        _VML[key] = fn
+    if x.size:
+        fn(x.size, x.ctypes.data, out.ctypes.data, VML_MODE)
+    return out.reshape(shape)
+
+
 def gemm_batch(char, trans_a: bool, trans_b: bool, m, n, k, alpha, a_ptrs, lda, b_ptrs, ldb, beta, c_ptrs,
                ldc) -> None:
     """cblas_?gemm_batch(CblasRowMajor, one group of len(a_ptrs) products), as ATen's _baddbmm_mkl_ calls it."""
