@@ -48,6 +48,8 @@ def operand(spec, dtype, salt):
     """spec: {"shape": logical shape, "perm": how it is stored (a permutation of its dims), "step": a slice
     step on its last dim}; returns the base array and the torch view."""
     shape, perm, step = spec["shape"], spec["perm"], spec.get("step", 1)
+    if spec.get("expand"):  # one value seen at every position (stride 0), as expand() makes it
+        return torch.from_numpy(values([1] * len(shape), dtype, salt)).expand(*shape)
     stored = [shape[i] for i in perm]
     stored[-1] *= step
     base = values(stored, dtype, salt)
@@ -139,6 +141,10 @@ def cases():
                 found.append(record("matmul", [spec((k,)), spec((k, m), la["perm"], la["step"])], dtype,
                                     [True, True], 1))
             found.append(record("mv", [spec((m, k)), spec((k,), step=3)], dtype, [True, True], 1))
+            # a vector of stride 0: ATen's own gemv loop, not BLAS
+            found.append(record("mv", [spec((m, k)), dict(spec((k,)), expand=True)], dtype, [True, False], 1))
+            found.append(record("mv", [spec((k, m), (1, 0)), dict(spec((m,)), expand=True)], dtype, [True, False],
+                                1))
         for k in (0, 1, 2, 3, 5, 17, 1000, 4097):
             found.append(record("dot", [spec((k,)), spec((k,))], dtype, [True, True], 1))
             found.append(record("dot", [spec((k,), step=2), spec((k,))], dtype, [True, False], 1))
