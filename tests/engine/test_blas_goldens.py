@@ -127,3 +127,21 @@ def test_disabled_by_the_environment(monkeypatch):
     finally:
         mkl._state.clear()
         mkl._state.update(saved)
+
+
+@pytest.mark.parametrize(("expression", "loaded"), [("(x ** 2).sum()", False), ("x @ x", True)])
+def test_mkl_is_loaded_by_the_first_product_not_at_start_up(expression, loaded):
+    """The ~0.1 s load happens on the first product only: gradcli's start-up and an eval with no matrix product
+    leave the library out of the process (and a product brings it in, when it is installed)."""
+    import subprocess
+    import sys
+
+    code = ("import sys\n"
+            "import gradcli.cli.main\n"  # the command line's start-up
+            "import gradcli\n"
+            "from gradcli.engine.kernels import mkl\n"
+            f"gradcli.grad({expression!r}, x=[1.0, 2.0, 3.0], check=False)\n"
+            "maps = open('/proc/self/maps').read() if sys.platform == 'linux' else ''\n"
+            "print('LOADED' if mkl.loaded() or 'libmkl' in maps else 'NOT LOADED')\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120).stdout
+    assert out.strip().splitlines()[-1] == ("LOADED" if loaded and mkl.available() else "NOT LOADED"), out
