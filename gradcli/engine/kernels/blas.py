@@ -111,6 +111,8 @@ def addmm(bias, m1, m2, beta=1, alpha=1):
     if char is None:
         return None
     rows, cols = m1.shape[0], m2.shape[1]
+    if bias is not None and np.broadcast_shapes(np.shape(bias), (rows, cols)) != (rows, cols):
+        return None  # a bias that does not expand to the result (the caller's error or broadcast)
     result = np.empty((rows, cols), dtype=m1.dtype)
     if beta != 0 and bias is not None:
         result[...] = bias
