@@ -5,7 +5,7 @@ torch 2.13's CPU wheel links MKL 2024.2 ("Intel(R) oneAPI Math Kernel Library Ve
 sgemv/dgemv and sdot/ddot.  Those sum in blocked, vectorised orders that depend on the CPU, the flags and the
 sizes; no numpy expression reproduces them.  The PyPI wheel `mkl==2024.2.0` (`pip install 'gradcli[mkl]'`,
 ~200 MB) is the same library: called with the same arguments it gives torch's bits.  This module finds it
-(`libmkl_rt.so.2` in the `mkl` distribution's files, else in sys.prefix/lib), loads it on first use only (never
+(`libmkl_rt.so.2` in <prefix>/lib, where pip puts the wheel's library), loads it on first use only (never
 at gradcli's start-up), and binds the BLAS routines by their Fortran names, as ATen calls them (by pointer).
 
 Threads: MKL splits some products' sums differently with another number of threads, and torch runs MKL with
@@ -21,7 +21,10 @@ from __future__ import annotations
 
 import ctypes
 import os
+import site  # (the interpreter imported it at start-up already)
 import sys
+
+import numpy as np
 
 ENV = "GRADCLI_MKL"
 THREADS_ENV = "GRADCLI_MKL_THREADS"
@@ -61,15 +64,10 @@ def _layer() -> int:
 
 
 def _candidates():
-    try:
-        from importlib import metadata
-        files = metadata.files("mkl") or ()
-        for f in files:
-            if f.name == LIBRARY:
-                yield str(f.locate())
-    except Exception:  # not installed, or an unreadable RECORD: look where pip puts it
-        pass
-    for prefix in (sys.prefix, sys.base_prefix):
+    """Where pip puts the wheel's library: <prefix>/lib of this environment (a venv's, the interpreter's) or of
+    the user's site (pip install --user); importlib.metadata would find it too, at ~10 ms of imports."""
+    prefixes = [sys.prefix, sys.base_prefix, getattr(site, "USER_BASE", None) or site.getuserbase()]
+    for prefix in dict.fromkeys(prefixes):
         yield os.path.join(prefix, "lib", LIBRARY)
 
 
@@ -214,8 +212,6 @@ _VML: dict = {}
 def vml(name: str, x):
     """MKL's vector math vm?<name>(n, x, y, mode) on a float32/float64 array (any layout: a contiguous copy is
     passed, as ATen's loop copies strided input into a buffer); the result has x's shape, C-contiguous."""
-    import numpy as np
-
     x = np.asarray(x)
     shape = x.shape
     x = np.ascontiguousarray(x)  # (a 0-d array comes back 1-d: the result is given x's shape below)
