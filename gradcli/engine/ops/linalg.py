@@ -63,6 +63,8 @@ class MatMul(Function):
 
     @staticmethod
     def backward(ctx, g, a, b):
+        if isinstance(g, np.generic):  # a 0-d gradient may come as a numpy scalar
+            g = np.asarray(g)
         if type(g) is np.ndarray and type(a) is np.ndarray and type(b) is np.ndarray:
             # torch's formulas on the nodes its matmul decomposes into (MKL's products, when installed)
             if ctx.name == "BmmBackward0":

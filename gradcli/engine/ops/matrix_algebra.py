@@ -493,6 +493,8 @@ class Det(Function):
 
     @staticmethod
     def backward(ctx, g, a, d):
+        if isinstance(g, np.generic):  # a 0-d gradient may come as a numpy scalar
+            g = np.asarray(g)
         if type(g) is np.ndarray and type(a) is np.ndarray and type(d) is np.ndarray:
             if a.shape[-1] == 1 and lapack.available(a):  # measured: torch's gradient of a 1x1 det is grad itself
                 return (np.array(np.broadcast_to(np.asarray(g, dtype=a.dtype)[..., None, None], a.shape)),)
@@ -587,6 +589,8 @@ class Solve(Function):
     @staticmethod
     def backward(ctx, g, a, x):
         vector = ctx.aux
+        if isinstance(g, np.generic):  # a 0-d gradient may come as a numpy scalar
+            g = np.asarray(g)
         if type(g) is np.ndarray and type(a) is np.ndarray and type(x) is np.ndarray:
             # linalg_solve_backward without a graph: gB = lu_solve(LU, gX, adjoint), gA = -gB @ Xᴴ (MKL's)
             got = lapack.lu_solve(a, g[..., None] if vector else g, False, "C")

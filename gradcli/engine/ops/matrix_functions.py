@@ -80,6 +80,8 @@ class LogAbsDet(Function):
     @staticmethod
     def backward(ctx, g, a):
         # d log|det A| / dA = A^-T
+        if isinstance(g, np.generic):  # a 0-d gradient may come as a numpy scalar
+            g = np.asarray(g)
         if type(g) is np.ndarray and type(a) is np.ndarray:
             exact = lapack.diagonal_gradient(a, g)  # torch's lu_solve on slogdet's LU, when MKL is installed
             if exact is not None:
