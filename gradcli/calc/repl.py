@@ -32,6 +32,7 @@ import numpy as np
 from gradcli.calc.calculator import calculate
 from gradcli.engine import dtypes, random
 from gradcli.engine.errors import EngineError
+from gradcli.engine.kernels import mkl
 from gradcli.engine.ops import LINALG, REGISTRY
 from gradcli.io.inputs import LazyGenerator, check_name, parse_value
 from gradcli.lang.parser import parse
@@ -441,6 +442,7 @@ def _child_line(session: Session, line: str, inputs: dict, consts: dict, modules
             "settings": session.settings, "failed": session.failed, "quit": quit_,
             "generator": random.default_state(),
             "modules": [m for m in set(sys.modules) - modules if m.partition(".")[0] in _SESSION_MODULES],
+            "mkl": mkl.loaded(),
         }
         payload = memoryview(pickle.dumps(changes, protocol=pickle.HIGHEST_PROTOCOL))
         while payload:
@@ -493,6 +495,8 @@ def _apply_changes(session: Session, changes: dict) -> None:
             __import__(module)
         except Exception:  # noqa: BLE001 - only a start-up cost is at stake
             pass
+    if changes.get("mkl") and not mkl.loaded():  # the next lines' children find MKL loaded (~0.1 s each)
+        mkl.library()  # loading runs no OpenMP region: the children start their own threads (measured, no hang)
     if changes["quit"]:
         raise Quit
 

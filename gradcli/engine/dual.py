@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from gradcli.engine import kernels, sum_order
+from gradcli.engine.kernels import blas, native
 from gradcli.engine.kernels import float32 as float32_kernels
-from gradcli.engine.kernels import native
 from gradcli.engine.tensor import Tensor
 
 
@@ -87,9 +87,15 @@ def matmul(a, b):
     return np_matmul(a, b)
 
 
-def np_matmul(a, b):
-    """numpy's matmul, except that an inner dimension of 1 is a plain product per entry: PyTorch's kernels
-    keep its signed zeros (-1.5 * 0.0 = -0.0) where numpy's sum, which starts at +0.0, loses them."""
+def np_matmul(a, b, fold=False):
+    """torch's matmul through MKL as ATen calls it, when MKL is installed (kernels.blas; `fold`: the smaller
+    operand requires grad, see blas.should_fold); else numpy's matmul, except that an inner dimension of 1 is a
+    plain product per entry: PyTorch's kernels keep its signed zeros (-1.5 * 0.0 = -0.0) where numpy's sum,
+    which starts at +0.0, loses them."""
+    if a.ndim and b.ndim:
+        out = blas.matmul(a, b, fold)
+        if out is not None:
+            return out
     if a.ndim > 1 and b.ndim > 1 and a.shape[-1] == 1:
         return np.multiply(a, b)
     exact = float32_kernels.matmul(a, b)  # torch's (MKL's) summation order, where it is established

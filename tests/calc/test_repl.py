@@ -298,3 +298,39 @@ def test_repl_ctrl_c_inside_one_long_numpy_call_keeps_the_session_and_its_bindin
         if child.poll() is None:
             child.kill()
         os.close(primary)
+
+
+@pytest.mark.skipif(sys.platform == "win32" or not hasattr(os, "fork"), reason="pseudo-terminals and fork are POSIX")
+def test_repl_products_in_children_after_mkl_was_loaded_in_the_session(tmp_path):
+    """Each line runs in a forked child; after a child used MKL the session loads it too (so the next children
+    need not), and products in the children that follow - large enough for MKL's OpenMP threads - neither hang
+    nor change: the same answer on every line, and numpy's within float32 rounding."""
+    import pty
+
+    from gradcli.engine.kernels import mkl
+
+    if not mkl.available():
+        pytest.skip(f"MKL is not available ({mkl.why_not()}): products use numpy's BLAS, nothing to load")
+    primary, secondary = pty.openpty()
+    env = {**os.environ, "HOME": str(tmp_path), "TERM": "dumb"}
+    child = subprocess.Popen([sys.executable, "-m", "gradcli", "repl", "--color", "never", "--no-check"],
+                             stdin=secondary, stdout=secondary, stderr=secondary, env=env, close_fds=True,
+                             start_new_session=True)
+    os.close(secondary)
+    try:
+        _read_until(primary, b"gradcli> ")
+        os.write(primary, b"W = ones(600, 600) / 8\n")
+        _read_until(primary, b"gradcli> ")
+        answers = []
+        for _ in range(3):  # the first child loads MKL, the session then; the others inherit it
+            started = time.monotonic()
+            os.write(primary, b"(W @ W).sum()\n")
+            answers.append(_read_until(primary, b"gradcli> ", timeout=30))
+            assert time.monotonic() - started < 25, "a product in a child hung"
+        assert all(b"3375000.0" in a for a in answers), answers  # 600 * 600 * (600 / 64) exactly
+        os.write(primary, b":quit\n")
+        assert child.wait(timeout=60) == 0
+    finally:
+        if child.poll() is None:
+            child.kill()
+        os.close(primary)

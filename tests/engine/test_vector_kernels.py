@@ -90,7 +90,9 @@ def test_lgamma_gives_the_per_element_path_what_is_not_positive_and_finite():
     assert got[7] == pytest.approx(math.lgamma(2.5), rel=1e-15)
 
 
-def test_the_fast_mode_uses_the_vectorised_kernels_and_torch_mode_the_c_library():
+def test_the_fast_mode_uses_the_vectorised_kernels_and_torch_mode_the_c_library(monkeypatch):
+    """(Without MKL: with it, torch mode calls MKL's own vector erf - tests/engine/test_vml_goldens.py.)"""
+    monkeypatch.setattr(kernels.mkl, "available", lambda: False)
     x = np.linspace(-3, 3, 41)
     with kernels.bits("torch"):
         exact = kernels.erf(x)

@@ -25,7 +25,18 @@ import math
 
 import numpy as np
 
-from gradcli.engine.kernels import float32, fused, libm, mkl_exp, mkl_sqrt, native, sleef, vector_erf, vector_lgamma
+from gradcli.engine.kernels import (
+    float32,
+    fused,
+    libm,
+    mkl,
+    mkl_exp,
+    mkl_sqrt,
+    native,
+    sleef,
+    vector_erf,
+    vector_lgamma,
+)
 from gradcli.engine.kernels.loops import (
     BLOCK,
     GRAIN_SIZE,
@@ -284,3 +295,50 @@ def lgamma(x, per_element):
     """torch.lgamma (SLEEF's) of a float32 or float64 array, vectorised (kernels/vector_lgamma.py): the fast
     mode's.  `per_element` computes x <= 0, inf and nan (the caller's C library path, --bits torch's)."""
     return vector_lgamma.lgamma(x, per_element)
+
+
+# -- MKL's vector math itself, when it is installed ---------------------------------------------------------
+#
+# torch's exp, sqrt, sin, cos, log, log10, log2, tan, tanh, acos, atan, erf and erfc of a float32/float64 tensor
+# are MKL's vector math (aten/src/ATen/cpu/vml.h: vm?Exp(n, in, out, VML_HA | VML_FTZDAZ_OFF |
+# VML_ERRMODE_IGNORE) on each contiguous run).  With the `mkl` package installed, --bits torch calls the same
+# functions (kernels/mkl.py): torch's bits for every one of them in both dtypes (the emulations above cover
+# exp, sqrt and float32 sin/cos only), at 10-100x the emulations' speed (benchmarks/bench_kernels.py).  The fast
+# mode keeps numpy's ufuncs: a ctypes call costs ~3 µs, ten times numpy's on a small tensor.
+
+def _vml_in_torch_mode(name: str, fn):
+    def wrapped(x):
+        if _bits() == TORCH:
+            dtype = _dtype(x)
+            if (dtype == F32 or dtype == F64) and mkl.available():
+                out = mkl.vml(name, x)
+                return out[()] if isinstance(x, np.generic) else out
+        return fn(x)
+
+    wrapped.__name__ = fn.__name__
+    wrapped.__doc__ = (fn.__doc__ or "") + f"  (--bits torch with MKL installed: MKL's vm?{name}.)"
+    return wrapped
+
+
+exp = _vml_in_torch_mode("Exp", exp)
+sqrt = _vml_in_torch_mode("Sqrt", sqrt)
+sin = _vml_in_torch_mode("Sin", sin)
+cos = _vml_in_torch_mode("Cos", cos)
+log = _vml_in_torch_mode("Ln", log)
+log10 = _vml_in_torch_mode("Log10", log10)
+log2 = _vml_in_torch_mode("Log2", log2)
+tan = _vml_in_torch_mode("Tan", tan)
+tanh = _vml_in_torch_mode("Tanh", tanh)
+acos = _vml_in_torch_mode("Acos", acos)
+atan = _vml_in_torch_mode("Atan", atan)
+erf = _vml_in_torch_mode("Erf", erf)
+erfc = _vml_in_torch_mode("Erfc", erfc)
+_exp_numpy = exp_
+
+
+def exp_(x: np.ndarray) -> np.ndarray:  # noqa: F811 - the VML-aware version of the one above
+    """torch's exp_ in place (see above); --bits torch with MKL installed: MKL's vm?Exp."""
+    if x.dtype in (F32, F64) and _bits() == TORCH and mkl.available():
+        x[...] = mkl.vml("Exp", x)
+        return x
+    return _exp_numpy(x)

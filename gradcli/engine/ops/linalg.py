@@ -7,6 +7,7 @@ import numpy as np
 from gradcli.engine import dual
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchRuntimeError
+from gradcli.engine.kernels import blas
 from gradcli.engine.ops import sizes
 from gradcli.engine.ops.common import c_name, check_size, dtype_title, mixed_floats, promote
 from gradcli.engine.ops.registry import register
@@ -22,7 +23,7 @@ class MatMul(Function):
     saves = (0, 1)
 
     @staticmethod
-    def forward(ctx, a, b):
+    def forward(ctx, a, b, fold=False):
         if mixed_floats(a, b):
             raise TorchRuntimeError(_mixed_message(a, b))
         a, b = promote(a, b)
@@ -52,10 +53,26 @@ class MatMul(Function):
             check_size(batch + ((a.shape[-2] if a.ndim > 1 else 1), (b.shape[-1] if b.ndim > 1 else 1)))
         else:
             check_size(((a.shape[0] if a.ndim > 1 else 1), (b.shape[-1] if b.ndim > 1 else 1)))
-        return dual.np_matmul(a, b)
+        if fold:
+            ctx.aux = fold
+        elif ctx.name == "BmmBackward0":  # torch.bmm: on the operands as they are (matmul reshapes them first)
+            out = blas.bmm(a, b)
+            if out is not None:
+                return out
+        return dual.np_matmul(a, b, fold)
 
     @staticmethod
     def backward(ctx, g, a, b):
+        if isinstance(g, np.generic):  # a 0-d gradient may come as a numpy scalar
+            g = np.asarray(g)
+        if type(g) is np.ndarray and type(a) is np.ndarray and type(b) is np.ndarray:
+            # torch's formulas on the nodes its matmul decomposes into (MKL's products, when installed)
+            if ctx.name == "BmmBackward0":
+                grads = blas.bmm_backward(g, a, b, *ctx.needs_input_grad[:2])
+            else:
+                grads = blas.matmul_backward(g, a, b, *ctx.needs_input_grad[:2], fold_grad=bool(ctx.aux))
+            if grads is not None:
+                return grads
         ga = gb = None
         a_vec, b_vec = a.ndim == 1, b.ndim == 1
         # Lift vectors to matrices so one formula serves every case; the engine sums batch dims away.
@@ -120,8 +137,14 @@ def _matmul_class(a_shape, b_shape):
 @register("matmul", sig="matmul(input, other)", doc="matrix product (dot, mv, mm, batched), also `@`",
           category="linalg", result_shape=sizes.matmul)
 def matmul(input, other):
-    return _matmul_class(np.shape(getattr(input, "array", input)),
-                         np.shape(getattr(other, "array", other))).apply(input, other)
+    a_shape, b_shape = np.shape(getattr(input, "array", input)), np.shape(getattr(other, "array", other))
+    cls = _matmul_class(a_shape, b_shape)
+    if (len(a_shape) >= 3 and len(b_shape) <= 2) or (len(b_shape) >= 3 and len(a_shape) <= 2):
+        # ATen's should_fold: the smaller operand requiring grad folds the larger one whatever its strides
+        smaller = other if len(a_shape) >= len(b_shape) else input
+        if getattr(smaller, "requires_grad", False):
+            return cls.apply(input, other, fold=True)
+    return cls.apply(input, other)
 
 
 def _rmatmul(self, other):

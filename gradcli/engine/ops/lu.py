@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from gradcli.engine.kernels import lapack
+
 
 def lu_factor(a: np.ndarray):
     """getrf's LU factorisation with partial pivoting (the first largest |pivot|; a zero column is left
@@ -40,7 +42,11 @@ def lu_factor(a: np.ndarray):
 
 def torch_lu(a: np.ndarray):
     """lu_factor of the matrix torch's det and slogdet factor: Aᵀ when A is contiguous (its column-major
-    storage, so LAPACK needs no copy), A itself otherwise (BatchLinearAlgebra.cpp, _linalg_det_out)."""
+    storage, so LAPACK needs no copy), A itself otherwise (BatchLinearAlgebra.cpp, _linalg_det_out).  MKL's own
+    getrf when MKL is installed (any size), else lu_factor (MKL's bits up to 16x16)."""
+    exact = lapack.lu(a)
+    if exact is not None:
+        return exact
     return lu_factor(np.swapaxes(a, -1, -2) if a.flags.c_contiguous else a)
 
 

@@ -16,6 +16,7 @@ import numpy as np
 from gradcli.engine import dual
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchLinAlgError, TorchRuntimeError
+from gradcli.engine.kernels import lapack
 from gradcli.engine.ops import arith, shape, sizes
 from gradcli.engine.ops.aggregates import Amax, Amin, VectorNorm, ord_value
 from gradcli.engine.ops.common import promote, val
@@ -482,7 +483,8 @@ class Det(Function):
     @staticmethod
     def forward(ctx, a):
         check_square(a, "det")
-        if a.shape[-1] <= EXACT_LU:  # torch's formula on MKL's LU (numpy's det goes through exp(Σ log|u_ii|))
+        if a.shape[-1] <= EXACT_LU or lapack.available(a):  # torch's formula on MKL's LU (numpy's det goes
+            # through exp(Σ log|u_ii|))
             return np.asarray(det_from_lu(*torch_lu(a)[::2]), dtype=a.dtype)
         det = np.asarray(np.linalg.det(a))
         if np.any(det == 0):  # torch's det of a singular matrix: the LU's product, so -0. after an odd pivot
@@ -491,6 +493,14 @@ class Det(Function):
 
     @staticmethod
     def backward(ctx, g, a, d):
+        if isinstance(g, np.generic):  # a 0-d gradient may come as a numpy scalar
+            g = np.asarray(g)
+        if type(g) is np.ndarray and type(a) is np.ndarray and type(d) is np.ndarray:
+            if a.shape[-1] == 1 and lapack.available(a):  # measured: torch's gradient of a 1x1 det is grad itself
+                return (np.array(np.broadcast_to(np.asarray(g, dtype=a.dtype)[..., None, None], a.shape)),)
+            exact = lapack.diagonal_gradient(a, d * g)  # torch's lu_solve on det's LU, when MKL is installed
+            if exact is not None:
+                return (exact,)
         gd = dual.reshape(g * d, g.shape + (1, 1)) if g.shape else g * d
         if np.all(val(d) != 0) and np.all(np.isfinite(val(d))):
             try:
@@ -519,6 +529,9 @@ class Inverse(Function):
     @staticmethod
     def forward(ctx, a):
         check_square(a, "inv")
+        exact = lapack.inverse(a)  # MKL's getrf + getrs, as torch's linalg_inv_ex calls them, when installed
+        if exact is not None and not np.any(exact[1]):
+            return exact[0]
         try:
             return np.linalg.inv(a)
         except np.linalg.LinAlgError:
@@ -563,6 +576,9 @@ class Solve(Function):
                                     f"({_shape_str(a.shape[-2:])} and {_shape_str(bm.shape[-2:])})")
         try:
             batch = np.broadcast_shapes(a.shape[:-2], bm.shape[:-2])
+            exact = lapack.solve(a, bm)  # MKL's getrf + getrs as torch's linalg_solve_ex calls them, when installed
+            if exact is not None and not np.any(exact[1]):
+                return exact[0][..., 0] if vector else exact[0]
             x = np.linalg.solve(np.broadcast_to(a, batch + a.shape[-2:]), np.broadcast_to(bm, batch + bm.shape[-2:]))
         except np.linalg.LinAlgError:
             prefix, _ = singular_where(a)  # torch names a batch element only when A itself is batched
@@ -573,6 +589,19 @@ class Solve(Function):
     @staticmethod
     def backward(ctx, g, a, x):
         vector = ctx.aux
+        if isinstance(g, np.generic):  # a 0-d gradient may come as a numpy scalar
+            g = np.asarray(g)
+        if type(g) is np.ndarray and type(a) is np.ndarray and type(x) is np.ndarray:
+            # linalg_solve_backward without a graph: gB = lu_solve(LU, gX, adjoint), gA = -gB @ Xᴴ (MKL's)
+            got = lapack.lu_solve(a, g[..., None] if vector else g, False, "C")
+            if got is not None and not np.any(got[1]):
+                gb = got[0]
+                need_a, need_b = ctx.needs_input_grad
+                ga = None
+                if need_a:
+                    xm = x[..., None] if vector else x
+                    ga = -dual.np_matmul(gb, np.swapaxes(xm, -1, -2))
+                return ga, ((gb[..., 0] if vector else gb) if need_b else None)
         gm = dual.reshape(g, g.shape + (1,)) if vector else g
         xm = dual.reshape(x, x.shape + (1,)) if vector else x
         gb = dual.solve(dual.swap_last(a), gm)

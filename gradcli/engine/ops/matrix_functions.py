@@ -16,6 +16,7 @@ import numpy as np
 from gradcli.engine import dual, kernels
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchLinAlgError, TorchNotImplementedError, TorchRuntimeError
+from gradcli.engine.kernels import lapack
 from gradcli.engine.ops.aggregates import amax, amin, vector_norm
 from gradcli.engine.ops.common import val
 from gradcli.engine.ops.convert import clone
@@ -49,7 +50,7 @@ def _torch_slogdet(a: np.ndarray):
     """(sign, log|det|) as torch computes them from the LU of Aᵀ: the permutation's sign times the signs of
     U's diagonal, and the sum (ATen's order) of log|u_ii|; an exact zero pivot gives ±0 and -inf.  Beyond
     16x16, where MKL's blocked LU is not reproduced, numpy's values outside the zero-pivot case."""
-    if a.shape[-1] <= EXACT_LU:
+    if a.shape[-1] <= EXACT_LU or lapack.available(a):  # MKL's own getrf, when installed
         lus, _, parity = torch_lu(a)
         diagonal = np.diagonal(lus, axis1=-2, axis2=-1)
         sign = parity * np.prod(np.sign(diagonal), axis=-1)
@@ -79,6 +80,12 @@ class LogAbsDet(Function):
     @staticmethod
     def backward(ctx, g, a):
         # d log|det A| / dA = A^-T
+        if isinstance(g, np.generic):  # a 0-d gradient may come as a numpy scalar
+            g = np.asarray(g)
+        if type(g) is np.ndarray and type(a) is np.ndarray:
+            exact = lapack.diagonal_gradient(a, g)  # torch's lu_solve on slogdet's LU, when MKL is installed
+            if exact is not None:
+                return (exact,)
         g = dual.reshape(g, np.shape(val(g)) + (1, 1)) if np.ndim(val(g)) else g
         if isinstance(a, Tensor):
             return (g * dual.swap_last(dual.inverse(a)),)

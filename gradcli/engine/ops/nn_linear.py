@@ -8,6 +8,7 @@ import numpy as np
 from gradcli.engine import dual
 from gradcli.engine.autograd import Function, no_grad
 from gradcli.engine.errors import TorchRuntimeError
+from gradcli.engine.kernels import blas
 from gradcli.engine.kernels import float32 as float32_kernels
 from gradcli.engine.ops import arith, shape, sizes
 from gradcli.engine.ops.aggregates import VectorNorm, norm
@@ -160,6 +161,10 @@ class Addmm(Function):
             raise TorchRuntimeError(f"The expanded size of the tensor ({mat2.shape[1]}) must match the existing "
                                     f"size ({np.shape(bias)[-1]}) at non-singleton dimension 1.") from None
         ctx.aux = (beta, alpha)
+        if type(bias) is np.ndarray and bias.dtype == mat1.dtype:
+            exact = blas.addmm(bias, mat1, mat2, beta, alpha)  # MKL's ?gemm as ATen calls it, when installed
+            if exact is not None:
+                return exact
         if beta == 1 and alpha == 1:
             exact = float32_kernels.addmm(bias, mat1, mat2)  # MKL's order, where it is established
             if exact is not None and exact.dtype == mat1.dtype:
@@ -176,6 +181,12 @@ class Addmm(Function):
         beta, alpha = ctx.aux
         gb, g1, g2 = ctx.needs_input_grad[:3]
         scaled = g * alpha if alpha != 1 else g
+        if type(g) is np.ndarray and type(mat1) is np.ndarray and type(mat2) is np.ndarray and (g1 or g2):
+            # mm_mat1_backward / mm_mat2_backward (maybe_multiply: grad * alpha after the product)
+            grads = blas.mm_backward(g, mat1, mat2, g1, g2)
+            if grads[0] is not None or grads[1] is not None:
+                return (((g * beta if beta != 1 else g) if gb else None),
+                        *(None if x is None else (x * alpha if alpha != 1 else x) for x in grads))
         return (((g * beta if beta != 1 else g) if gb else None),
                 (dual.matmul(scaled, dual.swap_last(mat2)) if g1 else None),
                 (dual.matmul(dual.swap_last(mat1), scaled) if g2 else None))
@@ -194,7 +205,10 @@ def linear(input, weight, bias=None):
         return Addmm.apply(bias, input, shape.t(weight))
     if bias is not None and bias.ndim == 1 and input.ndim >= 1 and input.array.flags.c_contiguous:
         # torch's _flatten_nd_linear: view to 2-D, addmm, view back
-        flat = shape.reshape(input, -1, input.shape[-1])
+        rows = 1
+        for s in input.shape[:-1]:
+            rows *= s
+        flat = shape.reshape(input, rows, input.shape[-1])  # (not -1: ambiguous when the last dim is 0)
         out = Addmm.apply(bias, flat, shape.t(weight))
         return shape.view(out, *input.shape[:-1], out.shape[-1])
     out = matmul(input, shape.t(weight))
