@@ -101,3 +101,15 @@ def test_broadcast_operands(dtype, array_path):
     for i in range(4):
         for j in range(5):
             assert _same(out[i, j], _expected(a[i, 0], b[j], c, dtype))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_a_number_times_an_array_plus_an_array(dtype, array_path):
+    """lerp's and the optimisers' shape (the compiled loop's number-first case), long enough to be vectorised."""
+    rng = np.random.default_rng(5)
+    b, c = rng.standard_normal(1000).astype(dtype), rng.standard_normal(1000).astype(dtype)
+    a = dtype(0.1)
+    out = fused.fma(a, b, c)
+    assert out.shape == (1000,) and out.dtype == dtype
+    for i in range(0, 1000, 7):
+        assert _same(out[i], _expected(a, b[i], c[i], dtype))

@@ -158,6 +158,13 @@ def mkl_trig():
     return None if math is None else math["trig"]
 
 
+def squared_deviations():
+    """`f(x, mean)`: the sum of (x[i] - mean)**2 in double, one element after another from 0.0, over a
+    contiguous float32 or float64 array, when the library is built and enabled, else None."""
+    math = _math()
+    return None if math is None else math["squared_deviations"]
+
+
 def fma():
     """The fused multiply-add over arrays, `f(a, b, c)` for arrays of one float dtype (float32 or float64) that
     broadcast together, when the library is built and enabled, else None."""
@@ -196,6 +203,11 @@ def _load_math():
     for name in ("gradcli_mkl_sin_float32", "gradcli_mkl_cos_float32"):
         getattr(lib, name).restype = None
         getattr(lib, name).argtypes = [ptr, ptr, i64]
+    for name in ("gradcli_squared_deviations_float32", "gradcli_squared_deviations_float64"):
+        getattr(lib, name).restype = ctypes.c_double
+        getattr(lib, name).argtypes = [ptr, i64, ctypes.c_double]
+    deviation_functions = {np.dtype(np.float32): lib.gradcli_squared_deviations_float32,
+                           np.dtype(np.float64): lib.gradcli_squared_deviations_float64}
     mkl_exp_functions = {np.dtype(np.float32): lib.gradcli_mkl_exp_float32,
                          np.dtype(np.float64): lib.gradcli_mkl_exp_float64}
     mkl_sqrt_functions = {np.dtype(np.float32): lib.gradcli_mkl_sqrt_float32,
@@ -267,6 +279,11 @@ def _load_math():
             return out
         return apply
 
-    return {"trig": {"sin": trig(lib.gradcli_mkl_sin_float32), "cos": trig(lib.gradcli_mkl_cos_float32)},
+    def squared_deviations(x, mean):
+        x = np.ascontiguousarray(x)
+        return deviation_functions[x.dtype](x.ctypes.data, x.size, float(mean))
+
+    return {"squared_deviations": squared_deviations,
+            "trig": {"sin": trig(lib.gradcli_mkl_sin_float32), "cos": trig(lib.gradcli_mkl_cos_float32)},
             "powf": powf, "fma": fused_multiply_add, "exp": exp, "mkl_exp": mkl_exp, "mkl_sqrt": mkl_sqrt,
             "map": map_over}

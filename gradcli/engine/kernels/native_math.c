@@ -4,6 +4,7 @@
      arrays (kernels/fused.py);
    - SLEEF's expf and exp, as torch 2.13's Vectorized<float/double>::exp calls them inside sigmoid, silu, ...
      (Sleef_expf16_u10 / Sleef_expd8_u10, FMA flavour: kernels/sleef.py);
+   - the sum of squared deviations of a whole-tensor variance, in torch's order (ops/aggregates.py);
    - the C library's scalar functions mapped over arrays (kernels/libm.py: the same function, so the same bits);
    - MKL's float32 sin and cos, exp and sqrt (VML_HA) as torch hands whole float tensors to them (kernels/mkl_exp.py, mkl_sqrt.py);
    - SLEEF's powf as Vectorized<float>::pow calls it (Sleef_powf16_u10, AVX512 flavour: xpowf, with logkf through
@@ -193,6 +194,21 @@ void gradcli_mkl_cos_float32(const float *x, float *out, int64_t n) {
     }
 }
 
+/* -- the sum of squared deviations from a mean, in double, one element after another (torch's std_var_all_cpu
+   loop: `d = x - mean; s += d * d`, from 0.0), over n contiguous elements. */
+
+double gradcli_squared_deviations_float32(const float *x, int64_t n, double mean) {
+    double s = 0.0;
+    for (int64_t i = 0; i < n; i++) { double d = (double)x[i] - mean; s += d * d; }
+    return s;
+}
+
+double gradcli_squared_deviations_float64(const double *x, int64_t n, double mean) {
+    double s = 0.0;
+    for (int64_t i = 0; i < n; i++) { double d = x[i] - mean; s += d * d; }
+    return s;
+}
+
 /* -- the C library's scalar functions over arrays (kernels/libm.py): out[i] = fn(x[i]) in the argument's type,
    or a double function of float arguments rounded to float (`float_through_double`), as Python's math module
    computes on a float32 value. */
@@ -301,13 +317,55 @@ static inline float VARIANT(sleef_powf)(float x, float y) {
     return out;
 }
 
+/* contiguous operands, the common case: a loop the compiler vectorises (O3's cost model; -O2's refuses a loop
+   that needs a scalar epilogue).  A fused multiply-add is exactly rounded in a vector lane as in a scalar one. */
+__attribute__((optimize("O3")))
+static void VARIANT(fma32_contiguous)(const float *restrict a, const float *restrict b, const float *restrict c,
+                                      float *restrict out, int64_t n) {
+    for (int64_t i = 0; i < n; i++) out[i] = fmaf(a[i], b[i], c[i]);
+}
+
+__attribute__((optimize("O3")))
+static void VARIANT(fma64_contiguous)(const double *restrict a, const double *restrict b, const double *restrict c,
+                                      double *restrict out, int64_t n) {
+    for (int64_t i = 0; i < n; i++) out[i] = fma(a[i], b[i], c[i]);
+}
+
+__attribute__((optimize("O3")))
+static void VARIANT(fma32_number_first)(float a, const float *restrict b, const float *restrict c,
+                                        float *restrict out, int64_t n) {  /* lerp's and the optimisers' a * t + c */
+    for (int64_t i = 0; i < n; i++) out[i] = fmaf(a, b[i], c[i]);
+}
+
+__attribute__((optimize("O3")))
+static void VARIANT(fma64_number_first)(double a, const double *restrict b, const double *restrict c,
+                                        double *restrict out, int64_t n) {
+    for (int64_t i = 0; i < n; i++) out[i] = fma(a, b[i], c[i]);
+}
+
 static void VARIANT(fma32_loop)(const float *a, int64_t a_step, const float *b, int64_t b_step, const float *c,
                                  int64_t c_step, float *out, int64_t n) {
+    if (a_step == 1 && b_step == 1 && c_step == 1) {
+        VARIANT(fma32_contiguous)(a, b, c, out, n);
+        return;
+    }
+    if (a_step == 0 && b_step == 1 && c_step == 1) {
+        VARIANT(fma32_number_first)(a[0], b, c, out, n);
+        return;
+    }
     for (int64_t i = 0; i < n; i++) out[i] = fmaf(a[i * a_step], b[i * b_step], c[i * c_step]);
 }
 
 static void VARIANT(fma64_loop)(const double *a, int64_t a_step, const double *b, int64_t b_step, const double *c,
                                  int64_t c_step, double *out, int64_t n) {
+    if (a_step == 1 && b_step == 1 && c_step == 1) {
+        VARIANT(fma64_contiguous)(a, b, c, out, n);
+        return;
+    }
+    if (a_step == 0 && b_step == 1 && c_step == 1) {
+        VARIANT(fma64_number_first)(a[0], b, c, out, n);
+        return;
+    }
     for (int64_t i = 0; i < n; i++) out[i] = fma(a[i * a_step], b[i * b_step], c[i * c_step]);
 }
 

@@ -14,6 +14,7 @@ import numpy as np
 from gradcli.engine import dual, kernels, sum_order
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchIndexError, TorchRuntimeError
+from gradcli.engine.kernels import native
 from gradcli.engine.ops.common import as_float, keepdim_shape, norm_dims, val
 from gradcli.engine.ops.registry import register
 from gradcli.engine.tensor import wrap_dim
@@ -550,8 +551,10 @@ def _var_all(x: np.ndarray, correction: float):
     mean = float(sum_order.torch_sum(x, (), False) / x.dtype.type(n))
     ordered = np.lib.stride_tricks.as_strided(x, tuple(reversed(shape)), tuple(reversed(strides))).reshape(-1) \
         if shape else x.reshape(-1)
-    dev = ordered.astype(np.float64) - mean
-    dev *= dev
+    compiled = native.squared_deviations()
+    if compiled is None:
+        dev = ordered.astype(np.float64) - mean
+        dev *= dev
     threads = min(kernels.THREADS, -(-n // kernels.GRAIN_SIZE)) if n > kernels.GRAIN_SIZE else 1
     chunk = -(-n // threads)
     row = shape[0] if len(shape) == 2 else n
@@ -563,7 +566,8 @@ def _var_all(x: np.ndarray, correction: float):
                 step = min(row - offset % row, end - offset)
             else:
                 step = max((end - offset) // row, 1) * row if end - offset >= row else end - offset
-            part += _sequential(dev[offset:offset + step])
+            part += compiled(ordered[offset:offset + step], mean) if compiled is not None \
+                else _sequential(dev[offset:offset + step])
             offset += step
         total += part
     return np.float64(total) / np.float64(max(0.0, n - correction))  # inf or nan without degrees of freedom, as torch
