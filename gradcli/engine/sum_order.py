@@ -947,10 +947,8 @@ def vec_reduce_all_sum(x: np.ndarray) -> np.ndarray:
         return np.zeros(x.shape[:-1], dtype=dtype)
     if n < lanes:
         return _left_to_right(x, n, dtype)
-    acc = np.array(x[..., :lanes])
     full = n - n % lanes
-    for start in range(lanes, full, lanes):
-        acc += x[..., start:start + lanes]
+    acc = _lane_sums(x[..., :full], lanes)
     if full < n:
         acc[..., :n - full] += x[..., full:]
     return _folded(acc, lanes, dtype)
@@ -968,14 +966,26 @@ def vec_reduce_all_dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return np.zeros(a.shape[:-1], dtype=dtype)
     if n < lanes:
         return _left_to_right(a * b, n, dtype)
-    acc = a[..., :lanes] * b[..., :lanes]
     full = n - n % lanes
-    for start in range(lanes, full, lanes):
-        acc += a[..., start:start + lanes] * b[..., start:start + lanes]
+    acc = _lane_sums(a[..., :full] * b[..., :full], lanes)
     if full < n:
         tail = (a[..., full:], b[..., full:], acc[..., :n - full])
         acc[..., :n - full] = fused.fma(*tail) if dtype == np.float32 else tail[2] + tail[0] * tail[1]
     return _folded(acc, lanes, dtype)
+
+
+def _lane_sums(x: np.ndarray, lanes: int) -> np.ndarray:
+    """One vector of lanes accumulating every vector of x's last dim in order (a multiple of `lanes` long), as the
+    loop `acc = v[0]; acc += v[1]; ...` does: each lane's values laid out contiguously, then a running sum along
+    them (add.accumulate adds one after another; a reduce along the innermost axis would pair them)."""
+    count = x.shape[-1] // lanes
+    if count <= 512:  # few vectors a row: one step per vector, over every row at once
+        acc = np.array(x[..., :lanes])
+        for start in range(lanes, count * lanes, lanes):
+            acc += x[..., start:start + lanes]
+        return acc
+    vectors = np.ascontiguousarray(x).reshape(*x.shape[:-1], count, lanes)
+    return np.cumsum(np.ascontiguousarray(np.swapaxes(vectors, -1, -2)), axis=-1)[..., -1]
 
 
 def _folded(acc: np.ndarray, lanes: int, dtype) -> np.ndarray:

@@ -79,3 +79,20 @@ def test_forward_over_the_last_dim_with_torchs_bits(case):
         assert got.tobytes() == want.tobytes()
     else:
         assert (np.abs(got - want) <= np.spacing(np.abs(want)) * 2).all()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(3, 40), (2, 9000), (20000,), (5, 3, 700)])
+def test_long_and_short_rows_add_their_vectors_in_order(dtype, shape):
+    """vec::reduce_all's lanes: each lane adds the row's vectors one after another, whichever way gradcli lays
+    the work out (a step per vector for short rows, a running sum along each lane for long ones)."""
+    from gradcli.engine import sum_order
+
+    lanes = 16 if dtype == np.float32 else 8
+    rng = np.random.default_rng(3)
+    x = (rng.standard_normal(shape) * 10.0 ** rng.integers(-3, 4, shape)).astype(dtype)
+    full = shape[-1] - shape[-1] % lanes
+    reference = np.array(x[..., :lanes])
+    for start in range(lanes, full, lanes):
+        reference += x[..., start:start + lanes]
+    assert sum_order._lane_sums(x[..., :full], lanes).tobytes() == reference.tobytes()
