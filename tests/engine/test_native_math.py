@@ -163,3 +163,18 @@ def test_compiled_float32_sin_cos_are_the_emulation_bit_for_bit(seed, monkeypatc
                         EXP_SPECIALS, [10_000.0, -10_000.0, 10_000.001, 3.1415927, -1.5707964]]).astype(np.float32)
     _compare_paths(float32.sin, x, monkeypatch)
     _compare_paths(float32.cos, x, monkeypatch)
+
+
+@needs_library
+def test_a_zero_dim_array_keeps_its_shape():
+    """np.ascontiguousarray makes a 0-d array 1-d; every compiled kernel returns the argument's shape (sigmoid
+    of a 0-d tensor in `gradcli run` printed tensor([0.1262]) for torch's tensor(0.1262))."""
+    from gradcli.engine import kernels as engine_kernels
+
+    x32, x64 = np.float32(0.5) * np.ones((), np.float32), np.ones((), np.float64) * 0.5
+    assert native.sleef_powf()(x32, np.float32(1.7)).shape == ()
+    assert native.sleef_exp()(x64).shape == () and native.map_function()(libm._function("exp", np.float64)[0],
+                                                                            x64).shape == ()
+    assert mkl_exp.exp(x64).shape == () and mkl_sqrt.sqrt(x32).shape == () and float32.sin(x32).shape == ()
+    with engine_kernels.bits("torch"):
+        assert engine_kernels.sigmoid(x32).shape == () and engine_kernels.sigmoid(x64).shape == ()

@@ -225,10 +225,12 @@ def _load_math():
             return np.ascontiguousarray(value.reshape(1)), 0
         return np.ascontiguousarray(np.broadcast_to(value, shape)), 1
 
+    # np.ascontiguousarray makes a 0-d array 1-d: every result takes the argument's own shape
     def powf(x, y):
+        shape = np.shape(x)
         x = np.ascontiguousarray(x, dtype=np.float32)
-        y, y_step = operand(y, x.shape, np.float32)
-        out = np.empty(x.shape, dtype=np.float32)
+        y, y_step = operand(y, shape, np.float32)
+        out = np.empty(shape, dtype=np.float32)
         lib.gradcli_sleef_powf(x.ctypes.data, 1, y.ctypes.data, y_step, out.ctypes.data, x.size)
         return out
 
@@ -242,28 +244,28 @@ def _load_math():
         return out
 
     def exp(x):
-        x = np.ascontiguousarray(x)
-        out = np.empty(x.shape, dtype=x.dtype)
+        shape, x = np.shape(x), np.ascontiguousarray(x)
+        out = np.empty(shape, dtype=x.dtype)
         exp_functions[x.dtype](x.ctypes.data, out.ctypes.data, x.size)
         return out
 
     def mkl_exp(x, hi, lo):
-        x = np.ascontiguousarray(x)
+        shape, x = np.shape(x), np.ascontiguousarray(x)
         hi, lo = (np.ascontiguousarray(t, dtype=x.dtype) for t in (hi, lo))
-        out = np.empty(x.shape, dtype=x.dtype)
+        out = np.empty(shape, dtype=x.dtype)
         mkl_exp_functions[x.dtype](x.ctypes.data, out.ctypes.data, x.size, hi.ctypes.data, lo.ctypes.data)
         return out
 
     def mkl_sqrt(x, seeds):
-        x = np.ascontiguousarray(x)
+        shape, x = np.shape(x), np.ascontiguousarray(x)
         seeds = np.ascontiguousarray(seeds, dtype=np.int32)
-        out = np.empty(x.shape, dtype=x.dtype)
+        out = np.empty(shape, dtype=x.dtype)
         mkl_sqrt_functions[x.dtype](x.ctypes.data, out.ctypes.data, x.size, seeds.ctypes.data)
         return out
 
     def map_over(function, x, through_double=False):
-        x = np.ascontiguousarray(x)
-        out = np.empty(x.shape, dtype=x.dtype)
+        shape, x = np.shape(x), np.ascontiguousarray(x)
+        out = np.empty(shape, dtype=x.dtype)
         if through_double:
             loop = lib.gradcli_map_float_through_double
         else:
@@ -273,8 +275,8 @@ def _load_math():
 
     def trig(function):
         def apply(x):
-            x = np.ascontiguousarray(x, dtype=np.float32)
-            out = np.empty(x.shape, dtype=np.float32)
+            shape, x = np.shape(x), np.ascontiguousarray(x, dtype=np.float32)
+            out = np.empty(shape, dtype=np.float32)
             function(x.ctypes.data, out.ctypes.data, x.size)
             return out
         return apply

@@ -189,8 +189,9 @@ def _var_forward(ctx, x, dim, correction, keepdim):
     if x.size == n and n and x.dtype.kind == "f" and x.dtype.itemsize >= 4:
         with np.errstate(all="ignore"):
             whole = _var_all(x, correction)
-        if whole is not None:
-            return np.full((1,) * x.ndim if keepdim else (), whole)
+        if whole is not None:  # the kept dims (all of size 1 here) stay, as torch keeps them
+            shape = (1,) * x.ndim if keepdim else tuple(s for d, s in enumerate(x.shape) if d not in dims)
+            return np.full(shape, whole, dtype=x.dtype)
     with np.errstate(all="ignore"):
         mean = np.sum(x, axis=axis, keepdims=True) / n  # np.mean's own sum; no warning when empty
         if x.dtype == np.float32:
