@@ -49,7 +49,7 @@ import threading
 import numpy as np
 
 from gradcli.engine import kernels
-from gradcli.engine.kernels import fused, native
+from gradcli.engine.kernels import fused, loops, native
 
 LANES = {4: 8, 8: 4}  # itemsize -> lanes of Vectorized<float>/<double> in SumKernel's AVX2 build
 ILP = 4  # row_sum's ilp_factor and vectorized_outer_sum's nrows
@@ -367,29 +367,7 @@ def _iteration(shape: tuple, in_strides: tuple, reduced: tuple):
             run *= shape[d]
     operands = (out_strides, in_strides)
 
-    def should_swap(d0, d1):
-        for k, strides in enumerate(operands):
-            s0, s1 = strides[d0], strides[d1]
-            if k == 0 and (s0 == 0) != (s1 == 0):
-                return 1 if s1 == 0 else -1
-            if s0 == 0 or s1 == 0:
-                continue
-            if s0 != s1:
-                return -1 if s0 < s1 else 1
-            if shape[d0] > shape[d1]:
-                return 1
-        return 0
-
-    perm = list(range(ndim - 1, -1, -1))
-    for i in range(1, ndim):
-        d1 = i
-        for d0 in range(i - 1, -1, -1):
-            c = should_swap(perm[d0], perm[d1])
-            if c > 0:
-                perm[d0], perm[d1] = perm[d1], perm[d0]
-                d1 = d0
-            elif c < 0:
-                break
+    perm = loops.reorder_dimensions(range(ndim - 1, -1, -1), shape, operands, reduction=True)
     dims = [[shape[d], in_strides[d], out_strides[d], d] for d in perm]
     merged = [dims[0]]
     for size, s_in, s_out, d in dims[1:]:

@@ -113,27 +113,7 @@ def _iteration(out_shape, inputs):
                                      for i in range(arr.ndim)])
     axes = [d for d in range(ndim) if out_shape[d] != 1]
 
-    def should_swap(d0, d1):  # TensorIterator::reorder_dimensions, d0 the inner candidate
-        for s in strides:
-            s0, s1 = s[d0], s[d1]
-            if s0 == 0 or s1 == 0:
-                continue
-            if s0 != s1:
-                return -1 if s0 < s1 else 1
-            if out_shape[d0] > out_shape[d1]:
-                return 1
-        return 0
-
-    perm = axes[::-1]  # innermost first, as torch keeps it
-    for i in range(1, len(perm)):
-        d1 = i
-        for d0 in range(i - 1, -1, -1):
-            c = should_swap(perm[d0], perm[d1])
-            if c > 0:
-                perm[d0], perm[d1] = perm[d1], perm[d0]
-                d1 = d0
-            elif c < 0:
-                break
+    perm = reorder_dimensions(axes[::-1], out_shape, strides)
     order = perm[::-1]
     if not perm:
         return order, 1
@@ -147,6 +127,36 @@ def _iteration(out_shape, inputs):
     if any(s not in (0, 1) for s in inner_strides) or (broadcast > 1 and len(inputs) > 1):
         return order, None
     return order, inner
+
+
+def reorder_dimensions(perm: list, shape, operand_strides, reduction: bool = False) -> list:
+    """TensorIterator::reorder_dimensions: `perm` (dims, innermost first) insertion-sorted so that the first
+    operand whose strides tell two dims apart decides (a stride of 0 tells nothing), equal strides putting the
+    smaller size inner; a reduction's output (the first operand) moves its reduced dims, stride 0, inside."""
+    def should_swap(d0, d1):  # d0 the inner candidate
+        for k, strides in enumerate(operand_strides):
+            s0, s1 = strides[d0], strides[d1]
+            if reduction and k == 0 and (s0 == 0) != (s1 == 0):
+                return 1 if s1 == 0 else -1
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 != s1:
+                return -1 if s0 < s1 else 1
+            if shape[d0] > shape[d1]:
+                return 1
+        return 0
+
+    perm = list(perm)
+    for i in range(1, len(perm)):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            c = should_swap(perm[d0], perm[d1])
+            if c > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif c < 0:
+                break
+    return perm
 
 
 BLOCK = 1 << 16  # elements an emulated kernel handles at a time: its temporaries stay a few hundred KiB

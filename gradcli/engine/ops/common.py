@@ -6,6 +6,7 @@ import numpy as np
 
 from gradcli.engine.dtypes import get_default_dtype, result_type
 from gradcli.engine.errors import TorchRuntimeError
+from gradcli.engine.kernels import loops
 from gradcli.engine.ops.sizes import SizeLimit, check_size  # noqa: F401  (re-exported: ops import them from here)
 from gradcli.engine.tensor import Tensor, wrap_dim
 
@@ -158,31 +159,7 @@ def _torch_dim_order(shape: tuple, operands) -> list:
         lead = ndim - op.ndim
         strides.append([0 if d < lead or (op.shape[d - lead] == 1 and shape[d] != 1) else op.strides[d - lead]
                         for d in range(ndim)])
-
-    def should_swap(dim0, dim1):
-        for st in strides:
-            s0, s1 = st[dim0], st[dim1]
-            if s0 == 0 or s1 == 0:
-                continue
-            if s0 < s1:
-                return -1
-            if s0 > s1:
-                return 1
-            if shape[dim0] > shape[dim1]:
-                return 1
-        return 0
-
-    perm = list(range(ndim - 1, -1, -1))
-    for i in range(1, ndim):
-        dim1 = i
-        for dim0 in range(i - 1, -1, -1):
-            comparison = should_swap(perm[dim0], perm[dim1])
-            if comparison > 0:
-                perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
-                dim1 = dim0
-            elif comparison < 0:
-                break
-    return perm
+    return loops.reorder_dimensions(range(ndim - 1, -1, -1), shape, strides)
 
 
 def binary_layout(out, *operands):
