@@ -42,12 +42,13 @@ _ELEMENTWISE_BINOPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.BitXor,
 REDUCTIONS = ("sum", "mean", "amax", "amin")
 DIM_OPS = ("softmax", "log_softmax", "logsumexp")
 NORMS = ("norm", "vector_norm")
-PRODUCTS = ("matmul", "mm", "mv", "dot")
 SHAPE_OPS = ("transpose", "t", "unsqueeze", "squeeze", "reshape", "flatten", "permute", "flip")
 RUNNING = ("cumsum", "cumprod")
 JOINS = ("cat", "stack")
 INDEX_OPS = ("index_select", "gather")
-# Products (PRODUCTS, @) of a row's values are not batched: see VmapBackend._matmul
+# No rule for products of a row's values (@, matmul, mm, mv, dot): a row's single product and its backward go to
+# BLAS with the flags and kernels torch picks for that shape and layout (MKL's when installed, kernels/blas.py);
+# a stacked product takes other kernels (a row's gradient differed in the last bit), so they go a row at a time
 RULES = frozenset(REDUCTIONS + DIM_OPS + NORMS + SHAPE_OPS + RUNNING + JOINS + INDEX_OPS)
 ATTRIBUTES = ("T", "mT", "shape", "ndim", "dtype")
 _NORM = REGISTRY["norm"].fn
@@ -233,7 +234,7 @@ class VmapBackend(EngineBackend):
             return self.mark(super().call(spec, args, kwargs), width)
         rule = getattr(self, _RULE_METHODS[spec.name]) if spec.name in RULES else None
         if rule is None or any(self.rank(v) is not None for v in [*args[1:], *kwargs.values()]) \
-                and spec.name not in PRODUCTS and spec.name != "gather":
+                and spec.name != "gather":
             raise NotBatchable(f"no batching rule for {spec.name}")
         return rule(spec, list(args), dict(kwargs))
 
@@ -370,14 +371,6 @@ class VmapBackend(EngineBackend):
             raise NotBatchable(f"{spec.name} of a whole row")
         out = spec.fn(x, p, dims, bool(keepdim))
         return self.mark(out, r if keepdim else r - len(dims))
-
-
-    def _matmul(self, spec, args, kwargs):
-        # A stacked product is not each row's product: torch's (and gradcli's) single mv/mm/dot go to BLAS with
-        # flags and kernels chosen per shape and layout (MKL's, gradcli/engine/kernels/blas.py, when installed),
-        # and their backward products with them; a batched matmul takes other kernels.  The red team found a row
-        # whose gradient differed in the last bit, so every product goes one row at a time.
-        raise NotBatchable(f"{spec.name} (products are evaluated one row at a time, as their single evaluations)")
 
 
     def _transpose(self, spec, args, kwargs):
@@ -543,7 +536,7 @@ class VmapBackend(EngineBackend):
 
 
 _RULE_METHODS = {**dict.fromkeys(REDUCTIONS, "_reduction"), **dict.fromkeys(DIM_OPS, "_dim_op"),
-                 **dict.fromkeys(NORMS, "_norm"), **dict.fromkeys(PRODUCTS, "_matmul"),
+                 **dict.fromkeys(NORMS, "_norm"),
                  **dict.fromkeys(RUNNING, "_running"), **dict.fromkeys(JOINS, "_join"),
                  **dict.fromkeys(INDEX_OPS, "_index_op"),
                  "reshape": "_reshape_op", "transpose": "_transpose", "t": "_t",
