@@ -19,7 +19,7 @@ import numpy as np
 ENABLED = os.environ.get("GRADCLI_NATIVE", "1").strip() != "0"
 ABI = 2  # gradcli_sum_abi() of the native_sum.c this module calls
 CUM_MIN = 1024  # elements: below, numpy's cumsum costs less than the call
-MATH_ABI = 1  # gradcli_math_abi() of native_math.c
+MATH_ABI = 2  # gradcli_math_abi() of native_math.c
 _LOADED: list = []  # [the kernels or None], filled on first use
 _MATH: list = []
 
@@ -165,6 +165,14 @@ def squared_deviations():
     return None if math is None else math["squared_deviations"]
 
 
+def welford():
+    """`f(rows)`: ATen's Welford mean and sum of squares in double along each row of a 2-D float32/float64
+    array (ops/aggregates.py's variance over dims), as (mean, m2) arrays, when the library is built and
+    enabled, else None."""
+    math = _math()
+    return None if math is None else math["welford"]
+
+
 def fma():
     """The fused multiply-add over arrays, `f(a, b, c)` for arrays of one float dtype (float32 or float64) that
     broadcast together, when the library is built and enabled, else None."""
@@ -206,6 +214,11 @@ def _load_math():
     for name in ("gradcli_squared_deviations_float32", "gradcli_squared_deviations_float64"):
         getattr(lib, name).restype = ctypes.c_double
         getattr(lib, name).argtypes = [ptr, i64, ctypes.c_double]
+    for name in ("gradcli_welford_float32", "gradcli_welford_float64"):
+        getattr(lib, name).restype = None
+        getattr(lib, name).argtypes = [ptr, i64, i64, i64, i64, ptr, ptr]
+    welford_functions = {np.dtype(np.float32): lib.gradcli_welford_float32,
+                         np.dtype(np.float64): lib.gradcli_welford_float64}
     deviation_functions = {np.dtype(np.float32): lib.gradcli_squared_deviations_float32,
                            np.dtype(np.float64): lib.gradcli_squared_deviations_float64}
     mkl_exp_functions = {np.dtype(np.float32): lib.gradcli_mkl_exp_float32,
@@ -285,7 +298,16 @@ def _load_math():
         x = np.ascontiguousarray(x)
         return deviation_functions[x.dtype](x.ctypes.data, x.size, float(mean))
 
-    return {"squared_deviations": squared_deviations,
+    def welford(rows):
+        item = rows.itemsize
+        if any(s % item for s in rows.strides):
+            rows = np.ascontiguousarray(rows)
+        mean, m2 = np.empty(rows.shape[0]), np.empty(rows.shape[0])
+        welford_functions[rows.dtype](rows.ctypes.data, rows.shape[0], rows.shape[1], rows.strides[0] // item,
+                                      rows.strides[1] // item, mean.ctypes.data, m2.ctypes.data)
+        return mean, m2
+
+    return {"squared_deviations": squared_deviations, "welford": welford,
             "trig": {"sin": trig(lib.gradcli_mkl_sin_float32), "cos": trig(lib.gradcli_mkl_cos_float32)},
             "powf": powf, "fma": fused_multiply_add, "exp": exp, "mkl_exp": mkl_exp, "mkl_sqrt": mkl_sqrt,
             "map": map_over}

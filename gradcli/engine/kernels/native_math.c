@@ -4,7 +4,8 @@
      arrays (kernels/fused.py);
    - SLEEF's expf and exp, as torch 2.13's Vectorized<float/double>::exp calls them inside sigmoid, silu, ...
      (Sleef_expf16_u10 / Sleef_expd8_u10, FMA flavour: kernels/sleef.py);
-   - the sum of squared deviations of a whole-tensor variance, in torch's order (ops/aggregates.py);
+   - the sum of squared deviations of a whole-tensor variance, in torch's order, and Welford's running mean and
+     sum of squares of a variance over dims (ops/aggregates.py);
    - the C library's scalar functions mapped over arrays (kernels/libm.py: the same function, so the same bits);
    - MKL's float32 sin and cos, exp and sqrt (VML_HA) as torch hands whole float tensors to them (kernels/mkl_exp.py, mkl_sqrt.py);
    - SLEEF's powf as Vectorized<float>::pow calls it (Sleef_powf16_u10, AVX512 flavour: xpowf, with logkf through
@@ -34,7 +35,7 @@ static inline float bits_to_float_plain(uint32_t b) { float f; memcpy(&f, &b, 4)
 #endif
 
 
-int64_t gradcli_math_abi(void) { return 1; }
+int64_t gradcli_math_abi(void) { return 2; }
 
 #ifdef HAVE_FMA_VARIANT
 #define DISPATCH(name, args) do { if (__builtin_cpu_supports("fma")) { name##_fma args; return; } \
@@ -208,6 +209,29 @@ double gradcli_squared_deviations_float64(const double *x, int64_t n, double mea
     for (int64_t i = 0; i < n; i++) { double d = x[i] - mean; s += d * d; }
     return s;
 }
+
+/* -- ATen's WelfordOps::reduce (SharedReduceOps.h) in double, one sequence per output (std_var_kernel's
+   binary_kernel_reduce with more than one output: each output's elements one after another, in TensorIterator's
+   order): mean += delta / n; m2 += delta * (x - mean), no fused multiply-add (torch's bits: none).  `rows`
+   sequences of `k` elements, the r-th starting at x + r * row_stride, its elements `step` apart. */
+
+#define WELFORD(T, NAME)                                                                                   \
+    void NAME(const T *x, int64_t rows, int64_t k, int64_t row_stride, int64_t step, double *mean_out,     \
+              double *m2_out) {                                                                            \
+        for (int64_t r = 0; r < rows; r++) {                                                               \
+            const T *p = x + r * row_stride;                                                               \
+            double mean = 0.0, m2 = 0.0;                                                                   \
+            for (int64_t i = 0; i < k; i++) {                                                              \
+                double v = (double)p[i * step], delta = v - mean;                                          \
+                mean = mean + delta / (double)(i + 1);                                                     \
+                m2 = m2 + delta * (v - mean);                                                              \
+            }                                                                                              \
+            mean_out[r] = mean;                                                                            \
+            m2_out[r] = m2;                                                                                \
+        }                                                                                                  \
+    }
+WELFORD(float, gradcli_welford_float32)
+WELFORD(double, gradcli_welford_float64)
 
 /* -- the C library's scalar functions over arrays (kernels/libm.py): out[i] = fn(x[i]) in the argument's type,
    or a double function of float arguments rounded to float (`float_through_double`), as Python's math module

@@ -175,7 +175,9 @@ def var_args(dim, unbiased, correction):
     return dim, float(correction)
 
 
-def _var_forward(ctx, x, dim, correction, keepdim):
+def var_forward(ctx, x, dim, correction, keepdim, one_pass=False):
+    """The variance over `dim` in double for float32 input.  `one_pass`: var_mean/std_mean's kernel, Welford's
+    for a one-element result too (torch's std_var_all_cpu serves var and std only)."""
     if x.dtype.kind != "f":
         raise TorchRuntimeError("std and var only support floating point and complex dtypes")
     dims = reduce_dims(dim, x.ndim)
@@ -186,12 +188,19 @@ def _var_forward(ctx, x, dim, correction, keepdim):
         n = 1
     ctx.aux = (dims, keepdim, x.shape, n, correction, dim is None or not x.ndim)
     axis = dims if x.ndim else None
-    if x.size == n and n and x.dtype.kind == "f" and x.dtype.itemsize >= 4:
+    if x.size == n and n and x.dtype.kind == "f" and x.dtype.itemsize >= 4 and not one_pass:
         with np.errstate(all="ignore"):
             whole = _var_all(x, correction)
         if whole is not None:  # the kept dims (all of size 1 here) stay, as torch keeps them
             shape = (1,) * x.ndim if keepdim else tuple(s for d, s in enumerate(x.shape) if d not in dims)
-            return np.full(shape, whole, dtype=x.dtype)
+            return np.full(shape, whole)  # in double: std rounds its square root once, as torch
+    if x.ndim and n and (x.size > n or one_pass) and x.dtype.kind == "f" and x.dtype.itemsize >= 4:
+        with np.errstate(all="ignore"):
+            _, m2 = welford(x, dims)
+            divisor = n - correction if n > correction else 0.0
+            shape = keepdim_shape(x.shape, dims) if keepdim else tuple(
+                s for d, s in enumerate(x.shape) if d not in dims)
+            return (m2 / divisor).reshape(shape)
     with np.errstate(all="ignore"):
         mean = np.sum(x, axis=axis, keepdims=True) / n  # np.mean's own sum; no warning when empty
         if x.dtype == np.float32:
@@ -231,7 +240,7 @@ class Var(Function):
 
     @staticmethod
     def forward(ctx, x, dim, correction, keepdim):
-        return _var_forward(ctx, x, dim, correction, keepdim).astype(x.dtype, copy=False)
+        return var_forward(ctx, x, dim, correction, keepdim).astype(x.dtype, copy=False)
 
     @staticmethod
     def backward(ctx, g, x):
@@ -247,7 +256,7 @@ class Std(Function):
 
     @staticmethod
     def forward(ctx, x, dim, correction, keepdim):
-        return np.sqrt(_var_forward(ctx, x, dim, correction, keepdim)).astype(x.dtype, copy=False)
+        return np.sqrt(var_forward(ctx, x, dim, correction, keepdim)).astype(x.dtype, copy=False)
 
     @staticmethod
     def backward(ctx, g, x, out):
@@ -522,6 +531,57 @@ class CumProd(CumSum):
           category="reduction")
 def cumprod(input, dim, *, dtype=None):
     return CumProd.apply(input, dim)
+
+
+def welford(x: np.ndarray, dims) -> tuple[np.ndarray, np.ndarray]:
+    """torch's std_var_kernel over `dims` when the result has more than one element: WelfordOps in double,
+    each output's elements one after another in TensorIterator's order (binary_kernel_reduce never splits
+    them then: foreach_reduced_elt hands each thread whole outputs).  (mean, m2) per output, in the output's
+    row-major order."""
+    if any(s < 0 for s in x.strides):
+        x = np.ascontiguousarray(x)  # torch's flip is a copy: row-major
+    ndim, item = x.ndim, x.itemsize
+    kept = [d for d in range(ndim) if d not in dims]
+    out_strides, run = [0] * ndim, 1
+    for d in reversed(kept):
+        out_strides[d] = run
+        run *= x.shape[d]
+    perm = kernels.loops.reorder_dimensions(range(ndim - 1, -1, -1), x.shape,
+                                            (out_strides, [s // item for s in x.strides]), reduction=True)
+    inner_last = [d for d in reversed(perm) if d in dims]  # the reduced dims, outermost first
+    k = math.prod(x.shape[d] for d in dims)
+    rows = np.transpose(x, kept + inner_last).reshape(-1, k)
+    reduce = native.welford() or welford_reference
+    if rows.shape[0] > 1 or k < kernels.GRAIN_SIZE or kernels.THREADS == 1:
+        return reduce(rows)
+    # one output (var_mean's): at::parallel_for's ranges, one per thread, each reduced from the start, then
+    # WelfordOps::combine in thread order
+    chunk = -(-k // min(kernels.THREADS, -(-k // kernels.GRAIN_SIZE)))
+    mean, m2, count = 0.0, 0.0, 0.0
+    for begin in range(0, k, chunk):
+        (b_mean,), (b_m2,) = reduce(rows[:, begin:begin + chunk])
+        b_count = float(min(chunk, k - begin))
+        if count == 0:
+            mean, m2, count = float(b_mean), float(b_m2), b_count
+            continue
+        delta = float(b_mean) - mean
+        new_count = count + b_count
+        nb_over_n = b_count / new_count
+        mean, m2, count = mean + delta * nb_over_n, m2 + float(b_m2) + delta * delta * count * nb_over_n, new_count
+    return np.array([mean]), np.array([m2])
+
+
+def welford_reference(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """WelfordOps::reduce along each row in double, the rows side by side (numpy's form of the compiled
+    loop: one pass per column, fine for the short reductions it meets without a compiler)."""
+    mean = np.zeros(rows.shape[0])
+    m2 = np.zeros(rows.shape[0])
+    for i in range(rows.shape[1]):
+        value = rows[:, i].astype(np.float64)
+        delta = value - mean
+        mean = mean + delta / float(i + 1)
+        m2 = m2 + delta * (value - mean)
+    return mean, m2
 
 
 def _sequential(values: np.ndarray) -> float:

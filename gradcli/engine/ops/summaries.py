@@ -13,7 +13,7 @@ from gradcli.engine import dual, sum_order
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchRuntimeError
 from gradcli.engine.ops import arith
-from gradcli.engine.ops.aggregates import Std, Var, kept_dims, reduce_dims, var_args
+from gradcli.engine.ops.aggregates import Std, Var, kept_dims, reduce_dims, var_args, var_forward, welford
 from gradcli.engine.ops.common import as_float, norm_dims, val
 from gradcli.engine.ops.join_split import cat
 from gradcli.engine.ops.reduction import Mean, MeanDim
@@ -86,30 +86,55 @@ class VarPart(Var):
     __slots__ = ()
     name = "VarMeanBackward0"
 
+    @staticmethod
+    def forward(ctx, x, dim, correction, keepdim):
+        return var_forward(ctx, x, dim, correction, keepdim, one_pass=True).astype(x.dtype, copy=False)
+
 
 class StdPart(Std):
     __slots__ = ()
     name = "StdMeanBackward0"
 
+    @staticmethod
+    def forward(ctx, x, dim, correction, keepdim):
+        return np.sqrt(var_forward(ctx, x, dim, correction, keepdim, one_pass=True)).astype(x.dtype, copy=False)
+
+
+def _welford_mean(ctx, x, dim=None, keepdim=False):
+    """var_mean's mean: the running mean of the same Welford pass, rounded to x's dtype (torch computes both
+    results in one kernel); mean()'s own sum where that kernel is not Welford's (empty, integer input)."""
+    if not (x.ndim and x.size and x.dtype.kind == "f" and x.dtype.itemsize >= 4):
+        return MeanDim.forward(ctx, x, dim, keepdim)
+    dims = reduce_dims(dim, x.ndim)
+    ctx.aux = (dims, keepdim, x.shape, int(np.prod([x.shape[d] for d in dims])))  # as Mean.forward's
+    mean, _ = welford(x, dims)
+    shape = tuple(1 if d in dims else s for d, s in enumerate(x.shape)) if keepdim else tuple(
+        s for d, s in enumerate(x.shape) if d not in dims)
+    return mean.astype(x.dtype).reshape(shape)
+
 
 class VarMeanMean(MeanDim):
     __slots__ = ()
     name = "VarMeanBackward0"
+    forward = staticmethod(_welford_mean)
 
 
 class VarMeanMeanAll(Mean):
     __slots__ = ()
     name = "VarMeanBackward0"
+    forward = staticmethod(_welford_mean)
 
 
 class StdMeanMean(MeanDim):
     __slots__ = ()
     name = "StdMeanBackward0"
+    forward = staticmethod(_welford_mean)
 
 
 class StdMeanMeanAll(Mean):
     __slots__ = ()
     name = "StdMeanBackward0"
+    forward = staticmethod(_welford_mean)
 
 
 def _spread_and_mean(spread, mean_dim, mean_all, input, dim, unbiased, keepdim, correction):
