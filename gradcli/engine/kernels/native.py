@@ -19,7 +19,7 @@ import numpy as np
 ENABLED = os.environ.get("GRADCLI_NATIVE", "1").strip() != "0"
 ABI = 2  # gradcli_sum_abi() of the native_sum.c this module calls
 CUM_MIN = 1024  # elements: below, numpy's cumsum costs less than the call
-MATH_ABI = 2  # gradcli_math_abi() of native_math.c
+MATH_ABI = 3  # gradcli_math_abi() of native_math.c
 _LOADED: list = []  # [the kernels or None], filled on first use
 _MATH: list = []
 
@@ -173,6 +173,20 @@ def welford():
     return None if math is None else math["welford"]
 
 
+def rowwise_moments():
+    """`f(rows)`: torch's RowwiseMoments (mean, biased variance) of each row of a 2-D float32/float64 array in
+    its dtype (kernels/moments.py), when the library is built and enabled, else None."""
+    math = _math()
+    return None if math is None else math["rowwise_moments"]
+
+
+def layer_norm_affine():
+    """`f(rows, mean, rstd, weight, bias)`: layer_norm's output from each row's mean and rstd, as torch's second
+    pass computes it (weight, bias: 1-D or None), when the library is built and enabled, else None."""
+    math = _math()
+    return None if math is None else math["layer_norm_affine"]
+
+
 def fma():
     """The fused multiply-add over arrays, `f(a, b, c)` for arrays of one float dtype (float32 or float64) that
     broadcast together, when the library is built and enabled, else None."""
@@ -217,6 +231,16 @@ def _load_math():
     for name in ("gradcli_welford_float32", "gradcli_welford_float64"):
         getattr(lib, name).restype = None
         getattr(lib, name).argtypes = [ptr, i64, i64, i64, i64, ptr, ptr]
+    for name in ("gradcli_rowwise_moments_float32", "gradcli_rowwise_moments_float64"):
+        getattr(lib, name).restype = None
+        getattr(lib, name).argtypes = [ptr, i64, i64, ptr, ptr]
+    for name in ("gradcli_layer_norm_affine_float32", "gradcli_layer_norm_affine_float64"):
+        getattr(lib, name).restype = None
+        getattr(lib, name).argtypes = [ptr, i64, i64, ptr, ptr, ptr, ptr, ptr]
+    affine_functions = {np.dtype(np.float32): lib.gradcli_layer_norm_affine_float32,
+                        np.dtype(np.float64): lib.gradcli_layer_norm_affine_float64}
+    moments_functions = {np.dtype(np.float32): lib.gradcli_rowwise_moments_float32,
+                         np.dtype(np.float64): lib.gradcli_rowwise_moments_float64}
     welford_functions = {np.dtype(np.float32): lib.gradcli_welford_float32,
                          np.dtype(np.float64): lib.gradcli_welford_float64}
     deviation_functions = {np.dtype(np.float32): lib.gradcli_squared_deviations_float32,
@@ -307,7 +331,24 @@ def _load_math():
                                       rows.strides[1] // item, mean.ctypes.data, m2.ctypes.data)
         return mean, m2
 
-    return {"squared_deviations": squared_deviations, "welford": welford,
+    def rowwise_moments(rows):
+        rows = np.ascontiguousarray(rows)
+        mean, var = np.empty(rows.shape[0], rows.dtype), np.empty(rows.shape[0], rows.dtype)
+        moments_functions[rows.dtype](rows.ctypes.data, rows.shape[0], rows.shape[1], mean.ctypes.data,
+                                      var.ctypes.data)
+        return mean, var
+
+    def layer_norm_affine(rows, mean, rstd, weight, bias):
+        rows = np.ascontiguousarray(rows)
+        parts = [np.ascontiguousarray(p, dtype=rows.dtype) if p is not None else None
+                 for p in (mean, rstd, weight, bias)]
+        out = np.empty(rows.shape, rows.dtype)
+        affine_functions[rows.dtype](rows.ctypes.data, rows.shape[0], rows.shape[1],
+                                     *(None if p is None else p.ctypes.data for p in parts), out.ctypes.data)
+        return out
+
+    return {"squared_deviations": squared_deviations, "welford": welford, "rowwise_moments": rowwise_moments,
+            "layer_norm_affine": layer_norm_affine,
             "trig": {"sin": trig(lib.gradcli_mkl_sin_float32), "cos": trig(lib.gradcli_mkl_cos_float32)},
             "powf": powf, "fma": fused_multiply_add, "exp": exp, "mkl_exp": mkl_exp, "mkl_sqrt": mkl_sqrt,
             "map": map_over}

@@ -35,7 +35,7 @@ static inline float bits_to_float_plain(uint32_t b) { float f; memcpy(&f, &b, 4)
 #endif
 
 
-int64_t gradcli_math_abi(void) { return 2; }
+int64_t gradcli_math_abi(void) { return 3; }
 
 #ifdef HAVE_FMA_VARIANT
 #define DISPATCH(name, args) do { if (__builtin_cpu_supports("fma")) { name##_fma args; return; } \
@@ -59,6 +59,26 @@ void gradcli_fma_float64(const double *a, int64_t a_step, const double *b, int64
 void gradcli_sleef_expf(const float *x, float *out, int64_t n) { DISPATCH(expf_loop, (x, out, n)); }
 
 void gradcli_sleef_exp(const double *x, double *out, int64_t n) { DISPATCH(exp_loop, (x, out, n)); }
+
+/* mean_out[r], var_out[r]: torch's RowwiseMoments of row r (rows of `size` contiguous elements) */
+void gradcli_rowwise_moments_float32(const float *x, int64_t rows, int64_t size, float *mean_out, float *var_out) {
+    DISPATCH(moments32_rows, (x, rows, size, mean_out, var_out));
+}
+
+void gradcli_layer_norm_affine_float32(const float *x, int64_t rows, int64_t n, const float *mean,
+                                       const float *rstd, const float *w, const float *b, float *out) {
+    DISPATCH(layer_norm32_affine, (x, rows, n, mean, rstd, w, b, out));
+}
+
+void gradcli_layer_norm_affine_float64(const double *x, int64_t rows, int64_t n, const double *mean,
+                                       const double *rstd, const double *w, const double *b, double *out) {
+    DISPATCH(layer_norm64_affine, (x, rows, n, mean, rstd, w, b, out));
+}
+
+void gradcli_rowwise_moments_float64(const double *x, int64_t rows, int64_t size, double *mean_out,
+                                     double *var_out) {
+    DISPATCH(moments64_rows, (x, rows, size, mean_out, var_out));
+}
 
 /* out[i] = SLEEF's powf(x[i * x_step], y[i * y_step]) for i < n (a step of 0 repeats one value) */
 void gradcli_sleef_powf(const float *x, int64_t x_step, const float *y, int64_t y_step, float *out, int64_t n) {
@@ -455,5 +475,103 @@ static void VARIANT(powf_loop)(const float *x, int64_t x_step, const float *y, i
                                 int64_t n) {
     for (int64_t i = 0; i < n; i++) out[i] = VARIANT(sleef_powf)(x[i * x_step], y[i * y_step]);
 }
+
+/* torch's RowwiseMoments (moments_utils.h, kernels/moments.py's numpy form, which says which steps are fused): each
+   row's mean and biased variance in the row's type.  LANES: Vectorized<T>::size() of ATen's AVX2 build. */
+#define ROWWISE_MOMENTS(NAME, T, LANES, FMA)                                                                \
+    static void VARIANT(NAME)(const T *x, int64_t rows, int64_t size, T *mean_out, T *var_out) {          \
+        T inverse[16];                                                                                     \
+        for (int j = 0; j < 16; j++) inverse[j] = (T)1 / (T)(j + 1);                                       \
+        for (int64_t r = 0; r < rows; r++) {                                                               \
+            const T *row = x + r * size;                                                                   \
+            int64_t n = size / LANES, chunks = (n + 15) / 16;                                              \
+            int depth = chunks <= 2 ? 1 : 64 - __builtin_clzll((uint64_t)chunks - 1);                      \
+            int64_t m0s[64];                                                                               \
+            T m1s[64][LANES], m2s[64][LANES];                                                              \
+            for (int d = 0; d < depth; d++) {                                                              \
+                m0s[d] = 0;                                                                                \
+                for (int l = 0; l < LANES; l++) m1s[d][l] = m2s[d][l] = 0;                                 \
+            }                                                                                              \
+            for (int64_t i = 0; i <= chunks + depth; i++) {                                                \
+                /* i < chunks: one chunk, merged into level 0, then the cascade; after: the folds */       \
+                int64_t m0_add; T *m1_add, *m2_add; int into;                                              \
+                T m1[LANES], m2[LANES];                                                                    \
+                if (i < chunks) {                                                                          \
+                    const T *p = row + i * 16 * LANES;                                                     \
+                    m0_add = n - i * 16 < 16 ? n - i * 16 : 16;                                            \
+                    for (int l = 0; l < LANES; l++) m1[l] = m2[l] = 0;                                     \
+                    for (int64_t j = 0; j < m0_add; j++)                                                   \
+                        for (int l = 0; l < LANES; l++) {                                                  \
+                            T v = p[j * LANES + l], delta = v - m1[l];                                     \
+                            m1[l] = FMA(delta, inverse[j], m1[l]);                                         \
+                            m2[l] = FMA(delta, v - m1[l], m2[l]);                                          \
+                        }                                                                                  \
+                    m1_add = m1; m2_add = m2; into = 0;                                                    \
+                } else if (i - chunks + 1 < depth) {                                                       \
+                    int level = (int)(i - chunks + 1);                                                     \
+                    m0_add = m0s[level]; m1_add = m1s[level]; m2_add = m2s[level]; into = 0;               \
+                } else {                                                                                   \
+                    continue;                                                                              \
+                }                                                                                          \
+                for (int64_t mask = i + 1, level = 0;; mask >>= 1, level++) {                              \
+                    int64_t total = m0s[into] + m0_add;                                                    \
+                    T c = total == 0 ? (T)0 : (T)m0_add / (T)total, m0 = (T)m0s[into];                     \
+                    for (int l = 0; l < LANES; l++) {                                                      \
+                        T delta = m1_add[l] - m1s[into][l];                                                \
+                        m1s[into][l] = m1s[into][l] + c * delta;                                           \
+                        m2s[into][l] = FMA(delta, delta * c * m0, m2s[into][l] + m2_add[l]);               \
+                    }                                                                                      \
+                    m0s[into] = total;                                                                     \
+                    /* the cascade after a chunk: level j - 1 into level j while the count's bits say so */ \
+                    if (i >= chunks || level + 1 >= depth || (mask & 1)) break;                            \
+                    m0_add = m0s[level]; m1_add = m1s[level]; m2_add = m2s[level];                         \
+                    into = (int)level + 1;                                                                 \
+                    for (int l = 0; l < LANES; l++) { m1[l] = m1_add[l]; m2[l] = m2_add[l]; }              \
+                    m1_add = m1; m2_add = m2;                                                              \
+                    m0s[level] = 0;                                                                        \
+                    for (int l = 0; l < LANES; l++) m1s[level][l] = m2s[level][l] = 0;                     \
+                }                                                                                          \
+            }                                                                                              \
+            int64_t m0 = 0;                                                                                \
+            T m1 = 0, m2 = 0;                                                                              \
+            for (int64_t k = n * LANES; k < size; k++) {                                                   \
+                T v = row[k], delta = v - m1;                                                              \
+                m0++;                                                                                      \
+                m1 = m1 + delta / (T)m0;                                                                   \
+                m2 = m2 + delta * (v - m1);                                                                \
+            }                                                                                              \
+            for (int l = 0; l < LANES; l++) {                                                              \
+                int64_t total = m0 + n;                                                                    \
+                T c = total == 0 ? (T)0 : (T)n / (T)total, delta = m1s[0][l] - m1;                         \
+                m1 = FMA(c, delta, m1);                                                                    \
+                m2 = m2 + FMA(delta * delta * c, (T)m0, m2s[0][l]);                                        \
+                m0 = total;                                                                                \
+            }                                                                                              \
+            mean_out[r] = m1;                                                                              \
+            var_out[r] = m2 / (T)size;                                                                     \
+        }                                                                                                  \
+    }
+ROWWISE_MOMENTS(moments32_rows, float, 8, fmaf)
+ROWWISE_MOMENTS(moments64_rows, double, 4, fma)
+#undef ROWWISE_MOMENTS
+
+/* layer_norm's output step (layer_norm_kernel.cpp's second pass), row r with mean[r], rstd[r]: with weight and
+   bias fma((x - mean) * rstd, w, b); weight only (x - mean) * rstd * w + 0; bias only fma(x - mean, rstd, b);
+   neither (x - mean) * rstd.  w, b may be NULL. */
+#define LAYER_NORM_AFFINE(NAME, T, FMA)                                                                     \
+    static void VARIANT(NAME)(const T *x, int64_t rows, int64_t n, const T *mean, const T *rstd, const T *w, \
+                              const T *b, T *out) {                                                         \
+        for (int64_t r = 0; r < rows; r++) {                                                                \
+            const T *row = x + r * n, m = mean[r], s = rstd[r];                                             \
+            T *o = out + r * n;                                                                             \
+            if (w && b) for (int64_t j = 0; j < n; j++) o[j] = FMA((row[j] - m) * s, w[j], b[j]);           \
+            else if (w) for (int64_t j = 0; j < n; j++) o[j] = (row[j] - m) * s * w[j] + (T)0;              \
+            else if (b) for (int64_t j = 0; j < n; j++) o[j] = FMA(row[j] - m, s, b[j]);                    \
+            else for (int64_t j = 0; j < n; j++) o[j] = (row[j] - m) * s;                                   \
+        }                                                                                                   \
+    }
+LAYER_NORM_AFFINE(layer_norm32_affine, float, fmaf)
+LAYER_NORM_AFFINE(layer_norm64_affine, double, fma)
+#undef LAYER_NORM_AFFINE
 
 #endif

@@ -16,6 +16,7 @@ import numpy as np
 from gradcli.engine import dual, state
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchIndexError, TorchNotImplementedError, TorchRuntimeError, TorchValueError
+from gradcli.engine.kernels import moments
 from gradcli.engine.ops import arith, sizes
 from gradcli.engine.ops.activations import logsigmoid
 from gradcli.engine.ops.aggregates import VectorNorm, ord_value
@@ -171,6 +172,25 @@ def _norm_grads(g, x, weight, axes, affine_shape, eps, needs, weight_shape, bias
 class LayerNorm(_Norm):
     __slots__ = ()
     name = "NativeLayerNormBackward0"
+
+    @staticmethod
+    def forward(ctx, x, weight, bias, axes, affine_shape, eps):
+        n = math.prod(x.shape[a] for a in axes)
+        if x.dtype.char not in "fd" or not x.size or moments.too_long_for_numpy(n) or any(
+                p is not None and p.dtype != x.dtype for p in (weight, bias)):
+            return _Norm.forward(ctx, x, weight, bias, axes, affine_shape, eps)
+        # torch's CPU kernel (layer_norm_kernel.cpp): RowwiseMoments in x's dtype, rstd = 1 / sqrt(var + eps),
+        # then (x - mean) * rstd * weight + bias in its order (kernels/moments.py)
+        ctx.aux = (axes, affine_shape, eps)
+        rows = np.ascontiguousarray(x).reshape(-1, n)
+        dt = x.dtype.type
+        with np.errstate(all="ignore"):
+            mean, var = moments.rowwise_moments(rows)
+            rstd = dt(1) / np.sqrt(var + dt(eps))
+            out = moments.layer_norm_output(rows, mean, rstd, None if weight is None else weight.reshape(n),
+                                            None if bias is None else bias.reshape(n))
+        return out.reshape(x.shape)
+
 
 
 class GroupNormNode(Function):
