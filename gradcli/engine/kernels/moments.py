@@ -117,3 +117,91 @@ def layer_norm_output(rows: np.ndarray, mean: np.ndarray, rstd: np.ndarray, weig
     if weight is None:
         return fma(centred, scale, bias)
     return fma(centred * scale, weight, bias)
+
+
+# -- batch_norm (aten/src/ATen/native/cpu/batch_norm_kernel.cpp, Normalization.cpp) ---------------------------------
+
+def batch_norm_statistics(x: np.ndarray, threads: int) -> tuple[np.ndarray, np.ndarray, int]:
+    """(mean, sum of squared deviations, count) per channel of a C-contiguous (N, C, ...) float32/float64 array,
+    as batch_norm_cpu_collect_stats computes them with `threads` threads: with an image (dims after C) of more
+    than one element, each channel's elements in memory order, summed in double from 0, the mean rounded to x's
+    dtype, then the squares of (x - mean) in x's dtype summed in double (no fused step); for (N, C) inputs the
+    channels-last kernel: each thread's rows added into a buffer in x's dtype, the buffers added in double, and
+    the squares accumulated into the buffers with a fused multiply-add (with at most `threads` rows: the tiled
+    or the per-channel form, as torch chooses)."""
+    dt = x.dtype.type
+    rows, channels = x.shape[0], x.shape[1]
+    image = x.size // max(rows * channels, 1)
+    count = rows * image
+    compiled = native.batch_norm()
+    if compiled is not None and (image > 1 or rows > threads):
+        mean, squares = np.empty(channels, dt), np.empty(channels, dt)
+        if image > 1:
+            compiled["image"](np.ascontiguousarray(x).reshape(rows, channels, image), mean, squares)
+        else:
+            compiled["rows"](np.ascontiguousarray(x).reshape(rows, channels), threads, mean, squares)
+        return mean, squares, count
+    return batch_norm_statistics_reference(x, threads)
+
+
+def batch_norm_statistics_reference(x: np.ndarray, threads: int) -> tuple[np.ndarray, np.ndarray, int]:
+    """batch_norm_statistics in numpy."""
+    dt = x.dtype.type
+    rows, channels = x.shape[0], x.shape[1]
+    image = x.size // max(rows * channels, 1)
+    count = rows * image
+    if image > 1:
+        per_channel = x.reshape(rows, channels, image).transpose(1, 0, 2).reshape(channels, count)
+        total = np.cumsum(per_channel, axis=1, dtype=np.float64)[:, -1]
+        mean = (total / count).astype(dt)
+        centred = per_channel - mean[:, None]
+        squares = np.cumsum(centred * centred, axis=1, dtype=np.float64)[:, -1]
+        return mean, squares.astype(dt), count
+    table = x.reshape(rows, channels)
+    if rows > threads:
+        chunk = -(-rows // threads)
+        ranges = [(t * chunk, min(rows, (t + 1) * chunk)) for t in range(threads)]
+        buffers = [np.cumsum(table[b:e], axis=0, dtype=dt)[-1] if e > b else np.zeros(channels, dt)
+                   for b, e in ranges]
+        total = np.zeros(channels)
+        for buffer in buffers:
+            total = total + buffer.astype(np.float64)
+        mean = (total / count).astype(dt)
+        squares = np.zeros(channels)
+        for b, e in ranges:
+            buffer = np.zeros(channels, dt)
+            for i in range(b, e):
+                centred = table[i] - mean
+                buffer = fma(centred, centred, buffer)
+            squares = squares + buffer.astype(np.float64)
+        return mean, squares.astype(dt), count
+    if threads == 1 or channels <= 16 or channels > 2048:  # tiles of channels, vectorised, in x's dtype
+        mean = np.zeros(channels, dt)
+        for i in range(rows):
+            mean = table[i] + mean
+        mean = mean / dt(count)
+        squares = np.zeros(channels, dt)
+        for i in range(rows):
+            centred = table[i] - mean
+            squares = fma(centred, centred, squares)
+        return mean, squares, count
+    total = np.cumsum(table, axis=0, dtype=np.float64)[-1]  # one channel at a time, in double
+    mean = (total / count).astype(dt)
+    centred = table - mean
+    return mean, np.cumsum(centred * centred, axis=0, dtype=np.float64)[-1].astype(dt), count
+
+
+def batch_norm_output(x: np.ndarray, mean: np.ndarray, invstd: np.ndarray, weight, bias) -> np.ndarray:
+    """batch_norm's output from each channel's mean and 1 / std: alpha = invstd * weight, beta = bias - mean *
+    alpha (fused), then x * alpha + beta (fused), as batch_norm_cpu_contiguous_impl."""
+    dt = x.dtype.type
+    alpha = (invstd if weight is None else invstd * weight).astype(dt)
+    beta = fma(-mean, alpha, np.zeros_like(alpha) if bias is None else bias).astype(dt)
+    compiled = native.batch_norm()
+    if compiled is not None:
+        x = np.ascontiguousarray(x)
+        out = np.empty(x.shape, dt)
+        compiled["output"](x.reshape(x.shape[0], x.shape[1], -1), alpha, beta, out)
+        return out
+    shape = (1, -1) + (1,) * (x.ndim - 2)
+    return fma(x, alpha.reshape(shape), beta.reshape(shape))

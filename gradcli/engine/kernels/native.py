@@ -19,7 +19,7 @@ import numpy as np
 ENABLED = os.environ.get("GRADCLI_NATIVE", "1").strip() != "0"
 ABI = 2  # gradcli_sum_abi() of the native_sum.c this module calls
 CUM_MIN = 1024  # elements: below, numpy's cumsum costs less than the call
-MATH_ABI = 3  # gradcli_math_abi() of native_math.c
+MATH_ABI = 4  # gradcli_math_abi() of native_math.c
 _LOADED: list = []  # [the kernels or None], filled on first use
 _MATH: list = []
 
@@ -187,6 +187,14 @@ def layer_norm_affine():
     return None if math is None else math["layer_norm_affine"]
 
 
+def batch_norm():
+    """{"image": f(x3, mean, squares), "rows": f(x2, threads, mean, squares), "output": f(x3, alpha, beta, out)}:
+    batch_norm's statistics and output step (kernels/moments.py) over contiguous float32/float64 arrays viewed as
+    (N, C, image) or (N, C), when the library is built and enabled, else None."""
+    math = _math()
+    return None if math is None else math["batch_norm"]
+
+
 def fma():
     """The fused multiply-add over arrays, `f(a, b, c)` for arrays of one float dtype (float32 or float64) that
     broadcast together, when the library is built and enabled, else None."""
@@ -239,6 +247,15 @@ def _load_math():
         getattr(lib, name).argtypes = [ptr, i64, i64, ptr, ptr, ptr, ptr, ptr]
     affine_functions = {np.dtype(np.float32): lib.gradcli_layer_norm_affine_float32,
                         np.dtype(np.float64): lib.gradcli_layer_norm_affine_float64}
+    batch_norm_functions = {}
+    for dtype, suffix in ((np.float32, "float32"), (np.float64, "float64")):
+        functions = [getattr(lib, f"gradcli_bn_{part}_{suffix}") for part in ("stats_image", "stats_rows", "output")]
+        functions[0].argtypes = [ptr, i64, i64, i64, ptr, ptr]
+        functions[1].argtypes = [ptr, i64, i64, i64, ptr, ptr, ptr]
+        functions[2].argtypes = [ptr, i64, i64, i64, ptr, ptr, ptr]
+        for function in functions:
+            function.restype = None
+        batch_norm_functions[np.dtype(dtype)] = functions
     moments_functions = {np.dtype(np.float32): lib.gradcli_rowwise_moments_float32,
                          np.dtype(np.float64): lib.gradcli_rowwise_moments_float64}
     welford_functions = {np.dtype(np.float32): lib.gradcli_welford_float32,
@@ -347,7 +364,20 @@ def _load_math():
                                      *(None if p is None else p.ctypes.data for p in parts), out.ctypes.data)
         return out
 
+    def bn_stats_image(x, mean, squares):
+        batch_norm_functions[x.dtype][0](x.ctypes.data, *x.shape, mean.ctypes.data, squares.ctypes.data)
+
+    def bn_stats_rows(x, threads, mean, squares):
+        buffer = np.empty(threads * x.shape[1], x.dtype)
+        batch_norm_functions[x.dtype][1](x.ctypes.data, *x.shape, threads, buffer.ctypes.data, mean.ctypes.data,
+                                         squares.ctypes.data)
+
+    def bn_output(x, alpha, beta, out):
+        batch_norm_functions[x.dtype][2](x.ctypes.data, *x.shape, alpha.ctypes.data, beta.ctypes.data,
+                                         out.ctypes.data)
+
     return {"squared_deviations": squared_deviations, "welford": welford, "rowwise_moments": rowwise_moments,
+            "batch_norm": {"image": bn_stats_image, "rows": bn_stats_rows, "output": bn_output},
             "layer_norm_affine": layer_norm_affine,
             "trig": {"sin": trig(lib.gradcli_mkl_sin_float32), "cos": trig(lib.gradcli_mkl_cos_float32)},
             "powf": powf, "fma": fused_multiply_add, "exp": exp, "mkl_exp": mkl_exp, "mkl_sqrt": mkl_sqrt,

@@ -35,7 +35,7 @@ static inline float bits_to_float_plain(uint32_t b) { float f; memcpy(&f, &b, 4)
 #endif
 
 
-int64_t gradcli_math_abi(void) { return 3; }
+int64_t gradcli_math_abi(void) { return 4; }
 
 #ifdef HAVE_FMA_VARIANT
 #define DISPATCH(name, args) do { if (__builtin_cpu_supports("fma")) { name##_fma args; return; } \
@@ -73,6 +73,36 @@ void gradcli_layer_norm_affine_float32(const float *x, int64_t rows, int64_t n, 
 void gradcli_layer_norm_affine_float64(const double *x, int64_t rows, int64_t n, const double *mean,
                                        const double *rstd, const double *w, const double *b, double *out) {
     DISPATCH(layer_norm64_affine, (x, rows, n, mean, rstd, w, b, out));
+}
+
+void gradcli_bn_stats_image_float32(const float *x, int64_t rows, int64_t channels, int64_t image, float *mean,
+                               float *squares) {
+    DISPATCH(bn_stats_image_float32, (x, rows, channels, image, mean, squares));
+}
+
+void gradcli_bn_stats_rows_float32(const float *x, int64_t rows, int64_t channels, int64_t threads, float *buffer,
+                              float *mean, float *squares) {
+    DISPATCH(bn_stats_rows_float32, (x, rows, channels, threads, buffer, mean, squares));
+}
+
+void gradcli_bn_output_float32(const float *x, int64_t rows, int64_t channels, int64_t image, const float *alpha,
+                          const float *beta, float *out) {
+    DISPATCH(bn_output_float32, (x, rows, channels, image, alpha, beta, out));
+}
+
+void gradcli_bn_stats_image_float64(const double *x, int64_t rows, int64_t channels, int64_t image, double *mean,
+                               double *squares) {
+    DISPATCH(bn_stats_image_float64, (x, rows, channels, image, mean, squares));
+}
+
+void gradcli_bn_stats_rows_float64(const double *x, int64_t rows, int64_t channels, int64_t threads, double *buffer,
+                              double *mean, double *squares) {
+    DISPATCH(bn_stats_rows_float64, (x, rows, channels, threads, buffer, mean, squares));
+}
+
+void gradcli_bn_output_float64(const double *x, int64_t rows, int64_t channels, int64_t image, const double *alpha,
+                          const double *beta, double *out) {
+    DISPATCH(bn_output_float64, (x, rows, channels, image, alpha, beta, out));
 }
 
 void gradcli_rowwise_moments_float64(const double *x, int64_t rows, int64_t size, double *mean_out,
@@ -573,5 +603,61 @@ ROWWISE_MOMENTS(moments64_rows, double, 4, fma)
 LAYER_NORM_AFFINE(layer_norm32_affine, float, fmaf)
 LAYER_NORM_AFFINE(layer_norm64_affine, double, fma)
 #undef LAYER_NORM_AFFINE
+
+/* batch_norm (kernels/moments.py's numpy forms say the order): the statistics of a contiguous (N, C, image)
+   input with image > 1, per channel in memory order, in double; of an (N, C) input with N > threads, each
+   thread's rows into a buffer in T (the squares fused), the buffers added in double; the output
+   x * alpha[c] + beta[c] fused. */
+#define BATCH_NORM(SUFFIX, T, FMA)                                                                          \
+    static void VARIANT(bn_stats_image_##SUFFIX)(const T *x, int64_t rows, int64_t channels, int64_t image, \
+                                                 T *mean_out, T *squares_out) {                             \
+        int64_t count = rows * image;                                                                       \
+        for (int64_t c = 0; c < channels; c++) {                                                            \
+            double sum = 0;                                                                                 \
+            for (int64_t n = 0; n < rows; n++)                                                              \
+                for (int64_t i = 0; i < image; i++) sum += x[(n * channels + c) * image + i];               \
+            T mean = (T)(sum / (double)count);                                                              \
+            double squares = 0;                                                                             \
+            for (int64_t n = 0; n < rows; n++)                                                              \
+                for (int64_t i = 0; i < image; i++) {                                                       \
+                    T d = x[(n * channels + c) * image + i] - mean;                                         \
+                    squares += (double)(d * d);                                                             \
+                }                                                                                           \
+            mean_out[c] = mean;                                                                             \
+            squares_out[c] = (T)squares;                                                                    \
+        }                                                                                                   \
+    }                                                                                                       \
+    static void VARIANT(bn_stats_rows_##SUFFIX)(const T *x, int64_t rows, int64_t channels, int64_t threads, \
+                                                T *buffer, T *mean_out, T *squares_out) {                   \
+        int64_t chunk = (rows + threads - 1) / threads;                                                     \
+        for (int pass = 0; pass < 2; pass++) {                                                              \
+            for (int64_t k = 0; k < threads * channels; k++) buffer[k] = 0;                                 \
+            for (int64_t t = 0; t < threads; t++)                                                           \
+                for (int64_t i = t * chunk; i < rows && i < (t + 1) * chunk; i++)                           \
+                    for (int64_t c = 0; c < channels; c++) {                                                \
+                        T v = x[i * channels + c], *b = buffer + t * channels + c;                          \
+                        if (pass == 0) *b = v + *b;                                                         \
+                        else { T d = v - mean_out[c]; *b = FMA(d, d, *b); }                                 \
+                    }                                                                                       \
+            for (int64_t c = 0; c < channels; c++) {                                                        \
+                double sum = 0;                                                                             \
+                for (int64_t t = 0; t < threads; t++) sum += buffer[t * channels + c];                      \
+                if (pass == 0) mean_out[c] = (T)(sum / (double)rows);                                       \
+                else squares_out[c] = (T)sum;                                                               \
+            }                                                                                               \
+        }                                                                                                   \
+    }                                                                                                       \
+    static void VARIANT(bn_output_##SUFFIX)(const T *x, int64_t rows, int64_t channels, int64_t image,      \
+                                            const T *alpha, const T *beta, T *out) {                        \
+        for (int64_t n = 0; n < rows; n++)                                                                  \
+            for (int64_t c = 0; c < channels; c++) {                                                        \
+                const T *p = x + (n * channels + c) * image;                                                \
+                T *o = out + (n * channels + c) * image, a = alpha[c], b = beta[c];                         \
+                for (int64_t i = 0; i < image; i++) o[i] = FMA(p[i], a, b);                                 \
+            }                                                                                               \
+    }
+BATCH_NORM(float32, float, fmaf)
+BATCH_NORM(float64, double, fma)
+#undef BATCH_NORM
 
 #endif

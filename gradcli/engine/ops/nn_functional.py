@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dual, state
+from gradcli.engine import dual, kernels, state
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchIndexError, TorchNotImplementedError, TorchRuntimeError, TorchValueError
 from gradcli.engine.kernels import moments
@@ -259,6 +259,13 @@ class BatchNormEval(Function):
     @staticmethod
     def forward(ctx, x, mean_, var_, weight, bias, eps):
         shape = (1, -1) + (1,) * (x.ndim - 2)
+        if _exact_batch_norm(x, mean_, var_, weight, bias):
+            # torch: 1 / sqrt(running_var + eps) in x's dtype, then batch_norm_cpu_contiguous_impl's fused steps
+            dt = x.dtype.type
+            with np.errstate(all="ignore"):
+                scale = dt(1) / np.sqrt(var_ + dt(eps))
+                ctx.aux = (shape, scale, (x - mean_.reshape(shape)) * scale.reshape(shape))
+                return moments.batch_norm_output(x, mean_, scale, weight, bias)
         scale = 1 / np.sqrt(var_ + eps)
         ctx.aux = (shape, scale, (x - mean_.reshape(shape)) * scale.reshape(shape))
         out = (x - mean_.reshape(shape)) * scale.reshape(shape)
@@ -283,6 +290,22 @@ class BatchNormTrain(_Norm):
     __slots__ = ()
     name = "NativeBatchNormBackward0"
 
+    @staticmethod
+    def forward(ctx, x, weight, bias, axes, affine_shape, eps, statistics=None):
+        if statistics is None:
+            return _Norm.forward(ctx, x, weight, bias, axes, affine_shape, eps)
+        ctx.aux = (axes, affine_shape, eps)
+        mean, invstd = statistics
+        with np.errstate(all="ignore"):
+            return moments.batch_norm_output(x, mean, invstd, weight, bias)
+
+
+def _exact_batch_norm(x: np.ndarray, *params) -> bool:
+    """Whether torch's contiguous CPU kernel applies and gradcli reproduces it: a C-contiguous float32/float64
+    input, the parameters (where given) of its dtype."""
+    return x.dtype.char in "fd" and x.flags.c_contiguous and x.size > 0 and all(
+        p is None or p.dtype == x.dtype for p in params)
+
 
 @_functional("batch_norm", "batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, "
              "momentum=0.1, eps=1e-05)", "normalise each channel by the batch's (or the running) mean and variance")
@@ -301,8 +324,29 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
             raise TorchValueError(f"Expected more than 1 value per channel when training, got input size "
                                   f"torch.Size([{', '.join(map(str, input.shape))}])")
         affine = (1, c) + (1,) * (input.ndim - 2)
-        out = BatchNormTrain.apply(input, weight, bias, axes, affine, float(eps))
         x = input.array
+        params = [None if p is None else p.array for p in (weight, bias, running_mean, running_var)]
+        if _exact_batch_norm(x, *params):
+            # torch's batch_norm_cpu_update_stats_template: the statistics, the saved 1 / std in double
+            # (var = var_sum / n in x's dtype), the running mean and the unbiased running variance
+            dt = x.dtype.type
+            mean, squares, n = moments.batch_norm_statistics(x, kernels.THREADS)
+            with np.errstate(all="ignore"):
+                invstd = (1.0 / np.sqrt((squares / dt(n)).astype(np.float64) + float(eps))).astype(dt)
+                out = BatchNormTrain.apply(input, weight, bias, axes, affine, float(eps), (mean, invstd))
+                if running_mean is not None:
+                    running_mean.array[...] = dt(momentum) * mean + dt(1 - momentum) * running_mean.array
+                    running_mean._version[0] += 1
+                if running_var is not None:
+                    unbiased = squares / dt(n - 1)
+                    if dt is np.float32:  # torch's float build fuses this multiply-add, its double build not
+                        updated = kernels.fused.fma(dt(momentum), unbiased, dt(1 - momentum) * running_var.array)
+                    else:
+                        updated = dt(momentum) * unbiased + dt(1 - momentum) * running_var.array
+                    running_var.array[...] = updated
+                    running_var._version[0] += 1
+            return out
+        out = BatchNormTrain.apply(input, weight, bias, axes, affine, float(eps))
         if running_mean is not None:
             batch_mean = x.mean(axis=axes)
             running_mean.array[...] = (1 - momentum) * running_mean.array + momentum * batch_mean
