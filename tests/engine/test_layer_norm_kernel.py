@@ -1,5 +1,6 @@
-"""F.layer_norm's forward as torch's CPU kernel computes it (RowwiseMoments' order and fused steps, rstd, the
-fused affine step), bit for bit against PyTorch 2.13 (tests/goldens/layer_norm.json, recorded by
+"""F.layer_norm's forward and backward as torch's CPU kernels compute them (RowwiseMoments' order and fused
+steps, rstd, the fused affine step; the backward's vectorised reductions, fused steps and per-thread buffers),
+bit for bit against PyTorch 2.13 (tests/goldens/layer_norm.json, recorded by
 scripts/make_layer_norm_goldens.py)."""
 
 from __future__ import annotations
@@ -11,10 +12,12 @@ import numpy as np
 import pytest
 
 from gradcli import engine
+from gradcli.engine import kernels
 from gradcli.engine.kernels.moments import rowwise_moments
 from gradcli.engine.ops.nn_functional import layer_norm
 
-CASES = json.loads((Path(__file__).parent.parent / "goldens" / "layer_norm.json").read_text())["cases"]
+GOLDENS = json.loads((Path(__file__).parent.parent / "goldens" / "layer_norm.json").read_text())
+CASES = GOLDENS["cases"]
 DTYPES = {"float32": np.float32, "float64": np.float64}
 
 
@@ -27,15 +30,18 @@ def _array(values, shape, dtype):
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c['dtype']}-{c['shape']}-{c['normalized_shape']}")
-def test_layer_norm_forward_is_torchs_to_the_bit(case):
+def test_layer_norm_forward_and_backward_are_torchs_to_the_bit(case, monkeypatch):
+    monkeypatch.setattr(kernels, "THREADS", GOLDENS["threads"])  # weight's and bias's gradients depend on it
     dtype = DTYPES[case["dtype"]]
-    x = _array(case["x"], case["shape"], dtype)
-    weight = _array(case["weight"], case["normalized_shape"], dtype)
-    bias = _array(case["bias"], case["normalized_shape"], dtype)
-    out = layer_norm(engine.tensor(x), case["normalized_shape"],
-                     None if weight is None else engine.tensor(weight),
-                     None if bias is None else engine.tensor(bias), case["eps"])
-    np.testing.assert_array_equal(_bits(out.numpy().reshape(-1), dtype), _bits(case["out"], dtype))
+    leaves = [None if a is None else engine.tensor(a, requires_grad=True) for a in (
+        _array(case["x"], case["shape"], dtype), _array(case["weight"], case["normalized_shape"], dtype),
+        _array(case["bias"], case["normalized_shape"], dtype))]
+    out = layer_norm(leaves[0], case["normalized_shape"], leaves[1], leaves[2], case["eps"])
+    np.testing.assert_array_equal(_bits(out.detach().numpy().reshape(-1), dtype), _bits(case["out"], dtype))
+    out.backward(engine.tensor(_array(case["grad_output"], case["shape"], dtype)))
+    for leaf, want in zip(leaves, case["grads"]):
+        if leaf is not None:
+            np.testing.assert_array_equal(_bits(leaf.grad.numpy().reshape(-1), dtype), _bits(want, dtype))
 
 
 @pytest.mark.parametrize("case", CASES[::3], ids=lambda c: f"{c['dtype']}-{c['shape']}")
@@ -99,4 +105,26 @@ def test_goldens_pass_on_the_numpy_path(monkeypatch):
     monkeypatch.setattr(native, "rowwise_moments", lambda: None)
     monkeypatch.setattr(native, "layer_norm_affine", lambda: None)
     for case in CASES[::4]:
-        test_layer_norm_forward_is_torchs_to_the_bit(case)
+        test_layer_norm_forward_and_backward_are_torchs_to_the_bit(case, monkeypatch)
+
+
+def test_backward_goldens_pass_without_the_compiled_buffers(monkeypatch):
+    from gradcli.engine.kernels import native
+    monkeypatch.setattr(native, "layer_norm_buffers", lambda: None)
+    for case in CASES[1::4]:
+        test_layer_norm_forward_and_backward_are_torchs_to_the_bit(case, monkeypatch)
+
+
+def test_long_rows_add_their_vectors_one_after_another():
+    # rows of more than 512 vectors take a running sum along each lane: the same additions as the loop
+    from gradcli.engine.kernels import moments
+    rng = np.random.default_rng(14)
+    for dtype, lanes in ((np.float32, 8), (np.float64, 4)):
+        a = (rng.standard_normal((3, lanes * 600 + 3)) * 1e3).astype(dtype)
+        full = a.shape[1] - a.shape[1] % lanes
+        acc = a[:, :lanes].copy()
+        for start in range(lanes, full, lanes):
+            acc = acc + a[:, start:start + lanes]
+        acc[:, :a.shape[1] - full] += a[:, full:]
+        got = moments._reduce_all(lambda s, e, a=a: a[:, s:e], a.shape[1], lanes)
+        np.testing.assert_array_equal(_bits(got, dtype), _bits(moments._fold(acc), dtype))

@@ -19,7 +19,7 @@ import numpy as np
 ENABLED = os.environ.get("GRADCLI_NATIVE", "1").strip() != "0"
 ABI = 2  # gradcli_sum_abi() of the native_sum.c this module calls
 CUM_MIN = 1024  # elements: below, numpy's cumsum costs less than the call
-MATH_ABI = 4  # gradcli_math_abi() of native_math.c
+MATH_ABI = 5  # gradcli_math_abi() of native_math.c
 _LOADED: list = []  # [the kernels or None], filled on first use
 _MATH: list = []
 
@@ -195,6 +195,14 @@ def batch_norm():
     return None if math is None else math["batch_norm"]
 
 
+def layer_norm_buffers():
+    """`f(dy, x, mean, rstd, threads, need_gamma, need_beta)`: layer_norm's backward per-thread buffers of weight's
+    and bias's gradients (kernels/moments.py), (threads, n) arrays or None, when the library is built and
+    enabled, else None."""
+    math = _math()
+    return None if math is None else math["layer_norm_buffers"]
+
+
 def fma():
     """The fused multiply-add over arrays, `f(a, b, c)` for arrays of one float dtype (float32 or float64) that
     broadcast together, when the library is built and enabled, else None."""
@@ -247,6 +255,11 @@ def _load_math():
         getattr(lib, name).argtypes = [ptr, i64, i64, ptr, ptr, ptr, ptr, ptr]
     affine_functions = {np.dtype(np.float32): lib.gradcli_layer_norm_affine_float32,
                         np.dtype(np.float64): lib.gradcli_layer_norm_affine_float64}
+    for name in ("gradcli_layer_norm_buffers_float32", "gradcli_layer_norm_buffers_float64"):
+        getattr(lib, name).restype = None
+        getattr(lib, name).argtypes = [ptr, ptr, ptr, ptr, i64, i64, i64, ptr, ptr]
+    buffer_functions = {np.dtype(np.float32): lib.gradcli_layer_norm_buffers_float32,
+                        np.dtype(np.float64): lib.gradcli_layer_norm_buffers_float64}
     batch_norm_functions = {}
     for dtype, suffix in ((np.float32, "float32"), (np.float64, "float64")):
         functions = [getattr(lib, f"gradcli_bn_{part}_{suffix}") for part in ("stats_image", "stats_rows", "output")]
@@ -364,6 +377,16 @@ def _load_math():
                                      *(None if p is None else p.ctypes.data for p in parts), out.ctypes.data)
         return out
 
+    def layer_norm_buffers(dy, x, mean, rstd, threads, need_gamma, need_beta):
+        dy, x = np.ascontiguousarray(dy), np.ascontiguousarray(x, dtype=dy.dtype)
+        mean, rstd = np.ascontiguousarray(mean, dtype=dy.dtype), np.ascontiguousarray(rstd, dtype=dy.dtype)
+        gamma = np.zeros((threads, x.shape[1]), dy.dtype) if need_gamma else None
+        beta = np.zeros((threads, x.shape[1]), dy.dtype) if need_beta else None
+        buffer_functions[dy.dtype](dy.ctypes.data, x.ctypes.data, mean.ctypes.data, rstd.ctypes.data, *x.shape,
+                                   threads, None if gamma is None else gamma.ctypes.data,
+                                   None if beta is None else beta.ctypes.data)
+        return gamma, beta
+
     def bn_stats_image(x, mean, squares):
         batch_norm_functions[x.dtype][0](x.ctypes.data, *x.shape, mean.ctypes.data, squares.ctypes.data)
 
@@ -377,6 +400,7 @@ def _load_math():
                                          out.ctypes.data)
 
     return {"squared_deviations": squared_deviations, "welford": welford, "rowwise_moments": rowwise_moments,
+            "layer_norm_buffers": layer_norm_buffers,
             "batch_norm": {"image": bn_stats_image, "rows": bn_stats_rows, "output": bn_output},
             "layer_norm_affine": layer_norm_affine,
             "trig": {"sin": trig(lib.gradcli_mkl_sin_float32), "cos": trig(lib.gradcli_mkl_cos_float32)},

@@ -35,7 +35,7 @@ static inline float bits_to_float_plain(uint32_t b) { float f; memcpy(&f, &b, 4)
 #endif
 
 
-int64_t gradcli_math_abi(void) { return 4; }
+int64_t gradcli_math_abi(void) { return 5; }
 
 #ifdef HAVE_FMA_VARIANT
 #define DISPATCH(name, args) do { if (__builtin_cpu_supports("fma")) { name##_fma args; return; } \
@@ -103,6 +103,16 @@ void gradcli_bn_stats_rows_float64(const double *x, int64_t rows, int64_t channe
 void gradcli_bn_output_float64(const double *x, int64_t rows, int64_t channels, int64_t image, const double *alpha,
                           const double *beta, double *out) {
     DISPATCH(bn_output_float64, (x, rows, channels, image, alpha, beta, out));
+}
+
+void gradcli_layer_norm_buffers_float32(const float *dy, const float *x, const float *mean, const float *rstd,
+                                        int64_t rows, int64_t n, int64_t threads, float *gamma, float *beta) {
+    DISPATCH(ln_buffers32, (dy, x, mean, rstd, rows, n, threads, gamma, beta));
+}
+
+void gradcli_layer_norm_buffers_float64(const double *dy, const double *x, const double *mean, const double *rstd,
+                                        int64_t rows, int64_t n, int64_t threads, double *gamma, double *beta) {
+    DISPATCH(ln_buffers64, (dy, x, mean, rstd, rows, n, threads, gamma, beta));
 }
 
 void gradcli_rowwise_moments_float64(const double *x, int64_t rows, int64_t size, double *mean_out,
@@ -659,5 +669,25 @@ LAYER_NORM_AFFINE(layer_norm64_affine, double, fma)
 BATCH_NORM(float32, float, fmaf)
 BATCH_NORM(float64, double, fma)
 #undef BATCH_NORM
+
+/* layer_norm's backward buffers (kernels/moments.py's layer_norm_backward): rows split into `threads` ranges
+   as at::parallel_for splits them; thread t's buffers gamma[t * n + j] += dy * (rstd * x - rstd * mean) and
+   beta[t * n + j] += dy, the first fused twice (fma(dy, fma(a, x, b), acc)); the caller zeroes them. */
+#define LAYER_NORM_BUFFERS(NAME, T, FMA)                                                                    \
+    static void VARIANT(NAME)(const T *dy, const T *x, const T *mean, const T *rstd, int64_t rows, int64_t n, \
+                              int64_t threads, T *gamma, T *beta) {                                         \
+        int64_t chunk = (rows + threads - 1) / threads;                                                     \
+        for (int64_t t = 0; t < threads; t++)                                                               \
+            for (int64_t i = t * chunk; i < rows && i < (t + 1) * chunk; i++) {                             \
+                T a = rstd[i], b = -a * mean[i];                                                            \
+                const T *dy_row = dy + i * n, *x_row = x + i * n;                                           \
+                T *g = gamma + t * n, *bb = beta + t * n;                                                   \
+                if (gamma) for (int64_t j = 0; j < n; j++) g[j] = FMA(dy_row[j], FMA(a, x_row[j], b), g[j]); \
+                if (beta) for (int64_t j = 0; j < n; j++) bb[j] = dy_row[j] + bb[j];                         \
+            }                                                                                               \
+    }
+LAYER_NORM_BUFFERS(ln_buffers32, float, fmaf)
+LAYER_NORM_BUFFERS(ln_buffers64, double, fma)
+#undef LAYER_NORM_BUFFERS
 
 #endif

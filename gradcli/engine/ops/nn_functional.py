@@ -181,7 +181,6 @@ class LayerNorm(_Norm):
             return _Norm.forward(ctx, x, weight, bias, axes, affine_shape, eps)
         # torch's CPU kernel (layer_norm_kernel.cpp): RowwiseMoments in x's dtype, rstd = 1 / sqrt(var + eps),
         # then (x - mean) * rstd * weight + bias in its order (kernels/moments.py)
-        ctx.aux = (axes, affine_shape, eps)
         rows = np.ascontiguousarray(x).reshape(-1, n)
         dt = x.dtype.type
         with np.errstate(all="ignore"):
@@ -189,8 +188,27 @@ class LayerNorm(_Norm):
             rstd = dt(1) / np.sqrt(var + dt(eps))
             out = moments.layer_norm_output(rows, mean, rstd, None if weight is None else weight.reshape(n),
                                             None if bias is None else bias.reshape(n))
+        ctx.aux = (axes, affine_shape, eps, mean, rstd)  # the saved mean and rstd: the exact backward's
         return out.reshape(x.shape)
 
+    @staticmethod
+    def backward(ctx, g, x, weight):
+        if len(ctx.aux) == 3 or type(g) is not np.ndarray or type(x) is not np.ndarray or g.dtype != x.dtype:
+            # a forward on the general path, or a differentiable backward (create_graph): the formula
+            axes, affine_shape, eps = ctx.aux[:3]
+            return _norm_grads(g, x, weight, axes, affine_shape, eps, ctx.needs_input_grad[:3], ctx.in_shapes[1],
+                               ctx.in_shapes[2])
+        # torch's backward kernel, from the forward's mean and rstd
+        axes, affine_shape, eps, mean, rstd = ctx.aux
+        need_x, need_w, need_b = ctx.needs_input_grad[:3]
+        n = x.size // mean.size
+        with np.errstate(all="ignore"):
+            gx, gw, gb = moments.layer_norm_backward(
+                np.ascontiguousarray(g).reshape(-1, n), np.ascontiguousarray(x).reshape(-1, n), mean, rstd,
+                None if weight is None else np.asarray(weight).reshape(n), kernels.THREADS, need_w, need_b)
+        return (gx.reshape(x.shape) if need_x else None,
+                None if gw is None else gw.reshape(ctx.in_shapes[1]),
+                None if gb is None else gb.reshape(ctx.in_shapes[2]))
 
 
 class GroupNormNode(Function):
