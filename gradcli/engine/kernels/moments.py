@@ -298,7 +298,7 @@ def layer_norm_backward(dy: np.ndarray, x: np.ndarray, mean: np.ndarray, rstd: n
             for i in range(begin, min(rows, begin + chunk)):
                 g_buffer = fma(dy[i], fma(a[i], x[i], -a[i] * mean[i]), g_buffer)
             gamma_buffers.append(g_buffer)
-            beta_buffers.append(np.cumsum(dy[begin:begin + chunk], axis=0, dtype=dt)[-1])
+            beta_buffers.append(np.zeros(size, dt) + np.cumsum(dy[begin:begin + chunk], axis=0, dtype=dt)[-1])
         if need_weight:
             dweight = np.zeros(size, dt)
             for buffer in gamma_buffers:
@@ -308,3 +308,83 @@ def layer_norm_backward(dy: np.ndarray, x: np.ndarray, mean: np.ndarray, rstd: n
             for buffer in beta_buffers:
                 dbias = dbias + buffer
     return dx, dweight, dbias
+
+
+def batch_norm_backward(x: np.ndarray, dy: np.ndarray, weight, mean: np.ndarray, invstd: np.ndarray, train: bool,
+                        threads: int):
+    """(dx, dweight, dbias) of batch_norm over a C-contiguous (N, C, ...) x as torch's CPU backward kernels
+    compute them (batch_norm_kernel.cpp), from the forward's mean and 1/std (training) or the running ones
+    (evaluation: 1 / sqrt(running_var + eps) in double).  With an image (dims after C) of more than one element:
+    per (n, c) plane the AVX2 sum of dy and of (x - mean) * dy (its partial vector fused), added over n in double;
+    dx = (dy - sum / N - (x - mean) * k) * invstd * w with k = dotp * invstd * invstd / N, the subtraction of the
+    product fused.  For (N, C) inputs: one buffer per thread (rows split as at::parallel_for splits them) for
+    the sum and for dotp (fused), the buffers added in double and rounded; dx's product fused over the channels
+    of whole vectors, not over the rest.  dweight = dotp * invstd, dbias = sum.  Measured against torch 2.13:
+    0 differing elements over 56 configurations."""
+    dt = x.dtype.type
+    rows, channels = x.shape[0], x.shape[1]
+    image = x.size // max(rows * channels, 1)
+    count = rows * image
+    lanes = 8 if x.dtype == np.float32 else 4
+    w = np.ones(channels, dt) if weight is None else weight
+    compiled = native.batch_norm()
+    if compiled is not None:
+        total, dotp = compiled["sums"](np.ascontiguousarray(x).reshape(rows, channels, image),
+                                       np.ascontiguousarray(dy).reshape(rows, channels, image), mean, threads)
+        if image == 1:
+            total, dotp = total.astype(dt), dotp.astype(dt)
+    else:
+        total, dotp = _batch_norm_sums(x, dy, mean, threads)
+    if image > 1:
+        shape = (1, channels, 1)
+        x3, dy3 = x.reshape(rows, channels, image), dy.reshape(rows, channels, image)
+        if train:
+            k = dotp.astype(dt) * invstd * invstd / dt(count)
+            grad_mean = (total / count).astype(dt)
+            centred3 = x3 - mean.reshape(shape)
+            inner = fma(-centred3, np.broadcast_to(k.reshape(shape), x3.shape), dy3 - grad_mean.reshape(shape))
+            dx = inner * invstd.reshape(shape) * w.reshape(shape)
+        else:
+            dx = dy3 * invstd.reshape(shape) * w.reshape(shape)
+        return dx.reshape(x.shape), (dotp * invstd).astype(dt), total.astype(dt)
+    table, grads = x.reshape(rows, channels), dy.reshape(rows, channels)
+    if train:
+        k = dotp * invstd * invstd / dt(count)
+        centred = table - mean
+        grad_mean = total / dt(count)
+        inner = grads - grad_mean - centred * k
+        full = channels - channels % lanes
+        inner[:, :full] = fma(-centred[:, :full], np.broadcast_to(k[:full], (rows, full)),
+                              (grads - grad_mean)[:, :full])
+        dx = inner * invstd * w
+    else:
+        dx = grads * invstd * w
+    return dx.reshape(x.shape), dotp * invstd, total
+
+
+def _batch_norm_sums(x, dy, mean, threads):
+    """batch_norm_backward's per-channel sums in numpy: (sum of dy, of (x - mean) * dy), in double for an
+    image of more than one element, rounded to x's dtype for (N, C) inputs."""
+    dt = x.dtype.type
+    rows, channels = x.shape[0], x.shape[1]
+    image = x.size // max(rows * channels, 1)
+    lanes = 8 if x.dtype == np.float32 else 4
+    if image > 1:
+        planes = x.reshape(rows * channels, image)
+        grads = dy.reshape(rows * channels, image)
+        centred = planes - np.tile(mean, rows)[:, None]
+        plane_sums = _reduce_all(lambda s, e: grads[:, s:e], image, lanes)
+        plane_dots = _reduce_all(lambda s, e: centred[:, s:e] * grads[:, s:e], image, lanes,
+                                 lambda acc, s: fma(centred[:, s:], grads[:, s:], acc))
+        return (np.cumsum(plane_sums.reshape(rows, channels), axis=0, dtype=np.float64)[-1],
+                np.cumsum(plane_dots.reshape(rows, channels), axis=0, dtype=np.float64)[-1])
+    table, grads = x.reshape(rows, channels), dy.reshape(rows, channels)
+    chunk = -(-rows // threads)
+    total, dotp = np.zeros(channels), np.zeros(channels)
+    for begin in range(0, rows, chunk):
+        sum_buffer = np.zeros(channels, dt) + np.cumsum(grads[begin:begin + chunk], axis=0, dtype=dt)[-1]
+        dot_buffer = np.zeros(channels, dt)
+        for i in range(begin, min(rows, begin + chunk)):
+            dot_buffer = fma(table[i] - mean, grads[i], dot_buffer)
+        total, dotp = total + sum_buffer.astype(np.float64), dotp + dot_buffer.astype(np.float64)
+    return total.astype(dt), dotp.astype(dt)

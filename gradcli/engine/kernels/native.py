@@ -19,7 +19,7 @@ import numpy as np
 ENABLED = os.environ.get("GRADCLI_NATIVE", "1").strip() != "0"
 ABI = 2  # gradcli_sum_abi() of the native_sum.c this module calls
 CUM_MIN = 1024  # elements: below, numpy's cumsum costs less than the call
-MATH_ABI = 5  # gradcli_math_abi() of native_math.c
+MATH_ABI = 6  # gradcli_math_abi() of native_math.c
 _LOADED: list = []  # [the kernels or None], filled on first use
 _MATH: list = []
 
@@ -262,10 +262,13 @@ def _load_math():
                         np.dtype(np.float64): lib.gradcli_layer_norm_buffers_float64}
     batch_norm_functions = {}
     for dtype, suffix in ((np.float32, "float32"), (np.float64, "float64")):
-        functions = [getattr(lib, f"gradcli_bn_{part}_{suffix}") for part in ("stats_image", "stats_rows", "output")]
+        functions = [getattr(lib, f"gradcli_bn_{part}_{suffix}")
+                     for part in ("stats_image", "stats_rows", "output", "plane_sums", "row_sums")]
         functions[0].argtypes = [ptr, i64, i64, i64, ptr, ptr]
         functions[1].argtypes = [ptr, i64, i64, i64, ptr, ptr, ptr]
         functions[2].argtypes = [ptr, i64, i64, i64, ptr, ptr, ptr]
+        functions[3].argtypes = [ptr, ptr, ptr, i64, i64, i64, ptr, ptr]
+        functions[4].argtypes = [ptr, ptr, ptr, i64, i64, i64, ptr, ptr, ptr]
         for function in functions:
             function.restype = None
         batch_norm_functions[np.dtype(dtype)] = functions
@@ -395,13 +398,27 @@ def _load_math():
         batch_norm_functions[x.dtype][1](x.ctypes.data, *x.shape, threads, buffer.ctypes.data, mean.ctypes.data,
                                          squares.ctypes.data)
 
+    def bn_sums(x, dy, mean, threads):
+        """(sum of dy, sum of (x - mean) * dy) per channel in double: x, dy contiguous (N, C, image)."""
+        rows, channels, image = x.shape
+        total, dotp = np.empty(channels), np.empty(channels)
+        mean = np.ascontiguousarray(mean, dtype=x.dtype)
+        if image > 1:
+            batch_norm_functions[x.dtype][3](x.ctypes.data, dy.ctypes.data, mean.ctypes.data, rows, channels, image,
+                                             total.ctypes.data, dotp.ctypes.data)
+        else:
+            buffer = np.empty(2 * channels, x.dtype)
+            batch_norm_functions[x.dtype][4](x.ctypes.data, dy.ctypes.data, mean.ctypes.data, rows, channels,
+                                             threads, buffer.ctypes.data, total.ctypes.data, dotp.ctypes.data)
+        return total, dotp
+
     def bn_output(x, alpha, beta, out):
         batch_norm_functions[x.dtype][2](x.ctypes.data, *x.shape, alpha.ctypes.data, beta.ctypes.data,
                                          out.ctypes.data)
 
     return {"squared_deviations": squared_deviations, "welford": welford, "rowwise_moments": rowwise_moments,
             "layer_norm_buffers": layer_norm_buffers,
-            "batch_norm": {"image": bn_stats_image, "rows": bn_stats_rows, "output": bn_output},
+            "batch_norm": {"image": bn_stats_image, "rows": bn_stats_rows, "output": bn_output, "sums": bn_sums},
             "layer_norm_affine": layer_norm_affine,
             "trig": {"sin": trig(lib.gradcli_mkl_sin_float32), "cos": trig(lib.gradcli_mkl_cos_float32)},
             "powf": powf, "fma": fused_multiply_add, "exp": exp, "mkl_exp": mkl_exp, "mkl_sqrt": mkl_sqrt,

@@ -35,7 +35,7 @@ static inline float bits_to_float_plain(uint32_t b) { float f; memcpy(&f, &b, 4)
 #endif
 
 
-int64_t gradcli_math_abi(void) { return 5; }
+int64_t gradcli_math_abi(void) { return 6; }
 
 #ifdef HAVE_FMA_VARIANT
 #define DISPATCH(name, args) do { if (__builtin_cpu_supports("fma")) { name##_fma args; return; } \
@@ -113,6 +113,26 @@ void gradcli_layer_norm_buffers_float32(const float *dy, const float *x, const f
 void gradcli_layer_norm_buffers_float64(const double *dy, const double *x, const double *mean, const double *rstd,
                                         int64_t rows, int64_t n, int64_t threads, double *gamma, double *beta) {
     DISPATCH(ln_buffers64, (dy, x, mean, rstd, rows, n, threads, gamma, beta));
+}
+
+void gradcli_bn_plane_sums_float32(const float *x, const float *dy, const float *mean, int64_t rows, int64_t channels,
+                              int64_t image, double *total, double *dotp) {
+    DISPATCH(bn_plane_sums_float32, (x, dy, mean, rows, channels, image, total, dotp));
+}
+
+void gradcli_bn_row_sums_float32(const float *x, const float *dy, const float *mean, int64_t rows, int64_t channels,
+                            int64_t threads, float *buffer, double *total, double *dotp) {
+    DISPATCH(bn_row_sums_float32, (x, dy, mean, rows, channels, threads, buffer, total, dotp));
+}
+
+void gradcli_bn_plane_sums_float64(const double *x, const double *dy, const double *mean, int64_t rows, int64_t channels,
+                              int64_t image, double *total, double *dotp) {
+    DISPATCH(bn_plane_sums_float64, (x, dy, mean, rows, channels, image, total, dotp));
+}
+
+void gradcli_bn_row_sums_float64(const double *x, const double *dy, const double *mean, int64_t rows, int64_t channels,
+                            int64_t threads, double *buffer, double *total, double *dotp) {
+    DISPATCH(bn_row_sums_float64, (x, dy, mean, rows, channels, threads, buffer, total, dotp));
 }
 
 void gradcli_rowwise_moments_float64(const double *x, int64_t rows, int64_t size, double *mean_out,
@@ -689,5 +709,69 @@ BATCH_NORM(float64, double, fma)
 LAYER_NORM_BUFFERS(ln_buffers32, float, fmaf)
 LAYER_NORM_BUFFERS(ln_buffers64, double, fma)
 #undef LAYER_NORM_BUFFERS
+
+/* batch_norm's backward (kernels/moments.py's batch_norm_backward says the order and the fused steps).
+   FOLD: vec_reduce_all of AVX2 lanes with + (float: 128-, 64-, 32-bit shuffles; double: lane by lane). */
+static inline float VARIANT(fold8_f)(const float *a) {
+    float b[8], c[8];
+    for (int l = 0; l < 8; l++) b[l] = a[l] + a[(l + 4) % 8];
+    static const int s64[8] = {2, 3, 0, 1, 6, 7, 4, 5}, s32[8] = {1, 0, 3, 2, 5, 4, 7, 6};
+    for (int l = 0; l < 8; l++) c[l] = b[l] + b[s64[l]];
+    return c[0] + c[s32[0]];
+}
+static inline double VARIANT(fold4_d)(const double *a) { return ((a[0] + a[1]) + a[2]) + a[3]; }
+
+#define BATCH_NORM_BACKWARD(SUFFIX, T, LANES, FOLD, FMA)                                                    \
+    /* per (n, c) plane of `image` elements: the vectorised sum of dy and of (x - mean) * dy */             \
+    static void VARIANT(bn_plane_sums_##SUFFIX)(const T *x, const T *dy, const T *mean, int64_t rows,       \
+                                                int64_t channels, int64_t image, double *total, double *dotp) { \
+        for (int64_t c = 0; c < channels; c++) total[c] = dotp[c] = 0;                                      \
+        for (int64_t n = 0; n < rows; n++)                                                                  \
+            for (int64_t c = 0; c < channels; c++) {                                                        \
+                const T *xp = x + (n * channels + c) * image, *gp = dy + (n * channels + c) * image;         \
+                T m = mean[c], s, d;                                                                        \
+                if (image < LANES) {                                                                        \
+                    s = gp[0]; d = (xp[0] - m) * gp[0];                                                     \
+                    for (int64_t j = 1; j < image; j++) { s = s + gp[j]; d = d + (xp[j] - m) * gp[j]; }      \
+                } else {                                                                                    \
+                    T sa[LANES], da[LANES];                                                                 \
+                    int64_t full = image - image % LANES;                                                   \
+                    for (int l = 0; l < LANES; l++) { sa[l] = gp[l]; da[l] = (xp[l] - m) * gp[l]; }          \
+                    for (int64_t j = LANES; j < full; j += LANES)                                           \
+                        for (int l = 0; l < LANES; l++) {                                                   \
+                            sa[l] = sa[l] + gp[j + l];                                                      \
+                            da[l] = da[l] + (xp[j + l] - m) * gp[j + l];                                    \
+                        }                                                                                   \
+                    for (int64_t j = full; j < image; j++) {                                                \
+                        sa[j - full] = sa[j - full] + gp[j];                                                \
+                        da[j - full] = FMA(xp[j] - m, gp[j], da[j - full]);                                 \
+                    }                                                                                       \
+                    s = FOLD(sa); d = FOLD(da);                                                             \
+                }                                                                                           \
+                total[c] += s;                                                                              \
+                dotp[c] += d;                                                                               \
+            }                                                                                               \
+    }                                                                                                       \
+    /* (N, C): one buffer per thread for the sum and for dotp (fused), added in double */                   \
+    static void VARIANT(bn_row_sums_##SUFFIX)(const T *x, const T *dy, const T *mean, int64_t rows,         \
+                                              int64_t channels, int64_t threads, T *buffer, double *total,   \
+                                              double *dotp) {                                               \
+        int64_t chunk = (rows + threads - 1) / threads;                                                     \
+        for (int64_t c = 0; c < channels; c++) total[c] = dotp[c] = 0;                                      \
+        for (int64_t t = 0; t < threads; t++) {                                                             \
+            T *sb = buffer, *db = buffer + channels;                                                        \
+            for (int64_t c = 0; c < channels; c++) sb[c] = db[c] = 0;                                       \
+            for (int64_t i = t * chunk; i < rows && i < (t + 1) * chunk; i++)                               \
+                for (int64_t c = 0; c < channels; c++) {                                                    \
+                    T g = dy[i * channels + c];                                                             \
+                    sb[c] = sb[c] + g;                                                                      \
+                    db[c] = FMA(x[i * channels + c] - mean[c], g, db[c]);                                   \
+                }                                                                                           \
+            for (int64_t c = 0; c < channels; c++) { total[c] += sb[c]; dotp[c] += db[c]; }                 \
+        }                                                                                                   \
+    }
+BATCH_NORM_BACKWARD(float32, float, 8, VARIANT(fold8_f), fmaf)
+BATCH_NORM_BACKWARD(float64, double, 4, VARIANT(fold4_d), fma)
+#undef BATCH_NORM_BACKWARD
 
 #endif

@@ -278,11 +278,13 @@ class BatchNormEval(Function):
     def forward(ctx, x, mean_, var_, weight, bias, eps):
         shape = (1, -1) + (1,) * (x.ndim - 2)
         if _exact_batch_norm(x, mean_, var_, weight, bias):
-            # torch: 1 / sqrt(running_var + eps) in x's dtype, then batch_norm_cpu_contiguous_impl's fused steps
+            # torch: 1 / sqrt(running_var + eps) in x's dtype, then batch_norm_cpu_contiguous_impl's fused steps;
+            # its backward takes 1 / sqrt in double
             dt = x.dtype.type
             with np.errstate(all="ignore"):
                 scale = dt(1) / np.sqrt(var_ + dt(eps))
-                ctx.aux = (shape, scale, (x - mean_.reshape(shape)) * scale.reshape(shape))
+                backward_scale = (1.0 / np.sqrt(var_.astype(np.float64) + eps)).astype(dt)
+                ctx.aux = (shape, backward_scale, None, x, mean_.copy())
                 return moments.batch_norm_output(x, mean_, scale, weight, bias)
         scale = 1 / np.sqrt(var_ + eps)
         ctx.aux = (shape, scale, (x - mean_.reshape(shape)) * scale.reshape(shape))
@@ -295,8 +297,18 @@ class BatchNormEval(Function):
 
     @staticmethod
     def backward(ctx, g, weight):
-        shape, scale, xhat = ctx.aux
         need_x, _, _, need_w, need_b = ctx.needs_input_grad[:5]
+        if len(ctx.aux) == 5 and type(g) is np.ndarray and g.dtype == ctx.aux[3].dtype and (
+                weight is None or type(weight) is np.ndarray):
+            _, invstd, _, x, mean = ctx.aux
+            with np.errstate(all="ignore"):
+                dx, dw, db = moments.batch_norm_backward(x, np.ascontiguousarray(g), weight, mean, invstd, False,
+                                                         kernels.THREADS)
+            return dx if need_x else None, None, None, dw if need_w else None, db if need_b else None
+        if len(ctx.aux) == 5:  # a differentiable backward (create_graph): the formula, from the exact forward
+            shape, scale, _, x, mean = ctx.aux
+            ctx.aux = (shape, scale, (x - mean.reshape(shape)) * scale.reshape(shape))
+        shape, scale, xhat = ctx.aux
         axes = tuple(i for i in range(np.ndim(val(g))) if i != 1)
         factor = scale.reshape(shape) if weight is None else dual.reshape(weight, shape) * scale.reshape(shape)
         return ((g * factor if need_x else None), None, None,
@@ -312,10 +324,23 @@ class BatchNormTrain(_Norm):
     def forward(ctx, x, weight, bias, axes, affine_shape, eps, statistics=None):
         if statistics is None:
             return _Norm.forward(ctx, x, weight, bias, axes, affine_shape, eps)
-        ctx.aux = (axes, affine_shape, eps)
         mean, invstd = statistics
+        ctx.aux = (axes, affine_shape, eps, mean, invstd)  # the saved statistics: the exact backward's
         with np.errstate(all="ignore"):
             return moments.batch_norm_output(x, mean, invstd, weight, bias)
+
+    @staticmethod
+    def backward(ctx, g, x, weight):
+        if len(ctx.aux) == 3 or type(g) is not np.ndarray or type(x) is not np.ndarray or g.dtype != x.dtype:
+            axes, affine_shape, eps = ctx.aux[:3]  # the formula (differentiable again under create_graph)
+            return _norm_grads(g, x, weight, axes, affine_shape, eps, ctx.needs_input_grad[:3], ctx.in_shapes[1],
+                               ctx.in_shapes[2])
+        mean, invstd = ctx.aux[3:]
+        with np.errstate(all="ignore"):
+            dx, dw, db = moments.batch_norm_backward(x, np.ascontiguousarray(g), None if weight is None else
+                                                     np.asarray(weight), mean, invstd, True, kernels.THREADS)
+        need_x, need_w, need_b = ctx.needs_input_grad[:3]
+        return dx if need_x else None, dw if need_w else None, db if need_b else None
 
 
 def _exact_batch_norm(x: np.ndarray, *params) -> bool:
