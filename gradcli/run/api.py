@@ -10,6 +10,7 @@ from __future__ import annotations
 import builtins
 import functools
 import math
+import types
 from functools import cache
 
 import numpy as np
@@ -24,6 +25,7 @@ from gradcli.engine.ops.matrix_functions import EighResult, LinalgSlogdetResult,
 from gradcli.engine.ops.reduction import ReturnTypes
 from gradcli.engine.tensor import Device, Size, Tensor
 from gradcli.run import classes, graph_view, interop, numpy_api, torch_surface
+from gradcli.run.errors import Refused
 
 
 class Module:
@@ -53,6 +55,11 @@ class TypeRef:
     def __hash__(self) -> int:
         return hash(self.cls)
 
+    def __call__(self, *args, **kwargs):
+        name = TORCH_CLASS_NAMES.get(self.cls, self.cls.__name__)
+        raise Refused(f"calling the class {name} reached through type() or .__class__ (call it by its name, "
+                      f"as {name}(...))", None)
+
     def __repr__(self) -> str:
         return f"<class '{TORCH_CLASS_NAMES.get(self.cls, self.cls.__name__)}'>"
 
@@ -67,13 +74,20 @@ TORCH_CLASS_NAMES = {Tensor: "torch.Tensor", Size: "torch.Size", dtypes.DType: "
                      **{cls: f"torch.optim.{name.lower()}.{name}" for name, cls in optim.OPTIMIZERS.items()}}
 
 
-def type_of(obj):
+def type_of(obj, *more):
     """The program's type(): the program's own class for its objects, a TypeRef for everything else."""
+    if more:
+        if len(more) == 2:
+            raise Refused("type() with three arguments (a class made while the program runs): write a "
+                                  "class statement", None)
+        raise TypeError("type() takes 1 or 3 arguments")
     program_class = classes.class_of(obj)
     if program_class is not None:
         return program_class
     if isinstance(obj, EngineError) and isinstance(getattr(builtins, obj.torch_type, None), type):
         return TypeRef(getattr(builtins, obj.torch_type))  # torch's RuntimeError is Python's RuntimeError
+    if isinstance(obj, types.MethodType) and type(obj.__self__).__module__.startswith("gradcli.run"):
+        return TypeRef(types.BuiltinFunctionType)  # the interpreter's own builtins (print, getattr ...)
     return TypeRef(type(obj))
 
 
@@ -86,6 +100,10 @@ register_hook is_inference
 # The two private tensor attributes programs read (names starting with '_' are otherwise off limits): torch's
 # version counter (an int) and a view's base (None for a tensor that is not a view).  Read only.
 PRIVATE_TENSOR_ATTRIBUTES = frozenset({"_version", "_base"})
+
+# The dunder attributes a program may read (run/metadata.py answers them): a value's class, a class's or
+# function's names and docstring.
+READABLE_DUNDER_ATTRIBUTES = frozenset({"__class__", "__name__", "__qualname__", "__module__", "__doc__"})
 
 # The attributes torch's layers keep, readable by programs (model[0].weight, layer.in_features ...).
 MODULE_SETTINGS = {
@@ -315,7 +333,7 @@ def known_attributes() -> frozenset:
     for module in modules().values():
         names |= module.members.keys()
     names |= numpy_api.attribute_names()
-    return frozenset(names)
+    return frozenset(names | READABLE_DUNDER_ATTRIBUTES)
 
 
 def readable_attributes(obj) -> frozenset:

@@ -49,6 +49,9 @@ FUTURE_FEATURES = frozenset({"nested_scopes", "generators", "division", "absolut
                              "print_function", "unicode_literals", "generator_stop", "annotations"})
 # Dunder names a program may read: `if __name__ == "__main__":` (the interpreter binds it to "__main__").
 READABLE_DUNDER_NAMES = frozenset({"__name__"})
+# Dunder attributes a program may read (never assign): a value's class and a class's or function's names and
+# docstring (gradcli/run/metadata.py answers them; what leads further, __bases__, __dict__ ..., stays refused).
+READABLE_DUNDER_ATTRIBUTES = api.READABLE_DUNDER_ATTRIBUTES
 # Dunder methods a program's class may define: construction, and the context-manager protocol (`with Timer():`),
 # which only the interpreter calls (reading `obj.__enter__` stays refused).
 PROGRAM_DUNDER_METHODS = frozenset({"__init__", "__enter__", "__exit__"})
@@ -149,6 +152,8 @@ class _Checker:
         known only while running, where the interpreter allows it on the program's own objects only."""
         if not attr.startswith("_"):
             return
+        if attr in READABLE_DUNDER_ATTRIBUTES and load:
+            return  # type(x).__name__, self.__class__.__name__, f.__qualname__: read only
         if attr.startswith("__"):
             self.refuse(f"the attribute .{attr} (dunder names are off limits)", node)
         if attr in api.PRIVATE_TENSOR_ATTRIBUTES:

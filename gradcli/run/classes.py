@@ -25,6 +25,7 @@ forward parameters named_parameters buffers named_buffers children named_childre
 zero_grad train eval training requires_grad_ to cpu float double half add_module register_module
 register_buffer register_parameter state_dict load_state_dict apply get_submodule get_parameter extra_repr
 register_forward_hook register_forward_pre_hook register_full_backward_hook register_full_backward_pre_hook
+register_backward_hook
 """.split())
 CONTAINER_METHODS = frozenset({"append", "extend"})
 LAYER_METHODS = frozenset({"reset_parameters"})
@@ -47,7 +48,7 @@ ALLOWED_BASES = {modules.Module: "module", AutogradFunction: "function"}
 class ProgramClass:
     """A class statement's result."""
 
-    __slots__ = ("name", "base", "kind", "members", "interpreter")
+    __slots__ = ("name", "base", "kind", "members", "interpreter", "doc")
     python_type_name = "type"
 
     def __init__(self, name: str, base, interpreter):
@@ -61,6 +62,7 @@ class ProgramClass:
             self.kind = ALLOWED_BASES[base]
         self.members: dict = {}  # name -> value; methods are ("function" | "static" | "class", UserFunction)
         self.interpreter = interpreter
+        self.doc = None  # the class statement's docstring: its __doc__
 
     def lookup(self, name: str):
         """(owner class, member) for `name` along the chain of program classes, or None."""

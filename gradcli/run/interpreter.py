@@ -27,7 +27,7 @@ from gradcli.engine import state
 from gradcli.engine.autograd import Function, GradMode, GradModeContext, torch_node_name
 from gradcli.engine.errors import EngineError, LimitExceeded, TorchRuntimeError, from_numpy
 from gradcli.engine.tensor import INFERENCE_TENSOR_VERSION, Tensor
-from gradcli.run import api, classes, graph_view, interop, numpy_api, torch_surface
+from gradcli.run import api, classes, graph_view, interop, metadata, numpy_api, torch_surface
 from gradcli.run.errors import LimitReached, OutputFailed, ProgramFailed, Refused, RunError
 from gradcli.run.limits import RunLimits
 from gradcli.run.reprs import program_repr, program_str
@@ -146,10 +146,18 @@ OPERATOR_SYMBOLS = {
 UNARY = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Invert: operator.invert, ast.Not: operator.not_}
 COMPARE = {
     ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt,
-    ast.GtE: operator.ge, ast.Is: operator.is_, ast.IsNot: operator.is_not,
+    ast.GtE: operator.ge, ast.Is: lambda a, b: _identity(a) is _identity(b),
+    ast.IsNot: lambda a, b: _identity(a) is not _identity(b),
     ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b,
 }
 SEQUENCES = (str, list, tuple)
+
+
+def _identity(value):
+    """What `is` compares: the class a TypeRef stands for (`type(x) is torch.Tensor`, `type(a) is type(b)`)."""
+    return value.cls if type(value) is api.TypeRef else value
+
+
 # Types is_lazy can rule out at once (the program's own generators are metered where they are made).
 EAGER_TYPES = frozenset({Tensor, float, int, bool, str, list, tuple, dict, type(None), GeneratorType,
                          ProgramGenerator, np.ndarray})
@@ -195,6 +203,7 @@ class Interpreter:
                          "issubclass": classes.is_subclass, "getattr": self.program_getattr,
                          "hasattr": self.program_hasattr, "setattr": self.set_attribute, "__name__": "__main__"}
 
+        self.builtin_names = {id(value): name for name, value in self.builtins.items() if callable(value)}
         self.overrides = {(str, "format"): self.format_string, (str, "join"): self.join_strings,
                           (list, "extend"): self.extend_list}
 
@@ -246,9 +255,9 @@ class Interpreter:
 
     def show_warning(self, message, category, filename=None, lineno=None, file=None, line=None) -> None:
         """Print a UserWarning once per line and message, as Python's default filter does."""
-        if not issubclass(category, UserWarning):
+        if not issubclass(category, (UserWarning, FutureWarning)):  # what Python's default filters show
             return  # numpy's RuntimeWarnings have no counterpart in torch
-        key = (category, str(message), self.line)
+        key = (category, str(message), None if lineno == 0 else self.line)  # 0: a line of torch's own
         if key not in self.warned:
             self.warned.add(key)
             self.stdout.flush()  # keep the order of prints and warnings on a terminal
@@ -467,6 +476,7 @@ class Interpreter:
             raise Refused(f"a class deriving from {ast.unparse(node.bases[0])} (only torch.nn.Module, "
                           "torch.autograd.Function and the program's own classes)", node.lineno)
         cls = classes.ProgramClass(node.name, base, self)
+        cls.doc = ast.get_docstring(node, clean=False)
         scope = Frame({}, None, frame)  # the class body's own namespace: later attributes may use earlier ones
         for stmt in node.body:
             self.line = stmt.lineno
@@ -777,6 +787,8 @@ class Interpreter:
         return True
 
     def get_attribute(self, obj, name: str):
+        if name in metadata.READABLE:
+            return metadata.read(obj, name, self.line, self.builtin_names)
         if classes.handles(obj):
             return classes.get_attribute(obj, name)
         if name.startswith("_") and not (isinstance(obj, Tensor) and name in api.PRIVATE_TENSOR_ATTRIBUTES):

@@ -32,7 +32,7 @@ _TORCH_FUNCTIONS_ADDRESS = id(TORCH_CLASSES)
 
 
 @functools.cache
-def _program_names() -> dict[int, tuple[str, str]]:
+def program_names() -> dict[int, tuple[str, str]]:
     """id of every callable a module hands out -> (module, member), the first module that names it."""
     names: dict[int, tuple[str, str]] = {}
     for module in api.modules().values():
@@ -245,7 +245,7 @@ def _repr_other(value) -> str:
         if type(owner).__module__.startswith("gradcli.run"):  # the interpreter's own builtins: print
             return f"<built-in function {name}>"
         return f"<bound method {type(owner).__name__}.{name} of {_repr_other(owner)}>"
-    known = _program_names().get(id(value))
+    known = program_names().get(id(value))
     if known is not None:
         module, member = known
         if module == "torch":
