@@ -220,9 +220,14 @@ def missing_member(module: str, name: str) -> str:
     """The refusal for `module.name` that does not exist for a program, with what to use instead if known."""
     hint = None
     if module == "random":
-        hint = interop.RANDOM_REFUSED.get(name)
+        hint = interop.RANDOM_REFUSED.get(name, "the random module offers seed, random, randint, choice, shuffle, "
+                                                 "uniform, gauss ...")
     elif module.startswith("numpy"):
-        hint = numpy_api.REFUSED_HINTS.get(name)
+        hint = numpy_api.REFUSED_HINTS.get(name, "use the numpy functions docs/run.md lists, or torch's")
+    elif module == "math":
+        hint = "use torch's function of the same name on a tensor, or the math functions docs/run.md lists"
+    elif module == "functools":
+        hint = "functools offers partial, reduce and wraps; write the function out"
     return f"{module}.{name}" + (f" ({hint})" if hint else "")
 
 

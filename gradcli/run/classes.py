@@ -231,7 +231,7 @@ _PRIVATE: WeakKeyDictionary = WeakKeyDictionary()
 def private_refused(obj, name: str) -> Refused:
     kind = obj._get_name() if isinstance(obj, modules.Module) else type(obj).__name__
     return Refused(f"the attribute .{name} of a {kind} (names starting with '_' are readable only where the "
-                   "program assigned them)", None)
+                   "program assigned them; use the public attribute or method: weight, parameters() ...)", None)
 
 
 def _module_private(module: modules.Module, name: str):
@@ -354,7 +354,7 @@ def set_attribute(obj, name: str, value) -> None:
             _set_module_private(obj, name, value)
         elif not isinstance(obj, (ProgramObject, ProgramClass, FunctionCtx)):
             raise Refused(f"assigning .{name} on a {type(obj).__name__} (names starting with '_' only on the "
-                          "program's own objects)", None)
+                          "program's own objects; keep the value in a variable of the program)", None)
     if isinstance(obj, ProgramObject):
         obj.attributes[name] = value
     elif isinstance(obj, modules.Module):

@@ -27,7 +27,7 @@ from gradcli.engine import state
 from gradcli.engine.autograd import Function, GradMode, GradModeContext, torch_node_name
 from gradcli.engine.errors import EngineError, LimitExceeded, TorchRuntimeError, from_numpy
 from gradcli.engine.tensor import INFERENCE_TENSOR_VERSION, Tensor
-from gradcli.run import api, classes, graph_view, interop, metadata, numpy_api, torch_surface
+from gradcli.run import api, checker, classes, graph_view, interop, metadata, numpy_api, torch_surface
 from gradcli.run.errors import LimitReached, OutputFailed, ProgramFailed, Refused, RunError
 from gradcli.run.limits import RunLimits
 from gradcli.run.reprs import program_repr, program_str
@@ -473,8 +473,9 @@ class Interpreter:
         bases = [None if _is_object(base, frame) else self.eval(base, frame) for base in node.bases]
         base = bases[0] if bases else None
         if base is not None and not isinstance(base, classes.ProgramClass) and base not in classes.ALLOWED_BASES:
-            raise Refused(f"a class deriving from {ast.unparse(node.bases[0])} (only torch.nn.Module, "
-                          "torch.autograd.Function and the program's own classes)", node.lineno)
+            raise Refused(f"a class deriving from {ast.unparse(node.bases[0])} (derive from torch.nn.Module, "
+                          "torch.autograd.Function or a class of the program, and keep the other as an attribute)",
+                          node.lineno)
         cls = classes.ProgramClass(node.name, base, self)
         cls.doc = ast.get_docstring(node, clean=False)
         scope = Frame({}, None, frame)  # the class body's own namespace: later attributes may use earlier ones
@@ -514,7 +515,8 @@ class Interpreter:
         """super(), and super(C, obj) with C one of the program's classes."""
         if args:
             if len(args) != 2 or not isinstance(args[0], classes.ProgramClass):
-                raise Refused("super() with arguments other than (a class of the program, an object)", self.line)
+                raise Refused("super() with arguments other than (a class of the program, an object) (write super() "
+                              "without arguments)", self.line)
             cls, receiver = args
             if not classes.is_instance(receiver, cls):
                 raise TypeError("super(type, obj): obj must be an instance or subtype of type")
@@ -675,7 +677,8 @@ class Interpreter:
         if not isinstance(error, BaseException):
             raise TypeError("exceptions must derive from BaseException")
         if isinstance(error, UNCATCHABLE):  # never reachable by a program; kept out all the same
-            raise Refused("raising gradcli's own errors", self.line)
+            raise Refused("raising gradcli's own errors (raise RuntimeError, ValueError ... with your message)",
+                          self.line)
         if getattr(error, "gradcli_line", None) is None:  # raised before: Python reports where it was first raised
             try:
                 error.gradcli_line = self.line
@@ -793,7 +796,7 @@ class Interpreter:
             return classes.get_attribute(obj, name)
         if name.startswith("_") and not (isinstance(obj, Tensor) and name in api.PRIVATE_TENSOR_ATTRIBUTES):
             if name.startswith("__"):
-                raise Refused(f"the attribute .{name} (dunder names are off limits)", self.line)
+                raise Refused(f"the attribute .{name} ({checker.DUNDER_ADVICE})", self.line)
             if type(obj) in (UserFunction, ProgramGenerator) or not hasattr(obj, name):
                 kind = getattr(type(obj), "python_type_name", type(obj).__name__)
                 raise AttributeError(f"'{kind}' object has no attribute '{name}'")
@@ -832,7 +835,7 @@ class Interpreter:
             return classes.set_attribute(obj, name, value)
         if name.startswith("_"):
             raise Refused(f"assigning .{name} on a {type(obj).__name__} (names starting with '_' only on the "
-                          "program's own objects)", self.line)
+                          "program's own objects; keep the value in a variable of the program)", self.line)
         if isinstance(obj, api.Module):  # torch.pi = 4: a module's members are gradcli's, fixed
             raise Refused(f"assigning to {obj.name}.{name} (a module's members cannot be replaced: bind a name of "
                           "the program's own)", self.line)
@@ -1069,7 +1072,8 @@ class Interpreter:
         if func is Tensor:  # the legacy constructor: torch.Tensor([1, 2]), torch.Tensor(2, 3)
             func = torch_surface.TENSOR_CONSTRUCTOR
         if func is sum and isinstance(args[1] if len(args) > 1 else kwargs.get("start"), SEQUENCES):
-            raise Refused("sum() of lists, tuples or strings (quadratic inside C, where no limit reaches)",
+            raise Refused("sum() of lists, tuples or strings (quadratic inside C, where no limit reaches: use "
+                          "list.extend or ''.join)",
                           self.line)
         for index, arg in enumerate(args):
             if self.is_lazy(arg) and not self.is_lazy_aware(func):
@@ -1240,7 +1244,8 @@ class Interpreter:
         return signal
 
     def eval_Yield(self, node, frame):  # pragma: no cover - the check allows yields only where gen_* runs them
-        raise Refused("yield inside an expression", self.line)
+        raise Refused("yield inside an expression (write it as a statement: `yield x`, `y = yield x`)",
+                      self.line)
 
     eval_YieldFrom = eval_Yield
 
@@ -1329,7 +1334,8 @@ class _SafeFormatter(string.Formatter):
 
     def get_field(self, field_name, args, kwargs):
         if not (field_name.isdigit() or field_name.isidentifier()) or field_name.startswith("_"):
-            raise Refused(f"the str.format field {{{field_name}}} (only plain names and numbers)",
+            raise Refused(f"the str.format field {{{field_name}}} (only plain names and numbers: compute the value "
+                          "first and pass it, '{}'.format(x[0]))",
                           self.interpreter.line)
         return self.get_value(int(field_name) if field_name.isdigit() else field_name, args, kwargs), field_name
 

@@ -113,7 +113,7 @@ def test_run_restores_engine_state():
     ("x = (1).__class__.__bases__\n", "the attribute .__bases__", 1, 5),
     ("print(__builtins__)\n", "the name __builtins__", 1, 7),
     ("__import__('os')\n", "the name __import__", 1, 1),
-    ("x = 1\nprint(x.__mro__)\n", "the attribute .__mro__ (dunder names are off limits)", 2, 7),
+    ("x = 1\nprint(x.__mro__)\n", "the attribute .__mro__ (dunder names are off limits; read x.__class__", 2, 7),
     ("x = 1\nprint(x._secret)\n", "the attribute ._secret (names starting with '_' are readable only", 2, 7),
     ("import torch\nx = torch.cumsum_nonexistent(1)\n", "torch.cumsum_nonexistent", 2, 5),
     ("import torch\nx = torch.nn.Transformer(2, 2)\n", "torch.nn.Transformer", 2, 5),
@@ -125,7 +125,7 @@ def test_run_restores_engine_state():
     ("del x\n", "del statements", 1, 1),
     ("x = 1j\n", "complex literals", 1, 5),
     ("import torch\nx = torch.ones(2)\nx._version = 3\n", "the attribute ._version (a tensor's _version is read "
-     "only)", 3, 1),
+     "only: read it", 3, 1),
     ("import torch\nx = torch.ones(2)\nprint(x._grad)\n", "the attribute ._grad", 3, 7),
 ])
 def test_refused_before_running(source, what, line, column):
@@ -158,7 +158,8 @@ def test_a_tensors_version_and_base_are_readable_and_nothing_elses():
 def test_refusal_reports_line_and_column():
     code, out, err = run("import torch\n\nx = torch.ones(2)\ny = x.__dict__\n")
     assert code == 2 and out == ""
-    assert err == ("gradcli run does not support the attribute .__dict__ (dunder names are off limits) "
+    assert err == ("gradcli run does not support the attribute .__dict__ (dunder names are off limits; read "
+                   "x.__class__, type(x).__name__, __qualname__, __module__ or isinstance(x, T) instead) "
                    "(line 4, column 5)\n")
 
 
@@ -304,7 +305,7 @@ def test_class_escapes_are_refused_before_running(source, what):
 
 
 @pytest.mark.parametrize(("source", "what"), [
-    ("class A(type):\n    pass\n", "a class deriving from type (only torch.nn.Module"),
+    ("class A(type):\n    pass\n", "a class deriving from type (derive from torch.nn.Module"),
     ("class A(int):\n    pass\n", "a class deriving from int"),
     ("import torch\nclass A(torch.Tensor):\n    pass\n", "a class deriving from torch.Tensor"),
     ("import torch\nclass A(torch.nn.Linear):\n    pass\n", "a class deriving from torch.nn.Linear"),
@@ -518,9 +519,9 @@ def test_masks_cover_only_their_field():
 
 
 @pytest.mark.parametrize(("source", "message"), [
-    ("from torch.func import functional_call\n", "torch.func.functional_call; torch.func has grad, jacrev, jacfwd, "
-                                                 "hessian and vmap; torch.autograd.functional has jacobian, hessian, "
-                                                 "vjp, jvp, hvp and vhp"),
+    ("from torch.func import functional_call\n", "torch.func.functional_call; use torch.func's grad, jacrev, "
+                                                 "jacfwd, hessian and vmap, or torch.autograd.functional's jacobian, "
+                                                 "hessian, vjp, jvp, hvp and vhp"),
     ("x = torch.nn.Transformer()\n", "torch.nn.Transformer; docs/run.md lists the torch.nn layers gradcli has"),
     ("x = torch.fft.fft(torch.ones(2))\n", "torch.fft; `gradcli ops` lists the torch functions gradcli has"),
     ("h = torch.autograd.graph.register_multi_grad_hook\n", "torch.autograd.graph.register_multi_grad_hook; "
