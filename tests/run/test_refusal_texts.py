@@ -43,7 +43,8 @@ def test_every_table_entry_says_what_to_use_instead(table, key):
 # One program per place that refuses (the static check, the interpreter, classes, numpy, torch's surface).
 PROGRAMS = [
     "del x\n", "x = {1, 2}\n", "x = 1j\n", "x = b'a'\n", "f = open('data.txt')\n", "x = input()\n",
-    "import torch\ntorch.foo_bar(1)\n", "import torch\nx = torch.nn.Transformer(2, 2)\n", "import math\nmath.gcd_x(1)\n",
+    "import torch\ntorch.foo_bar(1)\n", "import torch\nx = torch.nn.Transformer(2, 2)\n",
+    "import math\nmath.gcd_x(1)\n",
     "import numpy as np\nnp.foo_bar(1)\n", "import numpy as np\nnp.load('w.npy')\n", "import random\nrandom.foo(1)\n",
     "import functools\nf = functools.lru_cache\n", "from torch import foo_bar\n", "from torch import *\n",
     "x = 1\nprint(x.foo_bar)\n", "print(getattr(1, 'foo_bar'))\n", "print((1).__dict__)\n",
@@ -63,7 +64,8 @@ PROGRAMS = [
     "print('{x[0]}'.format(x=[1]))\n",
     "class A:\n    def __init__(self):\n        self._parameters = 1\nimport torch\nm = torch.nn.Linear(1, 1)\n"
     "print(m._parameters)\n", "import torch\nm = torch.nn.Linear(1, 1)\nm._parameters = 1\n",
-    "print(len.__module__)\n", "import torch\nprint(torch.__doc__)\n", "import torch\nprint(torch.ones(1).__module__)\n",
+    "print(len.__module__)\n", "import torch\nprint(torch.__doc__)\n",
+    "import torch\nprint(torch.ones(1).__module__)\n",
     "print(int.__doc__)\n", "t = type(1)\nt('5')\n", "X = type('X', (), {})\n",
     "import numpy as np\nx = np.array(['a', 'b'])\n", "import numpy as np\nx = np.zeros(2, dtype='U3')\n",
     "import numpy as np\nx = np.float64(1).astype('U3')\n",
