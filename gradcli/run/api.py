@@ -8,9 +8,12 @@ so an op added to the engine is available to programs at once.
 from __future__ import annotations
 
 import builtins
+import collections
 import functools
+import itertools
 import math
 import types
+import typing
 from functools import cache
 
 import numpy as np
@@ -25,7 +28,8 @@ from gradcli.engine.ops.matrix_functions import EighResult, LinalgSlogdetResult,
 from gradcli.engine.ops.reduction import ReturnTypes
 from gradcli.engine.tensor import Device, Size, Tensor
 from gradcli.run import classes, graph_view, interop, numpy_api, torch_surface
-from gradcli.run.errors import Refused
+from gradcli.run.errors import LimitReached, Refused
+from gradcli.run.limits import RunLimits
 
 
 class Module:
@@ -143,7 +147,10 @@ VALUE_ATTRIBUTES: dict[type, frozenset] = {
     list: frozenset("append extend insert pop remove index count reverse sort copy clear".split()),
     tuple: frozenset({"count", "index"}),
     dict: frozenset("keys values items get pop setdefault copy clear".split()),
-    str: frozenset("format join split strip lstrip rstrip upper lower startswith endswith".split()),
+    str: frozenset("format join split strip lstrip rstrip upper lower startswith endswith replace find rfind index "
+                   "rindex count capitalize title swapcase casefold isdigit isalpha isalnum isspace islower isupper "
+                   "isnumeric isdecimal splitlines partition rpartition rsplit removeprefix removesuffix center ljust "
+                   "rjust zfill".split()),
     Size: frozenset({"count", "index", "numel"}),
     ReturnTypes: frozenset({"values", "indices", "count", "index"}),
     LinalgSlogdetResult: frozenset({"sign", "logabsdet", "count", "index"}),
@@ -169,8 +176,76 @@ VALUE_ATTRIBUTES: dict[type, frozenset] = {
 
 MATH_NAMES = """
 pi e tau inf nan sqrt exp log log2 log10 log1p expm1 sin cos tan asin acos atan atan2 sinh cosh tanh floor ceil
-trunc fabs copysign hypot degrees radians isclose isnan isinf isfinite pow fmod erf
+trunc fabs copysign hypot degrees radians isclose isnan isinf isfinite pow fmod erf erfc gamma lgamma fsum gcd
+asinh acosh atanh remainder ldexp frexp modf dist cbrt exp2
 """.split()
+# typing's names for annotations (never evaluated: `x: List[int] = []` binds the list) and type aliases.
+TYPING_NAMES = """
+Any Callable Dict List Optional Tuple Union Iterable Iterator Sequence Mapping Type
+""".split()
+# itertools: lazy iterators; what they drain comes metered (an iterator argument counts against max_iterations), a
+# program's function they call runs in the interpreter.
+ITERTOOLS_NAMES = """
+chain islice count cycle repeat zip_longest permutations combinations combinations_with_replacement
+groupby pairwise starmap takewhile dropwhile compress filterfalse
+""".split()
+
+
+def _itertools_product(*iterables, repeat=1):
+    """itertools.product, its pools (each iterable times `repeat`, copied in C before the first item) bounded."""
+    if isinstance(repeat, int) and repeat * max(len(iterables), 1) > _POOLS:
+        raise LimitReached(f"itertools.product of {repeat * len(iterables)} pools is too large "
+                           f"(max_sequence_length={_POOLS})")
+    return itertools.product(*iterables, repeat=repeat)
+
+
+_POOLS = RunLimits().max_sequence_length
+
+
+def _itertools_accumulate(iterable, func=None, *, initial=None):
+    """itertools.accumulate; running sums of strings, lists or tuples (quadratic inside C) are refused."""
+    for value in itertools.accumulate(iterable, func, initial=initial):
+        if func is None and isinstance(value, (str, list, tuple)):
+            raise Refused("itertools.accumulate of strings, lists or tuples (quadratic inside C, where no limit "
+                          "reaches: use a loop with list.extend)", None)
+        yield value
+# math's functions whose integer results grow without bound: sized before they run, as `**` is.
+_INT_BITS = RunLimits().max_int_bits
+
+
+def _check_bits(bits: float) -> None:
+    if bits > _INT_BITS:
+        raise LimitReached(f"an integer of about {int(bits)} bits is too large (max_int_bits={_INT_BITS})")
+
+
+def _math_factorial(n):
+    if isinstance(n, int) and n > 1:
+        _check_bits(math.lgamma(n + 1) / math.log(2))
+    return math.factorial(n)
+
+
+def _math_comb(n, k):
+    if isinstance(n, int) and isinstance(k, int) and 0 <= k <= n:
+        _check_bits((math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)) / math.log(2))
+    return math.comb(n, k)
+
+
+def _math_perm(n, k=None):
+    if isinstance(n, int) and n >= 0 and (k is None or isinstance(k, int) and 0 <= k <= n):
+        _check_bits((math.lgamma(n + 1) - math.lgamma(n - (n if k is None else k) + 1)) / math.log(2))
+    return math.perm(n, k)
+
+
+def _math_prod(iterable, *, start=1):
+    result = start
+    for value in iterable:
+        if isinstance(result, int) and isinstance(value, int):
+            _check_bits(result.bit_length() + value.bit_length())
+        result = result * value
+    return result
+
+
+MATH_SIZED = {"factorial": _math_factorial, "comb": _math_comb, "perm": _math_perm, "prod": _math_prod}
 
 PYTHON_BUILTINS = """
 len range enumerate zip min max sum abs round float int bool str list tuple dict isinstance sorted reversed
@@ -181,8 +256,9 @@ EXCEPTIONS = """
 Exception RuntimeError ValueError TypeError IndexError KeyError ZeroDivisionError AttributeError AssertionError
 StopIteration NotImplementedError ArithmeticError LookupError NameError OverflowError UnboundLocalError
 """.split()
-# the interpreter's own: print type super repr issubclass getattr hasattr setattr
-INTERPRETER_BUILTINS = frozenset({"print", "type", "super", "repr", "issubclass", "getattr", "hasattr", "setattr"})
+# the interpreter's own: print type super repr issubclass getattr hasattr setattr pow
+INTERPRETER_BUILTINS = frozenset({"print", "type", "super", "repr", "issubclass", "getattr", "hasattr", "setattr",
+                                  "pow"})
 BUILTIN_NAMES = frozenset(PYTHON_BUILTINS) | frozenset(EXCEPTIONS) | INTERPRETER_BUILTINS
 
 # Callables that take a range or an iterator without draining it.  Any other callable (list, sum, sorted,
@@ -228,6 +304,13 @@ def missing_member(module: str, name: str) -> str:
         hint = "use torch's function of the same name on a tensor, or the math functions docs/run.md lists"
     elif module == "functools":
         hint = "functools offers partial, reduce and wraps; write the function out"
+    elif module == "collections":
+        hint = ("collections offers OrderedDict, defaultdict and Counter; for a namedtuple write a small class with "
+                "an __init__, or use a tuple or dict")
+    elif module == "typing":
+        hint = "use the names typing offers (List, Dict, Tuple, Optional, Union, Any, Callable ...), or drop it"
+    elif module == "itertools":
+        hint = "write the loop out: the other itertools functions are there"
     return f"{module}.{name}" + (f" ({hint})" if hint else "")
 
 
@@ -286,8 +369,14 @@ def modules() -> dict[str, Module]:
     torch_functional = Module("torch.functional", {n: members[n] for n in TORCH_FUNCTIONAL if n in members})
     members["functional"] = torch_functional
     torch = Module("torch", members)
-    math_module = Module("math", {name: getattr(math, name) for name in MATH_NAMES})
+    math_module = Module("math", {**{name: getattr(math, name) for name in MATH_NAMES}, **MATH_SIZED})
     random_module = Module("random", dict.fromkeys(interop.RANDOM_METHODS, PER_RUN))
+    typing_module = Module("typing", {name: getattr(typing, name) for name in TYPING_NAMES})
+    itertools_module = Module("itertools", {**{name: getattr(itertools, name) for name in ITERTOOLS_NAMES},
+                                            "product": _itertools_product, "accumulate": _itertools_accumulate})
+    collections_module = Module("collections", {"OrderedDict": collections.OrderedDict,
+                                                "defaultdict": collections.defaultdict,
+                                                "Counter": collections.Counter})
     functools_module = Module("functools", {"wraps": interop.wraps, "reduce": interop.reduce,
                                             "partial": functools.partial})
     np_random = Module("numpy.random", dict.fromkeys([*numpy_api.LEGACY_RANDOM, "seed", "default_rng",
@@ -299,7 +388,8 @@ def modules() -> dict[str, Module]:
                                 profiler, graph,
                                 torch_optim,
                                 torch_distributions, torch_func, linalg, math_module, random_module,
-                                functools_module, numpy, np_random, np_linalg)}
+                                functools_module, typing_module, collections_module, itertools_module, numpy, np_random,
+                                np_linalg)}
 
 
 def run_modules(py_random, np_state, limits) -> dict[str, Module]:

@@ -56,7 +56,7 @@ BUILTIN_HINTS = {
 
 # Nodes that carry no behaviour of their own: contexts, operators, and the parts of larger nodes.
 STRUCTURAL_NODES = frozenset({
-    ast.Module, ast.Load, ast.Store, ast.arguments, ast.arg, ast.keyword, ast.alias, ast.withitem,
+    ast.Module, ast.Load, ast.Store, ast.Del, ast.arguments, ast.arg, ast.keyword, ast.alias, ast.withitem,
     ast.comprehension, ast.ExceptHandler,
     ast.And, ast.Or, ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow,
     ast.MatMult, ast.LShift, ast.RShift, ast.BitAnd, ast.BitOr, ast.BitXor, ast.Not, ast.USub, ast.UAdd,
@@ -73,9 +73,10 @@ READABLE_DUNDER_NAMES = frozenset({"__name__"})
 # Dunder attributes a program may read (never assign): a value's class and a class's or function's names and
 # docstring (gradcli/run/metadata.py answers them; what leads further, __bases__, __dict__ ..., stays refused).
 READABLE_DUNDER_ATTRIBUTES = api.READABLE_DUNDER_ATTRIBUTES
-# Dunder methods a program's class may define: construction, and the context-manager protocol (`with Timer():`),
+# Dunder methods a program's class may define: construction, its printed text (__str__, __repr__), and the
+# context-manager protocol (`with Timer():`),
 # which only the interpreter calls (reading `obj.__enter__` stays refused).
-PROGRAM_DUNDER_METHODS = frozenset({"__init__", "__enter__", "__exit__"})
+PROGRAM_DUNDER_METHODS = frozenset({"__init__", "__enter__", "__exit__", "__str__", "__repr__"})
 # The builtins that take an attribute name: only with a literal one, checked like `obj.name`.
 ATTRIBUTE_BUILTINS = frozenset({"getattr", "hasattr", "setattr"})
 
@@ -287,6 +288,8 @@ class _Checker:
         for item in node.body:
             if isinstance(item, ast.Assign) and all(isinstance(t, ast.Name) for t in item.targets):
                 continue
+            if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+                continue  # lr: float = 0.1 (the annotation is never evaluated)
             if isinstance(item, ast.FunctionDef) or isinstance(item, ast.Pass) or (
                     isinstance(item, ast.Expr) and isinstance(item.value, ast.Constant)
                     and isinstance(item.value.value, str)):
@@ -310,6 +313,9 @@ class _Checker:
         for target in node.targets:
             _check_target(self, target)
 
+    def check_AnnAssign(self, node: ast.AnnAssign, *_):
+        _check_target(self, node.target)
+
     def check_For(self, node: ast.For, *_):
         _check_target(self, node.target)
 
@@ -323,7 +329,7 @@ class _Checker:
     def check_Import(self, node: ast.Import, *_):
         for alias in node.names:
             if alias.name not in api.modules():
-                self.refuse(f"importing {alias.name} ({IMPORT_ADVICE})", node)
+                self.refuse(f"importing {alias.name} ({import_advice(alias.name)})", node)
 
     def check_ImportFrom(self, node: ast.ImportFrom, *_):
         if self.check_ImportFrom_future(node):
@@ -331,7 +337,8 @@ class _Checker:
         module = api.modules().get(node.module) if node.level == 0 else None
         if module is None:
             hint = unsupported_hint(node.module or "") if node.level == 0 else ""
-            self.refuse(f"importing from {'.' * node.level}{node.module or ''}{hint or f' ({IMPORT_ADVICE})'}", node)
+            advice = import_advice(node.module or "")
+            self.refuse(f"importing from {'.' * node.level}{node.module or ''}{hint or f' ({advice})'}", node)
         for alias in node.names:
             if alias.name not in module.members:
                 dotted = f"{module.name}.{alias.name}"
@@ -374,9 +381,7 @@ def statement_yields(tree: ast.Module) -> set[int]:
 def _check_target(checker: _Checker, target: ast.AST) -> None:
     if isinstance(target, (ast.Tuple, ast.List)):
         for element in target.elts:
-            if isinstance(element, ast.Starred):
-                checker.refuse("starred assignment targets (unpack by index: first, rest = x[0], x[1:])", element)
-            _check_target(checker, element)
+            _check_target(checker, element.value if isinstance(element, ast.Starred) else element)
 
 
 def _bound_names(tree: ast.Module) -> set[str]:
@@ -403,6 +408,12 @@ def _program_attributes(tree: ast.Module) -> frozenset:
     its classes' methods and class attributes."""
     names = {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)
              and isinstance(node.ctx, ast.Store) and not node.attr.startswith("__")}
+    # a name the program spells as a string may be an attribute it makes: nn.Sequential(OrderedDict([("fc1", ...)])),
+    # add_module("fc1", m), register_buffer("mean", t) (reading it is still checked against the value at run time)
+    looked_up = {id(node.args[1]) for node in ast.walk(tree) if isinstance(node, ast.Call)
+                 and isinstance(node.func, ast.Name) and node.func.id in ("getattr", "hasattr") and len(node.args) > 1}
+    names.update(node.value for node in ast.walk(tree) if isinstance(node, ast.Constant) and id(node) not in looked_up
+                 and isinstance(node.value, str) and node.value.isidentifier() and not node.value.startswith("_"))
     for node in ast.walk(tree):  # setattr(obj, "name", value)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr" \
                 and len(node.args) > 1 and isinstance(node.args[1], ast.Constant) \
@@ -415,6 +426,9 @@ def _program_attributes(tree: ast.Module) -> frozenset:
                     names.add(item.name)
                 elif isinstance(item, ast.Assign):
                     names.update(t.id for t in item.targets if isinstance(t, ast.Name) and not t.id.startswith("__"))
+                elif isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name) \
+                        and not item.target.id.startswith("__"):
+                    names.add(item.target.id)
     return frozenset(names)
 
 
@@ -537,8 +551,21 @@ def _binds(target: ast.expr, name: str) -> bool:
 DUNDER_ADVICE = ("dunder names are off limits; read x.__class__, type(x).__name__, __qualname__, __module__ or "
                  "isinstance(x, T) instead")
 UNKNOWN_ATTRIBUTE = "no value gradcli run offers has it: check the spelling; docs/run.md lists what a program may use"
-IMPORT_ADVICE = ("a program imports torch and its submodules, numpy, math, random and functools; read files outside "
-                 "the program and pass values with gradcli run --arg NAME=VALUE")
+IMPORT_ADVICE = ("a program imports torch and its submodules, numpy, math, random, functools, itertools, typing "
+                 "and collections; read files outside the program and pass values with gradcli run --arg NAME=VALUE")
+# What to write instead of a module learners import (by its top-level name).
+IMPORT_HINTS = {
+    "dataclasses": "write the class with an __init__ that assigns its fields",
+    "copy": "use t.clone(), list(x), dict(x) or model.state_dict()",
+    "time": "gradcli run has no clock: count steps instead", "timeit": "gradcli run has no clock: count steps instead",
+    "matplotlib": "print the values; plotting is not part of gradcli run",
+    "torchvision": "build the tensors in the program (torch.rand, torch.randn ...)",
+    "pandas": "build the data as lists, numpy arrays or tensors in the program",
+}
+
+
+def import_advice(module: str) -> str:
+    return IMPORT_HINTS.get(module.split(".")[0], IMPORT_ADVICE)
 LITERAL_HINTS = {"complex": "gradcli run has no complex numbers: use two real tensors", "bytes": "use a str"}
 
 

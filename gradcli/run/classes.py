@@ -116,7 +116,12 @@ class ProgramObject:
         self.attributes: dict = {}
 
     def __repr__(self) -> str:
-        return f"<__main__.{self.program_class.name} object at {id(self):#x}>"
+        text = program_text(self, "__repr__")
+        return f"<__main__.{self.program_class.name} object at {id(self):#x}>" if text is None else text
+
+    def __str__(self) -> str:
+        text = program_text(self, "__str__")
+        return repr(self) if text is None else text
 
 
 class ProgramModule(modules.Module):
@@ -138,7 +143,23 @@ class ProgramModule(modules.Module):
         return bind(self, found[0], found[1])() if found is not None else ""
 
     def __repr__(self) -> str:
-        return modules.module_repr(self, repr)
+        text = program_text(self, "__repr__")
+        return modules.module_repr(self, repr) if text is None else text
+
+    def __str__(self) -> str:
+        text = program_text(self, "__str__")
+        return repr(self) if text is None else text
+
+
+def program_text(obj, name: str) -> str | None:
+    """What the program's own __str__ or __repr__ gives for `obj` (run by the interpreter), or None."""
+    found = obj.program_class.lookup(name)
+    if found is None:
+        return None
+    result = bind(obj, *found)()
+    if not isinstance(result, str):
+        raise TypeError(f"{name} returned non-string (type {type(result).__name__})")
+    return result
 
 
 class BoundMethod:

@@ -27,7 +27,7 @@ from gradcli.engine import state
 from gradcli.engine.autograd import Function, GradMode, GradModeContext, torch_node_name
 from gradcli.engine.errors import EngineError, LimitExceeded, TorchRuntimeError, from_numpy
 from gradcli.engine.tensor import INFERENCE_TENSOR_VERSION, Tensor
-from gradcli.run import api, checker, classes, graph_view, interop, metadata, numpy_api, torch_surface
+from gradcli.run import api, checker, classes, graph_view, interop, metadata, numpy_api, reprs, torch_surface
 from gradcli.run.errors import LimitReached, OutputFailed, ProgramFailed, Refused, RunError
 from gradcli.run.limits import RunLimits
 from gradcli.run.reprs import program_repr, program_str
@@ -201,10 +201,14 @@ class Interpreter:
         self.builtins = {**api.python_builtins(), "print": self.print, "type": api.type_of, "str": program_str,
                          "super": self.program_super, "isinstance": classes.is_instance, "repr": program_repr,
                          "issubclass": classes.is_subclass, "getattr": self.program_getattr,
-                         "hasattr": self.program_hasattr, "setattr": self.set_attribute, "__name__": "__main__"}
+                         "hasattr": self.program_hasattr, "setattr": self.set_attribute, "__name__": "__main__",
+                         "pow": self.program_pow}
 
         self.builtin_names = {id(value): name for name, value in self.builtins.items() if callable(value)}
         self.overrides = {(str, "format"): self.format_string, (str, "join"): self.join_strings,
+                          (str, "replace"): self.replace_string,
+                          **{(str, name): partial(self.pad_string, name) for name in ("center", "ljust", "rjust",
+                                                                                    "zfill")},
                           (list, "extend"): self.extend_list}
 
     @cached_property
@@ -363,6 +367,12 @@ class Interpreter:
     def exec_Expr(self, node, frame):
         self.eval(node.value, frame)
 
+    def exec_AnnAssign(self, node, frame):
+        """x: int = 5 binds x (the annotation is never evaluated, as under `from __future__ import annotations`);
+        `x: int` alone binds nothing."""
+        if node.value is not None:
+            self.assign(node.target, self.eval(node.value, frame), frame)
+
     def exec_Assign(self, node, frame):
         value = self.eval(node.value, frame)
         for target in node.targets:
@@ -487,6 +497,8 @@ class Interpreter:
                 value = self.eval(stmt.value, scope)
                 for target in stmt.targets:
                     self.assign(target, value, scope)
+            elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+                self.assign(stmt.target, self.eval(stmt.value, scope), scope)
         for name, value in scope.vars.items():  # a function assigned in the body (act = lambda self: ...) is a method
             cls.members.setdefault(name, ("function", value) if type(value) is UserFunction else value)
         frame.vars[node.name] = cls
@@ -755,6 +767,8 @@ class Interpreter:
         kind = type(target)
         if kind is ast.Name:
             self.store(target.id, value, frame)
+        elif (kind is ast.Tuple or kind is ast.List) and any(type(e) is ast.Starred for e in target.elts):
+            self.assign_starred(target.elts, value, frame)
         elif kind is ast.Tuple or kind is ast.List:
             items = list(islice(iter(value), len(target.elts) + 1))
             if len(items) != len(target.elts):
@@ -767,6 +781,71 @@ class Interpreter:
             self.set_attribute(self.eval(target.value, frame), target.attr, value)
         else:  # ast.Subscript
             self.set_item(self.eval(target.value, frame), self.eval(target.slice, frame), value)
+
+    def assign_starred(self, elements: list, value, frame: Frame) -> None:
+        """first, *rest = value: the starred name takes a list of what the others leave (drained under the
+        iteration limit, as any loop)."""
+        star = next(i for i, e in enumerate(elements) if type(e) is ast.Starred)
+        items = list(self.metered(value)) if self.is_lazy(value) else list(value)
+        self.check_length(len(items))
+        after = len(elements) - star - 1
+        if len(items) < len(elements) - 1:
+            raise ValueError(f"not enough values to unpack (expected at least {len(elements) - 1}, got {len(items)})")
+        for element, item in zip(elements[:star], items):
+            self.assign(element, item, frame)
+        self.assign(elements[star].value, items[star:len(items) - after], frame)
+        for element, item in zip(elements[star + 1:], items[len(items) - after:]):
+            self.assign(element, item, frame)
+
+    def exec_Delete(self, node, frame):
+        for target in node.targets:
+            self.delete(target, frame)
+
+    def delete(self, target, frame: Frame) -> None:
+        """del name, del seq[i], del d[key], del obj.attr (the program's own objects), del a, b."""
+        kind = type(target)
+        if kind is ast.Name:
+            scope = self.scope_of(target.id, frame) if frame.declared and target.id in frame.declared else frame
+            if target.id not in scope.vars:
+                raise NameError(f"name '{target.id}' is not defined")
+            del scope.vars[target.id]
+        elif kind is ast.Tuple or kind is ast.List:
+            for element in target.elts:
+                self.delete(element, frame)
+        elif kind is ast.Subscript:
+            obj, key = self.eval(target.value, frame), self.eval(target.slice, frame)
+            if not isinstance(obj, (list, dict)):
+                kind_name = getattr(type(obj), "python_type_name", reprs.class_name(type(obj)).rsplit(".", 1)[-1])
+                raise TypeError(f"'{kind_name}' object doesn't support item deletion")
+            del obj[key]
+        else:  # ast.Attribute
+            obj = self.eval(target.value, frame)
+            if not isinstance(obj, classes.ProgramObject):
+                raise Refused(f"del of an attribute of a {type(obj).__name__} (assign it None instead)", self.line)
+            if target.attr not in obj.attributes:
+                raise AttributeError(f"'{obj.program_class.name}' object has no attribute '{target.attr}'")
+            del obj.attributes[target.attr]
+
+    def pad_string(self, method: str, text: str, width, *fill):
+        """str.center/ljust/rjust/zfill, their width bounded as any string's length."""
+        if isinstance(width, int):
+            self.check_length(width)
+        return getattr(text, method)(width, *fill)
+
+    def replace_string(self, text: str, old, new, count=-1):
+        """str.replace, its result's length bounded before it is built."""
+        if isinstance(old, str) and isinstance(new, str) and isinstance(count, int):
+            found = text.count(old) if old else len(text) + 1
+            if count >= 0:
+                found = min(found, count)
+            self.check_length(len(text) + found * max(len(new) - len(old), 0))
+        return text.replace(old, new, count)
+
+    def program_pow(self, base, exp, mod=None):
+        """pow(): with a modulus Python's (bounded by it), else what `base ** exp` is, under the same limits."""
+        if mod is not None:
+            return pow(base, exp, mod)
+        return self.binary(ast.Pow(), base, exp)
 
     def program_getattr(self, obj, name, *default):
         if not isinstance(name, str):

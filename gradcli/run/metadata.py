@@ -63,8 +63,8 @@ def _class_metadata(cls, name: str, line: int | None):
         raise Refused(_NO_DOC, line)
     dotted = reprs.class_name(cls)
     module, _, qualname = dotted.rpartition(".")
-    if not module:
-        module = "builtins"  # int, list, NoneType, function ...: Python's own
+    if not module:  # Python's own (int, list, collections.OrderedDict), or the interpreter's standing for one
+        module = "builtins" if cls.__module__.startswith("gradcli") else cls.__module__
     if name == "__module__":
         return module
     return qualname  # torch's classes are not nested: __name__ and __qualname__ agree

@@ -17,7 +17,7 @@ from gradcli.engine.autograd import Function, enable_grad, no_grad, set_grad_ena
 from gradcli.engine.errors import EngineError
 from gradcli.engine.tensor import Device
 from gradcli.engine.tensor_str import format_python_value
-from gradcli.run import api, interop
+from gradcli.run import api, classes, interop
 from gradcli.run.errors import LimitReached
 
 TORCH_CLASSES = {
@@ -186,6 +186,8 @@ def program_str(value) -> str:
     Python), and through the program's reprs only if that shows anything of gradcli's."""
     if isinstance(value, (str, Device)):  # a device prints as its name, as torch.device's __str__
         return str(value)
+    if isinstance(value, (classes.ProgramObject, classes.ProgramModule)):
+        return str(value)  # the program's own __str__ (or __repr__, or Python's default text)
     if isinstance(value, NUMPY_OWN) or isinstance(value, BaseException):
         return str(value)  # numpy's str of its values; an exception's message
     if isinstance(value, (list, tuple, dict)):

@@ -42,7 +42,7 @@ def test_every_table_entry_says_what_to_use_instead(table, key):
 
 # One program per place that refuses (the static check, the interpreter, classes, numpy, torch's surface).
 PROGRAMS = [
-    "del x\n", "x = {1, 2}\n", "x = 1j\n", "x = b'a'\n", "f = open('data.txt')\n", "x = input()\n",
+    "x = {1, 2}\n", "x = 1j\n", "x = b'a'\n", "f = open('data.txt')\n", "x = input()\n",
     "import torch\ntorch.foo_bar(1)\n", "import torch\nx = torch.nn.Transformer(2, 2)\n",
     "import math\nmath.gcd_x(1)\n",
     "import numpy as np\nnp.foo_bar(1)\n", "import numpy as np\nnp.load('w.npy')\n", "import random\nrandom.foo(1)\n",
@@ -57,7 +57,9 @@ PROGRAMS = [
     "def f():\n    class A:\n        pass\n", "class A(metaclass=type):\n    pass\n", "@print\nclass A:\n    pass\n",
     "class A:\n    pass\nclass B(A, A):\n    pass\n", "class A(vars()):\n    pass\n",
     "class A:\n    for i in range(3):\n        pass\n", "import os\n", "from . import x\n", "from os import path\n",
-    "__x = 1\n", "a, *b = [1, 2, 3]\n", "class A(int):\n    pass\n",
+    "__x = 1\n", "class A(int):\n    pass\n", "import torch\nm = torch.nn.Linear(1, 1)\ndel m.weight\n",
+    "import itertools\nx = list(itertools.accumulate(['a', 'b']))\n", "from collections import namedtuple\n",
+    "from typing import NamedTuple\n", "import itertools\nx = itertools.tee\n",
     "class A:\n    def f(self):\n        return super(int, 3)\nA().f()\n",
     "import torch\nx = torch.ones(1)\nx._foo = 1\n", "import torch\nopt = torch.optim.SGD([torch.ones(1, "
     "requires_grad=True)], lr=0.1)\nopt._foo = 1\n", "import torch\ntorch.pi = 3\n", "x = sum([[1]] * 3, [])\n",
