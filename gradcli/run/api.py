@@ -61,6 +61,9 @@ class TypeRef:
 
     def __call__(self, *args, **kwargs):
         name = TORCH_CLASS_NAMES.get(self.cls, self.cls.__name__)
+        if self.cls is np.ndarray:
+            raise Refused("numpy.ndarray(...) (it allocates uninitialised memory: use np.zeros, np.ones or np.array)",
+                          None)
         raise Refused(f"calling the class {name} reached through type() or .__class__ (call it by its name, "
                       f"as {name}(...))", None)
 
@@ -372,6 +375,7 @@ def modules() -> dict[str, Module]:
     math_module = Module("math", {**{name: getattr(math, name) for name in MATH_NAMES}, **MATH_SIZED})
     random_module = Module("random", dict.fromkeys(interop.RANDOM_METHODS, PER_RUN))
     typing_module = Module("typing", {name: getattr(typing, name) for name in TYPING_NAMES})
+    dataclasses_module = Module("dataclasses", {"dataclass": classes.DATACLASS})
     itertools_module = Module("itertools", {**{name: getattr(itertools, name) for name in ITERTOOLS_NAMES},
                                             "product": _itertools_product, "accumulate": _itertools_accumulate})
     collections_module = Module("collections", {"OrderedDict": collections.OrderedDict,
@@ -388,8 +392,8 @@ def modules() -> dict[str, Module]:
                                 profiler, graph,
                                 torch_optim,
                                 torch_distributions, torch_func, linalg, math_module, random_module,
-                                functools_module, typing_module, collections_module, itertools_module, numpy, np_random,
-                                np_linalg)}
+                                functools_module, typing_module, collections_module, itertools_module,
+                                dataclasses_module, numpy, np_random, np_linalg)}
 
 
 def run_modules(py_random, np_state, limits) -> dict[str, Module]:

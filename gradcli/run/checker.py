@@ -276,9 +276,11 @@ class _Checker:
                         "level of the program)", node)
         if node.keywords:
             self.refuse("class keywords (metaclass=, ...) (write class A(Base): with one base)", node.keywords[0])
-        if node.decorator_list:
-            self.refuse("class decorators (@dataclass ...: write the class's __init__ yourself)",
-                        node.decorator_list[0])
+        if len(node.decorator_list) > 1 or node.decorator_list and not _is_dataclass(node.decorator_list[0]):
+            self.refuse("class decorators other than @dataclass (write the class's __init__ yourself, or decorate "
+                        "its methods)", node.decorator_list[-1])
+        if node.decorator_list and node.bases:
+            self.refuse("a @dataclass with a base class (write the class's __init__ yourself)", node.bases[0])
         if len(node.bases) > 1:
             self.refuse("multiple inheritance (derive from one class and keep the other as an attribute)",
                         node.bases[1])
@@ -345,6 +347,15 @@ class _Checker:
                 self.refuse(api.missing_member(module.name, alias.name) + unsupported_hint(dotted)
                             if alias.name != "*" else f"import * (import the names you use: from {module.name} "
                                                       "import name)", node)
+
+
+def _is_dataclass(decorator: ast.expr) -> bool:
+    """@dataclass, @dataclass() or @dataclasses.dataclass: the one class decorator a program may use."""
+    if isinstance(decorator, ast.Call) and not decorator.args and not decorator.keywords:
+        decorator = decorator.func
+    return (isinstance(decorator, ast.Name) and decorator.id == "dataclass") or (
+        isinstance(decorator, ast.Attribute) and decorator.attr == "dataclass"
+        and isinstance(decorator.value, ast.Name) and decorator.value.id == "dataclasses")
 
 
 def _check_identifier(checker: _Checker, name: str, node: ast.AST) -> None:
@@ -555,7 +566,6 @@ IMPORT_ADVICE = ("a program imports torch and its submodules, numpy, math, rando
                  "and collections; read files outside the program and pass values with gradcli run --arg NAME=VALUE")
 # What to write instead of a module learners import (by its top-level name).
 IMPORT_HINTS = {
-    "dataclasses": "write the class with an __init__ that assigns its fields",
     "copy": "use t.clone(), list(x), dict(x) or model.state_dict()",
     "time": "gradcli run has no clock: count steps instead", "timeit": "gradcli run has no clock: count steps instead",
     "matplotlib": "print the values; plotting is not part of gradcli run",

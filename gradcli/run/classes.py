@@ -92,7 +92,10 @@ class ProgramClass:
         found = self.lookup("__init__")
         if found is not None:
             owner, (_, function) = found
-            result = self.interpreter.call_function(function, (obj, *args), kwargs)
+            if type(function).__name__ == "UserFunction":
+                result = self.interpreter.call_function(function, (obj, *args), kwargs)
+            else:  # what @dataclass wrote
+                result = function(obj, *args, **kwargs)
             if result is not None:
                 raise TypeError(f"__init__() should return None, not '{type(result).__name__}'")
         elif self.kind == "module":
@@ -122,6 +125,12 @@ class ProgramObject:
     def __str__(self) -> str:
         text = program_text(self, "__str__")
         return repr(self) if text is None else text
+
+    def __eq__(self, other):
+        found = self.program_class.lookup("__eq__")  # only a @dataclass writes one
+        return NotImplemented if found is None else bind(self, *found)(other)
+
+    __hash__ = object.__hash__
 
 
 class ProgramModule(modules.Module):
@@ -235,6 +244,75 @@ def bind(receiver, owner: ProgramClass, member):
 
 def _class_of(obj) -> ProgramClass:
     return obj.program_class
+
+
+# -- @dataclass ---------------------------------------------------------------------------------------------------
+
+class Dataclass:
+    """dataclasses.dataclass as a program sees it: only a decorator of its class statements (`@dataclass`,
+    `@dataclass()`), which gives the class an __init__ over its annotated fields, their repr and ==."""
+
+    __slots__ = ()
+    python_type_name = "function"
+
+    def __call__(self, *args, **kwargs):
+        if args or kwargs:
+            raise Refused("dataclass(...) with arguments, or called on anything but a class statement (write "
+                          "@dataclass over the class)", None)
+        return self
+
+    def __repr__(self) -> str:
+        return f"<function dataclass at {id(self):#x}>"
+
+
+DATACLASS = Dataclass()
+MISSING_FIELD = object()  # a @dataclass field without a default
+
+
+def make_dataclass(cls: ProgramClass, fields: list) -> None:
+    """The methods @dataclass writes for `fields` [(name, default or MISSING_FIELD)] in the class statement's order."""
+    seen_default = False
+    for name, default in fields:
+        if type(default) in (list, dict):
+            raise ValueError(f"mutable default {type(default)} for field {name} is not allowed: use default_factory")
+        if default is MISSING_FIELD and seen_default:
+            raise TypeError(f"non-default argument '{name}' follows default argument")
+        seen_default = seen_default or default is not MISSING_FIELD
+
+    def init(obj, *args, **kwargs):
+        if len(args) > len(fields):
+            required = sum(1 for _, d in fields if d is MISSING_FIELD)
+            takes = f"{len(fields) + 1}" if required == len(fields) else f"from {required + 1} to {len(fields) + 1}"
+            raise TypeError(f"{cls.name}.__init__() takes {takes} positional argument"
+                            f"{'s' if len(fields) else ''} but {len(args) + 1} were given")
+        values = dict(zip([n for n, _ in fields], args))
+        for key, value in kwargs.items():
+            if key not in {n for n, _ in fields}:
+                raise TypeError(f"{cls.name}.__init__() got an unexpected keyword argument '{key}'")
+            if key in values:
+                raise TypeError(f"{cls.name}.__init__() got multiple values for argument '{key}'")
+            values[key] = value
+        missing = [n for n, d in fields if n not in values and d is MISSING_FIELD]
+        if missing:
+            names = " and ".join(f"'{n}'" for n in missing) if len(missing) <= 2 else \
+                ", ".join(f"'{n}'" for n in missing[:-1]) + f", and '{missing[-1]}'"
+            raise TypeError(f"{cls.name}.__init__() missing {len(missing)} required positional argument"
+                            f"{'s' if len(missing) > 1 else ''}: {names}")
+        for name, default in fields:
+            set_attribute(obj, name, values[name] if name in values else default)
+
+    def text(obj):
+        return f"{cls.name}(" + ", ".join(f"{n}={cls.interpreter.repr_of(get_attribute(obj, n))}"
+                                          for n, _ in fields) + ")"
+
+    def equal(obj, other):
+        if not (isinstance(other, ProgramObject) and other.program_class is obj.program_class):
+            return NotImplemented
+        return tuple(get_attribute(obj, n) for n, _ in fields) == tuple(get_attribute(other, n) for n, _ in fields)
+
+    cls.members.setdefault("__init__", ("function", init))
+    cls.members.setdefault("__repr__", ("function", text))
+    cls.members.setdefault("__eq__", ("function", equal))
 
 
 # -- attribute access ----------------------------------------------------------------------------------------

@@ -501,6 +501,13 @@ class Interpreter:
                 self.assign(stmt.target, self.eval(stmt.value, scope), scope)
         for name, value in scope.vars.items():  # a function assigned in the body (act = lambda self: ...) is a method
             cls.members.setdefault(name, ("function", value) if type(value) is UserFunction else value)
+        if node.decorator_list:  # @dataclass (the only class decorator the check lets through)
+            if self.eval(node.decorator_list[0], frame) is not classes.DATACLASS:
+                raise Refused("class decorators other than dataclasses.dataclass (write the class's __init__ "
+                              "yourself)", node.lineno)
+            fields = [(stmt.target.id, scope.vars.get(stmt.target.id, classes.MISSING_FIELD))
+                      for stmt in node.body if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)]
+            classes.make_dataclass(cls, fields)
         frame.vars[node.name] = cls
 
     def make_method(self, node, class_name: str, cls, scope: Frame, frame: Frame):
@@ -825,6 +832,9 @@ class Interpreter:
             if target.attr not in obj.attributes:
                 raise AttributeError(f"'{obj.program_class.name}' object has no attribute '{target.attr}'")
             del obj.attributes[target.attr]
+
+    def repr_of(self, value) -> str:
+        return program_repr(value)
 
     def pad_string(self, method: str, text: str, width, *fill):
         """str.center/ljust/rjust/zfill, their width bounded as any string's length."""

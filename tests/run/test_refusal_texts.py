@@ -60,6 +60,9 @@ PROGRAMS = [
     "__x = 1\n", "class A(int):\n    pass\n", "import torch\nm = torch.nn.Linear(1, 1)\ndel m.weight\n",
     "import itertools\nx = list(itertools.accumulate(['a', 'b']))\n", "from collections import namedtuple\n",
     "from typing import NamedTuple\n", "import itertools\nx = itertools.tee\n",
+    "import numpy as np\nx = np.ndarray((2,))\n", "from dataclasses import dataclass\nf = dataclass(print)\n",
+    "from dataclasses import dataclass\nclass A:\n    pass\n@dataclass\nclass B(A):\n    x: int = 1\n",
+    "def dataclass(c):\n    return c\n@dataclass\nclass A:\n    pass\n", "@print\nclass A:\n    pass\n",
     "class A:\n    def f(self):\n        return super(int, 3)\nA().f()\n",
     "import torch\nx = torch.ones(1)\nx._foo = 1\n", "import torch\nopt = torch.optim.SGD([torch.ones(1, "
     "requires_grad=True)], lr=0.1)\nopt._foo = 1\n", "import torch\ntorch.pi = 3\n", "x = sum([[1]] * 3, [])\n",
