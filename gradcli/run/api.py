@@ -163,7 +163,7 @@ VALUE_ATTRIBUTES: dict[type, frozenset] = {
     LstsqResult: frozenset({"solution", "residuals", "rank", "singular_values", "count", "index"}),
     dtypes.DType: frozenset({"is_floating_point", "itemsize"}),
     optim.Optimizer: frozenset({"zero_grad", "step", "param_groups"}),
-    Function: frozenset({"name", "next_functions"}),
+    Function: frozenset({"name", "next_functions", "register_hook"}),
     RemovableHandle: frozenset({"remove", "id"}),
     nn_modules.ModuleHookHandle: frozenset({"remove", "id"}),
     graph_view.AccumulateGrad: frozenset({"name", "next_functions", "variable"}),

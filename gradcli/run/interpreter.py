@@ -24,7 +24,7 @@ from types import GeneratorType
 import numpy as np
 
 from gradcli.engine import state
-from gradcli.engine.autograd import Function, GradMode, GradModeContext, torch_node_name
+from gradcli.engine.autograd import Function, GradMode, GradModeContext, register_node_hook, torch_node_name
 from gradcli.engine.errors import EngineError, LimitExceeded, TorchRuntimeError, from_numpy
 from gradcli.engine.tensor import INFERENCE_TENSOR_VERSION, Tensor
 from gradcli.run import api, checker, classes, graph_view, interop, metadata, numpy_api, reprs, torch_surface
@@ -906,6 +906,8 @@ class Interpreter:
         if isinstance(obj, Function):
             if name == "next_functions":
                 return graph_view.next_functions(obj)
+            if name == "register_hook":  # Node.register_hook: hook(grad_inputs, grad_outputs) after the node runs
+                return partial(register_node_hook, obj)
             return partial(torch_node_name, obj)  # torch's grad_fn.name(), a method there
         if isinstance(obj, graph_view.AccumulateGrad):
             return obj.variable if name == "variable" else obj.name if name == "name" else ()
