@@ -14,6 +14,7 @@ import itertools
 import math
 import types
 import typing
+import weakref
 from functools import cache
 
 import numpy as np
@@ -186,6 +187,20 @@ asinh acosh atanh remainder ldexp frexp modf dist cbrt exp2
 TYPING_NAMES = """
 Any Callable Dict List Optional Tuple Union Iterable Iterator Sequence Mapping Type
 """.split()
+# The classes collections.namedtuple made for programs: their instances' fields are readable by name.
+NAMEDTUPLES: weakref.WeakSet = weakref.WeakSet()
+
+
+def namedtuple(typename, field_names, *, rename=False, defaults=None, module=None):
+    """collections.namedtuple, made in __main__ (CPython's own template: the names are checked identifiers)."""
+    names = field_names.replace(",", " ").split() if isinstance(field_names, str) else list(field_names)
+    if len(names) > 1000:
+        raise Refused(f"a namedtuple of {len(names)} fields (use a dict or a list)", None)
+    cls = collections.namedtuple(typename, names, rename=rename, defaults=defaults, module="__main__")
+    NAMEDTUPLES.add(cls)
+    return cls
+
+
 # itertools: lazy iterators; what they drain comes metered (an iterator argument counts against max_iterations), a
 # program's function they call runs in the interpreter.
 ITERTOOLS_NAMES = """
@@ -308,8 +323,7 @@ def missing_member(module: str, name: str) -> str:
     elif module == "functools":
         hint = "functools offers partial, reduce and wraps; write the function out"
     elif module == "collections":
-        hint = ("collections offers OrderedDict, defaultdict and Counter; for a namedtuple write a small class with "
-                "an __init__, or use a tuple or dict")
+        hint = "collections offers OrderedDict, defaultdict, Counter and namedtuple; use a list or dict"
     elif module == "typing":
         hint = "use the names typing offers (List, Dict, Tuple, Optional, Union, Any, Callable ...), or drop it"
     elif module == "itertools":
@@ -380,7 +394,7 @@ def modules() -> dict[str, Module]:
                                             "product": _itertools_product, "accumulate": _itertools_accumulate})
     collections_module = Module("collections", {"OrderedDict": collections.OrderedDict,
                                                 "defaultdict": collections.defaultdict,
-                                                "Counter": collections.Counter})
+                                                "Counter": collections.Counter, "namedtuple": namedtuple})
     functools_module = Module("functools", {"wraps": interop.wraps, "reduce": interop.reduce,
                                             "partial": functools.partial})
     np_random = Module("numpy.random", dict.fromkeys([*numpy_api.LEGACY_RANDOM, "seed", "default_rng",

@@ -423,8 +423,11 @@ def _program_attributes(tree: ast.Module) -> frozenset:
     # add_module("fc1", m), register_buffer("mean", t) (reading it is still checked against the value at run time)
     looked_up = {id(node.args[1]) for node in ast.walk(tree) if isinstance(node, ast.Call)
                  and isinstance(node.func, ast.Name) and node.func.id in ("getattr", "hasattr") and len(node.args) > 1}
-    names.update(node.value for node in ast.walk(tree) if isinstance(node, ast.Constant) and id(node) not in looked_up
-                 and isinstance(node.value, str) and node.value.isidentifier() and not node.value.startswith("_"))
+    for node in ast.walk(tree):  # (and namedtuple("Point", "x y")'s field names)
+        if isinstance(node, ast.Constant) and id(node) not in looked_up and isinstance(node.value, str) \
+                and len(node.value) < 1000:
+            names.update(word for word in node.value.replace(",", " ").split()
+                         if word.isidentifier() and not word.startswith("_"))
     for node in ast.walk(tree):  # setattr(obj, "name", value)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr" \
                 and len(node.args) > 1 and isinstance(node.args[1], ast.Constant) \

@@ -897,6 +897,8 @@ class Interpreter:
                 return obj.members[name]
             except KeyError:
                 raise AttributeError(f"module '{obj.name}' has no attribute '{name}'") from None
+        if isinstance(obj, tuple) and type(obj) in api.NAMEDTUPLES and name in type(obj)._fields:
+            return getattr(obj, name)  # a namedtuple's field
         if name not in api.readable_attributes(obj):
             kind = getattr(type(obj), "python_type_name", type(obj).__name__)  # 'function', not 'UserFunction'
             raise AttributeError(f"'{kind}' object has no attribute '{name}'")

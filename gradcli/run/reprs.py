@@ -51,6 +51,8 @@ def class_name(cls: type) -> str:
         return TORCH_CLASSES[cls]
     if cls in api.TORCH_CLASS_NAMES:
         return api.TORCH_CLASS_NAMES[cls]
+    if isinstance(cls, type) and cls.__module__ == "__main__":  # a namedtuple the program made
+        return f"__main__.{cls.__name__}"
     if hasattr(cls, "python_type_name"):  # the interpreter's own objects, named as Python names them
         return cls.python_type_name
     if isinstance(cls, type) and issubclass(cls, Function):

@@ -38,8 +38,6 @@ if not mkl.available():  # with MKL installed (gradcli[mkl], in the test extra) 
 NOT_YET_EXACT.update({
     "tutorial_introyt_tensors_deeper": "refused at torch.svd (gradcli has torch.linalg.svdvals only); everything "
                                        "printed before it is PyTorch's",
-    "353_learner_namedtuple": "refused at collections.namedtuple (it makes a class while the program runs; the "
-                              "refusal says what to use instead)",
     "docs_nn_rrelu": "refused: gradcli has no nn.RReLU (its training-mode slopes are drawn from torch's generator "
                      "per non-positive element)"})
 # Corpus programs that print what PyTorch prints but take long: run with --slow, under a larger time limit.

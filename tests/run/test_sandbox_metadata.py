@@ -135,6 +135,14 @@ ESCAPES = [
     "import torch\ny = (torch.ones(1, requires_grad=True) * 2).grad_fn\nprint(y.__class__.__dict__)\n",
     "import numpy as np\nprint(np.ones(1).__class__.__bases__)\n",
     "import numpy as np\nprint(np.__dict__)\n",
+    "from collections import namedtuple\nP = namedtuple('P', 'x y')\nprint(P._make([1, 2]))\n",
+    "from collections import namedtuple\nP = namedtuple('P', 'x y')\nprint(P(1, 2)._asdict())\n",
+    "from collections import namedtuple\nP = namedtuple('P', 'x y')\nprint(P.__new__)\n",
+    "from collections import namedtuple\nP = namedtuple('P', 'x y')\nprint(P(1, 2).__class__.__bases__)\n",
+    "from collections import defaultdict\nd = defaultdict(list)\nprint(d.default_factory.__self__)\n",
+    "import itertools\nprint(itertools.chain.__dict__)\n",
+    "from dataclasses import dataclass\n@dataclass\nclass A:\n    x: int = 1\nprint(A.__dataclass_fields__)\n",
+    "from typing import List\nprint(List.__origin__)\n",
 ]
 
 
