@@ -2,7 +2,7 @@
 
 Each program runs in a subprocess under a small runner that executes it as a script and reports, on
 stderr, in the exact form `gradcli run` uses:
-  - each UserWarning Python shows (once per line, Python's default filter):
+  - each UserWarning and FutureWarning Python shows (once per line, Python's default filter):
         gradcli run: warning at line L
         UserWarning: <message>
   - an uncaught exception, after everything printed before it:
@@ -42,7 +42,7 @@ path = sys.argv[1]
 def show(message, category, filename, lineno, file=None, line=None):
     if filename != path:  # raised inside torch: named at the program's line that called into torch
         lineno = [f for f in traceback.extract_stack() if f.filename == path][-1].lineno
-    if issubclass(category, UserWarning):
+    if issubclass(category, (UserWarning, FutureWarning)):  # the warnings Python's default filters show
         sys.stderr.write(f"gradcli run: warning at line {lineno}\n{category.__name__}: {message}\n")
 
 warnings.showwarning = show

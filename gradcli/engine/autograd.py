@@ -229,6 +229,10 @@ class Function:
     # shape, so the rule's results stay unambiguous (see run_backward).
     uniform_grad_ok = False
     runs_first = False  # see _SEQUENCE
+    # The positions of apply's arguments that are edges of torch's node (its next_functions, the grad_input of
+    # a module's non-full backward hook), when the others are the op's parameters (shapes, dims, flags, arrays
+    # torch does not differentiate); None: every argument is one.
+    torch_edges: tuple | None = None
 
     @staticmethod
     def forward(ctx, *arrays, **params):  # pragma: no cover - abstract
@@ -706,6 +710,8 @@ def run_backward(outputs, grad_outputs, *, retain_graph: bool, create_graph: boo
                     raise TorchRuntimeError(SECOND_BACKWARD)
                 else:
                     in_grads = node.backward(node, grad)
+                if NODE_HOOKS and node_hooks(node):
+                    in_grads = _run_node_hooks(node, in_grads, grad, create_graph)
                 if not retain_graph:
                     node._release()
             else:
@@ -943,6 +949,71 @@ class RemovableHandle:
             if handle_id == self.id:
                 del self.hooks[i]
                 return
+
+
+# grad_fn.register_hook: a node's post-hooks, hook(grad_inputs, grad_outputs) after the node has computed the
+# gradients of its inputs (nn.Module.register_backward_hook is one on its output's node), kept like TENSOR_HOOKS.
+NODE_HOOKS: dict[int, tuple] = {}
+
+
+def node_hooks(node) -> list:
+    entry = NODE_HOOKS.get(id(node))
+    if entry is None:
+        return []
+    if entry[0]() is not node:
+        del NODE_HOOKS[id(node)]
+        return []
+    return entry[1]
+
+
+def register_node_hook(node, hook) -> RemovableHandle:
+    """Node.register_hook(hook): hook(grad_inputs, grad_outputs) runs after the node's backward; it sees the
+    gradients torch's node hands its edges (None where an input needs none) and may return replacements."""
+    hooks = node_hooks(node)
+    if not hooks:
+        NODE_HOOKS[id(node)] = (weakref.ref(node), hooks)
+    handle = RemovableHandle(hooks, hook)
+    hooks.append((handle.id, hook))
+    return handle
+
+
+def _as_tensor(g):
+    return g if isinstance(g, Tensor) else Tensor._make(np.asarray(g), None)
+
+
+def _run_node_hooks(node, in_grads, grad, create_graph):
+    """The node's post-hooks over its inputs' gradients, fitted to each input as torch's validate_outputs
+    fits them before the hooks run: (gradient or None per torch edge), (the output's gradient,)."""
+    edges = type(node).torch_edges or range(len(node.next_functions))
+    fitted = list(in_grads) if in_grads is not None else [None] * len(node.next_functions)
+    for i in edges:
+        g = fitted[i] if node.next_functions[i] is not None else None
+        if g is not None:
+            if g.shape != node.in_shapes[i]:
+                g = _edge_grad(node, g, i, create_graph)
+            if node.saved_cast is not None:
+                g = _cast_edge(g, node.edge_dtypes[i])
+        fitted[i] = g
+    if grad.shape != node.out_shape:
+        grad = np.broadcast_to(grad.array if isinstance(grad, Tensor) else grad, node.out_shape)
+    grad_outputs = (_as_tensor(grad),)
+    for _, hook in list(node_hooks(node)):
+        grad_inputs = tuple(None if fitted[i] is None else _as_tensor(fitted[i]) for i in edges)
+        result = hook(grad_inputs, grad_outputs)
+        if result is None:
+            continue
+        result = tuple(result) if isinstance(result, (tuple, list)) else (result,)
+        if len(result) != len(grad_inputs):
+            raise TorchRuntimeError(f"hook '{getattr(hook, 'name', 'hook')}' has returned an incorrect number of "
+                                    f"values (got {len(result)}, but expected {len(grad_inputs)})")
+        for i, value in zip(edges, result):
+            if value is None:
+                fitted[i] = None
+            elif not isinstance(value, Tensor):
+                raise TorchTypeError(f"expected Variable or None (got {type(value).__name__})")
+            else:
+                fitted[i] = value if create_graph else value.array
+    return fitted
 
 
 def run_tensor_hooks(hooks: list, grad):

@@ -124,11 +124,16 @@ WARNINGS: contextvars.ContextVar[Callable[[str, type], None] | None] = contextva
                                                                                              default=None)
 
 
-def warn(message: str, category: type = UserWarning, stacklevel: int = 1) -> None:
-    """warnings.warn, or the current context's own sink if one is set (see WARNINGS)."""
+def warn(message: str, category: type = UserWarning, stacklevel: int = 1, *, torch_location: bool = False) -> None:
+    """warnings.warn, or the current context's own sink if one is set (see WARNINGS).  `torch_location`: torch
+    warns from a line of its own (stacklevel inside torch), so Python's default filter shows the warning once
+    per process, whichever line of the program reached it."""
     sink = WARNINGS.get()
     if sink is not None:
-        sink(message, category)
+        if torch_location:
+            sink(message, category, lineno=0)
+        else:
+            sink(message, category)
     else:
         warnings.warn(message, category, stacklevel=stacklevel + 1)
 

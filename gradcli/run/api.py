@@ -8,8 +8,13 @@ so an op added to the engine is available to programs at once.
 from __future__ import annotations
 
 import builtins
+import collections
 import functools
+import itertools
 import math
+import types
+import typing
+import weakref
 from functools import cache
 
 import numpy as np
@@ -24,6 +29,8 @@ from gradcli.engine.ops.matrix_functions import EighResult, LinalgSlogdetResult,
 from gradcli.engine.ops.reduction import ReturnTypes
 from gradcli.engine.tensor import Device, Size, Tensor
 from gradcli.run import classes, graph_view, interop, numpy_api, torch_surface
+from gradcli.run.errors import LimitReached, Refused
+from gradcli.run.limits import RunLimits
 
 
 class Module:
@@ -53,6 +60,14 @@ class TypeRef:
     def __hash__(self) -> int:
         return hash(self.cls)
 
+    def __call__(self, *args, **kwargs):
+        name = TORCH_CLASS_NAMES.get(self.cls, self.cls.__name__)
+        if self.cls is np.ndarray:
+            raise Refused("numpy.ndarray(...) (it allocates uninitialised memory: use np.zeros, np.ones or np.array)",
+                          None)
+        raise Refused(f"calling the class {name} reached through type() or .__class__ (call it by its name, "
+                      f"as {name}(...))", None)
+
     def __repr__(self) -> str:
         return f"<class '{TORCH_CLASS_NAMES.get(self.cls, self.cls.__name__)}'>"
 
@@ -67,13 +82,20 @@ TORCH_CLASS_NAMES = {Tensor: "torch.Tensor", Size: "torch.Size", dtypes.DType: "
                      **{cls: f"torch.optim.{name.lower()}.{name}" for name, cls in optim.OPTIMIZERS.items()}}
 
 
-def type_of(obj):
+def type_of(obj, *more):
     """The program's type(): the program's own class for its objects, a TypeRef for everything else."""
+    if more:
+        if len(more) == 2:
+            raise Refused("type() with three arguments (a class made while the program runs): write a "
+                                  "class statement", None)
+        raise TypeError("type() takes 1 or 3 arguments")
     program_class = classes.class_of(obj)
     if program_class is not None:
         return program_class
     if isinstance(obj, EngineError) and isinstance(getattr(builtins, obj.torch_type, None), type):
         return TypeRef(getattr(builtins, obj.torch_type))  # torch's RuntimeError is Python's RuntimeError
+    if isinstance(obj, types.MethodType) and type(obj.__self__).__module__.startswith("gradcli.run"):
+        return TypeRef(types.BuiltinFunctionType)  # the interpreter's own builtins (print, getattr ...)
     return TypeRef(type(obj))
 
 
@@ -86,6 +108,10 @@ register_hook is_inference
 # The two private tensor attributes programs read (names starting with '_' are otherwise off limits): torch's
 # version counter (an int) and a view's base (None for a tensor that is not a view).  Read only.
 PRIVATE_TENSOR_ATTRIBUTES = frozenset({"_version", "_base"})
+
+# The dunder attributes a program may read (run/metadata.py answers them): a value's class, a class's or
+# function's names and docstring.
+READABLE_DUNDER_ATTRIBUTES = frozenset({"__class__", "__name__", "__qualname__", "__module__", "__doc__"})
 
 # The attributes torch's layers keep, readable by programs (model[0].weight, layer.in_features ...).
 MODULE_SETTINGS = {
@@ -125,7 +151,10 @@ VALUE_ATTRIBUTES: dict[type, frozenset] = {
     list: frozenset("append extend insert pop remove index count reverse sort copy clear".split()),
     tuple: frozenset({"count", "index"}),
     dict: frozenset("keys values items get pop setdefault copy clear".split()),
-    str: frozenset("format join split strip lstrip rstrip upper lower startswith endswith".split()),
+    str: frozenset("format join split strip lstrip rstrip upper lower startswith endswith replace find rfind index "
+                   "rindex count capitalize title swapcase casefold isdigit isalpha isalnum isspace islower isupper "
+                   "isnumeric isdecimal splitlines partition rpartition rsplit removeprefix removesuffix center ljust "
+                   "rjust zfill".split()),
     Size: frozenset({"count", "index", "numel"}),
     ReturnTypes: frozenset({"values", "indices", "count", "index"}),
     LinalgSlogdetResult: frozenset({"sign", "logabsdet", "count", "index"}),
@@ -135,7 +164,7 @@ VALUE_ATTRIBUTES: dict[type, frozenset] = {
     LstsqResult: frozenset({"solution", "residuals", "rank", "singular_values", "count", "index"}),
     dtypes.DType: frozenset({"is_floating_point", "itemsize"}),
     optim.Optimizer: frozenset({"zero_grad", "step", "param_groups"}),
-    Function: frozenset({"name", "next_functions"}),
+    Function: frozenset({"name", "next_functions", "register_hook"}),
     RemovableHandle: frozenset({"remove", "id"}),
     nn_modules.ModuleHookHandle: frozenset({"remove", "id"}),
     graph_view.AccumulateGrad: frozenset({"name", "next_functions", "variable"}),
@@ -151,8 +180,90 @@ VALUE_ATTRIBUTES: dict[type, frozenset] = {
 
 MATH_NAMES = """
 pi e tau inf nan sqrt exp log log2 log10 log1p expm1 sin cos tan asin acos atan atan2 sinh cosh tanh floor ceil
-trunc fabs copysign hypot degrees radians isclose isnan isinf isfinite pow fmod erf
+trunc fabs copysign hypot degrees radians isclose isnan isinf isfinite pow fmod erf erfc gamma lgamma fsum gcd
+asinh acosh atanh remainder ldexp frexp modf dist cbrt exp2
 """.split()
+# typing's names for annotations (never evaluated: `x: List[int] = []` binds the list) and type aliases.
+TYPING_NAMES = """
+Any Callable Dict List Optional Tuple Union Iterable Iterator Sequence Mapping Type
+""".split()
+# The classes collections.namedtuple made for programs: their instances' fields are readable by name.
+NAMEDTUPLES: weakref.WeakSet = weakref.WeakSet()
+
+
+def namedtuple(typename, field_names, *, rename=False, defaults=None, module=None):
+    """collections.namedtuple, made in __main__ (CPython's own template: the names are checked identifiers)."""
+    names = field_names.replace(",", " ").split() if isinstance(field_names, str) else list(field_names)
+    if len(names) > 1000:
+        raise Refused(f"a namedtuple of {len(names)} fields (use a dict or a list)", None)
+    cls = collections.namedtuple(typename, names, rename=rename, defaults=defaults, module="__main__")
+    NAMEDTUPLES.add(cls)
+    return cls
+
+
+# itertools: lazy iterators; what they drain comes metered (an iterator argument counts against max_iterations), a
+# program's function they call runs in the interpreter.
+ITERTOOLS_NAMES = """
+chain islice count cycle repeat zip_longest permutations combinations combinations_with_replacement
+groupby pairwise starmap takewhile dropwhile compress filterfalse
+""".split()
+
+
+def _itertools_product(*iterables, repeat=1):
+    """itertools.product, its pools (each iterable times `repeat`, copied in C before the first item) bounded."""
+    if isinstance(repeat, int) and repeat * max(len(iterables), 1) > _POOLS:
+        raise LimitReached(f"itertools.product of {repeat * len(iterables)} pools is too large "
+                           f"(max_sequence_length={_POOLS})")
+    return itertools.product(*iterables, repeat=repeat)
+
+
+_POOLS = RunLimits().max_sequence_length
+
+
+def _itertools_accumulate(iterable, func=None, *, initial=None):
+    """itertools.accumulate; running sums of strings, lists or tuples (quadratic inside C) are refused."""
+    for value in itertools.accumulate(iterable, func, initial=initial):
+        if func is None and isinstance(value, (str, list, tuple)):
+            raise Refused("itertools.accumulate of strings, lists or tuples (quadratic inside C, where no limit "
+                          "reaches: use a loop with list.extend)", None)
+        yield value
+# math's functions whose integer results grow without bound: sized before they run, as `**` is.
+_INT_BITS = RunLimits().max_int_bits
+
+
+def _check_bits(bits: float) -> None:
+    if bits > _INT_BITS:
+        raise LimitReached(f"an integer of about {int(bits)} bits is too large (max_int_bits={_INT_BITS})")
+
+
+def _math_factorial(n):
+    if isinstance(n, int) and n > 1:
+        _check_bits(math.lgamma(n + 1) / math.log(2))
+    return math.factorial(n)
+
+
+def _math_comb(n, k):
+    if isinstance(n, int) and isinstance(k, int) and 0 <= k <= n:
+        _check_bits((math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)) / math.log(2))
+    return math.comb(n, k)
+
+
+def _math_perm(n, k=None):
+    if isinstance(n, int) and n >= 0 and (k is None or isinstance(k, int) and 0 <= k <= n):
+        _check_bits((math.lgamma(n + 1) - math.lgamma(n - (n if k is None else k) + 1)) / math.log(2))
+    return math.perm(n, k)
+
+
+def _math_prod(iterable, *, start=1):
+    result = start
+    for value in iterable:
+        if isinstance(result, int) and isinstance(value, int):
+            _check_bits(result.bit_length() + value.bit_length())
+        result = result * value
+    return result
+
+
+MATH_SIZED = {"factorial": _math_factorial, "comb": _math_comb, "perm": _math_perm, "prod": _math_prod}
 
 PYTHON_BUILTINS = """
 len range enumerate zip min max sum abs round float int bool str list tuple dict isinstance sorted reversed
@@ -163,8 +274,9 @@ EXCEPTIONS = """
 Exception RuntimeError ValueError TypeError IndexError KeyError ZeroDivisionError AttributeError AssertionError
 StopIteration NotImplementedError ArithmeticError LookupError NameError OverflowError UnboundLocalError
 """.split()
-# the interpreter's own: print type super repr issubclass getattr hasattr setattr
-INTERPRETER_BUILTINS = frozenset({"print", "type", "super", "repr", "issubclass", "getattr", "hasattr", "setattr"})
+# the interpreter's own: print type super repr issubclass getattr hasattr setattr pow
+INTERPRETER_BUILTINS = frozenset({"print", "type", "super", "repr", "issubclass", "getattr", "hasattr", "setattr",
+                                  "pow"})
 BUILTIN_NAMES = frozenset(PYTHON_BUILTINS) | frozenset(EXCEPTIONS) | INTERPRETER_BUILTINS
 
 # Callables that take a range or an iterator without draining it.  Any other callable (list, sum, sorted,
@@ -202,9 +314,20 @@ def missing_member(module: str, name: str) -> str:
     """The refusal for `module.name` that does not exist for a program, with what to use instead if known."""
     hint = None
     if module == "random":
-        hint = interop.RANDOM_REFUSED.get(name)
+        hint = interop.RANDOM_REFUSED.get(name, "the random module offers seed, random, randint, choice, shuffle, "
+                                                 "uniform, gauss ...")
     elif module.startswith("numpy"):
-        hint = numpy_api.REFUSED_HINTS.get(name)
+        hint = numpy_api.REFUSED_HINTS.get(name, "use the numpy functions docs/run.md lists, or torch's")
+    elif module == "math":
+        hint = "use torch's function of the same name on a tensor, or the math functions docs/run.md lists"
+    elif module == "functools":
+        hint = "functools offers partial, reduce and wraps; write the function out"
+    elif module == "collections":
+        hint = "collections offers OrderedDict, defaultdict, Counter and namedtuple; use a list or dict"
+    elif module == "typing":
+        hint = "use the names typing offers (List, Dict, Tuple, Optional, Union, Any, Callable ...), or drop it"
+    elif module == "itertools":
+        hint = "write the loop out: the other itertools functions are there"
     return f"{module}.{name}" + (f" ({hint})" if hint else "")
 
 
@@ -263,8 +386,15 @@ def modules() -> dict[str, Module]:
     torch_functional = Module("torch.functional", {n: members[n] for n in TORCH_FUNCTIONAL if n in members})
     members["functional"] = torch_functional
     torch = Module("torch", members)
-    math_module = Module("math", {name: getattr(math, name) for name in MATH_NAMES})
+    math_module = Module("math", {**{name: getattr(math, name) for name in MATH_NAMES}, **MATH_SIZED})
     random_module = Module("random", dict.fromkeys(interop.RANDOM_METHODS, PER_RUN))
+    typing_module = Module("typing", {name: getattr(typing, name) for name in TYPING_NAMES})
+    dataclasses_module = Module("dataclasses", {"dataclass": classes.DATACLASS})
+    itertools_module = Module("itertools", {**{name: getattr(itertools, name) for name in ITERTOOLS_NAMES},
+                                            "product": _itertools_product, "accumulate": _itertools_accumulate})
+    collections_module = Module("collections", {"OrderedDict": collections.OrderedDict,
+                                                "defaultdict": collections.defaultdict,
+                                                "Counter": collections.Counter, "namedtuple": namedtuple})
     functools_module = Module("functools", {"wraps": interop.wraps, "reduce": interop.reduce,
                                             "partial": functools.partial})
     np_random = Module("numpy.random", dict.fromkeys([*numpy_api.LEGACY_RANDOM, "seed", "default_rng",
@@ -276,7 +406,8 @@ def modules() -> dict[str, Module]:
                                 profiler, graph,
                                 torch_optim,
                                 torch_distributions, torch_func, linalg, math_module, random_module,
-                                functools_module, numpy, np_random, np_linalg)}
+                                functools_module, typing_module, collections_module, itertools_module,
+                                dataclasses_module, numpy, np_random, np_linalg)}
 
 
 def run_modules(py_random, np_state, limits) -> dict[str, Module]:
@@ -315,7 +446,7 @@ def known_attributes() -> frozenset:
     for module in modules().values():
         names |= module.members.keys()
     names |= numpy_api.attribute_names()
-    return frozenset(names)
+    return frozenset(names | READABLE_DUNDER_ATTRIBUTES)
 
 
 def readable_attributes(obj) -> frozenset:

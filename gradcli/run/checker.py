@@ -23,19 +23,40 @@ from gradcli.run.errors import LimitReached, ProgramFailed, Refused
 from gradcli.safety.errors import InputError
 
 # Human names for the constructs people most often try.
+# Human names for the constructs people most often try, each with what to write instead.
 CONSTRUCT_NAMES = {
-    ast.ClassDef: "class definitions",
-    ast.Delete: "del statements", ast.AsyncFunctionDef: "async functions", ast.Await: "await",
-    ast.AsyncFor: "async for", ast.AsyncWith: "async with", ast.NamedExpr: "assignment expressions (:=)",
-    ast.Set: "sets", ast.SetComp: "set comprehensions", ast.Match: "match statements",
-    ast.AnnAssign: "annotated assignments",
+    ast.Delete: "del statements (rebind the name, x = None, or remove an entry with d.pop(key) / lst.pop(i))",
+    ast.AsyncFunctionDef: "async functions (write a plain def)", ast.Await: "await (call the function directly)",
+    ast.AsyncFor: "async for (write a plain for loop)", ast.AsyncWith: "async with (write a plain with)",
+    ast.NamedExpr: "assignment expressions (:=) (assign the value on a line of its own first)",
+    ast.Set: "sets (use a list, or a dict's keys: dict.fromkeys(items))",
+    ast.SetComp: "set comprehensions (use a list comprehension, or dict.fromkeys(...))",
+    ast.Match: "match statements (write if/elif/else)",
+    ast.AnnAssign: "annotated assignments (drop the annotation: x = value)",
+    ast.ClassDef: "class definitions (define the class at the top level of the program)",
 }
 if hasattr(ast, "TryStar"):
-    CONSTRUCT_NAMES[ast.TryStar] = "except* (exception groups)"
+    CONSTRUCT_NAMES[ast.TryStar] = "except* (exception groups) (write a plain except)"
+# What to use instead of a builtin a program may not call (any other: docs/run.md lists the builtins).
+BUILTIN_HINTS = {
+    "open": "read files outside the program and pass values with gradcli run --arg NAME=VALUE",
+    "input": "pass values with gradcli run --arg NAME=VALUE",
+    "eval": "write the code in the program itself", "exec": "write the code in the program itself",
+    "compile": "write the code in the program itself",
+    "globals": "name the variables directly", "locals": "name the variables directly",
+    "vars": "name the attributes directly", "dir": "docs/run.md lists what each value offers",
+    "set": "use a list, or a dict's keys: dict.fromkeys(items)", "frozenset": "use a tuple",
+    "property": "write @property over a method", "staticmethod": "write @staticmethod over a method",
+    "classmethod": "write @classmethod over a method", "object": "write class A: (or class A(object):)",
+    "breakpoint": "print the values you want to see", "help": "see torch's documentation",
+    "memoryview": "use a tensor or a list", "bytearray": "use a list of ints", "bytes": "use a str",
+    "complex": "use two real tensors", "format": "use f-strings or str.format",
+    "exit": "let the program end, or raise an exception", "quit": "let the program end, or raise an exception",
+}
 
 # Nodes that carry no behaviour of their own: contexts, operators, and the parts of larger nodes.
 STRUCTURAL_NODES = frozenset({
-    ast.Module, ast.Load, ast.Store, ast.arguments, ast.arg, ast.keyword, ast.alias, ast.withitem,
+    ast.Module, ast.Load, ast.Store, ast.Del, ast.arguments, ast.arg, ast.keyword, ast.alias, ast.withitem,
     ast.comprehension, ast.ExceptHandler,
     ast.And, ast.Or, ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow,
     ast.MatMult, ast.LShift, ast.RShift, ast.BitAnd, ast.BitOr, ast.BitXor, ast.Not, ast.USub, ast.UAdd,
@@ -49,9 +70,13 @@ FUTURE_FEATURES = frozenset({"nested_scopes", "generators", "division", "absolut
                              "print_function", "unicode_literals", "generator_stop", "annotations"})
 # Dunder names a program may read: `if __name__ == "__main__":` (the interpreter binds it to "__main__").
 READABLE_DUNDER_NAMES = frozenset({"__name__"})
-# Dunder methods a program's class may define: construction, and the context-manager protocol (`with Timer():`),
+# Dunder attributes a program may read (never assign): a value's class and a class's or function's names and
+# docstring (gradcli/run/metadata.py answers them; what leads further, __bases__, __dict__ ..., stays refused).
+READABLE_DUNDER_ATTRIBUTES = api.READABLE_DUNDER_ATTRIBUTES
+# Dunder methods a program's class may define: construction, its printed text (__str__, __repr__), and the
+# context-manager protocol (`with Timer():`),
 # which only the interpreter calls (reading `obj.__enter__` stays refused).
-PROGRAM_DUNDER_METHODS = frozenset({"__init__", "__enter__", "__exit__"})
+PROGRAM_DUNDER_METHODS = frozenset({"__init__", "__enter__", "__exit__", "__str__", "__repr__"})
 # The builtins that take an attribute name: only with a literal one, checked like `obj.name`.
 ATTRIBUTE_BUILTINS = frozenset({"getattr", "hasattr", "setattr"})
 
@@ -112,7 +137,8 @@ class _Checker:
     def check_node(self, node: ast.AST, in_function: bool, in_loop: bool) -> None:
         kind = type(node)
         if kind not in self.allowed:
-            self.refuse(CONSTRUCT_NAMES.get(kind, f"{kind.__name__} nodes"), node)
+            self.refuse(CONSTRUCT_NAMES.get(kind, f"the Python construct {kind.__name__} (docs/run.md lists the "
+                                                  "Python a program may use)"), node)
         check = getattr(self, "check_" + kind.__name__, None)
         if check is not None:
             check(node, in_function, in_loop)
@@ -128,7 +154,8 @@ class _Checker:
             return  # class A(object):
         if isinstance(node.ctx, ast.Load) and node.id not in self.bound and node.id not in api.BUILTIN_NAMES \
                 and hasattr(builtins, node.id):
-            self.refuse(f"the builtin {node.id}()", node)
+            hint = BUILTIN_HINTS.get(node.id, "docs/run.md lists the builtins a program may call")
+            self.refuse(f"the builtin {node.id}() ({hint})", node)
 
     def check_Attribute(self, node: ast.Attribute, *_):
         if node.attr == "__init__" and _is_super_call(node.value):
@@ -141,7 +168,7 @@ class _Checker:
                 self.refuse(api.missing_member(module.name, attr) + unsupported_hint(f"{module.name}.{attr}"), node)
         elif node.attr not in api.known_attributes() and node.attr not in self.attributes \
                 and id(node) not in self.on_receiver:
-            self.refuse(f"the attribute .{node.attr}", node)
+            self.refuse(f"the attribute .{node.attr} ({UNKNOWN_ATTRIBUTE})", node)
 
     def check_attribute_name(self, attr: str, node: ast.AST, load: bool, on_receiver: bool) -> None:
         """Dunders never; other names starting with '_' only where the program defines them itself (`self._x`,
@@ -149,15 +176,17 @@ class _Checker:
         known only while running, where the interpreter allows it on the program's own objects only."""
         if not attr.startswith("_"):
             return
+        if attr in READABLE_DUNDER_ATTRIBUTES and load:
+            return  # type(x).__name__, self.__class__.__name__, f.__qualname__: read only
         if attr.startswith("__"):
-            self.refuse(f"the attribute .{attr} (dunder names are off limits)", node)
+            self.refuse(f"the attribute .{attr} ({DUNDER_ADVICE})", node)
         if attr in api.PRIVATE_TENSOR_ATTRIBUTES:
             if load:
                 return
-            self.refuse(f"the attribute .{attr} (a tensor's {attr} is read only)", node)
+            self.refuse(f"the attribute .{attr} (a tensor's {attr} is read only: read it, torch updates it)", node)
         if attr not in self.attributes and not on_receiver:
             self.refuse(f"the attribute .{attr} (names starting with '_' are readable only on the program's own "
-                        "objects, where it assigns them)", node)
+                        "objects, where it assigns them; use the public attribute or method)", node)
 
     def check_Call(self, node: ast.Call, *_):
         func = node.func
@@ -169,7 +198,7 @@ class _Checker:
             self.check_attribute_name(name.value, name, func.id != "setattr", func.id == "hasattr")
             answers_missing = func.id == "hasattr" or (func.id == "getattr" and len(node.args) > 2)
             if not answers_missing and name.value not in api.known_attributes() and name.value not in self.attributes:
-                self.refuse(f"the attribute .{name.value}", name)
+                self.refuse(f"the attribute .{name.value} ({UNKNOWN_ATTRIBUTE})", name)
 
     def check_Yield(self, node: ast.Yield, in_function: bool, _):
         self.check_yield(node, in_function)
@@ -211,7 +240,8 @@ class _Checker:
 
     def check_Constant(self, node: ast.Constant, *_):
         if not isinstance(node.value, CONSTANT_TYPES):
-            self.refuse(f"{type(node.value).__name__} literals", node)
+            kind = type(node.value).__name__
+            self.refuse(f"{kind} literals ({LITERAL_HINTS.get(kind, 'use numbers, strings, lists and tensors')})", node)
 
     def check_FunctionDef(self, node: ast.FunctionDef, in_function: bool, _):
         is_method = id(node) in self.methods
@@ -222,13 +252,14 @@ class _Checker:
             if builtin is not None:
                 self.builtin_decorators.add(id(decorator))
             if builtin is not None and not is_method:
-                self.refuse(f"@{builtin} outside a class (it decorates methods)", decorator)
+                self.refuse(f"@{builtin} outside a class (put it over a method inside a class)", decorator)
             if builtin is not None and position != 0:
-                self.refuse(f"@{builtin} below another decorator (it must be the outermost one)", decorator)
+                self.refuse(f"@{builtin} below another decorator (put it first, above the others)", decorator)
             if builtin == "property" and len(node.decorator_list) > 1:
-                self.refuse("@property over another decorator", decorator)
+                self.refuse("@property over another decorator (put @property alone over the getter)", decorator)
         if is_method and any(_is_setter(d, node.name) for d in node.decorator_list) and len(node.decorator_list) > 1:
-            self.refuse("@name.setter over another decorator", node.decorator_list[1])
+            self.refuse("@name.setter over another decorator (put @name.setter alone over the setter)",
+                        node.decorator_list[1])
 
     def check_ImportFrom_future(self, node: ast.ImportFrom) -> bool:
         if node.module != "__future__" or node.level:
@@ -241,25 +272,32 @@ class _Checker:
     def check_ClassDef(self, node: ast.ClassDef, *_):
         _check_identifier(self, node.name, node)
         if id(node) not in self.classes:
-            self.refuse("class definitions inside functions, classes or statements (only at the top level)", node)
+            self.refuse("class definitions inside functions, classes or statements (define the class at the top "
+                        "level of the program)", node)
         if node.keywords:
-            self.refuse("class keywords (metaclass=, ...)", node.keywords[0])
-        if node.decorator_list:
-            self.refuse("class decorators", node.decorator_list[0])
+            self.refuse("class keywords (metaclass=, ...) (write class A(Base): with one base)", node.keywords[0])
+        if len(node.decorator_list) > 1 or node.decorator_list and not _is_dataclass(node.decorator_list[0]):
+            self.refuse("class decorators other than @dataclass (write the class's __init__ yourself, or decorate "
+                        "its methods)", node.decorator_list[-1])
+        if node.decorator_list and node.bases:
+            self.refuse("a @dataclass with a base class (write the class's __init__ yourself)", node.bases[0])
         if len(node.bases) > 1:
-            self.refuse("multiple inheritance", node.bases[1])
+            self.refuse("multiple inheritance (derive from one class and keep the other as an attribute)",
+                        node.bases[1])
         for base in node.bases:
             if not isinstance(base, (ast.Name, ast.Attribute)):
-                self.refuse("a base class that is not a name", base)
+                self.refuse("a base class that is not a name (name it: class A(nn.Module):)", base)
         for item in node.body:
             if isinstance(item, ast.Assign) and all(isinstance(t, ast.Name) for t in item.targets):
                 continue
+            if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+                continue  # lr: float = 0.1 (the annotation is never evaluated)
             if isinstance(item, ast.FunctionDef) or isinstance(item, ast.Pass) or (
                     isinstance(item, ast.Expr) and isinstance(item.value, ast.Constant)
                     and isinstance(item.value.value, str)):
                 continue
             self.refuse("statements in a class body other than methods, attributes (name = value) and a "
-                        "docstring", item)
+                        "docstring (move them into __init__ or a method)", item)
 
     def check_Return(self, node: ast.Return, in_function: bool, _):
         if not in_function:
@@ -277,6 +315,9 @@ class _Checker:
         for target in node.targets:
             _check_target(self, target)
 
+    def check_AnnAssign(self, node: ast.AnnAssign, *_):
+        _check_target(self, node.target)
+
     def check_For(self, node: ast.For, *_):
         _check_target(self, node.target)
 
@@ -290,28 +331,39 @@ class _Checker:
     def check_Import(self, node: ast.Import, *_):
         for alias in node.names:
             if alias.name not in api.modules():
-                self.refuse(f"importing {alias.name} (only torch and its submodules, numpy, math, random and "
-                            "functools)", node)
+                self.refuse(f"importing {alias.name} ({import_advice(alias.name)})", node)
 
     def check_ImportFrom(self, node: ast.ImportFrom, *_):
         if self.check_ImportFrom_future(node):
             return
         module = api.modules().get(node.module) if node.level == 0 else None
         if module is None:
-            self.refuse(f"importing from {'.' * node.level}{node.module or ''}"
-                        f"{unsupported_hint(node.module or '') if node.level == 0 else ''}", node)
+            hint = unsupported_hint(node.module or "") if node.level == 0 else ""
+            advice = import_advice(node.module or "")
+            self.refuse(f"importing from {'.' * node.level}{node.module or ''}{hint or f' ({advice})'}", node)
         for alias in node.names:
             if alias.name not in module.members:
                 dotted = f"{module.name}.{alias.name}"
                 self.refuse(api.missing_member(module.name, alias.name) + unsupported_hint(dotted)
-                            if alias.name != "*" else "import *", node)
+                            if alias.name != "*" else f"import * (import the names you use: from {module.name} "
+                                                      "import name)", node)
+
+
+def _is_dataclass(decorator: ast.expr) -> bool:
+    """@dataclass, @dataclass() or @dataclasses.dataclass: the one class decorator a program may use."""
+    if isinstance(decorator, ast.Call) and not decorator.args and not decorator.keywords:
+        decorator = decorator.func
+    return (isinstance(decorator, ast.Name) and decorator.id == "dataclass") or (
+        isinstance(decorator, ast.Attribute) and decorator.attr == "dataclass"
+        and isinstance(decorator.value, ast.Name) and decorator.value.id == "dataclasses")
 
 
 def _check_identifier(checker: _Checker, name: str, node: ast.AST) -> None:
     """A program's own names may start with one '_' (`_scale`, `_helper`); dunder names (`__builtins__`,
     `__import__`) and private `__x` names are never the program's."""
     if name.startswith("__"):
-        checker.refuse(f"the name {name} (names starting with '__' are off limits)", node)
+        checker.refuse(f"the name {name} (names starting with '__' are off limits; rename it, one leading '_' is "
+                       "fine)", node)
 
 
 def _builtin_decorator(decorator: ast.expr, bound: set) -> str | None:
@@ -340,9 +392,7 @@ def statement_yields(tree: ast.Module) -> set[int]:
 def _check_target(checker: _Checker, target: ast.AST) -> None:
     if isinstance(target, (ast.Tuple, ast.List)):
         for element in target.elts:
-            if isinstance(element, ast.Starred):
-                checker.refuse("starred assignment targets", element)
-            _check_target(checker, element)
+            _check_target(checker, element.value if isinstance(element, ast.Starred) else element)
 
 
 def _bound_names(tree: ast.Module) -> set[str]:
@@ -369,6 +419,15 @@ def _program_attributes(tree: ast.Module) -> frozenset:
     its classes' methods and class attributes."""
     names = {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)
              and isinstance(node.ctx, ast.Store) and not node.attr.startswith("__")}
+    # a name the program spells as a string may be an attribute it makes: nn.Sequential(OrderedDict([("fc1", ...)])),
+    # add_module("fc1", m), register_buffer("mean", t) (reading it is still checked against the value at run time)
+    looked_up = {id(node.args[1]) for node in ast.walk(tree) if isinstance(node, ast.Call)
+                 and isinstance(node.func, ast.Name) and node.func.id in ("getattr", "hasattr") and len(node.args) > 1}
+    for node in ast.walk(tree):  # (and namedtuple("Point", "x y")'s field names)
+        if isinstance(node, ast.Constant) and id(node) not in looked_up and isinstance(node.value, str) \
+                and len(node.value) < 1000:
+            names.update(word for word in node.value.replace(",", " ").split()
+                         if word.isidentifier() and not word.startswith("_"))
     for node in ast.walk(tree):  # setattr(obj, "name", value)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr" \
                 and len(node.args) > 1 and isinstance(node.args[1], ast.Constant) \
@@ -381,6 +440,9 @@ def _program_attributes(tree: ast.Module) -> frozenset:
                     names.add(item.name)
                 elif isinstance(item, ast.Assign):
                     names.update(t.id for t in item.targets if isinstance(t, ast.Name) and not t.id.startswith("__"))
+                elif isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name) \
+                        and not item.target.id.startswith("__"):
+                    names.add(item.target.id)
     return frozenset(names)
 
 
@@ -500,15 +562,35 @@ def _binds(target: ast.expr, name: str) -> bool:
     return False
 
 
+DUNDER_ADVICE = ("dunder names are off limits; read x.__class__, type(x).__name__, __qualname__, __module__ or "
+                 "isinstance(x, T) instead")
+UNKNOWN_ATTRIBUTE = "no value gradcli run offers has it: check the spelling; docs/run.md lists what a program may use"
+IMPORT_ADVICE = ("a program imports torch and its submodules, numpy, math, random, functools, itertools, typing "
+                 "and collections; read files outside the program and pass values with gradcli run --arg NAME=VALUE")
+# What to write instead of a module learners import (by its top-level name).
+IMPORT_HINTS = {
+    "copy": "use t.clone(), list(x), dict(x) or model.state_dict()",
+    "time": "gradcli run has no clock: count steps instead", "timeit": "gradcli run has no clock: count steps instead",
+    "matplotlib": "print the values; plotting is not part of gradcli run",
+    "torchvision": "build the tensors in the program (torch.rand, torch.randn ...)",
+    "pandas": "build the data as lists, numpy arrays or tensors in the program",
+}
+
+
+def import_advice(module: str) -> str:
+    return IMPORT_HINTS.get(module.split(".")[0], IMPORT_ADVICE)
+LITERAL_HINTS = {"complex": "gradcli run has no complex numbers: use two real tensors", "bytes": "use a str"}
+
+
 # What to use instead of a torch API gradcli does not have, by dotted prefix (the longest that matches wins).
 UNSUPPORTED_HINTS = {
-    "torch.func": "torch.func has grad, jacrev, jacfwd, hessian and vmap; torch.autograd.functional has jacobian, "
-                  "hessian, vjp, jvp, hvp and vhp",
+    "torch.func": "use torch.func's grad, jacrev, jacfwd, hessian and vmap, or torch.autograd.functional's "
+                  "jacobian, hessian, vjp, jvp, hvp and vhp",
     "torch.autograd.graph": "torch.autograd.graph has saved_tensors_hooks, save_on_cpu and "
                             "disable_saved_tensors_hooks; read a node's inputs through grad_fn.next_functions",
     "torch.autograd.forward_ad": "use torch.autograd.functional.jvp",
-    "torch.svd": "torch.linalg.svdvals gives the singular values",
-    "torch.backends": "gradcli computes with its own CPU kernels: there is no backend to configure",
+    "torch.svd": "use torch.linalg.svdvals for the singular values",
+    "torch.backends": "gradcli computes with its own CPU kernels: there is no backend to configure; drop the line",
     "torch.utils": "build the batches by slicing tensors (x[i:i + batch_size])",
     "torch.compile": "call the function itself",
     "torch.jit": "call the function itself",

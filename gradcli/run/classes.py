@@ -25,6 +25,7 @@ forward parameters named_parameters buffers named_buffers children named_childre
 zero_grad train eval training requires_grad_ to cpu float double half add_module register_module
 register_buffer register_parameter state_dict load_state_dict apply get_submodule get_parameter extra_repr
 register_forward_hook register_forward_pre_hook register_full_backward_hook register_full_backward_pre_hook
+register_backward_hook
 """.split())
 CONTAINER_METHODS = frozenset({"append", "extend"})
 LAYER_METHODS = frozenset({"reset_parameters"})
@@ -47,7 +48,7 @@ ALLOWED_BASES = {modules.Module: "module", AutogradFunction: "function"}
 class ProgramClass:
     """A class statement's result."""
 
-    __slots__ = ("name", "base", "kind", "members", "interpreter")
+    __slots__ = ("name", "base", "kind", "members", "interpreter", "doc")
     python_type_name = "type"
 
     def __init__(self, name: str, base, interpreter):
@@ -61,6 +62,7 @@ class ProgramClass:
             self.kind = ALLOWED_BASES[base]
         self.members: dict = {}  # name -> value; methods are ("function" | "static" | "class", UserFunction)
         self.interpreter = interpreter
+        self.doc = None  # the class statement's docstring: its __doc__
 
     def lookup(self, name: str):
         """(owner class, member) for `name` along the chain of program classes, or None."""
@@ -90,7 +92,10 @@ class ProgramClass:
         found = self.lookup("__init__")
         if found is not None:
             owner, (_, function) = found
-            result = self.interpreter.call_function(function, (obj, *args), kwargs)
+            if type(function).__name__ == "UserFunction":
+                result = self.interpreter.call_function(function, (obj, *args), kwargs)
+            else:  # what @dataclass wrote
+                result = function(obj, *args, **kwargs)
             if result is not None:
                 raise TypeError(f"__init__() should return None, not '{type(result).__name__}'")
         elif self.kind == "module":
@@ -114,7 +119,18 @@ class ProgramObject:
         self.attributes: dict = {}
 
     def __repr__(self) -> str:
-        return f"<__main__.{self.program_class.name} object at {id(self):#x}>"
+        text = program_text(self, "__repr__")
+        return f"<__main__.{self.program_class.name} object at {id(self):#x}>" if text is None else text
+
+    def __str__(self) -> str:
+        text = program_text(self, "__str__")
+        return repr(self) if text is None else text
+
+    def __eq__(self, other):
+        found = self.program_class.lookup("__eq__")  # only a @dataclass writes one
+        return NotImplemented if found is None else bind(self, *found)(other)
+
+    __hash__ = object.__hash__
 
 
 class ProgramModule(modules.Module):
@@ -136,7 +152,23 @@ class ProgramModule(modules.Module):
         return bind(self, found[0], found[1])() if found is not None else ""
 
     def __repr__(self) -> str:
-        return modules.module_repr(self, repr)
+        text = program_text(self, "__repr__")
+        return modules.module_repr(self, repr) if text is None else text
+
+    def __str__(self) -> str:
+        text = program_text(self, "__str__")
+        return repr(self) if text is None else text
+
+
+def program_text(obj, name: str) -> str | None:
+    """What the program's own __str__ or __repr__ gives for `obj` (run by the interpreter), or None."""
+    found = obj.program_class.lookup(name)
+    if found is None:
+        return None
+    result = bind(obj, *found)()
+    if not isinstance(result, str):
+        raise TypeError(f"{name} returned non-string (type {type(result).__name__})")
+    return result
 
 
 class BoundMethod:
@@ -214,6 +246,75 @@ def _class_of(obj) -> ProgramClass:
     return obj.program_class
 
 
+# -- @dataclass ---------------------------------------------------------------------------------------------------
+
+class Dataclass:
+    """dataclasses.dataclass as a program sees it: only a decorator of its class statements (`@dataclass`,
+    `@dataclass()`), which gives the class an __init__ over its annotated fields, their repr and ==."""
+
+    __slots__ = ()
+    python_type_name = "function"
+
+    def __call__(self, *args, **kwargs):
+        if args or kwargs:
+            raise Refused("dataclass(...) with arguments, or called on anything but a class statement (write "
+                          "@dataclass over the class)", None)
+        return self
+
+    def __repr__(self) -> str:
+        return f"<function dataclass at {id(self):#x}>"
+
+
+DATACLASS = Dataclass()
+MISSING_FIELD = object()  # a @dataclass field without a default
+
+
+def make_dataclass(cls: ProgramClass, fields: list) -> None:
+    """The methods @dataclass writes for `fields` [(name, default or MISSING_FIELD)] in the class statement's order."""
+    seen_default = False
+    for name, default in fields:
+        if type(default) in (list, dict):
+            raise ValueError(f"mutable default {type(default)} for field {name} is not allowed: use default_factory")
+        if default is MISSING_FIELD and seen_default:
+            raise TypeError(f"non-default argument '{name}' follows default argument")
+        seen_default = seen_default or default is not MISSING_FIELD
+
+    def init(obj, *args, **kwargs):
+        if len(args) > len(fields):
+            required = sum(1 for _, d in fields if d is MISSING_FIELD)
+            takes = f"{len(fields) + 1}" if required == len(fields) else f"from {required + 1} to {len(fields) + 1}"
+            raise TypeError(f"{cls.name}.__init__() takes {takes} positional argument"
+                            f"{'s' if len(fields) else ''} but {len(args) + 1} were given")
+        values = dict(zip([n for n, _ in fields], args))
+        for key, value in kwargs.items():
+            if key not in {n for n, _ in fields}:
+                raise TypeError(f"{cls.name}.__init__() got an unexpected keyword argument '{key}'")
+            if key in values:
+                raise TypeError(f"{cls.name}.__init__() got multiple values for argument '{key}'")
+            values[key] = value
+        missing = [n for n, d in fields if n not in values and d is MISSING_FIELD]
+        if missing:
+            names = " and ".join(f"'{n}'" for n in missing) if len(missing) <= 2 else \
+                ", ".join(f"'{n}'" for n in missing[:-1]) + f", and '{missing[-1]}'"
+            raise TypeError(f"{cls.name}.__init__() missing {len(missing)} required positional argument"
+                            f"{'s' if len(missing) > 1 else ''}: {names}")
+        for name, default in fields:
+            set_attribute(obj, name, values[name] if name in values else default)
+
+    def text(obj):
+        return f"{cls.name}(" + ", ".join(f"{n}={cls.interpreter.repr_of(get_attribute(obj, n))}"
+                                          for n, _ in fields) + ")"
+
+    def equal(obj, other):
+        if not (isinstance(other, ProgramObject) and other.program_class is obj.program_class):
+            return NotImplemented
+        return tuple(get_attribute(obj, n) for n, _ in fields) == tuple(get_attribute(other, n) for n, _ in fields)
+
+    cls.members.setdefault("__init__", ("function", init))
+    cls.members.setdefault("__repr__", ("function", text))
+    cls.members.setdefault("__eq__", ("function", equal))
+
+
 # -- attribute access ----------------------------------------------------------------------------------------
 
 def handles(obj) -> bool:
@@ -229,7 +330,7 @@ _PRIVATE: WeakKeyDictionary = WeakKeyDictionary()
 def private_refused(obj, name: str) -> Refused:
     kind = obj._get_name() if isinstance(obj, modules.Module) else type(obj).__name__
     return Refused(f"the attribute .{name} of a {kind} (names starting with '_' are readable only where the "
-                   "program assigned them)", None)
+                   "program assigned them; use the public attribute or method: weight, parameters() ...)", None)
 
 
 def _module_private(module: modules.Module, name: str):
@@ -352,7 +453,7 @@ def set_attribute(obj, name: str, value) -> None:
             _set_module_private(obj, name, value)
         elif not isinstance(obj, (ProgramObject, ProgramClass, FunctionCtx)):
             raise Refused(f"assigning .{name} on a {type(obj).__name__} (names starting with '_' only on the "
-                          "program's own objects)", None)
+                          "program's own objects; keep the value in a variable of the program)", None)
     if isinstance(obj, ProgramObject):
         obj.attributes[name] = value
     elif isinstance(obj, modules.Module):

@@ -44,7 +44,7 @@ def accumulate_grad(leaf: Tensor) -> AccumulateGrad:
 
 def next_functions(node: Function) -> tuple:
     pairs = []
-    for entry in node.next_functions or ():
+    for entry in edges(node):
         if entry is None:
             pairs.append((None, 0))
         elif isinstance(entry, Tensor):
@@ -52,3 +52,10 @@ def next_functions(node: Function) -> tuple:
         else:
             pairs.append((entry, 0))
     return tuple(pairs)
+
+
+def edges(node: Function) -> tuple:
+    """The node's next_functions at torch's edges only (without the op's parameters: Function.torch_edges)."""
+    entries = node.next_functions or ()
+    positions = type(node).torch_edges
+    return entries if positions is None else tuple(entries[i] for i in positions if i < len(entries))

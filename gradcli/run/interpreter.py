@@ -24,10 +24,10 @@ from types import GeneratorType
 import numpy as np
 
 from gradcli.engine import state
-from gradcli.engine.autograd import Function, GradMode, GradModeContext, torch_node_name
+from gradcli.engine.autograd import Function, GradMode, GradModeContext, register_node_hook, torch_node_name
 from gradcli.engine.errors import EngineError, LimitExceeded, TorchRuntimeError, from_numpy
 from gradcli.engine.tensor import INFERENCE_TENSOR_VERSION, Tensor
-from gradcli.run import api, classes, graph_view, interop, numpy_api, torch_surface
+from gradcli.run import api, checker, classes, graph_view, interop, metadata, numpy_api, reprs, torch_surface
 from gradcli.run.errors import LimitReached, OutputFailed, ProgramFailed, Refused, RunError
 from gradcli.run.limits import RunLimits
 from gradcli.run.reprs import program_repr, program_str
@@ -146,10 +146,18 @@ OPERATOR_SYMBOLS = {
 UNARY = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Invert: operator.invert, ast.Not: operator.not_}
 COMPARE = {
     ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt,
-    ast.GtE: operator.ge, ast.Is: operator.is_, ast.IsNot: operator.is_not,
+    ast.GtE: operator.ge, ast.Is: lambda a, b: _identity(a) is _identity(b),
+    ast.IsNot: lambda a, b: _identity(a) is not _identity(b),
     ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b,
 }
 SEQUENCES = (str, list, tuple)
+
+
+def _identity(value):
+    """What `is` compares: the class a TypeRef stands for (`type(x) is torch.Tensor`, `type(a) is type(b)`)."""
+    return value.cls if type(value) is api.TypeRef else value
+
+
 # Types is_lazy can rule out at once (the program's own generators are metered where they are made).
 EAGER_TYPES = frozenset({Tensor, float, int, bool, str, list, tuple, dict, type(None), GeneratorType,
                          ProgramGenerator, np.ndarray})
@@ -193,9 +201,14 @@ class Interpreter:
         self.builtins = {**api.python_builtins(), "print": self.print, "type": api.type_of, "str": program_str,
                          "super": self.program_super, "isinstance": classes.is_instance, "repr": program_repr,
                          "issubclass": classes.is_subclass, "getattr": self.program_getattr,
-                         "hasattr": self.program_hasattr, "setattr": self.set_attribute, "__name__": "__main__"}
+                         "hasattr": self.program_hasattr, "setattr": self.set_attribute, "__name__": "__main__",
+                         "pow": self.program_pow}
 
+        self.builtin_names = {id(value): name for name, value in self.builtins.items() if callable(value)}
         self.overrides = {(str, "format"): self.format_string, (str, "join"): self.join_strings,
+                          (str, "replace"): self.replace_string,
+                          **{(str, name): partial(self.pad_string, name) for name in ("center", "ljust", "rjust",
+                                                                                    "zfill")},
                           (list, "extend"): self.extend_list}
 
     @cached_property
@@ -246,9 +259,9 @@ class Interpreter:
 
     def show_warning(self, message, category, filename=None, lineno=None, file=None, line=None) -> None:
         """Print a UserWarning once per line and message, as Python's default filter does."""
-        if not issubclass(category, UserWarning):
+        if not issubclass(category, (UserWarning, FutureWarning)):  # what Python's default filters show
             return  # numpy's RuntimeWarnings have no counterpart in torch
-        key = (category, str(message), self.line)
+        key = (category, str(message), None if lineno == 0 else self.line)  # 0: a line of torch's own
         if key not in self.warned:
             self.warned.add(key)
             self.stdout.flush()  # keep the order of prints and warnings on a terminal
@@ -353,6 +366,12 @@ class Interpreter:
 
     def exec_Expr(self, node, frame):
         self.eval(node.value, frame)
+
+    def exec_AnnAssign(self, node, frame):
+        """x: int = 5 binds x (the annotation is never evaluated, as under `from __future__ import annotations`);
+        `x: int` alone binds nothing."""
+        if node.value is not None:
+            self.assign(node.target, self.eval(node.value, frame), frame)
 
     def exec_Assign(self, node, frame):
         value = self.eval(node.value, frame)
@@ -464,9 +483,11 @@ class Interpreter:
         bases = [None if _is_object(base, frame) else self.eval(base, frame) for base in node.bases]
         base = bases[0] if bases else None
         if base is not None and not isinstance(base, classes.ProgramClass) and base not in classes.ALLOWED_BASES:
-            raise Refused(f"a class deriving from {ast.unparse(node.bases[0])} (only torch.nn.Module, "
-                          "torch.autograd.Function and the program's own classes)", node.lineno)
+            raise Refused(f"a class deriving from {ast.unparse(node.bases[0])} (derive from torch.nn.Module, "
+                          "torch.autograd.Function or a class of the program, and keep the other as an attribute)",
+                          node.lineno)
         cls = classes.ProgramClass(node.name, base, self)
+        cls.doc = ast.get_docstring(node, clean=False)
         scope = Frame({}, None, frame)  # the class body's own namespace: later attributes may use earlier ones
         for stmt in node.body:
             self.line = stmt.lineno
@@ -476,8 +497,17 @@ class Interpreter:
                 value = self.eval(stmt.value, scope)
                 for target in stmt.targets:
                     self.assign(target, value, scope)
+            elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+                self.assign(stmt.target, self.eval(stmt.value, scope), scope)
         for name, value in scope.vars.items():  # a function assigned in the body (act = lambda self: ...) is a method
             cls.members.setdefault(name, ("function", value) if type(value) is UserFunction else value)
+        if node.decorator_list:  # @dataclass (the only class decorator the check lets through)
+            if self.eval(node.decorator_list[0], frame) is not classes.DATACLASS:
+                raise Refused("class decorators other than dataclasses.dataclass (write the class's __init__ "
+                              "yourself)", node.lineno)
+            fields = [(stmt.target.id, scope.vars.get(stmt.target.id, classes.MISSING_FIELD))
+                      for stmt in node.body if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)]
+            classes.make_dataclass(cls, fields)
         frame.vars[node.name] = cls
 
     def make_method(self, node, class_name: str, cls, scope: Frame, frame: Frame):
@@ -504,7 +534,8 @@ class Interpreter:
         """super(), and super(C, obj) with C one of the program's classes."""
         if args:
             if len(args) != 2 or not isinstance(args[0], classes.ProgramClass):
-                raise Refused("super() with arguments other than (a class of the program, an object)", self.line)
+                raise Refused("super() with arguments other than (a class of the program, an object) (write super() "
+                              "without arguments)", self.line)
             cls, receiver = args
             if not classes.is_instance(receiver, cls):
                 raise TypeError("super(type, obj): obj must be an instance or subtype of type")
@@ -665,7 +696,8 @@ class Interpreter:
         if not isinstance(error, BaseException):
             raise TypeError("exceptions must derive from BaseException")
         if isinstance(error, UNCATCHABLE):  # never reachable by a program; kept out all the same
-            raise Refused("raising gradcli's own errors", self.line)
+            raise Refused("raising gradcli's own errors (raise RuntimeError, ValueError ... with your message)",
+                          self.line)
         if getattr(error, "gradcli_line", None) is None:  # raised before: Python reports where it was first raised
             try:
                 error.gradcli_line = self.line
@@ -742,6 +774,8 @@ class Interpreter:
         kind = type(target)
         if kind is ast.Name:
             self.store(target.id, value, frame)
+        elif (kind is ast.Tuple or kind is ast.List) and any(type(e) is ast.Starred for e in target.elts):
+            self.assign_starred(target.elts, value, frame)
         elif kind is ast.Tuple or kind is ast.List:
             items = list(islice(iter(value), len(target.elts) + 1))
             if len(items) != len(target.elts):
@@ -754,6 +788,74 @@ class Interpreter:
             self.set_attribute(self.eval(target.value, frame), target.attr, value)
         else:  # ast.Subscript
             self.set_item(self.eval(target.value, frame), self.eval(target.slice, frame), value)
+
+    def assign_starred(self, elements: list, value, frame: Frame) -> None:
+        """first, *rest = value: the starred name takes a list of what the others leave (drained under the
+        iteration limit, as any loop)."""
+        star = next(i for i, e in enumerate(elements) if type(e) is ast.Starred)
+        items = list(self.metered(value)) if self.is_lazy(value) else list(value)
+        self.check_length(len(items))
+        after = len(elements) - star - 1
+        if len(items) < len(elements) - 1:
+            raise ValueError(f"not enough values to unpack (expected at least {len(elements) - 1}, got {len(items)})")
+        for element, item in zip(elements[:star], items):
+            self.assign(element, item, frame)
+        self.assign(elements[star].value, items[star:len(items) - after], frame)
+        for element, item in zip(elements[star + 1:], items[len(items) - after:]):
+            self.assign(element, item, frame)
+
+    def exec_Delete(self, node, frame):
+        for target in node.targets:
+            self.delete(target, frame)
+
+    def delete(self, target, frame: Frame) -> None:
+        """del name, del seq[i], del d[key], del obj.attr (the program's own objects), del a, b."""
+        kind = type(target)
+        if kind is ast.Name:
+            scope = self.scope_of(target.id, frame) if frame.declared and target.id in frame.declared else frame
+            if target.id not in scope.vars:
+                raise NameError(f"name '{target.id}' is not defined")
+            del scope.vars[target.id]
+        elif kind is ast.Tuple or kind is ast.List:
+            for element in target.elts:
+                self.delete(element, frame)
+        elif kind is ast.Subscript:
+            obj, key = self.eval(target.value, frame), self.eval(target.slice, frame)
+            if not isinstance(obj, (list, dict)):
+                kind_name = getattr(type(obj), "python_type_name", reprs.class_name(type(obj)).rsplit(".", 1)[-1])
+                raise TypeError(f"'{kind_name}' object doesn't support item deletion")
+            del obj[key]
+        else:  # ast.Attribute
+            obj = self.eval(target.value, frame)
+            if not isinstance(obj, classes.ProgramObject):
+                raise Refused(f"del of an attribute of a {type(obj).__name__} (assign it None instead)", self.line)
+            if target.attr not in obj.attributes:
+                raise AttributeError(f"'{obj.program_class.name}' object has no attribute '{target.attr}'")
+            del obj.attributes[target.attr]
+
+    def repr_of(self, value) -> str:
+        return program_repr(value)
+
+    def pad_string(self, method: str, text: str, width, *fill):
+        """str.center/ljust/rjust/zfill, their width bounded as any string's length."""
+        if isinstance(width, int):
+            self.check_length(width)
+        return getattr(text, method)(width, *fill)
+
+    def replace_string(self, text: str, old, new, count=-1):
+        """str.replace, its result's length bounded before it is built."""
+        if isinstance(old, str) and isinstance(new, str) and isinstance(count, int):
+            found = text.count(old) if old else len(text) + 1
+            if count >= 0:
+                found = min(found, count)
+            self.check_length(len(text) + found * max(len(new) - len(old), 0))
+        return text.replace(old, new, count)
+
+    def program_pow(self, base, exp, mod=None):
+        """pow(): with a modulus Python's (bounded by it), else what `base ** exp` is, under the same limits."""
+        if mod is not None:
+            return pow(base, exp, mod)
+        return self.binary(ast.Pow(), base, exp)
 
     def program_getattr(self, obj, name, *default):
         if not isinstance(name, str):
@@ -777,11 +879,13 @@ class Interpreter:
         return True
 
     def get_attribute(self, obj, name: str):
+        if name in metadata.READABLE:
+            return metadata.read(obj, name, self.line, self.builtin_names)
         if classes.handles(obj):
             return classes.get_attribute(obj, name)
         if name.startswith("_") and not (isinstance(obj, Tensor) and name in api.PRIVATE_TENSOR_ATTRIBUTES):
             if name.startswith("__"):
-                raise Refused(f"the attribute .{name} (dunder names are off limits)", self.line)
+                raise Refused(f"the attribute .{name} ({checker.DUNDER_ADVICE})", self.line)
             if type(obj) in (UserFunction, ProgramGenerator) or not hasattr(obj, name):
                 kind = getattr(type(obj), "python_type_name", type(obj).__name__)
                 raise AttributeError(f"'{kind}' object has no attribute '{name}'")
@@ -793,6 +897,8 @@ class Interpreter:
                 return obj.members[name]
             except KeyError:
                 raise AttributeError(f"module '{obj.name}' has no attribute '{name}'") from None
+        if isinstance(obj, tuple) and type(obj) in api.NAMEDTUPLES and name in type(obj)._fields:
+            return getattr(obj, name)  # a namedtuple's field
         if name not in api.readable_attributes(obj):
             kind = getattr(type(obj), "python_type_name", type(obj).__name__)  # 'function', not 'UserFunction'
             raise AttributeError(f"'{kind}' object has no attribute '{name}'")
@@ -802,6 +908,8 @@ class Interpreter:
         if isinstance(obj, Function):
             if name == "next_functions":
                 return graph_view.next_functions(obj)
+            if name == "register_hook":  # Node.register_hook: hook(grad_inputs, grad_outputs) after the node runs
+                return partial(register_node_hook, obj)
             return partial(torch_node_name, obj)  # torch's grad_fn.name(), a method there
         if isinstance(obj, graph_view.AccumulateGrad):
             return obj.variable if name == "variable" else obj.name if name == "name" else ()
@@ -820,7 +928,7 @@ class Interpreter:
             return classes.set_attribute(obj, name, value)
         if name.startswith("_"):
             raise Refused(f"assigning .{name} on a {type(obj).__name__} (names starting with '_' only on the "
-                          "program's own objects)", self.line)
+                          "program's own objects; keep the value in a variable of the program)", self.line)
         if isinstance(obj, api.Module):  # torch.pi = 4: a module's members are gradcli's, fixed
             raise Refused(f"assigning to {obj.name}.{name} (a module's members cannot be replaced: bind a name of "
                           "the program's own)", self.line)
@@ -1057,7 +1165,8 @@ class Interpreter:
         if func is Tensor:  # the legacy constructor: torch.Tensor([1, 2]), torch.Tensor(2, 3)
             func = torch_surface.TENSOR_CONSTRUCTOR
         if func is sum and isinstance(args[1] if len(args) > 1 else kwargs.get("start"), SEQUENCES):
-            raise Refused("sum() of lists, tuples or strings (quadratic inside C, where no limit reaches)",
+            raise Refused("sum() of lists, tuples or strings (quadratic inside C, where no limit reaches: use "
+                          "list.extend or ''.join)",
                           self.line)
         for index, arg in enumerate(args):
             if self.is_lazy(arg) and not self.is_lazy_aware(func):
@@ -1228,7 +1337,8 @@ class Interpreter:
         return signal
 
     def eval_Yield(self, node, frame):  # pragma: no cover - the check allows yields only where gen_* runs them
-        raise Refused("yield inside an expression", self.line)
+        raise Refused("yield inside an expression (write it as a statement: `yield x`, `y = yield x`)",
+                      self.line)
 
     eval_YieldFrom = eval_Yield
 
@@ -1317,7 +1427,8 @@ class _SafeFormatter(string.Formatter):
 
     def get_field(self, field_name, args, kwargs):
         if not (field_name.isdigit() or field_name.isidentifier()) or field_name.startswith("_"):
-            raise Refused(f"the str.format field {{{field_name}}} (only plain names and numbers)",
+            raise Refused(f"the str.format field {{{field_name}}} (only plain names and numbers: compute the value "
+                          "first and pass it, '{}'.format(x[0]))",
                           self.interpreter.line)
         return self.get_value(int(field_name) if field_name.isdigit() else field_name, args, kwargs), field_name
 

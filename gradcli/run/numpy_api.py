@@ -110,18 +110,21 @@ def check_dtype(dtype) -> None:
     except TypeError:
         return
     if resolved.kind not in NUMERIC_KINDS or resolved.subdtype is not None or resolved.names is not None:
-        refuse(f"numpy arrays of dtype {resolved} (only bool, integer and floating-point arrays)")
+        refuse(f"numpy arrays of dtype {resolved} (only bool, integer and floating-point arrays: convert with "
+               ".astype(np.float64))")
 
 
 def check_result(value):
     if isinstance(value, np.ndarray):
         if value.dtype.kind not in NUMERIC_KINDS:
-            refuse(f"numpy arrays of dtype {value.dtype} (only bool, integer and floating-point arrays)")
+            refuse(f"numpy arrays of dtype {value.dtype} (only bool, integer and floating-point arrays: convert "
+                   "with .astype(np.float64))")
     elif isinstance(value, tuple):
         for item in value:
             check_result(item)
     elif isinstance(value, np.generic) and value.dtype.kind not in NUMERIC_KINDS:
-        refuse(f"numpy values of dtype {value.dtype} (only bool, integer and floating-point values)")
+        refuse(f"numpy values of dtype {value.dtype} (only bool, integer and floating-point values: convert with "
+               "float(x))")
     return value
 
 
@@ -391,13 +394,15 @@ REFUSED_HINTS = {
     "load": "file access; build the array in the program", "save": "file access; print the array",
     "savez": "file access; print the array", "loadtxt": "file access; build the array in the program",
     "savetxt": "file access; print the array", "genfromtxt": "file access; build the array in the program",
-    "fromfile": "file access; build the array in the program", "memmap": "file access",
-    "ctypeslib": "raw memory access", "lib": "numpy's internals", "testing": "use np.allclose or assert",
-    "f2py": "compiling code", "distutils": "compiling code", "frompyfunc": "it calls Python functions from C; "
+    "fromfile": "file access; build the array in the program", "memmap": "file access; build the array in the program",
+    "ctypeslib": "raw memory access; use numpy's array functions", "lib": "numpy's internals; use numpy's own "
+    "functions", "testing": "use np.allclose or assert", "f2py": "compiling code; compute with numpy or torch",
+    "distutils": "compiling code; compute with numpy or torch", "frompyfunc": "it calls Python functions from C; "
     "write a loop or use numpy's own functions", "vectorize": "it calls Python functions from C; write a loop "
     "or use numpy's own functions", "apply_along_axis": "it calls Python functions from C; write a loop",
     "fromfunction": "it calls Python functions from C; use np.arange and broadcasting",
-    "set_printoptions": "numpy's default printing is what gradcli run reproduces",
+    "set_printoptions": "numpy's default printing is what gradcli run reproduces; print with np.round or "
+    "f-strings",
 }
 
 
@@ -537,7 +542,7 @@ def get_attribute(obj, name: str):
             return NumpyMethod(obj, name, RANDOM_STATE_RULES[name])
     if hasattr(obj, name):  # numpy has it, gradcli run does not offer it (a.view, a.tofile, a.ctypes, a.base ...)
         refuse(f"the attribute .{name} of numpy's {type(obj).__name__} objects (outside what gradcli run offers "
-               "of numpy; see docs/run.md)")
+               "of numpy: use the numpy functions and torch's tensor methods docs/run.md lists)")
     raise AttributeError(f"'{type(obj).__name__}' object has no attribute '{name}'")
 
 

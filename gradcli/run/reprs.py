@@ -17,7 +17,7 @@ from gradcli.engine.autograd import Function, enable_grad, no_grad, set_grad_ena
 from gradcli.engine.errors import EngineError
 from gradcli.engine.tensor import Device
 from gradcli.engine.tensor_str import format_python_value
-from gradcli.run import api, interop
+from gradcli.run import api, classes, interop
 from gradcli.run.errors import LimitReached
 
 TORCH_CLASSES = {
@@ -32,7 +32,7 @@ _TORCH_FUNCTIONS_ADDRESS = id(TORCH_CLASSES)
 
 
 @functools.cache
-def _program_names() -> dict[int, tuple[str, str]]:
+def program_names() -> dict[int, tuple[str, str]]:
     """id of every callable a module hands out -> (module, member), the first module that names it."""
     names: dict[int, tuple[str, str]] = {}
     for module in api.modules().values():
@@ -51,6 +51,8 @@ def class_name(cls: type) -> str:
         return TORCH_CLASSES[cls]
     if cls in api.TORCH_CLASS_NAMES:
         return api.TORCH_CLASS_NAMES[cls]
+    if isinstance(cls, type) and cls.__module__ == "__main__":  # a namedtuple the program made
+        return f"__main__.{cls.__name__}"
     if hasattr(cls, "python_type_name"):  # the interpreter's own objects, named as Python names them
         return cls.python_type_name
     if isinstance(cls, type) and issubclass(cls, Function):
@@ -186,6 +188,8 @@ def program_str(value) -> str:
     Python), and through the program's reprs only if that shows anything of gradcli's."""
     if isinstance(value, (str, Device)):  # a device prints as its name, as torch.device's __str__
         return str(value)
+    if isinstance(value, (classes.ProgramObject, classes.ProgramModule)):
+        return str(value)  # the program's own __str__ (or __repr__, or Python's default text)
     if isinstance(value, NUMPY_OWN) or isinstance(value, BaseException):
         return str(value)  # numpy's str of its values; an exception's message
     if isinstance(value, (list, tuple, dict)):
@@ -245,7 +249,7 @@ def _repr_other(value) -> str:
         if type(owner).__module__.startswith("gradcli.run"):  # the interpreter's own builtins: print
             return f"<built-in function {name}>"
         return f"<bound method {type(owner).__name__}.{name} of {_repr_other(owner)}>"
-    known = _program_names().get(id(value))
+    known = program_names().get(id(value))
     if known is not None:
         module, member = known
         if module == "torch":

@@ -295,6 +295,7 @@ class PowScalar(Function):
     __slots__ = ()
     name = "PowBackward0"
     saves = (0,)
+    torch_edges = (0,)  # the exponent is a number (Pow.Tensor_Scalar)
     uniform_grad_ok = True
 
     @staticmethod

@@ -22,6 +22,7 @@ class Softmax(Function):
     __slots__ = ()
     name = "SoftmaxBackward0"
     saves_output = True
+    torch_edges = (0,)  # the input; dim is a parameter
 
     @staticmethod
     def kernel(x, d):

@@ -67,6 +67,7 @@ class Embedding(Function):
 
     __slots__ = ()
     name = "EmbeddingBackward0"
+    torch_edges = (0,)  # the weight; the indices are not differentiable
 
     @staticmethod
     def forward(ctx, weight, indices, padding_idx):
@@ -172,6 +173,7 @@ def _norm_grads(g, x, weight, axes, affine_shape, eps, needs, weight_shape, bias
 class LayerNorm(_Norm):
     __slots__ = ()
     name = "NativeLayerNormBackward0"
+    torch_edges = (0, 1, 2)  # input, weight, bias
 
     @staticmethod
     def forward(ctx, x, weight, bias, axes, affine_shape, eps):
@@ -272,6 +274,7 @@ class BatchNormEval(Function):
 
     __slots__ = ()
     name = "NativeBatchNormBackward0"
+    torch_edges = (0, 3, 4)  # input, weight, bias (the running statistics are arrays)
     saves = (3,)
 
     @staticmethod
@@ -319,6 +322,7 @@ class BatchNormEval(Function):
 class BatchNormTrain(_Norm):
     __slots__ = ()
     name = "NativeBatchNormBackward0"
+    torch_edges = (0, 1, 2)  # input, weight, bias
 
     @staticmethod
     def forward(ctx, x, weight, bias, axes, affine_shape, eps, statistics=None):
@@ -580,6 +584,7 @@ def _windows(x, kernel, stride, padding, dilation, pad_value, ceil_mode=False):
 class MaxPool(Function):
     __slots__ = ()
     name = "MaxPool2DWithIndicesBackward0"
+    torch_edges = (0,)
 
     @staticmethod
     def forward(ctx, x, kernel, stride, padding, dilation, ceil_mode):
@@ -622,6 +627,7 @@ class MaxPool(Function):
 class AvgPool(Function):
     __slots__ = ()
     name = "AvgPool2DBackward0"
+    torch_edges = (0,)
 
     @staticmethod
     def forward(ctx, x, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override):
@@ -812,6 +818,7 @@ class Convolution(Function):
 
     __slots__ = ()
     name = "ConvolutionBackward0"
+    torch_edges = (0, 1, 2)  # input, weight, bias
 
     @staticmethod
     def forward(ctx, x, w, b, stride, padding, dilation, groups):

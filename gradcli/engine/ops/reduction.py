@@ -37,6 +37,7 @@ MaxResult, MinResult = return_type("max"), return_type("min")
 
 class _Reduce(Function):
     __slots__ = ()
+    torch_edges = (0,)  # the input; dims and keepdim are parameters
 
     @staticmethod
     def kept_dims(ctx, g):

@@ -102,6 +102,7 @@ class ViewFunction(Function):
 
     __slots__ = ()
     multi_output = False
+    torch_edges = (0,)  # the input; the rest are the view's parameters
 
     @classmethod
     def apply(cls, x, *params):

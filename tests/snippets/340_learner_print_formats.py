@@ -1,0 +1,16 @@
+import torch
+
+torch.manual_seed(0)
+x = torch.randn(3)
+loss = (x ** 2).sum()
+print("loss:", loss.item(), sep=" ", end=" |\n")
+print("loss = %.4f" % loss.item(), "step %d of %d" % (1, 10), "%s" % x, "%r" % "s")
+print("{:.3f} {:>10.2e} {:+.1f}".format(loss.item(), loss.item(), -loss.item()))
+print(f"{loss.item():.6f} {loss:.3f} {x[0]:.2f} {x.shape} {x.dtype} {loss!r}")
+print(f"{3.14159:08.3f}|{42:5d}|{42:<5}|{'ab':^6}|{1e-8:g}|{123456789:,}|{0.25:%}")
+print(1, 2, 3, sep=", ")
+print("a", "b", sep="")
+print("no newline", end="")
+print(" -- continued")
+print(str(x), repr(loss), str(1.0), str(0.1 + 0.2), 1 / 3, 2 ** 0.5, 1e16, 1e-5, -0.0)
+print("{0} {1} {0}".format("a", "b"), "{name}={value:.2f}".format(name="lr", value=0.01))
