@@ -42,11 +42,30 @@ NOT_YET_EXACT.update({
                                    "limits, and type(x).__name__ too); it also uses the non-full "
                                    "Module.register_backward_hook, which gradcli does not have",
     "docs_nn_rrelu": "refused: gradcli has no nn.RReLU (its training-mode slopes are drawn from torch's generator "
-                     "per non-positive element)"})
+                     "per non-positive element)",
+    "tutorial_forward_ad_usage": "refused at `import torch.autograd.forward_ad`: gradcli has no forward-mode AD (dual "
+                                 "tensors, make_dual/unpack_dual, a custom Function's jvp); it also uses "
+                                 "torch.func.functional_call and functorch.make_functional_with_buffers",
+    "tutorial_custom_function_conv_bn": "refused at `from torch.autograd.function import once_differentiable`, "
+                                        "and its backward uses F.conv_transpose2d, which gradcli does not have",
+    "tutorial_ensembling": "refused at torch.func.stack_module_state; it also needs copy.deepcopy of a module and "
+                           "Module.to('meta') (gradcli has no meta device)",
+    "tutorial_per_sample_grads": "refused at torch.func.functional_call (and torch.func.grad of a dict of "
+                                 "parameters under vmap)",
+    "tutorial_recipe_saving_models_for_inference": "refused at torch.save(net, PATH) of a whole module (torch "
+                                                   "pickles it; its torch.load then fails with weights_only=True)",
+    "tutorial_recipe_module_load_state_dict_tips": "fails at `with torch.device('meta'):`: gradcli has no meta "
+                                                   "device (tensors without data) and torch.device is no context "
+                                                   "manager here",
+    "tutorial_recipe_reasoning_about_shapes": "refused at `import timeit`, and it needs the meta device: a "
+                                              "(1024, 3, 65536, 65536) tensor without data, convolved for its "
+                                              "shape"})
 # Corpus programs that print what PyTorch prints but take long: run with --slow, under a larger time limit.
 TOO_SLOW: dict[str, str] = {
     "tutorial_dynamic_net": "30,000 steps of a randomly deep polynomial model: about 15 s of CPU with the compiled "
                             "kernels (gradcli/engine/kernels/native_math.c: SLEEF's powf, fma), 50 s without",
+    "tutorial_two_layer_net_numpy": "500 steps of numpy matrix products (64x1000 @ 1000x100 and back) through "
+                                    "the sandbox's numpy: about 12 s of CPU",
     "tutorial_func_jacobians_hessians": "beyond max_seconds=30 at its 512-input Hessians (jacfwd(jacfwd) and "
                                         "jacrev(jacrev) take 32 x 512 reverse passes each, one row at a time); "
                                         "tests/run/test_func_transforms.py covers its vjp/jvp/partial"}
