@@ -633,18 +633,44 @@ def _argnums(argnums, n: int) -> tuple:
     return tuple(k % n for k in nums)
 
 
+def _is_tree(value) -> bool:
+    """A container torch.func treats as a pytree node: a dict (a module's named parameters), a tuple or a list."""
+    return isinstance(value, (dict, tuple, list)) and type(value) in (dict, tuple, list) or \
+        isinstance(value, dict) and type(value).__name__ == "OrderedDict"
+
+
+def _tree_leaves(value) -> list:
+    """The leaves of a pytree in torch's order (a dict's in insertion order)."""
+    if _is_tree(value):
+        items = value.values() if isinstance(value, dict) else value
+        return [leaf for item in items for leaf in _tree_leaves(item)]
+    return [value]
+
+
+def _tree_map(fn, value):
+    """`value` with fn applied to each leaf, containers rebuilt as they were."""
+    if isinstance(value, dict) and _is_tree(value):
+        return type(value)((key, _tree_map(fn, item)) for key, item in value.items())
+    if _is_tree(value):
+        return type(value)(_tree_map(fn, item) for item in value)
+    return fn(value)
+
+
 def _differentiable_args(args, nums):
+    """The arguments with those at `nums` (tensors, or dicts/tuples/lists of tensors: torch.func's pytrees)
+    made leaves of a new graph."""
     args = list(args)
     for k in nums:
-        a = args[k]
-        if not isinstance(a, Tensor):
-            raise TorchRuntimeError(f"Expected argument {k} to be a Tensor, got {_type_name(a)}")
-        args[k] = a.view_as(a) if a.requires_grad else a.detach().requires_grad_(True)
+        def differentiable(a, k=k):
+            if not isinstance(a, Tensor):
+                raise TorchRuntimeError(f"Expected argument {k} to be a Tensor, got {_type_name(a)}")
+            return a.view_as(a) if a.requires_grad else a.detach().requires_grad_(True)
+        args[k] = _tree_map(differentiable, args[k])
     return args
 
 
 def _nested(args) -> bool:
-    return any(isinstance(a, Tensor) and a.requires_grad for a in args)
+    return any(isinstance(a, Tensor) and a.requires_grad for a in _tree_leaves(list(args)))
 
 
 def _detached(value):
@@ -672,10 +698,17 @@ def func_grad(func, argnums=0, has_aux=False):
                 raise TorchRuntimeError("grad_and_value(f)(*args): Expected f(*args) to return a scalar Tensor, "
                                         f"got tensor with {out.dim() if isinstance(out, Tensor) else 0} dims. "
                                         "Maybe you wanted to use the vjp or jacrev APIs instead?")
-            grads = engine.grad([out], [diff[k] for k in nums], create_graph=True, allow_unused=True)
-            grads = tuple(creation.zeros_like(diff[k]) if g is None else g for g, k in zip(grads, nums))
+            leaves = [leaf for k in nums for leaf in _tree_leaves(diff[k])]
+            # a graph of the gradient only when a transform around this one differentiates it (conv has no
+            # double backward: per-sample gradients of a CNN need none)
+            found = iter(engine.grad([out], leaves, create_graph=nested, allow_unused=True))
+
+            def gradient(leaf):
+                g = next(found)
+                return creation.zeros_like(leaf) if g is None else g
+            grads = tuple(_tree_map(gradient, diff[k]) for k in nums)  # each in its argument's structure
         if not nested:
-            grads = tuple(g.detach() for g in grads)
+            grads = _detached(grads)
             aux = _detached(aux)
         result = grads if isinstance(argnums, tuple) else grads[0]
         return (result, aux) if has_aux else result
@@ -724,7 +757,8 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
             raise TorchValueError(f"vmap(f, in_dims={in_dims}, ...)(<inputs>): in_dims is not compatible with the "
                                   f"structure of `inputs`. in_dims has structure {len(dims)} but inputs has "
                                   f"structure {len(args)}.")
-        sizes = {a.shape[d] for a, d in zip(args, dims) if d is not None and isinstance(a, Tensor)}
+        sizes = {leaf.shape[d] for a, d in zip(args, dims) if d is not None
+                 for leaf in _tree_leaves(a) if isinstance(leaf, Tensor)}
         if not sizes:
             raise TorchValueError(f"vmap(f, in_dims={in_dims}, ...)(<inputs>): at least one input must be a Tensor "
                                   "batched by in_dims")
@@ -733,13 +767,57 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
                                   f"sizes {sorted(sizes)} for the mapped dimension")
         results = []
         for i in range(sizes.pop()):
-            sliced = [a.select(d, i) if d is not None else a for a, d in zip(args, dims)]
+            sliced = [_tree_map(lambda leaf, d=d, i=i: leaf.select(d, i), a) if d is not None else a
+                      for a, d in zip(args, dims)]  # a dict of tensors (a model's parameters) sliced leaf by leaf
             results.append(func(*sliced, **kwargs))
         if isinstance(results[0], tuple):
             outs = out_dims if isinstance(out_dims, tuple) else (out_dims,) * len(results[0])
-            return tuple(_stack([r[k] for r in results], outs[k]) for k in range(len(results[0])))
-        return _stack(results, out_dims)
+            return tuple(_stacked([r[k] for r in results], outs[k]) for k in range(len(results[0])))
+        return _stacked(results, out_dims)
     return batched
+
+
+def _stacked(results: list, dim: int):
+    """vmap's output from the per-entry results: tensors stacked along `dim`, a dict's entries key by key."""
+    if isinstance(results[0], dict):
+        return type(results[0])((key, _stacked([r[key] for r in results], dim)) for key in results[0])
+    return _stack(results, dim)
+
+
+def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, *, tie_weights=True, strict=False):
+    """torch.func.functional_call: module(*args, **kwargs) with its parameters and buffers named in the dict(s)
+    replaced by the given tensors for this call only (torch/_functorch/functional_call.py)."""
+    dicts = parameter_and_buffer_dicts
+    if isinstance(dicts, dict):
+        merged = dict(dicts)
+    elif isinstance(dicts, (tuple, list)) and all(isinstance(d, dict) for d in dicts):
+        merged = {}
+        for d in dicts:
+            repeated = [key for key in d if key in merged]
+            if repeated:
+                raise TorchValueError(f"{repeated} appeared in multiple dictionaries; behavior of functional call "
+                                      "is ambiguous")
+            merged.update(d)
+    else:
+        raise TorchValueError(f"Expected parameter_and_buffer_dicts to be a dict, or a list/tuple of dicts, but got "
+                              f"{_type_name(dicts)}")
+    args = () if args is None else args if isinstance(args, tuple) else (args,)
+    swapped = []
+    try:
+        for name, value in merged.items():
+            path, _, leaf = name.rpartition(".")
+            owner = module.get_submodule(path)
+            entries = next((owner.__dict__[table] for table in ("_parameters", "_buffers")
+                            if leaf in owner.__dict__[table]), None)
+            if entries is None:
+                raise NumpyRefused(f"torch.func.functional_call with '{name}', which is not a parameter or buffer "
+                                   "of the module")
+            swapped.append((entries, leaf, entries[leaf]))
+            entries[leaf] = value
+        return module(*args, **(kwargs or {}))
+    finally:
+        for entries, leaf, old in reversed(swapped):
+            entries[leaf] = old
 
 
 def _primal_tensors(primals, api: str) -> None:
@@ -814,7 +892,7 @@ def func_jvp(func, primals, tangents, *, strict=False, has_aux=False):
 
 
 FUNC = {"grad": func_grad, "jacrev": jacrev, "jacfwd": jacfwd, "hessian": func_hessian, "vmap": vmap,
-        "vjp": func_vjp, "jvp": func_jvp}
+        "vjp": func_vjp, "jvp": func_jvp, "functional_call": functional_call}
 
 
 # -- torch.save / torch.load: the run's files in memory -------------------------------------------------------
