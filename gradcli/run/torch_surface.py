@@ -6,6 +6,7 @@ autograd profiler (it runs the code; its table is timing)."""
 
 from __future__ import annotations
 
+import pickle
 import time
 
 import numpy as np
@@ -13,8 +14,8 @@ import numpy as np
 from gradcli import engine
 from gradcli.engine import creation, dtypes, random, state
 from gradcli.engine.autograd import HOOKS_DISABLED, enable_grad, saved_tensors_hooks
-from gradcli.engine.errors import TorchRuntimeError, TorchTypeError, TorchValueError
-from gradcli.engine.modules import Parameter
+from gradcli.engine.errors import EngineError, TorchRuntimeError, TorchTypeError, TorchValueError
+from gradcli.engine.modules import Module, Parameter
 from gradcli.engine.ops import REGISTRY
 from gradcli.engine.tensor import Device, Size, Tensor
 from gradcli.run.numpy_api import NumpyRefused
@@ -918,6 +919,38 @@ def _saved_copy(obj, what: str):
                        "and strings: save model.state_dict() and load it with load_state_dict)")
 
 
+class TorchUnpicklingError(EngineError, pickle.UnpicklingError):
+    """What torch.load's weights-only unpickler raises (_pickle.UnpicklingError, as Python prints it)."""
+
+    torch_type = "_pickle.UnpicklingError"
+
+
+class PickledModule:
+    """A whole module of the program's own class passed to torch.save: pickled by reference to its class
+    (`__main__.Net`), which torch.load's default weights-only unpickler refuses."""
+
+    __slots__ = ("global_name",)
+
+    def __init__(self, global_name: str):
+        self.global_name = global_name
+
+
+def weights_only_failure(global_name: str) -> TorchUnpicklingError:
+    """torch.load's error (torch/serialization.py, PyTorch 2.13) for a file holding `global_name`."""
+    return TorchUnpicklingError(
+        "Weights only load failed. This file can still be loaded, to do so you have two options, \x1b[1mdo those "
+        "steps only if you trust the source of the checkpoint\x1b[0m. \n\t(1) In PyTorch 2.6, we changed the default "
+        "value of the `weights_only` argument in `torch.load` from `False` to `True`. Re-running `torch.load` with "
+        "`weights_only` set to `False` will likely succeed, but it can result in arbitrary code execution. Do it "
+        "only if you got the file from a trusted source.\n\t(2) Alternatively, to load with `weights_only=True` "
+        "please check the recommended steps in the following error message.\n\tWeightsUnpickler error: Unsupported "
+        f"global: GLOBAL {global_name} was not an allowed global by default. Please use "
+        f"`torch.serialization.add_safe_globals([{global_name}])` or the "
+        f"`torch.serialization.safe_globals([{global_name}])` context manager to allowlist this global if you "
+        "trust this class/function.\n\nCheck the documentation of torch.load to learn more about types accepted by "
+        "default with weights_only https://pytorch.org/docs/stable/generated/torch.load.html.")
+
+
 def memory_files():
     """torch.save and torch.load of one run: the 'file' is a dict entry of the run, never the disk."""
     files: dict[str, object] = {}
@@ -926,6 +959,10 @@ def memory_files():
         if not isinstance(f, str):
             raise NumpyRefused(f"torch.save to a {_type_name(f)} (gradcli run keeps saved files in memory by name: "
                                "pass a file name)")
+        program_class = getattr(obj, "program_class", None)
+        if isinstance(obj, Module) and program_class is not None:  # torch.save(model, PATH): pickled by class
+            files[f] = PickledModule(f"__main__.{program_class.name}")
+            return
         files[f] = _saved_copy(obj, "torch.save")
 
     def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None, **pickle_load_args):
@@ -934,7 +971,13 @@ def memory_files():
         if f not in files:
             raise NumpyRefused(f"torch.load('{f}') of a file this run did not torch.save (gradcli run has no file "
                                "access; save it earlier in the program)")
-        return _saved_copy(files[f], "torch.load")
+        saved = files[f]
+        if isinstance(saved, PickledModule):
+            if weights_only is None or weights_only:  # torch >= 2.6 loads weights only by default
+                raise weights_only_failure(saved.global_name)
+            raise NumpyRefused("torch.load(weights_only=False) of a whole module (gradcli run does not unpickle "
+                               "objects: save model.state_dict() and load it with load_state_dict)")
+        return _saved_copy(saved, "torch.load")
 
     return save, load
 

@@ -50,8 +50,6 @@ NOT_YET_EXACT.update({
                                         "and its backward uses F.conv_transpose2d, which gradcli does not have",
     "tutorial_ensembling": "refused at torch.func.stack_module_state; it also needs copy.deepcopy of a module and "
                            "Module.to('meta') (gradcli has no meta device)",
-    "tutorial_recipe_saving_models_for_inference": "refused at torch.save(net, PATH) of a whole module (torch "
-                                                   "pickles it; its torch.load then fails with weights_only=True)",
     "tutorial_recipe_module_load_state_dict_tips": "fails at `with torch.device('meta'):`: gradcli has no meta "
                                                    "device (tensors without data) and torch.device is no context "
                                                    "manager here",
