@@ -478,7 +478,7 @@ def _numerical_jacobian(func, inputs, index: int, out_index: int, eps: float) ->
             with enable_grad():
                 values.append(np.asarray(_outputs(func, args)[out_index].detach().array, dtype=np.float64))
         columns.append(((values[0] - values[1]) / (2 * eps)).reshape(-1))
-    return np.stack(columns, axis=1) if columns else np.zeros((0, 0))
+    return np.stack(columns, axis=0) if columns else np.zeros((0, 0))  # (input elements, output elements)
 
 
 def _analytical_jacobian(func, inputs, index: int, out_index: int) -> np.ndarray:
@@ -513,13 +513,13 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
     for o, out in enumerate(outputs):
         if not isinstance(out, Tensor) or not out.dtype.is_floating_point:
             continue
-        for i in indices:
+        for position, i in enumerate(indices):  # torch numbers the inputs that require grad
             numerical = _numerical_jacobian(func, inputs, i, o, eps)
-            analytical = _analytical_jacobian(func, inputs, i, o).T
+            analytical = _analytical_jacobian(func, inputs, i, o).T  # rows per input element, as numerical's
             if not np.allclose(analytical, numerical, rtol=rtol, atol=atol):
                 if not raise_exception:
                     return False
-                raise GradcheckError(f"Jacobian mismatch for output {o} with respect to input {i},\n"
+                raise GradcheckError(f"Jacobian mismatch for output {o} with respect to input {position},\n"
                                      f"numerical:{_repr(numerical)}\nanalytical:{_repr(analytical)}\n")
     return True
 

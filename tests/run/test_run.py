@@ -46,8 +46,6 @@ NOT_YET_EXACT.update({
     "tutorial_forward_ad_usage": "refused at `import torch.autograd.forward_ad`: gradcli has no forward-mode AD (dual "
                                  "tensors, make_dual/unpack_dual, a custom Function's jvp); it also uses "
                                  "functorch.jvp and functorch.make_functional_with_buffers",
-    "tutorial_custom_function_conv_bn": "refused at `from torch.autograd.function import once_differentiable`, "
-                                        "and its backward uses F.conv_transpose2d, which gradcli does not have",
     "tutorial_ensembling": "refused at torch.func.stack_module_state; it also needs copy.deepcopy of a module and "
                            "Module.to('meta') (gradcli has no meta device)",
     "tutorial_recipe_module_load_state_dict_tips": "fails at `with torch.device('meta'):`: gradcli has no meta "
