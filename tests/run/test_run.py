@@ -61,8 +61,10 @@ TOO_SLOW: dict[str, str] = {
     "tutorial_per_sample_grads": "64 per-sample gradients of a CNN twice (a loop of autograd.grad, then "
                                  "vmap(grad(...)) one sample at a time): about 60 s of CPU; its stacked fc1 gradient "
                                  "is (64, 128, 9216), beyond the default max_tensor_elements",
-    "tutorial_two_layer_net_numpy": "500 steps of numpy matrix products (64x1000 @ 1000x100 and back) through "
-                                    "the sandbox's numpy: about 12 s of CPU",
+    "tutorial_two_layer_net_numpy": "500 steps of float64 numpy matrix products (64x1000 @ 1000x100 and back), "
+                                    "numpy's own OpenBLAS dot: 12-15 s of CPU with its threads on a loaded 2-core "
+                                    "machine, under python + numpy as under gradcli (0.5 s with "
+                                    "OPENBLAS_NUM_THREADS=1)",
     "tutorial_func_jacobians_hessians": "beyond max_seconds=30 at its 512-input Hessians (jacfwd(jacfwd) and "
                                         "jacrev(jacrev) take 32 x 512 reverse passes each, one row at a time); "
                                         "tests/run/test_func_transforms.py covers its vjp/jvp/partial"}
