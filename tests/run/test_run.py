@@ -48,6 +48,11 @@ NOT_YET_EXACT.update({
                                  "functorch.jvp and functorch.make_functional_with_buffers",
     "tutorial_ensembling": "refused at torch.func.stack_module_state; it also needs copy.deepcopy of a module and "
                            "Module.to('meta') (gradcli has no meta device)",
+    "tutorial_recipe_changing_default_device": "fails at `with torch.device('cuda'):` (torch.device is no context "
+                                               "manager here), where torch without CUDA fails one line later, at "
+                                               "the first tensor made inside it (AssertionError: Torch not compiled "
+                                               "with CUDA enabled); gradcli also accepts device='cuda' on factory "
+                                               "calls, which such a torch refuses",
     "tutorial_recipe_module_load_state_dict_tips": "fails at `with torch.device('meta'):`: gradcli has no meta "
                                                    "device (tensors without data) and torch.device is no context "
                                                    "manager here",
