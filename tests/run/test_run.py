@@ -51,14 +51,14 @@ NOT_YET_EXACT.update({
     "tutorial_autograd_saved_tensors_hooks": "refused at grad_fn._saved_self (a node's saved tensors are not "
                                              "readable); later it calls eval(), writes files through os, uuid and "
                                              "tempfile, and defines __del__, which the sandbox refuses by design",
-    "tutorial_recipe_changing_default_device": "fails at `with torch.device('cuda'):` (torch.device is no context "
-                                               "manager here), where torch without CUDA fails one line later, at "
+    "tutorial_recipe_changing_default_device": "refused at `with torch.device('cuda'):` (gradcli has only the CPU), "
+                                               "where torch without CUDA fails one line later, at "
                                                "the first tensor made inside it (AssertionError: Torch not compiled "
                                                "with CUDA enabled); gradcli also accepts device='cuda' on factory "
                                                "calls, which such a torch refuses",
-    "tutorial_recipe_module_load_state_dict_tips": "fails at `with torch.device('meta'):`: gradcli has no meta "
-                                                   "device (tensors without data) and torch.device is no context "
-                                                   "manager here",
+    "tutorial_recipe_module_load_state_dict_tips": "refused at `with torch.device('meta'):`: gradcli has no meta "
+                                                   "device (tensors without data); it also needs torch.load(mmap=True) "
+                                                   "and load_state_dict(assign=True)",
     "tutorial_recipe_reasoning_about_shapes": "refused at `import timeit`, and it needs the meta device: a "
                                               "(1024, 3, 65536, 65536) tensor without data, convolved for its "
                                               "shape"})
@@ -173,6 +173,7 @@ def test_refused_before_running(source, what, line, column):
     ("print('{0.__class__}'.format(1))\n", "the str.format field {0.__class__}"),
     ("template = '{x[0]}'\nprint(template.format(x=[1]))\n", "the str.format field {x[0]}"),
     ("x = sum([[1]] * 3, [])\n", "sum() of lists"),
+    ("import torch\nwith torch.device('meta'): x = torch.ones(2)\n", "torch.device('meta') as a context manager"),
 ])
 def test_refused_while_running(source, what):
     code, _, err = run(source)
