@@ -788,6 +788,9 @@ def _stacked(results: list, dim: int):
 def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, *, tie_weights=True, strict=False):
     """torch.func.functional_call: module(*args, **kwargs) with its parameters and buffers named in the dict(s)
     replaced by the given tensors for this call only (torch/_functorch/functional_call.py)."""
+    if strict:
+        raise NumpyRefused("torch.func.functional_call(..., strict=True) (gradcli checks no missing or unexpected "
+                           "keys: call it without strict=)")
     dicts = parameter_and_buffer_dicts
     if isinstance(dicts, dict):
         merged = dict(dicts)

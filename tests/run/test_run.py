@@ -174,6 +174,9 @@ def test_refused_before_running(source, what, line, column):
     ("template = '{x[0]}'\nprint(template.format(x=[1]))\n", "the str.format field {x[0]}"),
     ("x = sum([[1]] * 3, [])\n", "sum() of lists"),
     ("import torch\nwith torch.device('meta'): x = torch.ones(2)\n", "torch.device('meta') as a context manager"),
+    ("import torch\nfrom torch.func import functional_call\nm = torch.nn.Linear(1, 1)\n"
+     "functional_call(m, dict(m.named_parameters()), (torch.ones(1),), strict=True)\n",
+     "torch.func.functional_call(..., strict=True)"),
 ])
 def test_refused_while_running(source, what):
     code, _, err = run(source)
