@@ -439,10 +439,8 @@ class _RNNBase(Module):
                  batch_first: bool = False, dropout: float = 0.0, bidirectional: bool = False, proj_size: int = 0,
                  device=None, dtype=None, nonlinearity: str | None = None):
         super().__init__()
-        if bidirectional or proj_size:
-            raise TorchValueError("gradcli run's recurrent layers are unidirectional without projections: "
-                                  "bidirectional=True and proj_size are not supported (run a second layer over "
-                                  "x.flip(0) for the backward direction)")
+        if proj_size:
+            raise TorchValueError("gradcli run's recurrent layers have no projections: proj_size is not supported")
         if not 0 <= dropout <= 1 or isinstance(dropout, bool):
             raise TorchValueError("dropout should be a number in range [0, 1] representing the probability of an "
                                   "element being zeroed")
@@ -463,17 +461,20 @@ class _RNNBase(Module):
         self.bias = bias
         self.batch_first = batch_first
         self.dropout = float(dropout)
-        self.bidirectional = False
+        self.bidirectional = bool(bidirectional)
         self.proj_size = 0
         gate = _GATES[self.mode] * hidden_size
         dt = factory_dtype(dtype)
-        for layer in range(num_layers):
-            layer_input = input_size if layer == 0 else hidden_size
-            self.register_parameter(f"weight_ih_l{layer}", Parameter(creation.empty(gate, layer_input, dtype=dt)))
-            self.register_parameter(f"weight_hh_l{layer}", Parameter(creation.empty(gate, hidden_size, dtype=dt)))
-            if bias:
-                self.register_parameter(f"bias_ih_l{layer}", Parameter(creation.empty(gate, dtype=dt)))
-                self.register_parameter(f"bias_hh_l{layer}", Parameter(creation.empty(gate, dtype=dt)))
+        directions = ("", "_reverse") if self.bidirectional else ("",)
+        for layer in range(num_layers):  # torch's order: layer by layer, each direction's four tensors
+            layer_input = input_size if layer == 0 else hidden_size * len(directions)
+            for suffix in directions:
+                name = f"l{layer}{suffix}"
+                self.register_parameter(f"weight_ih_{name}", Parameter(creation.empty(gate, layer_input, dtype=dt)))
+                self.register_parameter(f"weight_hh_{name}", Parameter(creation.empty(gate, hidden_size, dtype=dt)))
+                if bias:
+                    self.register_parameter(f"bias_ih_{name}", Parameter(creation.empty(gate, dtype=dt)))
+                    self.register_parameter(f"bias_hh_{name}", Parameter(creation.empty(gate, dtype=dt)))
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
@@ -481,10 +482,10 @@ class _RNNBase(Module):
         for weight in self.parameters():
             uniform_(weight, -stdv, stdv)
 
-    def _layer_parameters(self, layer: int):
+    def _layer_parameters(self, layer: int, suffix: str = ""):
         get = self.own_attributes().get
-        return (get(f"weight_ih_l{layer}"), get(f"weight_hh_l{layer}"), get(f"bias_ih_l{layer}"),
-                get(f"bias_hh_l{layer}"))
+        name = f"l{layer}{suffix}"
+        return get(f"weight_ih_{name}"), get(f"weight_hh_{name}"), get(f"bias_ih_{name}"), get(f"bias_hh_{name}")
 
     def forward(self, input, hx=None):
         lstm = self.mode == "LSTM"
@@ -497,31 +498,40 @@ class _RNNBase(Module):
         elif self.batch_first:
             input = input.transpose(0, 1)
         batch = input.shape[1]
+        directions = ("", "_reverse") if self.bidirectional else ("",)
+        states = self.num_layers * len(directions)
         if hx is None:
-            zeros = creation.zeros(self.num_layers, batch, self.hidden_size, dtype=input.dtype)
-            hx = (zeros, creation.zeros(self.num_layers, batch, self.hidden_size, dtype=input.dtype)) if lstm \
-                else zeros
+            zeros = creation.zeros(states, batch, self.hidden_size, dtype=input.dtype)
+            hx = (zeros, creation.zeros(states, batch, self.hidden_size, dtype=input.dtype)) if lstm else zeros
         elif not batched:
             hx = tuple(h.unsqueeze(1) for h in hx) if lstm else hx.unsqueeze(1)
         layer_input = input
         finals_h, finals_c = [], []
         for layer in range(self.num_layers):
-            w_ih, w_hh, b_ih, b_hh = self._layer_parameters(layer)
-            hidden = (hx[0][layer], hx[1][layer]) if lstm else hx[layer]
-            projected = _linear(layer_input, w_ih, b_ih)
-            outputs = []
-            for t in range(layer_input.shape[0]):
-                hidden = _rnn_cell(self.mode, projected[t], hidden, w_hh, b_hh)
-                outputs.append(hidden[0] if lstm else hidden)
-            layer_output = registry_op("stack")(outputs, 0)
-            finals_h.append(hidden[0] if lstm else hidden)
-            if lstm:
-                finals_c.append(hidden[1])
+            direction_outputs = []
+            for d, suffix in enumerate(directions):  # the reverse direction reads the sequence from its end
+                w_ih, w_hh, b_ih, b_hh = self._layer_parameters(layer, suffix)
+                k = layer * len(directions) + d
+                hidden = (hx[0][k], hx[1][k]) if lstm else hx[k]
+                projected = _linear(layer_input, w_ih, b_ih)
+                steps = range(layer_input.shape[0])
+                outputs = []
+                for t in reversed(steps) if suffix else steps:
+                    hidden = _rnn_cell(self.mode, projected[t], hidden, w_hh, b_hh)
+                    outputs.append(hidden[0] if lstm else hidden)
+                if suffix:
+                    outputs.reverse()
+                direction_outputs.append(registry_op("stack")(outputs, 0))
+                finals_h.append(hidden[0] if lstm else hidden)
+                if lstm:
+                    finals_c.append(hidden[1])
+            layer_output = direction_outputs[0] if len(directions) == 1 else \
+                registry_op("cat")(direction_outputs, 2)  # torch's bidirectional output: CatBackward0
             if self.dropout and self.training and layer < self.num_layers - 1:
                 layer_output = registry_op("dropout")(layer_output, self.dropout, True)
             layer_input = layer_output
         output = layer_input
-        if lstm and output.grad_fn is not None and str(output.dtype) == "torch.float32":
+        if lstm and not self.bidirectional and output.grad_fn is not None and str(output.dtype) == "torch.float32":
             # torch runs a float32 LSTM on a CPU through oneDNN: the output's node is named after that kernel
             output.grad_fn.__class__ = _renamed(type(output.grad_fn), "MkldnnRnnLayerBackward0")
         h_n = registry_op("stack")(finals_h, 0)
@@ -548,6 +558,8 @@ class _RNNBase(Module):
             s += f", batch_first={self.batch_first}"
         if self.dropout != 0:
             s += f", dropout={self.dropout}"
+        if self.bidirectional is not False:
+            s += f", bidirectional={self.bidirectional}"
         return s
 
 
@@ -649,6 +661,7 @@ LAYER_CLASSES.update(RECURRENT_CLASSES)
 LAYER_FILES.update({name: "rnn" for name in RECURRENT_CLASSES})
 LAYER_SETTINGS.update({name: frozenset({"input_size", "hidden_size", "num_layers", "bias", "batch_first", "dropout",
                                         "bidirectional", "proj_size", "mode", "nonlinearity", "weight_ih",
-                                        "weight_hh", "bias_ih", "bias_hh"} | {f"{kind}_l{k}" for kind in (
-                                            "weight_ih", "weight_hh", "bias_ih", "bias_hh") for k in range(4)})
+                                        "weight_hh", "bias_ih", "bias_hh"} | {f"{kind}_l{k}{suffix}" for kind in (
+                                            "weight_ih", "weight_hh", "bias_ih", "bias_hh") for k in range(4)
+                                            for suffix in ("", "_reverse")})
                        for name in RECURRENT_CLASSES})

@@ -342,9 +342,12 @@ def modules() -> dict[str, Module]:
     autograd_functional = Module("torch.autograd.functional", dict(torch_surface.FUNCTIONAL))
     profiler = Module("torch.autograd.profiler", {"profile": torch_surface.profile})
     graph = Module("torch.autograd.graph", dict(torch_surface.GRAPH))
+    autograd_function = Module("torch.autograd.function", {"Function": classes.AutogradFunction,
+                                                           "once_differentiable": interop.OnceDifferentiable})
     autograd = Module("torch.autograd", {"grad": torch_surface.autograd_grad, "backward": engine.backward,
                                          "Function": classes.AutogradFunction, "Variable": torch_surface.Variable,
                                          "functional": autograd_functional, "profiler": profiler, "graph": graph,
+                                         "function": autograd_function,
                                          "gradcheck": torch_surface.gradcheck,
                                          "gradgradcheck": torch_surface.gradgradcheck,
                                          "detect_anomaly": torch_surface.detect_anomaly,
@@ -403,7 +406,7 @@ def modules() -> dict[str, Module]:
     numpy = Module("numpy", {**numpy_api.static_members(), "random": np_random, "linalg": np_linalg,
                              "ndarray": TypeRef(np.ndarray)})  # for isinstance; never called (it allocates raw)
     return {m.name: m for m in (torch, torch_functional, nn, functional, init, autograd, autograd_functional,
-                                profiler, graph,
+                                profiler, graph, autograd_function,
                                 torch_optim,
                                 torch_distributions, torch_func, linalg, math_module, random_module,
                                 functools_module, typing_module, collections_module, itertools_module,

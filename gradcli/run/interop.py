@@ -155,6 +155,33 @@ class GradModeFunction:
         return f"<function {self.name} at {id(self):#x}>"
 
 
+class OnceDifferentiable:
+    """A custom Function's backward under @torch.autograd.function.once_differentiable: it runs without grad, as
+    torch's wrapper runs it.  Torch then lets the backward's results be differentiated only to raise at that
+    point ("trying to differentiate twice a function that was marked with @once_differentiable"); gradcli refuses
+    the backward of a graph built for that (create_graph=True) instead."""
+
+    __slots__ = ("function", "name")
+    python_type_name = "function"
+
+    def __init__(self, function):
+        self.function, self.name = function, getattr(function, "name", "backward")
+
+    def __call__(self, ctx, *args):
+        previous = GradMode.enabled
+        if previous and any(isinstance(a, Tensor) and a.requires_grad for a in args):
+            raise NumpyRefused("differentiating a backward marked @once_differentiable (create_graph=True): torch "
+                               "raises when that graph is differentiated")
+        GradMode.enabled = False
+        try:
+            return self.function(ctx, *args)
+        finally:
+            GradMode.enabled = previous
+
+    def __repr__(self) -> str:
+        return f"<function {self.name} at {id(self):#x}>"
+
+
 def grad_mode_decorator(decorator, function, name: str):
     """What `@decorator` over `function` gives when the decorator is torch's grad mode, else None."""
     if isinstance(decorator, type) and issubclass(decorator, GradModeContext) and decorator is not set_grad_enabled:

@@ -26,7 +26,7 @@ import numpy as np
 from gradcli.engine import state
 from gradcli.engine.autograd import Function, GradMode, GradModeContext, register_node_hook, torch_node_name
 from gradcli.engine.errors import EngineError, LimitExceeded, TorchRuntimeError, from_numpy
-from gradcli.engine.tensor import INFERENCE_TENSOR_VERSION, Tensor
+from gradcli.engine.tensor import INFERENCE_TENSOR_VERSION, Device, Tensor
 from gradcli.run import api, checker, classes, graph_view, interop, metadata, numpy_api, reprs, torch_surface
 from gradcli.run.errors import LimitReached, OutputFailed, ProgramFailed, Refused, RunError
 from gradcli.run.limits import RunLimits
@@ -580,7 +580,12 @@ class Interpreter:
         try:
             for item in node.items:
                 manager = self.eval(item.context_expr, frame)
-                if isinstance(manager, TORCH_MANAGERS):  # no_grad(), enable_grad(), the profiler, detect_anomaly()
+                if isinstance(manager, Device):  # `with torch.device('cpu'):` makes the CPU the default: a no-op
+                    if manager.type != "cpu":
+                        raise Refused(f"torch.device('{manager}') as a context manager (gradcli computes on the CPU "
+                                      "only: it has no other device to make tensors on)", self.line)
+                    value = manager  # nothing to leave
+                elif isinstance(manager, TORCH_MANAGERS):  # no_grad(), enable_grad(), the profiler, detect_anomaly()
                     value = manager.__enter__()
                     entered.append(manager)
                     value = value if isinstance(manager, torch_surface.profile) else None

@@ -6,6 +6,7 @@ autograd profiler (it runs the code; its table is timing)."""
 
 from __future__ import annotations
 
+import pickle
 import time
 
 import numpy as np
@@ -13,8 +14,8 @@ import numpy as np
 from gradcli import engine
 from gradcli.engine import creation, dtypes, random, state
 from gradcli.engine.autograd import HOOKS_DISABLED, enable_grad, saved_tensors_hooks
-from gradcli.engine.errors import TorchRuntimeError, TorchTypeError, TorchValueError
-from gradcli.engine.modules import Parameter
+from gradcli.engine.errors import EngineError, TorchRuntimeError, TorchTypeError, TorchValueError
+from gradcli.engine.modules import Module, Parameter
 from gradcli.engine.ops import REGISTRY
 from gradcli.engine.tensor import Device, Size, Tensor
 from gradcli.run.numpy_api import NumpyRefused
@@ -477,7 +478,7 @@ def _numerical_jacobian(func, inputs, index: int, out_index: int, eps: float) ->
             with enable_grad():
                 values.append(np.asarray(_outputs(func, args)[out_index].detach().array, dtype=np.float64))
         columns.append(((values[0] - values[1]) / (2 * eps)).reshape(-1))
-    return np.stack(columns, axis=1) if columns else np.zeros((0, 0))
+    return np.stack(columns, axis=0) if columns else np.zeros((0, 0))  # (input elements, output elements)
 
 
 def _analytical_jacobian(func, inputs, index: int, out_index: int) -> np.ndarray:
@@ -512,13 +513,13 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
     for o, out in enumerate(outputs):
         if not isinstance(out, Tensor) or not out.dtype.is_floating_point:
             continue
-        for i in indices:
+        for position, i in enumerate(indices):  # torch numbers the inputs that require grad
             numerical = _numerical_jacobian(func, inputs, i, o, eps)
-            analytical = _analytical_jacobian(func, inputs, i, o).T
+            analytical = _analytical_jacobian(func, inputs, i, o).T  # rows per input element, as numerical's
             if not np.allclose(analytical, numerical, rtol=rtol, atol=atol):
                 if not raise_exception:
                     return False
-                raise GradcheckError(f"Jacobian mismatch for output {o} with respect to input {i},\n"
+                raise GradcheckError(f"Jacobian mismatch for output {o} with respect to input {position},\n"
                                      f"numerical:{_repr(numerical)}\nanalytical:{_repr(analytical)}\n")
     return True
 
@@ -633,18 +634,44 @@ def _argnums(argnums, n: int) -> tuple:
     return tuple(k % n for k in nums)
 
 
+def _is_tree(value) -> bool:
+    """A container torch.func treats as a pytree node: a dict (a module's named parameters), a tuple or a list."""
+    return isinstance(value, (dict, tuple, list)) and type(value) in (dict, tuple, list) or \
+        isinstance(value, dict) and type(value).__name__ == "OrderedDict"
+
+
+def _tree_leaves(value) -> list:
+    """The leaves of a pytree in torch's order (a dict's in insertion order)."""
+    if _is_tree(value):
+        items = value.values() if isinstance(value, dict) else value
+        return [leaf for item in items for leaf in _tree_leaves(item)]
+    return [value]
+
+
+def _tree_map(fn, value):
+    """`value` with fn applied to each leaf, containers rebuilt as they were."""
+    if isinstance(value, dict) and _is_tree(value):
+        return type(value)((key, _tree_map(fn, item)) for key, item in value.items())
+    if _is_tree(value):
+        return type(value)(_tree_map(fn, item) for item in value)
+    return fn(value)
+
+
 def _differentiable_args(args, nums):
+    """The arguments with those at `nums` (tensors, or dicts/tuples/lists of tensors: torch.func's pytrees)
+    made leaves of a new graph."""
     args = list(args)
     for k in nums:
-        a = args[k]
-        if not isinstance(a, Tensor):
-            raise TorchRuntimeError(f"Expected argument {k} to be a Tensor, got {_type_name(a)}")
-        args[k] = a.view_as(a) if a.requires_grad else a.detach().requires_grad_(True)
+        def differentiable(a, k=k):
+            if not isinstance(a, Tensor):
+                raise TorchRuntimeError(f"Expected argument {k} to be a Tensor, got {_type_name(a)}")
+            return a.view_as(a) if a.requires_grad else a.detach().requires_grad_(True)
+        args[k] = _tree_map(differentiable, args[k])
     return args
 
 
 def _nested(args) -> bool:
-    return any(isinstance(a, Tensor) and a.requires_grad for a in args)
+    return any(isinstance(a, Tensor) and a.requires_grad for a in _tree_leaves(list(args)))
 
 
 def _detached(value):
@@ -672,10 +699,17 @@ def func_grad(func, argnums=0, has_aux=False):
                 raise TorchRuntimeError("grad_and_value(f)(*args): Expected f(*args) to return a scalar Tensor, "
                                         f"got tensor with {out.dim() if isinstance(out, Tensor) else 0} dims. "
                                         "Maybe you wanted to use the vjp or jacrev APIs instead?")
-            grads = engine.grad([out], [diff[k] for k in nums], create_graph=True, allow_unused=True)
-            grads = tuple(creation.zeros_like(diff[k]) if g is None else g for g, k in zip(grads, nums))
+            leaves = [leaf for k in nums for leaf in _tree_leaves(diff[k])]
+            # a graph of the gradient only when a transform around this one differentiates it (conv has no
+            # double backward: per-sample gradients of a CNN need none)
+            found = iter(engine.grad([out], leaves, create_graph=nested, allow_unused=True))
+
+            def gradient(leaf):
+                g = next(found)
+                return creation.zeros_like(leaf) if g is None else g
+            grads = tuple(_tree_map(gradient, diff[k]) for k in nums)  # each in its argument's structure
         if not nested:
-            grads = tuple(g.detach() for g in grads)
+            grads = _detached(grads)
             aux = _detached(aux)
         result = grads if isinstance(argnums, tuple) else grads[0]
         return (result, aux) if has_aux else result
@@ -724,7 +758,8 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
             raise TorchValueError(f"vmap(f, in_dims={in_dims}, ...)(<inputs>): in_dims is not compatible with the "
                                   f"structure of `inputs`. in_dims has structure {len(dims)} but inputs has "
                                   f"structure {len(args)}.")
-        sizes = {a.shape[d] for a, d in zip(args, dims) if d is not None and isinstance(a, Tensor)}
+        sizes = {leaf.shape[d] for a, d in zip(args, dims) if d is not None
+                 for leaf in _tree_leaves(a) if isinstance(leaf, Tensor)}
         if not sizes:
             raise TorchValueError(f"vmap(f, in_dims={in_dims}, ...)(<inputs>): at least one input must be a Tensor "
                                   "batched by in_dims")
@@ -733,13 +768,60 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
                                   f"sizes {sorted(sizes)} for the mapped dimension")
         results = []
         for i in range(sizes.pop()):
-            sliced = [a.select(d, i) if d is not None else a for a, d in zip(args, dims)]
+            sliced = [_tree_map(lambda leaf, d=d, i=i: leaf.select(d, i), a) if d is not None else a
+                      for a, d in zip(args, dims)]  # a dict of tensors (a model's parameters) sliced leaf by leaf
             results.append(func(*sliced, **kwargs))
         if isinstance(results[0], tuple):
             outs = out_dims if isinstance(out_dims, tuple) else (out_dims,) * len(results[0])
-            return tuple(_stack([r[k] for r in results], outs[k]) for k in range(len(results[0])))
-        return _stack(results, out_dims)
+            return tuple(_stacked([r[k] for r in results], outs[k]) for k in range(len(results[0])))
+        return _stacked(results, out_dims)
     return batched
+
+
+def _stacked(results: list, dim: int):
+    """vmap's output from the per-entry results: tensors stacked along `dim`, a dict's entries key by key."""
+    if isinstance(results[0], dict):
+        return type(results[0])((key, _stacked([r[key] for r in results], dim)) for key in results[0])
+    return _stack(results, dim)
+
+
+def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, *, tie_weights=True, strict=False):
+    """torch.func.functional_call: module(*args, **kwargs) with its parameters and buffers named in the dict(s)
+    replaced by the given tensors for this call only (torch/_functorch/functional_call.py)."""
+    if strict:
+        raise NumpyRefused("torch.func.functional_call(..., strict=True) (gradcli checks no missing or unexpected "
+                           "keys: call it without strict=)")
+    dicts = parameter_and_buffer_dicts
+    if isinstance(dicts, dict):
+        merged = dict(dicts)
+    elif isinstance(dicts, (tuple, list)) and all(isinstance(d, dict) for d in dicts):
+        merged = {}
+        for d in dicts:
+            repeated = [key for key in d if key in merged]
+            if repeated:
+                raise TorchValueError(f"{repeated} appeared in multiple dictionaries; behavior of functional call "
+                                      "is ambiguous")
+            merged.update(d)
+    else:
+        raise TorchValueError(f"Expected parameter_and_buffer_dicts to be a dict, or a list/tuple of dicts, but got "
+                              f"{_type_name(dicts)}")
+    args = () if args is None else args if isinstance(args, tuple) else (args,)
+    swapped = []
+    try:
+        for name, value in merged.items():
+            path, _, leaf = name.rpartition(".")
+            owner = module.get_submodule(path)
+            entries = next((owner.__dict__[table] for table in ("_parameters", "_buffers")
+                            if leaf in owner.__dict__[table]), None)
+            if entries is None:
+                raise NumpyRefused(f"torch.func.functional_call with '{name}', which is not a parameter or buffer "
+                                   "of the module")
+            swapped.append((entries, leaf, entries[leaf]))
+            entries[leaf] = value
+        return module(*args, **(kwargs or {}))
+    finally:
+        for entries, leaf, old in reversed(swapped):
+            entries[leaf] = old
 
 
 def _primal_tensors(primals, api: str) -> None:
@@ -814,7 +896,7 @@ def func_jvp(func, primals, tangents, *, strict=False, has_aux=False):
 
 
 FUNC = {"grad": func_grad, "jacrev": jacrev, "jacfwd": jacfwd, "hessian": func_hessian, "vmap": vmap,
-        "vjp": func_vjp, "jvp": func_jvp}
+        "vjp": func_vjp, "jvp": func_jvp, "functional_call": functional_call}
 
 
 # -- torch.save / torch.load: the run's files in memory -------------------------------------------------------
@@ -840,6 +922,38 @@ def _saved_copy(obj, what: str):
                        "and strings: save model.state_dict() and load it with load_state_dict)")
 
 
+class TorchUnpicklingError(EngineError, pickle.UnpicklingError):
+    """What torch.load's weights-only unpickler raises (_pickle.UnpicklingError, as Python prints it)."""
+
+    torch_type = "_pickle.UnpicklingError"
+
+
+class PickledModule:
+    """A whole module of the program's own class passed to torch.save: pickled by reference to its class
+    (`__main__.Net`), which torch.load's default weights-only unpickler refuses."""
+
+    __slots__ = ("global_name",)
+
+    def __init__(self, global_name: str):
+        self.global_name = global_name
+
+
+def weights_only_failure(global_name: str) -> TorchUnpicklingError:
+    """torch.load's error (torch/serialization.py, PyTorch 2.13) for a file holding `global_name`."""
+    return TorchUnpicklingError(
+        "Weights only load failed. This file can still be loaded, to do so you have two options, \x1b[1mdo those "
+        "steps only if you trust the source of the checkpoint\x1b[0m. \n\t(1) In PyTorch 2.6, we changed the default "
+        "value of the `weights_only` argument in `torch.load` from `False` to `True`. Re-running `torch.load` with "
+        "`weights_only` set to `False` will likely succeed, but it can result in arbitrary code execution. Do it "
+        "only if you got the file from a trusted source.\n\t(2) Alternatively, to load with `weights_only=True` "
+        "please check the recommended steps in the following error message.\n\tWeightsUnpickler error: Unsupported "
+        f"global: GLOBAL {global_name} was not an allowed global by default. Please use "
+        f"`torch.serialization.add_safe_globals([{global_name}])` or the "
+        f"`torch.serialization.safe_globals([{global_name}])` context manager to allowlist this global if you "
+        "trust this class/function.\n\nCheck the documentation of torch.load to learn more about types accepted by "
+        "default with weights_only https://pytorch.org/docs/stable/generated/torch.load.html.")
+
+
 def memory_files():
     """torch.save and torch.load of one run: the 'file' is a dict entry of the run, never the disk."""
     files: dict[str, object] = {}
@@ -848,6 +962,10 @@ def memory_files():
         if not isinstance(f, str):
             raise NumpyRefused(f"torch.save to a {_type_name(f)} (gradcli run keeps saved files in memory by name: "
                                "pass a file name)")
+        program_class = getattr(obj, "program_class", None)
+        if isinstance(obj, Module) and program_class is not None:  # torch.save(model, PATH): pickled by class
+            files[f] = PickledModule(f"__main__.{program_class.name}")
+            return
         files[f] = _saved_copy(obj, "torch.save")
 
     def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None, **pickle_load_args):
@@ -856,7 +974,13 @@ def memory_files():
         if f not in files:
             raise NumpyRefused(f"torch.load('{f}') of a file this run did not torch.save (gradcli run has no file "
                                "access; save it earlier in the program)")
-        return _saved_copy(files[f], "torch.load")
+        saved = files[f]
+        if isinstance(saved, PickledModule):
+            if weights_only is None or weights_only:  # torch >= 2.6 loads weights only by default
+                raise weights_only_failure(saved.global_name)
+            raise NumpyRefused("torch.load(weights_only=False) of a whole module (gradcli run does not unpickle "
+                               "objects: save model.state_dict() and load it with load_state_dict)")
+        return _saved_copy(saved, "torch.load")
 
     return save, load
 

@@ -39,14 +39,43 @@ NOT_YET_EXACT.update({
     "tutorial_introyt_tensors_deeper": "refused at torch.svd (gradcli has torch.linalg.svdvals only); everything "
                                        "printed before it is PyTorch's",
     "docs_nn_rrelu": "refused: gradcli has no nn.RReLU (its training-mode slopes are drawn from torch's generator "
-                     "per non-positive element)"})
+                     "per non-positive element)",
+    "tutorial_forward_ad_usage": "refused at `import torch.autograd.forward_ad`: gradcli has no forward-mode AD (dual "
+                                 "tensors, make_dual/unpack_dual, a custom Function's jvp); it also uses "
+                                 "functorch.jvp and functorch.make_functional_with_buffers",
+    "tutorial_ensembling": "refused at torch.func.stack_module_state; it also needs copy.deepcopy of a module and "
+                           "Module.to('meta') (gradcli has no meta device)",
+    "tutorial_autograd_saved_tensors_hooks": "refused at grad_fn._saved_self (a node's saved tensors are not "
+                                             "readable); later it calls eval(), writes files through os, uuid and "
+                                             "tempfile, and defines __del__, which the sandbox refuses by design",
+    "tutorial_recipe_changing_default_device": "refused at `with torch.device('cuda'):` (gradcli has only the CPU), "
+                                               "where torch without CUDA fails one line later, at "
+                                               "the first tensor made inside it (AssertionError: Torch not compiled "
+                                               "with CUDA enabled); gradcli also accepts device='cuda' on factory "
+                                               "calls, which such a torch refuses",
+    "tutorial_recipe_module_load_state_dict_tips": "refused at `with torch.device('meta'):`: gradcli has no meta "
+                                                   "device (tensors without data); it also needs torch.load(mmap=True) "
+                                                   "and load_state_dict(assign=True)",
+    "tutorial_recipe_reasoning_about_shapes": "refused at `import timeit`, and it needs the meta device: a "
+                                              "(1024, 3, 65536, 65536) tensor without data, convolved for its "
+                                              "shape"})
 # Corpus programs that print what PyTorch prints but take long: run with --slow, under a larger time limit.
 TOO_SLOW: dict[str, str] = {
     "tutorial_dynamic_net": "30,000 steps of a randomly deep polynomial model: about 15 s of CPU with the compiled "
                             "kernels (gradcli/engine/kernels/native_math.c: SLEEF's powf, fma), 50 s without",
+    "tutorial_per_sample_grads": "64 per-sample gradients of a CNN twice (a loop of autograd.grad, then "
+                                 "vmap(grad(...)) one sample at a time): about 60 s of CPU; its stacked fc1 gradient "
+                                 "is (64, 128, 9216), beyond the default max_tensor_elements",
+    "tutorial_two_layer_net_numpy": "500 steps of float64 numpy matrix products (64x1000 @ 1000x100 and back), "
+                                    "numpy's own OpenBLAS dot: 12-15 s of CPU with its threads on a loaded 2-core "
+                                    "machine, under python + numpy as under gradcli (0.5 s with "
+                                    "OPENBLAS_NUM_THREADS=1)",
     "tutorial_func_jacobians_hessians": "beyond max_seconds=30 at its 512-input Hessians (jacfwd(jacfwd) and "
                                         "jacrev(jacrev) take 32 x 512 reverse passes each, one row at a time); "
                                         "tests/run/test_func_transforms.py covers its vjp/jvp/partial"}
+# The limits a TOO_SLOW program runs under (the default: more time only).
+SLOW_LIMITS: dict[str, RunLimits] = {
+    "tutorial_per_sample_grads": RunLimits(max_seconds=600, max_tensor_elements=80_000_000)}
 # Output fields PyTorch does not reproduce (uninitialised memory, timing), masked on both sides as the golden
 # script masks them (tests/programs/masks.json).
 MASKS: dict[str, list] = json.loads((TUTORIALS / "masks.json").read_text())
@@ -86,7 +115,8 @@ def test_program_prints_what_pytorch_prints(program: Path):
     expected_out = (expected / f"{program.stem}.out").read_text()
     err_file = expected / f"{program.stem}.err"
     expected_err = err_file.read_text() if err_file.exists() else ""
-    code, out, err = run(program.read_text(), RunLimits(max_seconds=600) if program.stem in TOO_SLOW else None)
+    limits = SLOW_LIMITS.get(program.stem, RunLimits(max_seconds=600)) if program.stem in TOO_SLOW else None
+    code, out, err = run(program.read_text(), limits)
     assert mask(program.stem, ADDRESS.sub(" at 0x…", out)) == expected_out
     assert err == expected_err
     assert code == (1 if "gradcli run: error at line" in expected_err else 0)
@@ -138,6 +168,10 @@ def test_refused_before_running(source, what, line, column):
     ("print('{0.__class__}'.format(1))\n", "the str.format field {0.__class__}"),
     ("template = '{x[0]}'\nprint(template.format(x=[1]))\n", "the str.format field {x[0]}"),
     ("x = sum([[1]] * 3, [])\n", "sum() of lists"),
+    ("import torch\nwith torch.device('meta'): x = torch.ones(2)\n", "torch.device('meta') as a context manager"),
+    ("import torch\nfrom torch.func import functional_call\nm = torch.nn.Linear(1, 1)\n"
+     "functional_call(m, dict(m.named_parameters()), (torch.ones(1),), strict=True)\n",
+     "torch.func.functional_call(..., strict=True)"),
 ])
 def test_refused_while_running(source, what):
     code, _, err = run(source)
@@ -527,9 +561,10 @@ def test_masks_cover_only_their_field():
 
 
 @pytest.mark.parametrize(("source", "message"), [
-    ("from torch.func import functional_call\n", "torch.func.functional_call; use torch.func's grad, jacrev, "
-                                                 "jacfwd, hessian and vmap, or torch.autograd.functional's jacobian, "
-                                                 "hessian, vjp, jvp, hvp and vhp"),
+    ("from torch.func import stack_module_state\n", "torch.func.stack_module_state; torch.func has grad, jacrev, "
+                                                    "jacfwd, hessian, vmap, vjp, jvp and functional_call; "
+                                                    "torch.autograd.functional has jacobian, hessian, vjp, jvp, hvp "
+                                                    "and vhp"),
     ("x = torch.nn.Transformer()\n", "torch.nn.Transformer; docs/run.md lists the torch.nn layers gradcli has"),
     ("x = torch.fft.fft(torch.ones(2))\n", "torch.fft; `gradcli ops` lists the torch functions gradcli has"),
     ("h = torch.autograd.graph.register_multi_grad_hook\n", "torch.autograd.graph.register_multi_grad_hook; "

@@ -972,6 +972,110 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     return _conv(input, weight, bias, stride, padding, dilation, groups, 2)
 
 
+class ConvolutionTranspose(Function):
+    """conv_transpose2d: the gradient of conv2d with respect to its input, as a layer.  Each kernel position's
+    contribution (one contraction over the input channels) is added into the strided positions it reaches, then
+    the padding is cut off; the sums run in numpy's order, not torch's (slow_conv_transpose2d / mkldnn): the last
+    bits of larger sums may differ from torch's."""
+
+    __slots__ = ()
+    name = "ConvolutionBackward0"
+
+    @staticmethod
+    def forward(ctx, x, w, b, stride, padding, output_padding, groups, dilation):
+        batched = x.ndim == 4
+        if not batched:
+            x = x[None]
+        n, c_in, h, wd = x.shape
+        if w.shape[0] != c_in:
+            raise TorchRuntimeError(
+                f"Given transposed=1, weight of size [{', '.join(map(str, w.shape))}], expected input"
+                f"[{', '.join(map(str, x.shape))}] to have {w.shape[0]} channels, but got {c_in} channels instead")
+        out_per_group = w.shape[1]
+        kh, kw = w.shape[2:]
+        (sh, sw), (ph, pw), (oh, ow), (dh, dw) = stride, padding, output_padding, dilation
+        full_h, full_w = (h - 1) * sh + dh * (kh - 1) + 1 + oh, (wd - 1) * sw + dw * (kw - 1) + 1 + ow
+        out_h, out_w = full_h - 2 * ph, full_w - 2 * pw
+        if out_h <= 0 or out_w <= 0:
+            raise TorchRuntimeError(f"Given input size per channel: ({h} x {wd}). Calculated output size per "
+                                    f"channel: ({out_h} x {out_w}). Output size is too small")
+        xg = x.reshape(n, groups, c_in // groups, h, wd)
+        wg = w.reshape(groups, c_in // groups, out_per_group, kh, kw)
+        full = np.zeros((n, groups, out_per_group, full_h, full_w), dtype=np.result_type(x, w))
+        for i in range(kh):
+            for j in range(kw):
+                part = np.einsum("ngchw,gco->ngohw", xg, wg[..., i, j])
+                full[..., i * dh:i * dh + (h - 1) * sh + 1:sh, j * dw:j * dw + (wd - 1) * sw + 1:sw] += part
+        out = full.reshape(n, groups * out_per_group, full_h, full_w)[:, :, ph:ph + out_h, pw:pw + out_w]
+        if b is not None:
+            out = out + b.reshape(1, -1, 1, 1)
+        ctx.aux = (x, w, stride, padding, groups, dilation, batched, (full_h, full_w))
+        return np.ascontiguousarray(out if batched else out[0])
+
+    @staticmethod
+    def backward(ctx, g):
+        if isinstance(g, Tensor):
+            raise TorchNotImplementedError("gradcli does not differentiate convolutions twice (create_graph=True)")
+        x, w, stride, padding, groups, dilation, batched, (full_h, full_w) = ctx.aux
+        need_x, need_w, need_b = ctx.needs_input_grad[:3]
+        if not batched:
+            g = g[None]
+        n, c_in, h, wd = x.shape
+        out_per_group, kh, kw = w.shape[1:]
+        (sh, sw), (ph, pw), (dh, dw) = stride, padding, dilation
+        full = np.zeros((n, g.shape[1], full_h, full_w), dtype=g.dtype)
+        full[:, :, ph:ph + g.shape[2], pw:pw + g.shape[3]] = g
+        fg = full.reshape(n, groups, out_per_group, full_h, full_w)
+        xg = x.reshape(n, groups, c_in // groups, h, wd)
+        wg = w.reshape(groups, c_in // groups, out_per_group, kh, kw)
+        gx = np.zeros(xg.shape, dtype=g.dtype) if need_x else None
+        gw = np.zeros(wg.shape, dtype=g.dtype) if need_w else None
+        for i in range(kh):
+            for j in range(kw):
+                window = fg[..., i * dh:i * dh + (h - 1) * sh + 1:sh, j * dw:j * dw + (wd - 1) * sw + 1:sw]
+                if need_x:
+                    gx += np.einsum("ngohw,gco->ngchw", window, wg[..., i, j])
+                if need_w:
+                    gw[..., i, j] = np.einsum("ngohw,ngchw->gco", window, xg)
+        if need_x:
+            gx = gx.reshape(x.shape) if batched else gx.reshape(x.shape)[0]
+        if need_w:
+            gw = gw.reshape(w.shape)
+        gb = g.sum(axis=(0, 2, 3)) if need_b else None
+        return gx, gw, gb
+
+
+def _conv_transpose_shape(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    """At most: the output before its padding is cut (each spatial dim stride * size + dilation * kernel)."""
+    spatial = [s * n + d * k + o for s, n, d, k, o in zip(_pair(stride, 2), input.shape[-2:], _pair(dilation, 2),
+                                                         weight.shape[2:], _pair(output_padding, 2))]
+    batch = input.shape[0] if input.ndim == 4 else 1
+    return (batch, weight.shape[1] * int(groups), *spatial)
+
+
+@_functional("conv_transpose2d", "conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, "
+             "groups=1, dilation=1)", "2-D transposed convolution of (N, C, H, W) input with (C, out/groups, kh, kw) "
+             "weight", result_shape=_conv_transpose_shape)
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    if input.ndim not in (3, 4):
+        raise TorchRuntimeError("Expected 3D (unbatched) or 4D (batched) input to conv_transpose2d, but got input "
+                                f"of size: [{', '.join(map(str, input.shape))}]")
+    if weight.ndim != 4:
+        raise TorchRuntimeError("Expected 4-dimensional weight for 4-dimensional input")
+    stride, padding, dilation = _pair(stride, 2), _pair(padding, 2), _pair(dilation, 2)
+    output_padding = _pair(output_padding, 2)
+    if any(s <= 0 for s in stride):
+        raise TorchRuntimeError("non-positive stride is not supported")
+    if any(p < 0 for p in padding):
+        raise TorchRuntimeError("negative padding is not supported")
+    if any(o >= max(s, d) for o, s, d in zip(output_padding, stride, dilation)):
+        raise TorchRuntimeError("output padding must be smaller than either stride or dilation")
+    if input.ndim == 3:  # torch runs an unbatched input as a batch of one, squeezed after (SqueezeBackward1)
+        return ConvolutionTranspose.apply(input.unsqueeze(0), weight, bias, stride, padding, output_padding,
+                                          int(groups), dilation).squeeze(0)
+    return ConvolutionTranspose.apply(input, weight, bias, stride, padding, output_padding, int(groups), dilation)
+
+
 # -- losses -------------------------------------------------------------------------------------------------------
 
 def _reduced(loss, reduction):
