@@ -13,6 +13,7 @@ DistributionTemplates.h, avx_mathfun.h, TensorFactories.cpp) is reproduced here 
   log/sincos in float32 (avx_mathfun.h), emulated operation by operation.
 - normal, fewer than 16 elements: one double Box-Muller pair per two values, the sine half cached in the
   generator for the next normal draw (also across calls).
+- rrelu (training): for each element <= 0 in order, one double uniform(lower, upper) without FMA.
 - randint: `draw % range + low`, a 32-bit draw below 2**28 values, a 64-bit one from there; randperm: a
   Fisher-Yates shuffle with 32-bit draws; bernoulli (AMD CPUs and any CPU without MKL, as here): a double
   uniform against p.
@@ -165,6 +166,13 @@ class Generator:
         uniform each: -1/lambd * log1p(-u), in double (cast to the tensor's dtype by the caller)."""
         u = self.uniform(n, np.float64)
         return (-1.0 / lambd) * _libm(math.log1p, -u)
+
+    def slopes(self, n: int, low: float, high: float) -> np.ndarray:
+        """n values of at::uniform_real_distribution<double>(low, high) drawn one at a time in plain C++ (rrelu's
+        training slopes, Activation.cpp): a 53-bit uniform each, `x * (high - low) + low` in double, not fused
+        (that file is compiled without FMA), as doubles."""
+        x = (self.random64(n) & np.uint64((1 << 53) - 1)).astype(np.float64) * 2.0 ** -53
+        return x * (float(high) - float(low)) + float(low)
 
     def bernoulli(self, p, n: int) -> np.ndarray:
         """n booleans, uniform < p: p a number (a double uniform) or an array of n probabilities (a uniform of

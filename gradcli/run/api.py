@@ -19,7 +19,7 @@ from gradcli.engine import distributions, dtypes, nn_layers, optim, random
 from gradcli.engine import modules as nn_modules
 from gradcli.engine.autograd import Function, RemovableHandle
 from gradcli.engine.errors import EngineError
-from gradcli.engine.ops import LINALG, REGISTRY
+from gradcli.engine.ops import LINALG, REGISTRY, activations
 from gradcli.engine.ops.matrix_functions import EighResult, LinalgSlogdetResult, LstsqResult, QrResult, SlogdetResult
 from gradcli.engine.ops.reduction import ReturnTypes
 from gradcli.engine.tensor import Device, Size, Tensor
@@ -100,7 +100,7 @@ MODULE_SETTINGS = {
     "Hardswish": frozenset({"inplace"}), "Mish": frozenset({"inplace"}), "CELU": frozenset({"alpha", "inplace"}),
     "SELU": frozenset({"inplace"}), "GLU": frozenset({"dim"}), "Softmin": frozenset({"dim"}),
     "Hardshrink": frozenset({"lambd"}), "Softshrink": frozenset({"lambd"}),
-    "PReLU": frozenset({"num_parameters", "init", "weight"}),
+    "PReLU": frozenset({"num_parameters", "init", "weight"}), "RReLU": frozenset({"lower", "upper", "inplace"}),
     "MSELoss": frozenset({"reduction"}), "L1Loss": frozenset({"reduction"}),
     "CrossEntropyLoss": frozenset({"reduction", "ignore_index", "label_smoothing", "weight"}),
     "NLLLoss": frozenset({"reduction", "ignore_index", "weight"}),
@@ -213,6 +213,7 @@ def modules() -> dict[str, Module]:
     """The importable modules by dotted name (built once: the registry is complete after engine import)."""
     functional = Module("torch.nn.functional", {n: s.fn for n, s in REGISTRY.items() if s.functional})
     functional.members["dropout2d"] = nn_layers.dropout2d
+    functional.members.update(activations.FUNCTIONAL)
     init = Module("torch.nn.init", dict(nn_modules.INIT_FUNCTIONS))
     nn = Module("torch.nn", {"functional": functional, "init": init, "Parameter": nn_modules.Parameter,
                              **nn_modules.MODULE_CLASSES, **nn_layers.LAYER_CLASSES})

@@ -40,9 +40,7 @@ NOT_YET_EXACT.update({
                                        "printed before it is PyTorch's",
     "tutorial_former_torchies_nn": "refused at self.__class__.__name__ in its hooks (dunder attributes are off "
                                    "limits, and type(x).__name__ too); it also uses the non-full "
-                                   "Module.register_backward_hook, which gradcli does not have",
-    "docs_nn_rrelu": "refused: gradcli has no nn.RReLU (its training-mode slopes are drawn from torch's generator "
-                     "per non-positive element)"})
+                                   "Module.register_backward_hook, which gradcli does not have"})
 # Corpus programs that print what PyTorch prints but take long: run with --slow, under a larger time limit.
 TOO_SLOW: dict[str, str] = {
     "tutorial_dynamic_net": "30,000 steps of a randomly deep polynomial model: about 15 s of CPU with the compiled "
