@@ -116,7 +116,75 @@ for bad in (lambda: F.rrelu(torch.tensor([1, -2]), training=True), lambda: F.rre
     return cases
 
 
-GROUPS = {"rrelu": rrelu_cases}
+def dropout_cases() -> list[tuple[str, str]]:
+    cases = []
+    for seed in SEEDS:
+        for dtype in DTYPES:
+            cases.append((f"dropout-feature-{seed}-{dtype}", f"""
+torch.manual_seed({seed})
+x = torch.randn(4, 6, 5, dtype=torch.{dtype}, requires_grad=True)
+m = nn.Dropout1d(0.4)
+print(m, nn.Dropout3d(), nn.Dropout2d(0.25, True))
+y = m(x)
+print(y.tolist(), y.grad_fn)
+(y * y).sum().backward()
+print(x.grad.tolist())
+u = F.dropout1d(torch.randn(6, 5, dtype=torch.{dtype}, requires_grad=True), 0.3)
+print(u.tolist(), u.grad_fn)
+print(F.dropout1d(x, training=False) is x, F.dropout1d(x, 0.0) is x, m.eval()(x) is x)
+print(F.dropout1d(x, 1.0).tolist())
+v = torch.randn(2, 3, 2, 2, 2, dtype=torch.{dtype}, requires_grad=True)
+w = nn.Dropout3d(0.5)(v)
+print(w.tolist(), w.grad_fn)
+w.sum().backward()
+print(v.grad.tolist())
+print(F.dropout3d(torch.randn(3, 2, 2, 3, dtype=torch.{dtype}), 0.6).tolist())
+print(F.dropout2d(torch.randn(2, 3, 2, 2, dtype=torch.{dtype}), 0.5).tolist())
+h = torch.randn(3, 4, dtype=torch.{dtype})
+F.dropout1d(h, 0.5, inplace=True)
+print(h.tolist())
+k = torch.randn(2, 3, 4, dtype=torch.{dtype})
+print(F.dropout1d(k, 0.5, inplace=True) is k, k.tolist())
+print(torch.rand(3, dtype=torch.{dtype}).tolist())
+"""))
+            cases.append((f"dropout-alpha-{seed}-{dtype}", f"""
+torch.manual_seed({seed})
+x = torch.randn(5, 7, dtype=torch.{dtype}, requires_grad=True)
+m = nn.AlphaDropout(0.2)
+print(m, nn.FeatureAlphaDropout(), m.p, m.inplace)
+y = m(x)
+print(y.tolist(), y.grad_fn)
+(y * y).sum().backward()
+print(x.grad.tolist())
+print(F.alpha_dropout(x, 0.5, training=True).tolist())
+print(F.alpha_dropout(x, 0.5) is x, m.eval()(x) is x, F.alpha_dropout(x, 0.0, True) is x)
+print(F.alpha_dropout(x, 1.0, True).tolist())
+f = nn.FeatureAlphaDropout(0.3)
+z = torch.randn(2, 3, 4, dtype=torch.{dtype}, requires_grad=True)
+q = f(z)
+print(q.tolist(), q.grad_fn)
+q.sum().backward()
+print(z.grad.tolist())
+print(F.feature_alpha_dropout(torch.randn(4, 6, dtype=torch.{dtype}), 0.5, training=True).tolist())
+h = torch.randn(3, 4, dtype=torch.{dtype})
+print(F.alpha_dropout(h, 0.4, True, True) is h, h.tolist())
+print(torch.rand(3, dtype=torch.{dtype}).tolist())
+"""))
+    cases.append(("dropout-errors", """
+for bad in (lambda: nn.Dropout1d(1.5), lambda: F.alpha_dropout(torch.randn(3), -0.1, True),
+            lambda: F.feature_alpha_dropout(torch.randn(3), 0.5, True), lambda: F.dropout1d(torch.randn(3), 0.5),
+            lambda: F.dropout3d(torch.randn(2), 0.5)):
+    try:
+        bad()
+    except RuntimeError as e:
+        print("RuntimeError", e)
+    except ValueError as e:
+        print("ValueError", e)
+"""))
+    return cases
+
+
+GROUPS = {"rrelu": rrelu_cases, "dropout": dropout_cases}
 
 
 def run(source: str) -> str:

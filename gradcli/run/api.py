@@ -212,7 +212,7 @@ def missing_member(module: str, name: str) -> str:
 def modules() -> dict[str, Module]:
     """The importable modules by dotted name (built once: the registry is complete after engine import)."""
     functional = Module("torch.nn.functional", {n: s.fn for n, s in REGISTRY.items() if s.functional})
-    functional.members["dropout2d"] = nn_layers.dropout2d
+    functional.members.update(nn_layers.DROPOUT_FUNCTIONS)
     functional.members.update(activations.FUNCTIONAL)
     init = Module("torch.nn.init", dict(nn_modules.INIT_FUNCTIONS))
     nn = Module("torch.nn", {"functional": functional, "init": init, "Parameter": nn_modules.Parameter,
