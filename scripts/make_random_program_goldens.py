@@ -1,3 +1,4 @@
+# ruff: noqa: E501 - the programs read best as a learner writes them, one statement per line
 """Generate tests/goldens/random_programs.json: what PyTorch 2.13 prints for small programs that draw from
 torch's CPU generator through the functions built on it (rrelu's training slopes, ...), under torch.manual_seed
 and with generator= (several seeds, shapes, dtypes, mixed signs, gradients).  The values are printed with
@@ -184,7 +185,215 @@ for bad in (lambda: nn.Dropout1d(1.5), lambda: F.alpha_dropout(torch.randn(3), -
     return cases
 
 
-GROUPS = {"rrelu": rrelu_cases, "dropout": dropout_cases}
+DRAW_PROGRAMS = {
+    'randint': '''
+torch.manual_seed({seed})
+print(torch.randint(10, (5,)).tolist(), torch.randint(-5, 5, (2, 3)).tolist())
+print(torch.randint(3, 10, size=(4,)).tolist(), torch.randint(0, 2**40, (3,)).tolist())
+print(torch.randint(0, 5, (3,), dtype=torch.float32).tolist(), torch.randint(0, 5, (3,), dtype=torch.int32))
+g = torch.Generator().manual_seed(3)
+print(torch.randint(100, (6,), generator=g).tolist())
+x = torch.zeros(2, 3)
+print(torch.randint_like(x, 10).tolist(), torch.randint_like(x, 2, 9).tolist())
+print(torch.randint_like(torch.zeros(4, dtype=torch.int64), 1000).tolist())
+print(torch.randint(-2**31, 2**31, (4,)).tolist(), torch.randint(2**28, (4,)).tolist())
+print(torch.randint(0, 2**28 - 1, (4,)).tolist())
+''',
+    'randint-only': '''
+torch.manual_seed({seed})
+print(torch.randint(10, (5,)).tolist(), torch.randint(-5, 5, (2, 3)).tolist())
+print(torch.randint(3, 10, size=(4,)).tolist(), torch.randint(0, 2**40, (3,)).tolist())
+print(torch.randint(0, 5, (3,), dtype=torch.float32).tolist(), torch.randint(0, 5, (3,), dtype=torch.int32))
+g = torch.Generator().manual_seed(3)
+print(torch.randint(100, (6,), generator=g).tolist())
+print(torch.randint(-2**31, 2**31, (4,)).tolist(), torch.randint(2**28, (4,)).tolist())
+print(torch.randint(0, 2**28 - 1, (4,)).tolist(), torch.randint(0, 2**28 + 1, (4,)).tolist())
+print(torch.randint(5, (2, 2), dtype=torch.float64), torch.randint(5, (3,), dtype=torch.uint8), torch.randint(5, (3,), dtype=torch.int8), torch.randint(2, (3,), dtype=torch.bool))
+for lo, hi, dt in ((0, 5, torch.bool), (-1, 1, torch.bool), (0, 300, torch.uint8), (-200, 3, torch.int8), (0, 2**16, torch.int16), (0, 2**32, torch.int32)):
+    try:
+        print(torch.randint(lo, hi, (2,), dtype=dt))
+    except RuntimeError as e:
+        print('RuntimeError', e)
+print(torch.randint(high=7, size=(3,)).tolist(), torch.randint(low=2, high=7, size=(3,)).tolist())
+print(torch.randint(3, 10, (2,), requires_grad=False).tolist())
+print(torch.randint(10, size=(3,), dtype=torch.float32).requires_grad)
+''',
+    'random_-full': '''
+torch.manual_seed({seed})
+print(torch.empty(5).random_().tolist(), torch.empty(5, dtype=torch.float64).random_().tolist())
+print(torch.empty(5, dtype=torch.int64).random_().tolist(), torch.empty(5, dtype=torch.int32).random_().tolist())
+print(torch.empty(5, dtype=torch.uint8).random_().tolist(), torch.empty(5, dtype=torch.bool).random_().tolist())
+print(torch.empty(5, dtype=torch.int16).random_().tolist(), torch.empty(5, dtype=torch.int8).random_().tolist())
+print(torch.empty(4, dtype=torch.float16).random_().tolist())
+print(torch.empty(4, dtype=torch.int64).random_(2**40).tolist())
+g = torch.Generator().manual_seed(2)
+print(torch.empty(4).random_(generator=g).tolist(), torch.empty(4).uniform_(generator=g).tolist())
+''',
+    'inplace-draws-float32': '''
+torch.manual_seed({seed})
+x = torch.empty(20, dtype=torch.float32)
+print(x.uniform_().tolist()); print(x.uniform_(-2, 3).tolist())
+print(x.normal_().tolist()); print(x.normal_(1, 0.1).tolist())
+print(x.exponential_().tolist()); print(x.exponential_(3.0).tolist())
+print(x.geometric_(0.3).tolist())
+print(x.cauchy_().tolist()); print(x.cauchy_(1.0, 0.5).tolist())
+print(x.log_normal_().tolist()); print(x.log_normal_(0.5, 0.2).tolist())
+print(x.random_(10).tolist()); print(x.random_(-3, 7).tolist())
+print(torch.empty(5, dtype=torch.float32).normal_(mean=2, std=3).tolist())
+print(torch.empty(40, dtype=torch.float32).log_normal_().tolist())
+print(torch.empty(40, dtype=torch.float32).cauchy_().tolist())
+print(torch.empty(40, dtype=torch.float32).geometric_(0.05).tolist())
+''',
+    'inplace-draws-float64': '''
+torch.manual_seed({seed})
+x = torch.empty(20, dtype=torch.float64)
+print(x.uniform_().tolist()); print(x.uniform_(-2, 3).tolist())
+print(x.normal_().tolist()); print(x.normal_(1, 0.1).tolist())
+print(x.exponential_().tolist()); print(x.exponential_(3.0).tolist())
+print(x.geometric_(0.3).tolist())
+print(x.cauchy_().tolist()); print(x.cauchy_(1.0, 0.5).tolist())
+print(x.log_normal_().tolist()); print(x.log_normal_(0.5, 0.2).tolist())
+print(x.random_(10).tolist()); print(x.random_(-3, 7).tolist())
+print(torch.empty(5, dtype=torch.float64).normal_(mean=2, std=3).tolist())
+print(torch.empty(40, dtype=torch.float64).log_normal_().tolist())
+print(torch.empty(40, dtype=torch.float64).cauchy_().tolist())
+print(torch.empty(40, dtype=torch.float64).geometric_(0.05).tolist())
+''',
+    'draw-errors': '''
+torch.manual_seed({seed})
+for name, f in (("geometric_(0.3)", lambda t: t.geometric_(0.3)), ("cauchy_()", lambda t: t.cauchy_()), ("log_normal_()", lambda t: t.log_normal_()),
+        ("exponential_()", lambda t: t.exponential_()), ("geometric_(0)", lambda t: t.geometric_(0)), ("geometric_(1.5)", lambda t: t.geometric_(1.5)),
+        ("log_normal_(0, -1)", lambda t: t.log_normal_(0, -1)), ("cauchy_(0, 0)", lambda t: t.cauchy_(0, 0)), ("random_(5, 2)", lambda t: t.random_(5, 2)),
+        ("random_(300)", lambda t: t.random_(300)), ("random_(-1, 3)", lambda t: t.random_(-1, 3)), ("uniform_(2, 1)", lambda t: t.uniform_(2, 1)),
+        ("normal_(0, -1)", lambda t: t.normal_(0, -1)), ("bernoulli_(1.5)", lambda t: t.bernoulli_(1.5)), ("random_()", lambda t: t.random_()),
+        ("exponential_(0)", lambda t: t.exponential_(0)), ("exponential_(-1)", lambda t: t.exponential_(-1))):
+    for dt in (torch.int64, torch.float32, torch.uint8, torch.bool):
+        try:
+            print(name, dt, f(torch.zeros(3, dtype=dt)).tolist())
+        except RuntimeError as e:
+            print(name, dt, "RuntimeError", e)
+''',
+    'draw-generators': '''
+g = torch.Generator().manual_seed(5)
+torch.manual_seed({seed})
+x = torch.empty(17, dtype=torch.float64)
+print(x.geometric_(0.2, generator=g).tolist(), x.cauchy_(generator=g).tolist(), x.log_normal_(generator=g).tolist())
+print(x.exponential_(generator=g).tolist(), x.random_(5, generator=g).tolist(), x.normal_(generator=g).tolist())
+print(x.log_normal_(generator=g).tolist(), x.bernoulli_(0.5, generator=g).tolist(), x.uniform_(generator=g).tolist())
+print(torch.randint_like(x, 5, generator=g).tolist())
+print(torch.rand(3).tolist(), g.initial_seed())
+''',
+    'multinomial-float32': '''
+torch.manual_seed({seed})
+w = torch.tensor([0.1, 2.0, 0.5, 1.0, 0.0, 3.0], dtype=torch.float32)
+print(torch.multinomial(w, 4).tolist(), torch.multinomial(w, 10, replacement=True).tolist())
+print(torch.multinomial(w.repeat(3, 1), 3).tolist(), torch.multinomial(w.repeat(3, 1), 7, True).tolist())
+g = torch.Generator().manual_seed(9)
+print(torch.multinomial(w, 2, generator=g).tolist(), w.multinomial(3).tolist())
+print(torch.multinomial(torch.rand(200, dtype=torch.float32), 50).tolist())
+print(torch.multinomial(torch.rand(4, 300, dtype=torch.float32), 1000, True).tolist())
+''',
+    'multinomial-float64': '''
+torch.manual_seed({seed})
+w = torch.tensor([0.1, 2.0, 0.5, 1.0, 0.0, 3.0], dtype=torch.float64)
+print(torch.multinomial(w, 4).tolist(), torch.multinomial(w, 10, replacement=True).tolist())
+print(torch.multinomial(w.repeat(3, 1), 3).tolist(), torch.multinomial(w.repeat(3, 1), 7, True).tolist())
+g = torch.Generator().manual_seed(9)
+print(torch.multinomial(w, 2, generator=g).tolist(), w.multinomial(3).tolist())
+print(torch.multinomial(torch.rand(200, dtype=torch.float64), 50).tolist())
+print(torch.multinomial(torch.rand(4, 300, dtype=torch.float64), 1000, True).tolist())
+''',
+    'multinomial-more': '''
+torch.manual_seed({seed})
+w = torch.tensor([[0.0, 1.0, 2.0], [3.0, 0.0, 1.0]])
+print(torch.multinomial(w, 2).tolist(), torch.multinomial(w, 5, True).tolist())
+print(torch.multinomial(torch.tensor([1.0, 1.0, 1.0, 1.0]), 4).tolist())
+print(torch.multinomial(torch.tensor([0.2, 0.8], dtype=torch.float64), 2).tolist())
+print(torch.multinomial(torch.ones(10), 10).tolist(), torch.multinomial(torch.ones(3, 1000), 3).tolist())
+print(torch.multinomial(torch.tensor([0., 0., 1.]), 1).tolist())
+for bad in (lambda: torch.multinomial(torch.tensor([1.0, 0.0]), 2), lambda: torch.multinomial(torch.tensor([-1.0, 2.0]), 1), lambda: torch.multinomial(torch.zeros(3), 1)):
+    try:
+        print(bad().tolist())
+    except RuntimeError as e:
+        print("RuntimeError", e)
+''',
+    'randperm': '''
+torch.manual_seed({seed})
+print(torch.randperm(10).tolist(), torch.randperm(1).tolist(), torch.randperm(0).tolist())
+print(torch.randperm(5, dtype=torch.float32).tolist(), torch.randperm(4, dtype=torch.int32))
+g = torch.Generator().manual_seed(3)
+print(torch.randperm(12, generator=g).tolist())
+p = torch.randperm(100000); print(p[:20].tolist(), p[-5:].tolist(), int(p.sum()))
+print(torch.rand(2).tolist())
+''',
+    'randperm-more': '''
+torch.manual_seed({seed})
+print(torch.randperm(3).tolist(), torch.randperm(2).tolist(), torch.randperm(20, dtype=torch.float64).tolist())
+print(torch.randperm(7, dtype=torch.int16).tolist(), torch.randperm(5, requires_grad=False).tolist())
+p = torch.randperm(3000000); print(p[:10].tolist(), p[-10:].tolist())
+print(torch.randn(3).tolist())
+''',
+    'bernoulli-float32': '''
+torch.manual_seed({seed})
+p = torch.rand(3, 4, dtype=torch.float32)
+print(torch.bernoulli(p).tolist(), torch.bernoulli(p, 0.3).tolist())
+print(torch.empty(5, dtype=torch.float32).bernoulli_(0.7).tolist(), torch.zeros(2, 4, dtype=torch.float32).bernoulli_(p[0]).tolist())
+print(torch.zeros(6, dtype=torch.int64).bernoulli_(0.5).tolist(), torch.zeros(5, dtype=torch.bool).bernoulli_(0.5).tolist())
+g = torch.Generator().manual_seed(3)
+print(torch.bernoulli(p, generator=g).tolist(), p.bernoulli().tolist(), p.bernoulli(0.2).tolist())
+print(torch.zeros(3, 4, dtype=torch.float32).bernoulli_(p.double()).tolist())
+print(torch.zeros(3, 4, dtype=torch.float32).bernoulli_(p.float()).tolist())
+print(torch.bernoulli(torch.rand(100, dtype=torch.float32)).tolist())
+''',
+    'bernoulli-float64': '''
+torch.manual_seed({seed})
+p = torch.rand(3, 4, dtype=torch.float64)
+print(torch.bernoulli(p).tolist(), torch.bernoulli(p, 0.3).tolist())
+print(torch.empty(5, dtype=torch.float64).bernoulli_(0.7).tolist(), torch.zeros(2, 4, dtype=torch.float64).bernoulli_(p[0]).tolist())
+print(torch.zeros(6, dtype=torch.int64).bernoulli_(0.5).tolist(), torch.zeros(5, dtype=torch.bool).bernoulli_(0.5).tolist())
+g = torch.Generator().manual_seed(3)
+print(torch.bernoulli(p, generator=g).tolist(), p.bernoulli().tolist(), p.bernoulli(0.2).tolist())
+print(torch.zeros(3, 4, dtype=torch.float64).bernoulli_(p.double()).tolist())
+print(torch.zeros(3, 4, dtype=torch.float64).bernoulli_(p.float()).tolist())
+print(torch.bernoulli(torch.rand(100, dtype=torch.float64)).tolist())
+''',
+    'normal-float32': '''
+torch.manual_seed({seed})
+m = torch.linspace(-1, 1, 20, dtype=torch.float32); s = torch.linspace(0.1, 2, 20, dtype=torch.float32)
+print(torch.normal(m, s).tolist())
+print(torch.normal(m, 0.5).tolist())
+print(torch.normal(0.3, s).tolist())
+print(torch.normal(1.0, 2.0, (3, 7), dtype=torch.float32).tolist())
+print(torch.normal(1.0, 2.0, size=(5,)).tolist())
+g = torch.Generator().manual_seed(1)
+print(torch.normal(m[:5], s[:5], generator=g).tolist(), torch.normal(2.0, 3.0, (4,), generator=g).tolist())
+print(torch.normal(m[:3], s[:3]).tolist(), torch.normal(torch.zeros(2, 1, dtype=torch.float32), torch.ones(3, dtype=torch.float32)).tolist())
+print(torch.normal(mean=m[:4], std=1.0).tolist(), torch.normal(mean=0.0, std=s[:4]).tolist())
+''',
+    'normal-float64': '''
+torch.manual_seed({seed})
+m = torch.linspace(-1, 1, 20, dtype=torch.float64); s = torch.linspace(0.1, 2, 20, dtype=torch.float64)
+print(torch.normal(m, s).tolist())
+print(torch.normal(m, 0.5).tolist())
+print(torch.normal(0.3, s).tolist())
+print(torch.normal(1.0, 2.0, (3, 7), dtype=torch.float64).tolist())
+print(torch.normal(1.0, 2.0, size=(5,)).tolist())
+g = torch.Generator().manual_seed(1)
+print(torch.normal(m[:5], s[:5], generator=g).tolist(), torch.normal(2.0, 3.0, (4,), generator=g).tolist())
+print(torch.normal(m[:3], s[:3]).tolist(), torch.normal(torch.zeros(2, 1, dtype=torch.float64), torch.ones(3, dtype=torch.float64)).tolist())
+print(torch.normal(mean=m[:4], std=1.0).tolist(), torch.normal(mean=0.0, std=s[:4]).tolist())
+''',
+}
+
+
+def draw_cases() -> list[tuple[str, str]]:
+    """randint/randint_like, random_ (bounded and whole range), uniform_/normal_/exponential_/geometric_/cauchy_/
+    log_normal_, multinomial, randperm, bernoulli, torch.normal: two seeds each, their errors, generator=."""
+    return [(f"draw-{name}-{seed}", source.replace("{seed}", str(seed))) for name, source in DRAW_PROGRAMS.items()
+            for seed in SEEDS[:2]]
+
+
+GROUPS = {"rrelu": rrelu_cases, "dropout": dropout_cases, "draws": draw_cases}
 
 
 def run(source: str) -> str:

@@ -13,6 +13,8 @@ DistributionTemplates.h, avx_mathfun.h, TensorFactories.cpp) is reproduced here 
   log/sincos in float32 (avx_mathfun.h), emulated operation by operation.
 - normal, fewer than 16 elements: one double Box-Muller pair per two values, the sine half cached in the
   generator for the next normal draw (also across calls).
+- geometric_, cauchy_, log_normal_: a double per element in order (serial kernels), libm's log/tan/exp.
+- random_() without bounds: a draw modulo the type's max + 1 (2**digits + 1 for floats).
 - rrelu (training): for each element <= 0 in order, one double uniform(lower, upper) without FMA.
 - randint: `draw % range + low`, a 32-bit draw below 2**28 values, a 64-bit one from there; randperm: a
   Fisher-Yates shuffle with 32-bit draws; bernoulli (AMD CPUs and any CPU without MKL, as here): a double
@@ -150,6 +152,20 @@ class Generator:
         draws = self.random64(n) if span >= 1 << 28 else self.random32(n)
         return ((draws % np.uint64(span)).astype(np.int64) + low).astype(np.int64)
 
+    def full_range(self, n: int, dtype) -> np.ndarray:
+        """n values of random_() with no bounds (uniform_int_distribution<T>): a 64-bit draw for int64 and
+        double, a 32-bit one otherwise, modulo the type's max + 1 (for floats 2**digits + 1; bool: the low
+        bit), in dtype."""
+        dtype = np.dtype(dtype)
+        if dtype == np.bool_:
+            return (self.random32(n) & np.uint64(1)).astype(np.bool_)
+        if dtype.kind == "f":
+            span = (1 << {2: 11, 4: 24, 8: 53}[dtype.itemsize]) + 1
+        else:
+            span = int(np.iinfo(dtype).max) + 1
+        draws = self.random64(n) if dtype in (np.dtype(np.int64), np.dtype(np.float64)) else self.random32(n)
+        return (draws % np.uint64(span)).astype(dtype)
+
     def permutation(self, n: int) -> np.ndarray:
         """randperm(n): Fisher-Yates with one 32-bit draw per position."""
         if n <= 0:
@@ -173,6 +189,25 @@ class Generator:
         (that file is compiled without FMA), as doubles."""
         x = (self.random64(n) & np.uint64((1 << 53) - 1)).astype(np.float64) * 2.0 ** -53
         return x * (float(high) - float(low)) + float(low)
+
+    def geometric(self, n: int, p: float) -> np.ndarray:
+        """geometric_distribution<double>(p), one 53-bit uniform each: ceil(log(u) / log1p(-p)) (libm)."""
+        u = self.uniform(n, np.float64)
+        with np.errstate(divide="ignore"):
+            return np.ceil(_libm(_log0, u) / math.log1p(-float(p)))
+
+    def cauchy(self, n: int, median: float, sigma: float) -> np.ndarray:
+        """cauchy_distribution<double>, one 53-bit uniform each: median + sigma * tan(pi * (u - 0.5)), the
+        multiply-add fused (the kernel's file is compiled with FMA)."""
+        u = self.uniform(n, np.float64)
+        return fma64(_libm(math.tan, math.pi * (u - 0.5)), float(sigma), float(median))
+
+    def log_normal(self, n: int, mean: float, std: float) -> np.ndarray:
+        """lognormal_distribution<double>: exp of one scalar normal_distribution<double> draw each (Box-Muller
+        pairs, the sine half cached in the generator as for small normal_ calls), times std plus mean fused."""
+        values = np.array([self._normal_double() for _ in range(n)], dtype=np.float64)
+        with np.errstate(over="ignore"):
+            return _libm(_exp, fma64(values, float(std), float(mean)))
 
     def bernoulli(self, p, n: int) -> np.ndarray:
         """n booleans, uniform < p: p a number (a double uniform) or an array of n probabilities (a uniform of
@@ -208,6 +243,17 @@ def fma64(a, b, c) -> np.ndarray:
 def _libm(fn, x: np.ndarray) -> np.ndarray:
     # torch calls libm; numpy's own float64 log differs from it in the last bit now and then
     return np.fromiter(map(fn, x.tolist()), dtype=np.float64, count=x.size)
+
+
+def _log0(x: float) -> float:
+    return math.log(x) if x > 0 else -math.inf
+
+
+def _exp(x: float) -> float:
+    try:
+        return math.exp(x)
+    except OverflowError:
+        return math.inf
 
 
 def _normal_fill_float64(data: np.ndarray, mean: float, std: float) -> np.ndarray:
