@@ -393,7 +393,36 @@ def draw_cases() -> list[tuple[str, str]]:
             for seed in SEEDS[:2]]
 
 
-GROUPS = {"rrelu": rrelu_cases, "dropout": dropout_cases, "draws": draw_cases}
+def poisson_cases() -> list[tuple[str, str]]:
+    cases = []
+    for seed in SEEDS:
+        for dtype in DTYPES:
+            cases.append((f"poisson-{seed}-{dtype}", f"""
+torch.manual_seed({seed})
+r = torch.tensor([0.0, 0.5, 1.0, 4.0, 9.99, 10.0, 11.0, 30.0, 100.0, 1e4, 1e7], dtype=torch.{dtype}, requires_grad=True)
+y = torch.poisson(r)
+print(y.tolist(), y.grad_fn)
+y.sum().backward()
+print(r.grad.tolist())
+print(torch.poisson(torch.rand(3, 40, dtype=torch.{dtype}) * 25).tolist())
+g = torch.Generator().manual_seed({seed} + 1)
+print(torch.poisson(r.detach(), generator=g).tolist(), torch.poisson(r.detach().t() if r.ndim == 2 else r.detach()[::2], g).tolist())
+print(torch.rand(2, dtype=torch.{dtype}).tolist())
+"""))
+    cases.append(("poisson-edges", """
+torch.manual_seed(0)
+print(torch.poisson(torch.tensor([1e300, float('inf')], dtype=torch.float64)).tolist(), torch.poisson(torch.tensor([3e38])).tolist())
+print(torch.poisson(torch.zeros(0)).tolist(), torch.poisson(torch.tensor(3.5)).tolist())
+for bad in (torch.tensor([-1.0]), torch.tensor([float('nan')]), torch.tensor([1, 2])):
+    try:
+        print(torch.poisson(bad))
+    except RuntimeError as e:
+        print("RuntimeError", e)
+"""))
+    return cases
+
+
+GROUPS = {"rrelu": rrelu_cases, "dropout": dropout_cases, "draws": draw_cases, "poisson": poisson_cases}
 
 
 def run(source: str) -> str:

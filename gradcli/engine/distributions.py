@@ -9,9 +9,10 @@ import math
 
 import numpy as np
 
-from gradcli.engine import creation, dtypes, random
-from gradcli.engine.autograd import no_grad
+from gradcli.engine import creation, dtypes, dual, random
+from gradcli.engine.autograd import Function, no_grad
 from gradcli.engine.errors import TorchRuntimeError, TorchTypeError, TorchValueError
+from gradcli.engine.ops.common import dtype_title
 from gradcli.engine.tensor import Size, Tensor
 
 # -- torch.normal ---------------------------------------------------------------------------------------------
@@ -48,6 +49,33 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, requires
             out.mul_(std).add_(mean if mean_t else creation.full((), mean, dtype=ref.dtype))
     return out
 
+
+
+class _Poisson(Function):
+    """torch.poisson's node: no gradient flows to the rates (zeros, as torch's)."""
+
+    __slots__ = ()
+    name = "PoissonBackward0"
+
+    @staticmethod
+    def forward(ctx, rates, generator=None):
+        rates = np.asarray(rates)
+        return (generator or random.default_generator()).poisson(rates).reshape(rates.shape).astype(rates.dtype)
+
+    @staticmethod
+    def backward(ctx, g):
+        return (dual.zeros_like(g),)
+
+
+def poisson(input, generator=None):
+    """torch.poisson(rates): a Poisson draw per rate (ATen's sample_poisson, in C order), in the rates' dtype."""
+    if not isinstance(input, Tensor):
+        raise TorchTypeError(f"poisson(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+    if input.array.dtype.kind != "f":
+        raise TorchRuntimeError(f'"poisson_cpu" not implemented for \'{dtype_title(input.array.dtype)}\'')
+    if input.numel() and not bool(np.all(input.array >= 0)):
+        raise TorchRuntimeError("invalid Poisson rate, expected rate to be non-negative")
+    return _Poisson.apply(input, generator=generator)
 
 
 def _broadcast_all(*values):

@@ -14,6 +14,7 @@ DistributionTemplates.h, avx_mathfun.h, TensorFactories.cpp) is reproduced here 
 - normal, fewer than 16 elements: one double Box-Muller pair per two values, the sine half cached in the
   generator for the next normal draw (also across calls).
 - geometric_, cauchy_, log_normal_: a double per element in order (serial kernels), libm's log/tan/exp.
+- poisson: sample_poisson per element (Knuth below rate 10, Hoermann's rejection from there), double draws.
 - random_() without bounds: a draw modulo the type's max + 1 (2**digits + 1 for floats).
 - rrelu (training): for each element <= 0 in order, one double uniform(lower, upper) without FMA.
 - randint: `draw % range + low`, a 32-bit draw below 2**28 values, a 64-bit one from there; randperm: a
@@ -30,6 +31,7 @@ import os
 
 import numpy as np
 
+from gradcli.engine.kernels import libm
 from gradcli.engine.kernels.fused import fma32 as _fma  # the FMAs the compiler fused the kernels' multiply-adds into
 from gradcli.engine.tensor import Device
 
@@ -209,6 +211,50 @@ class Generator:
         with np.errstate(over="ignore"):
             return _libm(_exp, fma64(values, float(std), float(mean)))
 
+    def poisson(self, rates: np.ndarray) -> np.ndarray:
+        """torch.poisson's sample_poisson (Distributions.cpp, plain C++ without FMA) for each rate in order, as
+        doubles: Knuth's product of uniforms below 10, Hoermann's transformed rejection from 10 (libm's log and
+        lgamma; an int64 conversion of a value out of its range gives INT64_MIN, as the x86 instruction)."""
+        out = np.empty(rates.size, dtype=np.float64)
+        for i, lam in enumerate(rates.reshape(-1).tolist()):
+            out[i] = self._poisson(lam)
+        return out
+
+    def _double(self) -> float:
+        high, low = self._bits.random_raw(2).tolist()
+        return (((high << 32) | low) & ((1 << 53) - 1)) * 2.0 ** -53
+
+    def _poisson(self, lam: float) -> int:
+        if lam >= 10:
+            slam = math.sqrt(lam)
+            loglam = _log0(lam)
+            b = 0.931 + 2.53 * slam
+            a = -0.059 + 0.02483 * b
+            invalpha = 1.1239 + 1.1328 / (b - 3.4)
+            vr = 0.9277 - 3.6224 / (b - 2)
+            while True:
+                u = self._double() - 0.5
+                v = self._double()
+                us = 0.5 - abs(u)
+                k = _floor_to_int64((2 * a / us + b) * u + lam + 0.43)
+                if us >= 0.07 and v <= vr:
+                    return k
+                if k < 0 or (us < 0.013 and v > us):
+                    continue
+                if (_log0(v) + _log0(invalpha) - _log0(a / (us * us) + b)) <= \
+                        (-lam + k * loglam - _lgamma(k + 1.0)):
+                    return k
+        if lam == 0:
+            return 0
+        enlam = math.exp(-lam)
+        x, prod = 0, 1.0
+        while True:
+            prod *= self._double()
+            if prod > enlam:
+                x += 1
+            else:
+                return x
+
     def bernoulli(self, p, n: int) -> np.ndarray:
         """n booleans, uniform < p: p a number (a double uniform) or an array of n probabilities (a uniform of
         its dtype: float32 probabilities take 24-bit draws, as bernoulli_distribution<float>)."""
@@ -247,6 +293,21 @@ def _libm(fn, x: np.ndarray) -> np.ndarray:
 
 def _log0(x: float) -> float:
     return math.log(x) if x > 0 else -math.inf
+
+
+def _floor_to_int64(x: float) -> int:
+    """(int64_t)std::floor(x) on x86-64: INT64_MIN for NaN and values out of int64's range."""
+    if not math.isfinite(x) or not -(2.0 ** 63) <= x < 2.0 ** 63:
+        return -(1 << 63)
+    return math.floor(x)
+
+
+def _lgamma(x: float) -> float:
+    """The C library's lgamma (std::lgamma); Python's where none can be loaded."""
+    try:
+        return float(libm.call("lgamma", np.array([x]))[0])
+    except AttributeError:
+        return math.lgamma(x)
 
 
 def _exp(x: float) -> float:

@@ -239,6 +239,7 @@ def modules() -> dict[str, Module]:
     members.update({name: torch_surface.with_out(getattr(engine, name), name) for name in (
         "zeros", "ones", "full", "eye", "arange", "linspace", "rand", "randn", "empty")})
     members["normal"] = torch_surface.with_out(distributions.normal, "normal")
+    members["poisson"] = distributions.poisson
     members["distributions"] = torch_distributions
     members.update({"func": torch_func, "vmap": torch_surface.vmap, "allclose": torch_surface.allclose,
                     "unique": torch_surface.unique,
