@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import creation, dtypes, dual, random
+from gradcli.engine import creation, dtypes, dual, random, state
 from gradcli.engine.autograd import Function, no_grad
 from gradcli.engine.errors import TorchRuntimeError, TorchTypeError, TorchValueError
 from gradcli.engine.ops.common import dtype_title
@@ -76,6 +76,21 @@ def poisson(input, generator=None):
     if input.numel() and not bool(np.all(input.array >= 0)):
         raise TorchRuntimeError("invalid Poisson rate, expected rate to be non-negative")
     return _Poisson.apply(input, generator=generator)
+
+
+def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
+    """F.gumbel_softmax as torch/nn/functional.py writes it: Gumbel noise -log(Exp(1)) drawn by exponential_
+    into an empty_like tensor, softmax((logits + noise) / tau); hard=True: the one-hot argmax, straight through."""
+    if eps != 1e-10:
+        state.warn("`eps` parameter is deprecated and has no effect.", UserWarning, stacklevel=3)
+    gumbels = -creation.empty_like(logits).exponential_().log()
+    gumbels = (logits + gumbels) / tau
+    y_soft = gumbels.softmax(dim)
+    if not hard:
+        return y_soft
+    index = y_soft.max(dim, keepdim=True)[1]
+    y_hard = creation.zeros_like(logits).scatter_(dim, index, 1.0)
+    return y_hard - y_soft.detach() + y_soft
 
 
 def _broadcast_all(*values):

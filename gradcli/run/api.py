@@ -214,6 +214,7 @@ def modules() -> dict[str, Module]:
     functional = Module("torch.nn.functional", {n: s.fn for n, s in REGISTRY.items() if s.functional})
     functional.members.update(nn_layers.DROPOUT_FUNCTIONS)
     functional.members.update(activations.FUNCTIONAL)
+    functional.members["gumbel_softmax"] = distributions.gumbel_softmax
     init = Module("torch.nn.init", dict(nn_modules.INIT_FUNCTIONS))
     nn = Module("torch.nn", {"functional": functional, "init": init, "Parameter": nn_modules.Parameter,
                              **nn_modules.MODULE_CLASSES, **nn_layers.LAYER_CLASSES})
