@@ -447,7 +447,84 @@ print(torch.rand(2, dtype=torch.{dtype}).tolist())
     return cases
 
 
-GROUPS = {"rrelu": rrelu_cases, "dropout": dropout_cases, "draws": draw_cases, "poisson": poisson_cases,
+def distribution_cases() -> list[tuple[str, str]]:
+    # Left out, being other kernels' last-bit deviations, not the draws: Normal.icdf (erfinv) and, in float32,
+    # Bernoulli.log_prob/entropy (binary_cross_entropy_with_logits's log_sigmoid: SLEEF's exp/log1p in torch)
+    cases = []
+    for seed in SEEDS:
+        for dtype in DTYPES:
+            bernoulli_exact = "" if dtype == "float32" else """
+lp = d.log_prob(torch.tensor([1.0, 0.0, 1.0], dtype=p.dtype))
+print(lp.tolist(), lp.grad_fn)
+lp.sum().backward()
+print(p.grad.tolist(), d.entropy().tolist(), d2.log_prob(torch.tensor([1.0, 1.0], dtype=p.dtype)).tolist())"""
+            cases.append((f"distributions-{seed}-{dtype}", f"""
+torch.manual_seed({seed})
+D = torch.distributions
+n = D.Normal(torch.tensor([0.0, 1.0], dtype=torch.{dtype}, requires_grad=True), torch.tensor([1.0, 2.0], dtype=torch.{dtype}))
+print(n, n.batch_shape, n.event_shape, n.support)
+print(n.sample().tolist(), n.sample((3,)).tolist())
+r = n.rsample((2, 2))
+print(r.tolist(), r.grad_fn)
+print(n.log_prob(torch.tensor([0.5, -0.5], dtype=torch.{dtype})).tolist(), n.entropy().tolist())
+print(n.cdf(torch.tensor([0.5, -0.5], dtype=torch.{dtype})).tolist(), n.mean.tolist(), n.stddev.tolist(), n.variance.tolist())
+n2 = D.Normal(0.0, 1.0)
+print(n2, n2.sample().tolist(), n2.sample((5,)).tolist(), n2.batch_shape)
+lo = torch.tensor([0.0, -1.0], dtype=torch.{dtype}, requires_grad=True)
+u = D.Uniform(lo, torch.tensor([1.0, 3.0], dtype=torch.{dtype}))
+print(u, u.support, u.batch_shape)
+print(u.sample().tolist(), u.sample((3,)).tolist())
+r = u.rsample((4,))
+print(r.tolist(), r.grad_fn)
+r.sum().backward()
+print(lo.grad.tolist())
+print(u.log_prob(torch.tensor([0.5, 2.0], dtype=torch.{dtype})).tolist(), u.entropy().tolist(), u.mean.tolist(), u.stddev.tolist(), u.variance.tolist())
+print(u.cdf(torch.tensor([0.5, 2.0], dtype=torch.{dtype})).tolist(), u.icdf(torch.tensor([0.25, 0.5], dtype=torch.{dtype})).tolist(), u.mode.tolist())
+u2 = D.Uniform(0.0, 5.0)
+print(u2, u2.sample((3,)).tolist(), u2.rsample().tolist())
+p = torch.tensor([0.1, 0.5, 0.9], dtype=torch.{dtype}, requires_grad=True)
+d = D.Bernoulli(p)
+print(d, d.sample().tolist(), d.sample((4,)).tolist(), d.mean.tolist(), d.variance.tolist(), d.mode.tolist())
+d2 = D.Bernoulli(logits=torch.tensor([0.3, -2.0], dtype=torch.{dtype}))
+print(d2)
+print(d2.probs.tolist(), d2.sample((3,)).tolist())
+print(d2, d.logits.tolist())
+print(d, D.Bernoulli(0.3), D.Bernoulli(0.3).sample((6,)).tolist(), D.Bernoulli(torch.tensor([0.25], dtype=torch.{dtype})))
+{bernoulli_exact}
+w = torch.tensor([0.1, 0.2, 0.3, 0.4], dtype=torch.{dtype}, requires_grad=True)
+c = D.Categorical(w)
+print(c, c.support, c.batch_shape)
+print(c.sample().tolist(), c.sample((5,)).tolist(), c.sample((2, 3)).tolist())
+lp = c.log_prob(torch.tensor([0, 3, 2]))
+print(lp.tolist())
+lp.sum().backward()
+print(w.grad.tolist())
+print(c.entropy().tolist(), c.probs.tolist(), c.logits.tolist(), c.mode.tolist(), c.mean.tolist())
+c2 = D.Categorical(logits=torch.randn(3, 5, dtype=torch.{dtype}))
+print(c2, c2.batch_shape, c2.param_shape)
+print(c2.sample().tolist(), c2.sample((2,)).tolist(), c2.entropy().tolist())
+print(c2, c2.log_prob(torch.tensor([[0], [4]])).tolist())
+print(torch.rand(2, dtype=torch.{dtype}).tolist())
+"""))
+    cases.append(("distributions-errors", """
+D = torch.distributions
+for bad in (lambda: D.Uniform(torch.tensor([0., 2.]), torch.tensor([1., 1.])), lambda: D.Uniform(0., 1.).log_prob(torch.tensor([0.5, 1.5])),
+            lambda: D.Bernoulli(torch.tensor([0.2, 1.3])), lambda: D.Bernoulli(0.3).log_prob(torch.tensor([0.5])),
+            lambda: D.Categorical(torch.tensor([0.2, -0.3])), lambda: D.Categorical(torch.tensor([0.2, 0.3])).log_prob(torch.tensor([2])),
+            lambda: D.Normal(0., 1.).log_prob(torch.tensor([float('nan')])), lambda: D.Bernoulli(), lambda: D.Categorical(torch.tensor(0.5)),
+            lambda: D.Bernoulli(logits=torch.tensor([float('nan')])), lambda: D.Normal(0., -1.), lambda: D.Normal(torch.zeros(2), 1.).log_prob(torch.zeros(3)),
+            lambda: D.Categorical(probs=torch.tensor([0.5, 0.5]), logits=torch.tensor([0.0, 0.0]))):
+    try:
+        print(bad())
+    except ValueError as e:
+        print("ValueError", e)
+print(D.Uniform(0., 1., validate_args=False).log_prob(torch.tensor([0.5, 1.5])).tolist())
+print(D.Bernoulli(torch.tensor([0.2, 0.5]), validate_args=False).log_prob(torch.tensor([0.5, 2.0])).tolist())
+"""))
+    return cases
+
+
+GROUPS = {"distributions": distribution_cases, "rrelu": rrelu_cases, "dropout": dropout_cases, "draws": draw_cases, "poisson": poisson_cases,
           "gumbel": gumbel_cases}
 
 

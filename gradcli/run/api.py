@@ -141,8 +141,9 @@ VALUE_ATTRIBUTES: dict[type, frozenset] = {
     graph_view.AccumulateGrad: frozenset({"name", "next_functions", "variable"}),
     torch_surface.profile: frozenset({"key_averages", "table"}),
     torch_surface.KeyAverages: frozenset({"table"}),
-    distributions.Normal: frozenset("loc scale batch_shape event_shape mean mode stddev variance sample rsample "
-                                    "log_prob entropy".split()),
+    **{cls: frozenset(f"{members} {distributions.COMMON_MEMBERS}".split())
+       for cls, members in distributions.DISTRIBUTION_MEMBERS.items()},
+    distributions.Constraint: frozenset({"check"}),
     Device: frozenset({"type", "index"}),
     random.Generator: frozenset({"manual_seed", "initial_seed", "seed", "device"}),
     BaseException: frozenset({"args"}),  # an exception a program caught: `e.args`, str(e), repr(e)
