@@ -383,6 +383,16 @@ print(torch.normal(m[:5], s[:5], generator=g).tolist(), torch.normal(2.0, 3.0, (
 print(torch.normal(m[:3], s[:3]).tolist(), torch.normal(torch.zeros(2, 1, dtype=torch.float64), torch.ones(3, dtype=torch.float64)).tolist())
 print(torch.normal(mean=m[:4], std=1.0).tolist(), torch.normal(mean=0.0, std=s[:4]).tolist())
 ''',
+    'like-generators': '''
+torch.manual_seed({seed})
+g = torch.Generator().manual_seed({seed} + 4)
+x = torch.zeros(2, 3)
+print(torch.rand_like(x, generator=g).tolist(), torch.randn_like(x, generator=g).tolist())
+print(torch.randint_like(x, high=5).tolist(), torch.randint_like(x, 3, 9, generator=g).tolist())
+print(torch.randint_like(x, high=7, generator=g).tolist(), torch.randint_like(x, low=2, high=7, generator=g).tolist())
+print(torch.rand(2, 3, generator=g).tolist(), torch.randn(5, generator=g).tolist(), torch.randperm(6, generator=g).tolist())
+print(torch.empty(3).uniform_(-1, 1, generator=g).tolist(), torch.bernoulli(torch.full((4,), 0.5), generator=g).tolist())
+''',
 }
 
 

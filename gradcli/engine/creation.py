@@ -267,10 +267,12 @@ def randint(low=None, high=None, size=None, *, dtype=None, requires_grad=False, 
 def randint_like(input, low=None, high=None, *, dtype=None, requires_grad=False, device=None, generator=None,
                  memory_format=None) -> Tensor:
     """torch.randint_like(input, high) / (input, low, high): randint in input's shape and dtype."""
-    if low is None:
+    if low is None and high is None:
         raise TorchTypeError("randint_like() missing 1 required positional argument: 'high'")
     if high is None:
         low, high = 0, low
+    elif low is None:
+        low = 0
     return randint(low, high, tuple(input.shape), dtype=dtype or input.dtype, requires_grad=requires_grad,
                    generator=generator)
 
@@ -312,9 +314,14 @@ def randperm(n, *, dtype=None, requires_grad=False, device=None, generator=None)
     return _finish((generator or random.default_generator()).permutation(n), dtype, requires_grad)
 
 
-def _like(fn):
-    def like(input, dtype=None, requires_grad=False, device=None):
-        return fn(*input.array.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
+def _like(fn, random_draw=False):
+    if random_draw:  # rand_like / randn_like take a generator too
+        def like(input, dtype=None, requires_grad=False, device=None, generator=None):
+            return fn(*input.array.shape, dtype=dtype or input.dtype, requires_grad=requires_grad,
+                      generator=generator)
+    else:
+        def like(input, dtype=None, requires_grad=False, device=None):
+            return fn(*input.array.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
 
     like.__name__ = fn.__name__ + "_like"
     return like
@@ -323,8 +330,8 @@ def _like(fn):
 zeros_like = _like(zeros)
 ones_like = _like(ones)
 empty_like = _like(empty)
-rand_like = _like(rand)
-randn_like = _like(randn)
+rand_like = _like(rand, random_draw=True)
+randn_like = _like(randn, random_draw=True)
 
 
 def full_like(input, fill_value, dtype=None, requires_grad=False, device=None) -> Tensor:
