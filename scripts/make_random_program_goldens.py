@@ -534,7 +534,41 @@ print(D.Bernoulli(torch.tensor([0.2, 0.5]), validate_args=False).log_prob(torch.
     return cases
 
 
-GROUPS = {"distributions": distribution_cases, "rrelu": rrelu_cases, "dropout": dropout_cases, "draws": draw_cases, "poisson": poisson_cases,
+def gamma_cases() -> list[tuple[str, str]]:
+    cases = []
+    for seed in SEEDS:
+        for dtype in DTYPES:
+            cases.append((f"gamma-{seed}-{dtype}", f"""
+torch.manual_seed({seed})
+a = torch.tensor([0.5, 1.0, 2.5, 9.0, 0.05, 30.0], dtype=torch.{dtype}, requires_grad=True)
+b = torch.tensor([1.0, 2.0, 0.5, 3.0, 1.0, 0.1], dtype=torch.{dtype}, requires_grad=True)
+g = torch.distributions.Gamma(a, b)
+print(g, g.support, g.batch_shape)
+print(g.sample().tolist(), g.sample((3,)).tolist())
+r = g.rsample((4,))
+print(r.tolist(), r.grad_fn)
+(r * torch.linspace(-1, 2, 6, dtype=torch.{dtype})).sum().backward()
+print(a.grad.tolist(), b.grad.tolist())
+print(g.mean.tolist(), g.variance.tolist(), g.mode.tolist(), g.stddev.tolist())
+print(g.log_prob(torch.tensor([0.5, 1.0, 2.0, 3.0, 0.01, 250.0], dtype=torch.{dtype})).tolist())
+print(g.entropy().tolist())
+g2 = torch.distributions.Gamma(2.0, 1.5)
+print(g2, g2.sample((5,)).tolist(), g2.rsample().tolist())
+print(torch.distributions.Gamma(torch.tensor([0.01, 0.3, 8.5, 1e-3], dtype=torch.{dtype}), 1.0).sample((25,)).tolist())
+print(torch.randn(3, dtype=torch.{dtype}).tolist())
+"""))
+    cases.append(("gamma-errors", """
+D = torch.distributions
+for bad in (lambda: D.Gamma(torch.tensor([1.0, -1.0]), 1.0), lambda: D.Gamma(1.0, 0.0), lambda: D.Gamma(2.0, 1.0).log_prob(torch.tensor([-1.0]))):
+    try:
+        print(bad())
+    except ValueError as e:
+        print("ValueError", e)
+"""))
+    return cases
+
+
+GROUPS = {"gamma": gamma_cases, "distributions": distribution_cases, "rrelu": rrelu_cases, "dropout": dropout_cases, "draws": draw_cases, "poisson": poisson_cases,
           "gumbel": gumbel_cases}
 
 

@@ -12,6 +12,7 @@ import numpy as np
 from gradcli.engine import creation, dtypes, dual, random, state
 from gradcli.engine.autograd import Function, no_grad
 from gradcli.engine.errors import TorchRuntimeError, TorchTypeError, TorchValueError
+from gradcli.engine.ops import REGISTRY
 from gradcli.engine.ops.common import dtype_title
 from gradcli.engine.tensor import Size, Tensor
 
@@ -110,8 +111,6 @@ def _format(t) -> str:
 
 
 def _op(name: str):
-    from gradcli.engine.ops import REGISTRY
-
     return REGISTRY[name].fn
 
 
@@ -192,6 +191,16 @@ class _IntegerInterval(_Interval):
 
     def check(self, value):
         return (value % 1 == 0) & (self.lower_bound <= value) & (value <= self.upper_bound)
+
+
+class _GreaterThanEq(_GreaterThan):
+    name = "GreaterThanEq"
+
+    def check(self, value):
+        return self.lower_bound <= value
+
+    def __repr__(self) -> str:
+        return f"GreaterThanEq(lower_bound={_show_bound(self.lower_bound)})"
 
 
 def _show_bound(bound) -> str:
@@ -545,13 +554,82 @@ class Categorical(Distribution):
         return -p_log_p.sum(-1)
 
 
+class _StandardGamma(Function):
+    """torch._standard_gamma: a Gamma(alpha, 1) draw per alpha (Generator.standard_gamma); its gradient is
+    grad * _standard_gamma_grad(alpha, sample), the implicit reparameterisation (a constant factor here, as
+    torch does not differentiate _standard_gamma_grad either)."""
+
+    __slots__ = ()
+    name = "StandardGammaBackward0"
+
+    @staticmethod
+    def forward(ctx, alphas, generator=None):
+        alphas = np.asarray(alphas)
+        sample = (generator or random.default_generator()).standard_gamma(alphas.reshape(-1)).reshape(alphas.shape)
+        ctx.aux = random.standard_gamma_grad(alphas, sample)
+        return sample
+
+    @staticmethod
+    def backward(ctx, g):
+        factor = ctx.aux
+        return (g * (Tensor._make(factor, None) if isinstance(g, Tensor) else factor),)
+
+
+class Gamma(Distribution):
+    """torch.distributions.Gamma(concentration, rate): rsample is _standard_gamma(concentration) / rate, clamped
+    to the dtype's tiny outside the graph."""
+
+    arg_constraints = {"concentration": POSITIVE, "rate": POSITIVE}
+    has_rsample = True
+
+    def __init__(self, concentration, rate, validate_args=None):
+        self.concentration, self.rate = _broadcast_all(concentration, rate)
+        super().__init__(_batch_shape(_is_number(concentration) and _is_number(rate), self.concentration), (),
+                         validate_args)
+
+    @property
+    def support(self):
+        return _GreaterThanEq(0.0)
+
+    @property
+    def mean(self):
+        return self.concentration / self.rate
+
+    @property
+    def mode(self):
+        return ((self.concentration - 1) / self.rate).clamp(min=0)
+
+    @property
+    def variance(self):
+        return self.concentration / self.rate.pow(2)
+
+    def rsample(self, sample_shape=()):
+        shape = self._extended_shape(sample_shape)
+        value = _StandardGamma.apply(self.concentration.expand(*shape)) / self.rate.expand(*shape)
+        np.maximum(value.array, np.finfo(value.array.dtype).tiny, out=value.array)  # value.detach().clamp_(min=tiny)
+        return value
+
+    def log_prob(self, value):
+        if not isinstance(value, Tensor):
+            value = creation.tensor(value, dtype=self.rate.dtype)
+        if self._validate_args:
+            self._validate_sample(value)
+        return (_op("xlogy")(self.concentration, self.rate) + _op("xlogy")(self.concentration - 1, value)
+                - self.rate * value - self.concentration.lgamma())
+
+    def entropy(self):
+        return (self.concentration - self.rate.log() + self.concentration.lgamma()
+                + (1.0 - self.concentration) * self.concentration.digamma())
+
+
 DISTRIBUTIONS = {"Normal": Normal, "Uniform": Uniform, "Bernoulli": Bernoulli, "Categorical": Categorical,
-                 "Distribution": Distribution}
+                 "Gamma": Gamma, "Distribution": Distribution}
 # what a program may read of each (run/api.py's table of members)
 DISTRIBUTION_MEMBERS = {
     Normal: "loc scale cdf icdf",
     Uniform: "low high cdf icdf",
     Bernoulli: "probs logits param_shape",
     Categorical: "probs logits param_shape",
+    Gamma: "concentration rate",
 }
 COMMON_MEMBERS = "batch_shape event_shape mean mode stddev variance sample rsample log_prob entropy support has_rsample"

@@ -255,6 +255,43 @@ class Generator:
             else:
                 return x
 
+    def standard_gamma(self, alphas: np.ndarray) -> np.ndarray:
+        """torch._standard_gamma's sample_gamma (Distributions.h, compiled without FMA) for each alpha in order, in
+        the alphas' dtype: Marsaglia and Tsang's rejection on double normals (the generator's cached pairs) and
+        double uniforms, alpha < 1 boosted by u ** (1 / alpha); the float constants (1.0f / 3.0f, 0.0331f) and,
+        for float32 alphas, the arithmetic on alpha in float as the C++ does; at least the dtype's tiny."""
+        dtype = alphas.dtype
+        out = np.empty(alphas.size, dtype=dtype)
+        for i, alpha in enumerate(alphas.reshape(-1).tolist()):
+            out[i] = max(float(np.finfo(dtype).tiny), float(self._gamma(alpha, dtype)))
+        return out
+
+    def _gamma(self, alpha: float, dtype) -> float:
+        f = dtype.type  # scalar_t: the arithmetic on alpha itself
+        alpha = f(alpha)
+        scale = 1.0
+        if alpha < 1:
+            if alpha == 0:
+                return 0.0
+            scale *= math.pow(1 - self._double(), float(f(1) / alpha))
+            alpha = f(alpha + f(1))
+        d = float(f(alpha - f(F32(1) / F32(3))) if dtype == np.float32 else float(alpha) - float(F32(1) / F32(3)))
+        c = 1.0 / math.sqrt(9.0 * d)
+        k = float(F32(0.0331))
+        while True:
+            while True:
+                x = self._normal_double()
+                y = 1.0 + c * x
+                if not y <= 0:
+                    break
+            v = y * y * y
+            u = 1 - self._double()
+            xx = x * x
+            if u < 1.0 - k * xx * xx:
+                return f(scale * d * v)
+            if _log0(u) < 0.5 * xx + d * (1.0 - v + _log0(v)):
+                return f(scale * d * v)
+
     def bernoulli(self, p, n: int) -> np.ndarray:
         """n booleans, uniform < p: p a number (a double uniform) or an array of n probabilities (a uniform of
         its dtype: float32 probabilities take 24-bit draws, as bernoulli_distribution<float>)."""
@@ -293,6 +330,95 @@ def _libm(fn, x: np.ndarray) -> np.ndarray:
 
 def _log0(x: float) -> float:
     return math.log(x) if x > 0 else -math.inf
+
+
+def standard_gamma_grad(alphas: np.ndarray, samples: np.ndarray) -> np.ndarray:
+    """torch._standard_gamma_grad (standard_gamma_grad_one<scalar_t, double>, Distributions.h): the
+    reparameterised derivative of each Gamma(alpha) sample with respect to alpha, in the alphas' dtype."""
+    out = [_gamma_grad_one(float(a), float(x)) for a, x in zip(alphas.reshape(-1).tolist(),
+                                                                samples.reshape(-1).tolist())]
+    return np.array(out, dtype=np.float64).astype(alphas.dtype).reshape(alphas.shape)
+
+
+_GAMMA_GRAD_COEF = ((0.16009398, -0.094634809, 0.025146376, -0.0030648343, 1, 0.32668115, 0.10406089, 0.0014179084),
+                    (0.53487893, 0.1298071, 0.065735949, -0.0015649758, 0.16639465, 0.020070113, -0.0035938915,
+                     -0.00058392623),
+                    (0.040121004, -0.0065914022, -0.0026286047, -0.0013441777, 0.017050642, -0.0021309326,
+                     0.00085092367, -1.5247877e-07))
+_DIGAMMA_A = (8.33333333333333333333E-2, -2.10927960927960927961E-2, 7.57575757575757575758E-3,
+              -4.16666666666666666667E-3, 3.96825396825396825397E-3, -8.33333333333333333333E-3,
+              8.33333333333333333333E-2)
+
+
+def _f32(x: float) -> float:
+    return float(F32(x))
+
+
+def _digamma_one(x: float) -> float:
+    """Distributions.h's digamma_one<double, double> (cephes), without FMA."""
+    if x == 0:
+        return math.inf
+    additional = 0.0
+    if x < 0:
+        if x == math.floor(x):
+            return math.inf
+        additional = -math.pi / math.tan(math.pi * x)
+        x = 1 - x
+    result = 0.0
+    while x < 10:
+        result -= 1 / x
+        x += 1
+    if x == 10:
+        return result + 2.25175258906672110764 + additional
+    y = 0.0
+    if x < _f32(1.0e17):
+        z = 1.0 / (x * x)
+        poly = 0.0
+        for coefficient in _DIGAMMA_A:
+            poly = poly * z + coefficient
+        y = z * poly
+    return result + _log0(x) - (0.5 / x) - y + additional
+
+
+def _gamma_grad_one(alpha: float, x: float) -> float:
+    if x < _f32(0.8):
+        numer, denom = 1.0, alpha
+        series1, series2 = numer / denom, numer / (denom * denom)
+        for i in range(1, 6):
+            numer *= -x / i
+            denom += 1
+            series1 += numer / denom
+            series2 += numer / (denom * denom)
+        try:
+            pow_x_alpha = math.pow(x, alpha)
+            gamma_pdf = math.pow(x, alpha - 1) * math.exp(-x)
+        except (OverflowError, ValueError):
+            return 0.0
+        gamma_cdf = pow_x_alpha * series1
+        gamma_cdf_alpha = (_log0(x) - _digamma_one(alpha)) * gamma_cdf - pow_x_alpha * series2
+        with np.errstate(all="ignore"):
+            result = float(np.float64(-gamma_cdf_alpha) / np.float64(gamma_pdf))
+        return 0.0 if math.isnan(result) else result
+    if alpha > 8.0:
+        if _f32(0.9) * alpha <= x <= _f32(1.1) * alpha:
+            numer_1 = 1 + 24 * alpha * (1 + 12 * alpha)
+            numer_2 = 1440 * (alpha * alpha) + 6 * x * (53 - 120 * x) - 65 * x * x / alpha + alpha * (107 + 3600 * x)
+            denom = 1244160 * (alpha * alpha) * (alpha * alpha)
+            return numer_1 * numer_2 / denom
+        denom = math.sqrt(8 * alpha)
+        term2 = denom / (alpha - x)
+        term3 = math.pow(x - alpha - alpha * _log0(x / alpha), -1.5)
+        term23 = term2 - term3 if x < alpha else term2 + term3
+        term1 = _log0(x / alpha) * term23 - math.sqrt(2 / alpha) * (alpha + x) / ((alpha - x) * (alpha - x))
+        stirling = 1 + 1 / (12 * alpha) * (1 + 1 / (24 * alpha))
+        numer = x * term1
+        return -stirling * numer / denom
+    u = _log0(x / alpha)
+    v = _log0(alpha)
+    coef_v = [_GAMMA_GRAD_COEF[0][i] + u * (_GAMMA_GRAD_COEF[1][i] + u * _GAMMA_GRAD_COEF[2][i]) for i in range(8)]
+    p = coef_v[0] + v * (coef_v[1] + v * (coef_v[2] + v * coef_v[3]))
+    q = coef_v[4] + v * (coef_v[5] + v * (coef_v[6] + v * coef_v[7]))
+    return _exp(p / q)
 
 
 def _floor_to_int64(x: float) -> int:
