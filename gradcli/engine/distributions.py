@@ -230,7 +230,7 @@ class Distribution:
         self._validate_args = validate_args is not False
         if self._validate_args:
             for param, constraint in self._constraints().items():
-                if param not in self.__dict__:
+                if param not in self.__dict__ and isinstance(getattr(type(self), param, None), _Lazy):
                     continue  # a lazily computed parameter not computed yet
                 value = getattr(self, param)
                 if not _all_true(constraint.check(value)):
@@ -622,8 +622,144 @@ class Gamma(Distribution):
                 + (1.0 - self.concentration) * self.concentration.digamma())
 
 
+class _DirichletSample(Function):
+    """torch.distributions.dirichlet._Dirichlet (a Python autograd Function, printed _DirichletBackward): a
+    _sample_dirichlet draw; backward _Dirichlet_backward: _dirichlet_grad(x, alpha, total) * (grad - (x *
+    grad).sum(-1, True)), computed in the dtype (no second derivative: torch's is once_differentiable)."""
+
+    __slots__ = ()
+    name = "_DirichletBackward"
+
+    @staticmethod
+    def forward(ctx, alphas, generator=None):
+        alphas = np.asarray(alphas)
+        x = random.sample_dirichlet(generator or random.default_generator(), alphas)
+        totals = np.broadcast_to(alphas.sum(axis=-1, keepdims=True), alphas.shape)
+        ctx.aux = (x, random.dirichlet_grad(x, alphas, totals))
+        return x
+
+    @staticmethod
+    def backward(ctx, g):
+        x, grad = ctx.aux
+        g = g.array if isinstance(g, Tensor) else np.asarray(g)
+        g = np.broadcast_to(g, x.shape)
+        return (grad * (g - (x * g).sum(axis=-1, keepdims=True)),)
+
+
+class _Independent(Constraint):
+    def __init__(self, base, dims: int):
+        self.base, self.dims = base, dims
+
+    def check(self, value):
+        result = self.base.check(value)
+        for _ in range(self.dims):
+            result = result.all(-1)
+        return result
+
+    def __repr__(self) -> str:
+        return f"IndependentConstraint({self.base!r}, {self.dims})"
+
+
+class Dirichlet(Distribution):
+    """torch.distributions.Dirichlet(concentration), for two categories (what Beta needs): rsample through
+    torch's _sample_dirichlet and its reparameterised gradient."""
+
+    arg_constraints = {"concentration": _Independent(POSITIVE, 1)}
+    support = SIMPLEX
+    has_rsample = True
+
+    def __init__(self, concentration, validate_args=None):
+        if concentration.dim() < 1:
+            raise TorchValueError("`concentration` parameter must be at least one-dimensional.")
+        self.concentration = concentration
+        super().__init__(tuple(concentration.shape[:-1]), tuple(concentration.shape[-1:]), validate_args)
+
+    def rsample(self, sample_shape=()):
+        shape = self._extended_shape(sample_shape)
+        return _DirichletSample.apply(self.concentration.expand(*shape))
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return (_op("xlogy")(self.concentration - 1.0, value).sum(-1) + self.concentration.sum(-1).lgamma()
+                - self.concentration.lgamma().sum(-1))
+
+    @property
+    def mean(self):
+        return self.concentration / self.concentration.sum(-1, True)
+
+    @property
+    def mode(self):
+        concentrationm1 = (self.concentration - 1).clamp(min=0.0)
+        mode = concentrationm1 / concentrationm1.sum(-1, True)
+        mask = (self.concentration < 1).all(dim=-1)
+        mode[mask] = _op("one_hot")(mode[mask].argmax(dim=-1), concentrationm1.shape[-1]).to(mode.dtype)
+        return mode
+
+    @property
+    def variance(self):
+        con0 = self.concentration.sum(-1, True)
+        return self.concentration * (con0 - self.concentration) / (con0.pow(2) * (con0 + 1))
+
+    def entropy(self):
+        k = self.concentration.shape[-1]
+        a0 = self.concentration.sum(-1)
+        return (self.concentration.lgamma().sum(-1) - a0.lgamma() - (k - a0) * a0.digamma()
+                - ((self.concentration - 1.0) * self.concentration.digamma()).sum(-1))
+
+
+class Beta(Distribution):
+    """torch.distributions.Beta(concentration1, concentration0): a two-category Dirichlet, its first column."""
+
+    arg_constraints = {"concentration1": POSITIVE, "concentration0": POSITIVE}
+    support = UNIT_INTERVAL
+    has_rsample = True
+
+    def __init__(self, concentration1, concentration0, validate_args=None):
+        if _is_number(concentration1) and _is_number(concentration0):
+            both = creation.tensor([float(concentration1), float(concentration0)])
+        else:
+            concentration1, concentration0 = _broadcast_all(concentration1, concentration0)
+            both = _op("stack")([concentration1, concentration0], -1)
+        self._dirichlet = Dirichlet(both, validate_args=validate_args)
+        super().__init__(tuple(self._dirichlet.batch_shape), (), validate_args)
+
+    @property
+    def concentration1(self):
+        return self._dirichlet.concentration[..., 0]
+
+    @property
+    def concentration0(self):
+        return self._dirichlet.concentration[..., 1]
+
+    @property
+    def mean(self):
+        return self.concentration1 / (self.concentration1 + self.concentration0)
+
+    @property
+    def mode(self):
+        return self._dirichlet.mode[..., 0]
+
+    @property
+    def variance(self):
+        total = self.concentration1 + self.concentration0
+        return self.concentration1 * self.concentration0 / (total.pow(2) * (total + 1))
+
+    def rsample(self, sample_shape=()):
+        return self._dirichlet.rsample(sample_shape).select(-1, 0)
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        heads_tails = _op("stack")([value, 1.0 - value], -1)
+        return self._dirichlet.log_prob(heads_tails)
+
+    def entropy(self):
+        return self._dirichlet.entropy()
+
+
 DISTRIBUTIONS = {"Normal": Normal, "Uniform": Uniform, "Bernoulli": Bernoulli, "Categorical": Categorical,
-                 "Gamma": Gamma, "Distribution": Distribution}
+                 "Gamma": Gamma, "Beta": Beta, "Distribution": Distribution}
 # what a program may read of each (run/api.py's table of members)
 DISTRIBUTION_MEMBERS = {
     Normal: "loc scale cdf icdf",
@@ -631,5 +767,6 @@ DISTRIBUTION_MEMBERS = {
     Bernoulli: "probs logits param_shape",
     Categorical: "probs logits param_shape",
     Gamma: "concentration rate",
+    Beta: "concentration1 concentration0",
 }
 COMMON_MEMBERS = "batch_shape event_shape mean mode stddev variance sample rsample log_prob entropy support has_rsample"

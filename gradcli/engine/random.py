@@ -421,6 +421,179 @@ def _gamma_grad_one(alpha: float, x: float) -> float:
     return _exp(p / q)
 
 
+def sample_dirichlet(generator: Generator, alphas: np.ndarray) -> np.ndarray:
+    """torch._sample_dirichlet (_s_dirichlet_cpu): a double Gamma(alpha) sample per alpha in C order (alpha
+    widened to double, at least DBL_MIN), normalised by its row's sum over the last dim, rounded to the dtype
+    and kept within [tiny, the float below 1]."""
+    dtype = alphas.dtype
+    gen = generator
+    gammas = np.array([max(float(np.finfo(np.float64).tiny), gen._gamma(a, np.dtype(np.float64)))
+                       for a in alphas.astype(np.float64).reshape(-1).tolist()], dtype=np.float64)
+    gammas = gammas.reshape(alphas.shape)
+    if alphas.shape[-1] > 2:  # torch sums the row in its reduction order; two terms need none
+        raise ValueError("gradcli draws Dirichlet samples of two categories (Beta) only")
+    total = gammas.sum(axis=-1, keepdims=True)
+    ratio = (gammas / total).astype(dtype)
+    return np.minimum(np.nextafter(dtype.type(1), dtype.type(0)), np.maximum(np.finfo(dtype).tiny, ratio))
+
+
+def dirichlet_grad(x: np.ndarray, alphas: np.ndarray, totals: np.ndarray) -> np.ndarray:
+    """torch._dirichlet_grad (dirichlet_grad_one<scalar_t, double>, Distributions.h) element by element, with
+    the float32 arithmetic of its scalar_t parts (and the C library's logf/powf/tanf) where the input is
+    float32."""
+    f = x.dtype.type
+    out = [_dirichlet_grad_one(f(a), f(b), f(c), f) for a, b, c in zip(
+        x.reshape(-1).tolist(), alphas.reshape(-1).tolist(), totals.reshape(-1).tolist())]
+    return np.array(out, dtype=x.dtype).reshape(x.shape)
+
+
+def _log_s(x, f):
+    """compat_log on a scalar_t: logf for float32, log for double."""
+    if f is np.float32:
+        return f(libm.call("log", np.array([x], dtype=np.float32))[0])
+    return _log0(float(x))
+
+
+def _digamma_s(x, f):
+    """digamma_one<scalar_t, double>(x) with x a scalar_t: the steps on x in scalar_t, the sums in double."""
+    x = f(x)
+    if x == 0:
+        return f(math.inf)
+    additional = 0.0
+    if x < 0:
+        if x == f(math.floor(x)):
+            return f(math.inf)
+        pi = f(math.pi)
+        if f is np.float32:
+            additional = float(-pi / f(libm.call("tan", np.array([pi * x], dtype=np.float32))[0]))
+        else:
+            additional = -math.pi / math.tan(math.pi * float(x))
+        x = f(1) - x
+    result = 0.0
+    while x < 10:
+        result -= float(f(1) / x)
+        x = f(x + f(1))
+    if x == 10:
+        return f(result + 2.25175258906672110764 + additional)
+    y = 0.0
+    if x < f(_f32(1.0e17)):
+        z = 1.0 / float(f(x * x))
+        poly = 0.0
+        for coefficient in _DIGAMMA_A:
+            poly = poly * z + coefficient
+        y = z * poly
+    return f(result + float(_log_s(x, f)) - float(f(0.5) / x) - y + additional)
+
+
+def _pow_s(x, y, f):
+    return libm.scalar_pow(x, y, f) if f is np.float32 else f(math.pow(float(x), float(y)))
+
+
+def _beta_grad_alpha_small(x, alpha, beta, f):
+    with np.errstate(all="ignore"):
+        factor = f(f(_digamma_s(alpha, f) - _digamma_s(f(alpha + beta), f)) - _log_s(x, f))
+        numer = f(1)
+        series = f(f(numer / alpha) * f(factor + f(f(1) / alpha)))
+        for i in range(1, 11):
+            ci = f(i)
+            numer = f(numer * f(f(f(ci - beta) * x) / ci))
+            denom = f(alpha + ci)
+            series = f(series + f(f(numer / denom) * f(factor + f(f(1) / denom))))
+        result = f(f(x * _pow_s(f(f(1) - x), -beta, f)) * series)
+    return f(0) if np.isnan(result) else result
+
+
+def _beta_grad_beta_small(x, alpha, beta, f):
+    with np.errstate(all="ignore"):
+        factor = f(_digamma_s(f(alpha + beta), f) - _digamma_s(beta, f))
+        numer, betas, dbetas, series = f(1), f(1), f(0), f(factor / alpha)
+        for i in range(1, 9):
+            ci = f(i)
+            numer = f(numer * f(-x / ci))
+            dbetas = f(f(dbetas * f(beta - ci)) + betas)
+            betas = f(betas * f(beta - ci))
+            series = f(series + f(f(numer / f(alpha + ci)) * f(dbetas + f(factor * betas))))
+        result = f(-_pow_s(f(f(1) - x), f(f(1) - beta), f) * series)
+    return f(0) if np.isnan(result) else result
+
+
+def _beta_grad_alpha_mid(x: float, alpha: float, beta: float) -> float:
+    total = alpha + beta
+    mean = alpha / total
+    std = math.sqrt(alpha * beta / (total + 1)) / total
+    if mean - 0.1 * std <= x <= mean + 0.1 * std:
+        poly = 47 * x * (beta * beta) * (beta * beta) + alpha * (
+            (43 + 20 * (16 + 27 * beta) * x) * (beta * beta) * beta + alpha * (
+                3 * (59 + 180 * beta - 90 * x) * (beta * beta) + alpha * (
+                    (453 + 1620 * beta * (1 - x) - 455 * x) * beta + alpha * (
+                        8 * (1 - x) * (135 * beta - 11)))))
+        prefactor_num = (1 + 12 * alpha) * (1 + 12 * beta) / (total * total)
+        prefactor_den = 12960 * alpha * alpha * alpha * beta * beta * (1 + 12 * total)
+        return prefactor_num / (1 - x) * poly / prefactor_den
+    prefactor = -x / math.sqrt(2 * alpha * beta / total)
+    stirling = (1 + 1 / (12 * alpha) + 1 / (288 * alpha * alpha)) * (1 + 1 / (12 * beta) + 1 / (288 * beta * beta)) \
+        / (1 + 1 / (12 * total) + 1 / (288 * total * total))
+    term1_num = 2 * (alpha * alpha) * (x - 1) + alpha * beta * (x - 1) - x * (beta * beta)
+    axbx = alpha * (x - 1) + beta * x
+    term1_den = math.sqrt(2 * alpha / beta) * math.pow(total, 1.5) * axbx * axbx
+    term1 = term1_num / term1_den
+    term2 = 0.5 * _log0(alpha / (total * x))
+    term3_num = math.sqrt(8 * alpha * beta / total)
+    term3_den = beta * x + alpha * (x - 1)
+    term3 = term3_num / term3_den
+    term4_base = beta * _log0(beta / (total * (1 - x))) + alpha * _log0(alpha / (total * x))
+    term4 = math.pow(term4_base, -1.5) if term4_base > 0 else (math.inf if term4_base == 0 else math.nan)
+    term1234 = term1 + term2 * (term3 + (term4 if x < mean else -term4))
+    return stirling * prefactor * term1234
+
+
+_DIRICHLET_C = (
+    (((1.003668233, -0.01061107488, -0.0657888334, 0.01201642863),
+      (0.6336835991, -0.3557432599, 0.05486251648, -0.001465281033),
+      (-0.03276231906, 0.004474107445, 0.002429354597, -0.0001557569013)),
+     ((0.221950385, -0.3187676331, 0.01799915743, 0.01074823814),
+      (-0.2951249643, 0.06219954479, 0.01535556598, 0.001550077057),
+      (0.02155310298, 0.004170831599, 0.001292462449, 6.976601077e-05)),
+     ((-0.05980841433, 0.008441916499, 0.01085618172, 0.002319392565),
+      (0.02911413504, 0.01400243777, -0.002721828457, 0.000751041181),
+      (0.005900514878, -0.001936558688, -9.495446725e-06, 5.385558597e-05))),
+    (((1, -0.02924021934, -0.04438342661, 0.007285809825),
+      (0.6357567472, -0.3473456711, 0.05454656494, -0.002407477521),
+      (-0.03301322327, 0.004845219414, 0.00231480583, -0.0002307248149)),
+     ((0.5925320577, -0.1757678135, 0.01505928619, 0.000564515273),
+      (0.1014815858, -0.06589186703, 0.01272886114, -0.0007316646956),
+      (-0.007258481865, 0.001096195486, 0.0003934994223, -4.12701925e-05)),
+     ((0.06469649321, -0.0236701437, 0.002902096474, -5.896963079e-05),
+      (0.001925008108, -0.002869809258, 0.0008000589141, -6.063713228e-05),
+      (-0.0003477407336, 6.959756487e-05, 1.097287507e-05, -1.650964693e-06))))
+
+
+def _dirichlet_grad_one(x, alpha, total, f):
+    x_, alpha_, total_ = float(x), float(alpha), float(total)
+    beta = f(total - alpha)
+    beta_ = total_ - alpha_
+    boundary = f(f(total * x) * f(f(1) - x))
+    if x <= f(0.5) and boundary < f(2.5):
+        return _beta_grad_alpha_small(x, alpha, beta, f)
+    if x >= f(0.5) and boundary < f(0.75):
+        return f(-_beta_grad_beta_small(f(f(1) - x), beta, alpha, f))
+    if alpha > 6 and beta > 6:
+        return f(_beta_grad_alpha_mid(x_, alpha_, beta_))
+    u = _log0(x_)
+    a = _log0(alpha_) - u
+    b = _log0(total_) - a
+    pow_u, pow_a = (1.0, u, u * u), (1.0, a, a * a)
+    p = q = 0.0
+    for i in range(3):
+        for j in range(3):
+            ua = pow_u[i] * pow_a[j]
+            c0, c1 = _DIRICHLET_C[0][i][j], _DIRICHLET_C[1][i][j]
+            p += ua * (c0[0] + b * (c0[1] + b * (c0[2] + b * c0[3])))
+            q += ua * (c1[0] + b * (c1[1] + b * (c1[2] + b * c1[3])))
+    approx = x_ * (float(_digamma_s(f(total_), f)) - float(_digamma_s(f(alpha_), f))) / beta_
+    return f(p / q * approx)
+
+
 def _floor_to_int64(x: float) -> int:
     """(int64_t)std::floor(x) on x86-64: INT64_MIN for NaN and values out of int64's range."""
     if not math.isfinite(x) or not -(2.0 ** 63) <= x < 2.0 ** 63:
