@@ -393,6 +393,22 @@ print(torch.randint_like(x, high=7, generator=g).tolist(), torch.randint_like(x,
 print(torch.rand(2, 3, generator=g).tolist(), torch.randn(5, generator=g).tolist(), torch.randperm(6, generator=g).tolist())
 print(torch.empty(3).uniform_(-1, 1, generator=g).tolist(), torch.bernoulli(torch.full((4,), 0.5), generator=g).tolist())
 ''',
+    'lognormal-cache-float32': '''
+torch.manual_seed({seed})
+x = torch.empty(5, dtype=torch.float32)
+print(torch.randn(3, dtype=torch.float32).tolist(), x.log_normal_().tolist(), torch.randn(1, dtype=torch.float32).tolist())
+print(x.log_normal_(0.5, 0.25).tolist(), torch.empty(4, dtype=torch.float32).log_normal_().tolist(), torch.randn(5, dtype=torch.float32).tolist())
+print(torch.empty(1, dtype=torch.float32).log_normal_().tolist(), torch.empty(1, dtype=torch.float32).log_normal_().tolist(), torch.empty(33, dtype=torch.float32).log_normal_().tolist())
+print(torch.empty(0, dtype=torch.float32).log_normal_().tolist(), torch.randn(1, dtype=torch.float32).tolist())
+''',
+    'lognormal-cache-float64': '''
+torch.manual_seed({seed})
+x = torch.empty(5, dtype=torch.float64)
+print(torch.randn(3, dtype=torch.float64).tolist(), x.log_normal_().tolist(), torch.randn(1, dtype=torch.float64).tolist())
+print(x.log_normal_(0.5, 0.25).tolist(), torch.empty(4, dtype=torch.float64).log_normal_().tolist(), torch.randn(5, dtype=torch.float64).tolist())
+print(torch.empty(1, dtype=torch.float64).log_normal_().tolist(), torch.empty(1, dtype=torch.float64).log_normal_().tolist(), torch.empty(33, dtype=torch.float64).log_normal_().tolist())
+print(torch.empty(0, dtype=torch.float64).log_normal_().tolist(), torch.randn(1, dtype=torch.float64).tolist())
+''',
 }
 
 
