@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dtypes, dual, random
+from gradcli.engine import dtypes, dual, random, state
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchRuntimeError, TorchTypeError, TorchValueError
 from gradcli.engine.ops.common import as_shape, check_size, dtype_title
@@ -242,19 +242,68 @@ def randn(*dims, size=None, dtype=None, requires_grad=False, device=None, genera
     return _finish(draws.reshape(shape), None, requires_grad)
 
 
-def randint(low, high=None, size=None, *, dtype=None, requires_grad=False, device=None, generator=None) -> Tensor:
-    """torch.randint(high, size) / randint(low, high, size): int64 unless dtype says otherwise."""
-    if size is None:  # randint(high, size)
+def randint(low=None, high=None, size=None, *, dtype=None, requires_grad=False, device=None, generator=None) -> Tensor:
+    """torch.randint(high, size) / randint(low, high, size) (or by keyword, low 0 by default): int64 unless
+    dtype says otherwise."""
+    if size is None and high is not None and low is not None:  # randint(high, size)
         low, high, size = 0, low, high
-    if size is None:
-        raise TorchTypeError("randint() missing 1 required positional argument: 'size'")
+    elif high is None and low is not None:  # randint(high, size=...)
+        low, high = 0, low
+    if low is None:
+        low = 0
+    if size is None or high is None:
+        missing = "high" if high is None else "size"
+        raise TorchTypeError(f"randint() missing 1 required positional argument: '{missing}'")
     low, high = int(low), int(high)
     if low >= high:
         raise TorchRuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+    check_random_bounds(low, high, _np_dtype(dtype) if dtype is not None else np.dtype(np.int64))
     shape = as_shape((size,) if isinstance(size, int) else tuple(size))
     check_new_shape(shape)
     draws = (generator or random.default_generator()).integers(math.prod(shape), low, high)
     return _finish(draws.reshape(shape), dtype, requires_grad)
+
+
+def randint_like(input, low=None, high=None, *, dtype=None, requires_grad=False, device=None, generator=None,
+                 memory_format=None) -> Tensor:
+    """torch.randint_like(input, high) / (input, low, high): randint in input's shape and dtype."""
+    if low is None and high is None:
+        raise TorchTypeError("randint_like() missing 1 required positional argument: 'high'")
+    if high is None:
+        low, high = 0, low
+    elif low is None:
+        low = 0
+    return randint(low, high, tuple(input.shape), dtype=dtype or input.dtype, requires_grad=requires_grad,
+                   generator=generator)
+
+
+# the C++ names torch's bound checks print
+_C_TYPE_NAMES = {"bool": "bool", "uint8": "unsigned char", "int8": "signed char", "int16": "short int",
+                 "int32": "int", "int64": "long int"}
+
+
+def check_random_bounds(low: int, high: int, dtype: np.dtype) -> None:
+    """random_from_to's checks (DistributionTemplates.h): from and to - 1 within an integer dtype's range (an
+    error), within +-2**digits for a float dtype (a warning)."""
+    dtype = np.dtype(dtype)
+    if dtype.kind == "f":
+        digits = {2: 11, 4: 24, 8: 53}[dtype.itemsize]
+        name = {2: "Half", 4: "float", 8: "double"}[dtype.itemsize]
+        for value, what in ((low, "from"), (high - 1, "to - 1")):
+            if not -(2 ** digits) <= value <= 2 ** digits:
+                state.warn(f"{what} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision limitations "
+                           f"{name} can support discrete uniform distribution only within this range. This warning "
+                           "will become an error in version 1.7 release, please fix the code in advance",
+                           UserWarning, stacklevel=3)
+        return
+    if dtype == np.bool_:
+        lo, hi = 0, 1
+    else:
+        lo, hi = int(np.iinfo(dtype).min), int(np.iinfo(dtype).max)
+    if not lo <= low <= hi:
+        raise TorchRuntimeError(f"from is out of bounds for {_C_TYPE_NAMES.get(str(dtype), str(dtype))}")
+    if not lo <= high - 1 <= hi:
+        raise TorchRuntimeError(f"to - 1 is out of bounds for {_C_TYPE_NAMES.get(str(dtype), str(dtype))}")
 
 
 def randperm(n, *, dtype=None, requires_grad=False, device=None, generator=None) -> Tensor:
@@ -265,9 +314,14 @@ def randperm(n, *, dtype=None, requires_grad=False, device=None, generator=None)
     return _finish((generator or random.default_generator()).permutation(n), dtype, requires_grad)
 
 
-def _like(fn):
-    def like(input, dtype=None, requires_grad=False, device=None):
-        return fn(*input.array.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
+def _like(fn, random_draw=False):
+    if random_draw:  # rand_like / randn_like take a generator too
+        def like(input, dtype=None, requires_grad=False, device=None, generator=None):
+            return fn(*input.array.shape, dtype=dtype or input.dtype, requires_grad=requires_grad,
+                      generator=generator)
+    else:
+        def like(input, dtype=None, requires_grad=False, device=None):
+            return fn(*input.array.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
 
     like.__name__ = fn.__name__ + "_like"
     return like
@@ -276,8 +330,8 @@ def _like(fn):
 zeros_like = _like(zeros)
 ones_like = _like(ones)
 empty_like = _like(empty)
-rand_like = _like(rand)
-randn_like = _like(randn)
+rand_like = _like(rand, random_draw=True)
+randn_like = _like(randn, random_draw=True)
 
 
 def full_like(input, fill_value, dtype=None, requires_grad=False, device=None) -> Tensor:
@@ -298,6 +352,7 @@ for _fn, _sig, _doc in (
     (randn, "randn(*size)", "standard normal random values"),
     (randint, "randint(low=0, high, size)", "uniform random integers in [low, high)"),
     (randperm, "randperm(n)", "a random permutation of 0..n-1"),
+    (randint_like, "randint_like(input, low=0, high)", "uniform random integers in input's shape"),
     (zeros_like, "zeros_like(input)", "zeros of input's shape"),
     (ones_like, "ones_like(input)", "ones of input's shape"),
     (full_like, "full_like(input, fill_value)", "fill_value in input's shape"),
@@ -335,7 +390,8 @@ class _BernoulliDrawn(_Drawn):
 
 
 def _draw_into(self: Tensor, node, draw) -> Tensor:
-    if self.array.dtype.kind != "f" and node not in (_BernoulliDrawn, _RandomDrawn):
+    if self.array.dtype.kind != "f" and node not in (_BernoulliDrawn, _RandomDrawn, _RandomFullDrawn,
+                                                     _GeometricDrawn):
         raise TorchRuntimeError(f'"{node.name[:-9].lower()}_kernel_cpu" not implemented for '
                                 f"'{dtype_title(self.array.dtype)}'")
     values = draw(self.array.size, self.array.dtype if self.array.dtype.kind == "f" else np.dtype(np.float64))
@@ -343,8 +399,25 @@ def _draw_into(self: Tensor, node, draw) -> Tensor:
 
 
 def uniform_(self, a=0.0, b=1.0, *, generator=None):
+    _check_uniform_bounds(self.array.dtype, float(a), float(b))
     gen = generator or random.default_generator()
     return _draw_into(self, _Drawn, lambda n, dt: gen.uniform(n, dt, float(a), float(b)))
+
+
+def _check_uniform_bounds(dtype: np.dtype, low: float, high: float) -> None:
+    """uniform_'s check_uniform_bounds (DistributionTemplates.h)."""
+    if dtype.kind != "f":
+        raise TorchRuntimeError(f'"check_uniform_bounds" not implemented for \'{dtype_title(dtype)}\'')
+    info = np.finfo(dtype)
+    c_name = {2: "c10::Half", 4: "float", 8: "double"}[dtype.itemsize]
+    for value, what in ((low, "from"), (high, "to")):
+        if not -float(info.max) <= value <= float(info.max):
+            raise TorchRuntimeError(f"{what} is out of bounds for {c_name}")
+    if low > high:
+        raise TorchRuntimeError(f"uniform_ expects to return a [from, to) range, but found from={low:g} > to={high:g}")
+    if high - low > float(info.max):
+        raise TorchRuntimeError(f"uniform_ expects to-from <= std::numeric_limits<{dtype_title(dtype)}>::max(), but "
+                                f"found to={high:g} and from={low:g} which result in to-from to exceed the limit")
 
 
 def normal_(self, mean=0.0, std=1.0, *, generator=None):
@@ -385,14 +458,14 @@ def random_(self, from_=None, to=None, *, generator=None, **kwargs):
         from_ = kwargs.pop("from")
     if kwargs:
         raise TorchTypeError(f"random_() got an unexpected keyword argument '{next(iter(kwargs))}'")
-    if from_ is None and to is None:
-        raise TorchTypeError("gradcli run supports random_(to) and random_(from, to), not random_() over the "
-                             "dtype's whole range: give the bounds, e.g. t.random_(0, 10)")
+    gen = generator or random.default_generator()
+    if from_ is None and to is None:  # the dtype's whole range
+        return _draw_into(self, _RandomFullDrawn, lambda n, dt: gen.full_range(n, self.array.dtype))
     low, high = (0, from_) if to is None else (from_, to)
     low, high = int(low), int(high)
     if low >= high:
         raise TorchRuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
-    gen = generator or random.default_generator()
+    check_random_bounds(low, high, self.array.dtype)
     return _draw_into(self, _RandomDrawn, lambda n, dt: gen.integers(n, low, high).astype(self.array.dtype))
 
 
@@ -404,8 +477,60 @@ class _ExponentialDrawn(_Drawn):
 def exponential_(self, lambd=1.0, *, generator=None):
     if not lambd > 0:
         raise TorchRuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={float(lambd):g}")
+    if self.array.dtype.kind != "f":
+        raise TorchRuntimeError("Exponential distribution is a continuous probability distribution. dtype must be a "
+                                f"floating point but you specified {dtype_title(self.array.dtype)}")
     gen = generator or random.default_generator()
     return _draw_into(self, _ExponentialDrawn, lambda n, dt: gen.exponential(n, float(lambd)).astype(dt))
+
+
+class _RandomFullDrawn(_Drawn):
+    __slots__ = ()
+    name = "RandomBackward2"
+
+
+class _GeometricDrawn(_Drawn):
+    __slots__ = ()
+    name = "GeometricBackward0"
+
+
+class _CauchyDrawn(_Drawn):
+    __slots__ = ()
+    name = "CauchyBackward0"
+
+
+class _LogNormalDrawn(_Drawn):
+    __slots__ = ()
+    name = "LogNormalBackward0"
+
+
+def geometric_(self, p, *, generator=None):
+    """tensor.geometric_(p): the number of Bernoulli(p) trials to the first success, any dtype."""
+    if not 0 < p < 1:
+        raise TorchRuntimeError(f"geometric_ expects p to be in (0, 1), but got p={float(p):g}")
+    if self.array.dtype == np.bool_:
+        raise TorchRuntimeError("\"geometric_cpu\" not implemented for 'Bool'")
+    gen = generator or random.default_generator()
+    return _draw_into(self, _GeometricDrawn, lambda n, dt: gen.geometric(n, float(p)).astype(self.array.dtype))
+
+
+def cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
+    if not sigma > 0:
+        raise TorchRuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={float(sigma):g}")
+    if self.array.dtype.kind != "f":
+        raise TorchRuntimeError("Cauchy distribution is a continuous probability distribution. dtype must be a "
+                                f"floating point but you specified {_C_TYPE_NAMES.get(str(self.array.dtype))}")
+    gen = generator or random.default_generator()
+    return _draw_into(self, _CauchyDrawn, lambda n, dt: gen.cauchy(n, float(median), float(sigma)).astype(dt))
+
+
+def log_normal_(self, mean=1.0, std=2.0, *, generator=None):
+    if not std > 0:
+        raise TorchRuntimeError(f"log_normal_ expects std > 0.0, but found std={float(std):g}")
+    if self.array.dtype.kind != "f":
+        raise TorchRuntimeError(f'"log_normal_cpu" not implemented for \'{dtype_title(self.array.dtype)}\'')
+    gen = generator or random.default_generator()
+    return _draw_into(self, _LogNormalDrawn, lambda n, dt: gen.log_normal(n, float(mean), float(std)).astype(dt))
 
 
 def multinomial(input, num_samples, replacement=False, *, generator=None) -> Tensor:
@@ -463,7 +588,8 @@ register("multinomial", sig="multinomial(input, num_samples, replacement=False)"
          doc="indices drawn from each row's (unnormalised) probabilities", category="creation")(multinomial)
 
 for _name, _fn in {"uniform_": uniform_, "normal_": normal_, "bernoulli_": bernoulli_,
-                   "exponential_": exponential_, "random_": random_}.items():
+                   "exponential_": exponential_, "random_": random_, "geometric_": geometric_, "cauchy_": cauchy_,
+                   "log_normal_": log_normal_}.items():
     register(_name, sig=f"{_name}(...)", doc=f"in-place draw ({_name[:-1]})", category="inplace", torch=False)(_fn)
 register("bernoulli", sig="bernoulli(input)", doc="0/1 draws with the given probabilities", category="creation")(
     bernoulli)

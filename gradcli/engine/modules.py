@@ -968,8 +968,24 @@ class PReLU(Module):
         return f"num_parameters={self.num_parameters}"
 
 
+class RReLU(Module):
+    """nn.RReLU: random slopes (torch's generator) for the non-positive elements in training, their mean in eval."""
+
+    def __init__(self, lower: float = 1.0 / 8, upper: float = 1.0 / 3, inplace: bool = False):
+        super().__init__()
+        self.lower = lower
+        self.upper = upper
+        self.inplace = inplace
+
+    def forward(self, input):
+        return registry_op("rrelu_" if self.inplace else "rrelu")(input, self.lower, self.upper, self.training)
+
+    def extra_repr(self) -> str:
+        return f"lower={self.lower}, upper={self.upper}" + (", inplace=True" if self.inplace else "")
+
+
 MORE_ACTIVATIONS = (Hardtanh, ReLU6, Threshold, Hardsigmoid, Hardswish, Mish, CELU, SELU, GLU, LogSigmoid, Softsign,
-                    Tanhshrink, Softmin, Hardshrink, Softshrink, Softmax2d, PReLU)
+                    Tanhshrink, Softmin, Hardshrink, Softshrink, Softmax2d, PReLU, RReLU)
 
 
 class Dropout(Module):

@@ -1,5 +1,6 @@
-"""torch.nn's layers beyond Linear: convolutions, pooling, normalisation, Embedding, Dropout2d and the
-recurrent layers (RNN, LSTM, GRU and their cells).
+"""torch.nn's layers beyond Linear: convolutions, pooling, normalisation, Embedding, the dropout family beyond
+Dropout (ATen's _dropout_impl: feature and alpha dropout) and the recurrent layers (RNN, LSTM, GRU and their
+cells).
 
 Each is torch's class: the same constructor arguments and defaults, the same initialisation drawn from the
 default generator in torch's order (so `torch.manual_seed(0); nn.Conv2d(1, 6, 5)` holds PyTorch's numbers),
@@ -12,7 +13,7 @@ import math
 
 from gradcli.engine import creation, dtypes, state
 from gradcli.engine.autograd import no_grad
-from gradcli.engine.errors import TorchTypeError, TorchValueError
+from gradcli.engine.errors import TorchRuntimeError, TorchTypeError, TorchValueError
 from gradcli.engine.modules import (
     Module,
     Parameter,
@@ -317,7 +318,11 @@ class Embedding(Module):
         return cls(rows, cols, _weight=embeddings, _freeze=freeze, padding_idx=padding_idx)
 
 
-class Dropout2d(Module):
+class _DropoutModule(Module):
+    """torch.nn's _DropoutNd: p (checked) and inplace; forward is the functional form in the module's mode."""
+
+    functional = None  # the F form, called (input, p, training, inplace)
+
     def __init__(self, p: float = 0.5, inplace: bool = False):
         super().__init__()
         if p < 0 or p > 1:
@@ -326,17 +331,71 @@ class Dropout2d(Module):
         self.inplace = inplace
 
     def forward(self, input):
-        return dropout2d(input, self.p, self.training, self.inplace)
+        return type(self).functional(input, self.p, self.training, self.inplace)
 
     def extra_repr(self) -> str:
         return f"p={self.p}, inplace={self.inplace}"
 
 
-def dropout2d(input, p: float = 0.5, training: bool = True, inplace: bool = False):
-    """torch's feature dropout: one bernoulli_(1 - p) draw per (batch, channel), divided in place by 1 - p,
-    broadcast over the spatial dimensions and multiplied in."""
+def dropout_impl(input, p: float, training: bool, inplace: bool, feature: bool, alpha: bool):
+    """ATen's _dropout_impl (Dropout.cpp): the input itself when not training, p == 0 or empty; times a 0-d
+    zero when p == 1; else a noise tensor (the input's shape, or (N, C, 1, ...) for feature dropout) filled
+    by bernoulli_(1 - p) from torch's generator, divided by 1 - p and multiplied in; alpha dropout scales it by
+    a = 1 / sqrt((alpha^2 p + 1)(1 - p)) and adds b = (noise - 1) * alpha a + alpha a p (SELU's alpha)."""
     if p < 0.0 or p > 1.0:
         raise TorchValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if feature and input.ndim < 2:
+        raise TorchRuntimeError("Feature dropout requires at least 2 dimensions in the input")
+    if not training or p == 0 or input.numel() == 0:
+        return input
+    if p == 1:
+        zero = creation.zeros((), dtype=input.dtype)
+        return input.mul_(zero) if inplace else input * zero
+    shape = tuple(input.shape[:2]) + (1,) * (input.ndim - 2) if feature else tuple(input.shape)
+    noise = creation.empty(*shape, dtype=input.dtype)
+    noise.bernoulli_(1 - p)
+    if alpha:
+        selu_alpha = 1.7580993408473766
+        a = 1.0 / math.sqrt((selu_alpha * selu_alpha * p + 1) * (1 - p))
+        b = noise.add(-1).mul_(selu_alpha * a).add_(selu_alpha * a * p)
+        noise.mul_(a)
+        return (input.mul_(noise) if inplace else input * noise).add_(b)
+    noise.div_(1 - p)
+    return input.mul_(noise) if inplace else input * noise
+
+
+def _unbatched_feature_dropout(input, p, training, inplace, batched: bool):
+    """F.dropout1d / dropout3d: an unbatched input is seen as a batch of one (noise per channel)."""
+    if batched:
+        return dropout_impl(input, p, training, inplace, True, False)
+    if inplace:  # torch unsqueezes the input in place and squeezes it back: the same values, in place
+        if not training or p == 0 or input.numel() == 0:
+            return input
+        shape = (1,) + tuple(input.shape)
+        dropout_impl(input.view(*shape), p, training, True, True, False)
+        return input
+    return dropout_impl(input.unsqueeze(0), p, training, False, True, False).squeeze(0)
+
+
+def _check_p(p) -> None:
+    if p < 0.0 or p > 1.0:
+        raise TorchValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+
+
+def dropout1d(input, p: float = 0.5, training: bool = True, inplace: bool = False):
+    """F.dropout1d: channel-wise dropout of (N, C, L) or (C, L) inputs."""
+    _check_p(p)
+    if input.ndim not in (2, 3):
+        raise TorchRuntimeError(
+            f"dropout1d: Expected 2D or 3D input, but received a {input.ndim}D input. Note that dropout1d exists to "
+            "provide channel-wise dropout on inputs with 1 spatial dimension, a channel dimension, and an optional "
+            "batch dimension (i.e. 2D or 3D inputs).")
+    return _unbatched_feature_dropout(input, p, training, inplace, input.ndim == 3)
+
+
+def dropout2d(input, p: float = 0.5, training: bool = True, inplace: bool = False):
+    """F.dropout2d: torch's feature dropout, one bernoulli_(1 - p) draw per (batch, channel)."""
+    _check_p(p)
     if input.ndim not in (3, 4):
         state.warn(f"dropout2d: Received a {input.ndim}-D input to dropout2d, which is deprecated and will "
                       "result in an error in a future release. To retain the behavior and silence this warning, "
@@ -349,16 +408,55 @@ def dropout2d(input, p: float = 0.5, training: bool = True, inplace: bool = Fals
                       "This behavior will change in a future release to interpret the input as one without a "
                       "batch dimension, i.e. shape (C, H, W). To maintain the 1D channel-wise dropout behavior, "
                       "please switch to using dropout1d instead.", UserWarning, stacklevel=3)
-    if not training or p == 0 or input.numel() == 0:
-        return input
-    shape = tuple(input.shape[:2]) + (1,) * (input.ndim - 2)
-    if p == 1:
-        noise = creation.zeros(*shape, dtype=input.dtype)
-    else:
-        noise = creation.empty(*shape, dtype=input.dtype)
-        noise.bernoulli_(1 - p)
-        noise.div_(1 - p)
-    return input.mul_(noise) if inplace else input * noise
+    return dropout_impl(input, p, training, inplace, True, False)
+
+
+def dropout3d(input, p: float = 0.5, training: bool = True, inplace: bool = False):
+    """F.dropout3d: channel-wise dropout of (N, C, D, H, W) or (C, D, H, W) inputs."""
+    _check_p(p)
+    if input.ndim not in (4, 5):
+        state.warn(f"dropout3d: Received a {input.ndim}-D input to dropout3d, which is deprecated and will result "
+                   "in an error in a future release. To retain the behavior and silence this warning, please use "
+                   "dropout instead. Note that dropout3d exists to provide channel-wise dropout on inputs with 3 "
+                   "spatial dimensions, a channel dimension, and an optional batch dimension (i.e. 4D or 5D "
+                   "inputs).", UserWarning, stacklevel=3)
+    return _unbatched_feature_dropout(input, p, training, inplace, input.ndim == 5)
+
+
+def alpha_dropout(input, p: float = 0.5, training: bool = False, inplace: bool = False):
+    """F.alpha_dropout (SELU-preserving dropout; eval by default, as torch's)."""
+    _check_p(p)
+    return dropout_impl(input, p, training, inplace, False, True)
+
+
+def feature_alpha_dropout(input, p: float = 0.5, training: bool = False, inplace: bool = False):
+    """F.feature_alpha_dropout: alpha dropout of whole channels."""
+    _check_p(p)
+    return dropout_impl(input, p, training, inplace, True, True)
+
+
+class Dropout1d(_DropoutModule):
+    functional = staticmethod(dropout1d)
+
+
+class Dropout2d(_DropoutModule):
+    functional = staticmethod(dropout2d)
+
+
+class Dropout3d(_DropoutModule):
+    functional = staticmethod(dropout3d)
+
+
+class AlphaDropout(_DropoutModule):
+    functional = staticmethod(lambda input, p, training, inplace: alpha_dropout(input, p, training))
+
+
+class FeatureAlphaDropout(_DropoutModule):
+    functional = staticmethod(lambda input, p, training, inplace: feature_alpha_dropout(input, p, training))
+
+
+DROPOUT_FUNCTIONS = {fn.__name__: fn for fn in (dropout1d, dropout2d, dropout3d, alpha_dropout,
+                                                 feature_alpha_dropout)}
 
 
 def _check_tensor(value, what: str) -> None:
@@ -368,11 +466,13 @@ def _check_tensor(value, what: str) -> None:
 
 LAYER_CLASSES = {cls.__name__: cls for cls in (
     Conv1d, Conv2d, MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d, BatchNorm1d, BatchNorm2d, LayerNorm, Embedding,
-    Dropout2d)}
+    Dropout1d, Dropout2d, Dropout3d, AlphaDropout, FeatureAlphaDropout)}
 # the file of torch.nn.modules each class lives in (its printed class name is torch.nn.modules.<file>.<name>)
 LAYER_FILES = {"Conv1d": "conv", "Conv2d": "conv", "MaxPool1d": "pooling", "MaxPool2d": "pooling",
                "AvgPool1d": "pooling", "AvgPool2d": "pooling", "BatchNorm1d": "batchnorm", "BatchNorm2d": "batchnorm",
-               "LayerNorm": "normalization", "Embedding": "sparse", "Dropout2d": "dropout"}
+               "LayerNorm": "normalization", "Embedding": "sparse",
+               **dict.fromkeys(("Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout"),
+                               "dropout")}
 # the attributes of each layer a program may read (model.conv1.weight, bn.running_mean ...)
 LAYER_SETTINGS = {
     **{name: frozenset({"in_channels", "out_channels", "kernel_size", "stride", "padding", "dilation", "groups",
@@ -386,7 +486,8 @@ LAYER_SETTINGS = {
                                                                                              "BatchNorm2d")},
     "LayerNorm": frozenset({"normalized_shape", "eps", "elementwise_affine", "weight", "bias"}),
     "Embedding": frozenset({"num_embeddings", "embedding_dim", "padding_idx", "weight", "from_pretrained"}),
-    "Dropout2d": frozenset({"p", "inplace"}),
+    **dict.fromkeys(("Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout"),
+                    frozenset({"p", "inplace"})),
 }
 
 

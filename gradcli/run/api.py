@@ -24,7 +24,7 @@ from gradcli.engine import distributions, dtypes, nn_layers, optim, random
 from gradcli.engine import modules as nn_modules
 from gradcli.engine.autograd import Function, RemovableHandle
 from gradcli.engine.errors import EngineError
-from gradcli.engine.ops import LINALG, REGISTRY
+from gradcli.engine.ops import LINALG, REGISTRY, activations
 from gradcli.engine.ops.matrix_functions import EighResult, LinalgSlogdetResult, LstsqResult, QrResult, SlogdetResult
 from gradcli.engine.ops.reduction import ReturnTypes
 from gradcli.engine.tensor import Device, Size, Tensor
@@ -126,7 +126,7 @@ MODULE_SETTINGS = {
     "Hardswish": frozenset({"inplace"}), "Mish": frozenset({"inplace"}), "CELU": frozenset({"alpha", "inplace"}),
     "SELU": frozenset({"inplace"}), "GLU": frozenset({"dim"}), "Softmin": frozenset({"dim"}),
     "Hardshrink": frozenset({"lambd"}), "Softshrink": frozenset({"lambd"}),
-    "PReLU": frozenset({"num_parameters", "init", "weight"}),
+    "PReLU": frozenset({"num_parameters", "init", "weight"}), "RReLU": frozenset({"lower", "upper", "inplace"}),
     "MSELoss": frozenset({"reduction"}), "L1Loss": frozenset({"reduction"}),
     "CrossEntropyLoss": frozenset({"reduction", "ignore_index", "label_smoothing", "weight"}),
     "NLLLoss": frozenset({"reduction", "ignore_index", "weight"}),
@@ -170,8 +170,9 @@ VALUE_ATTRIBUTES: dict[type, frozenset] = {
     graph_view.AccumulateGrad: frozenset({"name", "next_functions", "variable"}),
     torch_surface.profile: frozenset({"key_averages", "table"}),
     torch_surface.KeyAverages: frozenset({"table"}),
-    distributions.Normal: frozenset("loc scale batch_shape event_shape mean mode stddev variance sample rsample "
-                                    "log_prob entropy".split()),
+    **{cls: frozenset(f"{members} {distributions.COMMON_MEMBERS}".split())
+       for cls, members in distributions.DISTRIBUTION_MEMBERS.items()},
+    distributions.Constraint: frozenset({"check"}),
     Device: frozenset({"type", "index"}),
     random.Generator: frozenset({"manual_seed", "initial_seed", "seed", "device"}),
     BaseException: frozenset({"args"}),  # an exception a program caught: `e.args`, str(e), repr(e)
@@ -335,7 +336,9 @@ def missing_member(module: str, name: str) -> str:
 def modules() -> dict[str, Module]:
     """The importable modules by dotted name (built once: the registry is complete after engine import)."""
     functional = Module("torch.nn.functional", {n: s.fn for n, s in REGISTRY.items() if s.functional})
-    functional.members["dropout2d"] = nn_layers.dropout2d
+    functional.members.update(nn_layers.DROPOUT_FUNCTIONS)
+    functional.members.update(activations.FUNCTIONAL)
+    functional.members["gumbel_softmax"] = distributions.gumbel_softmax
     init = Module("torch.nn.init", dict(nn_modules.INIT_FUNCTIONS))
     nn = Module("torch.nn", {"functional": functional, "init": init, "Parameter": nn_modules.Parameter,
                              **nn_modules.MODULE_CLASSES, **nn_layers.LAYER_CLASSES})
@@ -364,6 +367,7 @@ def modules() -> dict[str, Module]:
     members.update({name: torch_surface.with_out(getattr(engine, name), name) for name in (
         "zeros", "ones", "full", "eye", "arange", "linspace", "rand", "randn", "empty")})
     members["normal"] = torch_surface.with_out(distributions.normal, "normal")
+    members["poisson"] = distributions.poisson
     members["distributions"] = torch_distributions
     members.update({"func": torch_func, "vmap": torch_surface.vmap, "allclose": torch_surface.allclose,
                     "unique": torch_surface.unique,

@@ -595,7 +595,8 @@ UNSUPPORTED_HINTS = {
     "torch.compile": "call the function itself",
     "torch.jit": "call the function itself",
     "torch.nn": "docs/run.md lists the torch.nn layers gradcli has",
-    "torch.distributions": "torch.distributions.Normal is there; draw others with torch.rand / torch.randn",
+    "torch.distributions": "torch.distributions has Normal, Uniform, Bernoulli, Categorical, Gamma and Beta; draw "
+                           "others with torch.rand / torch.randn",
     "torch": "`gradcli ops` lists the torch functions gradcli has",
 }
 

@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+import ast
+
 import numpy as np
 
 from gradcli.engine import Tensor, dtypes, no_grad
+from gradcli.engine.ops import REGISTRY
 from gradcli.lang.evaluation import const_array, engine_settings
 from gradcli.lang.evaluator import EngineBackend, evaluate
 from gradcli.lang.parser import Program
@@ -60,11 +63,35 @@ def one_sided_differences(program: Program, inputs: dict[str, np.ndarray], const
     return differences
 
 
+# the calls that draw from the generator: every evaluation of the expression draws anew
+RANDOM_CALLS = frozenset({name for name, spec in REGISTRY.items() if spec.category == "random"} | {
+    "rand", "randn", "randint", "randperm", "rand_like", "randn_like", "randint_like", "multinomial", "bernoulli",
+    "normal", "poisson", "uniform_", "normal_", "bernoulli_", "exponential_", "random_", "geometric_", "cauchy_",
+    "log_normal_"})
+
+
+def random_calls(program: Program) -> list[str]:
+    """The random functions an expression calls (dropout, rrelu, randn ...), in order of appearance."""
+    found = []
+    for node in ast.walk(program.tree):
+        if isinstance(node, ast.Call):
+            fn = node.func
+            name = fn.attr if isinstance(fn, ast.Attribute) else fn.id if isinstance(fn, ast.Name) else None
+            if name in RANDOM_CALLS and name not in found:
+                found.append(name)
+    return found
+
+
 def gradcheck(result, *, timeout: float, eps: float = EPS, atol: float = ATOL, rtol: float = RTOL) -> dict:
     """Compare an EvalResult's .grad values with central differences; the report `eval --json` shows."""
     report = {"status": "agrees", "reason": None, "eps": eps, "atol": atol, "rtol": rtol, "max_abs_diff": 0.0}
     if result.error is not None:
         return {**report, "status": "skipped", "reason": "backward failed, no gradients to compare"}
+    drawn = random_calls(result.program)
+    if drawn:
+        return {**report, "status": "skipped",
+                "reason": f"the expression draws random numbers ({', '.join(drawn)}): each evaluation of finite "
+                          "differences would draw others"}
     inputs = {n: t.value for n, t in result.tensors.items() if t.requires_grad and t.used}
     consts = {n: t.value for n, t in result.tensors.items() if not (t.requires_grad and t.used)}
     try:

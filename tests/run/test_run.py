@@ -9,6 +9,7 @@ import json
 import re
 import subprocess
 import sys
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -38,8 +39,6 @@ if not mkl.available():  # with MKL installed (gradcli[mkl], in the test extra) 
 NOT_YET_EXACT.update({
     "tutorial_introyt_tensors_deeper": "refused at torch.svd (gradcli has torch.linalg.svdvals only); everything "
                                        "printed before it is PyTorch's",
-    "docs_nn_rrelu": "refused: gradcli has no nn.RReLU (its training-mode slopes are drawn from torch's generator "
-                     "per non-positive element)",
     "tutorial_forward_ad_usage": "refused at `import torch.autograd.forward_ad`: gradcli has no forward-mode AD (dual "
                                  "tensors, make_dual/unpack_dual, a custom Function's jvp); it also uses "
                                  "functorch.jvp and functorch.make_functional_with_buffers",
@@ -291,6 +290,18 @@ def test_limits(source, limits, name):
     assert code == 2, err
     assert err.startswith("gradcli run: limit exceeded"), err
     assert name in err
+
+
+@pytest.mark.parametrize("source", [
+    "import torch\ny = torch.poisson(torch.rand(400_000) * 20)\n",
+    "import torch\ny = torch.distributions.Gamma(torch.rand(300_000) + 0.5, 1.0).sample()\n"])
+def test_element_by_element_draws_stop_at_the_deadline(source):
+    # poisson and gamma draw one element at a time in Python (rejection loops, ~10 s here): the run's guard stops
+    # them inside the call, as it stops any Python loop
+    started = time.monotonic()
+    code, err = limit_case(source, max_seconds=0.3)
+    assert code == 2 and "max_seconds" in err, err
+    assert time.monotonic() - started < 3
 
 
 def test_limit_message_names_the_line():

@@ -48,7 +48,8 @@ def _row(n=5):
 # One call per op, chosen so that every op able to outgrow its inputs does (broadcasting a column against a
 # row, a vector into a matrix ...).  Ops not listed are called as op(x) with x of shape (3, 4).
 SAMPLES = {
-    "random_": lambda: ((_t(3, 4), 0, 5), {}),  # random_() needs its bounds in gradcli
+    "random_": lambda: ((_t(3, 4), 0, 5), {}),
+    "geometric_": lambda: ((_t(3, 4), 0.3), {}),
     "add": lambda: ((_col(), _row()), {}), "sub": lambda: ((_col(), _row()), {}),
     "mul": lambda: ((_col(), _row()), {}), "div": lambda: ((_col(), _row()), {}),
     "floor_divide": lambda: ((_col(), _row()), {}),

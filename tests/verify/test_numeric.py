@@ -99,3 +99,15 @@ def test_strict_fails_on_non_finite_gradients():
     assert runner.invoke(app, args).exit_code == 0
     assert runner.invoke(app, [*args, "--strict"]).exit_code == 1
     assert runner.invoke(app, ["eval", "x.sqrt().sum()", "x=[1,4]", "--no-check", "--strict"]).exit_code == 0
+
+
+@pytest.mark.parametrize("expr", ["F.dropout(x, 0.5).sum()", "torch.rrelu(x, 0.1, 0.3, True).sum()",
+                                  "(x * torch.randn(3)).sum()"])
+def test_random_draws_are_not_judged_by_finite_differences(expr):
+    # each evaluation of the differences draws another dropout mask / slope / normal: comparing them with the
+    # gradient of the draw autograd saw would call a right gradient wrong (dropout was "disagrees ... this is a
+    # gradcli bug", exit 1)
+    report = gradcheck(evaluate_expression(expr, {"x": np.array([-1.0, 2.0, -3.0])}), timeout=10)
+    assert report["status"] == "skipped" and "draws random numbers" in report["reason"]
+    out = runner.invoke(app, ["eval", expr, "x=[-1.0, 2.0, -3.0]", "--seed", "0", "--no-color"])
+    assert out.exit_code == 0 and "disagree" not in out.stdout + out.stderr

@@ -86,6 +86,27 @@ def scalar_fma(a, b, c, dtype):
     return None if fn is None else dtype(fn(float(a), float(b), float(c)))
 
 
+_POW: dict[type, object] = {}
+
+
+def scalar_pow(x, y, dtype):
+    """The C library's pow (powf for float32) of two numbers of `dtype`, as std::pow computes it on scalars;
+    Python's ** in double, rounded once, where the library cannot be loaded."""
+    if dtype not in _POW:
+        import ctypes
+
+        c_name, c_type = ("powf", ctypes.c_float) if dtype == np.float32 else ("pow", ctypes.c_double)
+        fn = getattr(_library(), c_name, None) if _library() is not None else None
+        if fn is not None:
+            fn.restype, fn.argtypes = c_type, [c_type, c_type]
+        _POW[dtype] = fn
+    fn = _POW[dtype]
+    if fn is None:
+        with np.errstate(all="ignore"):
+            return dtype(np.power(np.float64(x), np.float64(y)))
+    return dtype(fn(float(x), float(y)))
+
+
 def call(name: str, x: np.ndarray) -> np.ndarray:
     """libm's `name` (its float variant for float32) on every element of x (float32 or float64)."""
     x = np.asarray(x)

@@ -8,10 +8,10 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dual, kernels
+from gradcli.engine import dual, kernels, random
 from gradcli.engine.autograd import Function
-from gradcli.engine.errors import TorchRuntimeError
-from gradcli.engine.ops.common import as_float, like_layout, val
+from gradcli.engine.errors import TorchRuntimeError, TorchTypeError
+from gradcli.engine.ops.common import as_float, dtype_title, like_layout, val
 from gradcli.engine.ops.elementwise import keep_input_at_zero_bounds
 from gradcli.engine.ops.inplace import apply_inplace
 from gradcli.engine.ops.registry import register
@@ -413,3 +413,89 @@ class _Threshold(_Act):
           category="activation", torch=True, method=False, functional=True)
 def threshold(input, threshold, value, inplace=False):
     return _activate(_Threshold, input, inplace, threshold, value)
+
+
+# -- rrelu: torch's rrelu_with_noise (Activation.cpp) ------------------------------------------------------------
+
+class RreluWithNoise(Function):
+    """rrelu_with_noise: in training, each element <= 0 (in C order) times a slope drawn from uniform(lower,
+    upper) (the kernel's own draws, Generator.slopes; lower and upper rounded to the input's float type first,
+    the slope rounded to it after), the others kept, their noise 1; the noise is the gradient's factor.  In
+    eval, leaky_relu with slope (lower + upper) / 2 and its backward."""
+
+    __slots__ = ()
+    name = "RreluWithNoiseBackward0"
+    saves = (0,)
+    uniform_grad_ok = True
+
+    @classmethod
+    def forward(cls, ctx, x, lower, upper, training, generator=None):
+        x = np.asarray(x)
+        if training:
+            flat = np.ascontiguousarray(x).reshape(-1)
+            negative = flat <= 0
+            lo, hi = (float(x.dtype.type(lower)), float(x.dtype.type(upper)))
+            gen = generator or random.default_generator()
+            noise = np.ones_like(flat)
+            noise[negative] = gen.slopes(int(np.count_nonzero(negative)), lo, hi).astype(x.dtype)
+            noise = noise.reshape(x.shape)
+            ctx.aux = (noise, None)
+            return flat.reshape(x.shape) * noise
+        slope = (float(lower) + float(upper)) / 2
+        ctx.aux = (None, slope)
+        return np.where(x > 0, x, x * x.dtype.type(slope))
+
+    @classmethod
+    def backward(cls, ctx, g, x):
+        noise, slope = ctx.aux
+        if noise is not None:  # rrelu_with_noise_backward in training: noise * grad
+            return (g * (Tensor._make(noise, None) if isinstance(g, Tensor) else noise),)
+        return (dual.where(val(x) > 0, g, g * slope),)  # leaky_relu_backward(grad, self or result, slope)
+
+
+class RreluWithNoiseInPlace(RreluWithNoise):
+    __slots__ = ()
+    name = "RreluWithNoiseBackward1"
+    saves = ()
+    saves_output = True
+
+
+def _rrelu(input, lower, upper, training, inplace, generator):
+    if not isinstance(input, Tensor):
+        raise TorchTypeError(f"rrelu(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+    if input.array.dtype.kind != "f":
+        raise TorchRuntimeError(f'"rrelu_with_noise_out_cpu" not implemented for \'{dtype_title(input.array.dtype)}\'')
+    if float(lower) > float(upper):
+        raise TorchRuntimeError("Lower bound should be less than or equal to the upper bound")
+    cls = RreluWithNoiseInPlace if inplace else RreluWithNoise
+    params = (float(lower), float(upper), bool(training))
+    if inplace:
+        return apply_inplace(input, lambda s: cls.apply(s, *params, generator=generator))
+    return cls.apply(input, *params, generator=generator)
+
+
+@register("rrelu", sig="rrelu(input, lower=1/8, upper=1/3, training=False, generator=None)",
+          doc="randomized leaky ReLU: slopes drawn from uniform(lower, upper) in training, their mean in eval",
+          category="random", torch=True, method=False)
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None):
+    """torch.rrelu (its training slopes from `generator`, torch's generator by default)."""
+    return _rrelu(input, lower, upper, training, False, generator)
+
+
+@register("rrelu_", sig="rrelu_(input, lower=1/8, upper=1/3, training=False, generator=None)",
+          doc="rrelu in place", category="random", torch=True, method=False)
+def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None):
+    return _rrelu(input, lower, upper, training, True, generator)
+
+
+def functional_rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
+    """F.rrelu: torch.rrelu (or rrelu_ with inplace=True); eval (training=False) by default."""
+    return _rrelu(input, lower, upper, training, inplace, None)
+
+
+def functional_rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):
+    """F.rrelu_."""
+    return _rrelu(input, lower, upper, training, True, None)
+
+
+FUNCTIONAL = {"rrelu": functional_rrelu, "rrelu_": functional_rrelu_}  # F's forms, whose signature is not torch's
