@@ -23,7 +23,7 @@ from gradcli.engine.ops import LINALG, REGISTRY
 from gradcli.engine.ops.matrix_functions import EighResult, LinalgSlogdetResult, LstsqResult, QrResult, SlogdetResult
 from gradcli.engine.ops.reduction import ReturnTypes
 from gradcli.engine.tensor import Device, Size, Tensor
-from gradcli.run import classes, graph_view, interop, numpy_api, torch_surface
+from gradcli.run import argument_parser, classes, graph_view, interop, numpy_api, torch_surface
 
 
 class Module:
@@ -231,7 +231,7 @@ def modules() -> dict[str, Module]:
     torch_func = Module("torch.func", dict(torch_surface.FUNC))
     linalg = Module("torch.linalg", {n: s.fn for n, s in LINALG.items()})
     members = {n: torch_surface.with_out(s.fn, n) for n, s in REGISTRY.items() if s.torch}
-    members.update({name: getattr(engine, name) for name in (
+    members.update({name: argument_parser.checked(getattr(engine, name), name) for name in (
         "zeros_like", "ones_like", "empty_like", "full_like", "rand_like", "randn_like", "manual_seed", "initial_seed",
         "seed", "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "get_default_dtype",
         "set_default_dtype", "tensor")})

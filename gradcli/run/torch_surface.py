@@ -17,6 +17,7 @@ from gradcli.engine.errors import TorchRuntimeError, TorchTypeError, TorchValueE
 from gradcli.engine.modules import Parameter
 from gradcli.engine.ops import REGISTRY
 from gradcli.engine.tensor import Device, Size, Tensor
+from gradcli.run import argument_parser
 from gradcli.run.numpy_api import NumpyRefused
 
 # -- legacy constructors --------------------------------------------------------------------------------------
@@ -108,7 +109,11 @@ def with_out(fn, name: str):
     """torch.X(..., out=t): the result written into t (resized as torch resizes it, with its warning when t had
     elements of another shape), t returned; refused under autograd as torch refuses it."""
 
+    signatures = argument_parser.parser(name)  # torch's argument parser, where torch.NAME has one
+
     def call(*args, out=None, **kwargs):
+        if signatures is not None:
+            signatures.check(args, kwargs if out is None else {**kwargs, "out": out})
         if out is None:
             return fn(*args, **kwargs)
         if isinstance(out, (tuple, list)):

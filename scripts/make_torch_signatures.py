@@ -1,0 +1,186 @@
+"""Record torch's argument-parser signatures for the torch functions gradcli has, and torch's messages for calls
+that break them (run with torch 2.13 installed; gradcli never imports torch).
+
+  .venv/bin/python scripts/make_torch_signatures.py
+
+1. gradcli/run/torch_signatures.py: for each torch.NAME gradcli registers that torch implements as a builtin
+   (parsed by torch/csrc/utils/python_arg_parser.cpp), the signature strings of its parser, as libtorch_python.so
+   holds them (`strings libtorch_python.so | grep '^sum('`): the .so keeps each parser's strings together, and
+   several parsers share a name (Tensor.sum's, torch.sum's), so the group kept is the one whose visible
+   signatures, formatted by gradcli.run.argument_parser, are the list torch itself prints for a call no
+   signature takes (or, for a single signature, whose arity torch's "takes N positional arguments" states).
+2. tests/goldens/argparse_errors.json: torch's outcome (its TypeError's text, or "ok") for each of those
+   functions called with a number first, a list first, an extra positional argument, a float dim and an int
+   keepdim: what tests/run/test_argument_parser.py compares gradcli's messages with.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import torch
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from gradcli.engine.ops import REGISTRY  # noqa: E402
+from gradcli.run.argument_parser import Signature  # noqa: E402
+
+SIGNATURE = re.compile(r"^([a-z_0-9]+)\((.*)\)(\|hidden|\|deprecated)?$")
+PRELUDE = "x = torch.tensor([[1.5, -2.0], [3.0, 0.5]])"
+
+
+def signature_runs() -> dict[str, list[list[str]]]:
+    """Every run of consecutive signature strings of one name in libtorch_python.so, by name."""
+    data = (Path(torch.__file__).parent / "lib" / "libtorch_python.so").read_bytes()
+    runs: dict[str, list[list[str]]] = {}
+    last = None
+    for raw in re.findall(rb"[\x20-\x7e]{4,}", data):
+        text = raw.decode()
+        match = SIGNATURE.match(text)
+        if not match:
+            last = None
+            continue
+        name = match.group(1)
+        if name != last:
+            runs.setdefault(name, []).append([])
+            last = name
+        runs[name][-1].append(text)
+    return runs
+
+
+def probe(fn) -> str:
+    try:
+        fn(*[object()] * 30)
+    except TypeError as e:
+        return str(e)
+    raise AssertionError("a call with 30 objects was accepted")
+
+
+def visible(texts: list[str]) -> list[str]:
+    sigs = [Signature(t) for t in texts]
+    ordered = [s for s in sigs if not s.deprecated] + [s for s in sigs if s.deprecated]
+    return [s.describe() for s in ordered if not s.hidden]
+
+
+def choose(name: str, runs: list[list[str]]):
+    message = probe(getattr(torch, name))
+    if " but expected one of:\n" in message:
+        printed = [line[3:] for line in message.split("\n") if line.startswith(" * ")]
+    elif ", but expected (" in message:
+        printed = [message.split(", but expected ", 1)[1]]
+    else:
+        printed = None
+    for run in runs:
+        try:
+            sigs = [Signature(t) for t in run]
+        except KeyError as unknown:
+            print(f"  {name}: unknown parameter type {unknown} in {run}", file=sys.stderr)
+            continue
+        if printed is not None:
+            if len(sigs) > 1 and visible(run) == printed:
+                return run
+        elif len(sigs) == 1:
+            try:
+                sigs[0].extra_args(30)
+            except TypeError as e:
+                if str(e) == message:
+                    return run
+    if printed:  # a string two parsers share is stored once (median(Tensor input)): gather the printed ones
+        found = {}
+        for run in runs:
+            for text in run:
+                shown = visible([text])
+                if shown and shown[0] in printed:
+                    found.setdefault(shown[0], text)
+        if len(found) == len(printed):
+            best = max(runs, key=lambda run: len(set(visible(run)) & set(printed)))
+            return [found[p] for p in printed] + [t for t in best if not visible([t])]
+    print(f"  {name}: no signature group matches torch's {message!r}", file=sys.stderr)
+    return None
+
+
+# -- the generated calls ---------------------------------------------------------------------------------------
+
+VALUES = {"tensor": "x", "scalar": "2", "int": "0", "symint": "0", "double": "0.5", "complex": "0.5",
+          "bool": "True", "intlist": "[0]", "symintlist": "[2, 2]", "tensorlist": "[x, x]",
+          "floatlist": "[0.5]", "dtype": "torch.float64", "string": "'mean'", "device": "'cpu'"}
+
+
+def calls(name: str, texts: list[str]) -> list[tuple[str, str]]:
+    sigs = [Signature(t) for t in texts]
+    shown = [s for s in sigs if not s.hidden] or sigs
+    first = shown[0]
+    base = []
+    for p in first.params:
+        if p.optional or p.keyword_only:
+            break
+        if p.code not in VALUES:
+            return []
+        base.append(VALUES[p.code])
+    out = []
+    call = f"torch.{name}"
+    if base:
+        out.append(("number first", f"{call}({', '.join(['2.0', *base[1:]])})"))
+        out.append(("list first", f"{call}({', '.join(['[1.0, 2.0]', *base[1:]])})"))
+    most = max(s.max_pos_args for s in sigs)
+    out.append(("extra positional", f"{call}({', '.join(base + ['1'] * (most + 1 - len(base)))})"))
+    with_dim = [s for s in shown if any(p.name == "dim" for p in s.params)]
+    if with_dim:
+        index = min(next(i for i, p in enumerate(s.params) if p.name == "dim") for s in with_dim)
+        args = list(base)
+        if index < len(args):
+            args[index] = "1.0"
+        elif index == len(args) and not any(p.name == "dim" and p.keyword_only for s in with_dim for p in s.params):
+            args.append("1.0")
+        else:
+            args.append("dim=1.0")
+        out.append(("float dim", f"{call}({', '.join(args)})"))
+    if any(p.name == "keepdim" for s in shown for p in s.params):
+        needs_dim = all(p.name != "dim" for p in first.params[:len(base)])
+        out.append(("int keepdim", f"{call}({', '.join([*base, *(['dim=0'] if needs_dim else []), 'keepdim=1'])})"))
+    return out
+
+
+def outcome(source: str) -> str:
+    namespace = {"torch": torch}
+    exec(PRELUDE, namespace)
+    try:
+        eval(source, namespace)
+    except Exception as e:  # noqa: BLE001 - every outcome is recorded
+        return f"{type(e).__name__}: {e}"
+    return "ok"
+
+
+def main() -> None:
+    runs = signature_runs()
+    names = sorted(n for n, s in REGISTRY.items() if s.torch and
+                   type(getattr(torch, n, None)).__name__ == "builtin_function_or_method")
+    chosen = {}
+    for name in names:
+        run = choose(name, runs.get(name, []))
+        if run is not None:
+            chosen[name] = run
+    lines = ["# ruff: noqa: E501 - torch's strings, one per line",
+             '"""Generated by scripts/make_torch_signatures.py from torch ' + torch.__version__.split("+")[0] +
+             "'s libtorch_python.so: the signature strings of\ntorch's argument parser for each torch.NAME gradcli "
+             'has (see gradcli/run/argument_parser.py).  Do not edit."""', "", "SIGNATURES = {"]
+    for name, run in chosen.items():
+        lines.append(f"    {name!r}: (")
+        lines.extend(f"        {text!r}," for text in run)
+        lines.append("    ),")
+    lines.append("}")
+    (ROOT / "gradcli/run/torch_signatures.py").write_text("\n".join(lines) + "\n")
+    goldens = [{"name": name, "kind": kind, "call": source, "torch": outcome(source)}
+               for name, run in chosen.items() for kind, source in calls(name, run)]
+    (ROOT / "tests/goldens/argparse_errors.json").write_text(
+        json.dumps({"torch": torch.__version__, "prelude": PRELUDE, "calls": goldens}, indent=1) + "\n")
+    print(f"{len(chosen)} of {len(names)} functions; {len(goldens)} calls, "
+          f"{sum(g['torch'].startswith('TypeError') for g in goldens)} raising TypeError", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
