@@ -296,10 +296,20 @@ class Parser:
         signatures = [Signature(t) for t in texts]
         self.signatures = [s for s in signatures if not s.deprecated] + [s for s in signatures if s.deprecated]
         self.name = signatures[0].name
+        self.accepted: set = set()  # the call_key of calls taken whatever their values
 
     def check(self, args: tuple, kwargs: dict) -> None:
         """Raise torch's TypeError if no signature takes the call (raw_parse, then print_error); then the
-        unpacking of a tuple of ints torch does once it has chosen the signature."""
+        unpacking of a tuple of ints torch does once it has chosen the signature.  A call whose arguments have
+        the types of one taken before is taken without parsing (the per-call cost of a dict look-up)."""
+        key = call_key(args, kwargs)
+        if key in self.accepted:
+            return
+        signature = self.parse(args, kwargs)
+        if key is not None and len(self.accepted) < MAX_KEYS and types_decide(signature, args, kwargs):
+            self.accepted.add(key)
+
+    def parse(self, args: tuple, kwargs: dict) -> Signature:
         if len(self.signatures) == 1:
             signature = self.signatures[0]
             signature.parse(args, kwargs, True)
@@ -320,14 +330,62 @@ class Parser:
                             raise TorchTypeError(
                                 f"{self.name}(): argument '{param.name}' failed to unpack the object at pos "
                                 f"{index + 1} with error \"type must be tuple of ints,but got {type_name(item)}\"")
+        return signature
 
     def print_error(self, args: tuple, kwargs: dict):
+        """PythonArgParser::print_error: the one plausible signature's own error, or the list of them all."""
         num_args = len(args) + len(kwargs)
         plausible = [s for s in self.signatures if s.min_args <= num_args <= s.max_args and not s.hidden]
         if len(plausible) == 1:
             plausible[0].parse(args, kwargs, True)
         options = [s.describe() for s in self.signatures if not s.hidden]
         raise TorchTypeError(format_invalid_args(args, kwargs, f"{self.name}()", options))
+
+
+MAX_KEYS = 256
+SEQUENCES = (list, tuple)
+
+
+def call_key(args: tuple, kwargs: dict):
+    """The types of a call's arguments (of a list's or tuple's elements too) and its keywords' names, or None
+    for a long sequence."""
+    key = (*map(type, args), *map(type, kwargs.values()), *kwargs) if kwargs else tuple(map(type, args))
+    if list not in key and tuple not in key:
+        return key
+    key = []
+    for value in (*args, *kwargs.values()) if kwargs else args:
+        cls = type(value)
+        if cls is list or cls is tuple:
+            if len(value) > 8:
+                return None
+            key.append((cls, *map(type, value)))
+        else:
+            key.append(cls)
+    if kwargs:
+        key.append(tuple(kwargs))
+    return tuple(key)
+
+
+def types_decide(signature: Signature, args: tuple, kwargs: dict) -> bool:
+    """Whether `signature` takes every call with these argument types, whatever their values: not when it
+    took a Tensor as a number or an int (that depends on its shape, dtype and requires_grad), a Python type as
+    a dtype, or every positional argument as one list of ints."""
+    if signature.varargs_intlist and len(args) > 1:
+        return False
+    position = 0
+    for param in signature.params:
+        if position < len(args):
+            value = args[position]
+            position += 1
+        else:
+            value = next((kwargs[k] for k in param.names if k in kwargs), None)
+        if isinstance(value, type):
+            return False
+        if param.code not in ("tensor", "tensorlist", "object"):
+            if isinstance(value, Tensor) or (isinstance(value, SEQUENCES) and
+                                             any(isinstance(item, Tensor) for item in value)):
+                return False
+    return True
 
 
 # -- invalid_arguments.cpp -------------------------------------------------------------------------------------

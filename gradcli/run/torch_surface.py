@@ -110,10 +110,15 @@ def with_out(fn, name: str):
     elements of another shape), t returned; refused under autograd as torch refuses it."""
 
     signatures = argument_parser.parser(name)  # torch's argument parser, where torch.NAME has one
+    accepted = signatures.accepted if signatures is not None else None
 
     def call(*args, out=None, **kwargs):
-        if signatures is not None:
-            signatures.check(args, kwargs if out is None else {**kwargs, "out": out})
+        if signatures is not None:  # (argument_parser.call_key's first step inline: the common case's only cost)
+            if out is not None:
+                signatures.check(args, {**kwargs, "out": out})
+            elif (tuple(map(type, args)) if not kwargs else
+                  (*map(type, args), *map(type, kwargs.values()), *kwargs)) not in accepted:
+                signatures.check(args, kwargs)
         if out is None:
             return fn(*args, **kwargs)
         if isinstance(out, (tuple, list)):
