@@ -11,7 +11,7 @@ that break them (run with torch 2.13 installed; gradcli never imports torch).
    signature takes (or, for a single signature, whose arity torch's "takes N positional arguments" states).
 2. tests/goldens/argparse_errors.json: torch's outcome (its TypeError's text, or "ok") for each of those
    functions called with a number first, a list first, an extra positional argument, a float dim and an int
-   keepdim: what tests/run/test_argument_parser.py compares gradcli's messages with.
+   keepdim, and for the EXAMPLES below: what tests/run/test_argument_parser.py compares gradcli's messages with.
 """
 
 from __future__ import annotations
@@ -30,7 +30,78 @@ from gradcli.engine.ops import REGISTRY  # noqa: E402
 from gradcli.run.argument_parser import Signature  # noqa: E402
 
 SIGNATURE = re.compile(r"^([a-z_0-9]+)\((.*)\)(\|hidden|\|deprecated)?$")
-PRELUDE = "x = torch.tensor([[1.5, -2.0], [3.0, 0.5]])"
+PRELUDE = ("x = torch.tensor([[1.5, -2.0], [3.0, 0.5]])\n"
+           "t0 = torch.tensor(2.0)\n"  # a 0-d tensor: torch takes it for a number unless it requires grad
+           "tg = torch.tensor(2.0, requires_grad=True)\n"
+           "i0 = torch.tensor(1)\n"
+           "w = torch.nn.Parameter(torch.tensor([1.0, 2.0]))")
+# Calls written by hand: the issue's examples, the Scalar overloads torch takes a number first in, what only
+# values decide (a 0-d tensor as a number), keywords torch lists in its std::unordered_map's order.
+EXAMPLES = """
+torch.exp(2.0)
+torch.sqrt([1.0, 2.0])
+torch.sin(2)
+torch.relu(2.0)
+torch.tanh([1.0])
+torch.sum([1.0, 2.0])
+torch.abs(-2)
+torch.max(2.0, torch.tensor(1.))
+torch.minimum(2.0, x)
+torch.clamp_min(2.0, x)
+torch.copysign(2.0, x)
+torch.lerp(2.0, x, 0.5)
+torch.log(x, 3)
+torch.sum(2.0, x)
+torch.sum(x, 2.0)
+torch.sum(x, 1.0)
+torch.add(2.0, x)
+torch.sub(2, x)
+torch.mul(2.0, x)
+torch.div(2.0, x)
+torch.true_divide(2.0, x)
+torch.floor_divide(2.0, x)
+torch.remainder(2.0, x)
+torch.pow(2.0, x)
+torch.float_power(2.0, x)
+torch.xlogy(2.0, x)
+torch.add(x, x, alpha=t0)
+torch.add(x, x, alpha=tg)
+torch.clamp(x, min=t0)
+torch.sum(x, i0)
+torch.sum(x, t0)
+torch.sum(x, tg)
+torch.max(2.0, w)
+torch.exp(w, 1)
+torch.cat([x, 1.0])
+torch.cat((x, [1.0]))
+torch.stack([x, x], 1.0)
+torch.sum(x, (0, 1.0))
+torch.sum(x, [1.0], True)
+torch.permute(x, 1, 0)
+torch.reshape(x, 4)
+torch.reshape(x, (4.0,))
+torch.zeros(2, 3.0)
+torch.zeros(2.0, 3)
+torch.ones((2, 3), 1)
+torch.full((2,), 1.0, 2)
+torch.sum(x, dtype=float)
+torch.sum(x, dtype=1)
+torch.max(x, dim=0, keepdim=1, out=None)
+torch.clamp(x, min='a', max='b')
+torch.std(x, 1.5, keepdim=1)
+torch.std(x, unbiased=1.5)
+torch.std(x, dim=0, unbiased=1, keepdim=False)
+torch.mean(x, axis=0.5)
+torch.sum(x, dim=0, axis=0)
+torch.exp(x, foo=1)
+torch.sum(x, foo=1, bar=2)
+torch.exp()
+torch.where(x > 0, 1.0, [2.0])
+torch.matmul(x, [1.0, 2.0])
+torch.softmax(x, 1.0)
+torch.softmax(x)
+torch.transpose(x, 0, 1.0)
+""".strip().split("\n")
 
 
 def signature_runs() -> dict[str, list[list[str]]]:
@@ -176,6 +247,8 @@ def main() -> None:
     (ROOT / "gradcli/run/torch_signatures.py").write_text("\n".join(lines) + "\n")
     goldens = [{"name": name, "kind": kind, "call": source, "torch": outcome(source)}
                for name, run in chosen.items() for kind, source in calls(name, run)]
+    goldens += [{"name": source[6:source.index("(")], "kind": "example", "call": source, "torch": outcome(source)}
+                for source in EXAMPLES]
     (ROOT / "tests/goldens/argparse_errors.json").write_text(
         json.dumps({"torch": torch.__version__, "prelude": PRELUDE, "calls": goldens}, indent=1) + "\n")
     print(f"{len(chosen)} of {len(names)} functions; {len(goldens)} calls, "

@@ -142,9 +142,11 @@ class Signature:
                 if not ok:
                     if self.varargs_intlist and pos == 0 and not is_kwd:
                         if intlist_ok(args, param.size, param.code == "symintlist")[0]:
-                            return True  # every positional argument taken as the one list (permute(1, 2, 0))
+                            return VARARGS  # every positional argument taken as the one list (zeros(2, 3))
                     if not raise_error:
                         return False
+                    if not is_kwd and nargs > self.max_pos_args:  # zeros(2.0, 3): too many, not "must be"
+                        self.extra_args(nargs)
                     if is_kwd:
                         raise TorchTypeError(f"{self.name}(): argument '{param.name}' must be {param.type_name()}, "
                                              f"not {type_name(obj)}")
@@ -191,6 +193,7 @@ class Signature:
 
 
 MISSING = object()
+VARARGS = "varargs"  # (truthy) parse's answer when it took the positional arguments as one list of ints
 
 
 def type_name(obj) -> str:
@@ -225,8 +228,7 @@ def is_index(obj) -> bool:  # THPUtils_checkIndex: an int, or anything with __in
     if is_long(obj):
         return True
     if isinstance(obj, Tensor):
-        return obj.numel() == 1 and not obj.dtype.is_floating_point and not obj.dtype.is_complex and \
-            str(obj.dtype) != "torch.bool"
+        return obj.numel() == 1 and obj.dtype.is_integer
     return False
 
 
@@ -236,7 +238,7 @@ def intlist_ok(obj, size: int, sym: bool):
         if not obj or is_index(obj[0]):
             return True, None
         return False, 0
-    return size > 0 and (is_index(obj) if sym else is_long(obj)), None
+    return size > 0 and is_index(obj), None  # (a one-element integer tensor too: torch.sum(x, torch.tensor(1)))
 
 
 def check(param: Param, obj, argnum: int, numbers_as_tensors: bool):
@@ -255,8 +257,7 @@ def check(param: Param, obj, argnum: int, numbers_as_tensors: bool):
             return is_index(obj), None
         if is_long(obj):
             return True, None
-        return isinstance(obj, Tensor) and not obj.dtype.is_floating_point and not obj.dtype.is_complex and \
-            str(obj.dtype) != "torch.bool" and not obj.requires_grad and obj.dim() == 0, None
+        return isinstance(obj, Tensor) and obj.dtype.is_integer and not obj.requires_grad and obj.dim() == 0, None
     if code == "bool":
         return isinstance(obj, bool), None
     if code == "tensorlist":
@@ -312,17 +313,21 @@ class Parser:
     def parse(self, args: tuple, kwargs: dict) -> Signature:
         if len(self.signatures) == 1:
             signature = self.signatures[0]
-            signature.parse(args, kwargs, True)
+            taken = signature.parse(args, kwargs, True)
         else:
             for signature in self.signatures:
-                if signature.parse(args, kwargs, False):
+                taken = signature.parse(args, kwargs, False)
+                if taken:
                     break
             else:
                 self.print_error(args, kwargs)
         for i, param in enumerate(signature.params):
             if param.code in ("intlist", "symintlist"):
-                value = args[i] if i < len(args) and not param.keyword_only else \
-                    next((kwargs[k] for k in param.names if k in kwargs), None)
+                if taken is VARARGS:
+                    value = args if i == 0 else None
+                else:
+                    value = args[i] if i < len(args) and not param.keyword_only else \
+                        next((kwargs[k] for k in param.names if k in kwargs), None)
                 if isinstance(value, (tuple, list)):
                     for index, item in enumerate(value):
                         if not is_index(item) if param.code == "symintlist" else not (is_long(item) or (

@@ -105,6 +105,9 @@ TENSOR_CONSTRUCTOR = legacy_constructor("Tensor", None)
 
 # -- out= -----------------------------------------------------------------------------------------------------
 
+ABSENT = object()  # an argument not given (out=None is given)
+
+
 def with_out(fn, name: str):
     """torch.X(..., out=t): the result written into t (resized as torch resizes it, with its warning when t had
     elements of another shape), t returned; refused under autograd as torch refuses it."""
@@ -112,13 +115,15 @@ def with_out(fn, name: str):
     signatures = argument_parser.parser(name)  # torch's argument parser, where torch.NAME has one
     accepted = signatures.accepted if signatures is not None else None
 
-    def call(*args, out=None, **kwargs):
+    def call(*args, out=ABSENT, **kwargs):
         if signatures is not None:  # (argument_parser.call_key's first step inline: the common case's only cost)
-            if out is not None:
+            if out is not ABSENT:  # (out=None too: torch counts it among the arguments)
                 signatures.check(args, {**kwargs, "out": out})
             elif (tuple(map(type, args)) if not kwargs else
                   (*map(type, args), *map(type, kwargs.values()), *kwargs)) not in accepted:
                 signatures.check(args, kwargs)
+        if out is ABSENT:
+            out = None
         if out is None:
             return fn(*args, **kwargs)
         if isinstance(out, (tuple, list)):

@@ -68,7 +68,7 @@ def test_message_is_torchs(index):
 
 def test_goldens_cover_the_classes():
     kinds = {c["kind"] for c in CALLS}
-    assert kinds == {"number first", "list first", "extra positional", "float dim", "int keepdim"}
+    assert kinds == {"number first", "list first", "extra positional", "float dim", "int keepdim", "example"}
     assert len({c["name"] for c in CALLS}) >= 200
 
 
