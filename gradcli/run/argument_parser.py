@@ -17,7 +17,7 @@ from gradcli.engine.dtypes import DType
 from gradcli.engine.errors import TorchTypeError
 from gradcli.engine.random import Generator
 from gradcli.engine.tensor import Device, Tensor
-from gradcli.run.torch_signatures import SIGNATURES
+from gradcli.run.torch_signatures import METHODS, SIGNATURES
 
 # The parser's parameter types (python_arg_parser.cpp's type_map) and the names its messages give them.
 TYPE_CODES = {
@@ -160,6 +160,10 @@ class Signature:
                 pos += 1
             elif obj is not MISSING:
                 remaining -= 1
+        if pos < nargs:  # reshape([2, 2], 1): one list taken, an argument left over
+            if raise_error:
+                self.extra_args(nargs)
+            return False
         if remaining > 0:
             if raise_error:
                 self.extra_kwargs(kwargs, nargs)
@@ -463,13 +467,16 @@ def formatted_arg_desc(arguments, variadic: bool, args, kwargs) -> str:
         else:
             matching = variadic and type_matches(arguments[-1][1], arguments[-1][2], obj)
         text = (f"{arguments[i][0]}=" if is_kwarg else "") + describe_value(obj)
-        parts.append(text if matching else f"!{text}!")
-    return "(" + ", ".join(parts) + ")"
+        parts.append(f"{text}, " if matching else f"!{text}!, ")
+    text = "".join(parts)
+    return f"({text[:-2] if args else text})"
 
 
 def arg_desc(args, kwargs) -> str:
-    return "(" + ", ".join([type_name(a) for a in args] +
-                           [f"{k}={type_name(kwargs[k])}" for k in map_order(kwargs)]) + ")"
+    """_argDesc.  Its last ", " is cut only when there are positional arguments: a method called with keywords
+    alone reads `got (dim=float, )`."""
+    text = "".join([f"{type_name(a)}, " for a in args] + [f"{k}={type_name(kwargs[k])}, " for k in map_order(kwargs)])
+    return f"({text[:-2] if args else text})"
 
 
 def unmatched_kwargs(arguments, kwargs) -> list:
@@ -564,4 +571,44 @@ def checked(fn, name: str):
 
     call.__name__ = call.__qualname__ = getattr(fn, "__name__", name)
     call.__wrapped__ = fn
+    return call
+
+
+class NoArguments:
+    """A Tensor method CPython calls without arguments (METH_NOARGS): Python's own messages."""
+
+    accepted = frozenset({()})
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def check(self, args: tuple, kwargs: dict) -> None:
+        if kwargs:
+            raise TorchTypeError(f"TensorBase.{self.name}() takes no keyword arguments")
+        if args:
+            raise TorchTypeError(f"TensorBase.{self.name}() takes no arguments ({len(args)} given)")
+
+
+METHOD_PARSERS: dict = {}
+
+
+def method_parser(name: str):
+    """The parser of Tensor.NAME (its self not among the arguments), or None."""
+    found = METHOD_PARSERS.get(name)
+    if found is None and name in METHODS:
+        texts = METHODS[name]
+        found = METHOD_PARSERS[name] = Parser(texts) if texts else NoArguments(name)
+    return found
+
+
+def checked_method(found, method):
+    """A bound Tensor method whose calls go through torch's parser first."""
+    accepted = found.accepted
+
+    def call(*args, **kwargs):
+        if (tuple(map(type, args)) if not kwargs else
+                (*map(type, args), *map(type, kwargs.values()), *kwargs)) not in accepted:
+            found.check(args, kwargs)
+        return method(*args, **kwargs)
+
     return call

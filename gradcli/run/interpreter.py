@@ -27,7 +27,7 @@ from gradcli.engine import state
 from gradcli.engine.autograd import Function, GradMode, GradModeContext, torch_node_name
 from gradcli.engine.errors import EngineError, LimitExceeded, TorchRuntimeError, from_numpy
 from gradcli.engine.tensor import INFERENCE_TENSOR_VERSION, Tensor
-from gradcli.run import api, classes, graph_view, interop, numpy_api, torch_surface
+from gradcli.run import api, argument_parser, classes, graph_view, interop, numpy_api, torch_surface
 from gradcli.run.errors import LimitReached, OutputFailed, ProgramFailed, Refused, RunError
 from gradcli.run.limits import RunLimits
 from gradcli.run.reprs import program_repr, program_str
@@ -811,6 +811,10 @@ class Interpreter:
             return obj._version[0]
         if name == "grad_fn" and obj.grad_fn is not None:
             bool(obj.grad_fn)  # torch's grad_fn(): a view's regenerated history is used (or refused) as it is read
+        if isinstance(obj, Tensor):
+            parser = argument_parser.method_parser(name)  # torch's argument parser, where Tensor.NAME has one
+            if parser is not None:
+                return argument_parser.checked_method(parser, getattr(obj, name))
         return getattr(obj, name)
 
     def set_attribute(self, obj, name: str, value) -> None:

