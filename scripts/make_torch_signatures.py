@@ -31,7 +31,8 @@ from gradcli.run.api import tensor_attributes  # noqa: E402
 from gradcli.run.argument_parser import Signature  # noqa: E402
 
 SIGNATURE = re.compile(r"^([a-z_0-9]+)\((.*)\)(\|hidden|\|deprecated)?$")
-PRELUDE = ("x = torch.tensor([[1.5, -2.0], [3.0, 0.5]])\n"
+PRELUDE = ("import numpy as np\n"
+           "x = torch.tensor([[1.5, -2.0], [3.0, 0.5]])\n"
            "t0 = torch.tensor(2.0)\n"  # a 0-d tensor: torch takes it for a number unless it requires grad
            "tg = torch.tensor(2.0, requires_grad=True)\n"
            "i0 = torch.tensor(1)\n"
@@ -124,6 +125,11 @@ x.transpose(0, 1.0)
 x.expand(2, 2.0)
 x.repeat(2.0)
 x.sum(input=x)
+torch.exp(np.array([1.0]))
+torch.add(np.float32(2.0), x)
+torch.mul(x, np.float64(2.0))
+torch.clamp(x, min=np.float64(0.5))
+torch.softmax(x, np.int64(1))
 """.strip().split("\n")
 
 

@@ -44,6 +44,7 @@ NUMBERS_AS_TENSORS = frozenset(
                                    "floor_divide") for suffix in ("", "_", "_out")) | {"to", "_to_copy", "copy_"}
 NUMPY_NAMES = {"dim": ("axis",), "keepdim": ("keepdims",), "input": ("x", "a", "x1"), "other": ("x2",)}
 PYTHON_SCALAR_TYPES = (int, float, bool, complex)
+NUMBERS = (int, float, complex, np.number)  # THPUtils_checkScalar (numpy's scalars too)
 
 
 class Param:
@@ -249,11 +250,11 @@ def check(param: Param, obj, argnum: int, numbers_as_tensors: bool):
     """FunctionParameter::check: (accepted, failed element index)."""
     code = param.code
     if code == "tensor":
-        return isinstance(obj, Tensor) or (numbers_as_tensors and isinstance(obj, (int, float, complex))), None
+        return isinstance(obj, Tensor) or (numbers_as_tensors and isinstance(obj, NUMBERS)), None
     if code in ("intlist", "symintlist"):
         return intlist_ok(obj, param.size, code == "symintlist")
     if code in ("scalar", "complex", "double"):
-        if isinstance(obj, (int, float, complex, np.number)) and (code != "double" or not isinstance(obj, complex)):
+        if isinstance(obj, NUMBERS) and (code != "double" or not isinstance(obj, complex)):
             return True, None
         return isinstance(obj, Tensor) and not obj.requires_grad and obj.dim() == 0, None
     if code in ("int", "symint"):
