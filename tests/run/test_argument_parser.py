@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from gradcli.run import run_source
+from gradcli.run.argument_parser import hash_bytes, map_order
 
 GOLDENS = json.loads((Path(__file__).resolve().parents[1] / "goldens" / "argparse_errors.json").read_text())
 CALLS = GOLDENS["calls"]
@@ -94,3 +95,21 @@ if __name__ == "__main__":
     for c, got in errors:
         if got != torch_message(c):
             print(f"{c['call']}\n  torch:   {torch_message(c)!r}\n  gradcli: {got!r}")
+
+
+# The iteration order of a std::unordered_map<std::string, int> filled in this order, printed by a C++ program
+# built with g++ (libstdc++) on the machine that wrote this test: torch lists keywords in that order.
+LIBSTDCXX_ORDERS = [
+    (["dim", "keepdim"], ["keepdim", "dim"]),
+    (["dim", "keepdim", "dtype", "out"], ["out", "dtype", "keepdim", "dim"]),
+    (["min", "max", "out", "alpha", "beta"], ["beta", "alpha", "out", "max", "min"]),
+    (["a", "bb", "ccc", "dddd", "eeeeeeeee", "input", "other", "weight", "bias", "reduction", "keepdim", "dim", "out"],
+     ["reduction", "out", "weight", "dim", "input", "eeeeeeeee", "dddd", "keepdim", "other", "ccc", "bias", "bb",
+      "a"]),
+]
+
+
+@pytest.mark.parametrize(("inserted", "iterated"), LIBSTDCXX_ORDERS)
+def test_keywords_in_libstdcxx_unordered_map_order(inserted, iterated):
+    assert map_order(dict.fromkeys(inserted)) == iterated
+    assert hash_bytes(b"dim") == 16001712116338756485  # std::hash<std::string>{}("dim") from the same program
