@@ -11,6 +11,8 @@ and the message are reproduced: the op itself still binds its arguments as Pytho
 
 from __future__ import annotations
 
+import types
+
 import numpy as np
 
 from gradcli.engine.dtypes import DType
@@ -602,14 +604,36 @@ def method_parser(name: str):
     return found
 
 
-def checked_method(found, method):
-    """A bound Tensor method whose calls go through torch's parser first."""
+CHECKED_METHODS: dict = {}  # (class, name) -> the checking function, or None where torch has no parser
+
+
+def checked_method(tensor, name: str):
+    """tensor.NAME with its calls through torch's parser first, or None if Tensor.NAME has no parser: still a
+    method bound to the tensor, for what prints it (`<built-in method sum of Tensor object at 0x…>`).  One
+    checking function per class and name, bound to the tensor as Python binds the method itself."""
+    key = (type(tensor), name)
+    function = CHECKED_METHODS.get(key, MISSING)
+    if function is MISSING:
+        function = CHECKED_METHODS[key] = checking_function(type(tensor), name)
+    return None if function is None else types.MethodType(function, tensor)
+
+
+def checking_function(cls, name: str):
+    found = method_parser(name)
+    if found is None:
+        return None
+    original = getattr(cls, name)
+    if not isinstance(original, types.FunctionType):  # (a method that is not a plain function: looked up per call)
+        original = None
     accepted = found.accepted
 
-    def call(*args, **kwargs):
+    def function(self, *args, **kwargs):
         if (tuple(map(type, args)) if not kwargs else
                 (*map(type, args), *map(type, kwargs.values()), *kwargs)) not in accepted:
             found.check(args, kwargs)
-        return method(*args, **kwargs)
+        if original is None:
+            return getattr(self, name)(*args, **kwargs)
+        return original(self, *args, **kwargs)
 
-    return call
+    function.__name__ = function.__qualname__ = name
+    return function

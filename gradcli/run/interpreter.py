@@ -811,10 +811,10 @@ class Interpreter:
             return obj._version[0]
         if name == "grad_fn" and obj.grad_fn is not None:
             bool(obj.grad_fn)  # torch's grad_fn(): a view's regenerated history is used (or refused) as it is read
-        if isinstance(obj, Tensor):
-            parser = argument_parser.method_parser(name)  # torch's argument parser, where Tensor.NAME has one
-            if parser is not None:
-                return argument_parser.checked_method(parser, getattr(obj, name))
+        if isinstance(obj, Tensor):  # through torch's argument parser, where Tensor.NAME has one
+            method = argument_parser.checked_method(obj, name)
+            if method is not None:
+                return method
         return getattr(obj, name)
 
     def set_attribute(self, obj, name: str, value) -> None:
