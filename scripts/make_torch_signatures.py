@@ -3,7 +3,7 @@ that break them (run with torch 2.13 installed; gradcli never imports torch).
 
   .venv/bin/python scripts/make_torch_signatures.py
 
-1. gradcli/run/torch_signatures.py: for each torch.NAME gradcli registers that torch implements as a builtin
+1. gradcli/run/torch_signatures.py: for each torch.NAME (and Tensor.NAME) gradcli has that torch implements as a builtin
    (parsed by torch/csrc/utils/python_arg_parser.cpp), the signature strings of its parser, as libtorch_python.so
    holds them (`strings libtorch_python.so | grep '^sum('`): the .so keeps each parser's strings together, and
    several parsers share a name (Tensor.sum's, torch.sum's), so the group kept is the one whose visible
@@ -26,8 +26,7 @@ import torch
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from gradcli.engine.ops import REGISTRY  # noqa: E402
-from gradcli.run.api import tensor_attributes  # noqa: E402
+from gradcli.run.api import modules, tensor_attributes  # noqa: E402
 from gradcli.run.argument_parser import Signature  # noqa: E402
 
 SIGNATURE = re.compile(r"^([a-z_0-9]+)\((.*)\)(\|hidden|\|deprecated)?$")
@@ -272,7 +271,8 @@ def table(title: str, chosen: dict) -> list[str]:
 
 def main() -> None:
     runs = signature_runs()
-    names = sorted(n for n, s in REGISTRY.items() if s.torch and
+    members = modules()["torch"].members  # what a program sees as torch.NAME
+    names = sorted(n for n, value in members.items() if callable(value) and
                    type(getattr(torch, n, None)).__name__ == "builtin_function_or_method")
     chosen = {}
     for name in names:

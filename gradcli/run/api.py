@@ -231,7 +231,7 @@ def modules() -> dict[str, Module]:
     torch_func = Module("torch.func", dict(torch_surface.FUNC))
     linalg = Module("torch.linalg", {n: s.fn for n, s in LINALG.items()})
     members = {n: torch_surface.with_out(s.fn, n) for n, s in REGISTRY.items() if s.torch}
-    members.update({name: argument_parser.checked(getattr(engine, name), name) for name in (
+    members.update({name: getattr(engine, name) for name in (
         "zeros_like", "ones_like", "empty_like", "full_like", "rand_like", "randn_like", "manual_seed", "initial_seed",
         "seed", "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "get_default_dtype",
         "set_default_dtype", "tensor")})
@@ -262,6 +262,9 @@ def modules() -> dict[str, Module]:
     # torch.functional: the functions torch defines there and re-exports as torch.X (tutorials import it as F)
     torch_functional = Module("torch.functional", {n: members[n] for n in TORCH_FUNCTIONAL if n in members})
     members["functional"] = torch_functional
+    for name, member in members.items():  # torch's argument parser before the rest of torch's builtins
+        if not getattr(member, "arguments_checked", False):
+            members[name] = argument_parser.checked(member, name)
     torch = Module("torch", members)
     math_module = Module("math", {name: getattr(math, name) for name in MATH_NAMES})
     random_module = Module("random", dict.fromkeys(interop.RANDOM_METHODS, PER_RUN))

@@ -565,15 +565,19 @@ def checked(fn, name: str):
     """torch.NAME as a program calls it: its arguments through torch's parser first (fn itself if torch.NAME
     has no parser)."""
     found = parser(name)
-    if found is None:
+    if found is None or not callable(fn):
         return fn
+    accepted = found.accepted
 
     def call(*args, **kwargs):
-        found.check(args, kwargs)
+        if (tuple(map(type, args)) if not kwargs else
+                (*map(type, args), *map(type, kwargs.values()), *kwargs)) not in accepted:
+            found.check(args, kwargs)
         return fn(*args, **kwargs)
 
     call.__name__ = call.__qualname__ = getattr(fn, "__name__", name)
     call.__wrapped__ = fn
+    call.arguments_checked = True
     return call
 
 

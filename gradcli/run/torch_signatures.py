@@ -39,6 +39,9 @@ SIGNATURES = {
         'all(Tensor input, IntArrayRef? dim=None, bool keepdim=False, *, Tensor out=None)',
         'all(Tensor input, int64_t dim, bool keepdim=False, *, Tensor out=None)',
     ),
+    'allclose': (
+        'allclose(Tensor input, Tensor other, double rtol=1e-05, double atol=1e-08, bool equal_nan=False)',
+    ),
     'amax': (
         'amax(Tensor input, IntArrayRef[1] dim=None, bool keepdim=False, *, Tensor out=None)',
     ),
@@ -85,6 +88,9 @@ SIGNATURES = {
     'argsort': (
         'argsort(Tensor input, *, bool stable, int64_t dim=-1, bool descending=False, Tensor out=None)',
         'argsort(Tensor input, int64_t dim=-1, bool descending=False)',
+    ),
+    'as_tensor': (
+        'as_tensor(PyObject* data, *, ScalarType dtype=None, Device? device=None)',
     ),
     'asin': (
         'asin(Tensor input, *, Tensor out=None)',
@@ -243,6 +249,9 @@ SIGNATURES = {
     'empty': (
         'empty(SymIntArrayRef size, *, MemoryFormat? memory_format=None, Tensor out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ),
+    'empty_like': (
+        'empty_like(Tensor input, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+    ),
     'eq': (
         'eq(Tensor input, Tensor other, *, Tensor out=None)',
         'eq(Tensor input, Scalar other, *, Tensor out=None)',
@@ -352,6 +361,9 @@ SIGNATURES = {
     ),
     'inverse': (
         'inverse(Tensor input, *, Tensor out=None)',
+    ),
+    'isclose': (
+        'isclose(Tensor input, Tensor other, double rtol=1e-05, double atol=1e-08, bool equal_nan=False)',
     ),
     'isfinite': (
         'isfinite(Tensor input)',
@@ -531,6 +543,12 @@ SIGNATURES = {
     ),
     'negative': (
         'negative(Tensor input, *, Tensor out=None)',
+    ),
+    'normal': (
+        'normal(Tensor mean, Tensor std, *, Generator? generator=None, Tensor out=None)',
+        'normal(Tensor mean, double std=1, *, Generator? generator=None, Tensor out=None)',
+        'normal(double mean, Tensor std, *, Generator? generator=None, Tensor out=None)',
+        'normal(double mean, double std, SymIntArrayRef size, *, Generator? generator=None, Tensor out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ),
     'ones': (
         'ones(SymIntArrayRef size, *, Tensor out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',

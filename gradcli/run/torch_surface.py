@@ -166,6 +166,7 @@ def with_out(fn, name: str):
     call.__name__ = getattr(fn, "__name__", name)
     call.__qualname__ = call.__name__
     call.__wrapped__ = fn
+    call.arguments_checked = True
     return call
 
 
