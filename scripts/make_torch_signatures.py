@@ -11,13 +11,15 @@ that break them (run with torch 2.13 installed; gradcli never imports torch).
    signature takes (or, for a single signature, whose arity torch's "takes N positional arguments" states).
 2. tests/goldens/argparse_errors.json: torch's outcome (its TypeError's text, or "ok") for each of those
    functions called with a number first, a list first, an extra positional argument, a float dim and an int
-   keepdim, and for the EXAMPLES below: what tests/run/test_argument_parser.py compares gradcli's messages with.
+   keepdim, and for the EXAMPLES below: what tests/run/test_argument_parser.py compares gradcli's messages with;
+   and torch's output and warning for a program of deprecated overloads (DEPRECATED).
 """
 
 from __future__ import annotations
 
 import json
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -250,6 +252,44 @@ def calls(call: str, texts) -> list[tuple[str, str]]:
     return out
 
 
+# Programs of deprecated overloads (x.add_(-0.1, y), torch.addmm(beta, input, alpha, mat1, mat2)): torch takes them
+# with a warning, once per process (TORCH_WARN_ONCE), and computes as the signature that replaced them.
+DEPRECATED = """import torch
+x = torch.tensor([1.0, 2.0])
+y = torch.tensor([0.5, 0.25])
+x.add_(-0.1, y)
+print(x)
+print(torch.add(x, 2, y))
+print(torch.sub(x, 2, y))
+print(x.sub(3, y))
+print(x.add(3, y))
+x.sub_(0.5, y)
+print(x)
+print(torch.addcmul(x, 0.5, y, y))
+print(x.addcdiv(0.5, y, y))
+print(x.addcmul(2, y, y))
+m = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+print(torch.addmm(0.5, m, 2.0, m, m))
+print(torch.addmm(0.5, m, m, m))
+print(m.addmm(0.5, 2.0, m, m))
+print(m.addmm(0.5, m, m))
+print(torch.add(x, 2, y, out=torch.empty(2)))
+"""
+RECORD = """import contextlib, io, json, sys, warnings
+out = io.StringIO()
+with warnings.catch_warnings(record=True) as caught, contextlib.redirect_stdout(out):
+    warnings.simplefilter("always")
+    exec(sys.stdin.read(), {})
+print(json.dumps({"stdout": out.getvalue(), "warnings": [str(w.message) for w in caught]}))
+"""
+
+
+def record_program(source: str) -> dict:
+    """torch's output and warnings for a program, in a process of its own (warnings torch shows once)."""
+    done = subprocess.run([sys.executable, "-c", RECORD], input=source, capture_output=True, text=True, check=True)
+    return {"program": source, **json.loads(done.stdout)}
+
+
 def outcome(source: str) -> str:
     namespace = {"torch": torch}
     exec(PRELUDE, namespace)
@@ -299,7 +339,8 @@ def main() -> None:
     goldens += [{"name": source[source.index(".") + 1:source.index("(")], "kind": "example", "call": source,
                  "torch": outcome(source)} for source in EXAMPLES]
     (ROOT / "tests/goldens/argparse_errors.json").write_text(
-        json.dumps({"torch": torch.__version__, "prelude": PRELUDE, "calls": goldens}, indent=1) + "\n")
+        json.dumps({"torch": torch.__version__, "prelude": PRELUDE, "calls": goldens,
+                    "deprecated": record_program(DEPRECATED)}, indent=1) + "\n")
     print(f"{len(chosen)} of {len(names)} functions, {len(methods)} methods; {len(goldens)} calls, "
           f"{sum(g['torch'].startswith('TypeError') for g in goldens)} raising TypeError", file=sys.stderr)
 

@@ -12,9 +12,11 @@ and the message are reproduced: the op itself still binds its arguments as Pytho
 from __future__ import annotations
 
 import types
+import weakref
 
 import numpy as np
 
+from gradcli.engine import state
 from gradcli.engine.dtypes import DType
 from gradcli.engine.errors import TorchTypeError
 from gradcli.engine.random import Generator
@@ -306,16 +308,43 @@ class Parser:
         self.name = signatures[0].name
         self.accepted: set = set()  # the call_key of calls taken whatever their values
 
-    def check(self, args: tuple, kwargs: dict) -> None:
+    def check(self, args: tuple, kwargs: dict):
         """Raise torch's TypeError if no signature takes the call (raw_parse, then print_error); then the
         unpacking of a tuple of ints torch does once it has chosen the signature.  A call whose arguments have
-        the types of one taken before is taken without parsing (the per-call cost of a dict look-up)."""
+        the types of one taken before is taken without parsing (the per-call cost of a dict look-up).  A call
+        only a deprecated signature takes (x.add_(-0.1, y)) gets torch's warning, and its arguments rebound to
+        the signature that replaced it, returned as (args, kwargs)."""
         key = call_key(args, kwargs)
         if key in self.accepted:
-            return
+            return None
         signature = self.parse(args, kwargs)
+        if signature.deprecated:
+            return self.deprecated(signature, args, kwargs)
         if key is not None and len(self.accepted) < MAX_KEYS and types_decide(signature, args, kwargs):
             self.accepted.add(key)
+        return None
+
+    def deprecated(self, signature: Signature, args: tuple, kwargs: dict):
+        """PythonArgParser::check_deprecated (TORCH_WARN_ONCE: once per run), and the call as the current
+        signature with the same parameter names takes it."""
+        sink = state.WARNINGS.get()
+        if sink is None or sink not in DEPRECATION_WARNED:
+            if sink is not None:
+                DEPRECATION_WARNED.add(sink)
+            current = [f"\n\t{s.name}{s.describe()}" for s in self.signatures if not s.hidden]
+            state.warn(f"This overload of {signature.name} is deprecated:\n\t{signature.name}{signature.describe()}"
+                       + ("\nConsider using one of the following signatures instead:" + "".join(current)
+                          if current else "") +
+                       " (Triggered internally at /__w/pytorch/pytorch/torch/csrc/utils/python_arg_parser.cpp:1841.)",
+                       UserWarning, stacklevel=3)
+        values = dict(zip([p.name for p in signature.params], args))
+        values.update(kwargs)
+        names = set(values)
+        for target in self.signatures:
+            if not target.deprecated and names <= {p.name for p in target.params}:
+                return (tuple(values[p.name] for p in target.params if not p.keyword_only and p.name in values),
+                        {p.name: values[p.name] for p in target.params if p.keyword_only and p.name in values})
+        return None
 
     def parse(self, args: tuple, kwargs: dict) -> Signature:
         if len(self.signatures) == 1:
@@ -354,6 +383,7 @@ class Parser:
         raise TorchTypeError(format_invalid_args(args, kwargs, f"{self.name}()", options))
 
 
+DEPRECATION_WARNED: weakref.WeakSet = weakref.WeakSet()  # the runs' warning sinks that showed it
 MAX_KEYS = 256
 SEQUENCES = (list, tuple)
 
@@ -572,7 +602,9 @@ def checked(fn, name: str):
     def call(*args, **kwargs):
         if (tuple(map(type, args)) if not kwargs else
                 (*map(type, args), *map(type, kwargs.values()), *kwargs)) not in accepted:
-            found.check(args, kwargs)
+            rebound = found.check(args, kwargs)
+            if rebound is not None:
+                args, kwargs = rebound
         return fn(*args, **kwargs)
 
     call.__name__ = call.__qualname__ = getattr(fn, "__name__", name)
@@ -634,7 +666,9 @@ def checking_function(cls, name: str):
     def function(self, *args, **kwargs):
         if (tuple(map(type, args)) if not kwargs else
                 (*map(type, args), *map(type, kwargs.values()), *kwargs)) not in accepted:
-            found.check(args, kwargs)
+            rebound = found.check(args, kwargs)
+            if rebound is not None:
+                args, kwargs = rebound
         if original is None:
             return getattr(self, name)(*args, **kwargs)
         return original(self, *args, **kwargs)

@@ -117,11 +117,16 @@ def with_out(fn, name: str):
 
     def call(*args, out=ABSENT, **kwargs):
         if signatures is not None:  # (argument_parser.call_key's first step inline: the common case's only cost)
+            rebound = None
             if out is not ABSENT:  # (out=None too: torch counts it among the arguments)
-                signatures.check(args, {**kwargs, "out": out})
+                rebound = signatures.check(args, {**kwargs, "out": out})
+                if rebound is not None:
+                    args, kwargs = rebound[0], {k: v for k, v in rebound[1].items() if k != "out"}
             elif (tuple(map(type, args)) if not kwargs else
                   (*map(type, args), *map(type, kwargs.values()), *kwargs)) not in accepted:
-                signatures.check(args, kwargs)
+                rebound = signatures.check(args, kwargs)
+                if rebound is not None:
+                    args, kwargs = rebound
         if out is ABSENT:
             out = None
         if out is None:

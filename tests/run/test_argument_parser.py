@@ -113,3 +113,14 @@ LIBSTDCXX_ORDERS = [
 def test_keywords_in_libstdcxx_unordered_map_order(inserted, iterated):
     assert map_order(dict.fromkeys(inserted)) == iterated
     assert hash_bytes(b"dim") == 16001712116338756485  # std::hash<std::string>{}("dim") from the same program
+
+
+def test_deprecated_overloads_compute_as_torch_and_warn_once():
+    """x.add_(-0.1, y), torch.addmm(beta, m, alpha, m1, m2) ...: torch's values, and its warning once per run."""
+    recorded = GOLDENS["deprecated"]
+    out, err = io.StringIO(), io.StringIO()
+    code = run_source(recorded["program"], "deprecated.py", stdout=out, stderr=err)
+    assert code == 0, err.getvalue()
+    assert out.getvalue() == recorded["stdout"]
+    assert len(recorded["warnings"]) == 1
+    assert err.getvalue() == f"gradcli run: warning at line 4\nUserWarning: {recorded['warnings'][0]}\n"
