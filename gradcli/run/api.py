@@ -28,7 +28,7 @@ from gradcli.engine.ops import LINALG, REGISTRY, activations
 from gradcli.engine.ops.matrix_functions import EighResult, LinalgSlogdetResult, LstsqResult, QrResult, SlogdetResult
 from gradcli.engine.ops.reduction import ReturnTypes
 from gradcli.engine.tensor import Device, Size, Tensor
-from gradcli.run import classes, graph_view, interop, numpy_api, torch_surface
+from gradcli.run import argument_parser, classes, graph_view, interop, numpy_api, torch_surface
 from gradcli.run.errors import LimitReached, Refused
 from gradcli.run.limits import RunLimits
 
@@ -392,6 +392,9 @@ def modules() -> dict[str, Module]:
     # torch.functional: the functions torch defines there and re-exports as torch.X (tutorials import it as F)
     torch_functional = Module("torch.functional", {n: members[n] for n in TORCH_FUNCTIONAL if n in members})
     members["functional"] = torch_functional
+    for name, member in members.items():  # torch's argument parser before the rest of torch's builtins
+        if not getattr(member, "arguments_checked", False):
+            members[name] = argument_parser.checked(member, name)
     torch = Module("torch", members)
     math_module = Module("math", {**{name: getattr(math, name) for name in MATH_NAMES}, **MATH_SIZED})
     random_module = Module("random", dict.fromkeys(interop.RANDOM_METHODS, PER_RUN))

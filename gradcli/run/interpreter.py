@@ -27,7 +27,7 @@ from gradcli.engine import state
 from gradcli.engine.autograd import Function, GradMode, GradModeContext, register_node_hook, torch_node_name
 from gradcli.engine.errors import EngineError, LimitExceeded, TorchRuntimeError, from_numpy
 from gradcli.engine.tensor import INFERENCE_TENSOR_VERSION, Device, Tensor
-from gradcli.run import api, checker, classes, graph_view, interop, metadata, numpy_api, reprs, torch_surface
+from gradcli.run import api, argument_parser, checker, classes, graph_view, interop, metadata, numpy_api, reprs, torch_surface
 from gradcli.run.errors import LimitReached, OutputFailed, ProgramFailed, Refused, RunError
 from gradcli.run.limits import RunLimits
 from gradcli.run.reprs import program_repr, program_str
@@ -924,6 +924,10 @@ class Interpreter:
             return obj._version[0]
         if name == "grad_fn" and obj.grad_fn is not None:
             bool(obj.grad_fn)  # torch's grad_fn(): a view's regenerated history is used (or refused) as it is read
+        if isinstance(obj, Tensor):  # through torch's argument parser, where Tensor.NAME has one
+            method = argument_parser.checked_method(obj, name)
+            if method is not None:
+                return method
         return getattr(obj, name)
 
     def set_attribute(self, obj, name: str, value) -> None:

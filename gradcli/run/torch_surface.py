@@ -18,6 +18,7 @@ from gradcli.engine.errors import EngineError, TorchRuntimeError, TorchTypeError
 from gradcli.engine.modules import Module, Parameter
 from gradcli.engine.ops import REGISTRY
 from gradcli.engine.tensor import Device, Size, Tensor
+from gradcli.run import argument_parser
 from gradcli.run.numpy_api import NumpyRefused
 
 # -- legacy constructors --------------------------------------------------------------------------------------
@@ -105,11 +106,30 @@ TENSOR_CONSTRUCTOR = legacy_constructor("Tensor", None)
 
 # -- out= -----------------------------------------------------------------------------------------------------
 
+ABSENT = object()  # an argument not given (out=None is given)
+
+
 def with_out(fn, name: str):
     """torch.X(..., out=t): the result written into t (resized as torch resizes it, with its warning when t had
     elements of another shape), t returned; refused under autograd as torch refuses it."""
 
-    def call(*args, out=None, **kwargs):
+    signatures = argument_parser.parser(name)  # torch's argument parser, where torch.NAME has one
+    accepted = signatures.accepted if signatures is not None else None
+
+    def call(*args, out=ABSENT, **kwargs):
+        if signatures is not None:  # (argument_parser.call_key's first step inline: the common case's only cost)
+            rebound = None
+            if out is not ABSENT:  # (out=None too: torch counts it among the arguments)
+                rebound = signatures.check(args, {**kwargs, "out": out})
+                if rebound is not None:
+                    args, kwargs = rebound[0], {k: v for k, v in rebound[1].items() if k != "out"}
+            elif (tuple(map(type, args)) if not kwargs else
+                  (*map(type, args), *map(type, kwargs.values()), *kwargs)) not in accepted:
+                rebound = signatures.check(args, kwargs)
+                if rebound is not None:
+                    args, kwargs = rebound
+        if out is ABSENT:
+            out = None
         if out is None:
             return fn(*args, **kwargs)
         if isinstance(out, (tuple, list)):
@@ -152,6 +172,7 @@ def with_out(fn, name: str):
     call.__name__ = getattr(fn, "__name__", name)
     call.__qualname__ = call.__name__
     call.__wrapped__ = fn
+    call.arguments_checked = True
     return call
 
 
