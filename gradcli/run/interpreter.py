@@ -27,7 +27,18 @@ from gradcli.engine import state
 from gradcli.engine.autograd import Function, GradMode, GradModeContext, register_node_hook, torch_node_name
 from gradcli.engine.errors import EngineError, LimitExceeded, TorchRuntimeError, from_numpy
 from gradcli.engine.tensor import INFERENCE_TENSOR_VERSION, Device, Tensor
-from gradcli.run import api, argument_parser, checker, classes, graph_view, interop, metadata, numpy_api, reprs, torch_surface
+from gradcli.run import (
+    api,
+    argument_parser,
+    checker,
+    classes,
+    graph_view,
+    interop,
+    metadata,
+    numpy_api,
+    reprs,
+    torch_surface,
+)
 from gradcli.run.errors import LimitReached, OutputFailed, ProgramFailed, Refused, RunError
 from gradcli.run.limits import RunLimits
 from gradcli.run.reprs import program_repr, program_str
