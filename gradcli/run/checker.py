@@ -584,8 +584,8 @@ LITERAL_HINTS = {"complex": "gradcli run has no complex numbers: use two real te
 
 # What to use instead of a torch API gradcli does not have, by dotted prefix (the longest that matches wins).
 UNSUPPORTED_HINTS = {
-    "torch.func": "torch.func has grad, jacrev, jacfwd, hessian, vmap, vjp, jvp and functional_call; "
-                  "torch.autograd.functional has jacobian, hessian, vjp, jvp, hvp and vhp",
+    "torch.func": "use torch.func's grad, jacrev, jacfwd, hessian, vmap, vjp, jvp and functional_call, or "
+                  "torch.autograd.functional's jacobian, hessian, vjp, jvp, hvp and vhp",
     "torch.autograd.graph": "torch.autograd.graph has saved_tensors_hooks, save_on_cpu and "
                             "disable_saved_tensors_hooks; read a node's inputs through grad_fn.next_functions",
     "torch.autograd.forward_ad": "use torch.autograd.functional.jvp",

@@ -572,9 +572,9 @@ def test_masks_cover_only_their_field():
 
 
 @pytest.mark.parametrize(("source", "message"), [
-    ("from torch.func import stack_module_state\n", "torch.func.stack_module_state; torch.func has grad, jacrev, "
-                                                    "jacfwd, hessian, vmap, vjp, jvp and functional_call; "
-                                                    "torch.autograd.functional has jacobian, hessian, vjp, jvp, hvp "
+    ("from torch.func import stack_module_state\n", "torch.func.stack_module_state; use torch.func's grad, jacrev, "
+                                                    "jacfwd, hessian, vmap, vjp, jvp and functional_call, or "
+                                                    "torch.autograd.functional's jacobian, hessian, vjp, jvp, hvp "
                                                     "and vhp"),
     ("x = torch.nn.Transformer()\n", "torch.nn.Transformer; docs/run.md lists the torch.nn layers gradcli has"),
     ("x = torch.fft.fft(torch.ones(2))\n", "torch.fft; `gradcli ops` lists the torch functions gradcli has"),
