@@ -171,7 +171,7 @@ class OnceDifferentiable:
         previous = GradMode.enabled
         if previous and any(isinstance(a, Tensor) and a.requires_grad for a in args):
             raise NumpyRefused("differentiating a backward marked @once_differentiable (create_graph=True): torch "
-                               "raises when that graph is differentiated")
+                               "raises when that graph is differentiated; call backward without create_graph=True")
         GradMode.enabled = False
         try:
             return self.function(ctx, *args)

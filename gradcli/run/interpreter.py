@@ -594,7 +594,7 @@ class Interpreter:
                 if isinstance(manager, Device):  # `with torch.device('cpu'):` makes the CPU the default: a no-op
                     if manager.type != "cpu":
                         raise Refused(f"torch.device('{manager}') as a context manager (gradcli computes on the CPU "
-                                      "only: it has no other device to make tensors on)", self.line)
+                                      "only: use torch.device('cpu'), or no device at all)", self.line)
                     value = manager  # nothing to leave
                 elif isinstance(manager, TORCH_MANAGERS):  # no_grad(), enable_grad(), the profiler, detect_anomaly()
                     value = manager.__enter__()

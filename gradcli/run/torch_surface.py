@@ -836,7 +836,7 @@ def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, 
                             if leaf in owner.__dict__[table]), None)
             if entries is None:
                 raise NumpyRefused(f"torch.func.functional_call with '{name}', which is not a parameter or buffer "
-                                   "of the module")
+                                   "of the module (use a name module.named_parameters() or named_buffers() lists)")
             swapped.append((entries, leaf, entries[leaf]))
             entries[leaf] = value
         return module(*args, **(kwargs or {}))

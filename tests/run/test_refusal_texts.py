@@ -42,6 +42,18 @@ def test_every_table_entry_says_what_to_use_instead(table, key):
 
 # One program per place that refuses (the static check, the interpreter, classes, numpy, torch's surface).
 PROGRAMS = [
+    "import torch\nwith torch.device('cuda'):\n    x = torch.ones(2)\n",
+    "import torch\nm = torch.nn.Linear(2, 1)\ntorch.func.functional_call(m, {'weight': torch.ones(1, 2)}, "
+    "(torch.ones(2),), strict=True)\n",
+    "import torch\nm = torch.nn.Linear(2, 1)\n"
+    "torch.func.functional_call(m, {'w': torch.ones(1, 2)}, (torch.ones(2),))\n",
+    "import torch\nclass M(torch.nn.Module):\n    def forward(self, x):\n        return x\ntorch.save(M(), 'm.pt')\n"
+    "m = torch.load('m.pt', weights_only=False)\n",
+    "import torch\nfrom torch.autograd.function import once_differentiable\nclass F(torch.autograd.Function):\n"
+    "    @staticmethod\n    def forward(ctx, x):\n        return x * 2\n    @staticmethod\n    @once_differentiable\n"
+    "    def backward(ctx, g):\n        return g * 2\nx = torch.ones(2, requires_grad=True)\n"
+    "y = (F.apply(x) ** 2).sum()\n"
+    "g, = torch.autograd.grad(y, x, create_graph=True)\n",
     "x = {1, 2}\n", "x = 1j\n", "x = b'a'\n", "f = open('data.txt')\n", "x = input()\n",
     "import torch\ntorch.foo_bar(1)\n", "import torch\nx = torch.nn.Transformer(2, 2)\n",
     "import math\nmath.gcd_x(1)\n",
