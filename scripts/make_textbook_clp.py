@@ -33,8 +33,10 @@ import random
 import re
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
+import mpmath
 import sympy as sp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -194,6 +196,23 @@ def truth_of(function: str, var: str, order: int, dependent, rng):
     return f, sp.diff(f, *[sp.Symbol(var, real=True)] * order), [var], base.sample([var], rng)
 
 
+def singular(expr, var: str) -> list[list]:
+    """The real points where a denominator or a logarithm's argument of the answer vanishes: where an answer
+    typed from logarithmic differentiation is undefined though the derivative is not (random points miss
+    them)."""
+    x = sp.Symbol(var, real=True)
+    found = set()
+    for node in sp.preorder_traversal(expr):
+        base_ = node.base if isinstance(node, sp.Pow) and node.exp.is_negative else \
+            node.args[0] if isinstance(node, sp.log) else None
+        if base_ is None or not base_.has(x) or not base_.is_polynomial(x):
+            continue
+        for root in sp.Poly(base_, x).real_roots() if sp.Poly(base_, x).degree() <= 8 else []:
+            found.add(sp.Rational(root) if root.is_rational else None)
+
+    return [[mpmath.mpf(sp.Rational(r).p) / sp.Rational(r).q] for r in found if r is not None]
+
+
 def student_text(expr) -> str:
     """A sympy expression typed as a student types it (x^2, log, sqrt, abs)."""
     text = sp.sstr(expr).replace("**", "^").replace("Abs(", "abs(")
@@ -233,7 +252,7 @@ def equal_forms(official):
 def main() -> None:
     git = sys.argv[1] if len(sys.argv) > 1 else "/work/.mirror/arechnitzer+CLP1/repo"
     rng = random.Random(20261127)
-    rows, skipped = [], []
+    rows, skipped, used = [], [], Counter()
     for section, title in SECTIONS.items():
         path = f"latex/problembook/problems/prob_s{section}.tex"
         for number, question, answer, solution in questions(show(git, path)):
@@ -281,12 +300,14 @@ def main() -> None:
                         as_typed = base.to_sympy(re.sub(r"\blog\b(?!_)", "ln", form), NAMES, evaluate=False)
                     except TypeError:
                         as_typed = official
-                    if base.undefined_where_defined(as_typed, truth, f, names, points):
-                        skipped.append((section, number, form, "undefined where the derivative is defined"))
-                        continue
+                    if base.undefined_where_defined(as_typed, truth, f, names, points + singular(as_typed, var)):
+                        correct = False  # check's contract: an answer undefined where the derivative is
+                        # defined is incorrect (logarithmic differentiation's f·(1/(x+1) + ...) at x = -1)
                 row = {"function": function, "wrt": [wrt[0]], "answer": form,
                        "truth": "correct" if correct else "incorrect", "official": True,
-                       "mistake": None if correct else "misprint in the book", "dependent": dependent,
+                       "mistake": None if correct else "misprint in the book" if not base.same(
+                           official, truth, names, points)[0] else "undefined where the derivative is defined",
+                       "dependent": dependent,
                        "order": order, "kind": "derivative",
                        "transcribed": "from the LaTeX" + ("" if k == 0 else " (a line of the worked solution)"),
                        "evidence": f"50-digit mpmath at {compared} points", "source": where}
@@ -311,7 +332,9 @@ def main() -> None:
                     equal, n = base.same(wrong, truth, names, points)
                     if not equal and n >= 1:
                         ruled.append((mistake, student_text(wrong)))
-            for mistake, wrong_text in textual[len(rows) % max(1, min(3, len(textual))):][:1] + ruled[:1]:
+            picked = [min(found, key=lambda m: (used[m[0]], found.index(m))) for found in (textual, ruled) if found]
+            for mistake, wrong_text in picked:  # the kind of mistake used least so far: every kind appears
+                used[mistake] += 1
                 rows.append({**row, "answer": wrong_text, "truth": "incorrect", "official": False,
                              "mistake": mistake, "transcribed": "a typical mistake"})
             # the same derivative in another form: a right answer check must not reject
