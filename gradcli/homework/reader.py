@@ -67,6 +67,15 @@ _TOKEN = re.compile(r"\s*(?:(?P<num>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+(?![.\d]))
                     r"|(?P<op>\*\*|[-+*/^()\[\]{},|=_√∛]))")
 
 
+_CHARACTER_HINTS = {  # characters newcomers type that have a plain spelling
+    **{c: f"write the fraction as ({c_text}), e.g. x^({c_text})" for c, c_text in
+       (("½", "1/2"), ("⅓", "1/3"), ("¼", "1/4"), ("¾", "3/4"), ("⅔", "2/3"))},
+    "ℯ": "write e for Euler's number: e^x",
+    "'": "give the function, not its derivative; an answer may be written f'(x) = ... with --expect",
+    "′": "give the function, not its derivative; an answer may be written f'(x) = ... with --expect",
+}
+
+
 class Undefined(ArithmeticError):
     """A value that is not a real number (outside the domain), or too large to be meaningful."""
 
@@ -296,7 +305,9 @@ class _Parser:
                     break
                 bad = pos + len(plain[pos:]) - len(plain[pos:].lstrip())
                 raise ParseError(f"unexpected character {plain[bad]!r}", source=self.text,
-                                 span=(origin[bad], origin[bad] + 1))
+                                 span=(origin[bad], origin[bad] + 1), hint=_CHARACTER_HINTS.get(
+                                     plain[bad], "type it in plain text: ^ for powers, * or a space to multiply, "
+                                     "sqrt(), pi, e (², ³, ·, ×, −, π and √ are read too)"))
             first = origin[match.start(match.lastgroup)]  # spaced as typed (π is padded: " pi " in plain)
             spaced = not tokens or (first > 0 and self.text[first - 1].isspace())
             start, end = match.start(match.lastgroup), match.end(match.lastgroup)
@@ -443,6 +454,11 @@ class _Parser:
                     self._note("a/b c is read as (a/b)·c")
                 tree = ("mul" if op == "*" else "div", tree, right)
             elif self._starts_factor():
+                tok = self.peek()
+                if tok.kind == "num" and tok.value.startswith(".") and not tok.spaced:  # x.5: x·0.5? x^.5?
+                    raise self.error(f"a number {tok.value} right after a name or bracket is ambiguous",
+                                     tok.start, tok.end, hint=f"write *{tok.value} to multiply or ^{tok.value} "
+                                                              "for a power")
                 tree = ("mul", tree, self.power())
             else:
                 return tree
@@ -469,12 +485,30 @@ class _Parser:
         if self.at_op("^"):
             hat = self.take()
             self._enter(hat)
+            first = self.peek()
             exponent = self.exponent()
             self.depth -= 1
+            self._no_fraction_exponent(exponent, first)
             if self._starts_factor() and not self.peek().spaced:
                 self._note("a^b c is read as (a^b)·c")
             return ("pow", base, exponent)
         return base
+
+    def _no_fraction_exponent(self, exponent: tuple, first: _Token | None) -> None:
+        """x^1/2, x^-1/2, x^-3/2, e^1/x: precedence makes them (x^1)/2 ..., which is never what is meant by a
+        power 1 or a negative literal followed by a division; refused rather than read another way silently."""
+        slash, after = self.peek(), self.peek(1)
+        if first is None or slash is None or after is None or not self.at_op("/") or after.kind not in ("num", "var",
+                                                                                                        "const"):
+            return
+        literal = exponent[1] if exponent[0] == "neg" else exponent
+        if literal[0] != "num" or not (exponent[0] == "neg" or literal[1] == 1):
+            return
+        typed = self.text[first.start:after.end]
+        raise self.error(f"^{typed} is ambiguous: precedence reads it as a power divided by {after.value}",
+                         first.start, after.end,
+                         hint=f"write ^({typed}) for the power {typed}, or (…^{self.text[first.start:slash.start]})/"
+                              f"{after.value} for the quotient")
 
     def exponent(self) -> tuple:
         if self.at_op("-", "+"):
