@@ -408,7 +408,9 @@ class _Parser:
             return self.take()
         tok = self.peek()
         if tok is None and opened is not None:
-            raise self.error(f"this {opened.value!r} is never closed", opened.start, opened.end)
+            closing = {"(": ")", "{": "}", "[": "]"}.get(opened.value, opened.value)
+            raise self.error(f"this {opened.value!r} is never closed", opened.start, opened.end,
+                             hint=f"add the {closing!r} where its bracket ends")
         where = (tok.start, tok.end) if tok else (len(self.text), len(self.text) + 1)
         raise self.error(f"expected {value!r}" + (f", found {tok.value!r}" if tok else ""), *where)
 
@@ -528,7 +530,8 @@ class _Parser:
         if tok.kind == "const":
             return ("const", tok.value)
         if tok.kind == "unsupported":
-            raise self.error(f"{tok.value} is not supported", tok.start, tok.end)
+            raise self.error(f"{tok.value} is not supported", tok.start, tok.end,
+                             hint="the functions read: see `gradcli check --help` and the README's list of names")
         if tok.kind == "func":
             return self.application(tok)
         if tok.value == "(":
