@@ -12,7 +12,8 @@ CLP writes `\\log` for the natural logarithm (as gradcli reads `log`), `\\arcsec
 many answers unsimplified; each answer is typed as a student types it from the page (translated from the LaTeX
 by make_textbook_apex's reader).  A question's number is its position among the section's questions (the book
 numbers them so, Q[2.9.3]).  Every form the book prints counts: the answer key's (`\\begin{answer}`), and each
-line of the worked solution's last chain of equalities that is a formula of x alone (`=-\\sin(5x+3)\\cdot 5`).
+line of the worked solution's last chain of equalities that is a formula of x alone (`=-\\sin(5x+3)\\cdot 5`);
+the answer key's form is typed a second time as the book's LaTeX itself (gradcli reads LaTeX).
 
 Truth is decided as in scripts/make_textbook_corpus.py, independently of gradcli: sympy's own parser reads the
 plain text and the answer is compared with sympy's derivative at up to 40 points at 50 digits with mpmath (for
@@ -68,6 +69,9 @@ SKIP_QUESTIONS = {  # (section, number): answers that are not the derivative of 
     ("2.2", 17), ("2.2", 25), ("2.4", 4), ("2.7", 12), ("2.10", 30), ("2.14", 1), ("2.14", 20),  # f, g, m, n
     ("2.12", 24),  # which of two candidate derivatives is wrong
 }
+
+
+TEX: dict[str, str] = {}  # plain form -> the LaTeX it was translated from
 
 
 def show(git: str, path: str) -> str:
@@ -146,8 +150,11 @@ def answers(answer: str, solution: str, var: str, order: int, dependent):
     """The forms the book prints: the answer key's, then the last lines of the solution's chain."""
     forms = []
     chunks = re.findall(r"\$(.*?)\$|\\\[(.*?)\\\]", answer, re.S)
+    chunks += [("", block.replace("~", " ")) for block in re.findall(r"\\begin\{align\*?\}(.*?)\\end\{align\*?\}",
+                                                                      answer, re.S)]  # one answer over two lines
+    either = all("=" not in (a or b) for a, b in chunks) and re.search(r"\$,? or \$", answer)  # A, or B
     for a, b in chunks:
-        if len(chunks) == 1 or "=" in (a or b):  # a bare formula only when it is the whole answer
+        if len(chunks) == 1 or either or "=" in (a or b):  # a bare formula only when it is the whole answer
             forms.extend(_forms(a or b, var, order, dependent))
     if not forms and answer.strip() and "$" not in answer and re.fullmatch(r"[\d\s]+", answer.strip()):
         forms.append(answer.strip())  # the bare '0' of 2.8.2
@@ -175,6 +182,7 @@ def _forms(chunk: str, var: str, order: int, dependent, bare: bool = False):
         if not form or re.search(r"\\(?:in|cup|infty|ne|neq|le|leq|ge|geq|pm)(?![A-Za-z])|<|>", form):
             continue
         try:
+            TEX[to_plain(form)] = form  # the book's own LaTeX of the form, typed as well (below)
             yield to_plain(form)
         except (ValueError, IndexError):
             continue
@@ -312,6 +320,10 @@ def main() -> None:
                        "transcribed": "from the LaTeX" + ("" if k == 0 else " (a line of the worked solution)"),
                        "evidence": f"50-digit mpmath at {compared} points", "source": where}
                 rows.append(row)
+                tex = " ".join(TEX.get(form, "").split())
+                if k == 0 and "\\" in tex:  # the answer key's LaTeX as printed: gradcli reads LaTeX too
+                    rows.append({**row, "answer": tex, "transcribed": "the book's LaTeX",
+                                 "evidence": row["evidence"] + " (of its plain-text transcription)"})
                 kept.append((row, official))
             if not kept or not any(r["truth"] == "correct" for r, _ in kept):
                 continue

@@ -3,7 +3,7 @@ CC BY-NC-SA 4.0), read from the book's LaTeX (tests/corpus/textbook_clp.jsonl, m
 scripts/make_textbook_clp.py; truths from sympy's own parser and 50-digit mpmath, never from gradcli).  The
 questions of §2.2-2.14 whose answer is a formula, in the book's notation (`log` is the natural logarithm,
 `arcsec`, brackets, unsimplified forms), every form the book prints (the answer key and the worked solution's
-last lines); for each right answer a textual slip (sign, chain factor, exponent, a product-rule term) and a
+last lines), the answer key also in the book's own LaTeX (`\dfrac`, `\log`, `\left[ \right]`); for each right answer a textual slip (sign, chain factor, exponent, a product-rule term) and a
 misapplied rule made from the function (the product rule as the product of the derivatives, the quotient
 rule's numerator reversed, the chain factor forgotten, d/dx ln u as 1/u, the exponent not lowered), and the
 same derivative in another form (sympy's factor, expand, together) that check must accept.
@@ -54,7 +54,7 @@ def verdicts(request):
 
 def test_the_corpus_holds_80_exercises_of_a_third_book_with_their_sources():
     official = [r for r in ROWS if r["official"]]
-    assert len(EXERCISES) >= 80 and len(official) >= 100
+    assert len(EXERCISES) >= 80 and len(official) >= 180
     assert all(r["source"]["book"].startswith("CLP-1") and r["source"]["label"].startswith("Q[2.")
                and r["source"]["file"].startswith("latex/problembook/problems/prob_s2.") for r in ROWS)
     sections = {r["source"]["section"].split()[0] for r in ROWS}
@@ -63,6 +63,7 @@ def test_the_corpus_holds_80_exercises_of_a_third_book_with_their_sources():
     assert sum(" log" in f" {r['function']}" or "(log" in r["function"] for r in official) >= 10
     assert any(r["order"] == 3 for r in ROWS) and any(r["dependent"] == "y" for r in ROWS)
     assert sum("worked solution" in r["transcribed"] for r in official) >= 15
+    assert sum(r["transcribed"] == "the book's LaTeX" for r in official) >= 60  # \dfrac, \log, \arcsec, [ ]
     mistakes = {r["mistake"] for r in ROWS if not r["official"]}
     assert {"product rule as the product of the derivatives", "quotient rule numerator reversed",
             "forgotten chain factor", "d/dx ln u as 1/u", "exponent not lowered", "sign of one term"} <= mistakes
@@ -72,9 +73,9 @@ def test_the_corpus_holds_80_exercises_of_a_third_book_with_their_sources():
 
 def test_the_book_answer_undefined_where_the_derivative_is_not_is_kept_as_incorrect():
     # logarithmic differentiation's f·(1/(x+1) + ...) is undefined at x = -1, where f' = 0 (check's contract)
-    (row,) = [r for r in ROWS if r["mistake"] == "undefined where the derivative is defined"]
+    row, *latex = [r for r in ROWS if r["mistake"] == "undefined where the derivative is defined"]
     assert row["source"]["label"] == "Q[2.10.22]" and "1/(x+1)" in row["answer"].replace(" ", "")
-    assert exercise(row) in SAMPLED
+    assert [r["transcribed"] for r in latex] == ["the book's LaTeX"] and exercise(row) in SAMPLED
 
 
 def test_no_wrong_verdict(verdicts):
