@@ -1,9 +1,10 @@
-"""A third, independent answer key: CLP-1 Differential Calculus, problem book (Feldman, Rechnitzer, Yeager, UBC,
+r"""A third, independent answer key: CLP-1 Differential Calculus, problem book (Feldman, Rechnitzer, Yeager, UBC,
 CC BY-NC-SA 4.0), read from the book's LaTeX (tests/corpus/textbook_clp.jsonl, made by
 scripts/make_textbook_clp.py; truths from sympy's own parser and 50-digit mpmath, never from gradcli).  The
 questions of §2.2-2.14 whose answer is a formula, in the book's notation (`log` is the natural logarithm,
 `arcsec`, brackets, unsimplified forms), every form the book prints (the answer key and the worked solution's
-last lines), the answer key also in the book's own LaTeX (`\dfrac`, `\log`, `\left[ \right]`); for each right answer a textual slip (sign, chain factor, exponent, a product-rule term) and a
+last lines), the answer key also in the book's own LaTeX (`\dfrac`, `\log`, `\left[ \right]`); for each right
+answer a textual slip (sign, chain factor, exponent, a product-rule term) and a
 misapplied rule made from the function (the product rule as the product of the derivatives, the quotient
 rule's numerator reversed, the chain factor forgotten, d/dx ln u as 1/u, the exponent not lowered), and the
 same derivative in another form (sympy's factor, expand, together) that check must accept.
