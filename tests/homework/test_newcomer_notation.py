@@ -154,7 +154,18 @@ EVAL_REFUSED = [
     ("2×x", "2*x"), ("−x", "-x"), ("√x", "sqrt(x)"), ("|x|", "abs(x)"), ("sin^2(x)", "sin(x)"),
     ("π*x", "write pi"),  # the hint said "give values as NAME=VALUE, e.g. π=1.0"
     ("x·x", "write x*x"),  # Python reads x·x as one name; the hint said "e.g. x·x=1.0"
+    ("x^1/2", "^(1/2)"),  # ^ is power with power's precedence: this was x/2 in silence (grad 0.5, not 0.25)
+    ("x^-1/2", "^(-1/2)"),
+    ("e^1/x", "^(1/x)"),
 ]
+
+
+def test_eval_keeps_python_s_reading_of_double_stars_and_plain_quotients_of_powers():
+    for typed, grad in (("x**1/2", 0.5), ("x^2/2", 1.5), ("x^-x/2", None)):
+        out = runner.invoke(app, ["eval", typed, "x=1.5", "--json", "--no-check"])
+        assert out.exit_code == 0, out.output
+        if grad is not None:
+            assert json.loads(out.stdout)["tensors"]["x"]["grad"] == pytest.approx(grad, rel=1e-12)
 
 
 @pytest.mark.parametrize(("typed", "hint"), EVAL_REFUSED)
