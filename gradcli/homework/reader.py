@@ -436,7 +436,8 @@ class _Parser:
         tok = self.peek()
         if tok is not None:
             what = "closing bracket without an opening one" if tok.value in (")", "|") else f"unexpected {tok.value!r}"
-            raise self.error(what, tok.start, tok.end)
+            raise self.error(what, tok.start, tok.end, hint="remove it, or add what it needs (an operand, an "
+                                                            "opening bracket)")
         return tree
 
     def expression(self) -> tuple:
@@ -547,7 +548,8 @@ class _Parser:
             self.expect("}", tok)
             return inner
         raise self.error(f"unexpected {tok.value!r}" if tok.value != ")" else "closing bracket without an opening one",
-                         tok.start, tok.end)
+                         tok.start, tok.end, hint="an operand is missing here: a number, a name or a bracket "
+                                                  "(powers: x^2 or x²)")
 
     def absolute(self, bar: _Token) -> tuple:
         self._enter(bar)
@@ -591,6 +593,10 @@ class _Parser:
         if power is not None:
             if power == -1 and name in INVERSE:
                 tree = self._call(INVERSE[name], args, None, tok)
+            elif power == -1:  # ln^-1 x: the inverse function (e^x) or the reciprocal? never guessed
+                raise self.error(f"{tok.value}^-1 is ambiguous: the inverse function or the reciprocal?",
+                                 tok.start, tok.end, hint=f"write 1/{tok.value}(x) for the reciprocal; ^-1 names "
+                                                          "the inverse only for trigonometric and hyperbolic functions")
             else:
                 tree = ("pow", tree, ("num", Fraction(power), str(power)))
                 self._note(f"{tok.value}^{power} x means ({tok.value} x)^{power}")
@@ -648,7 +654,8 @@ class _Parser:
         with its power (sin 2x -> sin(2x), sin x^2 -> sin(x²), sin x y -> sin(x)·y), or a function, |..|."""
         tok = self.peek()
         if tok is None:
-            raise self.error(f"{func.value} needs an argument", func.start, func.end)
+            raise self.error(f"{func.value} needs an argument", func.start, func.end,
+                             hint=f"write {func.value}(x)")
         if tok.kind == "op" and tok.value in ("-", "+"):
             self.take()
             inner = self.bare_argument(func)

@@ -90,6 +90,12 @@ REFUSED = [
     ("x^½", "unexpected character"),
     ("ℯ^x", "unexpected character"),
     ("x'", "unexpected character"),
+    ("ln^-1 x", "ambiguous"),  # was ln(x)^-1: the inverse of ln is e^x (sin^-1 x stays arcsin, documented)
+    ("exp^-1(x)", "ambiguous"),
+    ("e^^x", "unexpected"),
+    ("x^²", "unexpected"),
+    ("sin^2", "needs an argument"),
+    ("x)", "closing bracket"),
     ("sin(x", "never closed"),
     ("erf(x)", "not supported"),
 ]
