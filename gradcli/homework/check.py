@@ -446,6 +446,9 @@ def _targets(names, wrt_list, answers, order, implicit):
             return [(tuple(wrt_list), None)]
         if implicit and len(free) == 1:
             return [(tuple(free * order), None)]
+        if not free:  # `check 5`: nothing to differentiate by (an empty report would say nothing, exit 0)
+            raise GradcliError("the function depends on no variable: say which derivative to take",
+                               hint="--wrt x")
         return [((name,) * order, None) for name in free]
     targets = []
     for answer in answers:

@@ -67,6 +67,15 @@ _TOKEN = re.compile(r"\s*(?:(?P<num>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+(?![.\d]))
                     r"|(?P<op>\*\*|[-+*/^()\[\]{},|=_√∛]))")
 
 
+_CHARACTER_HINTS = {  # characters newcomers type that have a plain spelling
+    **{c: f"write the fraction as ({c_text}), e.g. x^({c_text})" for c, c_text in
+       (("½", "1/2"), ("⅓", "1/3"), ("¼", "1/4"), ("¾", "3/4"), ("⅔", "2/3"))},
+    "ℯ": "write e for Euler's number: e^x",
+    "'": "give the function, not its derivative; an answer may be written f'(x) = ... with --expect",
+    "′": "give the function, not its derivative; an answer may be written f'(x) = ... with --expect",
+}
+
+
 class Undefined(ArithmeticError):
     """A value that is not a real number (outside the domain), or too large to be meaningful."""
 
@@ -296,7 +305,9 @@ class _Parser:
                     break
                 bad = pos + len(plain[pos:]) - len(plain[pos:].lstrip())
                 raise ParseError(f"unexpected character {plain[bad]!r}", source=self.text,
-                                 span=(origin[bad], origin[bad] + 1))
+                                 span=(origin[bad], origin[bad] + 1), hint=_CHARACTER_HINTS.get(
+                                     plain[bad], "type it in plain text: ^ for powers, * or a space to multiply, "
+                                     "sqrt(), pi, e (², ³, ·, ×, −, π and √ are read too)"))
             first = origin[match.start(match.lastgroup)]  # spaced as typed (π is padded: " pi " in plain)
             spaced = not tokens or (first > 0 and self.text[first - 1].isspace())
             start, end = match.start(match.lastgroup), match.end(match.lastgroup)
@@ -397,7 +408,9 @@ class _Parser:
             return self.take()
         tok = self.peek()
         if tok is None and opened is not None:
-            raise self.error(f"this {opened.value!r} is never closed", opened.start, opened.end)
+            closing = {"(": ")", "{": "}", "[": "]"}.get(opened.value, opened.value)
+            raise self.error(f"this {opened.value!r} is never closed", opened.start, opened.end,
+                             hint=f"add the {closing!r} where its bracket ends")
         where = (tok.start, tok.end) if tok else (len(self.text), len(self.text) + 1)
         raise self.error(f"expected {value!r}" + (f", found {tok.value!r}" if tok else ""), *where)
 
@@ -423,7 +436,8 @@ class _Parser:
         tok = self.peek()
         if tok is not None:
             what = "closing bracket without an opening one" if tok.value in (")", "|") else f"unexpected {tok.value!r}"
-            raise self.error(what, tok.start, tok.end)
+            raise self.error(what, tok.start, tok.end, hint="remove it, or add what it needs (an operand, an "
+                                                            "opening bracket)")
         return tree
 
     def expression(self) -> tuple:
@@ -443,6 +457,11 @@ class _Parser:
                     self._note("a/b c is read as (a/b)·c")
                 tree = ("mul" if op == "*" else "div", tree, right)
             elif self._starts_factor():
+                tok = self.peek()
+                if tok.kind == "num" and tok.value.startswith(".") and not tok.spaced:  # x.5: x·0.5? x^.5?
+                    raise self.error(f"a number {tok.value} right after a name or bracket is ambiguous",
+                                     tok.start, tok.end, hint=f"write *{tok.value} to multiply or ^{tok.value} "
+                                                              "for a power")
                 tree = ("mul", tree, self.power())
             else:
                 return tree
@@ -469,12 +488,30 @@ class _Parser:
         if self.at_op("^"):
             hat = self.take()
             self._enter(hat)
+            first = self.peek()
             exponent = self.exponent()
             self.depth -= 1
+            self._no_fraction_exponent(exponent, first)
             if self._starts_factor() and not self.peek().spaced:
                 self._note("a^b c is read as (a^b)·c")
             return ("pow", base, exponent)
         return base
+
+    def _no_fraction_exponent(self, exponent: tuple, first: _Token | None) -> None:
+        """x^1/2, x^-1/2, x^-3/2, e^1/x: precedence makes them (x^1)/2 ..., which is never what is meant by a
+        power 1 or a negative literal followed by a division; refused rather than read another way silently."""
+        slash, after = self.peek(), self.peek(1)
+        if first is None or slash is None or after is None or not self.at_op("/") or after.kind not in ("num", "var",
+                                                                                                        "const"):
+            return
+        literal = exponent[1] if exponent[0] == "neg" else exponent
+        if literal[0] != "num" or not (exponent[0] == "neg" or literal[1] == 1):
+            return
+        typed = self.text[first.start:after.end]
+        raise self.error(f"^{typed} is ambiguous: precedence reads it as a power divided by {after.value}",
+                         first.start, after.end,
+                         hint=f"write ^({typed}) for the power {typed}, or (…^{self.text[first.start:slash.start]})/"
+                              f"{after.value} for the quotient")
 
     def exponent(self) -> tuple:
         if self.at_op("-", "+"):
@@ -494,7 +531,8 @@ class _Parser:
         if tok.kind == "const":
             return ("const", tok.value)
         if tok.kind == "unsupported":
-            raise self.error(f"{tok.value} is not supported", tok.start, tok.end)
+            raise self.error(f"{tok.value} is not supported", tok.start, tok.end,
+                             hint="the functions read: see `gradcli check --help` and the README's list of names")
         if tok.kind == "func":
             return self.application(tok)
         if tok.value == "(":
@@ -510,7 +548,8 @@ class _Parser:
             self.expect("}", tok)
             return inner
         raise self.error(f"unexpected {tok.value!r}" if tok.value != ")" else "closing bracket without an opening one",
-                         tok.start, tok.end)
+                         tok.start, tok.end, hint="an operand is missing here: a number, a name or a bracket "
+                                                  "(powers: x^2 or x²)")
 
     def absolute(self, bar: _Token) -> tuple:
         self._enter(bar)
@@ -554,6 +593,10 @@ class _Parser:
         if power is not None:
             if power == -1 and name in INVERSE:
                 tree = self._call(INVERSE[name], args, None, tok)
+            elif power == -1:  # ln^-1 x: the inverse function (e^x) or the reciprocal? never guessed
+                raise self.error(f"{tok.value}^-1 is ambiguous: the inverse function or the reciprocal?",
+                                 tok.start, tok.end, hint=f"write 1/{tok.value}(x) for the reciprocal; ^-1 names "
+                                                          "the inverse only for trigonometric and hyperbolic functions")
             else:
                 tree = ("pow", tree, ("num", Fraction(power), str(power)))
                 self._note(f"{tok.value}^{power} x means ({tok.value} x)^{power}")
@@ -611,7 +654,8 @@ class _Parser:
         with its power (sin 2x -> sin(2x), sin x^2 -> sin(x²), sin x y -> sin(x)·y), or a function, |..|."""
         tok = self.peek()
         if tok is None:
-            raise self.error(f"{func.value} needs an argument", func.start, func.end)
+            raise self.error(f"{func.value} needs an argument", func.start, func.end,
+                             hint=f"write {func.value}(x)")
         if tok.kind == "op" and tok.value in ("-", "+"):
             self.take()
             inner = self.bare_argument(func)

@@ -122,6 +122,14 @@ def evaluate_expression(expression: str, inputs: dict[str, np.ndarray], consts: 
         raise EvalError(f"{missing[0]}.{fn} is not part of an expression: gradcli differentiates PyTorch's operations",
                         source=program.source, span=_first_use_span(program, missing[0]),
                         hint=f"write torch's spelling, torch.{fn}(...) or x.{fn}(); `gradcli ops` lists them")
+    notation = next((n for n in missing if n == "π" or "·" in n), None)
+    if notation is not None:  # math notation a newcomer types: Python reads π and x·y as names
+        if "·" in notation:
+            raise EvalError(f"'·' is not multiplication in eval: {notation} is read as one name",
+                            source=program.source, span=_first_use_span(program, notation),
+                            hint=f"write {notation.replace('·', '*')} (gradcli check, explain and steps read ·)")
+        raise EvalError("no value given for π: eval spells the constant pi", source=program.source,
+                        span=_first_use_span(program, notation), hint="write pi (or bind π=VALUE to use it as a name)")
     if missing:
         listing = ", ".join(missing)
         raise EvalError(f"no value given for {listing}", source=program.source,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import difflib
 import io
+import itertools
 import keyword
 import math
 import tokenize
@@ -135,12 +136,33 @@ def _caret_columns(source: str) -> dict[int, list[int]]:
     if "^" not in source:
         return carets
     try:
-        for token in tokenize.generate_tokens(io.StringIO(source).readline):
-            if token.type == tokenize.OP and token.string == "^":
-                carets.setdefault(token.start[0], []).append(token.start[1])
+        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
     except (tokenize.TokenError, SyntaxError, IndentationError):
         return {}  # ast.parse reports the problem itself
+    for k, token in enumerate(tokens):
+        if token.type == tokenize.OP and token.string == "^":
+            carets.setdefault(token.start[0], []).append(token.start[1])
+            _no_fraction_exponent(source, tokens[k + 1:k + 5])
     return carets
+
+
+def _no_fraction_exponent(source: str, after) -> None:
+    """x^1/2, x^-1/2, e^1/x: power's precedence makes them (x^1)/2 ..., never meant by a power 1 or a negative
+    literal followed by a division; refused rather than read another way in silence (x**1/2 is Python's)."""
+    signed = len(after) > 0 and after[0].type == tokenize.OP and after[0].string in ("-", "+")
+    rest = after[1:] if signed else after
+    if len(rest) < 3 or rest[0].type != tokenize.NUMBER or rest[1].string != "/" or \
+            rest[2].type not in (tokenize.NUMBER, tokenize.NAME):
+        return
+    if not (after[0].string == "-" or rest[0].string == "1"):
+        return
+    starts = [0, *itertools.accumulate(len(line) for line in source.splitlines(keepends=True))]
+    start, end = starts[after[0].start[0] - 1] + after[0].start[1], starts[rest[2].end[0] - 1] + rest[2].end[1]
+    typed, exponent = source[start:end], source[start:starts[rest[1].start[0] - 1] + rest[1].start[1]].strip()
+    raise ParseError(f"^{typed} is ambiguous: power's precedence reads it as a power divided by {rest[2].string}",
+                     source=source, span=(start, end),
+                     hint=f"write ^({typed}) for the power {typed}, or (…^{exponent})/{rest[2].string} for the "
+                          "quotient")
 
 
 def _with_double_stars(line: str, columns) -> str:
