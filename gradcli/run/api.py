@@ -15,7 +15,7 @@ from functools import cache
 import numpy as np
 
 from gradcli import engine
-from gradcli.engine import distributions, dtypes, nn_layers, optim, random
+from gradcli.engine import distributions, dtypes, lr_scheduler, nn_layers, optim, random
 from gradcli.engine import modules as nn_modules
 from gradcli.engine.autograd import Function, RemovableHandle
 from gradcli.engine.errors import EngineError
@@ -64,7 +64,8 @@ TORCH_CLASS_NAMES = {Tensor: "torch.Tensor", Size: "torch.Size", dtypes.DType: "
                         for module in [nn_modules.TORCH_MODULE_FILES.get(name, "module")]},
                      **{cls: f"torch.nn.modules.{nn_layers.LAYER_FILES[name]}.{name}"
                         for name, cls in nn_layers.LAYER_CLASSES.items()},
-                     **{cls: f"torch.optim.{name.lower()}.{name}" for name, cls in optim.OPTIMIZERS.items()}}
+                     **{cls: f"torch.optim.{name.lower()}.{name}" for name, cls in optim.OPTIMIZERS.items()},
+                     **{cls: f"torch.optim.lr_scheduler.{name}" for name, cls in lr_scheduler.SCHEDULERS.items()}}
 
 
 def type_of(obj):
@@ -135,6 +136,11 @@ VALUE_ATTRIBUTES: dict[type, frozenset] = {
     LstsqResult: frozenset({"solution", "residuals", "rank", "singular_values", "count", "index"}),
     dtypes.DType: frozenset({"is_floating_point", "itemsize"}),
     optim.Optimizer: frozenset({"zero_grad", "step", "param_groups"}),
+    lr_scheduler.LRScheduler: frozenset("step get_last_lr get_lr last_epoch base_lrs optimizer state_dict "
+                                        "load_state_dict".split()),
+    lr_scheduler.ReduceLROnPlateau: frozenset("step get_last_lr last_epoch optimizer best num_bad_epochs "
+                                              "cooldown_counter in_cooldown patience factor mode threshold "
+                                              "min_lrs".split()),
     Function: frozenset({"name", "next_functions"}),
     RemovableHandle: frozenset({"remove", "id"}),
     nn_modules.ModuleHookHandle: frozenset({"remove", "id"}),
@@ -226,7 +232,8 @@ def modules() -> dict[str, Module]:
                                          "gradgradcheck": torch_surface.gradgradcheck,
                                          "detect_anomaly": torch_surface.detect_anomaly,
                                          "set_detect_anomaly": torch_surface.detect_anomaly})
-    torch_optim = Module("torch.optim", dict(optim.OPTIMIZERS))
+    scheduler = Module("torch.optim.lr_scheduler", dict(lr_scheduler.SCHEDULERS))
+    torch_optim = Module("torch.optim", {**optim.OPTIMIZERS, "lr_scheduler": scheduler})
     torch_distributions = Module("torch.distributions", dict(distributions.DISTRIBUTIONS))
     torch_func = Module("torch.func", dict(torch_surface.FUNC))
     linalg = Module("torch.linalg", {n: s.fn for n, s in LINALG.items()})
@@ -274,7 +281,7 @@ def modules() -> dict[str, Module]:
                              "ndarray": TypeRef(np.ndarray)})  # for isinstance; never called (it allocates raw)
     return {m.name: m for m in (torch, torch_functional, nn, functional, init, autograd, autograd_functional,
                                 profiler, graph,
-                                torch_optim,
+                                torch_optim, scheduler,
                                 torch_distributions, torch_func, linalg, math_module, random_module,
                                 functools_module, numpy, np_random, np_linalg)}
 

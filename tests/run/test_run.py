@@ -57,13 +57,6 @@ NOT_YET_EXACT.update({
     "docs_nn_sequential": "refused: importing from collections (OrderedDict)",
     "docs_nn_upsample": "refused: gradcli has no nn.Upsample",
     "docs_nn_utils_clip_grad": "refused: gradcli has no torch.nn.utils",
-    "docs_optim_cosineannealinglr": "refused: gradcli has no torch.optim.lr_scheduler",
-    "docs_optim_exponentiallr": "refused: gradcli has no torch.optim.lr_scheduler",
-    "docs_optim_lambdalr": "refused: gradcli has no torch.optim.lr_scheduler",
-    "docs_optim_multisteplr": "refused: gradcli has no torch.optim.lr_scheduler",
-    "docs_optim_onecyclelr": "refused: gradcli has no torch.optim.lr_scheduler",
-    "docs_optim_reducelronplateau": "refused: gradcli has no torch.optim.lr_scheduler",
-    "docs_optim_steplr": "refused: gradcli has no torch.optim.lr_scheduler",
     "tutorial_introyt_tensors_deeper": "refused at torch.svd (gradcli has torch.linalg.svdvals only); everything "
                                        "printed before it is PyTorch's",
     "tutorial_former_torchies_nn": "refused at self.__class__.__name__ in its hooks (dunder attributes are off "

@@ -1,0 +1,87 @@
+"""Small programs for the constructs the docstring corpus (tests/programs/docs_*.py) needed, beyond what the corpus
+programs themselves print: each is run by PyTorch 2.13 (scripts/make_docs_construct_goldens.py records
+tests/goldens/docs_constructs.json) and by `gradcli run` (tests/run/test_docs_constructs.py)."""
+
+_TRAIN = """import torch
+import torch.nn as nn
+torch.manual_seed(0)
+model = nn.Linear(3, 1)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9)
+x, y = torch.randn(6, 3), torch.randn(6, 1)
+def train():
+    optimizer.zero_grad()
+    nn.functional.mse_loss(model(x), y).backward()
+    optimizer.step()
+"""
+
+CASES: dict[str, str] = {
+    "lr_constant": _TRAIN + """sched = torch.optim.lr_scheduler.ConstantLR(optimizer, factor=0.5, total_iters=4)
+for epoch in range(8):
+    train()
+    sched.step()
+    print(epoch, sched.get_last_lr(), sched.last_epoch)
+""",
+    "lr_linear": _TRAIN + """sched = torch.optim.lr_scheduler.LinearLR(optimizer, start_factor=0.05, total_iters=7)
+for epoch in range(10):
+    train()
+    sched.step()
+    print(epoch, sched.get_last_lr())
+print(model.weight)
+""",
+    "lr_polynomial": _TRAIN + """sched = torch.optim.lr_scheduler.PolynomialLR(optimizer, total_iters=6, power=0.9)
+for epoch in range(9):
+    train()
+    sched.step()
+    print(epoch, sched.get_last_lr())
+""",
+    "lr_multiplicative": _TRAIN + """from torch.optim.lr_scheduler import MultiplicativeLR
+sched = MultiplicativeLR(optimizer, lr_lambda=lambda e: 0.95)
+for epoch in range(5):
+    train()
+    sched.step()
+    print(epoch, sched.get_last_lr())
+""",
+    "lr_closed_form_epoch": _TRAIN + """sched = torch.optim.lr_scheduler.StepLR(optimizer, step_size=3, gamma=0.5)
+train()
+sched.step(7)
+print(sched.get_last_lr())
+sched2 = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, T_max=10, eta_min=0.001)
+sched2.step(4)
+print(sched2.get_last_lr(), optimizer.param_groups[0]['lr'])
+""",
+    "lr_step_before_optimizer_warns": _TRAIN + """sched = torch.optim.lr_scheduler.ExponentialLR(optimizer, gamma=0.5)
+sched.step()
+print(sched.get_last_lr())
+print(sched.get_lr())
+""",
+    "lr_cosine_restart_branch": _TRAIN + """sched = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, T_max=3)
+for epoch in range(10):
+    train()
+    sched.step()
+    print(epoch, sched.get_last_lr())
+""",
+    "lr_onecycle_adam_linear_three_phase": """import torch
+torch.manual_seed(0)
+w = torch.randn(3, requires_grad=True)
+opt = torch.optim.Adam([w], lr=0.1)
+sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=[0.3], total_steps=12, anneal_strategy='linear',
+                                            three_phase=True)
+for i in range(12):
+    opt.zero_grad()
+    (w ** 2).sum().backward()
+    opt.step()
+    sched.step()
+    print(i, sched.get_last_lr(), opt.param_groups[0]['betas'])
+print(w)
+""",
+    "lr_plateau_max_abs_cooldown": _TRAIN + """from torch.optim.lr_scheduler import ReduceLROnPlateau
+sched = ReduceLROnPlateau(optimizer, 'max', factor=0.5, patience=1,
+                          threshold=0.01, threshold_mode='abs', cooldown=2, min_lr=0.01)
+for i, m in enumerate([1.0, 1.0, 1.0, 1.0, 0.5, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0]):
+    sched.step(torch.tensor(m))
+    print(i, optimizer.param_groups[0]['lr'], sched.num_bad_epochs)
+""",
+    "lr_lambda_wrong_count": _TRAIN + """from torch.optim.lr_scheduler import LambdaLR
+sched = LambdaLR(optimizer, lr_lambda=[lambda e: 1.0, lambda e: 2.0])
+""",
+}
