@@ -84,4 +84,60 @@ for i, m in enumerate([1.0, 1.0, 1.0, 1.0, 0.5, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.
     "lr_lambda_wrong_count": _TRAIN + """from torch.optim.lr_scheduler import LambdaLR
 sched = LambdaLR(optimizer, lr_lambda=[lambda e: 1.0, lambda e: 2.0])
 """,
+    "clip_norm_many_params_float32": """import torch
+torch.manual_seed(0)
+ps = [torch.randn(n, requires_grad=True) for n in (1, 7, 64, 1000, 4099)]
+for p in ps:
+    (p * p.sin()).sum().backward()
+print(torch.nn.utils.clip_grad_norm_(ps, 3.0))
+print([p.grad[:3] for p in ps])
+print(torch.nn.utils.clip_grad_norm_(ps, 1.0, norm_type=1))
+print(torch.nn.utils.clip_grad_norm_(ps, 0.3, norm_type=float('inf')))
+print(torch.nn.utils.clip_grad_norm_(ps, 0.3, norm_type=0.5))
+print(ps[3].grad[:5])
+""",
+    "clip_norm_float64_single_tensor_and_mixed": """import torch
+torch.manual_seed(0)
+w = torch.randn(5, 3, dtype=torch.float64, requires_grad=True)
+(w ** 3).sum().backward()
+print(torch.nn.utils.clip_grad_norm_(w, 2.0))
+print(w.grad)
+v = torch.randn(4, requires_grad=True)
+(v.exp()).sum().backward()
+print(torch.nn.utils.get_total_norm([v.grad, w.grad]))
+print(torch.nn.utils.clip_grad_norm_([v, w], 1e-3, norm_type=3.0))
+print(v.grad, w.grad[0])
+""",
+    "clip_norm_nonfinite_and_empty": """import torch
+w = torch.tensor([1.0, float('inf')], requires_grad=True)
+(w * 2).sum().backward()
+print(torch.nn.utils.clip_grad_norm_([w], 1.0))
+print(w.grad)
+x = torch.zeros(2, requires_grad=True)
+print(torch.nn.utils.clip_grad_norm_([x], 1.0))
+print(torch.nn.utils.clip_grad_norm_((p for p in []), 1.0))
+w.grad = torch.tensor([1.0, float('nan')])
+torch.nn.utils.clip_grad_norm_([w], 1.0, error_if_nonfinite=True)
+""",
+    "clip_norm_small_params_float32": """import torch
+torch.manual_seed(0)
+ps = [torch.randn(n, requires_grad=True) for n in (1, 3, 7, 15)]
+for p in ps:
+    (p * p.sin()).sum().backward()
+print(torch.nn.utils.clip_grad_norm_(ps, 3.0))
+print([p.grad for p in ps])
+print(torch.nn.utils.clip_grad_norm_(ps, 1.0, norm_type=1))
+print(torch.nn.utils.clip_grad_norm_(ps, 0.3, norm_type=float('inf')))
+print(torch.nn.utils.clip_grad_norm_(ps, 0.3, norm_type=0.5))
+print(ps[3].grad)
+""",
+    "clip_value": """import torch
+torch.manual_seed(0)
+w = torch.randn(3, 4, requires_grad=True)
+(w ** 2).sum().backward()
+torch.nn.utils.clip_grad_value_([w], clip_value=0.5)
+print(w.grad)
+torch.nn.utils.clip_grad_value_(w, 0.25)
+print(w.grad)
+""",
 }

@@ -15,7 +15,7 @@ from functools import cache
 import numpy as np
 
 from gradcli import engine
-from gradcli.engine import distributions, dtypes, lr_scheduler, nn_layers, optim, random
+from gradcli.engine import clip_grad, distributions, dtypes, lr_scheduler, nn_layers, optim, random
 from gradcli.engine import modules as nn_modules
 from gradcli.engine.autograd import Function, RemovableHandle
 from gradcli.engine.errors import EngineError
@@ -220,7 +220,8 @@ def modules() -> dict[str, Module]:
     functional = Module("torch.nn.functional", {n: s.fn for n, s in REGISTRY.items() if s.functional})
     functional.members["dropout2d"] = nn_layers.dropout2d
     init = Module("torch.nn.init", dict(nn_modules.INIT_FUNCTIONS))
-    nn = Module("torch.nn", {"functional": functional, "init": init, "Parameter": nn_modules.Parameter,
+    nn_utils = Module("torch.nn.utils", dict(clip_grad.UTILS))
+    nn = Module("torch.nn", {"functional": functional, "init": init, "Parameter": nn_modules.Parameter, "utils": nn_utils,
                              **nn_modules.MODULE_CLASSES, **nn_layers.LAYER_CLASSES})
     autograd_functional = Module("torch.autograd.functional", dict(torch_surface.FUNCTIONAL))
     profiler = Module("torch.autograd.profiler", {"profile": torch_surface.profile})
@@ -279,7 +280,7 @@ def modules() -> dict[str, Module]:
     np_linalg = Module("numpy.linalg", numpy_api.wrap(numpy_api.LINALG, np.linalg, "linalg."))
     numpy = Module("numpy", {**numpy_api.static_members(), "random": np_random, "linalg": np_linalg,
                              "ndarray": TypeRef(np.ndarray)})  # for isinstance; never called (it allocates raw)
-    return {m.name: m for m in (torch, torch_functional, nn, functional, init, autograd, autograd_functional,
+    return {m.name: m for m in (torch, torch_functional, nn, functional, init, nn_utils, autograd, autograd_functional,
                                 profiler, graph,
                                 torch_optim, scheduler,
                                 torch_distributions, torch_func, linalg, math_module, random_module,

@@ -56,7 +56,6 @@ NOT_YET_EXACT.update({
     "docs_nn_parameterlist": "refused: gradcli has no nn.ParameterList",
     "docs_nn_sequential": "refused: importing from collections (OrderedDict)",
     "docs_nn_upsample": "refused: gradcli has no nn.Upsample",
-    "docs_nn_utils_clip_grad": "refused: gradcli has no torch.nn.utils",
     "tutorial_introyt_tensors_deeper": "refused at torch.svd (gradcli has torch.linalg.svdvals only); everything "
                                        "printed before it is PyTorch's",
     "tutorial_former_torchies_nn": "refused at self.__class__.__name__ in its hooks (dunder attributes are off "
