@@ -140,4 +140,41 @@ print(w.grad)
 torch.nn.utils.clip_grad_value_(w, 0.25)
 print(w.grad)
 """,
+    "once_differentiable_first_order_and_twice": """import torch
+from torch.autograd.function import once_differentiable
+class Square(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x * x
+    @staticmethod
+    @once_differentiable
+    def backward(ctx, g):
+        x, = ctx.saved_tensors
+        print(torch.is_grad_enabled())
+        return 2 * x * g
+x = torch.tensor([1.5, -2.0], requires_grad=True)
+y = Square.apply(x).sum()
+y.backward()
+print(x.grad)
+(gx,) = torch.autograd.grad(Square.apply(x).sum(), x)
+print(gx, gx.requires_grad)
+(gx,) = torch.autograd.grad(Square.apply(x).sum(), x, create_graph=True)
+gx.sum().backward()
+""",
+    "typing_and_ordered_dict": """import torch
+import torch.nn as nn
+from collections import OrderedDict
+from typing import Any, Tuple, List
+def f(x: torch.Tensor, k: Tuple[int, ...]) -> List[Any]:
+    return [x * k[0]]
+print(f(torch.ones(2), (3,)))
+d = OrderedDict([("b", 1), ("a", 2)])
+d["c"] = 3
+d.move_to_end("b")
+print(d, list(d.keys()))
+torch.manual_seed(0)
+seq = nn.Sequential(OrderedDict([("fc", nn.Linear(2, 2)), ("act", nn.Tanh())]))
+print(seq, seq(torch.ones(1, 2)))
+""",
 }

@@ -10,6 +10,7 @@ from __future__ import annotations
 import builtins
 import functools
 import math
+from collections import OrderedDict
 from functools import cache
 
 import numpy as np
@@ -126,6 +127,7 @@ VALUE_ATTRIBUTES: dict[type, frozenset] = {
     list: frozenset("append extend insert pop remove index count reverse sort copy clear".split()),
     tuple: frozenset({"count", "index"}),
     dict: frozenset("keys values items get pop setdefault copy clear".split()),
+    OrderedDict: frozenset("keys values items get pop setdefault copy clear move_to_end popitem".split()),
     str: frozenset("format join split strip lstrip rstrip upper lower startswith endswith".split()),
     Size: frozenset({"count", "index", "numel"}),
     ReturnTypes: frozenset({"values", "indices", "count", "index"}),
@@ -154,6 +156,9 @@ VALUE_ATTRIBUTES: dict[type, frozenset] = {
     BaseException: frozenset({"args"}),  # an exception a program caught: `e.args`, str(e), repr(e)
     classes.Property: frozenset({"setter", "getter"}),
 }
+
+# typing's names, for annotations (never evaluated: the check skips them) and `from typing import Any` lines
+TYPING_NAMES = "Any Tuple List Dict Optional Union Callable Sequence Iterable Iterator".split()
 
 MATH_NAMES = """
 pi e tau inf nan sqrt exp log log2 log10 log1p expm1 sin cos tan asin acos atan atan2 sinh cosh tanh floor ceil
@@ -221,12 +226,16 @@ def modules() -> dict[str, Module]:
     functional.members["dropout2d"] = nn_layers.dropout2d
     init = Module("torch.nn.init", dict(nn_modules.INIT_FUNCTIONS))
     nn_utils = Module("torch.nn.utils", dict(clip_grad.UTILS))
-    nn = Module("torch.nn", {"functional": functional, "init": init, "Parameter": nn_modules.Parameter, "utils": nn_utils,
+    nn = Module("torch.nn", {"functional": functional, "init": init, "utils": nn_utils,
+                             "Parameter": nn_modules.Parameter,
                              **nn_modules.MODULE_CLASSES, **nn_layers.LAYER_CLASSES})
     autograd_functional = Module("torch.autograd.functional", dict(torch_surface.FUNCTIONAL))
     profiler = Module("torch.autograd.profiler", {"profile": torch_surface.profile})
     graph = Module("torch.autograd.graph", dict(torch_surface.GRAPH))
+    autograd_function = Module("torch.autograd.function", {"Function": classes.AutogradFunction,
+                                                           "once_differentiable": interop.once_differentiable})
     autograd = Module("torch.autograd", {"grad": torch_surface.autograd_grad, "backward": engine.backward,
+                                         "function": autograd_function,
                                          "Function": classes.AutogradFunction, "Variable": torch_surface.Variable,
                                          "functional": autograd_functional, "profiler": profiler, "graph": graph,
                                          "gradcheck": torch_surface.gradcheck,
@@ -280,7 +289,10 @@ def modules() -> dict[str, Module]:
     np_linalg = Module("numpy.linalg", numpy_api.wrap(numpy_api.LINALG, np.linalg, "linalg."))
     numpy = Module("numpy", {**numpy_api.static_members(), "random": np_random, "linalg": np_linalg,
                              "ndarray": TypeRef(np.ndarray)})  # for isinstance; never called (it allocates raw)
-    return {m.name: m for m in (torch, torch_functional, nn, functional, init, nn_utils, autograd, autograd_functional,
+    typing = Module("typing", dict.fromkeys(TYPING_NAMES, interop.TYPING_NAME))
+    collections = Module("collections", {"OrderedDict": OrderedDict})
+    return {m.name: m for m in (torch, torch_functional, nn, functional, init, nn_utils, autograd, autograd_function,
+                                typing, collections, autograd_functional,
                                 profiler, graph,
                                 torch_optim, scheduler,
                                 torch_distributions, torch_func, linalg, math_module, random_module,

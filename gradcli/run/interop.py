@@ -12,7 +12,7 @@ import numpy as np
 
 from gradcli.engine import creation, dtypes
 from gradcli.engine.autograd import INFERENCE_USED, GradMode, GradModeContext, set_grad_enabled
-from gradcli.engine.errors import TorchTypeError, TorchValueError
+from gradcli.engine.errors import TorchRuntimeError, TorchTypeError, TorchValueError
 from gradcli.engine.state import INFERENCE
 from gradcli.engine.tensor import Tensor
 from gradcli.run.errors import LimitReached
@@ -165,6 +165,39 @@ def grad_mode_decorator(decorator, function, name: str):
     if isinstance(decorator, GradModeContext):
         return GradModeFunction(function, decorator, name)
     return None
+
+
+def once_differentiable(fn):
+    """torch.autograd.function.once_differentiable: the backward runs without grad.  torch wraps its results so
+    that differentiating them again raises; gradcli raises torch's message as soon as such a backward runs under
+    create_graph with an input that requires grad (torch raises it at the second backward)."""
+    def backward(ctx, *args):
+        if GradMode.enabled and any(isinstance(a, Tensor) and a.requires_grad for a in args):
+            raise TorchRuntimeError("trying to differentiate twice a function that was marked with "
+                                    "@once_differentiable")
+        previous = GradMode.enabled
+        GradMode.enabled = False
+        try:
+            return fn(ctx, *args)
+        finally:
+            GradMode.enabled = previous
+    backward.name = getattr(fn, "name", "backward")
+    return backward
+
+
+class _TypingName:
+    """A name from typing (`Any`, `Tuple[...]`): only ever in annotations, which gradcli never evaluates."""
+
+    __slots__ = ()
+
+    def __getitem__(self, item):
+        return self
+
+    def __repr__(self) -> str:
+        return "typing.Any"
+
+
+TYPING_NAME = _TypingName()
 
 
 class CompileDecorator:

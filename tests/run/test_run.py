@@ -36,9 +36,6 @@ if not mkl.available():  # with MKL installed (gradcli[mkl], in the test extra) 
         "sgemm in another (docs/deviations.md): the last digits of the losses differ after the first few of 500 "
         "steps"))
 NOT_YET_EXACT.update({
-    "docs_autograd_function_mark_non_differentiable": "refused: importing from torch.autograd.function (once_differentiable)",
-    "docs_autograd_function_save_for_backward": "refused: importing from torch.autograd.function (once_differentiable)",
-    "docs_autograd_function_setup_context": "refused: importing from typing",
     "docs_nn_adaptiveavgpool2d": "refused: gradcli has no nn.AdaptiveAvgPool2d",
     "docs_nn_adaptivemaxpool2d": "refused: gradcli has no nn.AdaptiveMaxPool2d",
     "docs_nn_bilinear": "refused: gradcli has no nn.Bilinear",
@@ -54,7 +51,6 @@ NOT_YET_EXACT.update({
     "docs_nn_multilabelmarginloss": "refused: gradcli has no nn.MultiLabelMarginLoss",
     "docs_nn_parameterdict": "refused: gradcli has no nn.ParameterDict",
     "docs_nn_parameterlist": "refused: gradcli has no nn.ParameterList",
-    "docs_nn_sequential": "refused: importing from collections (OrderedDict)",
     "docs_nn_upsample": "refused: gradcli has no nn.Upsample",
     "tutorial_introyt_tensors_deeper": "refused at torch.svd (gradcli has torch.linalg.svdvals only); everything "
                                        "printed before it is PyTorch's",
