@@ -177,4 +177,25 @@ torch.manual_seed(0)
 seq = nn.Sequential(OrderedDict([("fc", nn.Linear(2, 2)), ("act", nn.Tanh())]))
 print(seq, seq(torch.ones(1, 2)))
 """,
+    "containers_dicts_and_parameter_lists": """import torch
+import torch.nn as nn
+torch.manual_seed(0)
+pl = nn.ParameterList([torch.ones(2), nn.Parameter(torch.zeros(3, dtype=torch.float64))])
+pl.append(torch.randn(1, 2))
+print(pl, len(pl), pl[-1].requires_grad, [n for n, _ in pl.named_parameters()])
+print(pl[0], pl[1:])
+pd = nn.ParameterDict({"a": torch.ones(1)})
+pd["b"] = nn.Parameter(torch.zeros(2, 2, dtype=torch.float64))
+print(pd, "a" in pd, len(pd), list(pd.keys()), list(pd.state_dict().keys()))
+md = nn.ModuleDict({"lin": nn.Linear(2, 3)})
+md.update([["act", nn.ReLU()]])
+md["out"] = nn.Linear(3, 1)
+print(md, list(md.keys()), "act" in md, len(md))
+print([n for n, _ in md.named_parameters()])
+x = torch.ones(1, 2)
+for k in md:
+    x = md[k](x)
+print(x)
+md.update([["bad"]])
+""",
 }

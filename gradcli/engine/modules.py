@@ -650,6 +650,165 @@ class ModuleList(Module):
         raise NotImplementedError('Module [ModuleList] is missing the required "forward" function')
 
 
+class ModuleDict(Module):
+    """torch.nn.ModuleDict: sub-modules by name, in insertion order (a dict or an iterable of (name, module))."""
+
+    def __init__(self, modules=None):
+        super().__init__()
+        if modules is not None:
+            self.update(modules)
+
+    def __getitem__(self, key: str):
+        return self._modules[key]
+
+    def __setitem__(self, key: str, module) -> None:
+        self.add_module(key, module)
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(self._modules)
+
+    def __contains__(self, key) -> bool:
+        return key in self._modules
+
+    def keys(self):
+        return self._modules.keys()
+
+    def items(self):
+        return self._modules.items()
+
+    def values(self):
+        return self._modules.values()
+
+    def pop(self, key: str):
+        return self._modules.pop(key)
+
+    def clear(self) -> None:
+        self._modules.clear()
+
+    def update(self, modules) -> None:
+        if isinstance(modules, (dict, ModuleDict)):
+            for key, module in modules.items():
+                self[key] = module
+            return
+        for j, pair in enumerate(modules):
+            if not isinstance(pair, (list, tuple)):
+                raise TorchTypeError(f"ModuleDict update sequence element #{j} should be Iterable; is "
+                                     f"{type(pair).__name__}")
+            if len(pair) != 2:
+                raise TorchValueError(f"ModuleDict update sequence element #{j} has length {len(pair)}; 2 is "
+                                      "required")
+            self[pair[0]] = pair[1]
+
+    def forward(self, *args, **kwargs):
+        raise NotImplementedError('Module [ModuleDict] is missing the required "forward" function')
+
+
+def _as_parameter(value):
+    """What ParameterList / ParameterDict store: a plain tensor becomes a Parameter, as torch's __setitem__ makes it."""
+    if isinstance(value, Tensor) and not isinstance(value, Parameter):
+        return Parameter(value)
+    return value
+
+
+class ParameterList(Module):
+    """torch.nn.ParameterList: parameters registered under "0", "1", ... (plain tensors made Parameters)."""
+
+    def __init__(self, values=None):
+        super().__init__()
+        object.__setattr__(self, "_size", 0)
+        for value in values or []:
+            self.append(value)
+
+    def __len__(self) -> int:
+        return self._size
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return ParameterList([self._parameters[str(i)] for i in range(self._size)[index]])
+        return self._parameters[str(_list_index(index, self._size))]
+
+    def __setitem__(self, index, value) -> None:
+        self.register_parameter(str(_list_index(index, self._size)), _as_parameter(value))
+
+    def __iter__(self):
+        return iter([self._parameters[str(i)] for i in range(self._size)])
+
+    def append(self, value):
+        object.__setattr__(self, "_size", self._size + 1)
+        self.register_parameter(str(self._size - 1), _as_parameter(value))
+        return self
+
+    def extend(self, values):
+        for value in values:
+            self.append(value)
+        return self
+
+    def extra_repr(self) -> str:
+        return "\n".join(f"  ({k}): Parameter containing: [{p.dtype} of size {'x'.join(map(str, p.shape))}]"
+                         for k, p in enumerate(self))
+
+    def forward(self, *args, **kwargs):
+        raise NotImplementedError('Module [ParameterList] is missing the required "forward" function')
+
+
+_LEGACY_TYPE_NAMES = {"float32": "torch.FloatTensor", "float64": "torch.DoubleTensor", "float16": "torch.HalfTensor",
+                      "int64": "torch.LongTensor", "int32": "torch.IntTensor", "bool": "torch.BoolTensor"}
+
+
+class ParameterDict(Module):
+    """torch.nn.ParameterDict: parameters by name, in insertion order (plain tensors made Parameters)."""
+
+    def __init__(self, parameters=None):
+        super().__init__()
+        if parameters is not None:
+            self.update(parameters)
+
+    def __getitem__(self, key: str):
+        return self._parameters[key]
+
+    def __setitem__(self, key: str, value) -> None:
+        self.register_parameter(key, _as_parameter(value))
+
+    def __len__(self) -> int:
+        return len(self._parameters)
+
+    def __iter__(self):
+        return iter(self._parameters)
+
+    def __contains__(self, key) -> bool:
+        return key in self._parameters
+
+    def keys(self):
+        return self._parameters.keys()
+
+    def items(self):
+        return self._parameters.items()
+
+    def values(self):
+        return self._parameters.values()
+
+    def pop(self, key: str):
+        return self._parameters.pop(key)
+
+    def clear(self) -> None:
+        self._parameters.clear()
+
+    def update(self, parameters) -> None:
+        pairs = parameters.items() if isinstance(parameters, (dict, ParameterDict)) else parameters
+        for key, value in pairs:
+            self[key] = value
+
+    def extra_repr(self) -> str:
+        return "\n".join(f"  ({k}): Parameter containing: [{_LEGACY_TYPE_NAMES.get(p.dtype.name, 'torch.Tensor')} "
+                         f"of size {'x'.join(map(str, p.shape))}]" for k, p in self.items())
+
+    def forward(self, *args, **kwargs):
+        raise NotImplementedError('Module [ParameterDict] is missing the required "forward" function')
+
+
 def _list_index(index, length: int) -> int:
     index = int(index)
     if not -length <= index < length:
@@ -974,12 +1133,14 @@ OTHER_LOSSES = (MultiLabelSoftMarginLoss, KLDivLoss, SoftMarginLoss, HingeEmbedd
 
 # The torch.nn members a program reaches, by name (torch.nn.functional is added by the caller).
 MODULE_CLASSES = {cls.__name__: cls for cls in (
-    Module, Sequential, ModuleList, Linear, Identity, Flatten, Unflatten, ReLU, Tanh, Sigmoid, SiLU, GELU, ELU,
+    Module, Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict,
+    Linear, Identity, Flatten, Unflatten, ReLU, Tanh, Sigmoid, SiLU, GELU, ELU,
     LeakyReLU, Softplus, Softmax, LogSoftmax, Dropout, MSELoss, L1Loss, SmoothL1Loss, HuberLoss, CrossEntropyLoss,
     NLLLoss, BCELoss, BCEWithLogitsLoss, *OTHER_LOSSES, *MORE_ACTIVATIONS)}
 # the file of torch.nn.modules each class lives in: its printed class name is torch.nn.modules.<file>.<name>
 TORCH_MODULE_FILES = {
-    "Sequential": "container", "ModuleList": "container", "Linear": "linear", "Identity": "linear",
+    "Sequential": "container", "ModuleList": "container", "ModuleDict": "container", "ParameterList": "container",
+    "ParameterDict": "container", "Linear": "linear", "Identity": "linear",
     "Flatten": "flatten", "Unflatten": "flatten", "Dropout": "dropout",
     **{name: "activation" for name in ("ReLU", "Tanh", "Sigmoid", "SiLU", "GELU", "ELU", "LeakyReLU", "Softplus",
                                        "Softmax", "LogSoftmax", *(cls.__name__ for cls in MORE_ACTIVATIONS))},

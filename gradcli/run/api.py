@@ -327,6 +327,7 @@ def known_attributes() -> frozenset:
     """Every attribute name some value has: the static check refuses any other before the program runs
     (the names a program gives its own attributes and methods are added by the check)."""
     names = set(tensor_attributes()) | classes.MODULE_METHODS | classes.CONTAINER_METHODS | classes.LAYER_METHODS
+    names |= classes.DICT_CONTAINER_METHODS
     names |= classes.OPTIMIZER_ATTRIBUTES | classes.FunctionCtx.METHODS | {"apply"}
     for cls in (*nn_modules.MODULE_CLASSES.values(), *nn_layers.LAYER_CLASSES.values()):  # in_features, p ...
         names |= MODULE_SETTINGS.get(cls.__name__, frozenset())

@@ -47,10 +47,7 @@ NOT_YET_EXACT.update({
     "docs_nn_init": "refused at nn.init.trunc_normal_",
     "docs_nn_instancenorm1d": "refused: gradcli has no nn.InstanceNorm1d",
     "docs_nn_instancenorm2d": "refused: gradcli has no nn.InstanceNorm2d",
-    "docs_nn_moduledict": "refused: gradcli has no nn.ModuleDict",
     "docs_nn_multilabelmarginloss": "refused: gradcli has no nn.MultiLabelMarginLoss",
-    "docs_nn_parameterdict": "refused: gradcli has no nn.ParameterDict",
-    "docs_nn_parameterlist": "refused: gradcli has no nn.ParameterList",
     "docs_nn_upsample": "refused: gradcli has no nn.Upsample",
     "tutorial_introyt_tensors_deeper": "refused at torch.svd (gradcli has torch.linalg.svdvals only); everything "
                                        "printed before it is PyTorch's",
