@@ -198,4 +198,23 @@ for k in md:
 print(x)
 md.update([["bad"]])
 """,
+    "init_more": """import torch
+import torch.nn as nn
+torch.manual_seed(0)
+w = torch.empty(4, 6)
+print(nn.init.trunc_normal_(w, mean=0.5, std=2.0, a=-1.0, b=1.5))
+print(nn.init.trunc_normal_(torch.empty(3, 7), a=2.0, b=3.0))
+print(nn.init.trunc_normal_(torch.empty(20, dtype=torch.float64), std=0.02))
+print(nn.init.kaiming_normal_(torch.empty(2, 3, 3, 3), mode="fan_out")[1, 2])
+print(nn.init.eye_(torch.empty(2, 4)), nn.init.eye_(torch.empty(3, 2)))
+d = nn.init.dirac_(torch.empty(4, 2, 3), groups=2)
+print(d)
+d5 = nn.init.dirac_(torch.empty(2, 2, 3, 2, 3))
+print(d5.sum(), d5[1, 1, 1], d5[0, 1].sum())
+print(nn.init.sparse_(torch.empty(6, 3), sparsity=0.5))
+lin = nn.Linear(3, 2)
+nn.init.trunc_normal_(lin.weight, std=0.1)
+print(lin.weight, lin.weight.requires_grad, lin.weight.grad_fn)
+nn.init.kaiming_normal_(torch.empty(2, 2), mode="fan_avg")
+""",
 }

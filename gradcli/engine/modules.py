@@ -864,6 +864,118 @@ def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor:
     return normal_(tensor, 0.0, gain * math.sqrt(2.0 / float(fan_in + fan_out)), generator)
 
 
+def kaiming_normal_(tensor: Tensor, a: float = 0.0, mode: str = "fan_in", nonlinearity: str = "leaky_relu",
+                    generator=None) -> Tensor:
+    """torch.nn.init.kaiming_normal_: normal_(0, gain / sqrt(fan))."""
+    fan = _correct_fan(tensor, mode)
+    std = calculate_gain(nonlinearity, a) / math.sqrt(fan)
+    return normal_(tensor, 0.0, std, generator)
+
+
+def _correct_fan(tensor: Tensor, mode: str) -> int:
+    mode = mode.lower()
+    if mode not in ("fan_in", "fan_out"):
+        raise TorchValueError(f"Mode {mode} not supported, please use one of ['fan_in', 'fan_out']")
+    fan_in, fan_out = calculate_fan_in_and_fan_out(tensor)
+    return fan_in if mode == "fan_in" else fan_out
+
+
+def trunc_normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, a: float = -2.0, b: float = 2.0,
+                  generator=None) -> Tensor:
+    """torch.nn.init.trunc_normal_ as PyTorch 2.13 draws it (torch/nn/init.py, _no_grad_trunc_normal_), op for op:
+    when [a, b] holds more than 0.3 of the mass, normal_ draws with the values outside redrawn (a fresh normal_
+    of the whole tensor per round, kept where outside) until none is; else uniform_ candidates on [a, b] accepted
+    by a uniform_ draw's log against the log density below its peak, pending ones redrawn."""
+    def norm_cdf(x):
+        return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
+
+    op = registry_op
+    if (mean < a - 2 * std) or (mean > b + 2 * std):
+        state.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The distribution of values may be "
+                   "incorrect.", UserWarning)
+    with no_grad():
+        p = norm_cdf((b - mean) / std) - norm_cdf((a - mean) / std)
+        if p > 0.3:
+            lo = creation.tensor(a, dtype=tensor.dtype).item()
+            hi = creation.tensor(b, dtype=tensor.dtype).item()
+            result = tensor.normal_(mean, std, generator=generator)
+            while True:
+                mask = op("logical_or")(op("lt")(result, lo), op("gt")(result, hi))
+                if not op("any")(mask).item():
+                    break
+                fresh = creation.empty_like(result).normal_(mean, std, generator=generator)
+                result = op("where")(mask, fresh, result)
+            if tensor is not result:
+                tensor.copy_(result)
+            return tensor
+        mode = max(a, min(mean, b))
+        log_peak = -0.5 * ((mode - mean) / std) ** 2
+
+        def log_density_gap(candidates):  # candidates.sub_(mean).div_(std).pow_(2).mul_(-0.5).sub_(log_peak)
+            for name, value in (("sub_", mean), ("div_", std), ("pow_", 2), ("mul_", -0.5), ("sub_", log_peak)):
+                op(name)(candidates, value)
+
+        candidates = creation.empty_like(tensor)
+        accept_buf = creation.empty_like(tensor)
+        tensor.uniform_(a, b, generator=generator)
+        candidates.copy_(tensor)
+        log_density_gap(candidates)
+        pending = op("gt")(op("log_")(accept_buf.uniform_(generator=generator)), candidates)
+        if op("any")(pending).item():
+            result = tensor
+            while True:
+                candidates.uniform_(a, b, generator=generator)
+                result = op("where")(pending, candidates, result)
+                log_density_gap(candidates)
+                pending = op("where")(pending, op("gt")(op("log_")(accept_buf.uniform_(generator=generator)),
+                                                        candidates), pending)
+                if not op("any")(pending).item():
+                    break
+            tensor.copy_(result)
+        return tensor
+
+
+def eye_(tensor: Tensor) -> Tensor:
+    """torch.nn.init.eye_: the identity matrix written into a 2-D tensor."""
+    if tensor.dim() != 2:
+        raise TorchValueError("Only tensors with 2 dimensions are supported")
+    with no_grad():
+        return tensor.copy_(creation.eye(*tensor.shape, dtype=tensor.dtype))
+
+
+def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
+    """torch.nn.init.dirac_: zeros but a one at each kernel's centre for each kept input channel (per group)."""
+    dims = tensor.dim()
+    if dims not in (3, 4, 5):
+        raise TorchValueError("Only tensors with 3, 4, or 5 dimensions are supported")
+    sizes = tensor.shape
+    if sizes[0] % groups != 0:
+        raise TorchValueError("dim 0 must be divisible by groups")
+    per_group = sizes[0] // groups
+    with no_grad():
+        tensor.zero_()
+        centre = tuple(size // 2 for size in sizes[2:])
+        for g in range(groups):
+            for d in range(min(per_group, sizes[1])):
+                tensor.array[(g * per_group + d, d, *centre)] = 1
+        return tensor
+
+
+def sparse_(tensor: Tensor, sparsity: float, std: float = 0.01, generator=None) -> Tensor:
+    """torch.nn.init.sparse_: normal_(0, std), then in each column the rows of a fresh randperm's first
+    ceil(sparsity * rows) entries set to zero (randperm from the default generator, as torch draws it)."""
+    if tensor.dim() != 2:
+        raise TorchValueError("Only tensors with 2 dimensions are supported")
+    rows, cols = tensor.shape
+    num_zeros = int(math.ceil(sparsity * rows))
+    with no_grad():
+        tensor.normal_(0, std, generator=generator)
+        for col in range(cols):
+            zero_rows = registry_op("randperm")(rows)[:num_zeros]
+            tensor.array[zero_rows.array, col] = 0
+        return tensor
+
+
 def calculate_fan_in_and_fan_out(tensor: Tensor) -> tuple[int, int]:
     if tensor.dim() < 2:
         raise TorchValueError("Fan in and fan out can not be computed for tensor with fewer than 2 dimensions")
@@ -1149,4 +1261,4 @@ TORCH_MODULE_FILES = {
 }
 INIT_FUNCTIONS = {fn.__name__: fn for fn in (
     kaiming_uniform_, uniform_, normal_, constant_, zeros_, ones_, xavier_uniform_, xavier_normal_,
-    calculate_gain)}
+    calculate_gain, kaiming_normal_, trunc_normal_, eye_, dirac_, sparse_)}

@@ -261,6 +261,33 @@ class LayerNorm(Module):
                 f"bias={self.bias is not None}")
 
 
+class GroupNorm(Module):
+    """torch.nn.GroupNorm: F.group_norm with per-channel weight (ones) and bias (zeros) when affine."""
+
+    def __init__(self, num_groups: int, num_channels: int, eps: float = 1e-5, affine: bool = True, device=None,
+                 dtype=None):
+        super().__init__()
+        if num_channels % num_groups != 0:
+            raise TorchValueError("num_channels must be divisible by num_groups")
+        dt = factory_dtype(dtype)
+        self.num_groups = num_groups
+        self.num_channels = num_channels
+        self.eps = eps
+        self.affine = affine
+        if affine:
+            self.weight = Parameter(creation.ones(num_channels, dtype=dt))
+            self.bias = Parameter(creation.zeros(num_channels, dtype=dt))
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+
+    def forward(self, input):
+        return registry_op("group_norm")(input, self.num_groups, self.weight, self.bias, self.eps)
+
+    def extra_repr(self) -> str:
+        return f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}"
+
+
 class Embedding(Module):
     def __init__(self, num_embeddings: int, embedding_dim: int, padding_idx=None, max_norm=None,
                  norm_type: float = 2.0, scale_grad_by_freq: bool = False, sparse: bool = False, _weight=None,
@@ -367,12 +394,12 @@ def _check_tensor(value, what: str) -> None:
 
 
 LAYER_CLASSES = {cls.__name__: cls for cls in (
-    Conv1d, Conv2d, MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d, BatchNorm1d, BatchNorm2d, LayerNorm, Embedding,
-    Dropout2d)}
+    Conv1d, Conv2d, MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d, BatchNorm1d, BatchNorm2d, LayerNorm, GroupNorm,
+    Embedding, Dropout2d)}
 # the file of torch.nn.modules each class lives in (its printed class name is torch.nn.modules.<file>.<name>)
 LAYER_FILES = {"Conv1d": "conv", "Conv2d": "conv", "MaxPool1d": "pooling", "MaxPool2d": "pooling",
                "AvgPool1d": "pooling", "AvgPool2d": "pooling", "BatchNorm1d": "batchnorm", "BatchNorm2d": "batchnorm",
-               "LayerNorm": "normalization", "Embedding": "sparse", "Dropout2d": "dropout"}
+               "LayerNorm": "normalization", "GroupNorm": "normalization", "Embedding": "sparse", "Dropout2d": "dropout"}
 # the attributes of each layer a program may read (model.conv1.weight, bn.running_mean ...)
 LAYER_SETTINGS = {
     **{name: frozenset({"in_channels", "out_channels", "kernel_size", "stride", "padding", "dilation", "groups",
@@ -385,6 +412,7 @@ LAYER_SETTINGS = {
                         "running_mean", "running_var", "num_batches_tracked"}) for name in ("BatchNorm1d",
                                                                                              "BatchNorm2d")},
     "LayerNorm": frozenset({"normalized_shape", "eps", "elementwise_affine", "weight", "bias"}),
+    "GroupNorm": frozenset({"num_groups", "num_channels", "eps", "affine", "weight", "bias"}),
     "Embedding": frozenset({"num_embeddings", "embedding_dim", "padding_idx", "weight", "from_pretrained"}),
     "Dropout2d": frozenset({"p", "inplace"}),
 }
