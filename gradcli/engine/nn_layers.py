@@ -399,7 +399,8 @@ LAYER_CLASSES = {cls.__name__: cls for cls in (
 # the file of torch.nn.modules each class lives in (its printed class name is torch.nn.modules.<file>.<name>)
 LAYER_FILES = {"Conv1d": "conv", "Conv2d": "conv", "MaxPool1d": "pooling", "MaxPool2d": "pooling",
                "AvgPool1d": "pooling", "AvgPool2d": "pooling", "BatchNorm1d": "batchnorm", "BatchNorm2d": "batchnorm",
-               "LayerNorm": "normalization", "GroupNorm": "normalization", "Embedding": "sparse", "Dropout2d": "dropout"}
+               "LayerNorm": "normalization", "GroupNorm": "normalization", "Embedding": "sparse",
+               "Dropout2d": "dropout"}
 # the attributes of each layer a program may read (model.conv1.weight, bn.running_mean ...)
 LAYER_SETTINGS = {
     **{name: frozenset({"in_channels", "out_channels", "kernel_size", "stride", "padding", "dilation", "groups",
