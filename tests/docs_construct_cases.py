@@ -217,4 +217,29 @@ nn.init.trunc_normal_(lin.weight, std=0.1)
 print(lin.weight, lin.weight.requires_grad, lin.weight.grad_fn)
 nn.init.kaiming_normal_(torch.empty(2, 2), mode="fan_avg")
 """,
+    "multilabel_margin_loss": """import torch
+import torch.nn.functional as F
+torch.manual_seed(0)
+x = torch.randn(5, 7, requires_grad=True)
+y = torch.tensor([[3, 0, -1, 1, 2, 2, 2], [6, 5, 4, 3, 2, 1, 0], [-1, 0, 0, 0, 0, 0, 0], [2, 2, -1, 5, 5, 5, 5],
+                  [1, 4, 6, -1, 0, 0, 0]])
+for reduction in ("mean", "sum", "none"):
+    loss = F.multilabel_margin_loss(x * 3, y, reduction=reduction)
+    print(loss)
+    g, = torch.autograd.grad(loss.sum() if reduction == "none" else loss, x)
+    print(g)
+l = F.multilabel_margin_loss(x, y, reduction="none")
+l.backward(torch.arange(5.))
+print(x.grad, l.grad_fn.name())
+xd = torch.randn(3, 4, dtype=torch.float64, requires_grad=True)
+ld = torch.nn.MultiLabelMarginLoss(reduction="sum")(xd, torch.tensor([[1, 2, -1, 0], [0, -1, 2, 2], [3, 1, 0, 2]]))
+ld.backward()
+print(ld, xd.grad)
+v = torch.randn(4, requires_grad=True)
+lv = F.multilabel_margin_loss(v, torch.tensor([2, 0, -1, 3]), reduction="none")
+lv.backward()
+print(lv, v.grad)
+print(F.multilabel_margin_loss(torch.tensor(0.5), torch.tensor([0])))
+F.multilabel_margin_loss(x, y + 1)
+""",
 }

@@ -1238,7 +1238,9 @@ MultiMarginLoss = _loss("MultiMarginLoss", "multi_margin_loss", ("p", "margin", 
                         (1, 1.0, None, "mean"))
 MultiLabelSoftMarginLoss = _loss("MultiLabelSoftMarginLoss", "multilabel_soft_margin_loss", ("weight", "reduction"),
                                  (None, "mean"))
-OTHER_LOSSES = (MultiLabelSoftMarginLoss, KLDivLoss, SoftMarginLoss, HingeEmbeddingLoss, PoissonNLLLoss,
+MultiLabelMarginLoss = _loss("MultiLabelMarginLoss", "multilabel_margin_loss", ("reduction",), ("mean",))
+OTHER_LOSSES = (MultiLabelSoftMarginLoss, MultiLabelMarginLoss, KLDivLoss, SoftMarginLoss, HingeEmbeddingLoss,
+                PoissonNLLLoss,
                 GaussianNLLLoss, CosineEmbeddingLoss,
                 MarginRankingLoss, TripletMarginLoss, MultiMarginLoss)
 

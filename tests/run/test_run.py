@@ -49,7 +49,6 @@ NOT_YET_EXACT.update({
                          "(aten/src/ATen/native/cpu/group_norm_kernel.cpp); gradcli sums dy * xhat over (n, H*W)",
     "docs_nn_instancenorm1d": "refused: gradcli has no nn.InstanceNorm1d",
     "docs_nn_instancenorm2d": "refused: gradcli has no nn.InstanceNorm2d",
-    "docs_nn_multilabelmarginloss": "refused: gradcli has no nn.MultiLabelMarginLoss",
     "docs_nn_upsample": "refused: gradcli has no nn.Upsample",
     "tutorial_introyt_tensors_deeper": "refused at torch.svd (gradcli has torch.linalg.svdvals only); everything "
                                        "printed before it is PyTorch's",

@@ -1057,6 +1057,107 @@ def multi_margin_loss(input, target, p=1, margin=1, weight=None, size_average=No
 
 
 
+class MultilabelMarginLoss(Function):
+    """multilabel_margin_loss as ATen's CPU kernel computes it (aten/src/ATen/native/LossMultiLabelMargin.cpp): per
+    row, for each target up to the first -1 and each non-target class d, z = 1 - x[target] + x[d] in the input's
+    dtype, the positive ones summed in double in that order and rounded to the dtype per row; the rows summed in
+    double, divided by the classes (and the rows, for mean).  The gradient adds -g and +g (g = 1 / (rows * classes)
+    for mean, else 1 / classes, in the dtype) one z at a time, then multiplies by the incoming gradient."""
+
+    __slots__ = ()
+    name = "MultilabelMarginLossBackward0"
+    saves = (0,)
+
+    @staticmethod
+    def _rows(x, target):
+        x2 = x.reshape(1, -1) if x.ndim <= 1 else x
+        return x2, target.reshape(x2.shape)
+
+    @staticmethod
+    def _active(row, targets):
+        """(target, d) pairs with z > 0, in the kernel's order, and their z."""
+        is_target = np.zeros(len(row), dtype=bool)
+        labels = []
+        for t in targets:
+            if t < 0:
+                break
+            is_target[t] = True
+            labels.append(int(t))
+        pairs = []
+        one = row.dtype.type(1)
+        for t in labels:
+            for d in range(len(row)):
+                if not is_target[d]:
+                    z = one - row[t] + row[d]
+                    if z > 0:
+                        pairs.append((t, d, z))
+        return pairs
+
+    @staticmethod
+    def forward(ctx, x, target, reduction):
+        x2, t2 = MultilabelMarginLoss._rows(x, target)
+        nframe, dim = x2.shape
+        ctx.aux = (target, reduction)
+        kind = x.dtype.type
+        per_row = []
+        for row, targets in zip(x2, t2):
+            acc = 0.0
+            for _, _, z in MultilabelMarginLoss._active(row, targets):
+                acc += float(z)
+            per_row.append(kind(acc))
+        if reduction != "none" or target.ndim <= 1:
+            total = 0.0
+            for value in per_row:
+                total += float(value)
+            total /= dim
+            if reduction == "mean":
+                total /= nframe
+            return np.asarray(total, dtype=x.dtype)
+        return np.array([value / kind(dim) for value in per_row], dtype=x.dtype)
+
+    @staticmethod
+    def backward(ctx, g, x):
+        if isinstance(g, Tensor):
+            raise TorchNotImplementedError("gradcli does not differentiate multilabel_margin_loss twice")
+        target, reduction = ctx.aux
+        x2, t2 = MultilabelMarginLoss._rows(x, target)
+        nframe, dim = x2.shape
+        kind = x.dtype.type
+        step = kind(1.0 / (nframe * dim) if reduction == "mean" else 1.0 / dim)
+        grad = np.zeros(x2.shape, dtype=x.dtype)
+        for r, (row, targets) in enumerate(zip(x2, t2)):
+            for t, d, _ in MultilabelMarginLoss._active(row, targets):
+                grad[r, t] -= step
+                grad[r, d] += step
+        g = np.asarray(g, dtype=x.dtype)
+        grad = grad * (g if g.ndim == 0 else g.reshape(nframe, 1))
+        return grad.reshape(x.shape),
+
+
+@_functional("multilabel_margin_loss", "multilabel_margin_loss(input, target, reduction='mean')",
+             "multi-label hinge loss: sum over targets y and non-targets j of max(0, 1 - x[y] + x[j]) / C",
+             category="loss")
+def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    check_reduction(reduction)
+    t = np.asarray(val(target))
+    if t.dtype.kind not in "iu":
+        raise TorchRuntimeError(f"expected scalar type Long but found {dtype_title(t.dtype)}")
+    ndims = input.ndim
+    shape = list(input.shape)
+    if not ((ndims == 2 and shape[1] != 0) or (ndims == 1 and shape[0] != 0) or ndims == 0):
+        raise TorchRuntimeError("Expected non-empty vector or matrix with optional 0-dim batch size, but got: "
+                                f"[{', '.join(map(str, shape))}]")
+    dim = 1 if ndims == 0 else shape[-1]
+    fits = t.ndim <= 1 and t.size == dim if ndims <= 1 else t.ndim == 2 and t.shape[0] == shape[0] and \
+        t.shape[1] == dim
+    if not fits:
+        raise TorchRuntimeError(f"inconsistent size [{', '.join(map(str, t.shape))}] for argument #2 'target'")
+    t = t.astype(np.int64)
+    if input.numel() and (t.min() < -1 or t.max() >= dim):
+        raise TorchRuntimeError("argument #2 'target' is out of range")
+    return MultilabelMarginLoss.apply(input, t, reduction)
+
+
 @_functional("multilabel_soft_margin_loss", "multilabel_soft_margin_loss(input, target, weight=None, "
              "reduction='mean')", "-(y log sigmoid(x) + (1 - y) log sigmoid(-x)), averaged over the classes",
              category="loss", result_shape=sizes.broadcast)
