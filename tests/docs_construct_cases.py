@@ -242,4 +242,21 @@ print(lv, v.grad)
 print(F.multilabel_margin_loss(torch.tensor(0.5), torch.tensor([0])))
 F.multilabel_margin_loss(x, y + 1)
 """,
+    "instance_norm": """import torch
+import torch.nn as nn
+import torch.nn.functional as F
+torch.manual_seed(0)
+x = torch.randn(3, 4, 6, requires_grad=True)
+y = F.instance_norm(x)
+print(y[1], y.grad_fn.name())
+(y ** 3).sum().backward()
+print(x.grad[2])
+m = nn.InstanceNorm1d(4, track_running_stats=True, momentum=0.2)
+print(m, m(x * 2 + 1)[0, 0], m.running_mean, m.running_var, m.num_batches_tracked)
+m.eval()
+print(m(x)[0, 1])
+print(nn.InstanceNorm2d(2)(torch.randn(2, 3, 3))[1])
+print(nn.InstanceNorm1d(5)(x).shape)
+nn.InstanceNorm1d(4, affine=True)(torch.randn(2, 3, 5))
+""",
 }

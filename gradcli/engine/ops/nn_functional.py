@@ -297,6 +297,37 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     return BatchNormEval.apply(input, running_mean.array, running_var.array, weight, bias, float(eps))
 
 
+@_functional("instance_norm", "instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, "
+             "use_input_stats=True, momentum=0.1, eps=1e-05)",
+             "normalise each channel of each sample over its spatial dims, then weight * x + bias")
+def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
+                  momentum=0.1, eps=1e-05):
+    """ATen's instance_norm (aten/src/ATen/native/Normalization.cpp): the input viewed as one sample of b * c
+    channels, batch_norm on it with weight, bias and running statistics repeated b times, the running statistics
+    updated with the mean over the b copies, the result viewed back."""
+    from gradcli.engine.ops.registry import REGISTRY
+
+    if use_input_stats:
+        spatial = math.prod(input.shape[2:])
+        if spatial == 1:
+            raise TorchValueError(f"Expected more than 1 spatial element when training, got input size "
+                                  f"torch.Size([{', '.join(map(str, input.shape))}])")
+    repeat, view = REGISTRY["repeat"].fn, REGISTRY["view"].fn
+    b, c = input.shape[0], input.shape[1]
+
+    def repeated(t):
+        return None if t is None else repeat(t, b)
+
+    mean_, var_ = repeated(running_mean), repeated(running_var)
+    out = batch_norm(view(REGISTRY["contiguous"].fn(input), (1, b * c) + tuple(input.shape[2:])), mean_, var_,
+                     repeated(weight), repeated(bias), use_input_stats, momentum, eps)
+    for stat, copy in ((running_mean, mean_), (running_var, var_)):
+        if stat is not None:
+            stat.array[...] = mean(view(copy, (b, c)), 0).array
+            stat._version[0] += 1
+    return view(out, tuple(input.shape))
+
+
 # -- pad ------------------------------------------------------------------------------------------------------
 
 def _pad_indices(n, before, after, mode):
