@@ -259,4 +259,22 @@ print(nn.InstanceNorm2d(2)(torch.randn(2, 3, 3))[1])
 print(nn.InstanceNorm1d(5)(x).shape)
 nn.InstanceNorm1d(4, affine=True)(torch.randn(2, 3, 5))
 """,
+    "adaptive_pools": """import torch
+import torch.nn as nn
+import torch.nn.functional as F
+torch.manual_seed(0)
+x = torch.randn(2, 3, 7, 10, requires_grad=True)
+y = F.adaptive_avg_pool2d(x, (3, 4))
+print(y[1, 2], y.grad_fn.name())
+(y * torch.arange(12.).view(3, 4)).sum().backward()
+print(x.grad[1, 2])
+x.grad = None
+z = nn.AdaptiveMaxPool2d((4, None))(x)
+print(z[0, 0], z.grad_fn.name(), nn.AdaptiveMaxPool2d(3), nn.AdaptiveAvgPool2d((None, 2)))
+z.pow(2).sum().backward()
+print(x.grad[0, 0])
+m, i = F.adaptive_max_pool2d(torch.tensor([[[1., 3., 3.], [float('nan'), 0., 5.]]]), 1, return_indices=True)
+print(m, i)
+print(F.adaptive_avg_pool2d(torch.randn(3, 5, 6, dtype=torch.float64), 4))
+""",
 }

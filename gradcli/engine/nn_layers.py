@@ -327,6 +327,32 @@ class InstanceNorm2d(_InstanceNorm):
     _no_batch_dim = 3
 
 
+class _AdaptivePool2d(Module):
+    _op = ""
+
+    def __init__(self, output_size, return_indices: bool = False):
+        super().__init__()
+        self.output_size = output_size
+        if self._op == "adaptive_max_pool2d":
+            self.return_indices = return_indices
+
+    def forward(self, input):
+        if self._op == "adaptive_max_pool2d":
+            return registry_op(self._op)(input, self.output_size, self.return_indices)
+        return registry_op(self._op)(input, self.output_size)
+
+    def extra_repr(self) -> str:
+        return f"output_size={self.output_size}"
+
+
+class AdaptiveAvgPool2d(_AdaptivePool2d):
+    _op = "adaptive_avg_pool2d"
+
+
+class AdaptiveMaxPool2d(_AdaptivePool2d):
+    _op = "adaptive_max_pool2d"
+
+
 class Embedding(Module):
     def __init__(self, num_embeddings: int, embedding_dim: int, padding_idx=None, max_norm=None,
                  norm_type: float = 2.0, scale_grad_by_freq: bool = False, sparse: bool = False, _weight=None,
@@ -434,12 +460,13 @@ def _check_tensor(value, what: str) -> None:
 
 LAYER_CLASSES = {cls.__name__: cls for cls in (
     Conv1d, Conv2d, MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d, BatchNorm1d, BatchNorm2d, LayerNorm, GroupNorm,
-    InstanceNorm1d, InstanceNorm2d, Embedding, Dropout2d)}
+    InstanceNorm1d, InstanceNorm2d, AdaptiveAvgPool2d, AdaptiveMaxPool2d, Embedding, Dropout2d)}
 # the file of torch.nn.modules each class lives in (its printed class name is torch.nn.modules.<file>.<name>)
 LAYER_FILES = {"Conv1d": "conv", "Conv2d": "conv", "MaxPool1d": "pooling", "MaxPool2d": "pooling",
                "AvgPool1d": "pooling", "AvgPool2d": "pooling", "BatchNorm1d": "batchnorm", "BatchNorm2d": "batchnorm",
                "LayerNorm": "normalization", "GroupNorm": "normalization", "Embedding": "sparse",
                "InstanceNorm1d": "instancenorm", "InstanceNorm2d": "instancenorm",
+               "AdaptiveAvgPool2d": "pooling", "AdaptiveMaxPool2d": "pooling",
                "Dropout2d": "dropout"}
 # the attributes of each layer a program may read (model.conv1.weight, bn.running_mean ...)
 LAYER_SETTINGS = {

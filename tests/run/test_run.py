@@ -36,8 +36,6 @@ if not mkl.available():  # with MKL installed (gradcli[mkl], in the test extra) 
         "sgemm in another (docs/deviations.md): the last digits of the losses differ after the first few of 500 "
         "steps"))
 NOT_YET_EXACT.update({
-    "docs_nn_adaptiveavgpool2d": "refused: gradcli has no nn.AdaptiveAvgPool2d",
-    "docs_nn_adaptivemaxpool2d": "refused: gradcli has no nn.AdaptiveMaxPool2d",
     "docs_nn_bilinear": "refused: gradcli has no nn.Bilinear",
     "docs_nn_conv3d": "refused: gradcli has no nn.Conv3d",
     "docs_nn_convtranspose1d": "refused: gradcli has no nn.ConvTranspose1d",

@@ -328,6 +328,120 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
     return view(out, tuple(input.shape))
 
 
+def _adaptive_bounds(out_size: int, in_size: int) -> list:
+    """ATen's start_index / end_index: floor(o * in / out) and ceil((o + 1) * in / out), in float as ATen."""
+    return [(int(math.floor(np.float32(o * in_size) / np.float32(out_size))),
+             int(math.ceil(np.float32((o + 1) * in_size) / np.float32(out_size)))) for o in range(out_size)]
+
+
+def _adaptive_args(input, output_size, name):
+    if input.ndim not in (3, 4) or any(s == 0 for s in input.shape[-2:]):
+        raise TorchRuntimeError(f"{name}(): Expected 3D or 4D tensor, but got {list(input.shape)}")
+    sizes = (output_size, output_size) if isinstance(output_size, int) or output_size is None else \
+        tuple(output_size)
+    return tuple(input.shape[-2 + i] if v is None else int(v) for i, v in enumerate(sizes))
+
+
+class AdaptiveAvgPool2d(Function):
+    """ATen's CPU adaptive average pooling: each window's elements summed row by row in the input's dtype, then
+    divided by its height and then its width; the gradient adds grad / kh / kw to each element of each window."""
+
+    __slots__ = ()
+    name = "AdaptiveAvgPool2DBackward0"
+    saves = ()
+
+    @staticmethod
+    def forward(ctx, x, out_hw):
+        rows, cols = _adaptive_bounds(out_hw[0], x.shape[-2]), _adaptive_bounds(out_hw[1], x.shape[-1])
+        ctx.aux = (rows, cols, x.shape)
+        out = np.empty(x.shape[:-2] + tuple(out_hw), dtype=x.dtype)
+        for oh, (h0, h1) in enumerate(rows):
+            for ow, (w0, w1) in enumerate(cols):
+                acc = np.zeros(x.shape[:-2], dtype=x.dtype)
+                for ih in range(h0, h1):
+                    for iw in range(w0, w1):
+                        acc = acc + x[..., ih, iw]
+                out[..., oh, ow] = acc / x.dtype.type(h1 - h0) / x.dtype.type(w1 - w0)
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        if isinstance(g, Tensor):
+            raise TorchNotImplementedError("gradcli does not differentiate adaptive_avg_pool2d twice")
+        rows, cols, shape = ctx.aux
+        grad = np.zeros(shape, dtype=g.dtype)
+        for oh, (h0, h1) in enumerate(rows):
+            for ow, (w0, w1) in enumerate(cols):
+                delta = g[..., oh, ow] / g.dtype.type(h1 - h0) / g.dtype.type(w1 - w0)
+                for ih in range(h0, h1):
+                    for iw in range(w0, w1):
+                        grad[..., ih, iw] += delta
+        return grad,
+
+
+@_functional("adaptive_avg_pool2d", "adaptive_avg_pool2d(input, output_size)",
+             "average over windows that split the last two dims into output_size parts")
+def adaptive_avg_pool2d(input, output_size):
+    return AdaptiveAvgPool2d.apply(input, _adaptive_args(input, output_size, "adaptive_avg_pool2d"))
+
+
+def _adaptive_max(x, out_hw):
+    """(maxima, flat indices into the last two dims) of ATen's adaptive max pooling."""
+    rows, cols = _adaptive_bounds(out_hw[0], x.shape[-2]), _adaptive_bounds(out_hw[1], x.shape[-1])
+    out = np.empty(x.shape[:-2] + tuple(out_hw), dtype=x.dtype)
+    index = np.empty(out.shape, dtype=np.int64)
+    for oh, (h0, h1) in enumerate(rows):
+        for ow, (w0, w1) in enumerate(cols):
+            best = np.full(x.shape[:-2], -np.inf, dtype=x.dtype)
+            where_ = np.full(x.shape[:-2], h0 * x.shape[-1] + w0, dtype=np.int64)
+            for ih in range(h0, h1):
+                for iw in range(w0, w1):
+                    v = x[..., ih, iw]
+                    take = (v > best) | np.isnan(v)
+                    best = np.where(take, v, best)
+                    where_ = np.where(take, ih * x.shape[-1] + iw, where_)
+            out[..., oh, ow] = best
+            index[..., oh, ow] = where_
+    return out, index
+
+
+class AdaptiveMaxPool2d(Function):
+    """ATen's CPU adaptive max pooling: each window's first maximum in row-major order (NaN wins); the gradient goes
+    to that element."""
+
+    __slots__ = ()
+    name = "AdaptiveMaxPool2DBackward0"
+    saves = ()
+
+    @staticmethod
+    def forward(ctx, x, out_hw):
+        out, index = _adaptive_max(x, out_hw)
+        ctx.aux = (index, x.shape)
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        if isinstance(g, Tensor):
+            raise TorchNotImplementedError("gradcli does not differentiate adaptive_max_pool2d twice")
+        index, shape = ctx.aux
+        lead = int(np.prod(shape[:-2]))
+        grad = np.zeros((lead, shape[-2] * shape[-1]), dtype=g.dtype)
+        flat_idx, flat_g = index.reshape(lead, -1), g.reshape(lead, -1)
+        for k in range(flat_idx.shape[1]):
+            np.add.at(grad, (np.arange(lead), flat_idx[:, k]), flat_g[:, k])
+        return grad.reshape(shape),
+
+
+@_functional("adaptive_max_pool2d", "adaptive_max_pool2d(input, output_size, return_indices=False)",
+             "maximum over windows that split the last two dims into output_size parts")
+def adaptive_max_pool2d(input, output_size, return_indices=False):
+    out_hw = _adaptive_args(input, output_size, "adaptive_max_pool2d")
+    out = AdaptiveMaxPool2d.apply(input, out_hw)
+    if return_indices:
+        return out, Tensor._make(_adaptive_max(np.asarray(val(input)), out_hw)[1], None)
+    return out
+
+
 # -- pad ------------------------------------------------------------------------------------------------------
 
 def _pad_indices(n, before, after, mode):
