@@ -27,7 +27,7 @@ from gradcli.engine.ops.losses import check_reduction
 from gradcli.engine.ops.nn_linear import clamp_min
 from gradcli.engine.ops.reduction import mean
 from gradcli.engine.ops.reduction import sum as sum_op
-from gradcli.engine.ops.registry import register
+from gradcli.engine.ops.registry import REGISTRY, register
 from gradcli.engine.ops.shape import index_put_zeros
 from gradcli.engine.tensor import Tensor
 
@@ -305,8 +305,6 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
     """ATen's instance_norm (aten/src/ATen/native/Normalization.cpp): the input viewed as one sample of b * c
     channels, batch_norm on it with weight, bias and running statistics repeated b times, the running statistics
     updated with the mean over the b copies, the result viewed back."""
-    from gradcli.engine.ops.registry import REGISTRY
-
     if use_input_stats:
         spatial = math.prod(input.shape[2:])
         if spatial == 1:
