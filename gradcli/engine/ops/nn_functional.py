@@ -340,6 +340,14 @@ def _adaptive_args(input, output_size, name):
     return tuple(input.shape[-2 + i] if v is None else int(v) for i, v in enumerate(sizes))
 
 
+def _adaptive_shape(input, output_size, *args, **kwargs):
+    """What adaptive pooling allocates: its output (output_size can be far larger than the input)."""
+    try:
+        return tuple(input.shape[:-2]) + _adaptive_args(input, output_size, "adaptive_pool2d")
+    except (TorchRuntimeError, TypeError, ValueError):
+        return tuple(input.shape)  # bad arguments: the op itself reports them
+
+
 class AdaptiveAvgPool2d(Function):
     """ATen's CPU adaptive average pooling: each window's elements summed row by row in the input's dtype, then
     divided by its height and then its width; the gradient adds grad / kh / kw to each element of each window."""
@@ -378,7 +386,7 @@ class AdaptiveAvgPool2d(Function):
 
 
 @_functional("adaptive_avg_pool2d", "adaptive_avg_pool2d(input, output_size)",
-             "average over windows that split the last two dims into output_size parts")
+             "average over windows that split the last two dims into output_size parts", result_shape=_adaptive_shape)
 def adaptive_avg_pool2d(input, output_size):
     return AdaptiveAvgPool2d.apply(input, _adaptive_args(input, output_size, "adaptive_avg_pool2d"))
 
@@ -431,7 +439,7 @@ class AdaptiveMaxPool2d(Function):
 
 
 @_functional("adaptive_max_pool2d", "adaptive_max_pool2d(input, output_size, return_indices=False)",
-             "maximum over windows that split the last two dims into output_size parts")
+             "maximum over windows that split the last two dims into output_size parts", result_shape=_adaptive_shape)
 def adaptive_max_pool2d(input, output_size, return_indices=False):
     out_hw = _adaptive_args(input, output_size, "adaptive_max_pool2d")
     out = AdaptiveMaxPool2d.apply(input, out_hw)
