@@ -65,6 +65,7 @@ conv1d conv2d conv_transpose2d poisson_nll_loss gaussian_nll_loss margin_ranking
 soft_margin_loss triplet_margin_loss cosine_embedding_loss multi_margin_loss quantile nanquantile
 linalg.eigh linalg.eigvalsh linalg.qr linalg.pinv linalg.lstsq
 hardshrink softshrink tanhshrink threshold multilabel_soft_margin_loss
+multilabel_margin_loss instance_norm adaptive_avg_pool2d adaptive_max_pool2d
 """.split()
 FULL_ONLY_OPS += EXTRA_OPS + MORE_OPS
 ALL_OPS = CORE_OPS + FULL_ONLY_OPS
@@ -1073,6 +1074,15 @@ add("cosine_embedding_loss", "F.cosine_embedding_loss(x, y, torch.tensor([-1, -1
 add("multi_margin_loss", "F.multi_margin_loss(x, torch.tensor([1, 0]))", x=ANY((2, 4)))
 add("multi_margin_loss", "F.multi_margin_loss(x, torch.tensor([2, 0, 3]), p=2, margin=0.5, reduction='none')",
     x=ANY((3, 4)))
+
+add("multilabel_margin_loss", "F.multilabel_margin_loss(x, torch.tensor([[3, 0, -1, 1], [1, 2, 0, 3]]))",
+    x=ANY((2, 4)))
+add("multilabel_margin_loss", "F.multilabel_margin_loss(x, torch.tensor([[2, -1, 0], [0, 1, 1], [-1, 0, 0]]), "
+    "reduction='none')", x=ANY((3, 3)))
+add("instance_norm", "F.instance_norm(x)", x=ANY((2, 3, 4)))
+add("instance_norm", "F.instance_norm(x, weight=w, bias=b)", x=ANY((2, 2, 3, 2)), w=ANY((2,)), b=ANY((2,)))
+add("adaptive_avg_pool2d", "F.adaptive_avg_pool2d(x, (2, 3))", x=ANY((1, 2, 5, 4)))
+add("adaptive_max_pool2d", "F.adaptive_max_pool2d(x, 2)", x=ANY((1, 2, 5, 4)))
 
 exprs("quantile", "full", [
     ("torch.quantile(x, 0.3)", MAT), ("x.quantile(0.5, dim=1)", MAT),

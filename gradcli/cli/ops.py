@@ -51,15 +51,19 @@ def ops_command(
 
 
 def _matching(pattern: str | None) -> list:
-    """(name, spec) of the ops NAME picks: a substring of the name (case ignored, a leading torch./F. dropped),
-    else of the description; every op without NAME.  None picked is an error with the nearest names."""
+    """(name, spec) of the ops NAME picks: a substring of the name (case ignored, a leading torch./F. dropped) or
+    the name of their category, else a substring of the description; every op without NAME.  None picked is an
+    error with the nearest names."""
     every = sorted(REGISTRY.items()) + sorted(("linalg." + n, s) for n, s in LINALG.items())
     if pattern is None:
         return every
     key = pattern.strip().lower()
     for prefix in ("torch.nn.functional.", "torch.", "f.", "nn.functional."):
         key = key.removeprefix(prefix)
-    picked = [(n, s) for n, s in every if key in n.lower()] or \
+    # a category's name (loss, activation, reduction ...) picks that category too: `gradcli ops loss` lists
+    # cross_entropy and kl_div, whose names do not hold "loss"
+    picked = [(n, s) for n, s in every if key in n.lower() or key in (s.category, s.category + "s",
+                                                                       s.category + "es")] or \
         [(n, s) for n, s in every if key and key in s.doc.lower()]
     if not picked:
         close = difflib.get_close_matches(key, [n for n, _ in every], n=3, cutoff=0.6)

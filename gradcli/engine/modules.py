@@ -723,6 +723,165 @@ class ModuleList(Module):
         raise NotImplementedError('Module [ModuleList] is missing the required "forward" function')
 
 
+class ModuleDict(Module):
+    """torch.nn.ModuleDict: sub-modules by name, in insertion order (a dict or an iterable of (name, module))."""
+
+    def __init__(self, modules=None):
+        super().__init__()
+        if modules is not None:
+            self.update(modules)
+
+    def __getitem__(self, key: str):
+        return self._modules[key]
+
+    def __setitem__(self, key: str, module) -> None:
+        self.add_module(key, module)
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(self._modules)
+
+    def __contains__(self, key) -> bool:
+        return key in self._modules
+
+    def keys(self):
+        return self._modules.keys()
+
+    def items(self):
+        return self._modules.items()
+
+    def values(self):
+        return self._modules.values()
+
+    def pop(self, key: str):
+        return self._modules.pop(key)
+
+    def clear(self) -> None:
+        self._modules.clear()
+
+    def update(self, modules) -> None:
+        if isinstance(modules, (dict, ModuleDict)):
+            for key, module in modules.items():
+                self[key] = module
+            return
+        for j, pair in enumerate(modules):
+            if not isinstance(pair, (list, tuple)):
+                raise TorchTypeError(f"ModuleDict update sequence element #{j} should be Iterable; is "
+                                     f"{type(pair).__name__}")
+            if len(pair) != 2:
+                raise TorchValueError(f"ModuleDict update sequence element #{j} has length {len(pair)}; 2 is "
+                                      "required")
+            self[pair[0]] = pair[1]
+
+    def forward(self, *args, **kwargs):
+        raise NotImplementedError('Module [ModuleDict] is missing the required "forward" function')
+
+
+def _as_parameter(value):
+    """What ParameterList / ParameterDict store: a plain tensor becomes a Parameter, as torch's __setitem__ makes it."""
+    if isinstance(value, Tensor) and not isinstance(value, Parameter):
+        return Parameter(value)
+    return value
+
+
+class ParameterList(Module):
+    """torch.nn.ParameterList: parameters registered under "0", "1", ... (plain tensors made Parameters)."""
+
+    def __init__(self, values=None):
+        super().__init__()
+        object.__setattr__(self, "_size", 0)
+        for value in values or []:
+            self.append(value)
+
+    def __len__(self) -> int:
+        return self._size
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return ParameterList([self._parameters[str(i)] for i in range(self._size)[index]])
+        return self._parameters[str(_list_index(index, self._size))]
+
+    def __setitem__(self, index, value) -> None:
+        self.register_parameter(str(_list_index(index, self._size)), _as_parameter(value))
+
+    def __iter__(self):
+        return iter([self._parameters[str(i)] for i in range(self._size)])
+
+    def append(self, value):
+        object.__setattr__(self, "_size", self._size + 1)
+        self.register_parameter(str(self._size - 1), _as_parameter(value))
+        return self
+
+    def extend(self, values):
+        for value in values:
+            self.append(value)
+        return self
+
+    def extra_repr(self) -> str:
+        return "\n".join(f"  ({k}): Parameter containing: [{p.dtype} of size {'x'.join(map(str, p.shape))}]"
+                         for k, p in enumerate(self))
+
+    def forward(self, *args, **kwargs):
+        raise NotImplementedError('Module [ParameterList] is missing the required "forward" function')
+
+
+_LEGACY_TYPE_NAMES = {"float32": "torch.FloatTensor", "float64": "torch.DoubleTensor", "float16": "torch.HalfTensor",
+                      "int64": "torch.LongTensor", "int32": "torch.IntTensor", "bool": "torch.BoolTensor"}
+
+
+class ParameterDict(Module):
+    """torch.nn.ParameterDict: parameters by name, in insertion order (plain tensors made Parameters)."""
+
+    def __init__(self, parameters=None):
+        super().__init__()
+        if parameters is not None:
+            self.update(parameters)
+
+    def __getitem__(self, key: str):
+        return self._parameters[key]
+
+    def __setitem__(self, key: str, value) -> None:
+        self.register_parameter(key, _as_parameter(value))
+
+    def __len__(self) -> int:
+        return len(self._parameters)
+
+    def __iter__(self):
+        return iter(self._parameters)
+
+    def __contains__(self, key) -> bool:
+        return key in self._parameters
+
+    def keys(self):
+        return self._parameters.keys()
+
+    def items(self):
+        return self._parameters.items()
+
+    def values(self):
+        return self._parameters.values()
+
+    def pop(self, key: str):
+        return self._parameters.pop(key)
+
+    def clear(self) -> None:
+        self._parameters.clear()
+
+    def update(self, parameters) -> None:
+        pairs = parameters.items() if isinstance(parameters, (dict, ParameterDict)) else parameters
+        for key, value in pairs:
+            self[key] = value
+
+    def extra_repr(self) -> str:
+        return "\n".join(f"  ({k}): Parameter containing: [{_LEGACY_TYPE_NAMES.get(p.dtype.name, 'torch.Tensor')} "
+                         f"of size {'x'.join(map(str, p.shape))}]" for k, p in self.items())
+
+    def forward(self, *args, **kwargs):
+        raise NotImplementedError('Module [ParameterDict] is missing the required "forward" function')
+
+
 def _list_index(index, length: int) -> int:
     index = int(index)
     if not -length <= index < length:
@@ -776,6 +935,118 @@ def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor
 def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor:
     fan_in, fan_out = calculate_fan_in_and_fan_out(tensor)
     return normal_(tensor, 0.0, gain * math.sqrt(2.0 / float(fan_in + fan_out)), generator)
+
+
+def kaiming_normal_(tensor: Tensor, a: float = 0.0, mode: str = "fan_in", nonlinearity: str = "leaky_relu",
+                    generator=None) -> Tensor:
+    """torch.nn.init.kaiming_normal_: normal_(0, gain / sqrt(fan))."""
+    fan = _correct_fan(tensor, mode)
+    std = calculate_gain(nonlinearity, a) / math.sqrt(fan)
+    return normal_(tensor, 0.0, std, generator)
+
+
+def _correct_fan(tensor: Tensor, mode: str) -> int:
+    mode = mode.lower()
+    if mode not in ("fan_in", "fan_out"):
+        raise TorchValueError(f"Mode {mode} not supported, please use one of ['fan_in', 'fan_out']")
+    fan_in, fan_out = calculate_fan_in_and_fan_out(tensor)
+    return fan_in if mode == "fan_in" else fan_out
+
+
+def trunc_normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, a: float = -2.0, b: float = 2.0,
+                  generator=None) -> Tensor:
+    """torch.nn.init.trunc_normal_ as PyTorch 2.13 draws it (torch/nn/init.py, _no_grad_trunc_normal_), op for op:
+    when [a, b] holds more than 0.3 of the mass, normal_ draws with the values outside redrawn (a fresh normal_
+    of the whole tensor per round, kept where outside) until none is; else uniform_ candidates on [a, b] accepted
+    by a uniform_ draw's log against the log density below its peak, pending ones redrawn."""
+    def norm_cdf(x):
+        return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
+
+    op = registry_op
+    if (mean < a - 2 * std) or (mean > b + 2 * std):
+        state.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The distribution of values may be "
+                   "incorrect.", UserWarning)
+    with no_grad():
+        p = norm_cdf((b - mean) / std) - norm_cdf((a - mean) / std)
+        if p > 0.3:
+            lo = creation.tensor(a, dtype=tensor.dtype).item()
+            hi = creation.tensor(b, dtype=tensor.dtype).item()
+            result = tensor.normal_(mean, std, generator=generator)
+            while True:
+                mask = op("logical_or")(op("lt")(result, lo), op("gt")(result, hi))
+                if not op("any")(mask).item():
+                    break
+                fresh = creation.empty_like(result).normal_(mean, std, generator=generator)
+                result = op("where")(mask, fresh, result)
+            if tensor is not result:
+                tensor.copy_(result)
+            return tensor
+        mode = max(a, min(mean, b))
+        log_peak = -0.5 * ((mode - mean) / std) ** 2
+
+        def log_density_gap(candidates):  # candidates.sub_(mean).div_(std).pow_(2).mul_(-0.5).sub_(log_peak)
+            for name, value in (("sub_", mean), ("div_", std), ("pow_", 2), ("mul_", -0.5), ("sub_", log_peak)):
+                op(name)(candidates, value)
+
+        candidates = creation.empty_like(tensor)
+        accept_buf = creation.empty_like(tensor)
+        tensor.uniform_(a, b, generator=generator)
+        candidates.copy_(tensor)
+        log_density_gap(candidates)
+        pending = op("gt")(op("log_")(accept_buf.uniform_(generator=generator)), candidates)
+        if op("any")(pending).item():
+            result = tensor
+            while True:
+                candidates.uniform_(a, b, generator=generator)
+                result = op("where")(pending, candidates, result)
+                log_density_gap(candidates)
+                pending = op("where")(pending, op("gt")(op("log_")(accept_buf.uniform_(generator=generator)),
+                                                        candidates), pending)
+                if not op("any")(pending).item():
+                    break
+            tensor.copy_(result)
+        return tensor
+
+
+def eye_(tensor: Tensor) -> Tensor:
+    """torch.nn.init.eye_: the identity matrix written into a 2-D tensor."""
+    if tensor.dim() != 2:
+        raise TorchValueError("Only tensors with 2 dimensions are supported")
+    with no_grad():
+        return tensor.copy_(creation.eye(*tensor.shape, dtype=tensor.dtype))
+
+
+def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
+    """torch.nn.init.dirac_: zeros but a one at each kernel's centre for each kept input channel (per group)."""
+    dims = tensor.dim()
+    if dims not in (3, 4, 5):
+        raise TorchValueError("Only tensors with 3, 4, or 5 dimensions are supported")
+    sizes = tensor.shape
+    if sizes[0] % groups != 0:
+        raise TorchValueError("dim 0 must be divisible by groups")
+    per_group = sizes[0] // groups
+    with no_grad():
+        tensor.zero_()
+        centre = tuple(size // 2 for size in sizes[2:])
+        for g in range(groups):
+            for d in range(min(per_group, sizes[1])):
+                tensor.array[(g * per_group + d, d, *centre)] = 1
+        return tensor
+
+
+def sparse_(tensor: Tensor, sparsity: float, std: float = 0.01, generator=None) -> Tensor:
+    """torch.nn.init.sparse_: normal_(0, std), then in each column the rows of a fresh randperm's first
+    ceil(sparsity * rows) entries set to zero (randperm from the default generator, as torch draws it)."""
+    if tensor.dim() != 2:
+        raise TorchValueError("Only tensors with 2 dimensions are supported")
+    rows, cols = tensor.shape
+    num_zeros = int(math.ceil(sparsity * rows))
+    with no_grad():
+        tensor.normal_(0, std, generator=generator)
+        for col in range(cols):
+            zero_rows = registry_op("randperm")(rows)[:num_zeros]
+            tensor.array[zero_rows.array, col] = 0
+        return tensor
 
 
 def calculate_fan_in_and_fan_out(tensor: Tensor) -> tuple[int, int]:
@@ -1056,19 +1327,23 @@ MultiMarginLoss = _loss("MultiMarginLoss", "multi_margin_loss", ("p", "margin", 
                         (1, 1.0, None, "mean"))
 MultiLabelSoftMarginLoss = _loss("MultiLabelSoftMarginLoss", "multilabel_soft_margin_loss", ("weight", "reduction"),
                                  (None, "mean"))
-OTHER_LOSSES = (MultiLabelSoftMarginLoss, KLDivLoss, SoftMarginLoss, HingeEmbeddingLoss, PoissonNLLLoss,
+MultiLabelMarginLoss = _loss("MultiLabelMarginLoss", "multilabel_margin_loss", ("reduction",), ("mean",))
+OTHER_LOSSES = (MultiLabelSoftMarginLoss, MultiLabelMarginLoss, KLDivLoss, SoftMarginLoss, HingeEmbeddingLoss,
+                PoissonNLLLoss,
                 GaussianNLLLoss, CosineEmbeddingLoss,
                 MarginRankingLoss, TripletMarginLoss, MultiMarginLoss)
 
 
 # The torch.nn members a program reaches, by name (torch.nn.functional is added by the caller).
 MODULE_CLASSES = {cls.__name__: cls for cls in (
-    Module, Sequential, ModuleList, Linear, Identity, Flatten, Unflatten, ReLU, Tanh, Sigmoid, SiLU, GELU, ELU,
+    Module, Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict,
+    Linear, Identity, Flatten, Unflatten, ReLU, Tanh, Sigmoid, SiLU, GELU, ELU,
     LeakyReLU, Softplus, Softmax, LogSoftmax, Dropout, MSELoss, L1Loss, SmoothL1Loss, HuberLoss, CrossEntropyLoss,
     NLLLoss, BCELoss, BCEWithLogitsLoss, *OTHER_LOSSES, *MORE_ACTIVATIONS)}
 # the file of torch.nn.modules each class lives in: its printed class name is torch.nn.modules.<file>.<name>
 TORCH_MODULE_FILES = {
-    "Sequential": "container", "ModuleList": "container", "Linear": "linear", "Identity": "linear",
+    "Sequential": "container", "ModuleList": "container", "ModuleDict": "container", "ParameterList": "container",
+    "ParameterDict": "container", "Linear": "linear", "Identity": "linear",
     "Flatten": "flatten", "Unflatten": "flatten", "Dropout": "dropout",
     **{name: "activation" for name in ("ReLU", "Tanh", "Sigmoid", "SiLU", "GELU", "ELU", "LeakyReLU", "Softplus",
                                        "Softmax", "LogSoftmax", *(cls.__name__ for cls in MORE_ACTIVATIONS))},
@@ -1077,4 +1352,4 @@ TORCH_MODULE_FILES = {
 }
 INIT_FUNCTIONS = {fn.__name__: fn for fn in (
     kaiming_uniform_, uniform_, normal_, constant_, zeros_, ones_, xavier_uniform_, xavier_normal_,
-    calculate_gain)}
+    calculate_gain, kaiming_normal_, trunc_normal_, eye_, dirac_, sparse_)}

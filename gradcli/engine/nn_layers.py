@@ -262,6 +262,98 @@ class LayerNorm(Module):
                 f"bias={self.bias is not None}")
 
 
+class GroupNorm(Module):
+    """torch.nn.GroupNorm: F.group_norm with per-channel weight (ones) and bias (zeros) when affine."""
+
+    def __init__(self, num_groups: int, num_channels: int, eps: float = 1e-5, affine: bool = True, device=None,
+                 dtype=None):
+        super().__init__()
+        if num_channels % num_groups != 0:
+            raise TorchValueError("num_channels must be divisible by num_groups")
+        dt = factory_dtype(dtype)
+        self.num_groups = num_groups
+        self.num_channels = num_channels
+        self.eps = eps
+        self.affine = affine
+        if affine:
+            self.weight = Parameter(creation.ones(num_channels, dtype=dt))
+            self.bias = Parameter(creation.zeros(num_channels, dtype=dt))
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+
+    def forward(self, input):
+        return registry_op("group_norm")(input, self.num_groups, self.weight, self.bias, self.eps)
+
+    def extra_repr(self) -> str:
+        return f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}"
+
+
+class _InstanceNorm(_BatchNorm):
+    """torch.nn.InstanceNorm1d/2d: F.instance_norm, with torch's defaults (no affine, no running statistics)."""
+
+    _no_batch_dim = 2
+
+    def __init__(self, num_features: int, eps: float = 1e-5, momentum=0.1, affine: bool = False,
+                 track_running_stats: bool = False, device=None, dtype=None):
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype)
+
+    def forward(self, input):
+        self._check_input_dim(input)
+        feature_dim = input.ndim - self._no_batch_dim
+        if input.shape[feature_dim] != self.num_features:
+            if self.affine:
+                raise TorchValueError(f"expected input's size at dim={feature_dim} to match num_features "
+                                      f"({self.num_features}), but got: {input.shape[feature_dim]}.")
+            state.warn(f"input's size at dim={feature_dim} does not match num_features. You can silence this "
+                       "warning by not passing in num_features, which is not used because affine=False",
+                       UserWarning)
+        if input.ndim == self._no_batch_dim:
+            return registry_op("squeeze")(self._apply(registry_op("unsqueeze")(input, 0)), 0)
+        return self._apply(input)
+
+    def _apply(self, input):
+        return registry_op("instance_norm")(input, self.running_mean, self.running_var, self.weight, self.bias,
+                                            self.training or not self.track_running_stats,
+                                            self.momentum if self.momentum is not None else 0.0, self.eps)
+
+
+class InstanceNorm1d(_InstanceNorm):
+    _dims = (2, 3)
+    _no_batch_dim = 2
+
+
+class InstanceNorm2d(_InstanceNorm):
+    _dims = (3, 4)
+    _no_batch_dim = 3
+
+
+class _AdaptivePool2d(Module):
+    _op = ""
+
+    def __init__(self, output_size, return_indices: bool = False):
+        super().__init__()
+        self.output_size = output_size
+        if self._op == "adaptive_max_pool2d":
+            self.return_indices = return_indices
+
+    def forward(self, input):
+        if self._op == "adaptive_max_pool2d":
+            return registry_op(self._op)(input, self.output_size, self.return_indices)
+        return registry_op(self._op)(input, self.output_size)
+
+    def extra_repr(self) -> str:
+        return f"output_size={self.output_size}"
+
+
+class AdaptiveAvgPool2d(_AdaptivePool2d):
+    _op = "adaptive_avg_pool2d"
+
+
+class AdaptiveMaxPool2d(_AdaptivePool2d):
+    _op = "adaptive_max_pool2d"
+
+
 class Embedding(Module):
     def __init__(self, num_embeddings: int, embedding_dim: int, padding_idx=None, max_norm=None,
                  norm_type: float = 2.0, scale_grad_by_freq: bool = False, sparse: bool = False, _weight=None,
@@ -465,12 +557,15 @@ def _check_tensor(value, what: str) -> None:
 
 
 LAYER_CLASSES = {cls.__name__: cls for cls in (
-    Conv1d, Conv2d, MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d, BatchNorm1d, BatchNorm2d, LayerNorm, Embedding,
+    Conv1d, Conv2d, MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d, BatchNorm1d, BatchNorm2d, LayerNorm, GroupNorm,
+    InstanceNorm1d, InstanceNorm2d, AdaptiveAvgPool2d, AdaptiveMaxPool2d, Embedding,
     Dropout1d, Dropout2d, Dropout3d, AlphaDropout, FeatureAlphaDropout)}
 # the file of torch.nn.modules each class lives in (its printed class name is torch.nn.modules.<file>.<name>)
 LAYER_FILES = {"Conv1d": "conv", "Conv2d": "conv", "MaxPool1d": "pooling", "MaxPool2d": "pooling",
                "AvgPool1d": "pooling", "AvgPool2d": "pooling", "BatchNorm1d": "batchnorm", "BatchNorm2d": "batchnorm",
-               "LayerNorm": "normalization", "Embedding": "sparse",
+               "LayerNorm": "normalization", "GroupNorm": "normalization", "Embedding": "sparse",
+               "InstanceNorm1d": "instancenorm", "InstanceNorm2d": "instancenorm",
+               "AdaptiveAvgPool2d": "pooling", "AdaptiveMaxPool2d": "pooling",
                **dict.fromkeys(("Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout"),
                                "dropout")}
 # the attributes of each layer a program may read (model.conv1.weight, bn.running_mean ...)
@@ -482,9 +577,10 @@ LAYER_SETTINGS = {
     **{name: frozenset({"kernel_size", "stride", "padding", "ceil_mode", "count_include_pad", "divisor_override"})
        for name in ("AvgPool1d", "AvgPool2d")},
     **{name: frozenset({"num_features", "eps", "momentum", "affine", "track_running_stats", "weight", "bias",
-                        "running_mean", "running_var", "num_batches_tracked"}) for name in ("BatchNorm1d",
-                                                                                             "BatchNorm2d")},
+                        "running_mean", "running_var", "num_batches_tracked"}) for name in (
+        "BatchNorm1d", "BatchNorm2d", "InstanceNorm1d", "InstanceNorm2d")},
     "LayerNorm": frozenset({"normalized_shape", "eps", "elementwise_affine", "weight", "bias"}),
+    "GroupNorm": frozenset({"num_groups", "num_channels", "eps", "affine", "weight", "bias"}),
     "Embedding": frozenset({"num_embeddings", "embedding_dim", "padding_idx", "weight", "from_pretrained"}),
     **dict.fromkeys(("Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout"),
                     frozenset({"p", "inplace"})),

@@ -40,6 +40,7 @@ class Optimizer:
         self.defaults = defaults
         self.param_groups: list[dict] = []
         self._state: dict = {}  # param -> {name: float or ndarray}, updated by step()
+        self.step_called = False  # torch's `_opt_called`: lr_scheduler warns when it steps before the optimizer
         for group in groups:
             self._add_param_group(dict(group))
 
@@ -77,6 +78,7 @@ class Optimizer:
                     p._grad.zero_()
 
     def step(self, closure=None):
+        self.step_called = True
         loss = None
         if closure is not None:
             with enable_grad():

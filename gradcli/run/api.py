@@ -20,7 +20,7 @@ from functools import cache
 import numpy as np
 
 from gradcli import engine
-from gradcli.engine import distributions, dtypes, nn_layers, optim, random
+from gradcli.engine import clip_grad, distributions, dtypes, lr_scheduler, nn_layers, optim, random
 from gradcli.engine import modules as nn_modules
 from gradcli.engine.autograd import Function, RemovableHandle
 from gradcli.engine.errors import EngineError
@@ -79,7 +79,8 @@ TORCH_CLASS_NAMES = {Tensor: "torch.Tensor", Size: "torch.Size", dtypes.DType: "
                         for module in [nn_modules.TORCH_MODULE_FILES.get(name, "module")]},
                      **{cls: f"torch.nn.modules.{nn_layers.LAYER_FILES[name]}.{name}"
                         for name, cls in nn_layers.LAYER_CLASSES.items()},
-                     **{cls: f"torch.optim.{name.lower()}.{name}" for name, cls in optim.OPTIMIZERS.items()}}
+                     **{cls: f"torch.optim.{name.lower()}.{name}" for name, cls in optim.OPTIMIZERS.items()},
+                     **{cls: f"torch.optim.lr_scheduler.{name}" for name, cls in lr_scheduler.SCHEDULERS.items()}}
 
 
 def type_of(obj, *more):
@@ -151,6 +152,7 @@ VALUE_ATTRIBUTES: dict[type, frozenset] = {
     list: frozenset("append extend insert pop remove index count reverse sort copy clear".split()),
     tuple: frozenset({"count", "index"}),
     dict: frozenset("keys values items get pop setdefault copy clear".split()),
+    collections.OrderedDict: frozenset("keys values items get pop setdefault copy clear move_to_end popitem".split()),
     str: frozenset("format join split strip lstrip rstrip upper lower startswith endswith replace find rfind index "
                    "rindex count capitalize title swapcase casefold isdigit isalpha isalnum isspace islower isupper "
                    "isnumeric isdecimal splitlines partition rpartition rsplit removeprefix removesuffix center ljust "
@@ -164,6 +166,11 @@ VALUE_ATTRIBUTES: dict[type, frozenset] = {
     LstsqResult: frozenset({"solution", "residuals", "rank", "singular_values", "count", "index"}),
     dtypes.DType: frozenset({"is_floating_point", "itemsize"}),
     optim.Optimizer: frozenset({"zero_grad", "step", "param_groups"}),
+    lr_scheduler.LRScheduler: frozenset("step get_last_lr get_lr last_epoch base_lrs optimizer state_dict "
+                                        "load_state_dict".split()),
+    lr_scheduler.ReduceLROnPlateau: frozenset("step get_last_lr last_epoch optimizer best num_bad_epochs "
+                                              "cooldown_counter in_cooldown patience factor mode threshold "
+                                              "min_lrs".split()),
     Function: frozenset({"name", "next_functions", "register_hook"}),
     RemovableHandle: frozenset({"remove", "id"}),
     nn_modules.ModuleHookHandle: frozenset({"remove", "id"}),
@@ -340,7 +347,9 @@ def modules() -> dict[str, Module]:
     functional.members.update(activations.FUNCTIONAL)
     functional.members["gumbel_softmax"] = distributions.gumbel_softmax
     init = Module("torch.nn.init", dict(nn_modules.INIT_FUNCTIONS))
-    nn = Module("torch.nn", {"functional": functional, "init": init, "Parameter": nn_modules.Parameter,
+    nn_utils = Module("torch.nn.utils", dict(clip_grad.UTILS))
+    nn = Module("torch.nn", {"functional": functional, "init": init, "utils": nn_utils,
+                             "Parameter": nn_modules.Parameter,
                              **nn_modules.MODULE_CLASSES, **nn_layers.LAYER_CLASSES})
     autograd_functional = Module("torch.autograd.functional", dict(torch_surface.FUNCTIONAL))
     profiler = Module("torch.autograd.profiler", {"profile": torch_surface.profile})
@@ -348,14 +357,15 @@ def modules() -> dict[str, Module]:
     autograd_function = Module("torch.autograd.function", {"Function": classes.AutogradFunction,
                                                            "once_differentiable": interop.OnceDifferentiable})
     autograd = Module("torch.autograd", {"grad": torch_surface.autograd_grad, "backward": engine.backward,
+                                         "function": autograd_function,
                                          "Function": classes.AutogradFunction, "Variable": torch_surface.Variable,
                                          "functional": autograd_functional, "profiler": profiler, "graph": graph,
-                                         "function": autograd_function,
                                          "gradcheck": torch_surface.gradcheck,
                                          "gradgradcheck": torch_surface.gradgradcheck,
                                          "detect_anomaly": torch_surface.detect_anomaly,
                                          "set_detect_anomaly": torch_surface.detect_anomaly})
-    torch_optim = Module("torch.optim", dict(optim.OPTIMIZERS))
+    scheduler = Module("torch.optim.lr_scheduler", dict(lr_scheduler.SCHEDULERS))
+    torch_optim = Module("torch.optim", {**optim.OPTIMIZERS, "lr_scheduler": scheduler})
     torch_distributions = Module("torch.distributions", dict(distributions.DISTRIBUTIONS))
     torch_func = Module("torch.func", dict(torch_surface.FUNC))
     linalg = Module("torch.linalg", {n: s.fn for n, s in LINALG.items()})
@@ -412,9 +422,9 @@ def modules() -> dict[str, Module]:
     np_linalg = Module("numpy.linalg", numpy_api.wrap(numpy_api.LINALG, np.linalg, "linalg."))
     numpy = Module("numpy", {**numpy_api.static_members(), "random": np_random, "linalg": np_linalg,
                              "ndarray": TypeRef(np.ndarray)})  # for isinstance; never called (it allocates raw)
-    return {m.name: m for m in (torch, torch_functional, nn, functional, init, autograd, autograd_functional,
+    return {m.name: m for m in (torch, torch_functional, nn, functional, init, nn_utils, autograd, autograd_functional,
                                 profiler, graph, autograd_function,
-                                torch_optim,
+                                torch_optim, scheduler,
                                 torch_distributions, torch_func, linalg, math_module, random_module,
                                 functools_module, typing_module, collections_module, itertools_module,
                                 dataclasses_module, numpy, np_random, np_linalg)}
@@ -448,6 +458,7 @@ def known_attributes() -> frozenset:
     """Every attribute name some value has: the static check refuses any other before the program runs
     (the names a program gives its own attributes and methods are added by the check)."""
     names = set(tensor_attributes()) | classes.MODULE_METHODS | classes.CONTAINER_METHODS | classes.LAYER_METHODS
+    names |= classes.DICT_CONTAINER_METHODS
     names |= classes.OPTIMIZER_ATTRIBUTES | classes.FunctionCtx.METHODS | {"apply"}
     for cls in (*nn_modules.MODULE_CLASSES.values(), *nn_layers.LAYER_CLASSES.values()):  # in_features, p ...
         names |= MODULE_SETTINGS.get(cls.__name__, frozenset())

@@ -28,6 +28,7 @@ register_forward_hook register_forward_pre_hook register_full_backward_hook regi
 register_backward_hook
 """.split())
 CONTAINER_METHODS = frozenset({"append", "extend"})
+DICT_CONTAINER_METHODS = frozenset({"keys", "items", "values", "update", "pop", "clear"})
 LAYER_METHODS = frozenset({"reset_parameters"})
 OPTIMIZER_ATTRIBUTES = frozenset({"zero_grad", "step", "param_groups", "add_param_group", "defaults", "state",
                                   "state_dict", "load_state_dict"})
@@ -413,8 +414,9 @@ def _module_attribute(module: modules.Module, name: str):
         found = module.program_class.lookup(name)
         if found is not None:
             return bind(module, *found)
-    if name in MODULE_METHODS or (name in CONTAINER_METHODS and isinstance(module, (modules.Sequential,
-                                                                                    modules.ModuleList))) \
+    if name in MODULE_METHODS or (name in CONTAINER_METHODS and isinstance(module, (
+            modules.Sequential, modules.ModuleList, modules.ParameterList))) \
+            or (name in DICT_CONTAINER_METHODS and isinstance(module, (modules.ModuleDict, modules.ParameterDict))) \
             or (name in LAYER_METHODS and hasattr(type(module), name)):
         return getattr(module, name)
     raise AttributeError(f"'{module._get_name()}' object has no attribute '{name}'")

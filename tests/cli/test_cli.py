@@ -215,6 +215,18 @@ def test_ops_filters_by_name():
     assert result.exit_code == 2 and "did you mean `softmax`" in result.stderr
 
 
+def test_ops_loss_lists_every_loss():  # cross_entropy, kl_div and the BCEs were missing: no "loss" in their names
+    names = {op["name"] for op in json.loads(run("ops", "loss", "--json").stdout)["ops"]}
+    # torch.nn.functional's loss functions gradcli has (PyTorch 2.13's docs, "Loss functions")
+    assert {"binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy", "kl_div", "nll_loss",
+            "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "poisson_nll_loss", "gaussian_nll_loss",
+            "margin_ranking_loss", "hinge_embedding_loss", "soft_margin_loss", "triplet_margin_loss",
+            "cosine_embedding_loss", "multi_margin_loss", "multilabel_soft_margin_loss"} <= names
+    assert {op["name"] for op in json.loads(run("ops", "losses", "--json").stdout)["ops"]} == names
+    assert all("loss" in n or n in {"binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy",
+                                    "kl_div"} for n in names)
+
+
 def test_check_help_lists_every_exit_code():
     text = " ".join(run("check", "--help").stdout.split())
     assert all(f"{code}: " in text for code in (0, 1, 2, 3))  # 3: CheckReport.exit_code's "agrees, not proven"

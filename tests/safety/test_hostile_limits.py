@@ -160,6 +160,11 @@ SAMPLES = {
     "triplet_margin_loss": lambda: ((_t(4, 1, 3), _t(1, 5, 3), _t(1, 5, 3)), {"reduction": "none"}),
     "cosine_embedding_loss": lambda: ((_t(4, 1, 3), _t(1, 5, 3), Tensor(np.ones((4, 5)))), {"reduction": "none"}),
     "multi_margin_loss": lambda: ((_t(3, 4), Tensor(np.array([0, 3, 1]))), {}),
+    "multilabel_margin_loss": lambda: ((_t(3, 4), Tensor(np.array([[0, 3, -1, 0], [1, 2, 3, 0], [-1, 0, 0, 0]]))),
+                                       {}),
+    "instance_norm": lambda: ((_t(2, 3, 4),), {}),
+    "adaptive_avg_pool2d": lambda: ((_t(1, 2, 2), (40, 50)), {}),
+    "adaptive_max_pool2d": lambda: ((_t(1, 2, 2), (40, 50)), {}),
 }
 ALIASES = {"arctan2": "atan2", "clip": "clamp", "subtract": "sub", "multiply": "mul", "divide": "div",
            "true_divide": "div", "concat": "cat", "concatenate": "cat", "swapaxes": "transpose",

@@ -28,7 +28,7 @@ from gradcli.engine.ops.losses import check_reduction
 from gradcli.engine.ops.nn_linear import clamp_min
 from gradcli.engine.ops.reduction import mean
 from gradcli.engine.ops.reduction import sum as sum_op
-from gradcli.engine.ops.registry import register
+from gradcli.engine.ops.registry import REGISTRY, register
 from gradcli.engine.ops.shape import index_put_zeros
 from gradcli.engine.tensor import Tensor
 
@@ -406,6 +406,157 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     if running_mean is None or running_var is None:
         raise TorchRuntimeError("running_mean and running_var must be defined in evaluation mode")
     return BatchNormEval.apply(input, running_mean.array, running_var.array, weight, bias, float(eps))
+
+
+@_functional("instance_norm", "instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, "
+             "use_input_stats=True, momentum=0.1, eps=1e-05)",
+             "normalise each channel of each sample over its spatial dims, then weight * x + bias")
+def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
+                  momentum=0.1, eps=1e-05):
+    """ATen's instance_norm (aten/src/ATen/native/Normalization.cpp): the input viewed as one sample of b * c
+    channels, batch_norm on it with weight, bias and running statistics repeated b times, the running statistics
+    updated with the mean over the b copies, the result viewed back."""
+    if use_input_stats:
+        spatial = math.prod(input.shape[2:])
+        if spatial == 1:
+            raise TorchValueError(f"Expected more than 1 spatial element when training, got input size "
+                                  f"torch.Size([{', '.join(map(str, input.shape))}])")
+    repeat, view = REGISTRY["repeat"].fn, REGISTRY["view"].fn
+    b, c = input.shape[0], input.shape[1]
+
+    def repeated(t):
+        return None if t is None else repeat(t, b)
+
+    mean_, var_ = repeated(running_mean), repeated(running_var)
+    out = batch_norm(view(REGISTRY["contiguous"].fn(input), (1, b * c) + tuple(input.shape[2:])), mean_, var_,
+                     repeated(weight), repeated(bias), use_input_stats, momentum, eps)
+    for stat, copy in ((running_mean, mean_), (running_var, var_)):
+        if stat is not None:
+            stat.array[...] = mean(view(copy, (b, c)), 0).array
+            stat._version[0] += 1
+    return view(out, tuple(input.shape))
+
+
+def _adaptive_bounds(out_size: int, in_size: int) -> list:
+    """ATen's start_index / end_index: floor(o * in / out) and ceil((o + 1) * in / out), in float as ATen."""
+    return [(int(math.floor(np.float32(o * in_size) / np.float32(out_size))),
+             int(math.ceil(np.float32((o + 1) * in_size) / np.float32(out_size)))) for o in range(out_size)]
+
+
+def _adaptive_args(input, output_size, name):
+    if input.ndim not in (3, 4) or any(s == 0 for s in input.shape[-2:]):
+        raise TorchRuntimeError(f"{name}(): Expected 3D or 4D tensor, but got {list(input.shape)}")
+    sizes = (output_size, output_size) if isinstance(output_size, int) or output_size is None else \
+        tuple(output_size)
+    return tuple(input.shape[-2 + i] if v is None else int(v) for i, v in enumerate(sizes))
+
+
+def _adaptive_shape(input, output_size, *args, **kwargs):
+    """What adaptive pooling allocates: its output (output_size can be far larger than the input)."""
+    try:
+        return tuple(input.shape[:-2]) + _adaptive_args(input, output_size, "adaptive_pool2d")
+    except (TorchRuntimeError, TypeError, ValueError):
+        return tuple(input.shape)  # bad arguments: the op itself reports them
+
+
+class AdaptiveAvgPool2d(Function):
+    """ATen's CPU adaptive average pooling: each window's elements summed row by row in the input's dtype, then
+    divided by its height and then its width; the gradient adds grad / kh / kw to each element of each window."""
+
+    __slots__ = ()
+    name = "AdaptiveAvgPool2DBackward0"
+    saves = ()
+
+    @staticmethod
+    def forward(ctx, x, out_hw):
+        rows, cols = _adaptive_bounds(out_hw[0], x.shape[-2]), _adaptive_bounds(out_hw[1], x.shape[-1])
+        ctx.aux = (rows, cols, x.shape)
+        out = np.empty(x.shape[:-2] + tuple(out_hw), dtype=x.dtype)
+        for oh, (h0, h1) in enumerate(rows):
+            for ow, (w0, w1) in enumerate(cols):
+                acc = np.zeros(x.shape[:-2], dtype=x.dtype)
+                for ih in range(h0, h1):
+                    for iw in range(w0, w1):
+                        acc = acc + x[..., ih, iw]
+                out[..., oh, ow] = acc / x.dtype.type(h1 - h0) / x.dtype.type(w1 - w0)
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        if isinstance(g, Tensor):
+            raise TorchNotImplementedError("gradcli does not differentiate adaptive_avg_pool2d twice")
+        rows, cols, shape = ctx.aux
+        grad = np.zeros(shape, dtype=g.dtype)
+        for oh, (h0, h1) in enumerate(rows):
+            for ow, (w0, w1) in enumerate(cols):
+                delta = g[..., oh, ow] / g.dtype.type(h1 - h0) / g.dtype.type(w1 - w0)
+                for ih in range(h0, h1):
+                    for iw in range(w0, w1):
+                        grad[..., ih, iw] += delta
+        return grad,
+
+
+@_functional("adaptive_avg_pool2d", "adaptive_avg_pool2d(input, output_size)",
+             "average over windows that split the last two dims into output_size parts", result_shape=_adaptive_shape)
+def adaptive_avg_pool2d(input, output_size):
+    return AdaptiveAvgPool2d.apply(input, _adaptive_args(input, output_size, "adaptive_avg_pool2d"))
+
+
+def _adaptive_max(x, out_hw):
+    """(maxima, flat indices into the last two dims) of ATen's adaptive max pooling."""
+    rows, cols = _adaptive_bounds(out_hw[0], x.shape[-2]), _adaptive_bounds(out_hw[1], x.shape[-1])
+    out = np.empty(x.shape[:-2] + tuple(out_hw), dtype=x.dtype)
+    index = np.empty(out.shape, dtype=np.int64)
+    for oh, (h0, h1) in enumerate(rows):
+        for ow, (w0, w1) in enumerate(cols):
+            best = np.full(x.shape[:-2], -np.inf, dtype=x.dtype)
+            where_ = np.full(x.shape[:-2], h0 * x.shape[-1] + w0, dtype=np.int64)
+            for ih in range(h0, h1):
+                for iw in range(w0, w1):
+                    v = x[..., ih, iw]
+                    take = (v > best) | np.isnan(v)
+                    best = np.where(take, v, best)
+                    where_ = np.where(take, ih * x.shape[-1] + iw, where_)
+            out[..., oh, ow] = best
+            index[..., oh, ow] = where_
+    return out, index
+
+
+class AdaptiveMaxPool2d(Function):
+    """ATen's CPU adaptive max pooling: each window's first maximum in row-major order (NaN wins); the gradient goes
+    to that element."""
+
+    __slots__ = ()
+    name = "AdaptiveMaxPool2DBackward0"
+    saves = ()
+
+    @staticmethod
+    def forward(ctx, x, out_hw):
+        out, index = _adaptive_max(x, out_hw)
+        ctx.aux = (index, x.shape)
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        if isinstance(g, Tensor):
+            raise TorchNotImplementedError("gradcli does not differentiate adaptive_max_pool2d twice")
+        index, shape = ctx.aux
+        lead = int(np.prod(shape[:-2]))
+        grad = np.zeros((lead, shape[-2] * shape[-1]), dtype=g.dtype)
+        flat_idx, flat_g = index.reshape(lead, -1), g.reshape(lead, -1)
+        for k in range(flat_idx.shape[1]):
+            np.add.at(grad, (np.arange(lead), flat_idx[:, k]), flat_g[:, k])
+        return grad.reshape(shape),
+
+
+@_functional("adaptive_max_pool2d", "adaptive_max_pool2d(input, output_size, return_indices=False)",
+             "maximum over windows that split the last two dims into output_size parts", result_shape=_adaptive_shape)
+def adaptive_max_pool2d(input, output_size, return_indices=False):
+    out_hw = _adaptive_args(input, output_size, "adaptive_max_pool2d")
+    out = AdaptiveMaxPool2d.apply(input, out_hw)
+    if return_indices:
+        return out, Tensor._make(_adaptive_max(np.asarray(val(input)), out_hw)[1], None)
+    return out
 
 
 # -- pad ------------------------------------------------------------------------------------------------------
@@ -1273,6 +1424,107 @@ def multi_margin_loss(input, target, p=1, margin=1, weight=None, size_average=No
     return MultiMarginLoss.apply(input, t, int(p), float(margin), None if weight is None else weight.array,
                                  reduction)
 
+
+
+class MultilabelMarginLoss(Function):
+    """multilabel_margin_loss as ATen's CPU kernel computes it (aten/src/ATen/native/LossMultiLabelMargin.cpp): per
+    row, for each target up to the first -1 and each non-target class d, z = 1 - x[target] + x[d] in the input's
+    dtype, the positive ones summed in double in that order and rounded to the dtype per row; the rows summed in
+    double, divided by the classes (and the rows, for mean).  The gradient adds -g and +g (g = 1 / (rows * classes)
+    for mean, else 1 / classes, in the dtype) one z at a time, then multiplies by the incoming gradient."""
+
+    __slots__ = ()
+    name = "MultilabelMarginLossBackward0"
+    saves = (0,)
+
+    @staticmethod
+    def _rows(x, target):
+        x2 = x.reshape(1, -1) if x.ndim <= 1 else x
+        return x2, target.reshape(x2.shape)
+
+    @staticmethod
+    def _active(row, targets):
+        """(target, d) pairs with z > 0, in the kernel's order, and their z."""
+        is_target = np.zeros(len(row), dtype=bool)
+        labels = []
+        for t in targets:
+            if t < 0:
+                break
+            is_target[t] = True
+            labels.append(int(t))
+        pairs = []
+        one = row.dtype.type(1)
+        for t in labels:
+            for d in range(len(row)):
+                if not is_target[d]:
+                    z = one - row[t] + row[d]
+                    if z > 0:
+                        pairs.append((t, d, z))
+        return pairs
+
+    @staticmethod
+    def forward(ctx, x, target, reduction):
+        x2, t2 = MultilabelMarginLoss._rows(x, target)
+        nframe, dim = x2.shape
+        ctx.aux = (target, reduction)
+        kind = x.dtype.type
+        per_row = []
+        for row, targets in zip(x2, t2):
+            acc = 0.0
+            for _, _, z in MultilabelMarginLoss._active(row, targets):
+                acc += float(z)
+            per_row.append(kind(acc))
+        if reduction != "none" or target.ndim <= 1:
+            total = 0.0
+            for value in per_row:
+                total += float(value)
+            total /= dim
+            if reduction == "mean":
+                total /= nframe
+            return np.asarray(total, dtype=x.dtype)
+        return np.array([value / kind(dim) for value in per_row], dtype=x.dtype)
+
+    @staticmethod
+    def backward(ctx, g, x):
+        if isinstance(g, Tensor):
+            raise TorchNotImplementedError("gradcli does not differentiate multilabel_margin_loss twice")
+        target, reduction = ctx.aux
+        x2, t2 = MultilabelMarginLoss._rows(x, target)
+        nframe, dim = x2.shape
+        kind = x.dtype.type
+        step = kind(1.0 / (nframe * dim) if reduction == "mean" else 1.0 / dim)
+        grad = np.zeros(x2.shape, dtype=x.dtype)
+        for r, (row, targets) in enumerate(zip(x2, t2)):
+            for t, d, _ in MultilabelMarginLoss._active(row, targets):
+                grad[r, t] -= step
+                grad[r, d] += step
+        g = np.asarray(g, dtype=x.dtype)
+        grad = grad * (g if g.ndim == 0 else g.reshape(nframe, 1))
+        return grad.reshape(x.shape),
+
+
+@_functional("multilabel_margin_loss", "multilabel_margin_loss(input, target, reduction='mean')",
+             "multi-label hinge loss: sum over targets y and non-targets j of max(0, 1 - x[y] + x[j]) / C",
+             category="loss")
+def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    check_reduction(reduction)
+    t = np.asarray(val(target))
+    if t.dtype.kind not in "iu":
+        raise TorchRuntimeError(f"expected scalar type Long but found {dtype_title(t.dtype)}")
+    ndims = input.ndim
+    shape = list(input.shape)
+    if not ((ndims == 2 and shape[1] != 0) or (ndims == 1 and shape[0] != 0) or ndims == 0):
+        raise TorchRuntimeError("Expected non-empty vector or matrix with optional 0-dim batch size, but got: "
+                                f"[{', '.join(map(str, shape))}]")
+    dim = 1 if ndims == 0 else shape[-1]
+    fits = t.ndim <= 1 and t.size == dim if ndims <= 1 else t.ndim == 2 and t.shape[0] == shape[0] and \
+        t.shape[1] == dim
+    if not fits:
+        raise TorchRuntimeError(f"inconsistent size [{', '.join(map(str, t.shape))}] for argument #2 'target'")
+    t = t.astype(np.int64)
+    if input.numel() and (t.min() < -1 or t.max() >= dim):
+        raise TorchRuntimeError("argument #2 'target' is out of range")
+    return MultilabelMarginLoss.apply(input, t, reduction)
 
 
 @_functional("multilabel_soft_margin_loss", "multilabel_soft_margin_loss(input, target, weight=None, "

@@ -1,0 +1,53 @@
+# The example in the documentation of torch.nn.init (every initialiser's docstring in turn) (PyTorch 2.13's docstring, pytorch/pytorch torch/nn/init.py at commit cf30153c4c131c8164ee7798e5022d810682e2cb),
+# as a learner runs it: the docstring's lines unchanged, torch.manual_seed(0) added. Added: print(w) after each call and print(gain); orthogonal_ (LAPACK QR) left out.
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+
+gain = nn.init.calculate_gain(
+    "leaky_relu", 0.2
+)  # leaky_relu with negative_slope=0.2
+print(gain)
+w = torch.empty(3, 5)
+nn.init.uniform_(w)
+print(w)
+w = torch.empty(3, 5)
+nn.init.normal_(w)
+print(w)
+w = torch.empty(3, 5)
+nn.init.trunc_normal_(w)
+print(w)
+w = torch.empty(3, 5)
+nn.init.constant_(w, 0.3)
+print(w)
+w = torch.empty(3, 5)
+nn.init.ones_(w)
+print(w)
+w = torch.empty(3, 5)
+nn.init.zeros_(w)
+print(w)
+w = torch.empty(3, 5)
+nn.init.eye_(w)
+print(w)
+w = torch.empty(3, 16, 5, 5)
+nn.init.dirac_(w)
+print(w.sum(), w[1, 1])
+w = torch.empty(3, 24, 5, 5)
+nn.init.dirac_(w, 3)
+print(w.sum(), w[2, 6])
+w = torch.empty(3, 5)
+nn.init.xavier_uniform_(w, gain=nn.init.calculate_gain("relu"))
+print(w)
+w = torch.empty(3, 5)
+nn.init.xavier_normal_(w)
+print(w)
+w = torch.empty(3, 5)
+nn.init.kaiming_uniform_(w, mode="fan_in", nonlinearity="relu")
+print(w)
+w = torch.empty(3, 5)
+nn.init.kaiming_normal_(w, mode="fan_out", nonlinearity="relu")
+print(w)
+w = torch.empty(3, 5)
+nn.init.sparse_(w, sparsity=0.1)
+print(w)

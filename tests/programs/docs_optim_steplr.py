@@ -1,0 +1,39 @@
+# The example in the documentation of torch.optim.lr_scheduler.StepLR (PyTorch 2.13's docstring, pytorch/pytorch
+# torch/optim/lr_scheduler.py at commit cf30153c4c131c8164ee7798e5022d810682e2cb), as a learner runs it: the docstring's lines unchanged (its xdoctest
+# comment dropped), torch.manual_seed(0) added. Added: the model, optimizer, train(...) and validate(...) the docstring
+# assumes (one SGD step of nn.Linear(4, 1) on fixed random data, lr=0.05 as its comment assumes); print(epoch, scheduler.get_last_lr()) in the loop; print(model.weight) at the end.
+import torch
+import torch.nn as nn
+from torch.optim.lr_scheduler import StepLR
+
+torch.manual_seed(0)
+
+model = nn.Linear(4, 1)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.05)
+inputs = torch.randn(8, 4)
+targets = torch.randn(8, 1)
+loss_fn = nn.MSELoss()
+
+
+def train(*args):
+    optimizer.zero_grad()
+    loss_fn(model(inputs), targets).backward()
+    optimizer.step()
+
+
+def validate(*args):
+    with torch.no_grad():
+        return loss_fn(model(inputs), targets)
+
+# Assuming optimizer uses lr = 0.05 for all groups
+# lr = 0.05     if epoch < 30
+# lr = 0.005    if 30 <= epoch < 60
+# lr = 0.0005   if 60 <= epoch < 90
+# ...
+scheduler = StepLR(optimizer, step_size=30, gamma=0.1)
+for epoch in range(100):
+    train(...)
+    validate(...)
+    scheduler.step()
+    print(epoch, scheduler.get_last_lr())
+print(model.weight)
