@@ -22,6 +22,7 @@ from gradcli.engine.errors import EngineError
 from gradcli.engine.ops import LINALG, REGISTRY
 from gradcli.engine.ops.matrix_functions import EighResult, LinalgSlogdetResult, LstsqResult, QrResult, SlogdetResult
 from gradcli.engine.ops.reduction import ReturnTypes
+from gradcli.engine.ops.svd import LinalgSvdResult, SvdResult
 from gradcli.engine.tensor import Device, Size, Tensor
 from gradcli.run import classes, graph_view, interop, numpy_api, torch_surface
 
@@ -132,6 +133,8 @@ VALUE_ATTRIBUTES: dict[type, frozenset] = {
     SlogdetResult: frozenset({"sign", "logabsdet", "count", "index"}),
     EighResult: frozenset({"eigenvalues", "eigenvectors", "count", "index"}),
     QrResult: frozenset({"Q", "R", "count", "index"}),
+    SvdResult: frozenset({"U", "S", "V", "count", "index"}),
+    LinalgSvdResult: frozenset({"U", "S", "Vh", "count", "index"}),
     LstsqResult: frozenset({"solution", "residuals", "rank", "singular_values", "count", "index"}),
     dtypes.DType: frozenset({"is_floating_point", "itemsize"}),
     optim.Optimizer: frozenset({"zero_grad", "step", "param_groups"}),

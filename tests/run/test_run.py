@@ -36,8 +36,6 @@ if not mkl.available():  # with MKL installed (gradcli[mkl], in the test extra) 
         "sgemm in another (docs/deviations.md): the last digits of the losses differ after the first few of 500 "
         "steps"))
 NOT_YET_EXACT.update({
-    "tutorial_introyt_tensors_deeper": "refused at torch.svd (gradcli has torch.linalg.svdvals only); everything "
-                                       "printed before it is PyTorch's",
     "tutorial_former_torchies_nn": "refused at self.__class__.__name__ in its hooks (dunder attributes are off "
                                    "limits, and type(x).__name__ too); it also uses the non-full "
                                    "Module.register_backward_hook, which gradcli does not have",

@@ -18,7 +18,7 @@ from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchLinAlgError, TorchNotImplementedError, TorchRuntimeError
 from gradcli.engine.kernels import lapack
 from gradcli.engine.ops.aggregates import amax, amin, vector_norm
-from gradcli.engine.ops.common import val
+from gradcli.engine.ops.common import binary_layout, val
 from gradcli.engine.ops.convert import clone
 from gradcli.engine.ops.elementwise import where
 from gradcli.engine.ops.inplace import Copy
@@ -28,6 +28,8 @@ from gradcli.engine.ops.matrix_algebra import EXACT_LU, check_square, inverse, t
 from gradcli.engine.ops.reduction import sum as sum_op
 from gradcli.engine.ops.registry import register
 from gradcli.engine.ops.shape import view
+from gradcli.engine.ops.svd import compute as svd_arrays
+from gradcli.engine.ops.svd import named_result, svdvals
 from gradcli.engine.sum_order import torch_sum
 from gradcli.engine.tensor import Tensor, wrap_dim
 
@@ -345,34 +347,6 @@ def multi_dot(tensors, *, out=None):
 
 # -- singular values and matrix norms --------------------------------------------------------------------------
 
-class SingularValues(Function):
-    """The singular values; d sigma_i / dA = u_i v_i^T.  (Its own derivative is not implemented.)"""
-
-    __slots__ = ()
-    name = "LinalgSvdBackward0"
-
-    @staticmethod
-    def forward(ctx, a):
-        if a.ndim < 2:
-            raise TorchRuntimeError("linalg.svd: The input tensor A must have at least 2 dimensions.")
-        u, s, vh = np.linalg.svd(a, full_matrices=False)
-        ctx.aux = (u, vh)
-        return s.astype(a.dtype, copy=False)
-
-    @staticmethod
-    def backward(ctx, g):
-        if isinstance(g, Tensor):
-            raise TorchNotImplementedError("gradcli does not differentiate singular values twice")
-        u, vh = ctx.aux
-        return ((u * g[..., None, :]) @ vh,)
-
-
-@register("svdvals", sig="linalg.svdvals(A)", doc="the singular values, largest first", category="linalg",
-          linalg=True)
-def svdvals(A):
-    return SingularValues.apply(A)
-
-
 @register("matrix_norm", sig="linalg.matrix_norm(A, ord='fro', dim=(-2, -1), keepdim=False)",
           doc="a matrix norm: 'fro', 'nuc', 1, -1, 2, -2, inf, -inf", category="linalg", linalg=True)
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):  # noqa: A002 - torch's name
@@ -420,17 +394,8 @@ def _first_order_only(g, name):
         raise TorchNotImplementedError(f"gradcli does not differentiate linalg.{name} twice (create_graph=True)")
 
 
-def _named_pair(name, fields):
-    base = namedtuple(name, fields)
-
-    def __repr__(self):
-        return f"torch.return_types.{name}(\n" + ",\n".join(f"{f}={getattr(self, f)!r}" for f in fields) + ")"
-
-    return type(name, (base,), {"__slots__": (), "__repr__": __repr__})
-
-
-EighResult = _named_pair("linalg_eigh", ["eigenvalues", "eigenvectors"])
-QrResult = _named_pair("linalg_qr", ["Q", "R"])
+EighResult = named_result("linalg_eigh", ["eigenvalues", "eigenvectors"])
+QrResult = named_result("linalg_qr", ["Q", "R"])
 
 
 class Eigh(Function):
@@ -561,11 +526,18 @@ class Pinv(Function):
             with np.errstate(divide="ignore"):
                 inv = np.where(np.abs(w) > cutoff, 1.0 / w, 0.0)
             return ((v * inv[..., None, :]) @ np.swapaxes(v, -1, -2)).astype(a.dtype, copy=False)
-        u, sv, vh = np.linalg.svd(a, full_matrices=False)
-        cutoff = np.maximum(atol, rtol * np.max(sv, axis=-1, keepdims=True, initial=0.0))
+        # torch: U, S, V = input.svd(); tol = max(atol, rtol * S[..., :1]) (float64: atol and rtol are 1-element
+        # double tensors there); matmul(V * where(S > tol, 1/S, 0), U.mH)
+        u, sv, vh = svd_arrays(a, False, True)
         with np.errstate(divide="ignore"):
-            inv = np.where(sv > cutoff, 1.0 / sv, 0.0)
-        return np.swapaxes(vh, -1, -2) @ (inv[..., :, None] * np.swapaxes(u, -1, -2))
+            if a.size == 0:
+                inv = np.reciprocal(sv)
+            else:
+                tol = np.maximum(np.float64(atol), np.float64(rtol) * sv[..., :1].astype(np.float64))
+                inv = np.where(sv > tol, np.reciprocal(sv), sv.dtype.type(0))
+        v = np.swapaxes(vh, -1, -2)
+        scaled = binary_layout(v * inv[..., None, :], v, inv[..., None, :])
+        return dual.np_matmul(scaled, np.swapaxes(u, -1, -2))
 
     @staticmethod
     def backward(ctx, g, a, pinv):
@@ -596,7 +568,7 @@ def pinv(A, *, atol=None, rtol=None, hermitian=False):
     return Pinv.apply(A, *[None if t is None else float(t) for t in tols], bool(hermitian))
 
 
-LstsqResult = _named_pair("linalg_lstsq", ["solution", "residuals", "rank", "singular_values"])
+LstsqResult = named_result("linalg_lstsq", ["solution", "residuals", "rank", "singular_values"])
 
 
 def _np_pinv(a):
