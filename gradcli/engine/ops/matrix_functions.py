@@ -383,7 +383,7 @@ def _largest_or_smallest(x, dim, keepdim, largest):
     if largest and x.shape[d] == 0:
         shape = x.shape[:d] + ((1,) if keepdim else ()) + x.shape[d + 1:]
         return Tensor._make(np.zeros(shape, x.array.dtype), None)
-    return (amax if largest else amin)(x, d, keepdim)
+    return (amax if largest else amin)(x, dim, keepdim)  # as given: its error names -1 for the 2-norms
 
 
 
@@ -546,17 +546,33 @@ class Pinv(Function):
 
 
 def pinv_backward(g, a, pinv):
-    """torch's pinv_backward: the gradient for A of a gradient g of pinv(A)."""
-    t = lambda x: np.swapaxes(x, -1, -2)  # noqa: E731 - the transpose, short in the formula below
-    gh = t(g)
+    """torch's pinv_backward: the gradient for A of a gradient g of pinv(A), in its order of operations (its
+    products through MKL as ATen calls them, when installed; its elementwise results in TensorIterator's
+    layouts, which decide how the next product reads them)."""
+    t = lambda x: np.swapaxes(x, -1, -2)  # noqa: E731 - mH of a real matrix: a transposed view
+    mm = dual.np_matmul
+
+    def sub(x, y):
+        return binary_layout(x - y, x, y)
+
+    def add(x, y):
+        return binary_layout(x + y, x, y)
+
+    pinv_h, g_h = t(pinv), t(g)
     m, n = a.shape[-2:]
     if m <= n:
-        k = gh @ pinv
-        k_pinvh = k @ t(pinv)
-        return -t(pinv @ k) + k_pinvh - (a @ pinv) @ k_pinvh + (t(pinv) @ pinv) @ (gh - k @ a)
-    k = pinv @ gh
-    pinvh_k = t(pinv) @ k
-    return -t(k @ pinv) + pinvh_k - pinvh_k @ pinv @ a + (gh - a @ k) @ pinv @ t(pinv)
+        k = mm(g_h, pinv)
+        k_pinv_h = mm(k, pinv_h)
+        first = t(mm(pinv, k))
+        total = add(binary_layout(-first, first), k_pinv_h)
+        total = sub(total, mm(mm(a, pinv), k_pinv_h))
+        return add(total, mm(mm(pinv_h, pinv), sub(g_h, mm(k, a))))
+    k = mm(pinv, g_h)
+    pinv_h_k = mm(pinv_h, k)
+    first = t(mm(k, pinv))
+    total = add(binary_layout(-first, first), mm(mm(sub(g_h, mm(a, k)), pinv), pinv_h))
+    total = add(total, pinv_h_k)
+    return sub(total, mm(mm(pinv_h_k, pinv), a))
 
 
 @register("pinv", sig="linalg.pinv(A, *, atol=None, rtol=None, hermitian=False)",

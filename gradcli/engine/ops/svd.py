@@ -234,14 +234,14 @@ class _Grads:
 
 class SvdBackward(Function):
     """The SVD's node: its gradient for A from the outputs' gradients (undefined where none arrived).
-    aux: [outputs (U, S, Vh tensors or None), their versions, full_matrices]."""
+    aux: [outputs (U, S, Vh tensors handed on, or None), their versions, full_matrices, (U, S, Vh) arrays]."""
 
     __slots__ = ()
     name = "LinalgSvdBackward0"
 
     @staticmethod
     def backward(node, parcel):
-        outputs, versions, full = node.aux
+        outputs, versions, full, arrays = node.aux
         grads = list(parcel.grads)
         if any(isinstance(g, Tensor) for g in grads) or GradMode.enabled:
             raise TorchNotImplementedError("gradcli does not differentiate linalg.svd twice (create_graph=True)")
@@ -254,7 +254,7 @@ class SvdBackward(Function):
                     f"{tensor._version[0]}; expected version {version} instead. Hint: enable anomaly detection to "
                     "find the operation that failed to compute its gradient, with "
                     "torch.autograd.set_detect_anomaly(True, check_nan=False).")
-        u, s, vh = (None if t is None else t.array for t in outputs)
+        u, s, vh = arrays
         g_u, g_s, g_vh = (None if g is None else np.asarray(g) for g in grads)
         if full:  # derivatives.yaml: narrowed to the reduced factors
             k = s.shape[-1]
@@ -310,7 +310,7 @@ def linalg_svd_outputs(A: Tensor, full_matrices: bool, compute_uv: bool, wanted=
         return tuple(outs)
     kept = [t if i in wanted else None for i, t in enumerate(outs)]
     joint = _node(SvdBackward, ((A.grad_fn or A),), (A.array.shape,), (),
-                  [kept, [0 if t is None else t._version[0] for t in kept], bool(full_matrices)])
+                  [kept, [0 if t is None else t._version[0] for t in kept], bool(full_matrices), (u, s, vh)])
     for i in wanted:
         slot = _node(SvdOutput, (joint,), ((),), outs[i].array.shape, None)
         slot.index = i
