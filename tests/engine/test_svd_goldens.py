@@ -183,7 +183,7 @@ def test_svd_within_tolerance_without_mkl(dtype, without_mkl):
                 for o, w in zip(outs, want):
                     np.testing.assert_allclose(o.array, w, atol=tol * 10, err_msg=str(label))
             if "grad_values" in case and (same_signs or set(case["grads"]) <= {"S"}):
-                grad = np.array(case["grad_values"], dtype=np.float64)
+                grad = np.array(case["grad_values"], dtype=np.float64).reshape(case["shape"])
                 gscale = max(1.0, float(np.max(np.abs(grad), initial=0.0)))
                 np.testing.assert_allclose(t.grad.array, grad, atol=TOLERANCE[dtype] * 10 * gscale * scale,
                                            err_msg=str(label))

@@ -30,6 +30,7 @@ from gradcli.engine.kernels import lapack
 from gradcli.engine.ops.common import binary_layout, dtype_title
 from gradcli.engine.ops.registry import register
 from gradcli.engine.ops.shape import transpose
+from gradcli.engine.ops.sizes import shape_of
 from gradcli.engine.tensor import Tensor
 
 
@@ -319,8 +320,23 @@ def linalg_svd_outputs(A: Tensor, full_matrices: bool, compute_uv: bool, wanted=
     return tuple(outs)
 
 
+def _full_shape(A):
+    """The largest factor of a full SVD: (max(m, n), max(m, n)) matrices (U or Vh)."""
+    shape = tuple(shape_of(A))
+    big = max(shape[-2:])
+    return shape[:-2] + (big, big)
+
+
+def _linalg_svd_shape(A, full_matrices=True, *args, **kwargs):
+    return _full_shape(A) if full_matrices else None
+
+
+def _svd_shape(input, some=True, compute_uv=True):  # noqa: A002 - torch's name
+    return _full_shape(input) if not some or not compute_uv else None  # compute_uv=False: (m, m), (n, n) zeros
+
+
 @register("svd", sig="linalg.svd(A, full_matrices=True)", doc="(U, S, Vh) with A = U diag(S) Vh",
-          category="linalg", linalg=True)
+          category="linalg", linalg=True, result_shape=_linalg_svd_shape)
 def linalg_svd(A, full_matrices=True, *, driver=None):
     if driver is not None:
         raise TorchRuntimeError("torch.linalg.svd: keyword argument `driver=` is only supported on CUDA inputs "
@@ -329,7 +345,7 @@ def linalg_svd(A, full_matrices=True, *, driver=None):
 
 
 @register("svd", sig="svd(input, some=True, compute_uv=True)", doc="(U, S, V) with A = U diag(S) Vᵀ",
-          category="linalg")
+          category="linalg", result_shape=_svd_shape)
 def svd(input, some=True, compute_uv=True):  # noqa: A002 - torch's name
     if input.ndim < 2:
         raise TorchRuntimeError(f"linalg.svd: input should have at least 2 dimensions, but has {input.ndim} "
