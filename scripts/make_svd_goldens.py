@@ -1,4 +1,5 @@
-"""Generate tests/goldens/svd.json.gz: PyTorch 2.13's float32/float64 SVD family on the CPU and its gradients:
+"""Generate tests/goldens/svd.json.gz: PyTorch 2.13's float32/float64 SVD family on the CPU and its gradients, and
+linalg.eigh / eigvalsh (UPLO 'L' and 'U', gradients on the eigenvalues, the eigenvectors and both):
 torch.svd (some=True/False, compute_uv=False), torch.linalg.svd (full_matrices=True/False), linalg.svdvals
 (with and without a gradient: torch asks LAPACK for U and Vh only in the first case), linalg.pinv and
 linalg.matrix_norm(ord=2, -2, 'nuc'), on square, tall, wide, 1xN, Nx1, batched and rank-deficient (repeated rows:
@@ -26,6 +27,7 @@ from make_blas_goldens import values
 OUT = Path(__file__).resolve().parent.parent / "tests" / "goldens" / "svd.json.gz"
 SHAPES = [(1, 1), (2, 2), (3, 3), (4, 4), (5, 3), (3, 5), (1, 4), (4, 1), (7, 7), (10, 6), (6, 10), (16, 16),
           (17, 17), (33, 20), (20, 33), (2, 3, 3), (3, 4, 2), (2, 2, 5, 4), (3, 2, 5), (0, 3), (3, 0), (2, 0, 0)]
+SQUARE = [(1, 1), (2, 2), (3, 3), (4, 4), (7, 7), (16, 16), (17, 17), (33, 33), (2, 3, 3), (2, 2, 5, 5), (0, 0)]
 DEFICIENT = [(5, 5, 2), (6, 4, 1), (4, 6, 2), (3, 3, 1), (2, 4, 4, 2)]  # (..., m, n, rank): rows repeated
 VALUE_LIMIT = 64
 
@@ -64,6 +66,10 @@ def call(op, t):
         return tuple(torch.linalg.svd(t))
     if op == "svdvals":
         return (torch.linalg.svdvals(t),)
+    if op.startswith("eigh"):
+        return tuple(torch.linalg.eigh(t, UPLO=op[-1]))
+    if op.startswith("eigvalsh"):
+        return (torch.linalg.eigvalsh(t, UPLO=op[-1]),)
     if op == "pinv":
         return (torch.linalg.pinv(t),)
     if op.startswith("norm"):
@@ -91,7 +97,7 @@ def record(op, shape, dtype, grads, rank=None, transposed=False, nan=False):
         case["input"] = a.astype(np.float64).tolist()
         case["values"] = [o.detach().numpy().astype(np.float64).tolist() for o in outs]
     if grads is not None:
-        pick = [i for i, c in enumerate("USV") if c in grads] if len(outs) == 3 else [0]
+        pick = [i for i, c in enumerate({3: "USV", 2: "LV"}.get(len(outs), "")) if c in grads] or [0]
         gouts = [torch.from_numpy(values(list(outs[i].shape), dtype, 99 + i)) for i in pick]
         try:
             torch.autograd.backward([outs[i] for i in pick], gouts)
@@ -128,6 +134,13 @@ def cases():
                 found.append(record("linalg_svd", shape, dtype, grads, rank=rank))
             for op in ("svdvals", "pinv", "normnuc"):
                 found.append(record(op, shape, dtype, "", rank=rank))
+        for shape in SQUARE:  # eigh/eigvalsh read one triangle: the input is not symmetric on purpose
+            for uplo in "LU":
+                for op in ("eigh", "eigvalsh"):
+                    found.append(record(op + uplo, shape, dtype, None))
+                for grads in ("L", "V", "LV"):
+                    found.append(record("eigh" + uplo, shape, dtype, grads))
+                found.append(record("eigvalsh" + uplo, shape, dtype, ""))
         for shape in ((3, 3), (2, 3, 3), (4, 2)):
             for op in ("svd", "svdvals"):
                 found.append(record(op, shape, dtype, None, nan=True))

@@ -68,6 +68,10 @@ def call(op, t):
         return tuple(linalg["svd"].fn(t))
     if op == "svdvals":
         return (linalg["svdvals"].fn(t),)
+    if op.startswith("eigh"):
+        return tuple(linalg["eigh"].fn(t, UPLO=op[-1]))
+    if op.startswith("eigvalsh"):
+        return (linalg["eigvalsh"].fn(t, UPLO=op[-1]),)
     if op == "pinv":
         return (linalg["pinv"].fn(t),)
     return (linalg["matrix_norm"].fn(t, ord={"norm2": 2, "norm-2": -2, "normnuc": "nuc"}[op]),)
@@ -82,7 +86,7 @@ def run(case):
         return f"{type(err).__name__}: {err}", t
     grads = case["grads"]
     if grads is not None and "grad_error" not in case:
-        pick = [i for i, c in enumerate("USV") if c in grads] if len(outs) == 3 else [0]
+        pick = [i for i, c in enumerate({3: "USV", 2: "LV"}.get(len(outs), "")) if c in grads] or [0]
         backward([outs[i] for i in pick],
                  [Tensor(values(list(outs[i].shape), case["dtype"], 99 + i)) for i in pick])
     return outs, t
@@ -179,10 +183,17 @@ def test_svd_within_tolerance_without_mkl(dtype, without_mkl):
                 np.testing.assert_allclose(got_v[..., :k] * signs[..., None, :], want_v[..., :k], atol=tol,
                                            err_msg=str(label))
                 np.testing.assert_allclose(outs[1].array, want[1], atol=tol, err_msg=str(label))
+            elif case["op"].startswith("eigh") and want[0].size:  # eigenvectors up to their sign
+                np.testing.assert_allclose(outs[0].array, want[0], atol=tol * 10, err_msg=str(label))
+                got_v = outs[1].array.astype(np.float64)
+                signs = _signs(got_v, want[1], want[1].shape[-1])
+                same_signs = bool(np.all(signs == 1))
+                flipped += not same_signs
+                np.testing.assert_allclose(got_v * signs[..., None, :], want[1], atol=tol * 10, err_msg=str(label))
             else:
                 for o, w in zip(outs, want):
                     np.testing.assert_allclose(o.array, w, atol=tol * 10, err_msg=str(label))
-            if "grad_values" in case and (same_signs or set(case["grads"]) <= {"S"}):
+            if "grad_values" in case and (same_signs or set(case["grads"]) <= {"S", "L", ""}):
                 grad = np.array(case["grad_values"], dtype=np.float64).reshape(case["shape"])
                 gscale = max(1.0, float(np.max(np.abs(grad), initial=0.0)))
                 np.testing.assert_allclose(t.grad.array, grad, atol=TOLERANCE[dtype] * 10 * gscale * scale,

@@ -177,3 +177,37 @@ def gesdd(a: np.ndarray, full_matrices: bool, compute_uv: bool):
     u = np.swapaxes(u.reshape(batch + (u_cols, m)), -1, -2)
     vh = np.swapaxes(vh.reshape(batch + (n, vh_rows)), -1, -2)
     return u, s, vh, info
+
+
+def syevd(a: np.ndarray, upper: bool, compute_v: bool):
+    """torch's _linalg_eigh on the CPU (apply_lapack_eigh): ?syevd on a column-major copy of each matrix, jobz 'V'
+    or 'N', uplo from UPLO, one workspace query for the batch (lwork and liwork at least 1), stopping at the first
+    matrix whose info is not 0.  Returns (eigenvalues, eigenvectors column-major or None, info); None without
+    MKL.  An empty A is the caller's."""
+    char = _char(a)
+    if char is None:
+        return None
+    n = a.shape[-1]
+    batch = a.shape[:-2]
+    count = int(np.prod(batch, dtype=np.int64))
+    vectors = np.array(np.swapaxes(a, -1, -2), order="C", copy=True).reshape(count, n, n)  # column-major A
+    w = np.zeros((count, n), dtype=a.dtype)
+    info = np.zeros(count, dtype=np.int32)
+    jobz, uplo, lda = ("V" if compute_v else "N"), ("U" if upper else "L"), max(1, n)
+    work_query = np.zeros(1, dtype=a.dtype)
+    iwork_query = np.zeros(1, dtype=np.int32)
+    mkl.syevd(char, jobz, uplo, n, vectors[0].ctypes.data, lda, w[0].ctypes.data, work_query.ctypes.data, -1,
+              iwork_query.ctypes.data, -1)
+    lwork = max(1, int(work_query[0]))
+    liwork = max(1, int(iwork_query[0]))
+    work = np.zeros(lwork, dtype=a.dtype)
+    iwork = np.zeros(liwork, dtype=np.int32)
+    for i in range(count):
+        info[i] = mkl.syevd(char, jobz, uplo, n, vectors[i].ctypes.data, lda, w[i].ctypes.data, work.ctypes.data,
+                            lwork, iwork.ctypes.data, liwork)
+        if info[i]:
+            break
+    values = w.reshape(batch + (n,))
+    if not compute_v:
+        return values, None, info.reshape(batch)
+    return values, np.swapaxes(vectors.reshape(batch + (n, n)), -1, -2), info.reshape(batch)

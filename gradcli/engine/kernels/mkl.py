@@ -108,7 +108,8 @@ _PI = ctypes.POINTER(ctypes.c_int)
 
 
 def _bind(lib):
-    for name in ("sgemm", "dgemm", "sgemv", "dgemv", "sgetrf", "dgetrf", "sgetrs", "dgetrs", "sgesdd", "dgesdd"):
+    for name in ("sgemm", "dgemm", "sgemv", "dgemv", "sgetrf", "dgetrf", "sgetrs", "dgetrs", "sgesdd", "dgesdd",
+                 "ssyevd", "dsyevd"):
         getattr(lib, name).restype = None
     for name in ("cblas_sgemm_batch", "cblas_dgemm_batch"):
         getattr(lib, name).restype = None
@@ -206,6 +207,16 @@ def gesdd(char, jobz: str, m, n, a, lda, s, u, ldu, vt, ldvt, work, lwork, iwork
     getattr(_state["lib"], char + "gesdd")(ctypes.c_char_p(jobz.encode()), _int(m), _int(n), _P(a), _int(lda),
                                            _P(s), _P(u), _int(ldu), _P(vt), _int(ldvt), _P(work), _int(lwork),
                                            _P(iwork), ctypes.byref(info))
+    return info.value
+
+
+def syevd(char, jobz: str, uplo: str, n, a, lda, w, work, lwork, iwork, liwork) -> int:
+    """?syevd(jobz, uplo, n, a, lda, w, work, lwork, iwork, liwork, info) on raw addresses; LAPACK's info (lwork
+    and liwork -1: the workspace query, sizes in work[0] and iwork[0])."""
+    info = ctypes.c_int(0)
+    getattr(_state["lib"], char + "syevd")(ctypes.c_char_p(jobz.encode()), ctypes.c_char_p(uplo.encode()), _int(n),
+                                           _P(a), _int(lda), _P(w), _P(work), _int(lwork), _P(iwork), _int(liwork),
+                                           ctypes.byref(info))
     return info.value
 
 

@@ -14,7 +14,7 @@ from collections import namedtuple
 import numpy as np
 
 from gradcli.engine import dual, kernels
-from gradcli.engine.autograd import Function
+from gradcli.engine.autograd import Function, GradMode
 from gradcli.engine.errors import TorchLinAlgError, TorchNotImplementedError, TorchRuntimeError
 from gradcli.engine.kernels import lapack
 from gradcli.engine.ops.aggregates import amax, amin, vector_norm
@@ -22,6 +22,7 @@ from gradcli.engine.ops.common import binary_layout, val
 from gradcli.engine.ops.convert import clone
 from gradcli.engine.ops.elementwise import where
 from gradcli.engine.ops.inplace import Copy
+from gradcli.engine.ops.joint_node import JointBackward, OutputSlot, record
 from gradcli.engine.ops.linalg import matmul
 from gradcli.engine.ops.lu import inverse_by_lu, lu_factor, singular_by_lu, torch_lu
 from gradcli.engine.ops.matrix_algebra import EXACT_LU, check_square, inverse, tril
@@ -398,49 +399,86 @@ EighResult = named_result("linalg_eigh", ["eigenvalues", "eigenvectors"])
 QrResult = named_result("linalg_qr", ["Q", "R"])
 
 
-class Eigh(Function):
-    """eigenvalues and eigenvectors of a symmetric matrix, one node with two outputs (each a piece here):
-    gA = V·(skew(Vᵀ·gV)/E + diag(gL))·Vᵀ with E_ij = L_j - L_i, as torch's linalg_eig_backward."""
+def eigh_arrays(a: np.ndarray, uplo: str, compute_v: bool):
+    """torch's _linalg_eigh(A, UPLO, compute_v) on an array: (eigenvalues, eigenvectors column-major or None).
+    MKL's ?syevd as ATen calls it when installed (torch's bits), numpy's LAPACK otherwise (?syevd as well)."""
+    check_square(a, "eigh")
+    if not isinstance(uplo, str) or uplo.upper() not in ("L", "U"):
+        raise TorchRuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {uplo}")
+    upper = uplo.upper() == "U"
+    if a.size == 0:
+        return np.zeros(a.shape[:-1], dtype=a.dtype), (np.swapaxes(np.zeros(a.shape, a.dtype), -1, -2)
+                                                          if compute_v else None)
+    got = lapack.syevd(a, upper, compute_v)
+    if got is None:
+        values, vectors = np.linalg.eigh(a, UPLO="U" if upper else "L")
+        vectors = np.swapaxes(np.array(np.swapaxes(vectors, -1, -2), order="C"), -1, -2) if compute_v else None
+        return values.astype(a.dtype, copy=False), vectors
+    values, vectors, info = got
+    failing = np.flatnonzero(info.reshape(-1))
+    if failing.size:
+        code = int(info.reshape(-1)[failing[0]])
+        where = "" if a.ndim == 2 else f": (Batch element {int(failing[0])})"
+        raise TorchLinAlgError(f"linalg.eigh{where}: The algorithm failed to converge because the input matrix is "
+                               f"ill-conditioned or has too many repeated eigenvalues (error code: {code}).")
+    return values, vectors
+
+
+def eigh_backward(g_l, g_v, values, vectors):
+    """torch's linalg_eig_backward for a symmetric matrix (is_hermitian), in its order of operations."""
+    mm = dual.np_matmul
+    v_h = np.swapaxes(vectors, -1, -2)
+    if g_v is None:  # eigvalsh: V diag(gL) Vᴴ
+        scaled = vectors * g_l[..., None, :]
+        return mm(binary_layout(scaled, vectors, g_l[..., None, :]), v_h)
+    vhgv = mm(v_h, g_v)
+    diff = binary_layout(vhgv - np.swapaxes(vhgv, -1, -2), vhgv, np.swapaxes(vhgv, -1, -2))
+    vhgv = binary_layout(vhgv.dtype.type(0.5) * diff, diff)
+    econj = values[..., None, :] - values[..., :, None]
+    idx = np.arange(values.shape[-1])
+    econj[..., idx, idx] = 1
+    ret = binary_layout(vhgv / econj, vhgv, econj)
+    if g_l is not None:
+        ret[..., idx, idx] = g_l
+    return mm(vectors, mm(ret, v_h))
+
+
+class EighBackward(JointBackward):
+    """linalg.eigh's node: eigenvalues and eigenvectors share it (gA = V·(skew(Vᵀ·gV)/E, diag gL)·Vᵀ)."""
 
     __slots__ = ()
     name = "LinalgEighBackward0"
+    short = "LinalgEigh"
+    what = "linalg.eigh"
 
     @staticmethod
-    def forward(ctx, a, uplo, part):
-        check_square(a, "eigh")
-        values, vectors = np.linalg.eigh(a, UPLO=uplo)
-        ctx.aux = (values, vectors, part)
-        return (values if part == 0 else vectors).astype(a.dtype, copy=False)
+    def rule(grads, arrays, params):
+        return eigh_backward(grads[0], grads[1], *arrays)
 
-    @staticmethod
-    def backward(ctx, g):
-        _first_order_only(g, "eigh")
-        values, vectors, part = ctx.aux
-        vt = np.swapaxes(vectors, -1, -2)
-        if part == 0:
-            inner = np.zeros(vectors.shape, dtype=vectors.dtype)
-            inner[..., np.arange(values.shape[-1]), np.arange(values.shape[-1])] = g
-        else:
-            vhgv = vt @ g
-            vhgv = 0.5 * (vhgv - np.swapaxes(vhgv, -1, -2))
-            gaps = values[..., None, :] - values[..., :, None]
-            n = values.shape[-1]
-            gaps[..., np.arange(n), np.arange(n)] = 1.0
-            inner = vhgv / gaps
-            inner[..., np.arange(n), np.arange(n)] = 0.0
-        return (vectors @ inner @ vt,)
+
+class EighOutput(OutputSlot):
+    __slots__ = ()
+    name = "LinalgEighBackward0"
+
+
+def _eigh_outputs(A, uplo, compute_v, wanted):
+    values, vectors = eigh_arrays(A.array, uplo, compute_v)
+    if not compute_v:
+        return Tensor._make(values, None), None
+    return record(EighBackward, EighOutput, A, (values, vectors), None, wanted)
 
 
 @register("eigh", sig="linalg.eigh(A, UPLO='L')", doc="(eigenvalues ascending, eigenvectors) of a symmetric matrix",
           category="linalg", linalg=True)
 def eigh(A, UPLO="L"):  # noqa: N803 - torch's name
-    return EighResult(Eigh.apply(A, UPLO, 0), Eigh.apply(A, UPLO, 1))
+    return EighResult(*_eigh_outputs(A, UPLO, True, (0, 1)))
 
 
 @register("eigvalsh", sig="linalg.eigvalsh(A, UPLO='L')", doc="the eigenvalues of a symmetric matrix, ascending",
           category="linalg", linalg=True)
 def eigvalsh(A, UPLO="L"):  # noqa: N803 - torch's name
-    return Eigh.apply(A, UPLO, 0)
+    # torch computes the eigenvectors (jobz 'V') only when A needs a gradient
+    return _eigh_outputs(A, UPLO, A.requires_grad and GradMode.enabled, (0,))[0]
 
 
 def _copyltu(m):

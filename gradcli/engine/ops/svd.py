@@ -12,9 +12,8 @@ transposed view: its grad_fn is TransposeBackward0).
 Backward: torch's svd_backward (torch/csrc/autograd/FunctionsManual.cpp) in its order of operations, with
 gU/gVh narrowed to the first min(m, n) columns/rows under full_matrices (derivatives.yaml).  A gradient that
 does not reach U or Vh is *undefined* there, not zero, and takes other branches (svdvals': U·(gS·Vh)), so the
-three outputs share one node: each output's own node (SvdOutput) hands its gradient to the joint node
-(SvdBackward) in a `_Grads` parcel, which the engine sums like any gradient, and the joint node runs once all
-of them arrived.  Repeated singular values give inf/nan in the gradient of U/Vh, as in torch (E_ij = 0).
+three outputs share one node (SvdBackward; each output's own node hands its gradient on to it:
+ops/joint_node.py).  Repeated singular values give inf/nan in the gradient of U/Vh, as in torch (E_ij = 0).
 """
 
 from __future__ import annotations
@@ -24,10 +23,11 @@ from collections import namedtuple
 import numpy as np
 
 from gradcli.engine import dual
-from gradcli.engine.autograd import Function, GradMode, next_sequence, type_name
+from gradcli.engine.autograd import GradMode
 from gradcli.engine.errors import TorchLinAlgError, TorchNotImplementedError, TorchRuntimeError
 from gradcli.engine.kernels import lapack
 from gradcli.engine.ops.common import binary_layout, dtype_title
+from gradcli.engine.ops.joint_node import JointBackward, OutputSlot, record
 from gradcli.engine.ops.registry import register
 from gradcli.engine.ops.shape import transpose
 from gradcli.engine.ops.sizes import shape_of
@@ -213,111 +213,38 @@ def svd_backward(g_u, g_s, g_vh, u, s, vh):
     return ga
 
 
-class _Grads:
-    """The gradients of the SVD's outputs on their way to the joint node: a parcel the engine adds like a
-    gradient (each output's node sends its own slot)."""
-
-    __slots__ = ("grads",)
-    shape = ()
-
-    def __init__(self, grads):
-        self.grads = grads
-
-    def __add__(self, other):
-        merged = list(self.grads)
-        for i, g in enumerate(other.grads):
-            if g is not None:
-                merged[i] = g if merged[i] is None else merged[i] + g
-        return _Grads(merged)
-
-    __radd__ = __add__
-
-
-class SvdBackward(Function):
-    """The SVD's node: its gradient for A from the outputs' gradients (undefined where none arrived).
-    aux: [outputs (U, S, Vh tensors handed on, or None), their versions, full_matrices, (U, S, Vh) arrays]."""
+class SvdBackward(JointBackward):
+    """The SVD's node: torch's svd_backward from its outputs' gradients (params: full_matrices)."""
 
     __slots__ = ()
     name = "LinalgSvdBackward0"
+    short = "LinalgSvd"
+    what = "linalg.svd"
 
     @staticmethod
-    def backward(node, parcel):
-        outputs, versions, full, arrays = node.aux
-        grads = list(parcel.grads)
-        if any(isinstance(g, Tensor) for g in grads) or GradMode.enabled:
-            raise TorchNotImplementedError("gradcli does not differentiate linalg.svd twice (create_graph=True)")
-        for i, (tensor, version) in enumerate(zip(outputs, versions)):
-            if tensor is not None and tensor._version[0] != version:
-                shape = ", ".join(map(str, tensor.array.shape))
-                raise TorchRuntimeError(
-                    "one of the variables needed for gradient computation has been modified by an inplace "
-                    f"operation: [{type_name(tensor)} [{shape}]], which is output {i} of LinalgSvd, is at version "
-                    f"{tensor._version[0]}; expected version {version} instead. Hint: enable anomaly detection to "
-                    "find the operation that failed to compute its gradient, with "
-                    "torch.autograd.set_detect_anomaly(True, check_nan=False).")
+    def rule(grads, arrays, full):
         u, s, vh = arrays
-        g_u, g_s, g_vh = (None if g is None else np.asarray(g) for g in grads)
+        g_u, g_s, g_vh = grads
         if full:  # derivatives.yaml: narrowed to the reduced factors
             k = s.shape[-1]
             u, vh = u[..., :k], vh[..., :k, :]
             g_u = None if g_u is None else g_u[..., :k]
             g_vh = None if g_vh is None else g_vh[..., :k, :]
-        return (svd_backward(g_u, g_s, g_vh, u, s, vh),)
-
-    def _release(self):
-        self.released = True
-        self.aux = None
+        return svd_backward(g_u, g_s, g_vh, u, s, vh)
 
 
-class SvdOutput(Function):
-    """Output `index` of the SVD: sends its gradient on to the joint node in its slot of a parcel."""
-
-    __slots__ = ("index",)
+class SvdOutput(OutputSlot):
+    __slots__ = ()
     name = "LinalgSvdBackward0"
-
-    @staticmethod
-    def backward(node, grad):
-        grads = [None, None, None]
-        grads[node.index] = grad
-        return (_Grads(grads),)
-
-
-def _node(cls, next_functions, in_shapes, out_shape, aux):
-    node = object.__new__(cls)
-    node.next_functions = next_functions
-    node.needs_input_grad = (True,)
-    node.in_shapes = in_shapes
-    node.out_shape = out_shape
-    node.saved = node.versions = ()
-    node.saved_cast = None
-    node.out = None
-    node.aux = aux
-    node.released = False
-    node.retained = None
-    node.seq = next_sequence()
-    return node
-
-
-def _tensor(array):
-    return Tensor._make(array, None)
 
 
 def linalg_svd_outputs(A: Tensor, full_matrices: bool, compute_uv: bool, wanted=(0, 1, 2)):
     """torch's _linalg_svd on a Tensor: (U, S, Vh) Tensors (U, Vh None without compute_uv), recorded for
     autograd when A needs a gradient (`wanted`: the outputs the caller hands on, the others get no node)."""
     u, s, vh = compute(A.array, full_matrices, compute_uv)
-    outs = [None if x is None else _tensor(x) for x in (u, s, vh)]
-    if not (A.requires_grad and GradMode.enabled) or not compute_uv:
-        return tuple(outs)
-    kept = [t if i in wanted else None for i, t in enumerate(outs)]
-    joint = _node(SvdBackward, ((A.grad_fn or A),), (A.array.shape,), (),
-                  [kept, [0 if t is None else t._version[0] for t in kept], bool(full_matrices), (u, s, vh)])
-    for i in wanted:
-        slot = _node(SvdOutput, (joint,), ((),), outs[i].array.shape, None)
-        slot.index = i
-        outs[i].grad_fn = slot
-        outs[i].requires_grad = True
-    return tuple(outs)
+    if not compute_uv:
+        return tuple(None if x is None else Tensor._make(x, None) for x in (u, s, vh))
+    return record(SvdBackward, SvdOutput, A, (u, s, vh), bool(full_matrices), wanted)
 
 
 def _full_shape(A):
@@ -356,8 +283,8 @@ def svd(input, some=True, compute_uv=True):  # noqa: A002 - torch's name
     s = svdvals(input)
     m, n = input.shape[-2:]
     batch = tuple(input.shape[:-2])
-    u = _tensor(np.zeros(batch + (m, m), dtype=input.array.dtype))
-    vh = _tensor(np.zeros(batch + (n, n), dtype=input.array.dtype))
+    u = Tensor._make(np.zeros(batch + (m, m), dtype=input.array.dtype), None)
+    vh = Tensor._make(np.zeros(batch + (n, n), dtype=input.array.dtype), None)
     return SvdResult(u, s, transpose(vh, -2, -1))
 
 
