@@ -1,5 +1,6 @@
 """Generate tests/goldens/svd.json.gz: PyTorch 2.13's float32/float64 SVD family on the CPU and its gradients, and
-linalg.eigh / eigvalsh (UPLO 'L' and 'U', gradients on the eigenvalues, the eigenvectors and both):
+linalg.eigh / eigvalsh (UPLO 'L' and 'U', gradients on the eigenvalues, the eigenvectors and both) and
+linalg.cholesky (lower and upper, on exactly built positive-definite matrices):
 torch.svd (some=True/False, compute_uv=False), torch.linalg.svd (full_matrices=True/False), linalg.svdvals
 (with and without a gradient: torch asks LAPACK for U and Vh only in the first case), linalg.pinv and
 linalg.matrix_norm(ord=2, -2, 'nuc'), on square, tall, wide, 1xN, Nx1, batched and rank-deficient (repeated rows:
@@ -39,7 +40,7 @@ def digest(array) -> str:
     return hashlib.sha256(np.ascontiguousarray(a).tobytes()).hexdigest()
 
 
-def matrix(shape, dtype, salt, rank=None, transposed=False, nan=False):
+def matrix(shape, dtype, salt, rank=None, transposed=False, nan=False, spd=False):
     """Hash values (stored transposed when `transposed`); with `rank`, rows >= rank repeat the first rank rows."""
     stored = list(shape[:-2]) + ([shape[-1], shape[-2]] if transposed else [shape[-2], shape[-1]])
     base = values(stored, dtype, salt)
@@ -48,6 +49,10 @@ def matrix(shape, dtype, salt, rank=None, transposed=False, nan=False):
         m = shape[-2]
         for i in range(rank, m):
             a[..., i, :] = a[..., i % rank, :]
+    if spd:  # symmetric, diagonally dominant: positive-definite, built exactly
+        a = a + np.swapaxes(a, -1, -2)
+        idx = np.arange(shape[-1])
+        a[..., idx, idx] = 16 * shape[-1] + 1
     if nan:  # a NaN in the last matrix of the batch
         a[(-1,) * (a.ndim - 2) + (0, 0)] = np.nan
     return a
@@ -70,6 +75,8 @@ def call(op, t):
         return tuple(torch.linalg.eigh(t, UPLO=op[-1]))
     if op.startswith("eigvalsh"):
         return (torch.linalg.eigvalsh(t, UPLO=op[-1]),)
+    if op.startswith("cholesky"):
+        return (torch.linalg.cholesky(t, upper=op.endswith("U")),)
     if op == "pinv":
         return (torch.linalg.pinv(t),)
     if op.startswith("norm"):
@@ -79,9 +86,10 @@ def call(op, t):
 
 
 def record(op, shape, dtype, grads, rank=None, transposed=False, nan=False):
+    spd = op.startswith("cholesky")
     torch.set_num_threads(1)
     salt = len(shape) * 7 + sum(shape) + (rank or 0)
-    a = matrix(shape, dtype, salt, rank, transposed, nan)
+    a = matrix(shape, dtype, salt, rank, transposed, nan, spd)
     t = torch.from_numpy(a).requires_grad_(grads is not None)
     case = {"op": op, "dtype": dtype, "shape": list(shape), "rank": rank, "transposed": transposed, "nan": nan,
             "grads": grads}
@@ -141,6 +149,8 @@ def cases():
                 for grads in ("L", "V", "LV"):
                     found.append(record("eigh" + uplo, shape, dtype, grads))
                 found.append(record("eigvalsh" + uplo, shape, dtype, ""))
+                found.append(record("cholesky" + uplo, shape, dtype, None))
+                found.append(record("cholesky" + uplo, shape, dtype, ""))
         for shape in ((3, 3), (2, 3, 3), (4, 2)):
             for op in ("svd", "svdvals"):
                 found.append(record(op, shape, dtype, None, nan=True))

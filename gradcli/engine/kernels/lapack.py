@@ -211,3 +211,21 @@ def syevd(a: np.ndarray, upper: bool, compute_v: bool):
     if not compute_v:
         return values, None, info.reshape(batch)
     return values, np.swapaxes(vectors.reshape(batch + (n, n)), -1, -2), info.reshape(batch)
+
+
+def potrf(a: np.ndarray, upper: bool):
+    """torch's linalg_cholesky_ex on the CPU: the lower (upper) triangle of A copied into a column-major result
+    (tril_out/triu_out), then ?potrf('L'/'U') on each matrix.  Returns (factor column-major, info per matrix);
+    None without MKL."""
+    char = _char(a)
+    if char is None:
+        return None
+    n = a.shape[-1]
+    tri = np.triu(a) if upper else np.tril(a)
+    buf = np.array(np.swapaxes(tri, -1, -2), order="C", copy=True)  # column-major
+    flat = buf.reshape(-1, n, n)
+    info = np.zeros(flat.shape[0], dtype=np.int32)
+    if n:
+        for i in range(flat.shape[0]):
+            info[i] = mkl.potrf(char, "U" if upper else "L", n, flat[i].ctypes.data, max(1, n))
+    return np.swapaxes(buf, -1, -2), info.reshape(a.shape[:-2])

@@ -109,7 +109,7 @@ _PI = ctypes.POINTER(ctypes.c_int)
 
 def _bind(lib):
     for name in ("sgemm", "dgemm", "sgemv", "dgemv", "sgetrf", "dgetrf", "sgetrs", "dgetrs", "sgesdd", "dgesdd",
-                 "ssyevd", "dsyevd"):
+                 "ssyevd", "dsyevd", "spotrf", "dpotrf"):
         getattr(lib, name).restype = None
     for name in ("cblas_sgemm_batch", "cblas_dgemm_batch"):
         getattr(lib, name).restype = None
@@ -216,6 +216,14 @@ def syevd(char, jobz: str, uplo: str, n, a, lda, w, work, lwork, iwork, liwork) 
     info = ctypes.c_int(0)
     getattr(_state["lib"], char + "syevd")(ctypes.c_char_p(jobz.encode()), ctypes.c_char_p(uplo.encode()), _int(n),
                                            _P(a), _int(lda), _P(w), _P(work), _int(lwork), _P(iwork), _int(liwork),
+                                           ctypes.byref(info))
+    return info.value
+
+
+def potrf(char, uplo: str, n, a, lda) -> int:
+    """?potrf(uplo, n, a, lda, info) on raw addresses; LAPACK's info."""
+    info = ctypes.c_int(0)
+    getattr(_state["lib"], char + "potrf")(ctypes.c_char_p(uplo.encode()), _int(n), _P(a), _int(lda),
                                            ctypes.byref(info))
     return info.value
 

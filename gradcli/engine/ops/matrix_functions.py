@@ -152,6 +152,17 @@ class Cholesky(Function):
     def forward(ctx, a, upper):
         check_square(a, "cholesky")
         ctx.aux = upper
+        got = lapack.potrf(a, upper) if a.size else None  # MKL's potrf as torch calls it (torch's bits)
+        if got is not None:
+            factor, info = got
+            failing = np.flatnonzero(info.reshape(-1))
+            if failing.size:
+                prefix = f"(Batch element {int(failing[0])}): " if a.ndim > 2 else ""
+                raise TorchLinAlgError(
+                    f"linalg.cholesky: {prefix}The factorization could not be completed because the input is not "
+                    f"positive-definite (the leading minor of order {int(info.reshape(-1)[failing[0]])} is not "
+                    "positive-definite).")
+            return factor
         try:
             low = np.linalg.cholesky(a)
         except np.linalg.LinAlgError:
