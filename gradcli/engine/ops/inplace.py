@@ -515,8 +515,9 @@ def scatter_add_(self, dim, index, src):
     return apply_inplace(self, lambda s: scatter_add(s, dim, index, src))
 
 
-# the in-place functions torch's namespace has too (torch.sin_(b), torch.zero_(x)); the others are methods only
-_TORCH_INPLACE = frozenset(
+# the in-place functions torch's namespace has too (torch.sin_(b), torch.zero_(x): gradcli run's torch module
+# lists them); the others are methods only.  Not in the expression language's function names.
+TORCH_INPLACE = frozenset(
     "zero_ fill_ clamp_ relu_ sigmoid_ tanh_ exp_ log_ abs_ sqrt_ neg_ sin_ cos_ tan_ exp2_ expm1_ log2_ log10_ log1p_ "
     "rsqrt_ reciprocal_ floor_ ceil_ trunc_ frac_ square_ asin_ acos_ atan_ sinh_ cosh_ erf_ logit_ sinc_ "
     "nan_to_num_".split())
@@ -524,8 +525,7 @@ _TORCH_INPLACE = frozenset(
 for _name, _fn in {"zero_": zero_, "fill_": fill_, "add_": add_, "sub_": sub_, "mul_": mul_, "div_": div_,
                    "pow_": pow_, "clamp_": clamp_, "copy_": copy_, "masked_fill_": masked_fill_,
                    "index_add_": index_add_, "scatter_": scatter_, "scatter_add_": scatter_add_}.items():
-    register(_name, sig=f"{_name}(...)", doc=f"in-place {_name[:-1]}", category="inplace",
-             torch=_name in _TORCH_INPLACE)(_fn)
+    register(_name, sig=f"{_name}(...)", doc=f"in-place {_name[:-1]}", category="inplace", torch=False)(_fn)
 
 Tensor.__setitem__ = setitem
 Tensor.__iadd__ = add_
@@ -556,7 +556,7 @@ for _name in ("relu", "sigmoid", "tanh", "exp", "log", "abs", "sqrt", "neg", "si
               "asin", "acos", "atan", "sinh", "cosh", "erf", "erfinv", "lgamma", "digamma", "logit", "sinc",
               "nan_to_num"):
     register(_name + "_", sig=f"{_name}_(input)", doc=f"{_name} in place", category="inplace",
-             torch=_name + "_" in _TORCH_INPLACE)(_inplace_unary(_name))
+             torch=False)(_inplace_unary(_name))
 
 
 # In-place view ops (unsqueeze_, squeeze_, t_, transpose_): the tensor's own shape and strides change, its memory
