@@ -364,6 +364,10 @@ def multi_dot(tensors, *, out=None):
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):  # noqa: A002 - torch's name
     if A.ndim < 2:
         raise TorchRuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
+    if isinstance(ord, str) and ord not in ("fro", "nuc"):
+        raise TorchRuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+    if len(dim) != 2:
+        raise TorchRuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(map(str, dim))}")
     d0, d1 = (wrap_dim(int(d), A.ndim) for d in dim)
     if ord == "fro":
         return vector_norm(A, 2, (d0, d1), keepdim)
