@@ -1,6 +1,6 @@
 """Generate tests/goldens/svd.json.gz: PyTorch 2.13's float32/float64 SVD family on the CPU and its gradients, and
 linalg.eigh / eigvalsh (UPLO 'L' and 'U', gradients on the eigenvalues, the eigenvectors and both) and
-linalg.cholesky (lower and upper, on exactly built positive-definite matrices):
+linalg.cholesky (lower and upper, on exactly built positive-definite matrices) and linalg.pinv(hermitian=True):
 torch.svd (some=True/False, compute_uv=False), torch.linalg.svd (full_matrices=True/False), linalg.svdvals
 (with and without a gradient: torch asks LAPACK for U and Vh only in the first case), linalg.pinv and
 linalg.matrix_norm(ord=2, -2, 'nuc'), on square, tall, wide, 1xN, Nx1, batched and rank-deficient (repeated rows:
@@ -79,6 +79,8 @@ def call(op, t):
         return (torch.linalg.cholesky(t, upper=op.endswith("U")),)
     if op == "pinv":
         return (torch.linalg.pinv(t),)
+    if op == "pinvh":
+        return (torch.linalg.pinv(t, hermitian=True),)
     if op.startswith("norm"):
         ord_ = {"norm2": 2, "norm-2": -2, "normnuc": "nuc"}[op]
         return (torch.linalg.matrix_norm(t, ord=ord_),)
@@ -151,6 +153,7 @@ def cases():
                 found.append(record("eigvalsh" + uplo, shape, dtype, ""))
                 found.append(record("cholesky" + uplo, shape, dtype, None))
                 found.append(record("cholesky" + uplo, shape, dtype, ""))
+            found.append(record("pinvh", shape, dtype, ""))
         for shape in ((3, 3), (2, 3, 3), (4, 2)):
             for op in ("svd", "svdvals"):
                 found.append(record(op, shape, dtype, None, nan=True))

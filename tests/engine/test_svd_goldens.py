@@ -80,6 +80,8 @@ def call(op, t):
         return (linalg["cholesky"].fn(t, upper=op.endswith("U")),)
     if op == "pinv":
         return (linalg["pinv"].fn(t),)
+    if op == "pinvh":
+        return (linalg["pinv"].fn(t, hermitian=True),)
     return (linalg["matrix_norm"].fn(t, ord={"norm2": 2, "norm-2": -2, "normnuc": "nuc"}[op]),)
 
 

@@ -573,12 +573,19 @@ class Pinv(Function):
             rtol = 0.0 if atol is not None and atol > 0 else max(a.shape[-2:]) * np.finfo(a.dtype).eps
         atol = 0.0 if atol is None else atol
         if hermitian:
-            # torch reads the lower triangle only (eigh with UPLO='L') and inverts the eigenvalues kept
-            w, v = np.linalg.eigh(a, UPLO="L")
-            cutoff = np.maximum(atol, rtol * np.max(np.abs(w), axis=-1, keepdims=True))
+            # torch reads the lower triangle only (eigh with UPLO='L') and inverts the eigenvalues kept:
+            # tol = max(atol, rtol * amax(|w|)) in float64, matmul(V * where(|w| > tol, 1/w, 0), V.mH)
+            w, v = eigh_arrays(a, "L", True)
+            w_abs = np.abs(w)
             with np.errstate(divide="ignore"):
-                inv = np.where(np.abs(w) > cutoff, 1.0 / w, 0.0)
-            return ((v * inv[..., None, :]) @ np.swapaxes(v, -1, -2)).astype(a.dtype, copy=False)
+                if a.size == 0:
+                    inv = np.reciprocal(w)
+                else:
+                    tol = np.maximum(np.float64(atol),
+                                     np.float64(rtol) * np.max(w_abs, axis=-1, keepdims=True).astype(np.float64))
+                    inv = np.where(w_abs > tol, np.reciprocal(w), w.dtype.type(0))
+            scaled = binary_layout(v * inv[..., None, :], v, inv[..., None, :])
+            return dual.np_matmul(scaled, np.swapaxes(v, -1, -2))
         # torch: U, S, V = input.svd(); tol = max(atol, rtol * S[..., :1]) (float64: atol and rtol are 1-element
         # double tensors there); matmul(V * where(S > tol, 1/S, 0), U.mH)
         u, sv, vh = svd_arrays(a, False, True)
