@@ -63,7 +63,7 @@ matrix_exp linalg.matrix_exp matrix_power linalg.matrix_power linalg.multi_dot l
 embedding layer_norm batch_norm group_norm pad prelu pairwise_distance max_pool1d max_pool2d avg_pool1d avg_pool2d
 conv1d conv2d conv_transpose2d poisson_nll_loss gaussian_nll_loss margin_ranking_loss hinge_embedding_loss
 soft_margin_loss triplet_margin_loss cosine_embedding_loss multi_margin_loss quantile nanquantile
-linalg.eigh linalg.eigvalsh linalg.qr linalg.pinv linalg.lstsq
+linalg.eigh linalg.eigvalsh linalg.qr linalg.pinv linalg.lstsq svd linalg.svd
 hardshrink softshrink tanhshrink threshold multilabel_soft_margin_loss
 multilabel_margin_loss instance_norm adaptive_avg_pool2d adaptive_max_pool2d
 """.split()
@@ -1104,6 +1104,15 @@ add("linalg.pinv", "torch.linalg.pinv(x)", x=ANY((4, 3)))
 add("linalg.pinv", "torch.linalg.pinv(x)", x=ANY((2, 4)))
 add("linalg.lstsq", "torch.linalg.lstsq(x, y).solution", x=ANY((5, 3)), y=ANY((5, 2)))
 add("linalg.lstsq", "torch.linalg.lstsq(x, y)[0]", x=ANY((4, 2)), y=ANY((4, 1)))
+# svd (singular vectors through sign-free functions, as eigh's above)
+add("svd", "torch.svd(x).S", second=False, x=ANY((4, 3)))
+add("svd", "torch.svd(x)[0] ** 2", second=False, x=ANY((4, 3)))
+add("svd", "x.svd().V ** 2", second=False, x=ANY((2, 3, 2)))
+add("svd", "torch.svd(x, some=False).U[:, :2] ** 2", second=False, x=ANY((2, 4)))
+add("linalg.svd", "torch.linalg.svd(x).S", second=False, x=ANY((3, 4)))
+add("linalg.svd", "torch.linalg.svd(x, full_matrices=False).Vh ** 2", second=False, x=ANY((3, 4)))
+add("linalg.svd", "torch.linalg.svd(x, full_matrices=False)[0].abs() + (torch.linalg.svd(x)[2][:2] ** 2).sum()",
+    second=False, x=ANY((2, 2)))
 
 # --- Hessians of scalar functions (torch.autograd.functional.hessian) ----------------------------
 

@@ -21,6 +21,7 @@ import numpy as np
 
 from gradcli.engine import Tensor, dtypes
 from gradcli.engine.autograd import Function, run_backward
+from gradcli.engine.ops.joint_node import Parcel
 from gradcli.engine.ops.linalg import MatMul
 from gradcli.homework.reading import pytorch_expression
 from gradcli.lang.evaluation import const_array, engine_settings, evaluate_expression
@@ -257,7 +258,7 @@ def explain(expression: str, inputs: dict[str, np.ndarray], consts: dict[str, np
         if out.requires_grad:
             seed = np.ones_like(out.array) if grad_output is None else np.asarray(grad_output, dtype=out.array.dtype)
             run_backward([out], [seed], retain_graph=True, create_graph=False,
-                         observer=lambda node, grad: incoming.__setitem__(node, grad))
+                         observer=lambda node, grad: isinstance(grad, Parcel) or incoming.__setitem__(node, grad))
     labels = _labels(recorder.calls, leaves, out)
     node_labels = {t.grad_fn: labels[id(t)] for _, _, t in recorder.calls if _is_node(t)}
     nodes = _graph(out, leaves, node_labels, _values(recorder.calls), incoming,

@@ -22,7 +22,7 @@ for _alias in ("float", "double", "half", "long", "int", "short"):
 
 # Attributes of values (not calls): x.T, torch.max(x, 0).values, x.shape
 VALUE_ATTRIBUTES = frozenset({"T", "mT", "H", "mH", "values", "indices", "sign", "logabsdet", "eigenvalues",
-                              "eigenvectors", "Q", "R", "solution", "shape", "ndim", "dtype"})
+                              "eigenvectors", "Q", "R", "solution", "U", "S", "V", "Vh", "shape", "ndim", "dtype"})
 
 _FUNCTIONAL_PREFIXES = {("F",), ("torch", "nn", "functional"), ("nn", "functional")}
 _MATH_FUNCTIONS = {"exp", "log", "sin", "cos", "tan", "tanh", "sqrt", "asin", "acos", "atan", "sinh", "cosh",

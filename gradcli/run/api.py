@@ -25,8 +25,10 @@ from gradcli.engine import modules as nn_modules
 from gradcli.engine.autograd import Function, RemovableHandle
 from gradcli.engine.errors import EngineError
 from gradcli.engine.ops import LINALG, REGISTRY, activations
+from gradcli.engine.ops.inplace import TORCH_INPLACE
 from gradcli.engine.ops.matrix_functions import EighResult, LinalgSlogdetResult, LstsqResult, QrResult, SlogdetResult
 from gradcli.engine.ops.reduction import ReturnTypes
+from gradcli.engine.ops.svd import LinalgSvdResult, SvdResult
 from gradcli.engine.tensor import Device, Size, Tensor
 from gradcli.run import argument_parser, classes, graph_view, interop, numpy_api, torch_surface
 from gradcli.run.errors import LimitReached, Refused
@@ -163,6 +165,8 @@ VALUE_ATTRIBUTES: dict[type, frozenset] = {
     SlogdetResult: frozenset({"sign", "logabsdet", "count", "index"}),
     EighResult: frozenset({"eigenvalues", "eigenvectors", "count", "index"}),
     QrResult: frozenset({"Q", "R", "count", "index"}),
+    SvdResult: frozenset({"U", "S", "V", "count", "index"}),
+    LinalgSvdResult: frozenset({"U", "S", "Vh", "count", "index"}),
     LstsqResult: frozenset({"solution", "residuals", "rank", "singular_values", "count", "index"}),
     dtypes.DType: frozenset({"is_floating_point", "itemsize"}),
     optim.Optimizer: frozenset({"zero_grad", "step", "param_groups"}),
@@ -370,6 +374,7 @@ def modules() -> dict[str, Module]:
     torch_func = Module("torch.func", dict(torch_surface.FUNC))
     linalg = Module("torch.linalg", {n: s.fn for n, s in LINALG.items()})
     members = {n: torch_surface.with_out(s.fn, n) for n, s in REGISTRY.items() if s.torch}
+    members.update({n: REGISTRY[n].fn for n in TORCH_INPLACE})  # torch.sin_(b), torch.zero_(x)
     members.update({name: getattr(engine, name) for name in (
         "zeros_like", "ones_like", "empty_like", "full_like", "rand_like", "randn_like", "manual_seed", "initial_seed",
         "seed", "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "get_default_dtype",

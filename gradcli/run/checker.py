@@ -589,7 +589,6 @@ UNSUPPORTED_HINTS = {
     "torch.autograd.graph": "torch.autograd.graph has saved_tensors_hooks, save_on_cpu and "
                             "disable_saved_tensors_hooks; read a node's inputs through grad_fn.next_functions",
     "torch.autograd.forward_ad": "use torch.autograd.functional.jvp",
-    "torch.svd": "use torch.linalg.svdvals for the singular values",
     "torch.backends": "gradcli computes with its own CPU kernels: there is no backend to configure; drop the line",
     "torch.utils": "build the batches by slicing tensors (x[i:i + batch_size])",
     "torch.compile": "call the function itself",

@@ -355,3 +355,26 @@ def test_an_op_result_shares_its_input_memory_only_as_a_view():
                         and result._base is not source:
                     offenders.append(case["expr"])
     assert not offenders
+
+
+def test_in_place_view_ops_change_the_tensor_itself():
+    # recorded from torch 2.13: b.unsqueeze_(0) -> [1, 2, 3], strides (6, 3, 1), version 1, same memory; c.t_() ->
+    # strides (1, 3); a leaf that requires grad is torch's in-place error
+    def stride(t):
+        return tuple(s // t.array.itemsize for s in t.array.strides)
+
+    b = Tensor(np.ones((2, 3), dtype=np.float32))
+    view = b[0]
+    assert b.unsqueeze_(0) is b and tuple(b.shape) == (1, 2, 3) and stride(b) == (6, 3, 1) and b._version[0] == 1
+    b.array[0, 0, 0] = 5.0
+    assert view.array[0] == 5.0 and tuple(view.shape) == (3,)
+    c = Tensor(np.ones((2, 3), dtype=np.float32))
+    c.t_()
+    assert stride(c) == (1, 3)
+    c.transpose_(0, 1)
+    assert stride(c) == (3, 1)
+    d = Tensor(np.ones((2, 1, 3)))
+    d.squeeze_(1)
+    assert tuple(d.shape) == (2, 3)
+    with pytest.raises(TorchRuntimeError, match="a leaf Variable that requires grad is being used in an in-place"):
+        Tensor(np.ones(2), requires_grad=True).unsqueeze_(0)

@@ -139,3 +139,12 @@ def test_explain_without_values_points_to_steps():
     result = CliRunner().invoke(app, ["explain", "sin(x^2)"])
     assert result.exit_code == 2
     assert "no value given for x" in result.output and "gradcli steps 'sin(x^2)'" in result.output
+
+
+def test_the_svds_shared_node_is_explained():
+    # the nuclear norm's gradient: d(sum of singular values)/dA = U·Vᵀ; for the diagonal A = diag(3, 2) that is
+    # the identity (U = V = I), exactly; the node U, S and Vh share shows no gradient of its own (it was a crash)
+    e = _explain("torch.linalg.svd(x).S.sum()", x=[[3.0, 0.0], [0.0, 2.0]])
+    np.testing.assert_allclose(e.node("x").grad, [[1.0, 0.0], [0.0, 1.0]], atol=1e-15)
+    assert e.node("u1").grad_fn == "LinalgSvdBackward0"
+    np.testing.assert_array_equal(e.node("u1").value, [3.0, 2.0])

@@ -93,7 +93,8 @@ PROGRAMS = [
     "import torch\ntorch.load(3)\n", "import torch\ntorch.load('b.pt')\n",
     "import torch\ntorch.unique(torch.ones(2, requires_grad=True))\n",
     "import torch\ntorch.unique(torch.ones(2), sorted=False)\n",
-    "import torch\ny = torch.svd(torch.ones(2, 2))\n", "import torch\ntorch.backends.cudnn.deterministic = True\n",
+    "import torch\ny = torch.linalg.matrix_rank(torch.ones(2, 2))\n",
+    "import torch\ntorch.backends.cudnn.deterministic = True\n",
 ]
 # Refusals no program text reaches (each is a second line of defence behind the static check).
 UNREACHABLE = {

@@ -89,6 +89,7 @@ SAMPLES = {
     "gather": lambda: ((_t(3, 4), 1, Tensor(np.array([[0, 1], [1, 2], [3, 0]]))), {}),
     "split": lambda: ((_t(4, 3), 2), {}), "chunk": lambda: ((_t(4, 3), 2), {}),
     "reshape": lambda: ((_t(3, 4), 2, 6), {}), "view": lambda: ((_t(3, 4), 12), {}),
+    "svd": lambda: ((_t(3, 4),), {"some": False}),
     "transpose": lambda: ((_t(3, 4), 0, 1), {}), "swapaxes": lambda: ((_t(3, 4), 0, 1), {}),
     "swapdims": lambda: ((_t(3, 4), 0, 1), {}), "permute": lambda: ((_t(3, 4), 1, 0), {}),
     "unsqueeze": lambda: ((_t(3, 4), 0), {}), "flip": lambda: ((_t(3, 4), 0), {}),
@@ -170,7 +171,7 @@ ALIASES = {"arctan2": "atan2", "clip": "clamp", "subtract": "sub", "multiply": "
            "true_divide": "div", "concat": "cat", "concatenate": "cat", "swapaxes": "transpose",
            "swapdims": "transpose", "linalg.det": "det", "linalg.inv": "inverse", "row_stack": "vstack",
            "moveaxis": "movedim", "masked_fill_": "masked_fill", "index_add_": "index_add", "scatter_": "scatter",
-           "scatter_add_": "scatter_add"}
+           "scatter_add_": "scatter_add", "transpose_": "transpose", "unsqueeze_": "unsqueeze"}
 
 
 def _sample(name):

@@ -123,3 +123,109 @@ def inverse(a: np.ndarray):
     n = a.shape[-1]
     eye = np.broadcast_to(np.eye(n, dtype=a.dtype), a.shape)
     return solve(a, eye)
+
+
+def _work_size(wkopt, dtype) -> int:
+    """lapack_work_to_int: the workspace size LAPACK's query wrote, rounded up when the float misses an integer."""
+    value = float(wkopt)
+    size = int(value)
+    if size != value:
+        size = int(np.nextafter(dtype.type(value), dtype.type(np.inf)))
+    return size
+
+
+def gesdd(a: np.ndarray, full_matrices: bool, compute_uv: bool):
+    """torch's _linalg_svd on the CPU (BatchLinearAlgebraKernel.cpp, apply_svd): ?gesdd on a column-major copy
+    of each matrix of the batch, jobz 'A' (full_matrices), 'S' or 'N' (not compute_uv), one workspace query for
+    the batch, U and Vh written column-major.  Returns (U, S, Vh, info) with U and Vh in that layout (views of
+    column-major buffers, as torch's own outputs; None, None without compute_uv) and info per matrix; None
+    without MKL.  An empty A is the caller's (torch never calls LAPACK for it)."""
+    char = _char(a)
+    if char is None:
+        return None
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    batch = a.shape[:-2]
+    count = int(np.prod(batch, dtype=np.int64))
+    jobz = ("A" if full_matrices else "S") if compute_uv else "N"
+    work_a = np.array(np.swapaxes(a, -1, -2), order="C", copy=True).reshape(count, n, m)  # column-major A
+    s = np.zeros((count, k), dtype=a.dtype)
+    u_cols, vh_rows = (m, n) if full_matrices else (k, k)
+    if compute_uv:
+        u = np.zeros((count, u_cols, m), dtype=a.dtype)  # column-major (m, u_cols) matrices
+        vh = np.zeros((count, n, vh_rows), dtype=a.dtype)  # column-major (vh_rows, n)
+        ldu, ldvh = max(m, 1), max(vh_rows, 1)
+    else:
+        u = vh = np.zeros((1, 1, 1), dtype=a.dtype)
+        ldu = ldvh = 1
+    lda = max(m, 1)
+    iwork = np.zeros(max(8 * k, 1), dtype=np.int32)
+    info = np.zeros(count, dtype=np.int32)
+    wkopt = np.zeros(1, dtype=a.dtype)
+    mkl.gesdd(char, jobz, m, n, work_a[0].ctypes.data, lda, s[0].ctypes.data, u[0].ctypes.data, ldu,
+              vh[0].ctypes.data, ldvh, wkopt.ctypes.data, -1, iwork.ctypes.data)
+    lwork = _work_size(wkopt[0], a.dtype)
+    work = np.zeros(max(lwork, 1), dtype=a.dtype)
+    for i in range(count):
+        info[i] = mkl.gesdd(char, jobz, m, n, work_a[i].ctypes.data, lda, s[i].ctypes.data,
+                            u[i if compute_uv else 0].ctypes.data, ldu, vh[i if compute_uv else 0].ctypes.data,
+                            ldvh, work.ctypes.data, lwork, iwork.ctypes.data)
+    s = s.reshape(batch + (k,))
+    info = info.reshape(batch)
+    if not compute_uv:
+        return None, s, None, info
+    u = np.swapaxes(u.reshape(batch + (u_cols, m)), -1, -2)
+    vh = np.swapaxes(vh.reshape(batch + (n, vh_rows)), -1, -2)
+    return u, s, vh, info
+
+
+def syevd(a: np.ndarray, upper: bool, compute_v: bool):
+    """torch's _linalg_eigh on the CPU (apply_lapack_eigh): ?syevd on a column-major copy of each matrix, jobz 'V'
+    or 'N', uplo from UPLO, one workspace query for the batch (lwork and liwork at least 1), stopping at the first
+    matrix whose info is not 0.  Returns (eigenvalues, eigenvectors column-major or None, info); None without
+    MKL.  An empty A is the caller's."""
+    char = _char(a)
+    if char is None:
+        return None
+    n = a.shape[-1]
+    batch = a.shape[:-2]
+    count = int(np.prod(batch, dtype=np.int64))
+    vectors = np.array(np.swapaxes(a, -1, -2), order="C", copy=True).reshape(count, n, n)  # column-major A
+    w = np.zeros((count, n), dtype=a.dtype)
+    info = np.zeros(count, dtype=np.int32)
+    jobz, uplo, lda = ("V" if compute_v else "N"), ("U" if upper else "L"), max(1, n)
+    work_query = np.zeros(1, dtype=a.dtype)
+    iwork_query = np.zeros(1, dtype=np.int32)
+    mkl.syevd(char, jobz, uplo, n, vectors[0].ctypes.data, lda, w[0].ctypes.data, work_query.ctypes.data, -1,
+              iwork_query.ctypes.data, -1)
+    lwork = max(1, int(work_query[0]))
+    liwork = max(1, int(iwork_query[0]))
+    work = np.zeros(lwork, dtype=a.dtype)
+    iwork = np.zeros(liwork, dtype=np.int32)
+    for i in range(count):
+        info[i] = mkl.syevd(char, jobz, uplo, n, vectors[i].ctypes.data, lda, w[i].ctypes.data, work.ctypes.data,
+                            lwork, iwork.ctypes.data, liwork)
+        if info[i]:
+            break
+    values = w.reshape(batch + (n,))
+    if not compute_v:
+        return values, None, info.reshape(batch)
+    return values, np.swapaxes(vectors.reshape(batch + (n, n)), -1, -2), info.reshape(batch)
+
+
+def potrf(a: np.ndarray, upper: bool):
+    """torch's linalg_cholesky_ex on the CPU: the lower (upper) triangle of A copied into a column-major result
+    (tril_out/triu_out), then ?potrf('L'/'U') on each matrix.  Returns (factor column-major, info per matrix);
+    None without MKL."""
+    char = _char(a)
+    if char is None:
+        return None
+    n = a.shape[-1]
+    tri = np.triu(a) if upper else np.tril(a)
+    buf = np.array(np.swapaxes(tri, -1, -2), order="C", copy=True)  # column-major
+    flat = buf.reshape(-1, n, n)
+    info = np.zeros(flat.shape[0], dtype=np.int32)
+    if n:
+        for i in range(flat.shape[0]):
+            info[i] = mkl.potrf(char, "U" if upper else "L", n, flat[i].ctypes.data, max(1, n))
+    return np.swapaxes(buf, -1, -2), info.reshape(a.shape[:-2])

@@ -108,7 +108,8 @@ _PI = ctypes.POINTER(ctypes.c_int)
 
 
 def _bind(lib):
-    for name in ("sgemm", "dgemm", "sgemv", "dgemv", "sgetrf", "dgetrf", "sgetrs", "dgetrs"):
+    for name in ("sgemm", "dgemm", "sgemv", "dgemv", "sgetrf", "dgetrf", "sgetrs", "dgetrs", "sgesdd", "dgesdd",
+                 "ssyevd", "dsyevd", "spotrf", "dpotrf"):
         getattr(lib, name).restype = None
     for name in ("cblas_sgemm_batch", "cblas_dgemm_batch"):
         getattr(lib, name).restype = None
@@ -196,6 +197,34 @@ def getrs(char, trans: str, n, nrhs, a, lda, ipiv, b, ldb) -> int:
     info = ctypes.c_int(0)
     getattr(_state["lib"], char + "getrs")(ctypes.c_char_p(trans.encode()), _int(n), _int(nrhs), _P(a), _int(lda),
                                            _P(ipiv), _P(b), _int(ldb), ctypes.byref(info))
+    return info.value
+
+
+def gesdd(char, jobz: str, m, n, a, lda, s, u, ldu, vt, ldvt, work, lwork, iwork) -> int:
+    """?gesdd(jobz, m, n, a, lda, s, u, ldu, vt, ldvt, work, lwork, iwork, info) on raw addresses (u, vt: 0 when
+    jobz is 'N'); LAPACK's info.  lwork -1 is the workspace query: the optimal size comes back in work[0]."""
+    info = ctypes.c_int(0)
+    getattr(_state["lib"], char + "gesdd")(ctypes.c_char_p(jobz.encode()), _int(m), _int(n), _P(a), _int(lda),
+                                           _P(s), _P(u), _int(ldu), _P(vt), _int(ldvt), _P(work), _int(lwork),
+                                           _P(iwork), ctypes.byref(info))
+    return info.value
+
+
+def syevd(char, jobz: str, uplo: str, n, a, lda, w, work, lwork, iwork, liwork) -> int:
+    """?syevd(jobz, uplo, n, a, lda, w, work, lwork, iwork, liwork, info) on raw addresses; LAPACK's info (lwork
+    and liwork -1: the workspace query, sizes in work[0] and iwork[0])."""
+    info = ctypes.c_int(0)
+    getattr(_state["lib"], char + "syevd")(ctypes.c_char_p(jobz.encode()), ctypes.c_char_p(uplo.encode()), _int(n),
+                                           _P(a), _int(lda), _P(w), _P(work), _int(lwork), _P(iwork), _int(liwork),
+                                           ctypes.byref(info))
+    return info.value
+
+
+def potrf(char, uplo: str, n, a, lda) -> int:
+    """?potrf(uplo, n, a, lda, info) on raw addresses; LAPACK's info."""
+    info = ctypes.c_int(0)
+    getattr(_state["lib"], char + "potrf")(ctypes.c_char_p(uplo.encode()), _int(n), _P(a), _int(lda),
+                                           ctypes.byref(info))
     return info.value
 
 

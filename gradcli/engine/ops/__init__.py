@@ -29,6 +29,7 @@ from gradcli.engine.ops import (  # noqa: F401  (registration side effects)
     shape,
     special,
     summaries,
+    svd,
     tensor_methods,
 )
 from gradcli.engine.ops.activations import logsigmoid, softplus

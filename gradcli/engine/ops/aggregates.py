@@ -16,7 +16,7 @@ from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchIndexError, TorchRuntimeError
 from gradcli.engine.kernels import native
 from gradcli.engine.ops.common import as_float, keepdim_shape, norm_dims, val
-from gradcli.engine.ops.registry import register
+from gradcli.engine.ops.registry import LINALG, register
 from gradcli.engine.tensor import wrap_dim
 
 
@@ -408,10 +408,12 @@ register("vector_norm", sig="linalg.vector_norm(input, ord=2, dim=None, keepdim=
 
 
 @register("norm", sig="norm(input, p='fro', dim=None, keepdim=False)",
-          doc="vector p-norm (p = number, inf or 'fro') over all elements or dim", category="reduction")
+          doc="vector p-norm (p = number, inf or 'fro') over all elements or dim; 'nuc': the nuclear norm",
+          category="reduction")
 def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
-    if isinstance(p, str) and p != "fro":
-        raise TorchRuntimeError(f"norm with p='{p}' is not supported by gradcli (only numbers and 'fro')")
+    if isinstance(p, str) and p != "fro":  # torch/functional.py: a matrix norm over dim (all dims by default)
+        dims = list(range(input.ndim)) if dim is None else ([dim] if isinstance(dim, int) else list(dim))
+        return LINALG["matrix_norm"].fn(input, p, dims, keepdim)
     return VectorNorm.apply(input, ord_value(2.0 if p is None else p), dim, keepdim)
 
 

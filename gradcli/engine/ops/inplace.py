@@ -33,7 +33,7 @@ from gradcli.engine.autograd import (
     next_sequence,
     short_name,
 )
-from gradcli.engine.errors import TorchRuntimeError
+from gradcli.engine.errors import TorchNotImplementedError, TorchRuntimeError
 from gradcli.engine.ops import arith
 from gradcli.engine.ops.common import dtype_title, val
 from gradcli.engine.ops.elementwise import clamp
@@ -515,6 +515,13 @@ def scatter_add_(self, dim, index, src):
     return apply_inplace(self, lambda s: scatter_add(s, dim, index, src))
 
 
+# the in-place functions torch's namespace has too (torch.sin_(b), torch.zero_(x): gradcli run's torch module
+# lists them); the others are methods only.  Not in the expression language's function names.
+TORCH_INPLACE = frozenset(
+    "zero_ fill_ clamp_ relu_ sigmoid_ tanh_ exp_ log_ abs_ sqrt_ neg_ sin_ cos_ tan_ exp2_ expm1_ log2_ log10_ log1p_ "
+    "rsqrt_ reciprocal_ floor_ ceil_ trunc_ frac_ square_ asin_ acos_ atan_ sinh_ cosh_ erf_ logit_ sinc_ "
+    "nan_to_num_".split())
+
 for _name, _fn in {"zero_": zero_, "fill_": fill_, "add_": add_, "sub_": sub_, "mul_": mul_, "div_": div_,
                    "pow_": pow_, "clamp_": clamp_, "copy_": copy_, "masked_fill_": masked_fill_,
                    "index_add_": index_add_, "scatter_": scatter_, "scatter_add_": scatter_add_}.items():
@@ -550,3 +557,29 @@ for _name in ("relu", "sigmoid", "tanh", "exp", "log", "abs", "sqrt", "neg", "si
               "nan_to_num"):
     register(_name + "_", sig=f"{_name}_(input)", doc=f"{_name} in place", category="inplace",
              torch=False)(_inplace_unary(_name))
+
+
+# In-place view ops (unsqueeze_, squeeze_, t_, transpose_): the tensor's own shape and strides change, its memory
+# not; torch bumps its version.  Recorded history (a tensor that needs a gradient) is refused: gradcli's nodes
+# cannot be re-pointed at a new shape of the same tensor.
+def _inplace_view(name):
+    def op(self, *args):
+        if type(self._version) is InferenceVersion and not INFERENCE.get():
+            raise TorchRuntimeError(INFERENCE_TENSOR_INPLACE)
+        if GradMode.enabled and self.requires_grad:
+            if self.grad_fn is None:
+                raise TorchRuntimeError(LEAF_INPLACE)
+            raise TorchNotImplementedError(f"gradcli does not record {name}_ on a tensor that requires grad; "
+                                           f"write x = x.{name}(...) instead")
+        self.array = getattr(self, name)(*args).array
+        self._bump_version()
+        return self
+
+    op.__name__ = name + "_"
+    op.__doc__ = f"{name} in place (the tensor's shape changes)"
+    return op
+
+
+for _name in ("unsqueeze", "squeeze", "t", "transpose"):
+    register(_name + "_", sig=f"{_name}_(...)", doc=f"{_name} in place", category="inplace",
+             torch=False)(_inplace_view(_name))

@@ -25,7 +25,7 @@ from gradcli.engine.ops.join_split import stack
 from gradcli.engine.ops.linalg import Dot, MatMul, Mv, matmul
 from gradcli.engine.ops.lu import det_from_lu, singular_where, torch_lu
 from gradcli.engine.ops.reduction import sum as _sum
-from gradcli.engine.ops.registry import register
+from gradcli.engine.ops.registry import LINALG, register
 from gradcli.engine.ops.views import ViewFunction
 from gradcli.engine.tensor import Tensor, wrap_dim
 
@@ -637,8 +637,8 @@ def _matrix_norm(A, ord, dims, keepdim):  # noqa: A002 - torch's name
     d0, d1 = (wrap_dim(d, A.ndim) for d in dims)
     if ord == "fro":
         return VectorNorm.apply(A, 2.0, (d0, d1), keepdim)
-    if ord in ("nuc", 2, -2, 2.0, -2.0):
-        raise TorchRuntimeError(f"linalg.norm: ord={ord} (singular values) is not supported by gradcli")
+    if ord in ("nuc", 2, -2, 2.0, -2.0):  # torch: linalg_matrix_norm, through the singular values
+        return LINALG["matrix_norm"].fn(A, ord, (d0, d1), keepdim)
     o = float(ord)
     if abs(o) == 1:  # max (min) column sum
         red, other = d0, d1
@@ -669,5 +669,5 @@ def linalg_norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):  # noqa: A
 
 
 register("norm", sig="linalg.norm(A, ord=None, dim=None, keepdim=False)",
-         doc="vector norm, or matrix norm ('fro', 1, inf, -1, -inf) for 2-D input with ord", category="linalg",
-         linalg=True, method=False)(linalg_norm)
+         doc="vector norm, or matrix norm ('fro', 'nuc', 2, -2, 1, inf, -1, -inf) for 2-D input with ord",
+         category="linalg", linalg=True, method=False)(linalg_norm)

@@ -14,20 +14,23 @@ from collections import namedtuple
 import numpy as np
 
 from gradcli.engine import dual, kernels
-from gradcli.engine.autograd import Function
+from gradcli.engine.autograd import Function, GradMode
 from gradcli.engine.errors import TorchLinAlgError, TorchNotImplementedError, TorchRuntimeError
 from gradcli.engine.kernels import lapack
 from gradcli.engine.ops.aggregates import amax, amin, vector_norm
-from gradcli.engine.ops.common import val
+from gradcli.engine.ops.common import binary_layout, val
 from gradcli.engine.ops.convert import clone
 from gradcli.engine.ops.elementwise import where
 from gradcli.engine.ops.inplace import Copy
+from gradcli.engine.ops.joint_node import JointBackward, OutputSlot, record
 from gradcli.engine.ops.linalg import matmul
 from gradcli.engine.ops.lu import inverse_by_lu, lu_factor, singular_by_lu, torch_lu
 from gradcli.engine.ops.matrix_algebra import EXACT_LU, check_square, inverse, tril
 from gradcli.engine.ops.reduction import sum as sum_op
 from gradcli.engine.ops.registry import register
 from gradcli.engine.ops.shape import view
+from gradcli.engine.ops.svd import compute as svd_arrays
+from gradcli.engine.ops.svd import named_result, svdvals
 from gradcli.engine.sum_order import torch_sum
 from gradcli.engine.tensor import Tensor, wrap_dim
 
@@ -149,6 +152,17 @@ class Cholesky(Function):
     def forward(ctx, a, upper):
         check_square(a, "cholesky")
         ctx.aux = upper
+        got = lapack.potrf(a, upper) if a.size else None  # MKL's potrf as torch calls it (torch's bits)
+        if got is not None:
+            factor, info = got
+            failing = np.flatnonzero(info.reshape(-1))
+            if failing.size:
+                prefix = f"(Batch element {int(failing[0])}): " if a.ndim > 2 else ""
+                raise TorchLinAlgError(
+                    f"linalg.cholesky: {prefix}The factorization could not be completed because the input is not "
+                    f"positive-definite (the leading minor of order {int(info.reshape(-1)[failing[0]])} is not "
+                    "positive-definite).")
+            return factor
         try:
             low = np.linalg.cholesky(a)
         except np.linalg.LinAlgError:
@@ -345,39 +359,15 @@ def multi_dot(tensors, *, out=None):
 
 # -- singular values and matrix norms --------------------------------------------------------------------------
 
-class SingularValues(Function):
-    """The singular values; d sigma_i / dA = u_i v_i^T.  (Its own derivative is not implemented.)"""
-
-    __slots__ = ()
-    name = "LinalgSvdBackward0"
-
-    @staticmethod
-    def forward(ctx, a):
-        if a.ndim < 2:
-            raise TorchRuntimeError("linalg.svd: The input tensor A must have at least 2 dimensions.")
-        u, s, vh = np.linalg.svd(a, full_matrices=False)
-        ctx.aux = (u, vh)
-        return s.astype(a.dtype, copy=False)
-
-    @staticmethod
-    def backward(ctx, g):
-        if isinstance(g, Tensor):
-            raise TorchNotImplementedError("gradcli does not differentiate singular values twice")
-        u, vh = ctx.aux
-        return ((u * g[..., None, :]) @ vh,)
-
-
-@register("svdvals", sig="linalg.svdvals(A)", doc="the singular values, largest first", category="linalg",
-          linalg=True)
-def svdvals(A):
-    return SingularValues.apply(A)
-
-
 @register("matrix_norm", sig="linalg.matrix_norm(A, ord='fro', dim=(-2, -1), keepdim=False)",
           doc="a matrix norm: 'fro', 'nuc', 1, -1, 2, -2, inf, -inf", category="linalg", linalg=True)
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):  # noqa: A002 - torch's name
     if A.ndim < 2:
         raise TorchRuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
+    if isinstance(ord, str) and ord not in ("fro", "nuc"):
+        raise TorchRuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+    if len(dim) != 2:
+        raise TorchRuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(map(str, dim))}")
     d0, d1 = (wrap_dim(int(d), A.ndim) for d in dim)
     if ord == "fro":
         return vector_norm(A, 2, (d0, d1), keepdim)
@@ -409,7 +399,7 @@ def _largest_or_smallest(x, dim, keepdim, largest):
     if largest and x.shape[d] == 0:
         shape = x.shape[:d] + ((1,) if keepdim else ()) + x.shape[d + 1:]
         return Tensor._make(np.zeros(shape, x.array.dtype), None)
-    return (amax if largest else amin)(x, d, keepdim)
+    return (amax if largest else amin)(x, dim, keepdim)  # as given: its error names -1 for the 2-norms
 
 
 
@@ -420,62 +410,90 @@ def _first_order_only(g, name):
         raise TorchNotImplementedError(f"gradcli does not differentiate linalg.{name} twice (create_graph=True)")
 
 
-def _named_pair(name, fields):
-    base = namedtuple(name, fields)
-
-    def __repr__(self):
-        return f"torch.return_types.{name}(\n" + ",\n".join(f"{f}={getattr(self, f)!r}" for f in fields) + ")"
-
-    return type(name, (base,), {"__slots__": (), "__repr__": __repr__})
+EighResult = named_result("linalg_eigh", ["eigenvalues", "eigenvectors"])
+QrResult = named_result("linalg_qr", ["Q", "R"])
 
 
-EighResult = _named_pair("linalg_eigh", ["eigenvalues", "eigenvectors"])
-QrResult = _named_pair("linalg_qr", ["Q", "R"])
+def eigh_arrays(a: np.ndarray, uplo: str, compute_v: bool):
+    """torch's _linalg_eigh(A, UPLO, compute_v) on an array: (eigenvalues, eigenvectors column-major or None).
+    MKL's ?syevd as ATen calls it when installed (torch's bits), numpy's LAPACK otherwise (?syevd as well)."""
+    check_square(a, "eigh")
+    if not isinstance(uplo, str) or uplo.upper() not in ("L", "U"):
+        raise TorchRuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {uplo}")
+    upper = uplo.upper() == "U"
+    if a.size == 0:
+        return np.zeros(a.shape[:-1], dtype=a.dtype), (np.swapaxes(np.zeros(a.shape, a.dtype), -1, -2)
+                                                          if compute_v else None)
+    got = lapack.syevd(a, upper, compute_v)
+    if got is None:
+        values, vectors = np.linalg.eigh(a, UPLO="U" if upper else "L")
+        vectors = np.swapaxes(np.array(np.swapaxes(vectors, -1, -2), order="C"), -1, -2) if compute_v else None
+        return values.astype(a.dtype, copy=False), vectors
+    values, vectors, info = got
+    failing = np.flatnonzero(info.reshape(-1))
+    if failing.size:
+        code = int(info.reshape(-1)[failing[0]])
+        where = "" if a.ndim == 2 else f": (Batch element {int(failing[0])})"
+        raise TorchLinAlgError(f"linalg.eigh{where}: The algorithm failed to converge because the input matrix is "
+                               f"ill-conditioned or has too many repeated eigenvalues (error code: {code}).")
+    return values, vectors
 
 
-class Eigh(Function):
-    """eigenvalues and eigenvectors of a symmetric matrix, one node with two outputs (each a piece here):
-    gA = V·(skew(Vᵀ·gV)/E + diag(gL))·Vᵀ with E_ij = L_j - L_i, as torch's linalg_eig_backward."""
+def eigh_backward(g_l, g_v, values, vectors):
+    """torch's linalg_eig_backward for a symmetric matrix (is_hermitian), in its order of operations."""
+    mm = dual.np_matmul
+    v_h = np.swapaxes(vectors, -1, -2)
+    if g_v is None:  # eigvalsh: V diag(gL) Vᴴ
+        scaled = vectors * g_l[..., None, :]
+        return mm(binary_layout(scaled, vectors, g_l[..., None, :]), v_h)
+    vhgv = mm(v_h, g_v)
+    diff = binary_layout(vhgv - np.swapaxes(vhgv, -1, -2), vhgv, np.swapaxes(vhgv, -1, -2))
+    vhgv = binary_layout(vhgv.dtype.type(0.5) * diff, diff)
+    econj = values[..., None, :] - values[..., :, None]
+    idx = np.arange(values.shape[-1])
+    econj[..., idx, idx] = 1
+    ret = binary_layout(vhgv / econj, vhgv, econj)
+    if g_l is not None:
+        ret[..., idx, idx] = g_l
+    return mm(vectors, mm(ret, v_h))
+
+
+class EighBackward(JointBackward):
+    """linalg.eigh's node: eigenvalues and eigenvectors share it (gA = V·(skew(Vᵀ·gV)/E, diag gL)·Vᵀ)."""
 
     __slots__ = ()
     name = "LinalgEighBackward0"
+    short = "LinalgEigh"
+    what = "linalg.eigh"
 
     @staticmethod
-    def forward(ctx, a, uplo, part):
-        check_square(a, "eigh")
-        values, vectors = np.linalg.eigh(a, UPLO=uplo)
-        ctx.aux = (values, vectors, part)
-        return (values if part == 0 else vectors).astype(a.dtype, copy=False)
+    def rule(grads, arrays, params):
+        return eigh_backward(grads[0], grads[1], *arrays)
 
-    @staticmethod
-    def backward(ctx, g):
-        _first_order_only(g, "eigh")
-        values, vectors, part = ctx.aux
-        vt = np.swapaxes(vectors, -1, -2)
-        if part == 0:
-            inner = np.zeros(vectors.shape, dtype=vectors.dtype)
-            inner[..., np.arange(values.shape[-1]), np.arange(values.shape[-1])] = g
-        else:
-            vhgv = vt @ g
-            vhgv = 0.5 * (vhgv - np.swapaxes(vhgv, -1, -2))
-            gaps = values[..., None, :] - values[..., :, None]
-            n = values.shape[-1]
-            gaps[..., np.arange(n), np.arange(n)] = 1.0
-            inner = vhgv / gaps
-            inner[..., np.arange(n), np.arange(n)] = 0.0
-        return (vectors @ inner @ vt,)
+
+class EighOutput(OutputSlot):
+    __slots__ = ()
+    name = "LinalgEighBackward0"
+
+
+def _eigh_outputs(A, uplo, compute_v, wanted):
+    values, vectors = eigh_arrays(A.array, uplo, compute_v)
+    if not compute_v:
+        return Tensor._make(values, None), None
+    return record(EighBackward, EighOutput, A, (values, vectors), None, wanted)
 
 
 @register("eigh", sig="linalg.eigh(A, UPLO='L')", doc="(eigenvalues ascending, eigenvectors) of a symmetric matrix",
           category="linalg", linalg=True)
 def eigh(A, UPLO="L"):  # noqa: N803 - torch's name
-    return EighResult(Eigh.apply(A, UPLO, 0), Eigh.apply(A, UPLO, 1))
+    return EighResult(*_eigh_outputs(A, UPLO, True, (0, 1)))
 
 
 @register("eigvalsh", sig="linalg.eigvalsh(A, UPLO='L')", doc="the eigenvalues of a symmetric matrix, ascending",
           category="linalg", linalg=True)
 def eigvalsh(A, UPLO="L"):  # noqa: N803 - torch's name
-    return Eigh.apply(A, UPLO, 0)
+    # torch computes the eigenvectors (jobz 'V') only when A needs a gradient
+    return _eigh_outputs(A, UPLO, A.requires_grad and GradMode.enabled, (0,))[0]
 
 
 def _copyltu(m):
@@ -555,17 +573,31 @@ class Pinv(Function):
             rtol = 0.0 if atol is not None and atol > 0 else max(a.shape[-2:]) * np.finfo(a.dtype).eps
         atol = 0.0 if atol is None else atol
         if hermitian:
-            # torch reads the lower triangle only (eigh with UPLO='L') and inverts the eigenvalues kept
-            w, v = np.linalg.eigh(a, UPLO="L")
-            cutoff = np.maximum(atol, rtol * np.max(np.abs(w), axis=-1, keepdims=True))
+            # torch reads the lower triangle only (eigh with UPLO='L') and inverts the eigenvalues kept:
+            # tol = max(atol, rtol * amax(|w|)) in float64, matmul(V * where(|w| > tol, 1/w, 0), V.mH)
+            w, v = eigh_arrays(a, "L", True)
+            w_abs = np.abs(w)
             with np.errstate(divide="ignore"):
-                inv = np.where(np.abs(w) > cutoff, 1.0 / w, 0.0)
-            return ((v * inv[..., None, :]) @ np.swapaxes(v, -1, -2)).astype(a.dtype, copy=False)
-        u, sv, vh = np.linalg.svd(a, full_matrices=False)
-        cutoff = np.maximum(atol, rtol * np.max(sv, axis=-1, keepdims=True, initial=0.0))
+                if a.size == 0:
+                    inv = np.reciprocal(w)
+                else:
+                    tol = np.maximum(np.float64(atol),
+                                     np.float64(rtol) * np.max(w_abs, axis=-1, keepdims=True).astype(np.float64))
+                    inv = np.where(w_abs > tol, np.reciprocal(w), w.dtype.type(0))
+            scaled = binary_layout(v * inv[..., None, :], v, inv[..., None, :])
+            return dual.np_matmul(scaled, np.swapaxes(v, -1, -2))
+        # torch: U, S, V = input.svd(); tol = max(atol, rtol * S[..., :1]) (float64: atol and rtol are 1-element
+        # double tensors there); matmul(V * where(S > tol, 1/S, 0), U.mH)
+        u, sv, vh = svd_arrays(a, False, True)
         with np.errstate(divide="ignore"):
-            inv = np.where(sv > cutoff, 1.0 / sv, 0.0)
-        return np.swapaxes(vh, -1, -2) @ (inv[..., :, None] * np.swapaxes(u, -1, -2))
+            if a.size == 0:
+                inv = np.reciprocal(sv)
+            else:
+                tol = np.maximum(np.float64(atol), np.float64(rtol) * sv[..., :1].astype(np.float64))
+                inv = np.where(sv > tol, np.reciprocal(sv), sv.dtype.type(0))
+        v = np.swapaxes(vh, -1, -2)
+        scaled = binary_layout(v * inv[..., None, :], v, inv[..., None, :])
+        return dual.np_matmul(scaled, np.swapaxes(u, -1, -2))
 
     @staticmethod
     def backward(ctx, g, a, pinv):
@@ -574,17 +606,33 @@ class Pinv(Function):
 
 
 def pinv_backward(g, a, pinv):
-    """torch's pinv_backward: the gradient for A of a gradient g of pinv(A)."""
-    t = lambda x: np.swapaxes(x, -1, -2)  # noqa: E731 - the transpose, short in the formula below
-    gh = t(g)
+    """torch's pinv_backward: the gradient for A of a gradient g of pinv(A), in its order of operations (its
+    products through MKL as ATen calls them, when installed; its elementwise results in TensorIterator's
+    layouts, which decide how the next product reads them)."""
+    t = lambda x: np.swapaxes(x, -1, -2)  # noqa: E731 - mH of a real matrix: a transposed view
+    mm = dual.np_matmul
+
+    def sub(x, y):
+        return binary_layout(x - y, x, y)
+
+    def add(x, y):
+        return binary_layout(x + y, x, y)
+
+    pinv_h, g_h = t(pinv), t(g)
     m, n = a.shape[-2:]
     if m <= n:
-        k = gh @ pinv
-        k_pinvh = k @ t(pinv)
-        return -t(pinv @ k) + k_pinvh - (a @ pinv) @ k_pinvh + (t(pinv) @ pinv) @ (gh - k @ a)
-    k = pinv @ gh
-    pinvh_k = t(pinv) @ k
-    return -t(k @ pinv) + pinvh_k - pinvh_k @ pinv @ a + (gh - a @ k) @ pinv @ t(pinv)
+        k = mm(g_h, pinv)
+        k_pinv_h = mm(k, pinv_h)
+        first = t(mm(pinv, k))
+        total = add(binary_layout(-first, first), k_pinv_h)
+        total = sub(total, mm(mm(a, pinv), k_pinv_h))
+        return add(total, mm(mm(pinv_h, pinv), sub(g_h, mm(k, a))))
+    k = mm(pinv, g_h)
+    pinv_h_k = mm(pinv_h, k)
+    first = t(mm(k, pinv))
+    total = add(binary_layout(-first, first), mm(mm(sub(g_h, mm(a, k)), pinv), pinv_h))
+    total = add(total, pinv_h_k)
+    return sub(total, mm(mm(pinv_h_k, pinv), a))
 
 
 @register("pinv", sig="linalg.pinv(A, *, atol=None, rtol=None, hermitian=False)",
@@ -596,7 +644,7 @@ def pinv(A, *, atol=None, rtol=None, hermitian=False):
     return Pinv.apply(A, *[None if t is None else float(t) for t in tols], bool(hermitian))
 
 
-LstsqResult = _named_pair("linalg_lstsq", ["solution", "residuals", "rank", "singular_values"])
+LstsqResult = named_result("linalg_lstsq", ["solution", "residuals", "rank", "singular_values"])
 
 
 def _np_pinv(a):
