@@ -51,11 +51,12 @@ from gradcli.engine.kernels.loops import (
 )
 from gradcli.engine.kernels.mode import BITS, FAST, TORCH, bits, current, exact
 
-__all__ = ["BITS", "BLOCK", "FAST", "GRAIN_SIZE", "LEADING", "THREADS", "TORCH", "VECTOR_BYTES", "acos", "atan",
-           "atanh", "bits", "cos", "cosh", "current", "elements_are_rows", "erf", "erfc", "erfinv", "exact", "exp",
-           "exp_", "exp2", "expm1", "fma", "in_blocks", "inner_exp", "lgamma", "log", "log1p", "log2", "log10",
-           "one_minus_square", "pow", "row_size", "rows_batch", "rsqrt",
-           "scalar_exp", "scalar_lanes", "sigmoid", "silu", "sin", "sinh", "sqrt", "tan", "tanh", "vector_exp"]
+__all__ = ["BITS", "BLOCK", "FAST", "GRAIN_SIZE", "LEADING", "THREADS", "TORCH", "VECTOR_BYTES", "acos", "acosh",
+           "asin", "asinh", "atan", "atan2", "atanh", "bits", "cos", "cosh", "current", "elements_are_rows", "erf",
+           "erfc", "erfinv", "exact", "exp", "exp2", "exp_", "expm1", "fma", "hypot", "in_blocks", "inner",
+           "inner_exp", "lgamma", "log", "log10", "log1p", "log2", "logaddexp", "logaddexp_accumulate",
+           "one_minus_square", "pow", "row_size", "rows_batch", "rsqrt", "scalar", "scalar_exp", "scalar_lanes",
+           "sigmoid", "silu", "sin", "sinh", "sqrt", "tan", "tanh", "vector_exp"]
 
 F16, F32, F64 = np.float16, np.float32, np.float64
 _bits = BITS.get  # the mode, read on the hot path without a call of exact()
@@ -100,8 +101,27 @@ tanh = _through_double(np.tanh)
 sinh = _through_double(np.sinh)
 cosh = _through_double(np.cosh, fast_float32=True)
 acos = _through_double(np.arccos)
+asin = _through_double(np.arcsin)
 atan = _through_double(np.arctan)
 atanh = _through_double(np.arctanh, fast_float32=True)
+asinh = _through_double(np.arcsinh)  # torch: SLEEF's asinh/acosh lanes (vec::map), not MKL's: within the ulps
+acosh = _through_double(np.arccosh)
+
+
+def _binary_through_double(np_fn):
+    def fn(a, b):
+        if _dtype(a) == F32 and _dtype(b) in (F32, None):
+            return np_fn(a.astype(F64), b).astype(F32)
+        return np_fn(a, b)
+
+    fn.__name__ = np_fn.__name__
+    fn.__doc__ = f"torch's {np_fn.__name__} (SLEEF's lanes, the C library's on the scalar ones): float32 computed " \
+        "in double and rounded once"
+    return fn
+
+
+atan2 = _binary_through_double(np.arctan2)
+hypot = _binary_through_double(np.hypot)
 
 
 # -- emulated vendor kernels in torch mode, numpy in fast mode ----------------------------------------------
@@ -331,6 +351,7 @@ tan = _vml_in_torch_mode("Tan", tan)
 tanh = _vml_in_torch_mode("Tanh", tanh)
 acos = _vml_in_torch_mode("Acos", acos)
 atan = _vml_in_torch_mode("Atan", atan)
+asin = _vml_in_torch_mode("Asin", asin)
 erf = _vml_in_torch_mode("Erf", erf)
 erfc = _vml_in_torch_mode("Erfc", erfc)
 _exp_numpy = exp_
@@ -342,3 +363,96 @@ def exp_(x: np.ndarray) -> np.ndarray:  # noqa: F811 - the VML-aware version of 
         x[...] = mkl.vml("Exp", x)
         return x
     return _exp_numpy(x)
+
+
+# -- the C library's scalar functions and the vector lanes of compound kernels -----------------------------------
+#
+# Many of torch's kernels are formulas, not one function: binary_cross_entropy's (t - 1) * max(std::log1p(-x),
+# -100) - t * max(std::log(x), -100) (a scalar loop: the C library on every element), mish's
+# x * tanh(log1p(exp(x))) and logaddexp's m + log1p(exp(-|a - b|)) (cpu_kernel_vec: SLEEF's Vectorized:: functions
+# on the vector lanes, std:: on the elements the loop computes one at a time), logcumsumexp's running
+# log1p(exp(min - max)) + max (std:: in double).  `scalar` is a std:: function, `inner` a function inside such a
+# kernel: the C library's bits in torch mode where torch calls the C library; SLEEF's lanes (exp excepted,
+# `inner_exp`) are the entry points above, within the contract's ulps.
+
+_ENTRY = {"exp": lambda x: exp(x), "exp2": lambda x: exp2(x), "expm1": lambda x: expm1(x), "log": lambda x: log(x),
+          "log1p": lambda x: log1p(x), "tanh": lambda x: tanh(x), "sqrt": lambda x: sqrt(x),
+          "sin": lambda x: sin(x), "cos": lambda x: cos(x)}
+
+
+def scalar(name: str, x):
+    """std::`name` of each element of a float32/float64 array, as a scalar loop of torch's computes it.  torch
+    mode: the C library's own function (its float variant for float32: libm.call), torch's bits; fast: the
+    entry point of that name above (numpy's ufunc)."""
+    kind = _dtype(x)
+    if (kind == F32 or kind == F64) and _bits() == TORCH:
+        out = libm.call(name, x)
+        return out[()] if isinstance(x, np.generic) else out
+    return _ENTRY[name](x)
+
+
+def inner(name: str, y: np.ndarray, *operands: np.ndarray) -> np.ndarray:
+    """`name` (exp, exp2, expm1, log, log1p, tanh) of y inside a cpu_kernel_vec kernel whose inputs are `operands`.
+    torch mode: on the elements the kernel computes one at a time (scalar_lanes, as inner_exp) the C library's
+    function, torch's bits; on its vector lanes SLEEF's (exp: sleef.py, to the bit; the others: the entry point
+    above, within the contract's ulps).  fast: the entry point above."""
+    if name == "exp":
+        return inner_exp(y, *operands)
+    if type(y) is not np.ndarray or y.dtype not in (F32, F64) or _bits() != TORCH:
+        return _ENTRY[name](y)
+    lanes = scalar_lanes(y.shape, y.itemsize, *operands, vector_bytes=128)
+    if lanes is True:
+        return libm.call(name, y)
+    out = np.asarray(_ENTRY[name](y))
+    if lanes is not False:
+        out = out.copy() if not out.flags.writeable else out
+        out[lanes] = libm.call(name, y[lanes])
+    return out
+
+
+def logaddexp(a: np.ndarray, b: np.ndarray, base2: bool = False) -> np.ndarray:
+    """torch's logaddexp kernel (BinaryOpsKernel.cpp): max(a, b) + log1p(exp(-|a - b|)), and a where a and b
+    are the same infinity; logaddexp2 (base2): max(a, b) + log1p(exp2(-|a - b|)) * (1 / ln 2), the product and
+    the sum one fused multiply-add (as its build contracts them: measured against torch, 11% of the last bits
+    differ otherwise).  exp, exp2 and log1p as `inner` computes them: torch's bits where the kernel calls the C
+    library (the scalar lanes: small tensors, a loop's tail) with --bits torch; numpy's otherwise."""
+    with np.errstate(all="ignore"):
+        m = np.maximum(a, b)
+        d = -np.abs(a - b)
+        if _bits() == TORCH and d.dtype in (F32, F64):
+            tail = inner("log1p", inner("exp2" if base2 else "exp", d, a, b), a, b)
+        else:
+            tail = np.log1p(np.exp2(d) if base2 else np.exp(d, out=d) if d.shape == m.shape else np.exp(d))
+        if base2:
+            out = np.asarray(fma(tail, m.dtype.type(1 / math.log(2.0)) if m.dtype.kind == "f" else 1 / math.log(2.0),
+                                 m))
+        else:
+            out = np.add(m, tail, out=tail) if tail.shape == m.shape and tail.flags.writeable else m + tail
+        same_inf = np.isinf(a) & (a == b)
+        if same_inf.any():
+            out = np.where(same_inf, a, out)
+        return out
+
+
+def logaddexp_accumulate(x: np.ndarray, axis: int) -> np.ndarray:
+    """torch's logcumsumexp along `axis` (ReduceOpsKernel.cpp): a running value in double (float32's acc_type),
+    from -inf, each step _log_add_exp_helper(x, running) = log1p(exp(min - max)) + max (x itself where both are
+    the same infinity), rounded to x's dtype.  torch mode: the C library's exp and log1p in double, torch's
+    bits; fast: numpy's logaddexp.accumulate in double."""
+    wide = x.astype(F64)
+    if _bits() != TORCH or x.dtype not in (F32, F64) or x.shape[axis] == 0:
+        with np.errstate(all="ignore"):
+            return np.logaddexp.accumulate(wide, axis=axis).astype(x.dtype, copy=False)
+    wide = np.moveaxis(wide, axis, 0)
+    out = np.empty_like(wide)
+    running = np.full(wide.shape[1:], -np.inf)
+    with np.errstate(all="ignore"):
+        for i in range(wide.shape[0]):
+            value = wide[i]
+            nan = np.isnan(running)
+            low = np.where(nan, running, np.minimum(value, running))
+            high = np.where(nan, running, np.maximum(value, running))
+            step = libm.call("log1p", libm.call("exp", low - high)) + high
+            running = np.where((low != high) | np.isfinite(low), step, value)
+            out[i] = running
+    return np.moveaxis(out, 0, axis).astype(x.dtype, copy=False)

@@ -125,10 +125,13 @@ def _elu(x, alpha, scale):
     # the bit; expm1 of the non-positive side only (no overflow in the unused branch)
     coefficient = alpha * scale
     if coefficient == 0:  # alpha = 0: torch's 0 * expm1(x) is -0.0 for x < 0, the sum would give +0.0
-        return np.where(x <= 0, np.expm1(np.where(x > 0, 0, x)) * coefficient, x * scale)
+        return np.where(x <= 0, kernels.inner("expm1", np.where(x > 0, 0, x), x) * coefficient, x * scale)
     zero = x.dtype.type(0)
     out = np.minimum(x, zero)
-    out = np.expm1(out, out=out) if out.ndim else np.expm1(out)  # in place: two arrays in all, not four
+    # torch: Vectorized::expm1 (SLEEF), std::expm1 on the scalar lanes (kernels.inner); numpy's in place in the
+    # fast mode (two arrays in all, not four)
+    out = np.expm1(out, out=out) if out.ndim and not kernels.exact() and out.dtype != np.float32 \
+        else np.array(kernels.inner("expm1", out, x), copy=None)
     out *= coefficient
     positive = np.maximum(x, zero)
     if scale != 1:
@@ -164,7 +167,7 @@ def selu(input, inplace=False):
 def _gelu(x, approximate):
     if approximate == "tanh":
         inner = GELU_TANH_BETA * (x + GELU_TANH_KAPPA * x * x * x)
-        return 0.5 * x * (1 + np.tanh(inner))
+        return 0.5 * x * (1 + kernels.inner("tanh", inner, x))  # Vectorized::tanh, std::tanh on scalar lanes
     cdf = dual.np_erf(x * SQRT1_2)
     if type(cdf) is np.ndarray and cdf.ndim and cdf.dtype == x.dtype:
         # x * 0.5 * (1 + erf(x / sqrt 2)) in place: the same roundings, no fresh array per operation
@@ -235,7 +238,13 @@ def _mish_rule(g, x):
     return g * (tsp + x * dual.sigmoid(x) * (1 - tsp * tsp))
 
 
-Mish = _act("MishBackward0", lambda x: x * np.tanh(np.log1p(np.exp(x))), _mish_rule)
+def _mish(x):
+    """torch's mish kernel: x * tanh(log1p(exp(x))), SLEEF's lanes and std:: on the scalar ones (kernels.inner)."""
+    with np.errstate(over="ignore"):
+        return x * kernels.inner("tanh", kernels.inner("log1p", kernels.inner("exp", x, x), x), x)
+
+
+Mish = _act("MishBackward0", _mish, _mish_rule)
 
 
 @register("mish", sig="mish(input)", doc="x * tanh(softplus(x))", category="activation", torch=False, method=False,
@@ -323,7 +332,8 @@ def hardswish(input, inplace=False):
 
 
 def _celu(x, alpha):
-    out = np.expm1(np.minimum(x, x.dtype.type(0)) * (1.0 / alpha))  # as _elu: the two sides added
+    out = np.array(kernels.inner("expm1", np.minimum(x, x.dtype.type(0)) * (1.0 / alpha), x),
+                   copy=None)  # as _elu: the two sides added
     out *= alpha
     out += np.maximum(x, x.dtype.type(0))
     return _zeros_keep_sign(x, out, alpha)

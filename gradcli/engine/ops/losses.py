@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dual, state, sum_order
+from gradcli.engine import dual, kernels, state, sum_order
 from gradcli.engine.autograd import Function, GradMode
 from gradcli.engine.errors import TorchIndexError, TorchRuntimeError, TorchValueError
 from gradcli.engine.ops import arith, sizes
@@ -373,7 +373,9 @@ class BinaryCrossEntropy(Function):
             raise TorchRuntimeError("all elements of input should be between 0 and 1")
         ctx.aux = (reduction, x.size, x.shape)
         with np.errstate(all="ignore"):
-            loss = -(target * np.maximum(np.log(x), -100.0) + (1 - target) * np.maximum(np.log1p(-x), -100.0))
+            # torch's scalar loop: std::log and std::log1p (the C library's bits with --bits torch)
+            loss = -(target * np.maximum(kernels.scalar("log", x), -100.0)
+                     + (1 - target) * np.maximum(kernels.scalar("log1p", -x), -100.0))
         if weight is not None:
             loss = loss * weight
         if reduction == "none":
@@ -404,7 +406,8 @@ def _bce_grads(g, x, t, w, reduction, count, need_x, need_t):
             denom = (1 - x) * x
             gx = g * (x - t) / np.where(denom < BCE_EPSILON, BCE_EPSILON, denom)
         if need_t:
-            gt = -np.log(x / (1 - x)) * g
+            ratio = x / (1 - x)
+            gt = -kernels.inner("log", ratio, x) * g  # torch's logit kernel: Vectorized::log, std::log
     return _weight_and_mean(gx, gt, w, reduction, count)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import dual
+from gradcli.engine import dual, kernels
 from gradcli.engine.autograd import Function, no_grad
 from gradcli.engine.errors import TorchRuntimeError
 from gradcli.engine.kernels import blas
@@ -95,7 +95,8 @@ def clamp_max(input, max):  # noqa: A002 - torch's name
 
 def _np_xlogy(x, y):
     with np.errstate(all="ignore"):
-        return np.where((x == 0) & ~np.isnan(y), 0.0, x * np.log(y))
+        # torch's xlogy kernel: a scalar loop, x * std::log(y)
+        return np.where((x == 0) & ~np.isnan(y), 0.0, x * kernels.scalar("log", y))
 
 
 class Xlogy(Function):

@@ -266,7 +266,8 @@ class Logit(Function):
         with np.errstate(all="ignore"):
             # torch's `x < lo ? lo : (x > hi ? hi : x)`, not a clip: with eps > 0.5 (lo > hi) the order matters
             z = x if eps is None or eps < 0 else np.where(x < eps, eps, np.where(x > 1 - eps, 1 - eps, x))
-            return np.log(z / (1 - z)).astype(x.dtype, copy=False)
+            # torch's logit kernel: Vectorized::log of z / (1 - z), std::log on the scalar lanes
+            return np.asarray(kernels.inner("log", z / (1 - z), x)).astype(x.dtype, copy=False)
 
     @staticmethod
     def backward(ctx, g, x):
@@ -288,7 +289,8 @@ def logit(input, eps=None):
 def _np_sinc(x):
     with np.errstate(all="ignore"):
         product = math.pi * x
-        return np.where(x == 0, 1.0, np.sin(product) / product).astype(x.dtype, copy=False)
+        # torch's sinc kernel: a scalar loop, std::sin(pi * x) / (pi * x)
+        return np.where(x == 0, 1.0, kernels.scalar("sin", product) / product).astype(x.dtype, copy=False)
 
 
 def _sinc_rule(g, x):
