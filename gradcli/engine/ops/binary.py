@@ -187,10 +187,13 @@ class Logaddexp(Function):
     @classmethod
     def backward(cls, ctx, g, a, b):
         ga, gb = ctx.needs_input_grad
-        if cls.base2:
-            return ((g / (1 + dual.exp((b - a) * LN2)) if ga else None),
-                    (g / (1 + dual.exp((a - b) * LN2)) if gb else None))
+        if cls.base2:  # derivatives.yaml: grad / (1 + pow(2, other - self)), pow torch's (kernels.pow)
+            return ((g / (1 + _pow2(b - a)) if ga else None), (g / (1 + _pow2(a - b)) if gb else None))
         return (g / (1 + dual.exp(b - a)) if ga else None), (g / (1 + dual.exp(a - b)) if gb else None)
+
+
+def _pow2(d):
+    return dual.pow(2.0, d) if isinstance(d, Tensor) else dual.np_pow(2.0, d)
 
 
 class Logaddexp2(Logaddexp):

@@ -55,6 +55,14 @@ class Softmax(Function):
                 and g.dtype in (np.float32, np.float64) and g.size:
             # _vec_host_softmax_backward_lastdim: (g - sum(g * y)) * y, the sum in map2_reduce_all's order
             return ((g - sum_order.vec_reduce_all_dot(g, y)[..., None]) * y,)
+        if type(g) is np.ndarray and y.ndim and g.dtype == y.dtype and g.dtype in (np.float32, np.float64) \
+                and 0 < y.shape[d] <= 64:
+            # _vec_softmax_backward over another dim: sum += g * y in order along it, from 0, each step one fused
+            # multiply-add (its build contracts them), then y * (g - sum)
+            total = np.zeros(y.shape[:d] + y.shape[d + 1:], dtype=y.dtype)
+            for i in range(y.shape[d]):
+                total = kernels.fma(np.take(g, i, axis=d), np.take(y, i, axis=d), total)
+            return (y * (g - np.expand_dims(total, d)),)
         return (y * (g - dual.sum(g * y, axis=d, keepdims=True)),)
 
 

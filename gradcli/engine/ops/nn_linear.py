@@ -120,7 +120,9 @@ class Xlogy(Function):
             if gx_need:
                 # torch: xlogy(grad, other), masked to 0 where self == 0 and other <= 0; xlogy(0, nan) is nan
                 xv, yv, gv = val(x), val(y), val(g)
-                gx = dual.where(((xv == 0) & (yv <= 0)) | ((gv == 0) & ~np.isnan(yv)), 0.0, g * dual.log(y))
+                # (xlogy's kernel: std::log, kernels.scalar; on Tensors the differentiable log)
+                log_y = dual.log(y) if isinstance(y, Tensor) else kernels.scalar("log", y)
+                gx = dual.where(((xv == 0) & (yv <= 0)) | ((gv == 0) & ~np.isnan(yv)), 0.0, g * log_y)
             if gy_need:
                 gy = g * x / y
         return gx, gy
