@@ -353,7 +353,8 @@ def _celu_rule(g, x, alpha):
         with np.errstate(over="ignore"):
             e = kernels.inner_exp(x * t(inv), g, x)
         return np.where(xv <= 0, g * t(inv) * t(alpha) * e, g).astype(x.dtype, copy=False)
-    return dual.where(xv <= 0, g * inv * alpha * dual.exp(x * inv), g)
+    e = dual.where(xv < 0, dual.exp(x * inv), 1.0)  # torch's double backward is 0 at x = 0 (x < 0 strictly)
+    return dual.where(xv <= 0, g * inv * alpha * e, g)
 
 
 Celu = _act("CeluBackward0", _celu, _celu_rule)

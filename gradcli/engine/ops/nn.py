@@ -34,7 +34,7 @@ class Softmax(Function):
             return e * (x.dtype.type(1) / sum_order.vec_reduce_all_sum(e)[..., None])
         if x.dtype in (np.float32, np.float64):
             return _softmax_over(x, d)
-        e = np.exp(x - x.max(axis=d, keepdims=True))
+        e = kernels.exp(x - x.max(axis=d, keepdims=True))  # float16: through float32 in torch (opmath)
         return e / e.sum(axis=d, keepdims=True)
 
     @staticmethod
@@ -80,7 +80,7 @@ class LogSoftmax(Softmax):
             return shifted - kernels.log(total)
         if x.dtype in (np.float32, np.float64):
             return _log_softmax_over(x, shifted, d)
-        return shifted - np.log(np.exp(shifted).sum(axis=d, keepdims=True))
+        return shifted - kernels.log(kernels.exp(shifted).sum(axis=d, keepdims=True))
 
     @staticmethod
     def backward(ctx, g, y):
@@ -163,7 +163,7 @@ def _log_softmax_backward(g: np.ndarray, y: np.ndarray, dim) -> np.ndarray:
     position = np.arange(inner) % chunk
     size = np.minimum(chunk, inner - np.arange(inner) // chunk * chunk)
     vector = (position < size - size % lanes).reshape(y.shape[dim + 1:])
-    e = np.where(vector, kernels.vector_exp(y), kernels.scalar_exp(y)) if kernels.exact() else np.exp(y)
+    e = np.where(vector, kernels.vector_exp(y), kernels.scalar_exp(y)) if kernels.exact() else kernels.exp(y)
     return np.asarray(kernels.fma(-e, total, g), dtype=g.dtype)
 
 

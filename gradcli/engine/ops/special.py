@@ -104,7 +104,7 @@ def np_digamma(x: np.ndarray) -> np.ndarray:
             log_x = libm.call("log", x)  # float32: logf
         else:  # float32: in double, rounded once - the C library's logf on all but ~0.1% of arguments (numpy's
             # own logf differs on ~1%, which the cancellation near the root at 1.4616 turns into 4096 ulps)
-            log_x = np.log(x.astype(np.float64)).astype(dtype) if dtype == np.float32 else np.log(x)
+            log_x = kernels.log(x)
         # result + log(x) - 0.5 / x - y, in place on log(x)'s array (the same roundings in the same order)
         series = np.asarray(log_x, dtype=dtype)
         series += result
