@@ -36,8 +36,6 @@ ALLOWED = {
                                "not a value torch takes from a library",
     ("ops/special.py", "log"): "erfinv's initial guess, as above",
     ("ops/special.py", "sqrt"): "erfinv's initial guess, as above",
-    ("ops/activations.py", "expm1"): "elu's fast float64 path in place: kernels.expm1 is numpy's expm1 there (the "
-                                     "branch is taken only when not kernels.exact() and not float32)",
 }
 
 

@@ -101,22 +101,23 @@ tanh = _through_double(np.tanh)
 sinh = _through_double(np.sinh)
 cosh = _through_double(np.cosh, fast_float32=True)
 acos = _through_double(np.arccos)
-asin = _through_double(np.arcsin)
+asin = _through_double(np.arcsin, fast_float32=True)  # (its float32 in double costs 5x numpy's float32 asin)
 atan = _through_double(np.arctan)
 atanh = _through_double(np.arctanh, fast_float32=True)
-asinh = _through_double(np.arcsinh)  # torch: SLEEF's asinh/acosh lanes (vec::map), not MKL's: within the ulps
-acosh = _through_double(np.arccosh)
+# torch: SLEEF's asinh/acosh lanes (vec::map), not MKL's: within the contract's ulps in both modes
+asinh = _through_double(np.arcsinh, fast_float32=True)
+acosh = _through_double(np.arccosh, fast_float32=True)
 
 
 def _binary_through_double(np_fn):
     def fn(a, b):
-        if _dtype(a) == F32 and _dtype(b) in (F32, None):
+        if _dtype(a) == F32 and _dtype(b) in (F32, None) and _bits() == TORCH:
             return np_fn(a.astype(F64), b).astype(F32)
         return np_fn(a, b)
 
     fn.__name__ = np_fn.__name__
     fn.__doc__ = f"torch's {np_fn.__name__} (SLEEF's lanes, the C library's on the scalar ones): float32 computed " \
-        "in double and rounded once"
+        "in double and rounded once in torch mode; numpy's float32 kernel in the fast mode (in double it costs 2-6x)"
     return fn
 
 
@@ -375,37 +376,40 @@ def exp_(x: np.ndarray) -> np.ndarray:  # noqa: F811 - the VML-aware version of 
 # kernel: the C library's bits in torch mode where torch calls the C library; SLEEF's lanes (exp excepted,
 # `inner_exp`) are the entry points above, within the contract's ulps.
 
-_ENTRY = {"exp": lambda x: exp(x), "exp2": lambda x: exp2(x), "expm1": lambda x: expm1(x), "log": lambda x: log(x),
-          "log1p": lambda x: log1p(x), "tanh": lambda x: tanh(x), "sqrt": lambda x: sqrt(x),
-          "sin": lambda x: sin(x), "cos": lambda x: cos(x)}
+# the fast mode inside compound kernels: numpy's ufunc in the input's dtype (float32 through double would double
+# the cost of mish, selu, logit, ... - measured by benchmarks/bench_kernels.py - for half an ulp)
+_FAST = {"exp": np.exp, "exp2": np.exp2, "expm1": np.expm1, "log": np.log, "log1p": np.log1p, "tanh": np.tanh,
+         "sin": np.sin, "cos": np.cos, "sqrt": np.sqrt}
 
 
 def scalar(name: str, x):
     """std::`name` of each element of a float32/float64 array, as a scalar loop of torch's computes it.  torch
-    mode: the C library's own function (its float variant for float32: libm.call), torch's bits; fast: the
-    entry point of that name above (numpy's ufunc)."""
+    mode: the C library's own function (its float variant for float32: libm.call), torch's bits; fast: numpy's
+    ufunc in x's dtype."""
     kind = _dtype(x)
     if (kind == F32 or kind == F64) and _bits() == TORCH:
         out = libm.call(name, x)
         return out[()] if isinstance(x, np.generic) else out
-    return _ENTRY[name](x)
+    return _FAST[name](x)
 
 
-def inner(name: str, y: np.ndarray, *operands: np.ndarray) -> np.ndarray:
+def inner(name: str, y: np.ndarray, *operands: np.ndarray, in_place: bool = False) -> np.ndarray:
     """`name` (exp, exp2, expm1, log, log1p, tanh) of y inside a cpu_kernel_vec kernel whose inputs are `operands`.
     torch mode: on the elements the kernel computes one at a time (scalar_lanes, as inner_exp) the C library's
     function, torch's bits; on its vector lanes SLEEF's (exp: sleef.py, to the bit; the others: the entry point
-    above, within the contract's ulps).  fast: the entry point above."""
+    above, within the contract's ulps).  fast: numpy's ufunc in y's dtype, into y itself with `in_place` (y the
+    caller's own array: no second array)."""
+    if type(y) is not np.ndarray or y.dtype not in (F32, F64) or _bits() != TORCH:
+        if in_place and type(y) is np.ndarray and y.ndim and y.flags.writeable:
+            return _FAST[name](y, out=y)
+        return _FAST[name](y)
     if name == "exp":
         return inner_exp(y, *operands)
-    if type(y) is not np.ndarray or y.dtype not in (F32, F64) or _bits() != TORCH:
-        return _ENTRY[name](y)
     lanes = scalar_lanes(y.shape, y.itemsize, *operands, vector_bytes=128)
     if lanes is True:
         return libm.call(name, y)
-    out = np.asarray(_ENTRY[name](y))
+    out = np.array(globals()[name](y), copy=True) if lanes is not False else globals()[name](y)
     if lanes is not False:
-        out = out.copy() if not out.flags.writeable else out
         out[lanes] = libm.call(name, y[lanes])
     return out
 

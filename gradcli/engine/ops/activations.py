@@ -128,10 +128,9 @@ def _elu(x, alpha, scale):
         return np.where(x <= 0, kernels.inner("expm1", np.where(x > 0, 0, x), x) * coefficient, x * scale)
     zero = x.dtype.type(0)
     out = np.minimum(x, zero)
-    # torch: Vectorized::expm1 (SLEEF), std::expm1 on the scalar lanes (kernels.inner); numpy's in place in the
-    # fast mode (two arrays in all, not four)
-    out = np.expm1(out, out=out) if out.ndim and not kernels.exact() and out.dtype != np.float32 \
-        else np.array(kernels.inner("expm1", out, x), copy=None)
+    # torch: Vectorized::expm1 (SLEEF), std::expm1 on the scalar lanes (kernels.inner); in place in the fast mode
+    # (two arrays in all, not four)
+    out = np.array(kernels.inner("expm1", out, x, in_place=True), copy=None)
     out *= coefficient
     positive = np.maximum(x, zero)
     if scale != 1:
@@ -188,9 +187,9 @@ def _gelu_rule(g, x, approximate):
     if approximate == "tanh":
         x_sq = x * x
         inner = GELU_TANH_BETA * (x + GELU_TANH_KAPPA * (x_sq * x))
-        # Vectorized::tanh, std::tanh on the kernel's scalar lanes
-        t = kernels.inner("tanh", inner, g, x) if type(inner) is np.ndarray and type(g) is np.ndarray \
-            else dual.tanh(inner)
+        # Vectorized::tanh, std::tanh on the kernel's scalar lanes (--bits torch); the fast mode's tanh otherwise
+        t = kernels.inner("tanh", inner, g, x) if kernels.exact() and type(inner) is np.ndarray \
+            and type(g) is np.ndarray else dual.tanh(inner)
         left_derivative = 0.5 * (1 + t)
         # 1 - t * t one fused multiply-add, as torch's GeluBackward kernel (its build contracts it)
         right_derivative = (0.5 * x) * dual.one_minus_square(t) * (GELU_TANH_BETA * (1 + 3 * GELU_TANH_KAPPA * x_sq))
@@ -335,7 +334,7 @@ def hardswish(input, inplace=False):
 
 
 def _celu(x, alpha):
-    out = np.array(kernels.inner("expm1", np.minimum(x, x.dtype.type(0)) * (1.0 / alpha), x),
+    out = np.array(kernels.inner("expm1", np.minimum(x, x.dtype.type(0)) * (1.0 / alpha), x, in_place=True),
                    copy=None)  # as _elu: the two sides added
     out *= alpha
     out += np.maximum(x, x.dtype.type(0))
