@@ -428,8 +428,12 @@ def logaddexp(a: np.ndarray, b: np.ndarray, base2: bool = False) -> np.ndarray:
         else:
             tail = np.log1p(np.exp2(d) if base2 else np.exp(d, out=d) if d.shape == m.shape else np.exp(d))
         if base2:
-            out = np.asarray(fma(tail, m.dtype.type(1 / math.log(2.0)) if m.dtype.kind == "f" else 1 / math.log(2.0),
-                                 m))
+            scale = m.dtype.type(1 / math.log(2.0)) if m.dtype.kind == "f" else 1 / math.log(2.0)
+            if _bits() == TORCH:
+                out = np.asarray(fma(tail, scale, m))
+            else:  # the fast mode: rounded twice (the exact fused value costs float32 a few passes)
+                tail *= scale
+                out = np.add(m, tail, out=tail) if tail.shape == m.shape and tail.flags.writeable else m + tail
         else:
             out = np.add(m, tail, out=tail) if tail.shape == m.shape and tail.flags.writeable else m + tail
         same_inf = np.isinf(a) & (a == b)
