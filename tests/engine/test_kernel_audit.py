@@ -133,3 +133,18 @@ def test_small_tensors_are_torchs_bits_for_every_scalar_lane_kernel():
     for case in scalar_only:
         out, grads = _run(case, "torch")
         assert _ulps(out, _array(case["output"])) == 0, case["expr"]
+
+
+@pytest.mark.parametrize("bits", ["fast", "torch"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_logaddexp_of_zero_dimensional_tensors(bits, dtype):
+    """0-d operands make numpy scalars, which take no out= (the fast path wrote its exp in place: an error)."""
+    import math
+
+    x, y = Tensor(np.array(1.5, dtype=dtype)), Tensor(np.array(-0.5, dtype=dtype))
+    program = parse("torch.logaddexp(x, y) + torch.logaddexp2(x, y)", known_variables=frozenset({"x", "y"}))
+    with kernels.bits(bits):
+        out = evaluate(program, EngineBackend({"x": x, "y": y}, dtypes.float64)).array
+    want = 1.5 + math.log1p(math.exp(-2.0)) + 1.5 + math.log1p(2.0 ** -2.0) / math.log(2.0)
+    assert out.shape == () and out.dtype == dtype
+    assert abs(float(out) - want) <= 4 * np.finfo(dtype).eps * abs(want)

@@ -426,16 +426,18 @@ def logaddexp(a: np.ndarray, b: np.ndarray, base2: bool = False) -> np.ndarray:
         if _bits() == TORCH and d.dtype in (F32, F64):
             tail = inner("log1p", inner("exp2" if base2 else "exp", d, a, b), a, b)
         else:
-            tail = np.log1p(np.exp2(d) if base2 else np.exp(d, out=d) if d.shape == m.shape else np.exp(d))
+            own = type(d) is np.ndarray and d.ndim and d.shape == m.shape  # (a 0-d result is a numpy scalar)
+            tail = np.log1p(np.exp2(d) if base2 else np.exp(d, out=d) if own else np.exp(d))
         if base2:
             scale = m.dtype.type(1 / math.log(2.0)) if m.dtype.kind == "f" else 1 / math.log(2.0)
-            if _bits() == TORCH:
+            if _bits() == TORCH and m.dtype in (F32, F64):
                 out = np.asarray(fma(tail, scale, m))
             else:  # the fast mode: rounded twice (the exact fused value costs float32 a few passes)
-                tail *= scale
-                out = np.add(m, tail, out=tail) if tail.shape == m.shape and tail.flags.writeable else m + tail
+                tail = tail * scale
+                out = m + tail
         else:
-            out = np.add(m, tail, out=tail) if tail.shape == m.shape and tail.flags.writeable else m + tail
+            out = np.add(m, tail, out=tail) if type(tail) is np.ndarray and tail.ndim and tail.shape == m.shape \
+                and tail.flags.writeable else m + tail
         same_inf = np.isinf(a) & (a == b)
         if same_inf.any():
             out = np.where(same_inf, a, out)
