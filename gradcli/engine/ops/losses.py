@@ -362,6 +362,20 @@ def _per_class(label_smoothing: float, n_classes: int) -> float:
 
 # -- binary cross entropies -------------------------------------------------------------------------------
 
+def _check_probabilities(x, target):
+    """torch's kernel checks each element in turn, its input then its target: `(v >= 0) && (v <= 1)`, so nan
+    fails too; the first element that fails names which (gradcli checked the input only, nan passing)."""
+    with np.errstate(invalid="ignore"):
+        bad_x = ~((x >= 0) & (x <= 1))
+        bad_t = ~((target >= 0) & (target <= 1))
+    if not (bad_x.any() or bad_t.any()):
+        return
+    bad_x, bad_t = np.broadcast_arrays(bad_x, bad_t)
+    first = np.flatnonzero((bad_x | bad_t).ravel())[0]
+    which = "input" if bad_x.ravel()[first] else "target"
+    raise TorchRuntimeError(f"all elements of {which} should be between 0 and 1")
+
+
 class BinaryCrossEntropy(Function):
     __slots__ = ()
     name = "BinaryCrossEntropyBackward0"
@@ -369,8 +383,7 @@ class BinaryCrossEntropy(Function):
 
     @staticmethod
     def forward(ctx, x, target, weight, reduction):
-        if ((x < 0) | (x > 1)).any():
-            raise TorchRuntimeError("all elements of input should be between 0 and 1")
+        _check_probabilities(x, target)
         ctx.aux = (reduction, x.size, x.shape)
         with np.errstate(all="ignore"):
             # torch's scalar loop: std::log and std::log1p (the C library's bits with --bits torch)
