@@ -214,7 +214,7 @@ def one_minus_square(y):
 
 def np_stable_sigmoid(x):
     """e / (1 + e) with e = exp(-|x|): the form torch's logsigmoid and softplus backward kernels use."""
-    e = np.exp(-np.abs(x))
+    e = kernels.exp(-np.abs(x))
     return np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
 
 
@@ -224,8 +224,8 @@ np_erfc = kernels.erfc
 
 sinh = _unary("sinh", np_sinh)
 cosh = _unary("cosh", np_cosh)
-expm1 = _unary("expm1", np.expm1)
-log1p = _unary("log1p", np.log1p)
+expm1 = _unary("expm1", kernels.expm1)
+log1p = _unary("log1p", kernels.log1p)
 abs = _unary("abs", np.abs)  # noqa: A001 - mirrors numpy's name on purpose
 sigmoid = _unary("sigmoid", np_sigmoid)
 stable_sigmoid = _unary("sigmoid", np_stable_sigmoid)  # on Tensors (create_graph) the sigmoid op
@@ -303,10 +303,13 @@ def logsigmoid(x):
 
 
 def np_logsigmoid(x):
-    return np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))
+    # torch's log_sigmoid kernel: min(x, 0) - log1p(exp(-|x|)), Vectorized:: on every element (its tail a
+    # partial vector): SLEEF's exp (kernels.vector_exp), log1p within the contract's ulps
+    return np.minimum(x, 0) - kernels.log1p(kernels.vector_exp(-np.abs(x)))
 
 
 def np_softplus(x, beta=1.0, threshold=20.0):
     with np.errstate(over="ignore"):
         bx = x * beta
-        return np.where(bx > threshold, x, np.log1p(np.exp(bx)) / beta)
+        # torch's softplus kernel: log1p(exp(x * beta)) / beta, SLEEF's lanes and std:: on the scalar ones
+        return np.where(bx > threshold, x, kernels.inner("log1p", kernels.inner("exp", bx, x), x) / beta)

@@ -51,11 +51,12 @@ from gradcli.engine.kernels.loops import (
 )
 from gradcli.engine.kernels.mode import BITS, FAST, TORCH, bits, current, exact
 
-__all__ = ["BITS", "BLOCK", "FAST", "GRAIN_SIZE", "LEADING", "THREADS", "TORCH", "VECTOR_BYTES", "acos", "atan",
-           "atanh", "bits", "cos", "cosh", "current", "elements_are_rows", "erf", "erfc", "erfinv", "exact", "exp",
-           "exp_", "exp2", "expm1", "fma", "in_blocks", "inner_exp", "lgamma", "log", "log1p", "log2", "log10",
-           "one_minus_square", "pow", "row_size", "rows_batch", "rsqrt",
-           "scalar_exp", "scalar_lanes", "sigmoid", "silu", "sin", "sinh", "sqrt", "tan", "tanh", "vector_exp"]
+__all__ = ["BITS", "BLOCK", "FAST", "GRAIN_SIZE", "LEADING", "THREADS", "TORCH", "VECTOR_BYTES", "acos", "acosh",
+           "asin", "asinh", "atan", "atan2", "atanh", "bits", "cos", "cosh", "current", "elements_are_rows", "erf",
+           "erfc", "erfinv", "exact", "exp", "exp2", "exp_", "expm1", "fma", "hypot", "in_blocks", "inner",
+           "inner_exp", "lgamma", "log", "log10", "log1p", "log2", "logaddexp", "logaddexp_accumulate",
+           "one_minus_square", "pow", "row_size", "rows_batch", "rsqrt", "scalar", "scalar_exp", "scalar_lanes",
+           "sigmoid", "silu", "sin", "sinh", "sqrt", "tan", "tanh", "vector_exp"]
 
 F16, F32, F64 = np.float16, np.float32, np.float64
 _bits = BITS.get  # the mode, read on the hot path without a call of exact()
@@ -100,8 +101,28 @@ tanh = _through_double(np.tanh)
 sinh = _through_double(np.sinh)
 cosh = _through_double(np.cosh, fast_float32=True)
 acos = _through_double(np.arccos)
+asin = _through_double(np.arcsin, fast_float32=True)  # (its float32 in double costs 5x numpy's float32 asin)
 atan = _through_double(np.arctan)
 atanh = _through_double(np.arctanh, fast_float32=True)
+# torch: SLEEF's asinh/acosh lanes (vec::map), not MKL's: within the contract's ulps in both modes
+asinh = _through_double(np.arcsinh, fast_float32=True)
+acosh = _through_double(np.arccosh, fast_float32=True)
+
+
+def _binary_through_double(np_fn):
+    def fn(a, b):
+        if _dtype(a) == F32 and _dtype(b) in (F32, None) and _bits() == TORCH:
+            return np_fn(a.astype(F64), b).astype(F32)
+        return np_fn(a, b)
+
+    fn.__name__ = np_fn.__name__
+    fn.__doc__ = f"torch's {np_fn.__name__} (SLEEF's lanes, the C library's on the scalar ones): float32 computed " \
+        "in double and rounded once in torch mode; numpy's float32 kernel in the fast mode (in double it costs 2-6x)"
+    return fn
+
+
+atan2 = _binary_through_double(np.arctan2)
+hypot = _binary_through_double(np.hypot)
 
 
 # -- emulated vendor kernels in torch mode, numpy in fast mode ----------------------------------------------
@@ -331,6 +352,7 @@ tan = _vml_in_torch_mode("Tan", tan)
 tanh = _vml_in_torch_mode("Tanh", tanh)
 acos = _vml_in_torch_mode("Acos", acos)
 atan = _vml_in_torch_mode("Atan", atan)
+asin = _vml_in_torch_mode("Asin", asin)
 erf = _vml_in_torch_mode("Erf", erf)
 erfc = _vml_in_torch_mode("Erfc", erfc)
 _exp_numpy = exp_
@@ -342,3 +364,125 @@ def exp_(x: np.ndarray) -> np.ndarray:  # noqa: F811 - the VML-aware version of 
         x[...] = mkl.vml("Exp", x)
         return x
     return _exp_numpy(x)
+
+
+# -- the C library's scalar functions and the vector lanes of compound kernels -----------------------------------
+#
+# Many of torch's kernels are formulas, not one function: binary_cross_entropy's (t - 1) * max(std::log1p(-x),
+# -100) - t * max(std::log(x), -100) (a scalar loop: the C library on every element), mish's
+# x * tanh(log1p(exp(x))) and logaddexp's m + log1p(exp(-|a - b|)) (cpu_kernel_vec: SLEEF's Vectorized:: functions
+# on the vector lanes, std:: on the elements the loop computes one at a time), logcumsumexp's running
+# log1p(exp(min - max)) + max (std:: in double).  `scalar` is a std:: function, `inner` a function inside such a
+# kernel: the C library's bits in torch mode where torch calls the C library; SLEEF's lanes (exp excepted,
+# `inner_exp`) are the entry points above, within the contract's ulps.
+
+# the fast mode inside compound kernels: numpy's ufunc in the input's dtype (float32 through double would double
+# the cost of mish, selu, logit, ... - measured by benchmarks/bench_kernels.py - for half an ulp)
+_FAST = {"exp": np.exp, "exp2": np.exp2, "expm1": np.expm1, "log": np.log, "log1p": np.log1p, "tanh": np.tanh,
+         "sin": np.sin, "cos": np.cos, "sqrt": np.sqrt}
+
+
+def scalar(name: str, x):
+    """std::`name` of each element of a float32/float64 array, as a scalar loop of torch's computes it.  torch
+    mode: the C library's own function (its float variant for float32: libm.call), torch's bits; fast: numpy's
+    ufunc in x's dtype."""
+    kind = _dtype(x)
+    if (kind == F32 or kind == F64) and _bits() == TORCH:
+        out = libm.call(name, x)
+        return out[()] if isinstance(x, np.generic) else out
+    return _FAST[name](x)
+
+
+def inner(name: str, y: np.ndarray, *operands: np.ndarray, in_place: bool = False) -> np.ndarray:
+    """`name` (exp, exp2, expm1, log, log1p, tanh) of y inside a cpu_kernel_vec kernel whose inputs are `operands`.
+    torch mode: on the elements the kernel computes one at a time (scalar_lanes, as inner_exp) the C library's
+    function, torch's bits; on its vector lanes SLEEF's (exp: sleef.py, to the bit; the others: the entry point
+    above, within the contract's ulps).  fast: numpy's ufunc in y's dtype, into y itself with `in_place` (y the
+    caller's own array: no second array)."""
+    if type(y) is not np.ndarray or y.dtype not in (F32, F64) or _bits() != TORCH:
+        if in_place and type(y) is np.ndarray and y.ndim and y.flags.writeable:
+            return _FAST[name](y, out=y)
+        return _FAST[name](y)
+    if name == "exp":
+        return inner_exp(y, *operands)
+    lanes = scalar_lanes(y.shape, y.itemsize, *operands, vector_bytes=128)
+    if lanes is True:
+        return libm.call(name, y)
+    out = np.array(globals()[name](y), copy=True) if lanes is not False else globals()[name](y)
+    if lanes is not False:
+        out[lanes] = libm.call(name, y[lanes])
+    return out
+
+
+def logaddexp(a: np.ndarray, b: np.ndarray, base2: bool = False) -> np.ndarray:
+    """torch's logaddexp kernel (BinaryOpsKernel.cpp): max(a, b) + log1p(exp(-|a - b|)), and a where a and b
+    are the same infinity; logaddexp2 (base2): max(a, b) + log1p(exp2(-|a - b|)) * (1 / ln 2), the product and
+    the sum one fused multiply-add (as its build contracts them: measured against torch, 11% of the last bits
+    differ otherwise).  exp, exp2 and log1p as `inner` computes them: torch's bits where the kernel calls the C
+    library (the scalar lanes: small tensors, a loop's tail) with --bits torch; numpy's otherwise."""
+    with np.errstate(all="ignore"):
+        m = np.maximum(a, b)
+        d = -np.abs(a - b)
+        if _bits() == TORCH and d.dtype in (F32, F64):
+            tail = inner("log1p", inner("exp2" if base2 else "exp", d, a, b), a, b)
+        else:
+            own = type(d) is np.ndarray and d.ndim and d.shape == m.shape  # (a 0-d result is a numpy scalar)
+            tail = np.log1p(np.exp2(d) if base2 else np.exp(d, out=d) if own else np.exp(d))
+        if base2:
+            scale = m.dtype.type(1 / math.log(2.0)) if m.dtype.kind == "f" else 1 / math.log(2.0)
+            if _bits() == TORCH and m.dtype in (F32, F64):
+                out = np.asarray(fma(tail, scale, m))
+            else:  # the fast mode: rounded twice (the exact fused value costs float32 a few passes)
+                tail = tail * scale
+                out = m + tail
+        else:
+            out = np.add(m, tail, out=tail) if type(tail) is np.ndarray and tail.ndim and tail.shape == m.shape \
+                and tail.flags.writeable else m + tail
+        same_inf = np.isinf(a) & (a == b)
+        if same_inf.any():
+            out = np.where(same_inf, a, out)
+        return out
+
+
+def logaddexp_accumulate(x: np.ndarray, axis: int) -> np.ndarray:
+    """torch's logcumsumexp along `axis` (ReduceOpsKernel.cpp): a running value in double (float32's acc_type),
+    from -inf, each step _log_add_exp_helper(x, running) = log1p(exp(min - max)) + max (x itself where both are
+    the same infinity), rounded to x's dtype.  torch mode: the C library's exp and log1p in double, torch's
+    bits; fast: numpy's logaddexp.accumulate in double."""
+    wide = x.astype(F64)
+    if _bits() != TORCH or x.dtype not in (F32, F64) or x.shape[axis] == 0:
+        with np.errstate(all="ignore"):
+            return np.logaddexp.accumulate(wide, axis=axis).astype(x.dtype, copy=False)
+    wide = np.moveaxis(wide, axis, 0)
+    length, columns = wide.shape[0], wide[0].size
+    if columns < 64:  # a long scan of few columns: a Python step per element (~0.5 us) beats a numpy step per row
+        flat = wide.reshape(length, columns)
+        out = np.empty_like(flat)
+        step = np.frompyfunc(_log_add_exp_step, 2, 1)
+        for j in range(columns):
+            out[:, j] = step.accumulate(flat[:, j].astype(object)).astype(F64)
+        return np.moveaxis(out.reshape(wide.shape), 0, axis).astype(x.dtype, copy=False)
+    out = np.empty_like(wide)
+    running = np.full(wide.shape[1:], -np.inf)
+    with np.errstate(all="ignore"):
+        for i in range(length):
+            value = wide[i]
+            nan = np.isnan(running)
+            low = np.where(nan, running, np.minimum(value, running))
+            high = np.where(nan, running, np.maximum(value, running))
+            step = libm.call("log1p", libm.call("exp", low - high)) + high
+            running = np.where((low != high) | np.isfinite(low), step, value)
+            out[i] = running
+    return np.moveaxis(out, 0, axis).astype(x.dtype, copy=False)
+
+
+def _log_add_exp_step(running: float, x: float) -> float:
+    """_log_add_exp_helper(x, running) on Python floats: std::min/max's choices, the C library's exp and log1p
+    in double (math.exp and math.log1p are them)."""
+    if running != running:
+        return running
+    low = running if running < x else x  # std::min(x, running)
+    high = running if x < running else x  # std::max(x, running)
+    if low != high or math.isfinite(low):
+        return math.log1p(math.exp(low - high)) + high
+    return x

@@ -126,10 +126,12 @@ def _elu(x, alpha, scale):
     # the bit; expm1 of the non-positive side only (no overflow in the unused branch)
     coefficient = alpha * scale
     if coefficient == 0:  # alpha = 0: torch's 0 * expm1(x) is -0.0 for x < 0, the sum would give +0.0
-        return np.where(x <= 0, np.expm1(np.where(x > 0, 0, x)) * coefficient, x * scale)
+        return np.where(x <= 0, kernels.inner("expm1", np.where(x > 0, 0, x), x) * coefficient, x * scale)
     zero = x.dtype.type(0)
     out = np.minimum(x, zero)
-    out = np.expm1(out, out=out) if out.ndim else np.expm1(out)  # in place: two arrays in all, not four
+    # torch: Vectorized::expm1 (SLEEF), std::expm1 on the scalar lanes (kernels.inner); in place in the fast mode
+    # (two arrays in all, not four)
+    out = np.array(kernels.inner("expm1", out, x, in_place=True), copy=None)
     out *= coefficient
     positive = np.maximum(x, zero)
     if scale != 1:
@@ -165,7 +167,7 @@ def selu(input, inplace=False):
 def _gelu(x, approximate):
     if approximate == "tanh":
         inner = GELU_TANH_BETA * (x + GELU_TANH_KAPPA * x * x * x)
-        return 0.5 * x * (1 + np.tanh(inner))
+        return 0.5 * x * (1 + kernels.inner("tanh", inner, x))  # Vectorized::tanh, std::tanh on scalar lanes
     cdf = dual.np_erf(x * SQRT1_2)
     if type(cdf) is np.ndarray and cdf.ndim and cdf.dtype == x.dtype:
         # x * 0.5 * (1 + erf(x / sqrt 2)) in place: the same roundings, no fresh array per operation
@@ -186,9 +188,12 @@ def _gelu_rule(g, x, approximate):
     if approximate == "tanh":
         x_sq = x * x
         inner = GELU_TANH_BETA * (x + GELU_TANH_KAPPA * (x_sq * x))
-        t = dual.tanh(inner)
+        # Vectorized::tanh, std::tanh on the kernel's scalar lanes (--bits torch); the fast mode's tanh otherwise
+        t = kernels.inner("tanh", inner, g, x) if kernels.exact() and type(inner) is np.ndarray \
+            and type(g) is np.ndarray else dual.tanh(inner)
         left_derivative = 0.5 * (1 + t)
-        right_derivative = (0.5 * x) * (1 - t * t) * (GELU_TANH_BETA * (1 + 3 * GELU_TANH_KAPPA * x_sq))
+        # 1 - t * t one fused multiply-add, as torch's GeluBackward kernel (its build contracts it)
+        right_derivative = (0.5 * x) * dual.one_minus_square(t) * (GELU_TANH_BETA * (1 + 3 * GELU_TANH_KAPPA * x_sq))
         return g * (left_derivative + right_derivative)
     cdf = 0.5 * (1 + dual.erf(x * SQRT1_2))
     pdf = GELU_PDF * dual.exp(x * x * -0.5)
@@ -236,7 +241,13 @@ def _mish_rule(g, x):
     return g * (tsp + x * dual.sigmoid(x) * (1 - tsp * tsp))
 
 
-Mish = _act("MishBackward0", lambda x: x * np.tanh(np.log1p(np.exp(x))), _mish_rule)
+def _mish(x):
+    """torch's mish kernel: x * tanh(log1p(exp(x))), SLEEF's lanes and std:: on the scalar ones (kernels.inner)."""
+    with np.errstate(over="ignore"):
+        return x * kernels.inner("tanh", kernels.inner("log1p", kernels.inner("exp", x, x), x), x)
+
+
+Mish = _act("MishBackward0", _mish, _mish_rule)
 
 
 @register("mish", sig="mish(input)", doc="x * tanh(softplus(x))", category="activation", torch=False, method=False,
@@ -324,16 +335,26 @@ def hardswish(input, inplace=False):
 
 
 def _celu(x, alpha):
-    out = np.expm1(np.minimum(x, x.dtype.type(0)) * (1.0 / alpha))  # as _elu: the two sides added
+    out = np.array(kernels.inner("expm1", np.minimum(x, x.dtype.type(0)) * (1.0 / alpha), x, in_place=True),
+                   copy=None)  # as _elu: the two sides added
     out *= alpha
     out += np.maximum(x, x.dtype.type(0))
     return _zeros_keep_sign(x, out, alpha)
 
 
 def _celu_rule(g, x, alpha):
+    # derivatives.yaml: elu_backward(grad, alpha, 1, 1.0 / alpha.toFloat(), false, self), whose kernel computes
+    # grad * input_scale * alpha * exp(x * input_scale) for x <= 0: the input scale from alpha rounded to float32
+    # (float64 gradients were 3e-8 relative off torch's with 1 / alpha), exp torch's lanes (kernels.inner_exp)
     xv = val(x)
-    e = dual.where(xv < 0, dual.exp(x * (1.0 / alpha)), 1.0)
-    return dual.where(xv <= 0, g * e, g)
+    inv = 1.0 / float(np.float32(alpha))
+    if type(x) is np.ndarray and type(g) is np.ndarray and x.dtype in (np.float32, np.float64):
+        t = x.dtype.type
+        with np.errstate(over="ignore"):
+            e = kernels.inner_exp(x * t(inv), g, x)
+        return np.where(xv <= 0, g * t(inv) * t(alpha) * e, g).astype(x.dtype, copy=False)
+    e = dual.where(xv < 0, dual.exp(x * inv), 1.0)  # torch's double backward is 0 at x = 0 (x < 0 strictly)
+    return dual.where(xv <= 0, g * inv * alpha * e, g)
 
 
 Celu = _act("CeluBackward0", _celu, _celu_rule)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from gradcli.engine import dual, kernels
@@ -371,7 +373,8 @@ class RPow(Function):
         if base == 0:
             # torch: zero where the exponent is >= 0 (d/dy 0**y), here every saved exponent
             return None, g * 0.0
-        return None, g * (out * float(np.log(base)))
+        # std::log of the double base: the C library's, as math.log (nan below 0, as std::log)
+        return None, g * (out * (math.log(base) if base > 0 else math.nan))
 
 
 # -- public functions ---------------------------------------------------------------------------------

@@ -45,7 +45,7 @@ log2 = unary("log2", "Log2Backward0", kernels.log2, lambda g, x: g / (x * LN2), 
 log10 = unary("log10", "Log10Backward0", kernels.log10, lambda g, x: g / (x * LN10), doc="base-10 logarithm")
 log1p = unary("log1p", "Log1PBackward0", kernels.log1p, lambda g, x: g / (x + 1),
               doc="log(1 + input), accurate near 0")
-asin = unary("asin", "AsinBackward0", np.arcsin, lambda g, x: g * dual.rsqrt(-x * x + 1), doc="arcsine",
+asin = unary("asin", "AsinBackward0", kernels.asin, lambda g, x: g * dual.rsqrt(-x * x + 1), doc="arcsine",
              aliases=("arcsin",))
 acos = unary("acos", "AcosBackward0", kernels.acos, lambda g, x: g * -dual.rsqrt(-x * x + 1), doc="arccosine",
              aliases=("arccos",))
@@ -53,9 +53,9 @@ atan = unary("atan", "AtanBackward0", kernels.atan, lambda g, x: g / (x * x + 1)
              aliases=("arctan",))
 sinh = unary("sinh", "SinhBackward0", kernels.sinh, lambda g, x: g * dual.cosh(x), doc="hyperbolic sine")
 cosh = unary("cosh", "CoshBackward0", kernels.cosh, lambda g, x: g * dual.sinh(x), doc="hyperbolic cosine")
-asinh = unary("asinh", "AsinhBackward0", np.arcsinh, lambda g, x: g * dual.rsqrt(x * x + 1),
+asinh = unary("asinh", "AsinhBackward0", kernels.asinh, lambda g, x: g * dual.rsqrt(x * x + 1),
               doc="inverse hyperbolic sine", aliases=("arcsinh",))
-acosh = unary("acosh", "AcoshBackward0", np.arccosh, lambda g, x: g * dual.rsqrt(x * x - 1),
+acosh = unary("acosh", "AcoshBackward0", kernels.acosh, lambda g, x: g * dual.rsqrt(x * x - 1),
               doc="inverse hyperbolic cosine (input >= 1)", aliases=("arccosh",))
 atanh = unary("atanh", "AtanhBackward0", kernels.atanh, lambda g, x: g / (1 - x * x),
               doc="inverse hyperbolic tangent (|input| < 1)", aliases=("arctanh",))
@@ -172,7 +172,7 @@ class Atan2(Function):
 
     @staticmethod
     def forward(ctx, a, b):
-        return _binary_forward(np.arctan2, as_float(np.asarray(a)), b)
+        return _binary_forward(kernels.atan2, as_float(np.asarray(a)), b)
 
     @staticmethod
     def backward(ctx, g, a, b):

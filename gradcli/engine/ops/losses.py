@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dual, state, sum_order
+from gradcli.engine import dual, kernels, state, sum_order
 from gradcli.engine.autograd import Function, GradMode
 from gradcli.engine.errors import TorchIndexError, TorchRuntimeError, TorchValueError
 from gradcli.engine.ops import arith, sizes
@@ -362,6 +362,20 @@ def _per_class(label_smoothing: float, n_classes: int) -> float:
 
 # -- binary cross entropies -------------------------------------------------------------------------------
 
+def _check_probabilities(x, target):
+    """torch's kernel checks each element in turn, its input then its target: `(v >= 0) && (v <= 1)`, so nan
+    fails too; the first element that fails names which (gradcli checked the input only, nan passing)."""
+    with np.errstate(invalid="ignore"):
+        bad_x = ~((x >= 0) & (x <= 1))
+        bad_t = ~((target >= 0) & (target <= 1))
+    if not (bad_x.any() or bad_t.any()):
+        return
+    bad_x, bad_t = np.broadcast_arrays(bad_x, bad_t)
+    first = np.flatnonzero((bad_x | bad_t).ravel())[0]
+    which = "input" if bad_x.ravel()[first] else "target"
+    raise TorchRuntimeError(f"all elements of {which} should be between 0 and 1")
+
+
 class BinaryCrossEntropy(Function):
     __slots__ = ()
     name = "BinaryCrossEntropyBackward0"
@@ -369,11 +383,12 @@ class BinaryCrossEntropy(Function):
 
     @staticmethod
     def forward(ctx, x, target, weight, reduction):
-        if ((x < 0) | (x > 1)).any():
-            raise TorchRuntimeError("all elements of input should be between 0 and 1")
+        _check_probabilities(x, target)
         ctx.aux = (reduction, x.size, x.shape)
         with np.errstate(all="ignore"):
-            loss = -(target * np.maximum(np.log(x), -100.0) + (1 - target) * np.maximum(np.log1p(-x), -100.0))
+            # torch's scalar loop: std::log and std::log1p (the C library's bits with --bits torch)
+            loss = -(target * np.maximum(kernels.scalar("log", x), -100.0)
+                     + (1 - target) * np.maximum(kernels.scalar("log1p", -x), -100.0))
         if weight is not None:
             loss = loss * weight
         if reduction == "none":
@@ -404,7 +419,8 @@ def _bce_grads(g, x, t, w, reduction, count, need_x, need_t):
             denom = (1 - x) * x
             gx = g * (x - t) / np.where(denom < BCE_EPSILON, BCE_EPSILON, denom)
         if need_t:
-            gt = -np.log(x / (1 - x)) * g
+            ratio = x / (1 - x)
+            gt = -kernels.inner("log", ratio, x) * g  # torch's logit kernel: Vectorized::log, std::log
     return _weight_and_mean(gx, gt, w, reduction, count)
 
 

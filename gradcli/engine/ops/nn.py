@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from gradcli.engine import dual, kernels, sum_order
@@ -31,7 +33,9 @@ class Softmax(Function):
             # vec::reduce_all's order, then a product by its reciprocal
             e = kernels.vector_exp(x - x.max(axis=d, keepdims=True))
             return e * (x.dtype.type(1) / sum_order.vec_reduce_all_sum(e)[..., None])
-        e = np.exp(x - x.max(axis=d, keepdims=True))
+        if x.dtype in (np.float32, np.float64):
+            return _softmax_over(x, d)
+        e = kernels.exp(x - x.max(axis=d, keepdims=True))  # float16: through float32 in torch (opmath)
         return e / e.sum(axis=d, keepdims=True)
 
     @staticmethod
@@ -52,6 +56,14 @@ class Softmax(Function):
                 and g.dtype in (np.float32, np.float64) and g.size:
             # _vec_host_softmax_backward_lastdim: (g - sum(g * y)) * y, the sum in map2_reduce_all's order
             return ((g - sum_order.vec_reduce_all_dot(g, y)[..., None]) * y,)
+        if type(g) is np.ndarray and y.ndim and g.dtype == y.dtype and g.dtype in (np.float32, np.float64) \
+                and 0 < y.shape[d] <= 64:
+            # _vec_softmax_backward over another dim: sum += g * y in order along it, from 0, each step one fused
+            # multiply-add (its build contracts them), then y * (g - sum)
+            total = np.zeros(y.shape[:d] + y.shape[d + 1:], dtype=y.dtype)
+            for i in range(y.shape[d]):
+                total = kernels.fma(np.take(g, i, axis=d), np.take(y, i, axis=d), total)
+            return (y * (g - np.expand_dims(total, d)),)
         return (y * (g - dual.sum(g * y, axis=d, keepdims=True)),)
 
 
@@ -67,7 +79,9 @@ class LogSoftmax(Softmax):
             # (the kernels' log: SLEEF's in torch, within the contract's ulps), then x - max - log(sum)
             total = sum_order.vec_reduce_all_sum(kernels.vector_exp(shifted))[..., None]
             return shifted - kernels.log(total)
-        return shifted - np.log(np.exp(shifted).sum(axis=d, keepdims=True))
+        if x.dtype in (np.float32, np.float64):
+            return _log_softmax_over(x, shifted, d)
+        return shifted - kernels.log(kernels.exp(shifted).sum(axis=d, keepdims=True))
 
     @staticmethod
     def backward(ctx, g, y):
@@ -75,6 +89,57 @@ class LogSoftmax(Softmax):
         if type(g) is np.ndarray and g.dtype in (np.float32, np.float64) and g.dtype == y.dtype:
             return (_log_softmax_backward(g, y, d),)
         return (g - dual.exp(y) * dual.sum(g, axis=d, keepdims=True),)
+
+
+def _lanes(dtype) -> int:
+    return 16 if dtype == np.float32 else 8  # Vectorized<T>::size() in torch's AVX512 build
+
+
+def _sum_along(e: np.ndarray, d: int) -> np.ndarray:
+    """The sum over dim d in order, from 0 (torch's vertical sums over a dim that is not the last)."""
+    if e.shape[d] > 64:  # a Python step per element of the dim: numpy's sum past that (its order differs)
+        return e.sum(axis=d, keepdims=True)
+    total = np.zeros(e.shape[:d] + e.shape[d + 1:], dtype=e.dtype)
+    for i in range(e.shape[d]):
+        total += np.take(e, i, axis=d)
+    return np.expand_dims(total, d)
+
+
+def _chunk_vector(shape: tuple, d: int, itemsize: int, lanes: int) -> np.ndarray:
+    """The inner positions (dims after d) that _vec_logsoftmax / _vec_log_softmax_backward compute with
+    Vectorized:: (True) rather than std:: (their chunk's tail), for the inner blocks of 128 KiB they work in."""
+    inner = math.prod(shape[d + 1:])
+    chunk = min(max(131072 // shape[d] // itemsize, lanes) // lanes * lanes, inner)
+    position = np.arange(inner) % chunk
+    size = np.minimum(chunk, inner - np.arange(inner) // chunk * chunk)
+    return (position < size - size % lanes).reshape(shape[d + 1:])
+
+
+def _softmax_over(x: np.ndarray, d: int) -> np.ndarray:
+    """softmax over a dim that is not the last, as _vec_softmax computes it: for each inner position exp(x - max)
+    (Vectorized::exp where a whole vector of inner positions fits in the row, std::exp on the row's tail), the
+    sum in order along the dim, then a quotient (not a product by the reciprocal)."""
+    shifted = x - x.max(axis=d, keepdims=True)
+    if kernels.exact():
+        inner = math.prod(x.shape[d + 1:])
+        lanes = _lanes(x.dtype)
+        vector = (np.arange(inner) < inner - inner % lanes).reshape(x.shape[d + 1:])
+        e = np.where(vector, kernels.vector_exp(shifted), kernels.scalar_exp(shifted))
+    else:
+        e = kernels.exp(shifted)
+    return e / _sum_along(e, d)
+
+
+def _log_softmax_over(x: np.ndarray, shifted: np.ndarray, d: int) -> np.ndarray:
+    """log_softmax over a dim that is not the last, as _vec_logsoftmax computes it: in inner chunks of 128 KiB,
+    exp(x - max) (Vectorized::exp on the chunk's whole vectors, std::exp on its tail) summed in order along the
+    dim, Vectorized::log of the sum (the kernels' log: within its ulp), then x - max - log(sum)."""
+    if kernels.exact():
+        vector = _chunk_vector(x.shape, d, x.itemsize, _lanes(x.dtype))
+        e = np.where(vector, kernels.vector_exp(shifted), kernels.scalar_exp(shifted))
+    else:
+        e = kernels.exp(shifted)
+    return shifted - kernels.log(_sum_along(e, d))
 
 
 def _log_softmax_backward(g: np.ndarray, y: np.ndarray, dim) -> np.ndarray:
@@ -99,7 +164,7 @@ def _log_softmax_backward(g: np.ndarray, y: np.ndarray, dim) -> np.ndarray:
     position = np.arange(inner) % chunk
     size = np.minimum(chunk, inner - np.arange(inner) // chunk * chunk)
     vector = (position < size - size % lanes).reshape(y.shape[dim + 1:])
-    e = np.where(vector, kernels.vector_exp(y), kernels.scalar_exp(y)) if kernels.exact() else np.exp(y)
+    e = np.where(vector, kernels.vector_exp(y), kernels.scalar_exp(y)) if kernels.exact() else kernels.exp(y)
     return np.asarray(kernels.fma(-e, total, g), dtype=g.dtype)
 
 
@@ -144,8 +209,8 @@ class Glu(Function):
             raise TorchRuntimeError(f"Halving dimension must be even, but dimension {d} is size {x.shape[d]}")
         ctx.aux = d
         a, b = np.split(x, 2, axis=d)
-        with np.errstate(over="ignore"):
-            return a * (1 / (1 + np.exp(-b)))
+        with np.errstate(over="ignore"):  # torch's glu kernel: Vectorized::exp, std::exp on the scalar lanes
+            return a * (1 / (1 + kernels.inner_exp(-b, a, b)))
 
     @staticmethod
     def backward(ctx, g, x):

@@ -1302,7 +1302,8 @@ class SoftMarginLoss(Function):
     @staticmethod
     def forward(ctx, x, y, reduction):
         ctx.aux = reduction
-        loss = np.log1p(np.exp(-x * y))  # torch's order (its broadcast error names input first)
+        # torch's order (its broadcast error names input first): at::exp (MKL's vector math), then at::log1p
+        loss = kernels.log1p(kernels.exp(-x * y))
         if reduction == "mean":
             return np.asarray(loss.mean(), dtype=x.dtype)
         if reduction == "sum":

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import dual
+from gradcli.engine import dual, kernels
 from gradcli.engine.autograd import Function, no_grad
 from gradcli.engine.errors import TorchRuntimeError
 from gradcli.engine.kernels import blas
@@ -95,7 +95,8 @@ def clamp_max(input, max):  # noqa: A002 - torch's name
 
 def _np_xlogy(x, y):
     with np.errstate(all="ignore"):
-        return np.where((x == 0) & ~np.isnan(y), 0.0, x * np.log(y))
+        # torch's xlogy kernel: a scalar loop, x * std::log(y)
+        return np.where((x == 0) & ~np.isnan(y), 0.0, x * kernels.scalar("log", y))
 
 
 class Xlogy(Function):
@@ -119,7 +120,9 @@ class Xlogy(Function):
             if gx_need:
                 # torch: xlogy(grad, other), masked to 0 where self == 0 and other <= 0; xlogy(0, nan) is nan
                 xv, yv, gv = val(x), val(y), val(g)
-                gx = dual.where(((xv == 0) & (yv <= 0)) | ((gv == 0) & ~np.isnan(yv)), 0.0, g * dual.log(y))
+                # (xlogy's kernel: std::log, kernels.scalar; on Tensors the differentiable log)
+                log_y = dual.log(y) if isinstance(y, Tensor) else kernels.scalar("log", y)
+                gx = dual.where(((xv == 0) & (yv <= 0)) | ((gv == 0) & ~np.isnan(yv)), 0.0, g * log_y)
             if gy_need:
                 gy = g * x / y
         return gx, gy

@@ -104,7 +104,7 @@ def np_digamma(x: np.ndarray) -> np.ndarray:
             log_x = libm.call("log", x)  # float32: logf
         else:  # float32: in double, rounded once - the C library's logf on all but ~0.1% of arguments (numpy's
             # own logf differs on ~1%, which the cancellation near the root at 1.4616 turns into 4096 ulps)
-            log_x = np.log(x.astype(np.float64)).astype(dtype) if dtype == np.float32 else np.log(x)
+            log_x = kernels.log(x)
         # result + log(x) - 0.5 / x - y, in place on log(x)'s array (the same roundings in the same order)
         series = np.asarray(log_x, dtype=dtype)
         series += result
@@ -266,7 +266,8 @@ class Logit(Function):
         with np.errstate(all="ignore"):
             # torch's `x < lo ? lo : (x > hi ? hi : x)`, not a clip: with eps > 0.5 (lo > hi) the order matters
             z = x if eps is None or eps < 0 else np.where(x < eps, eps, np.where(x > 1 - eps, 1 - eps, x))
-            return np.log(z / (1 - z)).astype(x.dtype, copy=False)
+            # torch's logit kernel: Vectorized::log of z / (1 - z), std::log on the scalar lanes
+            return np.asarray(kernels.inner("log", z / (1 - z), x)).astype(x.dtype, copy=False)
 
     @staticmethod
     def backward(ctx, g, x):
@@ -288,7 +289,8 @@ def logit(input, eps=None):
 def _np_sinc(x):
     with np.errstate(all="ignore"):
         product = math.pi * x
-        return np.where(x == 0, 1.0, np.sin(product) / product).astype(x.dtype, copy=False)
+        # torch's sinc kernel: a scalar loop, std::sin(pi * x) / (pi * x)
+        return np.where(x == 0, 1.0, kernels.scalar("sin", product) / product).astype(x.dtype, copy=False)
 
 
 def _sinc_rule(g, x):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import dual, sum_order
+from gradcli.engine import dual, kernels, sum_order
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchRuntimeError
 from gradcli.engine.ops import arith
@@ -185,9 +185,7 @@ def count_nonzero(input, dim=None):
 
 
 def _np_logcumsumexp(x, d):
-    with np.errstate(all="ignore"):
-        out = np.logaddexp.accumulate(x, axis=d)
-    return out.astype(x.dtype, copy=False)
+    return kernels.logaddexp_accumulate(x, d)
 
 
 class LogCumSumExp(Function):
