@@ -25,6 +25,7 @@ ALLOWED = {
     ("ops/aggregates.py", "power"): "p-norms: the reduction's std::pow, the C library's pow, which numpy's float64 "
                                     "power calls",
     ("ops/nn_functional.py", "sqrt"): "batch/layer norm statistics: 1 / std::sqrt(var + eps), " + _SQRT,
+    ("ops/summaries.py", "sqrt"): "std_mean: std::sqrt of WelfordOps' variance in double, " + _SQRT,
     ("optim.py", "sqrt"): "the fused=True optimisers: Vectorized::sqrt, " + _SQRT,
     ("creation.py", "power"): "logspace: std::pow of the base in double, the C library's pow (numpy's float64 "
                               "power)",
