@@ -53,11 +53,6 @@ NOT_YET_EXACT.update({
                          "(1429.0275 for 1429.0276): torch's CPU GroupNorm backward sums ds = sum(dy * x) and db = "
                          "sum(dy) per (n, c) over H*W first, then dgamma = sum_n (ds - db * mean) * rstd "
                          "(aten/src/ATen/native/cpu/group_norm_kernel.cpp); gradcli sums dy * xhat over (n, H*W)",
-    "docs_nn_instancenorm1d": "its output and input gradient are torch's, but the weight gradient's last digits "
-                              "differ (17.6490 for 17.6491): it is batch_norm's weight gradient over the (1, b*c, L) "
-                              "view summed over the b copies by repeat's backward, and torch's CPU batch-norm "
-                              "backward sums dy * (x - mean) per channel then scales by invstd "
-                              "(aten/src/ATen/native/cpu/batch_norm_kernel.cpp) where gradcli sums dy * xhat",
     "docs_nn_upsample": "refused at nn.Upsample: gradcli has no F.interpolate (nearest, bilinear, align_corners)",
     "tutorial_forward_ad_usage": "refused at `import torch.autograd.forward_ad`: gradcli has no forward-mode AD (dual "
                                  "tensors, make_dual/unpack_dual, a custom Function's jvp); it also uses "
