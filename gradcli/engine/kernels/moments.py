@@ -278,19 +278,12 @@ def layer_norm_backward(dy: np.ndarray, x: np.ndarray, mean: np.ndarray, rstd: n
     c = fma(-b, mean, -(db * a * scale))
     dy_a = dy * a[:, None] if scaled is not None else dy * a[:, None] * weight
     dx = fma(b[:, None], x, dy_a) + c[:, None]
-    dweight = dbias = None
+    if not (need_weight or need_bias):
+        return dx, None, None
     compiled = native.layer_norm_buffers()
-    if (need_weight or need_bias) and compiled is not None:
+    if compiled is not None:
         gamma_buffers, beta_buffers = compiled(dy, x, mean, rstd, threads, need_weight, need_bias)
-        if need_weight:
-            dweight = np.zeros(size, dt)
-            for buffer in gamma_buffers:
-                dweight = dweight + buffer
-        if need_bias:
-            dbias = np.zeros(size, dt)
-            for buffer in beta_buffers:
-                dbias = dbias + buffer
-    elif need_weight or need_bias:
+    else:
         chunk = -(-rows // threads)
         gamma_buffers, beta_buffers = [], []
         for begin in range(0, rows, chunk):
@@ -299,14 +292,15 @@ def layer_norm_backward(dy: np.ndarray, x: np.ndarray, mean: np.ndarray, rstd: n
                 g_buffer = fma(dy[i], fma(a[i], x[i], -a[i] * mean[i]), g_buffer)
             gamma_buffers.append(g_buffer)
             beta_buffers.append(np.zeros(size, dt) + np.cumsum(dy[begin:begin + chunk], axis=0, dtype=dt)[-1])
-        if need_weight:
-            dweight = np.zeros(size, dt)
-            for buffer in gamma_buffers:
-                dweight = dweight + buffer
-        if need_bias:
-            dbias = np.zeros(size, dt)
-            for buffer in beta_buffers:
-                dbias = dbias + buffer
+
+    def added(buffers):  # the second pass: each column's buffers added in thread order, from 0
+        total = np.zeros(size, dt)
+        for buffer in buffers:
+            total = total + buffer
+        return total
+
+    dweight = added(gamma_buffers) if need_weight else None
+    dbias = added(beta_buffers) if need_bias else None
     return dx, dweight, dbias
 
 
