@@ -43,7 +43,13 @@ try:
 except gradcli.GradcliError as err:
     outcome = {{"raised": type(err).__name__, "message": err.message}}
 outcome["seconds"] = time.monotonic() - start
-outcome["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+# this process's own peak (VmHWM): ru_maxrss keeps the forking parent's resident size across exec, so a probe
+# started by a pytest process that has grown to 700 MB would report 700 MB
+try:
+    hwm = [line for line in open("/proc/self/status") if line.startswith("VmHWM:")]
+    outcome["peak_mb"] = int(hwm[0].split()[1]) / 1024
+except (OSError, IndexError):
+    outcome["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 print(json.dumps(outcome))
 """
 
