@@ -143,9 +143,15 @@ class _Norm(Function):
 
     @staticmethod
     def backward(ctx, g, x, weight):
-        axes, affine_shape, eps = ctx.aux
+        axes, affine_shape, eps = ctx.aux[:3]  # (a subclass's exact forward saves its statistics after these)
         return _norm_grads(g, x, weight, axes, affine_shape, eps, ctx.needs_input_grad[:3], ctx.in_shapes[1],
                            ctx.in_shapes[2])
+
+    @staticmethod
+    def takes_the_formula(ctx, g, x) -> bool:
+        """Whether the backward differentiates the formula: a forward on the general path (no statistics saved)
+        or a differentiable backward (create_graph), where torch's kernel does not apply."""
+        return len(ctx.aux) == 3 or type(g) is not np.ndarray or type(x) is not np.ndarray or g.dtype != x.dtype
 
 
 def _norm_grads(g, x, weight, axes, affine_shape, eps, needs, weight_shape, bias_shape):
@@ -195,11 +201,8 @@ class LayerNorm(_Norm):
 
     @staticmethod
     def backward(ctx, g, x, weight):
-        if len(ctx.aux) == 3 or type(g) is not np.ndarray or type(x) is not np.ndarray or g.dtype != x.dtype:
-            # a forward on the general path, or a differentiable backward (create_graph): the formula
-            axes, affine_shape, eps = ctx.aux[:3]
-            return _norm_grads(g, x, weight, axes, affine_shape, eps, ctx.needs_input_grad[:3], ctx.in_shapes[1],
-                               ctx.in_shapes[2])
+        if _Norm.takes_the_formula(ctx, g, x):
+            return _Norm.backward(ctx, g, x, weight)
         # torch's backward kernel, from the forward's mean and rstd
         axes, affine_shape, eps, mean, rstd = ctx.aux
         need_x, need_w, need_b = ctx.needs_input_grad[:3]
@@ -308,10 +311,11 @@ class BatchNormEval(Function):
                 dx, dw, db = moments.batch_norm_backward(x, np.ascontiguousarray(g), weight, mean, invstd, False,
                                                          kernels.THREADS)
             return dx if need_x else None, None, None, dw if need_w else None, db if need_b else None
-        if len(ctx.aux) == 5:  # a differentiable backward (create_graph): the formula, from the exact forward
+        if len(ctx.aux) == 5:  # a differentiable backward (create_graph) after the exact forward: the formula
             shape, scale, _, x, mean = ctx.aux
-            ctx.aux = (shape, scale, (x - mean.reshape(shape)) * scale.reshape(shape))
-        shape, scale, xhat = ctx.aux
+            xhat = (x - mean.reshape(shape)) * scale.reshape(shape)
+        else:
+            shape, scale, xhat = ctx.aux
         axes = tuple(i for i in range(np.ndim(val(g))) if i != 1)
         factor = scale.reshape(shape) if weight is None else dual.reshape(weight, shape) * scale.reshape(shape)
         return ((g * factor if need_x else None), None, None,
@@ -335,10 +339,8 @@ class BatchNormTrain(_Norm):
 
     @staticmethod
     def backward(ctx, g, x, weight):
-        if len(ctx.aux) == 3 or type(g) is not np.ndarray or type(x) is not np.ndarray or g.dtype != x.dtype:
-            axes, affine_shape, eps = ctx.aux[:3]  # the formula (differentiable again under create_graph)
-            return _norm_grads(g, x, weight, axes, affine_shape, eps, ctx.needs_input_grad[:3], ctx.in_shapes[1],
-                               ctx.in_shapes[2])
+        if _Norm.takes_the_formula(ctx, g, x):
+            return _Norm.backward(ctx, g, x, weight)
         mean, invstd = ctx.aux[3:]
         with np.errstate(all="ignore"):
             dx, dw, db = moments.batch_norm_backward(x, np.ascontiguousarray(g), None if weight is None else
