@@ -332,9 +332,13 @@ def batch_norm_backward(x: np.ndarray, dy: np.ndarray, weight, mean: np.ndarray,
     if image > 1:
         shape = (1, channels, 1)
         x3, dy3 = x.reshape(rows, channels, image), dy.reshape(rows, channels, image)
-        if train:
-            k = dotp.astype(dt) * invstd * invstd / dt(count)
-            grad_mean = (total / count).astype(dt)
+        k = dotp.astype(dt) * invstd * invstd / dt(count) if train else None
+        grad_mean = (total / count).astype(dt) if train else None
+        if compiled is not None:  # one pass; the numpy form below says the order
+            dx = compiled["input_grad"](np.ascontiguousarray(x3), np.ascontiguousarray(dy3), mean,
+                                        invstd if k is None else k, invstd if grad_mean is None else grad_mean,
+                                        invstd, w, train)
+        elif train:
             centred3 = x3 - mean.reshape(shape)
             inner = fma(-centred3, np.broadcast_to(k.reshape(shape), x3.shape), dy3 - grad_mean.reshape(shape))
             dx = inner * invstd.reshape(shape) * w.reshape(shape)

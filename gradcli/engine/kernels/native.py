@@ -19,7 +19,7 @@ import numpy as np
 ENABLED = os.environ.get("GRADCLI_NATIVE", "1").strip() != "0"
 ABI = 2  # gradcli_sum_abi() of the native_sum.c this module calls
 CUM_MIN = 1024  # elements: below, numpy's cumsum costs less than the call
-MATH_ABI = 6  # gradcli_math_abi() of native_math.c
+MATH_ABI = 7  # gradcli_math_abi() of native_math.c
 _LOADED: list = []  # [the kernels or None], filled on first use
 _MATH: list = []
 
@@ -263,12 +263,13 @@ def _load_math():
     batch_norm_functions = {}
     for dtype, suffix in ((np.float32, "float32"), (np.float64, "float64")):
         functions = [getattr(lib, f"gradcli_bn_{part}_{suffix}")
-                     for part in ("stats_image", "stats_rows", "output", "plane_sums", "row_sums")]
+                     for part in ("stats_image", "stats_rows", "output", "plane_sums", "row_sums", "input_grad")]
         functions[0].argtypes = [ptr, i64, i64, i64, ptr, ptr]
         functions[1].argtypes = [ptr, i64, i64, i64, ptr, ptr, ptr]
         functions[2].argtypes = [ptr, i64, i64, i64, ptr, ptr, ptr]
         functions[3].argtypes = [ptr, ptr, ptr, i64, i64, i64, ptr, ptr]
         functions[4].argtypes = [ptr, ptr, ptr, i64, i64, i64, ptr, ptr, ptr]
+        functions[5].argtypes = [ptr, ptr, ptr, ptr, ptr, ptr, ptr, i64, i64, i64, i64, ptr]
         for function in functions:
             function.restype = None
         batch_norm_functions[np.dtype(dtype)] = functions
@@ -412,13 +413,24 @@ def _load_math():
                                              threads, buffer.ctypes.data, total.ctypes.data, dotp.ctypes.data)
         return total, dotp
 
+    def bn_input_grad(x, dy, mean, k, grad_mean, invstd, weight, train):
+        """dx of contiguous (N, C, image) x and dy from per-channel arrays of x's dtype (k, grad_mean unused
+        in evaluation)."""
+        rows, channels, image = x.shape
+        out = np.empty_like(x)
+        per_channel = [np.ascontiguousarray(a, dtype=x.dtype) for a in (mean, k, grad_mean, invstd, weight)]
+        batch_norm_functions[x.dtype][5](x.ctypes.data, dy.ctypes.data, *(a.ctypes.data for a in per_channel),
+                                         rows, channels, image, int(train), out.ctypes.data)
+        return out
+
     def bn_output(x, alpha, beta, out):
         batch_norm_functions[x.dtype][2](x.ctypes.data, *x.shape, alpha.ctypes.data, beta.ctypes.data,
                                          out.ctypes.data)
 
     return {"squared_deviations": squared_deviations, "welford": welford, "rowwise_moments": rowwise_moments,
             "layer_norm_buffers": layer_norm_buffers,
-            "batch_norm": {"image": bn_stats_image, "rows": bn_stats_rows, "output": bn_output, "sums": bn_sums},
+            "batch_norm": {"image": bn_stats_image, "rows": bn_stats_rows, "output": bn_output, "sums": bn_sums,
+                           "input_grad": bn_input_grad},
             "layer_norm_affine": layer_norm_affine,
             "trig": {"sin": trig(lib.gradcli_mkl_sin_float32), "cos": trig(lib.gradcli_mkl_cos_float32)},
             "powf": powf, "fma": fused_multiply_add, "exp": exp, "mkl_exp": mkl_exp, "mkl_sqrt": mkl_sqrt,

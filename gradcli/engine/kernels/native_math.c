@@ -35,7 +35,7 @@ static inline float bits_to_float_plain(uint32_t b) { float f; memcpy(&f, &b, 4)
 #endif
 
 
-int64_t gradcli_math_abi(void) { return 6; }
+int64_t gradcli_math_abi(void) { return 7; }
 
 #ifdef HAVE_FMA_VARIANT
 #define DISPATCH(name, args) do { if (__builtin_cpu_supports("fma")) { name##_fma args; return; } \
@@ -123,6 +123,18 @@ void gradcli_bn_plane_sums_float32(const float *x, const float *dy, const float 
 void gradcli_bn_row_sums_float32(const float *x, const float *dy, const float *mean, int64_t rows, int64_t channels,
                             int64_t threads, float *buffer, double *total, double *dotp) {
     DISPATCH(bn_row_sums_float32, (x, dy, mean, rows, channels, threads, buffer, total, dotp));
+}
+
+void gradcli_bn_input_grad_float32(const float *x, const float *dy, const float *mean, const float *k,
+                                   const float *grad_mean, const float *invstd, const float *w, int64_t rows,
+                                   int64_t channels, int64_t image, int64_t train, float *out) {
+    DISPATCH(bn_input_grad_float32, (x, dy, mean, k, grad_mean, invstd, w, rows, channels, image, (int)train, out));
+}
+
+void gradcli_bn_input_grad_float64(const double *x, const double *dy, const double *mean, const double *k,
+                                   const double *grad_mean, const double *invstd, const double *w, int64_t rows,
+                                   int64_t channels, int64_t image, int64_t train, double *out) {
+    DISPATCH(bn_input_grad_float64, (x, dy, mean, k, grad_mean, invstd, w, rows, channels, image, (int)train, out));
 }
 
 void gradcli_bn_plane_sums_float64(const double *x, const double *dy, const double *mean, int64_t rows, int64_t channels,
@@ -769,6 +781,24 @@ static inline double VARIANT(fold4_d)(const double *a) { return ((a[0] + a[1]) +
                 }                                                                                           \
             for (int64_t c = 0; c < channels; c++) { total[c] += sb[c]; dotp[c] += db[c]; }                 \
         }                                                                                                   \
+    }                                                                                                   \
+    /* dx of an image > 1: training ((dy - grad_mean) - (x - mean) * k fused) * invstd * w per element;      \
+       evaluation dy * invstd * w, each product rounded as numpy's two multiplications */                   \
+    static void VARIANT(bn_input_grad_##SUFFIX)(const T *x, const T *dy, const T *mean, const T *k,          \
+                                                const T *grad_mean, const T *invstd, const T *w,            \
+                                                int64_t rows, int64_t channels, int64_t image, int train,   \
+                                                T *out) {                                                   \
+        for (int64_t n = 0; n < rows; n++)                                                                  \
+            for (int64_t c = 0; c < channels; c++) {                                                        \
+                const T *xp = x + (n * channels + c) * image, *gp = dy + (n * channels + c) * image;         \
+                T *o = out + (n * channels + c) * image, m = mean[c], s = invstd[c], wc = w[c];             \
+                if (train) {                                                                                \
+                    T kc = k[c], gm = grad_mean[c];                                                         \
+                    for (int64_t i = 0; i < image; i++) o[i] = FMA(-(xp[i] - m), kc, gp[i] - gm) * s * wc; \
+                } else {                                                                                    \
+                    for (int64_t i = 0; i < image; i++) o[i] = gp[i] * s * wc;                              \
+                }                                                                                           \
+            }                                                                                               \
     }
 BATCH_NORM_BACKWARD(float32, float, 8, VARIANT(fold8_f), fmaf)
 BATCH_NORM_BACKWARD(float64, double, 4, VARIANT(fold4_d), fma)
