@@ -24,6 +24,7 @@ from gradcli.homework.annotate import annotate_check
 from gradcli.homework.check import check_derivative
 from gradcli.homework.points import parse_point
 from gradcli.render import json_out as render_json
+from gradcli.safety.errors import InputError
 from gradcli.safety.guard import CpuDeadline
 
 
@@ -32,6 +33,8 @@ def check_command(
     function: Annotated[str, typer.Argument(
         help="The function, in homework notation: x^2 sin(x), 3x e^(2x), ln(x)/x, x^2 + y^2 = 25 ...",
         show_default=False)],
+    derivative: Annotated[str | None, typer.Argument(
+        help="Your derivative, as --expect gives it: gradcli check \"x^3\" \"3x^2\".", show_default=False)] = None,
     expect: Annotated[list[str] | None, typer.Option(
         "--expect", "-e", metavar="[VAR=]DERIVATIVE",
         help="Your derivative (homework notation; dy/dx = ... is fine). Name the variable for partials: "
@@ -60,19 +63,23 @@ def check_command(
                                                        "rule.")] = False,
     plot: Annotated[bool, typer.Option("--plot", help="Also plot f, f' and your answer in the terminal.")] = False,
 ):
-    """Check a derivative: is --expect the derivative of FUNCTION? Without --expect, print the derivative.
+    """Check a derivative: is DERIVATIVE (or --expect) the derivative of FUNCTION? Without one, print the derivative.
 
     Example: [bold]gradcli check "x^2 sin(x)" --wrt x --expect "2x sin(x) + x^2 cos(x)"[/]
     Exit code 0: correct, 1: incorrect, 2: an error (or undecided), 3: agrees at every point, not proven.
     """
     def valid_options():
         options.seconds(timeout, "--timeout")
+        if derivative is not None and expect:
+            raise InputError(f"two answers to check: {derivative!r} and --expect",
+                             hint="give your derivative once, either after the function or with --expect")
 
     # --timeout is CPU time (a busy machine must not turn a check into a failure); the wall-time limit is only
     # the backstop against a check stuck in one C call
     with user_errors(debug, json_out), guarded(timeout * WALL_BACKSTOP + 20, "the check", validate=valid_options), \
             CpuDeadline(timeout, f"the check used more than {timeout:g} s of CPU time", "raise it with --timeout"):
-        report = check_derivative(function, expect or [], wrt=wrt, order=order, at=parse_point(at), timeout=timeout,
+        answers = expect or ([] if derivative is None else [derivative])
+        report = check_derivative(function, answers, wrt=wrt, order=order, at=parse_point(at), timeout=timeout,
                                   variables=var or (), dependent=dependent, hessian=hessian,
                                   formulas="all" if json_out else "needed")
         data = report.to_dict()

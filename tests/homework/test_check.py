@@ -269,6 +269,17 @@ def test_cli_incorrect_shows_the_counterexample():
     assert "at x = 1: your answer gives 1.080605, the derivative is 2.223244" in out.stdout
 
 
+def test_cli_the_derivative_as_second_argument():
+    # what a newcomer types first: `gradcli check F DERIVATIVE` (it was "unexpected extra argument", exit 2)
+    right = runner.invoke(app, ["check", "x**3", "3*x**2", "--no-color"])
+    assert right.exit_code == 0 and right.stdout.startswith("✓ correct: d/dx [x³] = 3·x²")
+    wrong = runner.invoke(app, ["check", "x^2 sin x", "2x cos x", "--no-color"])
+    assert wrong.exit_code == 1
+    assert "at x = 1: your answer gives 1.080605, the derivative is 2.223244" in wrong.stdout
+    both = runner.invoke(app, ["check", "x^3", "3x^2", "--expect", "3x^2"])
+    assert both.exit_code == 2 and "two answers to check" in both.output
+
+
 def test_cli_named_partials_and_at():
     out = runner.invoke(app, ["check", "x^2 y", "--expect", "x=2xy", "--expect", "y=x^2", "--at", "x=1,y=2",
                               "--json"])
