@@ -9,17 +9,63 @@ are kept on purpose because the goal is byte-identical output.
 
 from __future__ import annotations
 
+import contextvars
+import dataclasses
 import math
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-# torch's default print options (torch.set_printoptions(profile="default")).
-PRECISION = 4
-THRESHOLD = 1000
-EDGEITEMS = 3
-LINEWIDTH = 80
+
+@dataclasses.dataclass
+class PrintOptions:
+    """torch._tensor_str.PRINT_OPTS: torch's defaults (torch.set_printoptions(profile="default"))."""
+    precision: int = 4
+    threshold: float = 1000
+    edgeitems: int = 3
+    linewidth: int = 80
+    sci_mode: bool | None = None
+
+
+# per context (a `gradcli run` program's torch.set_printoptions stays in its run); None: the defaults
+_PRINT_OPTS: contextvars.ContextVar[PrintOptions | None] = contextvars.ContextVar("print_options", default=None)
+_DEFAULTS = PrintOptions()
+
+
+def print_opts() -> PrintOptions:
+    return _PRINT_OPTS.get() or _DEFAULTS
+
+
+def fresh_print_options() -> contextvars.Token:
+    """Give the current context its own print options, torch's defaults (reset the token to leave them)."""
+    return _PRINT_OPTS.set(PrintOptions())
+
+
+def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None, sci_mode=None):
+    """torch.set_printoptions, as torch/_tensor_str.py sets them (sci_mode is always assigned; an unknown
+    profile changes nothing)."""
+    opts = _PRINT_OPTS.get()
+    if opts is None:
+        opts = PrintOptions()
+        _PRINT_OPTS.set(opts)
+    if profile is not None:
+        preset = {"default": (4, 1000, 3, 80), "short": (2, 1000, 2, 80), "full": (4, math.inf, 3, 80)}.get(profile)
+        if preset is not None:
+            opts.precision, opts.threshold, opts.edgeitems, opts.linewidth = preset
+    if precision is not None:
+        opts.precision = precision
+    if threshold is not None:
+        opts.threshold = threshold
+    if edgeitems is not None:
+        opts.edgeitems = edgeitems
+    if linewidth is not None:
+        opts.linewidth = linewidth
+    opts.sci_mode = sci_mode
+
+
+def get_printoptions() -> dict[str, Any]:
+    return dataclasses.asdict(print_opts())
 
 # numpy dtype names that exist in torch under the same name ("torch.<name>").
 SUPPORTED_DTYPES = frozenset(
@@ -43,6 +89,7 @@ class _Formatter:
     """
 
     def __init__(self, values: np.ndarray) -> None:
+        self.precision = print_opts().precision
         self.floating_dtype = values.dtype.kind == "f"
         self.int_mode = True
         self.sci_mode = False
@@ -64,42 +111,48 @@ class _Formatter:
         abs_max = nonzero_finite_abs.max()
 
         self.int_mode = bool(np.all(nonzero_finite == np.ceil(nonzero_finite)))
-        self.sci_mode = bool(abs_max / abs_min > 1000.0 or abs_max > 1.0e8 or abs_min < 1.0e-4)
+        forced = print_opts().sci_mode
+        self.sci_mode = bool(abs_max / abs_min > 1000.0 or abs_max > 1.0e8 or abs_min < 1.0e-4) \
+            if forced is None else forced
 
         python_values = nonzero_finite.tolist()
         if self.sci_mode:
-            widths = (len(f"{value:.{PRECISION}e}") for value in python_values)
+            widths = (len(f"{value:.{self.precision}e}") for value in python_values)
         elif self.int_mode:
             # +1 leaves room for the "." that marks integral floats as floating point.
             widths = (len(f"{value:.0f}") + 1 for value in python_values)
         else:
-            widths = (len(f"{value:.{PRECISION}f}") for value in python_values)
+            widths = (len(f"{value:.{self.precision}f}") for value in python_values)
         self.max_width = max(widths)
 
     def format(self, value: float | int | bool) -> str:
         if not self.floating_dtype:
             text = str(value)
         elif self.sci_mode:
-            text = f"{value:{self.max_width}.{PRECISION}e}"
+            text = f"{value:{self.max_width}.{self.precision}e}"
         elif self.int_mode:
             text = f"{value:.0f}"
             if math.isfinite(value):
                 text += "."
         else:
-            text = f"{value:.{PRECISION}f}"
+            text = f"{value:.{self.precision}f}"
         return text.rjust(self.max_width)
 
 
 def _vector_str(vector: np.ndarray, indent: int, summarize: bool, formatter: _Formatter) -> str:
     # Each element costs its width plus ", ".
+    opts = print_opts()
     element_length = formatter.max_width + 2
-    elements_per_line = max(1, (LINEWIDTH - indent) // element_length)
+    elements_per_line = max(1, (opts.linewidth - indent) // element_length)
 
-    if summarize and vector.shape[0] > 2 * EDGEITEMS:
+    edge = opts.edgeitems
+    if summarize and not edge:
+        data = ["..."]
+    elif summarize and vector.shape[0] > 2 * edge:
         data = (
-            [formatter.format(value) for value in vector[:EDGEITEMS].tolist()]
+            [formatter.format(value) for value in vector[:edge].tolist()]
             + [" ..."]
-            + [formatter.format(value) for value in vector[-EDGEITEMS:].tolist()]
+            + [formatter.format(value) for value in vector[-edge:].tolist()]
         )
     else:
         data = [formatter.format(value) for value in vector.tolist()]
@@ -114,9 +167,9 @@ def _tensor_str_with_formatter(array: np.ndarray, indent: int, summarize: bool, 
     if array.ndim == 1:
         return _vector_str(array, indent, summarize, formatter)
 
-    rows = array.shape[0]
-    if summarize and rows > 2 * EDGEITEMS:
-        shown_rows = [*range(EDGEITEMS), None, *range(rows - EDGEITEMS, rows)]
+    rows, edge = array.shape[0], print_opts().edgeitems
+    if summarize and rows > 2 * edge:
+        shown_rows = [*range(edge), None, *range(rows - edge, rows)]
     else:
         shown_rows = list(range(rows))
     slices = [
@@ -129,9 +182,13 @@ def _tensor_str_with_formatter(array: np.ndarray, indent: int, summarize: bool, 
 
 
 def _summarized_data(array: np.ndarray) -> np.ndarray:
-    """The elements a summarised print shows: the first and last EDGEITEMS along every long axis."""
+    """The elements a summarised print shows (torch's get_summarized_data): the first and last edgeitems
+    along every long axis; with edgeitems 0, none of a matrix, and all of a vector (torch's self[-0:])."""
+    edge = print_opts().edgeitems
+    if not edge:
+        return array if array.ndim <= 1 else array[(slice(0, 0),) * array.ndim]
     kept_indices = [
-        np.r_[0:EDGEITEMS, size - EDGEITEMS : size] if size > 2 * EDGEITEMS else np.arange(size)
+        np.r_[0:edge, size - edge : size] if size > 2 * edge else np.arange(size)
         for size in array.shape
     ]
     return array[np.ix_(*kept_indices)]
@@ -140,7 +197,7 @@ def _summarized_data(array: np.ndarray) -> np.ndarray:
 def _tensor_str(array: np.ndarray, indent: int) -> str:
     if array.size == 0:
         return "[]"
-    summarize = array.size > THRESHOLD
+    summarize = array.size > print_opts().threshold
     formatter = _Formatter(_summarized_data(array) if summarize else array)
     return _tensor_str_with_formatter(array, indent, summarize, formatter)
 
@@ -151,7 +208,7 @@ def _add_suffixes(tensor_str: str, suffixes: list[str], indent: int) -> str:
     # where suffixes wrap (e.g. a 59-column line plus ", requires_grad=True)" still wraps).
     last_line_len = len(tensor_str) - tensor_str.rfind("\n") + 1
     for suffix in suffixes:
-        if last_line_len + len(suffix) + 2 > LINEWIDTH:
+        if last_line_len + len(suffix) + 2 > print_opts().linewidth:
             parts.append(",\n" + " " * indent + suffix)
             last_line_len = indent + len(suffix)
         else:
@@ -192,6 +249,8 @@ def format_tensor(
             suffixes.append(dtype_suffix)
         tensor_str = "[]"
     else:
+        if not print_opts().edgeitems:  # nothing of it is printed: its size is
+            suffixes.append(f"size={tuple(array.shape)}")
         # int64 and bool are recognisable from the printed elements.
         if dtype_name not in (default_dtype, "int64", "bool"):
             suffixes.append(dtype_suffix)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 from contextlib import contextmanager
 
-from gradcli.engine import SizeLimit, dtypes, kernels, random, state
+from gradcli.engine import SizeLimit, dtypes, kernels, random, state, tensor_str
 from gradcli.engine.autograd import GradMode
 from gradcli.run import reprs
 from gradcli.run.checker import check_program
@@ -98,6 +98,7 @@ def _engine_state(limits: RunLimits):
               (GradMode.__class__.enabled.var, True), (state.BUDGET, budget),
               (reprs.TEXT_LIMIT, limits.max_sequence_length))
     tokens = [(var, var.set(value)) for var, value in tokens]
+    tokens.append((tensor_str._PRINT_OPTS, tensor_str.fresh_print_options()))  # torch.set_printoptions's
     try:
         with recursion_limit(PYTHON_RECURSION_LIMIT):
             yield

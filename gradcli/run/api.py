@@ -20,7 +20,7 @@ from functools import cache
 import numpy as np
 
 from gradcli import engine
-from gradcli.engine import clip_grad, distributions, dtypes, lr_scheduler, nn_layers, optim, random
+from gradcli.engine import clip_grad, distributions, dtypes, lr_scheduler, nn_layers, optim, random, tensor_str
 from gradcli.engine import modules as nn_modules
 from gradcli.engine.autograd import Function, RemovableHandle
 from gradcli.engine.errors import EngineError
@@ -381,6 +381,7 @@ def modules() -> dict[str, Module]:
         "set_default_dtype", "tensor")})
     members.update({name: torch_surface.with_out(getattr(engine, name), name) for name in (
         "zeros", "ones", "full", "eye", "arange", "linspace", "rand", "randn", "empty")})
+    members["set_printoptions"] = tensor_str.set_printoptions
     members["normal"] = torch_surface.with_out(distributions.normal, "normal")
     members["poisson"] = distributions.poisson
     members["distributions"] = torch_distributions

@@ -141,6 +141,9 @@ def test_run_restores_engine_state():
     run("import torch\ntorch.set_grad_enabled(False)\ntorch.set_default_dtype(torch.float64)\n")
     assert (dtypes.get_default_dtype(), SizeLimit.max_elements) == before
     assert is_grad_enabled()
+    # torch.set_printoptions stays in its run: the next run prints with torch's defaults
+    run("import torch\ntorch.set_printoptions(precision=1, edgeitems=0)\n")
+    assert run("import torch\nprint(torch.tensor([1/3]))\n")[1] == "tensor([0.3333])\n"
 
 
 # -- refused before anything runs ------------------------------------------------------------------------
