@@ -64,7 +64,7 @@ class Tensor:
     # `_view` (a view's base and how to regenerate it) and `_views` (a base's live views) are set by the view
     # ops only (ops/views.py); every other tensor leaves them unset and reads them with getattr(..., None)
     __slots__ = ("array", "requires_grad", "grad_fn", "_grad", "_version", "_retains_grad", "_view", "_views",
-                 "__weakref__")
+                 "_fw_grad", "__weakref__")
     __hash__ = object.__hash__  # __eq__ is elementwise, identity hashing stays
     __array_priority__ = 1000  # numpy array <op> Tensor defers to Tensor's reflected operator
 

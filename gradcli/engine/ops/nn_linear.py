@@ -145,6 +145,23 @@ class Addmm(Function):
     saves_when = {1: 2, 2: 1}
 
     @staticmethod
+    def jvp(ctx, tangents, arrays, out, params):
+        """maybe_multiply(self_t, beta) + maybe_multiply(mat1_t.mm(mat2_p), alpha)
+        + maybe_multiply(mat1_p.mm(mat2_t), alpha), the undefined terms left out."""
+        beta, alpha = ctx.aux
+        (tb, t1, t2), (_, mat1, mat2) = tangents, arrays[:3]
+        terms = [None if tb is None else (tb * beta if beta != 1 else tb)]
+        for t, (a, b) in ((t1, (t1, mat2)), (t2, (mat1, t2))):
+            if t is not None:
+                product = dual.np_matmul(a, b)
+                terms.append(product * alpha if alpha != 1 else product)
+        total = None
+        for term in terms:
+            if term is not None:
+                total = term if total is None else total + term
+        return total
+
+    @staticmethod
     def forward(ctx, bias, mat1, mat2, beta=1, alpha=1):
         if mat1.ndim != 2 or mat2.ndim != 2:
             bad = mat1 if mat1.ndim != 2 else mat2

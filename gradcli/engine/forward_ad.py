@@ -1,0 +1,218 @@
+"""Forward-mode automatic differentiation, as torch.autograd.forward_ad: `dual_level()`, `make_dual`,
+`unpack_dual`, and the propagation of tangents through every op that has a forward formula.
+
+A tensor's tangent is kept in its `_fw_grad` slot as ``(level, tangent Tensor)``; a tangent of a level that has
+been closed is no tangent.  While a level is open, `Function.apply` hands each op to `propagate` (through
+`autograd.FORWARD_AD`), which computes the result's tangent from the inputs' tangents with the op's forward
+formula: the class attribute `jvp` of its `Function`, written beside its backward rule —
+
+- `ELEMENT_WISE`: torch's ``auto_element_wise``: the backward rule fed each input's tangent for the gradient,
+  the contributions added (torch's formula is the same arithmetic);
+- `LINEAR`: torch's ``auto_linear``: the op itself applied to the tangents (a zero tangent for an input
+  without one);
+- a function ``jvp(ctx, tangents, arrays, out, params) -> array``: the formula of derivatives.yaml written out.
+
+An op without one refuses a dual input (`NoForwardFormula`, naming the op), never a silent zero tangent.
+Tangents are computed on arrays, without a graph (forward-over-reverse is not supported).
+"""
+
+from __future__ import annotations
+
+import contextvars
+import re
+from collections import namedtuple
+
+import numpy as np
+
+from gradcli.engine import autograd, dtypes
+from gradcli.engine.autograd import ELEMENT_WISE, LINEAR
+from gradcli.engine.errors import TorchRuntimeError, TorchTypeError, TorchValueError
+from gradcli.engine.ops.shape import View
+from gradcli.engine.tensor import Tensor
+
+# the open level (an int, counting levels ever opened) or None; and whether forward grad is on (it is off
+# inside a custom Function's forward, as torch runs it)
+LEVEL: contextvars.ContextVar[int | None] = contextvars.ContextVar("gradcli_dual_level", default=None)
+ENABLED: contextvars.ContextVar[bool] = contextvars.ContextVar("gradcli_fw_grad_enabled", default=True)
+_OPENED = [0]  # levels ever opened: each one's number
+_OPEN = [0]  # levels open in any context: apply's hook is installed while there is one
+
+NO_LEVEL = ("Trying to create a dual Tensor for forward AD but no level exists, make sure to enter_dual_level() "
+            "first.")
+NESTED = "Nested forward mode AD is not supported at the moment"
+
+UnpackedDualTensor = namedtuple("UnpackedDualTensor", ["primal", "tangent"])
+UnpackedDualTensor.__module__ = "torch.autograd.forward_ad"
+
+
+class NoForwardFormula(Exception):
+    """An op was given a dual input and has no forward formula in gradcli yet: a refusal, not torch's error."""
+
+    def __init__(self, op: str):
+        super().__init__(f"forward-mode AD through {op} (gradcli has no forward formula for it yet): compute that "
+                         "derivative with torch.autograd.functional.jvp or torch.func.jacrev instead")
+        self.op = op
+
+
+def op_name(cls) -> str:
+    """torch's op name from a node's name: ExpBackward0 -> exp, LogSoftmaxBackward0 -> log_softmax."""
+    base = re.sub(r"Backward\d*$", "", getattr(cls, "name", cls.__name__)) or cls.__name__
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", base).lower()
+
+
+class dual_level:  # noqa: N801 - torch's name
+    """`with fwAD.dual_level():` opens the (single) forward-AD level; leaving it drops every tangent of it."""
+
+    def __enter__(self):
+        if LEVEL.get() is not None:
+            raise TorchRuntimeError(NESTED)
+        _OPENED[0] += 1
+        self._token = LEVEL.set(_OPENED[0])
+        _OPEN[0] += 1
+        autograd.FORWARD_AD[0] = propagate
+        return 0  # torch's first level is 0
+
+    def __exit__(self, *exc):
+        LEVEL.reset(self._token)
+        _OPEN[0] -= 1
+        if not _OPEN[0]:
+            autograd.FORWARD_AD[0] = None
+        return False
+
+
+class fw_grad_disabled:  # noqa: N801
+    """Forward grad off for a block (a custom Function's forward: its own jvp gives the tangent)."""
+
+    def __enter__(self):
+        self._token = ENABLED.set(False)
+
+    def __exit__(self, *exc):
+        ENABLED.reset(self._token)
+        return False
+
+
+def tangent_of(tensor, level=None):
+    """The tangent Tensor of `tensor` at the open level (None: none, or no level)."""
+    level = LEVEL.get() if level is None else level
+    fw = getattr(tensor, "_fw_grad", None)
+    if fw is None or level is None or fw[0] != level:
+        return None
+    return fw[1]
+
+
+def set_tangent(tensor: Tensor, tangent: Tensor) -> None:
+    tensor._fw_grad = (LEVEL.get(), tangent)
+
+
+def _dtype_name(array) -> str:
+    return str(dtypes.of_numpy(array.dtype))
+
+
+def make_dual(tensor, tangent, *, level=None):
+    """torch's make_dual: a view of `tensor` carrying `tangent` at the open level.  The tangent is kept itself
+    when its layout matches the primal's, else copied into the primal's layout."""
+    current = LEVEL.get()
+    if current is None:
+        raise TorchRuntimeError(NO_LEVEL)
+    if not isinstance(tensor, Tensor) or not isinstance(tangent, Tensor):
+        raise TorchTypeError("make_dual(): argument 'primal' and 'tangent' must be Tensors")
+    if tensor.array.dtype.kind not in "fc":
+        raise TorchValueError(f"Expected primal to be floating point or complex, but got: {_dtype_name(tensor.array)}")
+    if tangent.array.dtype.kind not in "fc":
+        raise TorchValueError(f"Expected tangent to be floating point or complex, but got: "
+                              f"{_dtype_name(tangent.array)}")
+    if tangent.array.shape != tensor.array.shape:
+        raise TorchRuntimeError(
+            "Trying to set a forward gradient that has a different size than that of the original Tensor, this is "
+            f"not supported. Tensor is of size [{', '.join(map(str, tensor.array.shape))}] while the given forward "
+            f"gradient is of size [{', '.join(map(str, tangent.array.shape))}].")
+    with fw_grad_disabled():
+        dual = View.apply(tensor, tensor.array.shape)
+    if tangent.array.dtype != tensor.array.dtype or tangent.array.strides != tensor.array.strides:
+        copy = np.empty_like(tensor.array)  # the primal's layout and dtype
+        copy[...] = tangent.array
+        tangent = Tensor._make(copy, None)
+    set_tangent(dual, tangent)
+    return dual
+
+
+def unpack_dual(tensor, *, level=None):
+    """torch's unpack_dual: (a view of the primal without its tangent, the tangent or None)."""
+    if not isinstance(tensor, Tensor):
+        return UnpackedDualTensor(tensor, None)
+    tangent = tangent_of(tensor)
+    if tangent is None:
+        return UnpackedDualTensor(tensor, None)
+    with fw_grad_disabled():
+        primal = View.apply(tensor, tensor.array.shape)
+    return UnpackedDualTensor(primal, tangent)
+
+
+# -- propagation ------------------------------------------------------------------------------------------
+
+def propagate(cls, ctx, args, params, result) -> None:
+    """Function.apply's hook while a level is open: the result's tangent from the inputs' (if any)."""
+    level = LEVEL.get()
+    if level is None or not ENABLED.get():
+        return
+    tangents = None
+    for i, a in enumerate(args):
+        fw = getattr(a, "_fw_grad", None) if isinstance(a, Tensor) else None
+        if fw is not None and fw[0] == level:
+            if tangents is None:
+                tangents = [None] * len(args)
+            tangents[i] = fw[1].array
+    if tangents is None:
+        return
+    out = result.array
+    if out.dtype.kind not in "fc":  # an integer or bool result carries no tangent (comparisons, argmax)
+        return
+    formula = getattr(cls, "jvp", None)
+    if formula is None:
+        raise NoForwardFormula(op_name(cls))
+    arrays = [a.array if isinstance(a, Tensor) else a for a in args]
+    with autograd.no_grad(), fw_grad_disabled():
+        if formula == ELEMENT_WISE:
+            tangent = element_wise(cls, ctx, tangents, arrays, out)
+        elif formula == LINEAR:
+            tangent = linear(cls, tangents, arrays, params)
+        else:
+            tangent = formula(ctx, tuple(tangents), arrays, out, params)
+    if isinstance(tangent, Tensor):
+        tangent = tangent.array
+    tangent = np.asarray(tangent)
+    if tangent.dtype != out.dtype:
+        tangent = tangent.astype(out.dtype)
+    if tangent.shape != out.shape:
+        tangent = np.broadcast_to(tangent, out.shape).copy()
+    result._fw_grad = (level, Tensor._make(tangent, None))
+
+
+def element_wise(cls, ctx, tangents, arrays, out):
+    """torch's auto_element_wise: the backward rule with each tangent for the gradient, summed over inputs."""
+    saved = [arrays[i] for i in cls.saves]
+    if cls.saves_output:
+        saved.append(out)
+    total = None
+    for i, t in enumerate(tangents):
+        if t is None:
+            continue
+        ctx.needs_input_grad = tuple(j == i for j in range(len(tangents)))
+        part = cls.backward(ctx, t, *saved)[i]
+        total = part if total is None else total + part
+    return total
+
+
+def linear(cls, tangents, arrays, params):
+    """torch's auto_linear: the op on the tangents, a zero tangent for a differentiable input without one."""
+    edges = cls.torch_edges if cls.torch_edges is not None else range(len(arrays))
+    inputs = list(arrays)
+    for i in edges:
+        t = tangents[i]
+        if t is None and isinstance(arrays[i], np.ndarray) and arrays[i].dtype.kind in "fc":
+            t = np.zeros_like(arrays[i])
+        if t is not None:
+            inputs[i] = t
+    ctx = object.__new__(cls)
+    ctx.aux = None
+    return cls.forward(ctx, *inputs, **params)
