@@ -594,8 +594,8 @@ UNSUPPORTED_HINTS = {
                   "torch.autograd.functional's jacobian, hessian, vjp, jvp, hvp and vhp",
     "torch.autograd.graph": "torch.autograd.graph has saved_tensors_hooks, save_on_cpu and "
                             "disable_saved_tensors_hooks; read a node's inputs through grad_fn.next_functions",
-    "torch.autograd.forward_ad": "torch.autograd.forward_ad has dual_level, make_dual, unpack_dual and "
-                                 "UnpackedDualTensor",
+    "torch.autograd.forward_ad": "use dual_level, make_dual and unpack_dual (torch.autograd.forward_ad's names "
+                                 "gradcli offers)",
     "torch.backends": "gradcli computes with its own CPU kernels: there is no backend to configure; drop the line",
     "torch.utils": "build the batches by slicing tensors (x[i:i + batch_size])",
     "torch.compile": "call the function itself",

@@ -527,6 +527,8 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
             state.warn(f"Input #{i} requires gradient and is not a double precision floating point or complex. "
                           "This check will likely fail if all the inputs are not of double precision floating point "
                           "or complex. ", UserWarning, stacklevel=2)
+    if check_forward_ad and not _forward_jacobians_agree(func, inputs, indices, eps, atol, rtol, raise_exception):
+        return False
     if not check_backward_ad:
         return True
     with enable_grad():
@@ -542,6 +544,39 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
                     return False
                 raise GradcheckError(f"Jacobian mismatch for output {o} with respect to input {position},\n"
                                      f"numerical:{_repr(numerical)}\nanalytical:{_repr(analytical)}\n")
+    return True
+
+
+def _forward_jacobian(func, inputs, index: int, out_index: int) -> np.ndarray:
+    """The Jacobian in forward mode, one input element at a time (a basis tangent), rows per input element."""
+    x = inputs[index]
+    rows = []
+    for j in range(x.numel()):
+        basis = np.zeros(x.array.size, dtype=x.array.dtype)
+        basis[j] = 1
+        with forward_ad.dual_level():
+            dual = forward_ad.make_dual(x.detach(), Tensor._make(basis.reshape(x.array.shape), None))
+            out = _outputs(func, (*inputs[:index], dual, *inputs[index + 1:]))[out_index]
+            tangent = forward_ad.unpack_dual(out).tangent
+            rows.append(np.zeros(out.numel()) if tangent is None else tangent.array.reshape(-1).astype(np.float64))
+    return np.stack(rows, axis=0) if rows else np.zeros((0, 0))
+
+
+def _forward_jacobians_agree(func, inputs, indices, eps, atol, rtol, raise_exception) -> bool:
+    """gradcheck's check_forward_ad: finite differences against the Jacobian forward-mode AD gives."""
+    outputs = _outputs(func, inputs)
+    for o, out in enumerate(outputs):
+        if not isinstance(out, Tensor) or not out.dtype.is_floating_point:
+            continue
+        for position, i in enumerate(indices):
+            numerical = _numerical_jacobian(func, inputs, i, o, eps)
+            analytical = _forward_jacobian(func, inputs, i, o)
+            if not np.allclose(analytical, numerical, rtol=rtol, atol=atol):
+                if not raise_exception:
+                    return False
+                raise GradcheckError(f"Jacobian computed with forward mode mismatch for output {o} with respect to "
+                                     f"input {position},\nnumerical:{_repr(numerical)}\n"
+                                     f"analytical:{_repr(analytical)}\n")
     return True
 
 
