@@ -39,6 +39,8 @@ _budget = BUDGET.get
 # Forward-mode AD (forward_ad.py): while a dual level is open, [the hook Function.apply hands every op to], else
 # [None]; and the two generic forward formulas a Function's `jvp` may name.
 FORWARD_AD: list = [None]
+# ... and [the check run_backward makes of the nodes it will run] (it refuses forward-over-reverse)
+FORWARD_OVER_REVERSE: list = [None]
 ELEMENT_WISE = "element_wise"
 LINEAR = "linear"
 
@@ -220,7 +222,7 @@ class Function:
 
     __slots__ = ("next_functions", "needs_input_grad", "in_shapes", "out_shape", "saved", "versions",
                  "out", "out_version", "out_base", "aux", "released", "retained", "in_dtypes", "seq", "saved_cast",
-                 "edge_dtypes", "__weakref__")
+                 "edge_dtypes", "fw_level", "__weakref__")
 
     name = "Backward"
     saves: tuple = ()
@@ -672,6 +674,8 @@ def run_backward(outputs, grad_outputs, *, retain_graph: bool, create_graph: boo
                 capture_nodes[t.grad_fn] = None
 
     deps = _collect_dependencies(roots)
+    if FORWARD_OVER_REVERSE[0] is not None:
+        FORWARD_OVER_REVERSE[0](deps)
     check_dtypes = _CHECK_DTYPES[0]
     tick = itertools.count()  # ties (the _FIRST entries) in the order they became ready
     ready = [(_FIRST if n.runs_first else n.seq, next(tick), n) for n in dict.fromkeys(roots)

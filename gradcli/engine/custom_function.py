@@ -261,6 +261,8 @@ def apply(name: str, call_forward, call_backward, args: tuple, kwargs: dict, set
     node.retained = None
     node.out = None
     node.seq = next_sequence()
+    if tangents is not None:
+        node.fw_level = forward_ad.LEVEL.get()
     tensor_outputs = [(i, r) for i, r in enumerate(results) if isinstance(r, Tensor)]
     if len(outputs) == 1 or sum(differentiable) == 1 and len(tensor_outputs) == 1:
         node.outputs = None

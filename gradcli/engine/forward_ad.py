@@ -48,9 +48,10 @@ UnpackedDualTensor.__module__ = "torch.autograd.forward_ad"
 class NoForwardFormula(Exception):
     """An op was given a dual input and has no forward formula in gradcli yet: a refusal, not torch's error."""
 
-    def __init__(self, op: str):
-        super().__init__(f"forward-mode AD through {op} (gradcli has no forward formula for it yet): compute that "
-                         "derivative with torch.autograd.functional.jvp or torch.func.jacrev instead")
+    def __init__(self, op: str, whole: bool = False):
+        super().__init__(op if whole else f"forward-mode AD through {op} (gradcli has no forward formula for it "
+                         "yet): compute that derivative with torch.autograd.functional.jvp or torch.func.jacrev "
+                         "instead")
         self.op = op
 
 
@@ -70,13 +71,14 @@ class dual_level:  # noqa: N801 - torch's name
         self._token = LEVEL.set(_OPENED[0])
         _OPEN[0] += 1
         autograd.FORWARD_AD[0] = propagate
+        autograd.FORWARD_OVER_REVERSE[0] = check_backward
         return 0  # torch's first level is 0
 
     def __exit__(self, *exc):
         LEVEL.reset(self._token)
         _OPEN[0] -= 1
         if not _OPEN[0]:
-            autograd.FORWARD_AD[0] = None
+            autograd.FORWARD_AD[0] = autograd.FORWARD_OVER_REVERSE[0] = None
         return False
 
 
@@ -186,6 +188,23 @@ def propagate(cls, ctx, args, params, result) -> None:
     if tangent.shape != out.shape:
         tangent = np.broadcast_to(tangent, out.shape).copy()
     result._fw_grad = (level, Tensor._make(tangent, None))
+    if result.grad_fn is ctx:
+        ctx.fw_level = level  # a node of dual inputs: backward through it inside the level is refused
+
+
+FORWARD_OVER_REVERSE = ("backward through ops on dual tensors inside fwAD.dual_level() (forward-over-reverse: "
+                        "gradcli would compute the gradient without its tangent); call backward outside the level, "
+                        "or use torch.autograd.functional.jvp / torch.func.jvp of torch.func.grad")
+
+
+def check_backward(deps) -> None:
+    """run_backward's check while a level is open: no node it runs took a dual input at that level."""
+    level = LEVEL.get()
+    if level is None:
+        return
+    for node in deps:
+        if isinstance(node, autograd.Function) and getattr(node, "fw_level", None) == level:
+            raise NoForwardFormula(FORWARD_OVER_REVERSE, whole=True)
 
 
 def element_wise(cls, ctx, tangents, arrays, out):

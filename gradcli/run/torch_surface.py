@@ -721,7 +721,13 @@ def _differentiable_args(args, nums):
         def differentiable(a, k=k):
             if not isinstance(a, Tensor):
                 raise TorchRuntimeError(f"Expected argument {k} to be a Tensor, got {_type_name(a)}")
-            return a.view_as(a) if a.requires_grad else a.detach().requires_grad_(True)
+            if a.requires_grad:
+                return a.view_as(a)
+            leaf = a.detach().requires_grad_(True)
+            tangent = forward_ad.tangent_of(a)
+            if tangent is not None:  # a dual input stays dual (and its backward is then refused as
+                forward_ad.set_tangent(leaf, tangent)  # forward-over-reverse, never a gradient without its tangent)
+            return leaf
         args[k] = _tree_map(differentiable, args[k])
     return args
 
@@ -942,7 +948,13 @@ def func_jvp(func, primals, tangents, *, strict=False, has_aux=False):
     nested = _nested(primals) or _nested(tangents)
     flat = all(isinstance(p, Tensor) for p in primals)
     if forward_ad.LEVEL.get() is None and (not nested or not flat):
-        return _forward_jvp(func, primals, tangents, has_aux, nested)
+        try:
+            return _forward_jvp(func, primals, tangents, has_aux, nested)
+        except forward_ad.NoForwardFormula:
+            if not flat:
+                raise
+            # an op without a forward formula, or a reverse-mode transform inside f (jvp of grad): the same
+            # product in reverse mode
     with enable_grad():
         diff = _differentiable_args(primals, range(len(primals)))
         out = func(*diff)
