@@ -18,7 +18,6 @@ Tangents are computed on arrays, without a graph (forward-over-reverse is not su
 
 from __future__ import annotations
 
-import contextvars
 import re
 from collections import namedtuple
 
@@ -28,12 +27,16 @@ from gradcli.engine import autograd, dtypes
 from gradcli.engine.autograd import ELEMENT_WISE, LINEAR
 from gradcli.engine.errors import TorchRuntimeError, TorchTypeError, TorchValueError
 from gradcli.engine.ops.shape import View
+from gradcli.engine.tangents import (  # noqa: F401 - the names forward AD's users read here
+    ENABLED,
+    LEVEL,
+    NoForwardFormula,
+    fw_grad_disabled,
+    set_tangent,
+    tangent_of,
+)
 from gradcli.engine.tensor import Tensor
 
-# the open level (an int, counting levels ever opened) or None; and whether forward grad is on (it is off
-# inside a custom Function's forward, as torch runs it)
-LEVEL: contextvars.ContextVar[int | None] = contextvars.ContextVar("gradcli_dual_level", default=None)
-ENABLED: contextvars.ContextVar[bool] = contextvars.ContextVar("gradcli_fw_grad_enabled", default=True)
 _OPENED = [0]  # levels ever opened: each one's number
 _OPEN = [0]  # levels open in any context: apply's hook is installed while there is one
 
@@ -43,16 +46,6 @@ NESTED = "Nested forward mode AD is not supported at the moment"
 
 UnpackedDualTensor = namedtuple("UnpackedDualTensor", ["primal", "tangent"])
 UnpackedDualTensor.__module__ = "torch.autograd.forward_ad"
-
-
-class NoForwardFormula(Exception):
-    """An op was given a dual input and has no forward formula in gradcli yet: a refusal, not torch's error."""
-
-    def __init__(self, op: str, whole: bool = False):
-        super().__init__(op if whole else f"forward-mode AD through {op} (gradcli has no forward formula for it "
-                         "yet): compute that derivative with torch.autograd.functional.jvp or torch.func.jacrev "
-                         "instead")
-        self.op = op
 
 
 def op_name(cls) -> str:
@@ -80,30 +73,6 @@ class dual_level:  # noqa: N801 - torch's name
         if not _OPEN[0]:
             autograd.FORWARD_AD[0] = autograd.FORWARD_OVER_REVERSE[0] = None
         return False
-
-
-class fw_grad_disabled:  # noqa: N801
-    """Forward grad off for a block (a custom Function's forward: its own jvp gives the tangent)."""
-
-    def __enter__(self):
-        self._token = ENABLED.set(False)
-
-    def __exit__(self, *exc):
-        ENABLED.reset(self._token)
-        return False
-
-
-def tangent_of(tensor, level=None):
-    """The tangent Tensor of `tensor` at the open level (None: none, or no level)."""
-    level = LEVEL.get() if level is None else level
-    fw = getattr(tensor, "_fw_grad", None)
-    if fw is None or level is None or fw[0] != level:
-        return None
-    return fw[1]
-
-
-def set_tangent(tensor: Tensor, tangent: Tensor) -> None:
-    tensor._fw_grad = (LEVEL.get(), tangent)
 
 
 def _dtype_name(array) -> str:

@@ -12,7 +12,7 @@ import math
 import numpy as np
 
 from gradcli.engine import dual, kernels, sum_order
-from gradcli.engine.autograd import Function
+from gradcli.engine.autograd import LINEAR, Function
 from gradcli.engine.errors import TorchIndexError, TorchRuntimeError
 from gradcli.engine.kernels import native
 from gradcli.engine.ops.common import as_float, keepdim_shape, norm_dims, val
@@ -472,6 +472,7 @@ class CumSum(Function):
     """Running sum along dim; CumProd shares this forward with another kernel."""
 
     __slots__ = ()
+    jvp = LINEAR
     name = "CumsumBackward0"
     kernel = staticmethod(np.cumsum)
 

@@ -136,6 +136,12 @@ class Where(Function):
     uniform_grad_ok = True
 
     @staticmethod
+    def jvp(ctx, tangents, arrays, out, params):
+        """where(condition, self_t, other_t), a zero tangent for an operand without one."""
+        _, ta, tb = tangents
+        return np.where(ctx.aux, out.dtype.type(0) if ta is None else ta, out.dtype.type(0) if tb is None else tb)
+
+    @staticmethod
     def forward(ctx, cond, a, b):
         cond = np.asarray(cond, dtype=bool)
         ctx.aux = cond

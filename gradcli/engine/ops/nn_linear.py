@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from gradcli.engine import dual, kernels
-from gradcli.engine.autograd import Function, no_grad
+from gradcli.engine.autograd import ELEMENT_WISE, Function, no_grad
 from gradcli.engine.errors import TorchRuntimeError
 from gradcli.engine.kernels import blas
 from gradcli.engine.kernels import float32 as float32_kernels
@@ -24,6 +24,7 @@ from gradcli.engine.tensor import Tensor, wrap_dim
 
 class ClampMin(Function):
     __slots__ = ()
+    jvp = ELEMENT_WISE
     name = "ClampMinBackward0"
     saves = (0,)
     uniform_grad_ok = True
