@@ -41,6 +41,9 @@ _budget = BUDGET.get
 FORWARD_AD: list = [None]
 # ... and [the check run_backward makes of the nodes it will run] (it refuses forward-over-reverse)
 FORWARD_OVER_REVERSE: list = [None]
+# ... and [the call of a registered op] (ops/registry.py: an op given a dual input whose floating result came
+# without a tangent went around the forward formulas, and is refused)
+FORWARD_CALL: list = [None]
 ELEMENT_WISE = "element_wise"
 LINEAR = "linear"
 

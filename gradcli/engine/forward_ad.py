@@ -65,13 +65,14 @@ class dual_level:  # noqa: N801 - torch's name
         _OPEN[0] += 1
         autograd.FORWARD_AD[0] = propagate
         autograd.FORWARD_OVER_REVERSE[0] = check_backward
+        autograd.FORWARD_CALL[0] = check_call
         return 0  # torch's first level is 0
 
     def __exit__(self, *exc):
         LEVEL.reset(self._token)
         _OPEN[0] -= 1
         if not _OPEN[0]:
-            autograd.FORWARD_AD[0] = autograd.FORWARD_OVER_REVERSE[0] = None
+            autograd.FORWARD_AD[0] = autograd.FORWARD_OVER_REVERSE[0] = autograd.FORWARD_CALL[0] = None
         return False
 
 
@@ -174,6 +175,34 @@ def check_backward(deps) -> None:
     for node in deps:
         if isinstance(node, autograd.Function) and getattr(node, "fw_level", None) == level:
             raise NoForwardFormula(FORWARD_OVER_REVERSE, whole=True)
+
+
+# Registered ops whose result has no tangent in torch either (new tensors, or the value without its history).
+NO_TANGENT = frozenset({"detach", "zeros_like", "ones_like", "empty_like", "full_like", "rand_like", "randn_like",
+                        "randint_like", "new_zeros", "new_ones", "new_empty", "new_full", "new_tensor"})
+
+
+def _tensors(value, depth: int = 0):
+    if isinstance(value, Tensor):
+        yield value
+    elif isinstance(value, (tuple, list)) and depth < 2:
+        for item in value:
+            yield from _tensors(item, depth + 1)
+
+
+def check_call(name: str, fn, args, kwargs):
+    """A registered op called while a level is open: a floating result of dual inputs must carry a tangent
+    (the op's own nodes gave it one), else the op went around the forward formulas: refused by name."""
+    result = fn(*args, **kwargs) if kwargs else fn(*args)
+    level = LEVEL.get()
+    if level is None or not ENABLED.get() or name in NO_TANGENT:
+        return result
+    if not any(tangent_of(t, level) is not None for t in (*_tensors(args), *_tensors(tuple(kwargs.values())))):
+        return result
+    for out in _tensors(result):
+        if out.array.dtype.kind in "fc" and tangent_of(out, level) is None:
+            raise NoForwardFormula(name)
+    return result
 
 
 def element_wise(cls, ctx, tangents, arrays, out):

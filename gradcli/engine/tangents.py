@@ -5,14 +5,9 @@ tangent (its `_fw_grad` slot holds ``(level, tangent Tensor)``; a tangent of a c
 
 from __future__ import annotations
 
-import contextvars
-
+from gradcli.engine.state import DUAL_LEVEL as LEVEL
+from gradcli.engine.state import FW_GRAD_ENABLED as ENABLED
 from gradcli.engine.tensor import Tensor
-
-# the open level (an int, counting levels ever opened) or None; and whether forward grad is on (it is off
-# inside a custom Function's forward, as torch runs it)
-LEVEL: contextvars.ContextVar[int | None] = contextvars.ContextVar("gradcli_dual_level", default=None)
-ENABLED: contextvars.ContextVar[bool] = contextvars.ContextVar("gradcli_fw_grad_enabled", default=True)
 
 
 class NoForwardFormula(Exception):

@@ -277,8 +277,11 @@ class Tensor:
         view = getattr(self, "_view", None)
         if view is not None:
             view.touch()  # torch reads (so regenerates) a view's grad_fn to print it
+        fw = getattr(self, "_fw_grad", None)
+        tangent = fw[1] if fw is not None and fw[0] == state.DUAL_LEVEL.get() else None
         return format_tensor(self.array, default_dtype=dtypes.get_default_dtype().name,
-                             requires_grad=self.requires_grad, grad_fn=grad_fn)
+                             requires_grad=self.requires_grad, grad_fn=grad_fn,
+                             tangent=None if tangent is None else repr(tangent))
 
     __str__ = __repr__
 
