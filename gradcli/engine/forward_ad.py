@@ -111,7 +111,10 @@ def make_dual(tensor, tangent, *, level=None):
 def unpack_dual(tensor, *, level=None):
     """torch's unpack_dual: (a view of the primal without its tangent, the tangent or None)."""
     if not isinstance(tensor, Tensor):
-        return UnpackedDualTensor(tensor, None)
+        if LEVEL.get() is None:
+            return UnpackedDualTensor(tensor, None)
+        raise TorchTypeError(f"_unpack_dual(): argument 'dual' (position 1) must be Tensor, not "
+                             f"{type(tensor).__name__}")
     tangent = tangent_of(tensor)
     if tangent is None:
         return UnpackedDualTensor(tensor, None)
