@@ -116,3 +116,68 @@ def test_custom_function_jvp_and_func_jvp_in_a_program():
     assert (code, err) == (0, "")
     assert out == ("tensor([1.0000, 2.7183], dtype=torch.float64)\n"
                    "tensor([10., 13.]) tensor([14., 16.])\n2 ()\n")
+
+
+def test_in_place_ops_update_the_tangent_in_place():
+    # hand derivation: (3 * [1, 2]) has tangent 3 * [1, 1]; ones + d has d's tangent; a row of a zero base set
+    # from d carries d's tangent there and zeros elsewhere
+    t = Tensor(np.ones(2))
+    with forward_ad.dual_level():
+        d = forward_ad.make_dual(Tensor(np.array([1.0, 2.0])), t)
+        d.mul_(3)
+        assert forward_ad.unpack_dual(d).tangent is t and t.array.tolist() == [3.0, 3.0]
+        x = Tensor(np.ones(2))
+        x.add_(d)
+        assert forward_ad.unpack_dual(x).tangent.array.tolist() == [3.0, 3.0]
+        base = Tensor(np.zeros((2, 2)))
+        base[1] = d
+        assert forward_ad.unpack_dual(base).tangent.array.tolist() == [[0.0, 0.0], [3.0, 3.0]]
+        d.zero_()
+        assert t.array.tolist() == [0.0, 0.0]
+
+
+def test_backward_through_dual_ops_inside_the_level_is_refused():
+    x = Tensor(np.array([0.5, 1.0]), requires_grad=True)
+    with forward_ad.dual_level():
+        y = (forward_ad.make_dual(x, Tensor(np.ones(2))) ** 3).sum()
+        with pytest.raises(forward_ad.NoForwardFormula, match="forward-over-reverse"):
+            y.backward()
+    y2 = (x ** 3).sum()  # outside a level nothing is refused
+    y2.backward()
+    assert x.grad.array.tolist() == [0.75, 3.0]
+
+
+def test_an_op_around_its_formula_is_refused(monkeypatch):
+    # an op that computes on the arrays and builds a fresh tensor (as a composite op might) loses the tangent:
+    # the registry's check names it instead of handing back a tensor without one
+    from gradcli.engine.ops import registry
+
+    @registry.register("fwad_test_bypass", sig="fwad_test_bypass(input)", doc="test only", category="test",
+                       method=False)
+    def bypass(input):
+        return Tensor(input.array * 2)
+
+    try:
+        with forward_ad.dual_level():
+            dual = forward_ad.make_dual(Tensor(np.ones(2)), Tensor(np.ones(2)))
+            with pytest.raises(forward_ad.NoForwardFormula, match="fwad_test_bypass"):
+                bypass(dual)
+            assert bypass(Tensor(np.ones(2))).array.tolist() == [2.0, 2.0]  # no dual input: no check
+    finally:
+        registry.REGISTRY.pop("fwad_test_bypass", None)
+
+
+def test_func_jvp_of_grad_falls_back_to_reverse_mode():
+    # jvp(grad(sum(sin))) = -sin(x) * t (hand derivation), which forward mode refuses (forward-over-reverse)
+    code, out, err = run(
+        "import torch\nfrom torch.func import jvp, grad\n"
+        "x = torch.tensor([0.5, -1.0], dtype=torch.float64)\nt = torch.tensor([1.0, 2.0], dtype=torch.float64)\n"
+        "print(jvp(grad(lambda a: a.sin().sum()), (x,), (t,))[1].tolist())\n")
+    assert (code, err) == (0, "")
+    np.testing.assert_allclose(json.loads(out), -np.sin([0.5, -1.0]) * np.array([1.0, 2.0]), rtol=1e-15)
+
+
+def test_a_program_reaching_an_op_without_a_formula_is_refused():
+    code, out, err = run("import torch\nimport torch.autograd.forward_ad as fwAD\nwith fwAD.dual_level():\n"
+                         "    d = fwAD.make_dual(torch.ones(3), torch.ones(3))\n    v = torch.cummax(d, 0)\n")
+    assert code == 2 and err.startswith("gradcli run does not support forward-mode AD through cummax")
