@@ -39,7 +39,8 @@ def main():
                 result = fn(torch, duals["x"], duals["y"], duals["w"], torch.from_numpy(values["b"]))
                 primal, tangent = fwAD.unpack_dual(result)
                 out["cases"].setdefault(name, {})[dtype_name] = {
-                    "shape": list(primal.shape), "primal": hexes(primal.detach()), "tangent": hexes(tangent)}
+                    "shape": list(primal.shape), "dtype": str(tangent.dtype).replace("torch.", ""),
+                    "primal": hexes(primal.detach()), "tangent": hexes(tangent)}
     path = ROOT / "tests" / "goldens" / "forward_ad.json"
     path.write_text(json.dumps(out, indent=0) + "\n")
     print(f"wrote {path} ({len(CASES)} cases x 2 dtypes)")

@@ -50,8 +50,19 @@ CASES = {
     "softmax": lambda T, x, y, w, b: T.softmax(x, dim=-1),
     "softmax_dim0": lambda T, x, y, w, b: T.softmax(x, dim=0),
     "log_softmax": lambda T, x, y, w, b: T.log_softmax(x, dim=1),
+    "addmm_beta_alpha": lambda T, x, y, w, b: T.addmm(b, x, w.T, beta=0.5, alpha=2.0),
+    "batched_matmul": lambda T, x, y, w, b: T.stack([x, y]) @ w.T,
+    "einsum": lambda T, x, y, w, b: T.einsum("ij,kj->ik", x, w),
+    "cross": lambda T, x, y, w, b: T.cross(x[:, :3], y[:, :3], dim=1),
+    "where": lambda T, x, y, w, b: T.where(x > 0, x, y),
+    "cumsum": lambda T, x, y, w, b: x.cumsum(1),
+    "clone_to": lambda T, x, y, w, b: x.clone().double(),
+    "tril": lambda T, x, y, w, b: x.tril(),
+    "in_place": lambda T, x, y, w, b: x.clone().mul_(y).add_(x),
     "chain": lambda T, x, y, w, b: ((x * y).tanh() @ w.T + b).sigmoid().sum(dim=0),
 }
-# Where gradcli's arithmetic is not torch's step for step, the bound (ulps of the result's dtype) it keeps.
-ULPS = {"softmax": 4, "softmax_dim0": 4, "log_softmax": 4, "chain": 8, "pow_half": 2, "pow_tensor": 2, "rpow": 2,
-        "log": 1, "sin": 1, "cos": 1, "tanh": 1, "sigmoid": 1, "exp": 1, "sqrt": 1}
+# Where gradcli's arithmetic is not torch's step for step, the bound (ulps of the result's dtype) it keeps, with the
+# kernels in torch's bits (as `gradcli run` computes): einsum sums its products in another order than the bmm
+# torch decomposes it into; pow with a tensor exponent and a number's power of a tensor differ in the last bits
+# of log in float64 (measured: einsum 4 and 2 ulps, pow_tensor 2, rpow 1; the other 110 of 114 bit for bit).
+ULPS = {"einsum": 4, "pow_tensor": 2, "rpow": 1}

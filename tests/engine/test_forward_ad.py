@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from forward_ad_cases import CASES, ULPS
 
-from gradcli.engine import forward_ad
+from gradcli.engine import forward_ad, kernels
 from gradcli.engine.errors import TorchRuntimeError, TorchValueError
 from gradcli.engine.tensor import Tensor
 from gradcli.run import api, run_source
@@ -42,13 +42,14 @@ def test_tangent_is_torchs(name, dtype):
     values = {k: _array(v, inputs["shapes"][k], np_dtype) for k, v in inputs["values"].items()}
     tangents = {k: _array(v, inputs["shapes"][k], np_dtype) for k, v in inputs["tangents"].items()}
     case = GOLDEN["cases"][name][dtype]
-    with forward_ad.dual_level():
+    with kernels.bits("torch"), forward_ad.dual_level():  # the kernels gradcli run computes with
         duals = {k: forward_ad.make_dual(Tensor(values[k]), Tensor(tangents[k])) for k in tangents}
         result = CASES[name](T, duals["x"], duals["y"], duals["w"], Tensor(values["b"]))
         primal, tangent = forward_ad.unpack_dual(result)
     assert tangent is not None
-    expected = _array(case["tangent"], tuple(case["shape"]), np_dtype)
-    assert tangent.array.shape == expected.shape and tangent.array.dtype == np_dtype
+    expected = _array(case["tangent"], tuple(case["shape"]), np.dtype(case["dtype"]))
+    assert tangent.array.shape == expected.shape and tangent.array.dtype == expected.dtype
+    assert primal.array.dtype == expected.dtype
     bound = ULPS.get(name, 0)
     if bound == 0:
         np.testing.assert_array_equal(tangent.array, expected)

@@ -150,7 +150,7 @@ class Addmm(Function):
         """maybe_multiply(self_t, beta) + maybe_multiply(mat1_t.mm(mat2_p), alpha)
         + maybe_multiply(mat1_p.mm(mat2_t), alpha), the undefined terms left out."""
         beta, alpha = ctx.aux
-        (tb, t1, t2), (_, mat1, mat2) = tangents, arrays[:3]
+        (tb, t1, t2), (_, mat1, mat2) = tangents[:3], arrays[:3]
         terms = [None if tb is None else (tb * beta if beta != 1 else tb)]
         for t, (a, b) in ((t1, (t1, mat2)), (t2, (mat1, t2))):
             if t is not None:
