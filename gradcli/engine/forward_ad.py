@@ -18,6 +18,7 @@ Tangents are computed on arrays, without a graph (forward-over-reverse is not su
 
 from __future__ import annotations
 
+import contextvars
 import re
 from collections import namedtuple
 
@@ -78,6 +79,29 @@ class dual_level:  # noqa: N801 - torch's name
 
 def _dtype_name(array) -> str:
     return str(dtypes.of_numpy(array.dtype))
+
+
+_ENTERED: contextvars.ContextVar[tuple] = contextvars.ContextVar("gradcli_entered_levels", default=())
+
+
+def enter_dual_level() -> int:
+    """torch's enter_dual_level(): a level opened without a with block (left by exit_dual_level)."""
+    level = dual_level()
+    number = level.__enter__()
+    _ENTERED.set((*_ENTERED.get(), level))
+    return number
+
+
+def exit_dual_level(*, level=None) -> None:
+    """torch's exit_dual_level(): the level enter_dual_level opened, closed."""
+    entered = _ENTERED.get()
+    if not entered and level is None:  # torch's current level is then -1
+        raise TorchRuntimeError("Dual level must be a positive number.")
+    if not entered or (level is not None and level != 0):
+        raise TorchRuntimeError("Trying to exit a forward AD level that was not the last one that was created. "
+                                "This is not supported.")
+    _ENTERED.set(entered[:-1])
+    entered[-1].__exit__(None, None, None)
 
 
 def make_dual(tensor, tangent, *, level=None):

@@ -364,7 +364,9 @@ def modules() -> dict[str, Module]:
                                                            "once_differentiable": interop.OnceDifferentiable})
     forward_ad = Module("torch.autograd.forward_ad", {
         "dual_level": forward_ad_engine.dual_level, "make_dual": forward_ad_engine.make_dual,
-        "unpack_dual": forward_ad_engine.unpack_dual, "UnpackedDualTensor": forward_ad_engine.UnpackedDualTensor})
+        "unpack_dual": forward_ad_engine.unpack_dual, "UnpackedDualTensor": forward_ad_engine.UnpackedDualTensor,
+        "enter_dual_level": forward_ad_engine.enter_dual_level,
+        "exit_dual_level": forward_ad_engine.exit_dual_level})
     autograd = Module("torch.autograd", {"grad": torch_surface.autograd_grad, "backward": engine.backward,
                                          "function": autograd_function, "forward_ad": forward_ad,
                                          "Function": classes.AutogradFunction, "Variable": torch_surface.Variable,

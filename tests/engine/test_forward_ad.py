@@ -182,3 +182,13 @@ def test_a_program_reaching_an_op_without_a_formula_is_refused():
     code, out, err = run("import torch\nimport torch.autograd.forward_ad as fwAD\nwith fwAD.dual_level():\n"
                          "    d = fwAD.make_dual(torch.ones(3), torch.ones(3))\n    v = torch.cummax(d, 0)\n")
     assert code == 2 and err.startswith("gradcli run does not support forward-mode AD through cummax")
+
+
+def test_enter_and_exit_dual_level_as_torch():
+    # expected: what torch 2.13 prints for this program (run by hand)
+    code, out, err = run("import torch\nimport torch.autograd.forward_ad as fwAD\nlvl = fwAD.enter_dual_level()\n"
+                         "print(lvl)\nd = fwAD.make_dual(torch.ones(2), torch.ones(2))\nprint(d * 3)\n"
+                         "fwAD.exit_dual_level()\nprint(fwAD.unpack_dual(d).tangent)\n"
+                         "try:\n    fwAD.exit_dual_level()\nexcept RuntimeError as e:\n    print(e)\n")
+    assert (code, err) == (0, "")
+    assert out == ("0\ntensor([3., 3.], tangent=tensor([3., 3.]))\nNone\nDual level must be a positive number.\n")
