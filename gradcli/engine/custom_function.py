@@ -41,6 +41,8 @@ class FunctionCtx:
         self.needs_input_grad: tuple = ()
         self.released = False
         self.in_forward = True
+        self.in_jvp = False
+        self.for_forward: tuple = ()
 
     def save_for_backward(self, *tensors) -> None:
         for t in tensors:
@@ -51,10 +53,12 @@ class FunctionCtx:
         self.saved_versions = tuple(t._version[0] if isinstance(t, Tensor) else 0 for t in tensors)
 
     def save_for_forward(self, *tensors) -> None:
-        pass  # forward-mode AD is not supported; saving is harmless
+        self.for_forward = tensors  # what ctx.saved_tensors gives the jvp
 
     @property
     def saved_tensors(self) -> tuple:
+        if self.in_jvp:
+            return tuple(self.for_forward)
         if self.released:
             raise TorchRuntimeError(SECOND_BACKWARD)
         for t, version in zip(self.to_save, self.saved_versions):
@@ -221,8 +225,6 @@ def apply(name: str, call_forward, call_backward, args: tuple, kwargs: dict, set
             output = call_forward(*args)
             setup_context(ctx, args, output)
     ctx.in_forward = False
-    if tangents is not None:
-        _forward_tangents(name, ctx, call_jvp, args, tangents, output)
     tracking = GradMode.enabled and any(needs)
     outputs = output if isinstance(output, tuple) else (output,)
     results = []
@@ -243,6 +245,8 @@ def apply(name: str, call_forward, call_backward, args: tuple, kwargs: dict, set
         else:
             results.append(value)
             differentiable.append(False)
+    if tangents is not None:  # on the results: an input returned as-is keeps its own tangent
+        _forward_tangents(name, ctx, call_jvp, args, tangents, tuple(results))
     if not tracking or not any(differentiable):
         return tuple(results) if isinstance(output, tuple) else results[0]
 
@@ -308,9 +312,13 @@ def _forward_tangents(name: str, ctx, call_jvp, args, tangents, output) -> None:
         if t is None and isinstance(a, Tensor) and a.array.dtype.kind in "fc":
             t = Tensor._make(np.zeros_like(a.array), None)
         given.append(t)
-    with no_grad(), forward_ad.fw_grad_disabled():
-        result = call_jvp(ctx, *given)
-    outputs = output if isinstance(output, tuple) else (output,)
+    ctx.in_jvp = True
+    try:
+        with forward_ad.fw_grad_disabled():  # grad mode as the caller's: the tangent records its history, as torch's
+            result = call_jvp(ctx, *given)
+    finally:
+        ctx.in_jvp = False
+    outputs = output
     results = result if isinstance(result, tuple) else (result,)
     if len(results) != len(outputs):
         raise TorchRuntimeError(f"{name}.jvp returned {len(results)} tangents for {len(outputs)} outputs")
