@@ -59,10 +59,17 @@ CASES = {
     "clone_to": lambda T, x, y, w, b: x.clone().double(),
     "tril": lambda T, x, y, w, b: x.tril(),
     "in_place": lambda T, x, y, w, b: x.clone().mul_(y).add_(x),
+    "logsumexp": lambda T, x, y, w, b: T.logsumexp(x, dim=1),
+    "logsumexp_all": lambda T, x, y, w, b: T.logsumexp(x, dim=(0, 1), keepdim=True),
+    "mse_loss": lambda T, x, y, w, b: T.nn.functional.mse_loss(x, y),
+    "mse_loss_sum": lambda T, x, y, w, b: T.nn.functional.mse_loss(x, y.detach(), reduction="sum"),
+    "cross_entropy": lambda T, x, y, w, b: T.nn.functional.cross_entropy(x, T.arange(3)),
+    "nll_loss_weighted": lambda T, x, y, w, b: T.nn.functional.nll_loss(
+        T.log_softmax(x, dim=1), 2 - T.arange(3), weight=T.arange(4, dtype=x.dtype) * 0.5 + 0.5),
     "chain": lambda T, x, y, w, b: ((x * y).tanh() @ w.T + b).sigmoid().sum(dim=0),
 }
 # Where gradcli's arithmetic is not torch's step for step, the bound (ulps of the result's dtype) it keeps, with the
 # kernels in torch's bits (as `gradcli run` computes): einsum sums its products in another order than the bmm
 # torch decomposes it into; pow with a tensor exponent and a number's power of a tensor differ in the last bits
-# of log in float64 (measured: einsum 4 and 2 ulps, pow_tensor 2, rpow 1; the other 110 of 114 bit for bit).
+# of log in float64 (measured: einsum 4 and 2 ulps, pow_tensor 2, rpow 1; the other 122 of 126 bit for bit).
 ULPS = {"einsum": 4, "pow_tensor": 2, "rpow": 1}

@@ -16,6 +16,7 @@ from gradcli.engine.autograd import LINEAR, Function
 from gradcli.engine.errors import TorchIndexError, TorchRuntimeError
 from gradcli.engine.kernels import native
 from gradcli.engine.ops.common import as_float, keepdim_shape, norm_dims, val
+from gradcli.engine.ops.nn import logsumexp_jvp
 from gradcli.engine.ops.registry import LINALG, register
 from gradcli.engine.tensor import wrap_dim
 
@@ -424,6 +425,12 @@ class LogSumExp(Function):
     name = "LogsumexpBackward0"
     saves = (0,)
     saves_output = True
+
+    @staticmethod
+    def jvp(ctx, tangents, arrays, out, params):
+        """logsumexp_jvp(self_p, self_t, dim, keepdim)."""
+        dims, keepdim, _ = ctx.aux
+        return logsumexp_jvp(arrays[0], tangents[0], dims, keepdim)
 
     @staticmethod
     def forward(ctx, x, dim, keepdim):

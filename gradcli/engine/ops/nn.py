@@ -101,17 +101,17 @@ class LogSoftmax(Softmax):
         return (g - dual.exp(y) * dual.sum(g, axis=d, keepdims=True),)
 
 
-def logsumexp_jvp(x, t, d):
-    """torch's logsumexp_jvp over dim d, keepdim: sum(exp(x - amax(x)) * t) / sum(exp(x - amax(x))), on the
-    engine's kernels (its exp, ATen's summation order)."""
+def logsumexp_jvp(x, t, d, keepdim=True):
+    """torch's logsumexp_jvp over dim(s) d: sum(exp(x - amax(x)) * t) / sum(exp(x - amax(x))), on the engine's
+    kernels (its exp, ATen's summation order)."""
     x, t = as_float(np.asarray(x)), np.asarray(t)
     scalar = x.ndim == 0
     if scalar:
         x, t, d = x.reshape(1), t.reshape(1), 0
     shifted = x - x.max(axis=d, keepdims=True) if x.size else x
     e = Tensor._make(kernels.exp(shifted), None)
-    sumexp = dual.sum(e, axis=d, keepdims=True).array
-    jvp = dual.sum(Tensor._make(e.array * t, None), axis=d, keepdims=True).array / sumexp
+    sumexp = dual.sum(e, axis=d, keepdims=keepdim).array
+    jvp = dual.sum(Tensor._make(e.array * t, None), axis=d, keepdims=keepdim).array / sumexp
     return jvp.reshape(()) if scalar else jvp
 
 
