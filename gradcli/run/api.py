@@ -21,7 +21,6 @@ import numpy as np
 
 from gradcli import engine
 from gradcli.engine import clip_grad, distributions, dtypes, lr_scheduler, nn_layers, optim, random
-from gradcli.engine import forward_ad as forward_ad_engine
 from gradcli.engine import modules as nn_modules
 from gradcli.engine.autograd import Function, RemovableHandle
 from gradcli.engine.errors import EngineError
@@ -162,7 +161,7 @@ VALUE_ATTRIBUTES: dict[type, frozenset] = {
                    "rjust zfill".split()),
     Size: frozenset({"count", "index", "numel"}),
     ReturnTypes: frozenset({"values", "indices", "count", "index"}),
-    forward_ad_engine.UnpackedDualTensor: frozenset({"primal", "tangent", "count", "index"}),
+    torch_surface.forward_ad.UnpackedDualTensor: frozenset({"primal", "tangent", "count", "index"}),
     LinalgSlogdetResult: frozenset({"sign", "logabsdet", "count", "index"}),
     SlogdetResult: frozenset({"sign", "logabsdet", "count", "index"}),
     EighResult: frozenset({"eigenvalues", "eigenvectors", "count", "index"}),
@@ -362,11 +361,7 @@ def modules() -> dict[str, Module]:
     graph = Module("torch.autograd.graph", dict(torch_surface.GRAPH))
     autograd_function = Module("torch.autograd.function", {"Function": classes.AutogradFunction,
                                                            "once_differentiable": interop.OnceDifferentiable})
-    forward_ad = Module("torch.autograd.forward_ad", {
-        "dual_level": forward_ad_engine.dual_level, "make_dual": forward_ad_engine.make_dual,
-        "unpack_dual": forward_ad_engine.unpack_dual, "UnpackedDualTensor": forward_ad_engine.UnpackedDualTensor,
-        "enter_dual_level": forward_ad_engine.enter_dual_level,
-        "exit_dual_level": forward_ad_engine.exit_dual_level})
+    forward_ad = Module("torch.autograd.forward_ad", dict(torch_surface.FORWARD_AD))
     autograd = Module("torch.autograd", {"grad": torch_surface.autograd_grad, "backward": engine.backward,
                                          "function": autograd_function, "forward_ad": forward_ad,
                                          "Function": classes.AutogradFunction, "Variable": torch_surface.Variable,

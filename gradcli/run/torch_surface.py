@@ -1025,6 +1025,8 @@ def make_functional(model, disable_autograd_tracking=False):
     return (lambda new_params, *args, **kwargs: func(new_params, (), *args, **kwargs)), params
 
 
+FORWARD_AD = {name: getattr(forward_ad, name) for name in (
+    "dual_level", "make_dual", "unpack_dual", "UnpackedDualTensor", "enter_dual_level", "exit_dual_level")}
 FUNC = {"grad": func_grad, "jacrev": jacrev, "jacfwd": jacfwd, "hessian": func_hessian, "vmap": vmap,
         "vjp": func_vjp, "jvp": func_jvp, "functional_call": functional_call}
 
