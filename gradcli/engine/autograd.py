@@ -36,6 +36,17 @@ _grad_enabled = _GradModeType.__dict__["enabled"].var.get
 _budget = BUDGET.get
 
 
+# Forward-mode AD (forward_ad.py): while a dual level is open, [the hook Function.apply hands every op to], else
+# [None]; and the two generic forward formulas a Function's `jvp` may name.
+FORWARD_AD: list = [None]
+# ... and [the check run_backward makes of the nodes it will run] (it refuses forward-over-reverse)
+FORWARD_OVER_REVERSE: list = [None]
+# ... and [the call of a registered op] (ops/registry.py: an op given a dual input whose floating result came
+# without a tangent went around the forward formulas, and is refused)
+FORWARD_CALL: list = [None]
+ELEMENT_WISE = "element_wise"
+LINEAR = "linear"
+
 # Some tensor was made under torch.inference_mode in this process: recording nodes then checks that none saves one.
 INFERENCE_USED = [False]
 INFERENCE_TENSOR_SAVED = (
@@ -214,7 +225,7 @@ class Function:
 
     __slots__ = ("next_functions", "needs_input_grad", "in_shapes", "out_shape", "saved", "versions",
                  "out", "out_version", "out_base", "aux", "released", "retained", "in_dtypes", "seq", "saved_cast",
-                 "edge_dtypes", "__weakref__")
+                 "edge_dtypes", "fw_level", "__weakref__")
 
     name = "Backward"
     saves: tuple = ()
@@ -233,6 +244,11 @@ class Function:
     # a module's non-full backward hook), when the others are the op's parameters (shapes, dims, flags, arrays
     # torch does not differentiate); None: every argument is one.
     torch_edges: tuple | None = None
+    # The forward-mode formula (torch's `result:` in derivatives.yaml; forward_ad.py applies it): ELEMENT_WISE
+    # (auto_element_wise: the backward rule fed each input's tangent), LINEAR (auto_linear: the op applied to
+    # the tangents), or ``jvp(ctx, tangents, arrays, out, params) -> array`` written out (`tangents`: an array or
+    # None per argument).  None: no formula yet, and a dual input is refused naming the op.
+    jvp = None
 
     @staticmethod
     def forward(ctx, *arrays, **params):  # pragma: no cover - abstract
@@ -318,6 +334,8 @@ class Function:
             result.requires_grad = False
             if INFERENCE_USED[0] and INFERENCE.get():  # made under torch.inference_mode: an inference tensor
                 result._version = InferenceVersion((0,))
+            if FORWARD_AD[0] is not None:
+                FORWARD_AD[0](cls, ctx, args, params, result)
             return result
         result.grad_fn = ctx
         result.requires_grad = True
@@ -385,6 +403,8 @@ class Function:
             ctx.out = None
         if _HOOKS_OPEN[0] and (saves or cls.saves_output):
             _pack_saved(ctx, cls, result)
+        if FORWARD_AD[0] is not None:
+            FORWARD_AD[0](cls, ctx, args, params, result)
         return result
 
     # -- used by the backward pass -------------------------------------------------------------------
@@ -657,6 +677,8 @@ def run_backward(outputs, grad_outputs, *, retain_graph: bool, create_graph: boo
                 capture_nodes[t.grad_fn] = None
 
     deps = _collect_dependencies(roots)
+    if FORWARD_OVER_REVERSE[0] is not None:
+        FORWARD_OVER_REVERSE[0](deps)
     check_dtypes = _CHECK_DTYPES[0]
     tick = itertools.count()  # ties (the _FIRST entries) in the order they became ready
     ready = [(_FIRST if n.runs_first else n.seq, next(tick), n) for n in dict.fromkeys(roots)

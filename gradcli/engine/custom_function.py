@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import dtypes, dual
+from gradcli.engine import dtypes, dual, forward_ad
 from gradcli.engine.autograd import SECOND_BACKWARD, Function, GradMode, next_sequence, no_grad, type_name
 from gradcli.engine.dual import sum_to_shape
-from gradcli.engine.errors import TorchRuntimeError, TorchTypeError
+from gradcli.engine.errors import TorchNotImplementedError, TorchRuntimeError, TorchTypeError
 from gradcli.engine.ops import REGISTRY
 from gradcli.engine.ops.views import IN_CUSTOM_FUNCTION
 from gradcli.engine.tensor import Tensor
@@ -41,6 +41,8 @@ class FunctionCtx:
         self.needs_input_grad: tuple = ()
         self.released = False
         self.in_forward = True
+        self.in_jvp = False
+        self.for_forward: tuple = ()
 
     def save_for_backward(self, *tensors) -> None:
         for t in tensors:
@@ -51,10 +53,12 @@ class FunctionCtx:
         self.saved_versions = tuple(t._version[0] if isinstance(t, Tensor) else 0 for t in tensors)
 
     def save_for_forward(self, *tensors) -> None:
-        pass  # forward-mode AD is not supported; saving is harmless
+        self.for_forward = tensors  # what ctx.saved_tensors gives the jvp
 
     @property
     def saved_tensors(self) -> tuple:
+        if self.in_jvp:
+            return tuple(self.for_forward)
         if self.released:
             raise TorchRuntimeError(SECOND_BACKWARD)
         for t, version in zip(self.to_save, self.saved_versions):
@@ -197,18 +201,24 @@ def _expandable(shape, grad_shape) -> bool:
     return all(s == g or s == 1 for s, g in zip(reversed(shape), reversed(grad_shape)))
 
 
-def apply(name: str, call_forward, call_backward, args: tuple, kwargs: dict, setup_context=None):
+def apply(name: str, call_forward, call_backward, args: tuple, kwargs: dict, setup_context=None, call_jvp=None):
     """Function.apply for a program's Function named `name`.
 
     `call_forward(ctx, *args, **kwargs)` (or `call_forward(*args, **kwargs)` then
     `setup_context(ctx, args, output)` for the newer style) and `call_backward(ctx, *grads)` run the
-    program's own methods."""
+    program's own methods; `call_jvp(ctx, *tangents)` (None: the class has no jvp) gives the outputs' tangents
+    under forward-mode AD, the forward itself running with forward grad off, as torch runs it."""
     if kwargs:
         raise TorchTypeError(f"{name}.apply() takes no keyword arguments")  # torch's apply is positional only
     ctx = FunctionCtx(name + "Backward")
     needs = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
     ctx.needs_input_grad = needs
-    with no_grad():
+    tangents = None
+    if forward_ad.LEVEL.get() is not None and forward_ad.ENABLED.get():
+        found = [forward_ad.tangent_of(a) if isinstance(a, Tensor) else None for a in args]
+        if any(t is not None for t in found):
+            tangents = found
+    with no_grad(), forward_ad.fw_grad_disabled():
         if setup_context is None:
             output = call_forward(ctx, *args)
         else:
@@ -235,6 +245,8 @@ def apply(name: str, call_forward, call_backward, args: tuple, kwargs: dict, set
         else:
             results.append(value)
             differentiable.append(False)
+    if tangents is not None:  # on the results: an input returned as-is keeps its own tangent
+        _forward_tangents(name, ctx, call_jvp, args, tangents, tuple(results))
     if not tracking or not any(differentiable):
         return tuple(results) if isinstance(output, tuple) else results[0]
 
@@ -253,6 +265,8 @@ def apply(name: str, call_forward, call_backward, args: tuple, kwargs: dict, set
     node.retained = None
     node.out = None
     node.seq = next_sequence()
+    if tangents is not None:
+        node.fw_level = forward_ad.LEVEL.get()
     tensor_outputs = [(i, r) for i, r in enumerate(results) if isinstance(r, Tensor)]
     if len(outputs) == 1 or sum(differentiable) == 1 and len(tensor_outputs) == 1:
         node.outputs = None
@@ -285,6 +299,37 @@ def apply(name: str, call_forward, call_backward, args: tuple, kwargs: dict, set
             slot.seq = next_sequence()
             _attach(value, slot)
     return tuple(results) if isinstance(output, tuple) else results[0]
+
+
+def _forward_tangents(name: str, ctx, call_jvp, args, tangents, output) -> None:
+    """The program's jvp(ctx, *input tangents) (zeros for a tensor input without one, None for the others), its
+    results set as the outputs' tangents."""
+    if call_jvp is None:
+        raise TorchNotImplementedError("You must implement the jvp function for custom autograd.Function to use it "
+                                       "with forward mode AD.")
+    given = []
+    for a, t in zip(args, tangents):
+        if t is None and isinstance(a, Tensor) and a.array.dtype.kind in "fc":
+            t = Tensor._make(np.zeros_like(a.array), None)
+        given.append(t)
+    ctx.in_jvp = True
+    try:
+        with forward_ad.fw_grad_disabled():  # grad mode as the caller's: the tangent records its history, as torch's
+            result = call_jvp(ctx, *given)
+    finally:
+        ctx.in_jvp = False
+    outputs = output
+    results = result if isinstance(result, tuple) else (result,)
+    if len(results) != len(outputs):
+        raise TorchRuntimeError(f"{name}.jvp returned {len(results)} tangents for {len(outputs)} outputs")
+    for out, tangent in zip(outputs, results):
+        if isinstance(out, Tensor) and isinstance(tangent, Tensor) and out.array.dtype.kind in "fc":
+            if tangent.array.shape != out.array.shape:
+                raise TorchRuntimeError(
+                    "Trying to set a forward gradient that has a different size than that of the original Tensor, "
+                    f"this is not supported. Tensor is of size [{', '.join(map(str, out.array.shape))}] while the "
+                    f"given forward gradient is of size [{', '.join(map(str, tangent.array.shape))}].")
+            forward_ad.set_tangent(out, tangent)
 
 
 def _attach(tensor: Tensor, node: Function) -> None:

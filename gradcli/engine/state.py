@@ -160,3 +160,9 @@ def fits(nbytes: int) -> None:
     budget = BUDGET.get()
     if budget is not None:
         budget.fits(nbytes)
+
+
+# Forward-mode AD (tangents.py, forward_ad.py): the open dual level (an int, counting levels ever opened) or None,
+# and whether forward grad is on (off inside a custom Function's forward, as torch runs it).
+DUAL_LEVEL: contextvars.ContextVar[int | None] = contextvars.ContextVar("gradcli_dual_level", default=None)
+FW_GRAD_ENABLED: contextvars.ContextVar[bool] = contextvars.ContextVar("gradcli_fw_grad_enabled", default=True)

@@ -64,7 +64,7 @@ class Tensor:
     # `_view` (a view's base and how to regenerate it) and `_views` (a base's live views) are set by the view
     # ops only (ops/views.py); every other tensor leaves them unset and reads them with getattr(..., None)
     __slots__ = ("array", "requires_grad", "grad_fn", "_grad", "_version", "_retains_grad", "_view", "_views",
-                 "__weakref__")
+                 "_fw_grad", "__weakref__")
     __hash__ = object.__hash__  # __eq__ is elementwise, identity hashing stays
     __array_priority__ = 1000  # numpy array <op> Tensor defers to Tensor's reflected operator
 
@@ -277,8 +277,11 @@ class Tensor:
         view = getattr(self, "_view", None)
         if view is not None:
             view.touch()  # torch reads (so regenerates) a view's grad_fn to print it
+        fw = getattr(self, "_fw_grad", None)
+        tangent = fw[1] if fw is not None and fw[0] == state.DUAL_LEVEL.get() else None
         return format_tensor(self.array, default_dtype=dtypes.get_default_dtype().name,
-                             requires_grad=self.requires_grad, grad_fn=grad_fn)
+                             requires_grad=self.requires_grad, grad_fn=grad_fn,
+                             tangent=None if tangent is None else repr(tangent))
 
     __str__ = __repr__
 

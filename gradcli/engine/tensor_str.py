@@ -225,6 +225,7 @@ def format_tensor(
     requires_grad: bool = False,
     grad_fn: str | None = None,
     is_leaf_requires_grad: bool = False,
+    tangent: str | None = None,
 ) -> str:
     """Return exactly what ``repr(tensor)`` prints in PyTorch for a CPU tensor holding ``array``.
 
@@ -260,6 +261,8 @@ def format_tensor(
         suffixes.append(f"grad_fn=<{grad_fn}>")
     elif requires_grad or is_leaf_requires_grad:
         suffixes.append("requires_grad=True")
+    if tangent is not None:  # a dual tensor's, inside its level (torch's _str_intern)
+        suffixes.append(f"tangent={tangent}")
 
     return _add_suffixes(_TENSOR_PREFIX + tensor_str, suffixes, indent)
 

@@ -161,6 +161,7 @@ VALUE_ATTRIBUTES: dict[type, frozenset] = {
                    "rjust zfill".split()),
     Size: frozenset({"count", "index", "numel"}),
     ReturnTypes: frozenset({"values", "indices", "count", "index"}),
+    torch_surface.forward_ad.UnpackedDualTensor: frozenset({"primal", "tangent", "count", "index"}),
     LinalgSlogdetResult: frozenset({"sign", "logabsdet", "count", "index"}),
     SlogdetResult: frozenset({"sign", "logabsdet", "count", "index"}),
     EighResult: frozenset({"eigenvalues", "eigenvectors", "count", "index"}),
@@ -288,7 +289,7 @@ StopIteration NotImplementedError ArithmeticError LookupError NameError Overflow
 """.split()
 # the interpreter's own: print type super repr issubclass getattr hasattr setattr pow
 INTERPRETER_BUILTINS = frozenset({"print", "type", "super", "repr", "issubclass", "getattr", "hasattr", "setattr",
-                                  "pow"})
+                                  "delattr", "pow"})
 BUILTIN_NAMES = frozenset(PYTHON_BUILTINS) | frozenset(EXCEPTIONS) | INTERPRETER_BUILTINS
 
 # Callables that take a range or an iterator without draining it.  Any other callable (list, sum, sorted,
@@ -360,8 +361,9 @@ def modules() -> dict[str, Module]:
     graph = Module("torch.autograd.graph", dict(torch_surface.GRAPH))
     autograd_function = Module("torch.autograd.function", {"Function": classes.AutogradFunction,
                                                            "once_differentiable": interop.OnceDifferentiable})
+    forward_ad = Module("torch.autograd.forward_ad", dict(torch_surface.FORWARD_AD))
     autograd = Module("torch.autograd", {"grad": torch_surface.autograd_grad, "backward": engine.backward,
-                                         "function": autograd_function,
+                                         "function": autograd_function, "forward_ad": forward_ad,
                                          "Function": classes.AutogradFunction, "Variable": torch_surface.Variable,
                                          "functional": autograd_functional, "profiler": profiler, "graph": graph,
                                          "gradcheck": torch_surface.gradcheck,
@@ -428,8 +430,12 @@ def modules() -> dict[str, Module]:
     np_linalg = Module("numpy.linalg", numpy_api.wrap(numpy_api.LINALG, np.linalg, "linalg."))
     numpy = Module("numpy", {**numpy_api.static_members(), "random": np_random, "linalg": np_linalg,
                              "ndarray": TypeRef(np.ndarray)})  # for isinstance; never called (it allocates raw)
+    functorch = Module("functorch", {**{name: torch_surface.FUNC[name] for name in (
+        "grad", "jacrev", "jacfwd", "hessian", "vmap", "vjp", "jvp")},
+        "make_functional": torch_surface.make_functional,
+        "make_functional_with_buffers": torch_surface.make_functional_with_buffers})
     return {m.name: m for m in (torch, torch_functional, nn, functional, init, nn_utils, autograd, autograd_functional,
-                                profiler, graph, autograd_function,
+                                profiler, graph, autograd_function, forward_ad, functorch,
                                 torch_optim, scheduler,
                                 torch_distributions, torch_func, linalg, math_module, random_module,
                                 functools_module, typing_module, collections_module, itertools_module,

@@ -78,7 +78,10 @@ READABLE_DUNDER_ATTRIBUTES = api.READABLE_DUNDER_ATTRIBUTES
 # which only the interpreter calls (reading `obj.__enter__` stays refused).
 PROGRAM_DUNDER_METHODS = frozenset({"__init__", "__enter__", "__exit__", "__str__", "__repr__"})
 # The builtins that take an attribute name: only with a literal one, checked like `obj.name`.
-ATTRIBUTE_BUILTINS = frozenset({"getattr", "hasattr", "setattr"})
+ATTRIBUTE_BUILTINS = frozenset({"getattr", "hasattr", "setattr", "delattr"})
+# Writing builtins whose attribute name may be a variable (setattr(model, name, value) in a loop over
+# named_parameters()): the interpreter checks the name when it is known, as it checks any attribute write.
+DYNAMIC_NAME_BUILTINS = frozenset({"setattr", "delattr"})
 
 
 def check_program(tree: ast.Module, supported: frozenset, max_nesting: int) -> None:
@@ -192,11 +195,13 @@ class _Checker:
         func = node.func
         if isinstance(func, ast.Name) and func.id in ATTRIBUTE_BUILTINS and func.id not in self.bound:
             name = node.args[1] if len(node.args) > 1 else None
+            if func.id in DYNAMIC_NAME_BUILTINS and name is not None and not isinstance(name, ast.Constant):
+                return
             if not (isinstance(name, ast.Constant) and isinstance(name.value, str)):
                 self.refuse(f"{func.id}() with an attribute name that is not a literal string (write "
                             f"{func.id}(obj, 'name'), or obj.name)", node)
-            self.check_attribute_name(name.value, name, func.id != "setattr", func.id == "hasattr")
-            answers_missing = func.id == "hasattr" or (func.id == "getattr" and len(node.args) > 2)
+            self.check_attribute_name(name.value, name, func.id not in DYNAMIC_NAME_BUILTINS, func.id == "hasattr")
+            answers_missing = func.id in ("hasattr", "delattr") or (func.id == "getattr" and len(node.args) > 2)
             if not answers_missing and name.value not in api.known_attributes() and name.value not in self.attributes:
                 self.refuse(f"the attribute .{name.value} ({UNKNOWN_ATTRIBUTE})", name)
 
@@ -565,8 +570,9 @@ def _binds(target: ast.expr, name: str) -> bool:
 DUNDER_ADVICE = ("dunder names are off limits; read x.__class__, type(x).__name__, __qualname__, __module__ or "
                  "isinstance(x, T) instead")
 UNKNOWN_ATTRIBUTE = "no value gradcli run offers has it: check the spelling; docs/run.md lists what a program may use"
-IMPORT_ADVICE = ("a program imports torch and its submodules, numpy, math, random, functools, itertools, typing "
-                 "and collections; read files outside the program and pass values with gradcli run --arg NAME=VALUE")
+IMPORT_ADVICE = ("a program imports torch and its submodules, functorch, numpy, math, random, functools, "
+                 "itertools, typing and collections; read files outside the program and pass values with gradcli run "
+                 "--arg NAME=VALUE")
 # What to write instead of a module learners import (by its top-level name).
 IMPORT_HINTS = {
     "copy": "use t.clone(), list(x), dict(x) or model.state_dict()",
@@ -588,7 +594,8 @@ UNSUPPORTED_HINTS = {
                   "torch.autograd.functional's jacobian, hessian, vjp, jvp, hvp and vhp",
     "torch.autograd.graph": "torch.autograd.graph has saved_tensors_hooks, save_on_cpu and "
                             "disable_saved_tensors_hooks; read a node's inputs through grad_fn.next_functions",
-    "torch.autograd.forward_ad": "use torch.autograd.functional.jvp",
+    "torch.autograd.forward_ad": "use dual_level, make_dual and unpack_dual (torch.autograd.forward_ad's names "
+                                 "gradcli offers)",
     "torch.backends": "gradcli computes with its own CPU kernels: there is no backend to configure; drop the line",
     "torch.utils": "build the batches by slicing tensors (x[i:i + batch_size])",
     "torch.compile": "call the function itself",

@@ -502,7 +502,10 @@ def apply_function(cls: ProgramClass, *args, **kwargs):
         return bind(cls, *backward)(ctx, *grads)
 
     setup_fn = bind(cls, *setup) if setup is not None else None
-    return custom_function.apply(cls.name, forward_fn, call_backward, args, kwargs, setup_context=setup_fn)
+    jvp = cls.lookup("jvp")
+    jvp_fn = bind(cls, *jvp) if jvp is not None else None
+    return custom_function.apply(cls.name, forward_fn, call_backward, args, kwargs, setup_context=setup_fn,
+                                 call_jvp=jvp_fn)
 
 
 # -- isinstance and type ---------------------------------------------------------------------------------------

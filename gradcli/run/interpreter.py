@@ -23,9 +23,11 @@ from types import GeneratorType
 
 import numpy as np
 
-from gradcli.engine import state
+from gradcli.engine import forward_ad, state
 from gradcli.engine.autograd import Function, GradMode, GradModeContext, register_node_hook, torch_node_name
+from gradcli.engine.custom_function import FunctionCtx
 from gradcli.engine.errors import EngineError, LimitExceeded, TorchRuntimeError, from_numpy
+from gradcli.engine.modules import Module as TorchModule
 from gradcli.engine.tensor import INFERENCE_TENSOR_VERSION, Device, Tensor
 from gradcli.run import (
     api,
@@ -174,7 +176,8 @@ EAGER_TYPES = frozenset({Tensor, float, int, bool, str, list, tuple, dict, type(
                          ProgramGenerator, np.ndarray})
 # What a program's `try` never catches: gradcli's own refusals and limits, and Python running out of stack or
 # memory (the program is stopped, as gradcli stops it elsewhere).
-UNCATCHABLE = (RunError, LimitExceeded, RecursionError, MemoryError, numpy_api.NumpyRefused)
+UNCATCHABLE = (RunError, LimitExceeded, RecursionError, MemoryError, numpy_api.NumpyRefused,
+               forward_ad.NoForwardFormula)
 NUMPY_VALUES = (np.ndarray, np.generic)
 TORCH_MANAGERS = (GradModeContext, *torch_surface.CONTEXT_MANAGERS)  # entered and left by gradcli, not the program
 # Operators whose result can be far larger than their operands ('a' * 10**10, 9 ** 9 ** 9, 1 << 10**9) ...
@@ -212,7 +215,8 @@ class Interpreter:
         self.builtins = {**api.python_builtins(), "print": self.print, "type": api.type_of, "str": program_str,
                          "super": self.program_super, "isinstance": classes.is_instance, "repr": program_repr,
                          "issubclass": classes.is_subclass, "getattr": self.program_getattr,
-                         "hasattr": self.program_hasattr, "setattr": self.set_attribute, "__name__": "__main__",
+                         "hasattr": self.program_hasattr, "setattr": self.program_setattr,
+                         "delattr": self.program_delattr, "__name__": "__main__",
                          "pow": self.program_pow}
 
         self.builtin_names = {id(value): name for name, value in self.builtins.items() if callable(value)}
@@ -248,7 +252,7 @@ class Interpreter:
                 if getattr(error, "line", 0) is None:  # raised below the interpreter (the budget, a text too
                     error.line = self.line              # long), or where no line is known: the statement's
                 raise
-            except numpy_api.NumpyRefused as error:
+            except (numpy_api.NumpyRefused, forward_ad.NoForwardFormula) as error:
                 raise Refused(str(error), self.line) from None
             except LimitExceeded as error:
                 raise LimitReached(f"{error} (max_tensor_elements)", self.line) from None
@@ -842,12 +846,40 @@ class Interpreter:
                 raise TypeError(f"'{kind_name}' object doesn't support item deletion")
             del obj[key]
         else:  # ast.Attribute
-            obj = self.eval(target.value, frame)
-            if not isinstance(obj, classes.ProgramObject):
-                raise Refused(f"del of an attribute of a {type(obj).__name__} (assign it None instead)", self.line)
-            if target.attr not in obj.attributes:
-                raise AttributeError(f"'{obj.program_class.name}' object has no attribute '{target.attr}'")
-            del obj.attributes[target.attr]
+            self.delete_attribute(self.eval(target.value, frame), target.attr)
+
+    def delete_attribute(self, obj, name: str) -> None:
+        """del obj.name on the program's own objects, a torch module (a parameter, buffer, sub-module or plain
+        attribute, as Module.__delattr__) and an autograd.Function's ctx."""
+        if isinstance(obj, classes.ProgramObject):
+            if name not in obj.attributes:
+                raise AttributeError(f"'{obj.program_class.name}' object has no attribute '{name}'")
+            del obj.attributes[name]
+        elif isinstance(obj, FunctionCtx) and name not in FunctionCtx.METHODS:
+            if name not in obj.attributes:
+                raise AttributeError(f"'{obj.function_name}' object has no attribute '{name}'")
+            del obj.attributes[name]
+        elif isinstance(obj, TorchModule) and not name.startswith("_"):
+            if name not in obj.own_attributes():
+                raise AttributeError(f"'{type(obj).__name__}' object has no attribute '{name}'")
+            obj.__delattr__(name)
+        else:
+            raise Refused(f"del of the attribute .{name} of a {type(obj).__name__} (assign it None instead)",
+                          self.line)
+
+    def checked_name(self, name) -> str:
+        """The name given to setattr/delattr as a value: a string, and no dunder."""
+        if not isinstance(name, str):
+            raise TypeError(f"attribute name must be string, not '{type(name).__name__}'")
+        if name.startswith("__"):
+            raise Refused(f"the attribute name {name!r} ({checker.DUNDER_ADVICE})", self.line)
+        return name
+
+    def program_setattr(self, obj, name, value) -> None:
+        self.set_attribute(obj, self.checked_name(name), value)
+
+    def program_delattr(self, obj, name) -> None:
+        self.delete_attribute(obj, self.checked_name(name))
 
     def repr_of(self, value) -> str:
         return program_repr(value)

@@ -12,7 +12,7 @@ import time
 import numpy as np
 
 from gradcli import engine
-from gradcli.engine import creation, dtypes, random, state
+from gradcli.engine import creation, dtypes, forward_ad, random, state
 from gradcli.engine.autograd import HOOKS_DISABLED, enable_grad, saved_tensors_hooks
 from gradcli.engine.errors import EngineError, TorchRuntimeError, TorchTypeError, TorchValueError
 from gradcli.engine.modules import Module, Parameter
@@ -527,6 +527,8 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
             state.warn(f"Input #{i} requires gradient and is not a double precision floating point or complex. "
                           "This check will likely fail if all the inputs are not of double precision floating point "
                           "or complex. ", UserWarning, stacklevel=2)
+    if check_forward_ad and not _forward_jacobians_agree(func, inputs, indices, eps, atol, rtol, raise_exception):
+        return False
     if not check_backward_ad:
         return True
     with enable_grad():
@@ -542,6 +544,39 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
                     return False
                 raise GradcheckError(f"Jacobian mismatch for output {o} with respect to input {position},\n"
                                      f"numerical:{_repr(numerical)}\nanalytical:{_repr(analytical)}\n")
+    return True
+
+
+def _forward_jacobian(func, inputs, index: int, out_index: int) -> np.ndarray:
+    """The Jacobian in forward mode, one input element at a time (a basis tangent), rows per input element."""
+    x = inputs[index]
+    rows = []
+    for j in range(x.numel()):
+        basis = np.zeros(x.array.size, dtype=x.array.dtype)
+        basis[j] = 1
+        with forward_ad.dual_level():
+            dual = forward_ad.make_dual(x.detach(), Tensor._make(basis.reshape(x.array.shape), None))
+            out = _outputs(func, (*inputs[:index], dual, *inputs[index + 1:]))[out_index]
+            tangent = forward_ad.unpack_dual(out).tangent
+            rows.append(np.zeros(out.numel()) if tangent is None else tangent.array.reshape(-1).astype(np.float64))
+    return np.stack(rows, axis=0) if rows else np.zeros((0, 0))
+
+
+def _forward_jacobians_agree(func, inputs, indices, eps, atol, rtol, raise_exception) -> bool:
+    """gradcheck's check_forward_ad: finite differences against the Jacobian forward-mode AD gives."""
+    outputs = _outputs(func, inputs)
+    for o, out in enumerate(outputs):
+        if not isinstance(out, Tensor) or not out.dtype.is_floating_point:
+            continue
+        for position, i in enumerate(indices):
+            numerical = _numerical_jacobian(func, inputs, i, o, eps)
+            analytical = _forward_jacobian(func, inputs, i, o)
+            if not np.allclose(analytical, numerical, rtol=rtol, atol=atol):
+                if not raise_exception:
+                    return False
+                raise GradcheckError(f"Jacobian computed with forward mode mismatch for output {o} with respect to "
+                                     f"input {position},\nnumerical:{_repr(numerical)}\n"
+                                     f"analytical:{_repr(analytical)}\n")
     return True
 
 
@@ -686,7 +721,13 @@ def _differentiable_args(args, nums):
         def differentiable(a, k=k):
             if not isinstance(a, Tensor):
                 raise TorchRuntimeError(f"Expected argument {k} to be a Tensor, got {_type_name(a)}")
-            return a.view_as(a) if a.requires_grad else a.detach().requires_grad_(True)
+            if a.requires_grad:
+                return a.view_as(a)
+            leaf = a.detach().requires_grad_(True)
+            tangent = forward_ad.tangent_of(a)
+            if tangent is not None:  # a dual input stays dual (and its backward is then refused as
+                forward_ad.set_tangent(leaf, tangent)  # forward-over-reverse, never a gradient without its tangent)
+            return leaf
         args[k] = _tree_map(differentiable, args[k])
     return args
 
@@ -880,8 +921,10 @@ def func_vjp(func, *primals, has_aux=False):
 
 
 def func_jvp(func, primals, tangents, *, strict=False, has_aux=False):
-    """torch.func.jvp: (func(*primals), the Jacobian of func at primals times tangents), computed in reverse mode
-    by the double-vjp trick (the vjp's cotangent u is a variable, and the vjp is linear in it)."""
+    """torch.func.jvp: (func(*primals), the Jacobian of func at primals times tangents).  Forward-mode AD (each
+    op's forward formula, engine/forward_ad.py), as torch computes it; inside another transform (primals that
+    require grad, or a dual level already open) by the double-vjp trick in reverse mode, whose tangent is itself
+    differentiable (the vjp's cotangent u is a variable, and the vjp is linear in it)."""
     for name, value in (("primals", primals), ("tangents", tangents)):
         if not isinstance(value, tuple):
             raise TorchRuntimeError(f"jvp(f, primals, tangents): Expected {name} to be a tuple. E.g. it should be "
@@ -891,12 +934,27 @@ def func_jvp(func, primals, tangents, *, strict=False, has_aux=False):
                                 f"structure. For example, if primals is a tuple of 3 tensors, tangents also must "
                                 f"be. Got primals with structure {len(primals)} and tangents with structure "
                                 f"{len(tangents)}")
-    _primal_tensors(primals, "jvp(f, primals, tangents)")
-    for p, t in zip(primals, tangents):
+    leaves, tangent_leaves = _tree_leaves(list(primals)), _tree_leaves(list(tangents))
+    if len(leaves) != len(tangent_leaves):
+        raise TorchRuntimeError("jvp(f, primals, tangents): Expected primals and tangents to have the same python "
+                                f"structure. For example, if primals is a tuple of 3 tensors, tangents also must "
+                                f"be. Got primals with structure {len(leaves)} and tangents with structure "
+                                f"{len(tangent_leaves)}")
+    _primal_tensors(leaves, "jvp(f, primals, tangents)")
+    for p, t in zip(leaves, tangent_leaves):
         if not isinstance(t, Tensor) or tuple(t.shape) != tuple(p.shape):
             raise TorchRuntimeError("jvp(f, primals, tangents): Expected primals and tangents to have the same "
                                     "shape")
     nested = _nested(primals) or _nested(tangents)
+    flat = all(isinstance(p, Tensor) for p in primals)
+    if forward_ad.LEVEL.get() is None and (not nested or not flat):
+        try:
+            return _forward_jvp(func, primals, tangents, has_aux, nested)
+        except forward_ad.NoForwardFormula:
+            if not flat:
+                raise
+            # an op without a forward formula, or a reverse-mode transform inside f (jvp of grad): the same
+            # product in reverse mode
     with enable_grad():
         diff = _differentiable_args(primals, range(len(primals)))
         out = func(*diff)
@@ -916,6 +974,59 @@ def func_jvp(func, primals, tangents, *, strict=False, has_aux=False):
     return (*result, aux if nested else _detached(aux)) if has_aux else result
 
 
+def _forward_jvp(func, primals, tangents, has_aux: bool, nested: bool):
+    """torch.func.jvp in forward mode: f on dual tensors inside a dual level, the outputs unpacked."""
+    pairs = iter(zip(_tree_leaves(list(primals)), _tree_leaves(list(tangents))))
+    with forward_ad.dual_level():
+        duals = _tree_map(lambda p: forward_ad.make_dual(p, next(pairs)[1]), list(primals))
+        out = func(*duals)
+        aux = None
+        if has_aux:
+            out, aux = out
+
+        def primal(value):
+            return forward_ad.unpack_dual(value).primal if isinstance(value, Tensor) else value
+
+        def tangent(value):
+            if not isinstance(value, Tensor):
+                return value
+            found = forward_ad.unpack_dual(value).tangent
+            return creation.zeros_like(value) if found is None else found
+
+        jvp_out = _tree_map(tangent, out)
+        out = _tree_map(primal, out)
+        aux = _tree_map(primal, aux)
+    if not nested:
+        out, aux = _detached(out), _detached(aux)
+    return (out, jvp_out, aux) if has_aux else (out, jvp_out)
+
+
+def make_functional_with_buffers(model, disable_autograd_tracking=False):
+    """functorch.make_functional_with_buffers: (func, params, buffers), func(params, buffers, *args) calling the
+    model with those parameters and buffers (torch.func.functional_call underneath)."""
+    param_names = [name for name, _ in model.named_parameters()]
+    buffer_names = [name for name, _ in model.named_buffers()]
+    params = tuple(p.detach() if disable_autograd_tracking else p for p in model.parameters())
+    buffers = tuple(model.buffers())
+
+    def func(new_params, new_buffers, *args, **kwargs):
+        return functional_call(model, ({**dict(zip(param_names, new_params)), **dict(zip(buffer_names, new_buffers))}),
+                               args, kwargs)
+
+    return func, params, buffers
+
+
+def make_functional(model, disable_autograd_tracking=False):
+    """functorch.make_functional: (func, params), func(params, *args)."""
+    func, params, buffers = make_functional_with_buffers(model, disable_autograd_tracking)
+    if buffers:
+        raise TorchRuntimeError("make_functional(model): `model` has buffers. Please use "
+                                "make_functional_with_buffers(model) instead.")
+    return (lambda new_params, *args, **kwargs: func(new_params, (), *args, **kwargs)), params
+
+
+FORWARD_AD = {name: getattr(forward_ad, name) for name in (
+    "dual_level", "make_dual", "unpack_dual", "UnpackedDualTensor", "enter_dual_level", "exit_dual_level")}
 FUNC = {"grad": func_grad, "jacrev": jacrev, "jacfwd": jacfwd, "hessian": func_hessian, "vmap": vmap,
         "vjp": func_vjp, "jvp": func_jvp, "functional_call": functional_call}
 
@@ -1107,4 +1218,4 @@ class disable_saved_tensors_hooks:  # noqa: N801 - PyTorch's name
 
 GRAPH = {"saved_tensors_hooks": saved_tensors_hooks, "save_on_cpu": save_on_cpu,
          "disable_saved_tensors_hooks": disable_saved_tensors_hooks}
-CONTEXT_MANAGERS = (*CONTEXT_MANAGERS, saved_tensors_hooks, disable_saved_tensors_hooks)
+CONTEXT_MANAGERS = (*CONTEXT_MANAGERS, saved_tensors_hooks, disable_saved_tensors_hooks, forward_ad.dual_level)

@@ -69,7 +69,10 @@ PROGRAMS = [
     "def f():\n    class A:\n        pass\n", "class A(metaclass=type):\n    pass\n", "@print\nclass A:\n    pass\n",
     "class A:\n    pass\nclass B(A, A):\n    pass\n", "class A(vars()):\n    pass\n",
     "class A:\n    for i in range(3):\n        pass\n", "import os\n", "from . import x\n", "from os import path\n",
-    "__x = 1\n", "class A(int):\n    pass\n", "import torch\nm = torch.nn.Linear(1, 1)\ndel m.weight\n",
+    "__x = 1\n", "class A(int):\n    pass\n", "import torch\nx = torch.ones(1)\ndel x.data\n",
+    "import torch\nm = torch.nn.Linear(1, 1)\nname = '__class__'\nsetattr(m, name, 1)\n",
+    "import torch\nimport torch.autograd.forward_ad as fwAD\nwith fwAD.dual_level():\n"
+    "    y = torch.cummax(fwAD.make_dual(torch.ones(3), torch.ones(3)), 0)\n",
     "import itertools\nx = list(itertools.accumulate(['a', 'b']))\n", "from collections import deque\n",
     "from collections import namedtuple\nP = namedtuple('P', ['f%d' % i for i in range(2000)])\n",
     "from typing import NamedTuple\n", "import itertools\nx = itertools.tee\n",

@@ -54,9 +54,6 @@ NOT_YET_EXACT.update({
                          "sum(dy) per (n, c) over H*W first, then dgamma = sum_n (ds - db * mean) * rstd "
                          "(aten/src/ATen/native/cpu/group_norm_kernel.cpp); gradcli sums dy * xhat over (n, H*W)",
     "docs_nn_upsample": "refused at nn.Upsample: gradcli has no F.interpolate (nearest, bilinear, align_corners)",
-    "tutorial_forward_ad_usage": "refused at `import torch.autograd.forward_ad`: gradcli has no forward-mode AD (dual "
-                                 "tensors, make_dual/unpack_dual, a custom Function's jvp); it also uses "
-                                 "functorch.jvp and functorch.make_functional_with_buffers",
     "tutorial_ensembling": "refused at torch.func.stack_module_state; it also needs copy.deepcopy of a module and "
                            "Module.to('meta') (gradcli has no meta device)",
     "tutorial_autograd_saved_tensors_hooks": "refused at grad_fn._saved_self (a node's saved tensors are not "

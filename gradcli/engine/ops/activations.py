@@ -9,7 +9,7 @@ import math
 import numpy as np
 
 from gradcli.engine import dual, kernels, random
-from gradcli.engine.autograd import Function
+from gradcli.engine.autograd import ELEMENT_WISE, Function
 from gradcli.engine.errors import TorchRuntimeError, TorchTypeError
 from gradcli.engine.ops.common import as_float, dtype_title, like_layout, val
 from gradcli.engine.ops.elementwise import keep_input_at_zero_bounds
@@ -29,6 +29,7 @@ class _Act(Function):
     """An elementwise activation with parameters (in ctx.aux) and the input saved."""
 
     __slots__ = ()
+    jvp = ELEMENT_WISE  # auto_element_wise
     saves = (0,)
     uniform_grad_ok = True
     torch_edges = (0,)  # the input; the parameters are scalars

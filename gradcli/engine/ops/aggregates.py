@@ -12,10 +12,11 @@ import math
 import numpy as np
 
 from gradcli.engine import dual, kernels, sum_order
-from gradcli.engine.autograd import Function
+from gradcli.engine.autograd import LINEAR, Function
 from gradcli.engine.errors import TorchIndexError, TorchRuntimeError
 from gradcli.engine.kernels import native
 from gradcli.engine.ops.common import as_float, keepdim_shape, norm_dims, val
+from gradcli.engine.ops.nn import logsumexp_jvp
 from gradcli.engine.ops.registry import LINALG, register
 from gradcli.engine.tensor import wrap_dim
 
@@ -426,6 +427,12 @@ class LogSumExp(Function):
     saves_output = True
 
     @staticmethod
+    def jvp(ctx, tangents, arrays, out, params):
+        """logsumexp_jvp(self_p, self_t, dim, keepdim)."""
+        dims, keepdim, _ = ctx.aux
+        return logsumexp_jvp(arrays[0], tangents[0], dims, keepdim)
+
+    @staticmethod
     def forward(ctx, x, dim, keepdim):
         x = as_float(x)
         dims = reduce_dims(dim, x.ndim)
@@ -472,6 +479,7 @@ class CumSum(Function):
     """Running sum along dim; CumProd shares this forward with another kernel."""
 
     __slots__ = ()
+    jvp = LINEAR
     name = "CumsumBackward0"
     kernel = staticmethod(np.cumsum)
 

@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from gradcli.engine import dual, kernels
-from gradcli.engine.autograd import Function
+from gradcli.engine.autograd import ELEMENT_WISE, Function
 from gradcli.engine.dtypes import get_default_dtype
 from gradcli.engine.errors import TorchNotImplementedError, TorchRuntimeError, broadcast_message
 from gradcli.engine.ops import sizes
@@ -67,6 +67,7 @@ class Add(Function):
 
     __slots__ = ()
     name = "AddBackward0"
+    jvp = ELEMENT_WISE  # auto_element_wise (add, sub: self_t + maybe_multiply(other_t, alpha))
     uniform_grad_ok = True
     combine = np.add
     sign = 1
@@ -115,6 +116,7 @@ class RSub(Function):
 
     __slots__ = ()
     name = "RsubBackward1"
+    jvp = ELEMENT_WISE
     uniform_grad_ok = True
 
     @staticmethod
@@ -150,6 +152,7 @@ def _half_by_scalar(np_fn, a, b):
 class Mul(Function):
     __slots__ = ()
     name = "MulBackward0"
+    jvp = ELEMENT_WISE
     saves = (0, 1)
     pack_order = (1, 0)  # torch saves other, then self
     saves_when = {0: 1, 1: 0}
@@ -171,6 +174,16 @@ class Mul(Function):
 class Div(Function):
     __slots__ = ()
     name = "DivBackward0"
+
+    @staticmethod
+    def jvp(ctx, tangents, arrays, out, params):
+        """(self_t - other_t * result) / other_p."""
+        ta, tb = tangents
+        b = arrays[1]
+        if tb is None:
+            return ta / b
+        return (-(tb * out) if ta is None else ta - tb * out) / b
+
     saves = (0, 1)
     pack_order = (1, 0)  # torch saves other, then self
     saves_when = {0: 1}
@@ -208,6 +221,7 @@ class MulScalar(Function):
 
     __slots__ = ()
     name = "MulBackward1"
+    jvp = ELEMENT_WISE
     uniform_grad_ok = True
 
     @staticmethod
@@ -225,6 +239,7 @@ class DivScalar(Function):
 
     __slots__ = ()
     name = "DivBackward1"
+    jvp = ELEMENT_WISE
     uniform_grad_ok = True
 
     @staticmethod
@@ -276,6 +291,7 @@ class FloorDivide(Function):
 class Neg(Function):
     __slots__ = ()
     name = "NegBackward0"
+    jvp = ELEMENT_WISE
     uniform_grad_ok = True
 
     @staticmethod
@@ -296,6 +312,7 @@ class PowScalar(Function):
 
     __slots__ = ()
     name = "PowBackward0"
+    jvp = ELEMENT_WISE
     saves = (0,)
     torch_edges = (0,)  # the exponent is a number (Pow.Tensor_Scalar)
     uniform_grad_ok = True
@@ -328,6 +345,7 @@ class PowTensor(Function):
 
     __slots__ = ()
     name = "PowBackward1"
+    jvp = ELEMENT_WISE
     saves = (0, 1)
     pack_order = (1, 0)  # torch saves exponent, then self (then the result)
     saves_output = True
@@ -357,6 +375,7 @@ class RPow(Function):
 
     __slots__ = ()
     name = "PowBackward2"
+    jvp = ELEMENT_WISE
     saves_output = True
     uniform_grad_ok = True
 
@@ -446,6 +465,7 @@ def pow(input, exponent):  # noqa: A001 - torch's name
 class Reciprocal(Function):
     __slots__ = ()
     name = "ReciprocalBackward0"
+    jvp = ELEMENT_WISE
     saves_output = True
     uniform_grad_ok = True
 

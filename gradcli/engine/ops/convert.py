@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from gradcli.engine import dtypes
-from gradcli.engine.autograd import Function
+from gradcli.engine.autograd import LINEAR, Function
 from gradcli.engine.errors import TorchRuntimeError, TorchTypeError
 from gradcli.engine.ops.common import preserved_copy
 from gradcli.engine.ops.registry import register
@@ -18,6 +18,7 @@ from gradcli.engine.tensor import Device, Tensor
 
 class Clone(Function):
     __slots__ = ()
+    jvp = LINEAR
     name = "CloneBackward0"
     uniform_grad_ok = True
 
@@ -32,6 +33,7 @@ class Clone(Function):
 
 class ToCopy(Function):
     __slots__ = ()
+    jvp = LINEAR
     name = "ToCopyBackward0"
     uniform_grad_ok = True
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from gradcli.engine import dual, kernels
-from gradcli.engine.autograd import Function
+from gradcli.engine.autograd import ELEMENT_WISE, Function
 from gradcli.engine.dtypes import result_type
 from gradcli.engine.errors import TorchRuntimeError
 from gradcli.engine.ops import sizes
@@ -30,7 +30,8 @@ def unary(name, grad_fn, forward, rule, *, uses="x", doc, functional=False, meth
 
     cls = type(grad_fn.replace("Backward0", ""), (Function,), {
         "__slots__": (), "name": grad_fn, "saves": (0,) if uses == "x" else (), "saves_output": uses == "out",
-        "uniform_grad_ok": True, "forward": staticmethod(fwd), "backward": staticmethod(bwd)})
+        "uniform_grad_ok": True, "forward": staticmethod(fwd), "backward": staticmethod(bwd),
+        "jvp": ELEMENT_WISE})  # auto_element_wise: the rule fed the tangent
 
     def op(input):
         return cls.apply(input)
@@ -96,6 +97,7 @@ class Clamp(Function):
     name = "ClampBackward1"
     saves = (0,)
     uniform_grad_ok = True
+    jvp = ELEMENT_WISE
 
     @staticmethod
     def forward(ctx, x, min=None, max=None):  # noqa: A002 - torch's names
@@ -132,6 +134,12 @@ class Where(Function):
     __slots__ = ()
     name = "WhereBackward0"
     uniform_grad_ok = True
+
+    @staticmethod
+    def jvp(ctx, tangents, arrays, out, params):
+        """where(condition, self_t, other_t), a zero tangent for an operand without one."""
+        _, ta, tb = tangents
+        return np.where(ctx.aux, out.dtype.type(0) if ta is None else ta, out.dtype.type(0) if tb is None else tb)
 
     @staticmethod
     def forward(ctx, cond, a, b):

@@ -24,7 +24,10 @@ import weakref
 import numpy as np
 
 from gradcli.engine import dual
+from gradcli.engine import tangents as forward_ad
 from gradcli.engine.autograd import (
+    FORWARD_AD,
+    LINEAR,
     EdgeChecks,
     Function,
     GradMode,
@@ -73,12 +76,16 @@ def apply_inplace(self: Tensor, compute, saves_result: bool = True) -> Tensor:
     if tracking and requires_grad:
         check_inplace(self, view)
     source = self
+    dual_level = FORWARD_AD[0] is not None and forward_ad.LEVEL.get()
+    old_tangent = forward_ad.tangent_of(self) if dual_level is not None else None
     if tracking and requires_grad:
         # The new node differentiates the old value with the old history, as PyTorch's in-place ops save
         # the original self: compute on a snapshot, so the write below does not invalidate the node's own
         # saved input (y.clone().clamp_(min=0) must backpropagate), while nodes that saved `self` earlier
         # still see its version change.
         source = Tensor._make(self.array.copy(), self.grad_fn)
+        if old_tangent is not None:
+            forward_ad.set_tangent(source, old_tangent)  # the op's forward formula sees self's tangent
     result = compute(source)
     node = result.grad_fn
     if tracking and node is not None and not requires_grad and view is not None:
@@ -109,6 +116,8 @@ def apply_inplace(self: Tensor, compute, saves_result: bool = True) -> Tensor:
             "location. Please clone() the tensor before performing the operation.")
     self.array[...] = new
     self._version[0] += 1
+    if dual_level is not None and result is not self:
+        _write_tangent(self, view, old_tangent, forward_ad.tangent_of(result))
     copy = None
     if tracking and node is not None:
         if view is None:
@@ -124,6 +133,32 @@ def apply_inplace(self: Tensor, compute, saves_result: bool = True) -> Tensor:
         # torch saves the view as the op's output with a weak reference to the view's grad_fn of this moment
         copy.aux = (*copy.aux[:2], weakref.ref(self.grad_fn))
     return self
+
+
+def _write_tangent(self: Tensor, view, old, new) -> None:
+    """Forward-mode AD of an in-place op: the result's tangent written into self's, in place (as torch's
+    self_t.copy_(...)), so the tangent object a program holds and the tangents of self's views see it.  A tensor
+    without one gets one: zeros for the base of a view, with the view's region of it set."""
+    if new is None:
+        if old is not None:  # a result without a tangent from a dual self: an op that bypassed its formula
+            raise forward_ad.NoForwardFormula("the in-place op")
+        return
+    if old is not None:
+        old.array[...] = new.array
+        return
+    if view is None:
+        forward_ad.set_tangent(self, Tensor._make(new.array.copy(), None))
+        return
+    base = view.base
+    base_tangent = forward_ad.tangent_of(base)
+    if base_tangent is None:
+        base_tangent = Tensor._make(np.zeros_like(base.array), None)
+        forward_ad.set_tangent(base, base_tangent)
+    region = base_tangent.array
+    for cls, params in view.chain:
+        region = cls.replay(region, *params)
+    region[...] = new.array
+    forward_ad.set_tangent(self, Tensor._make(region, None))
 
 
 def check_inplace(self: Tensor, view) -> None:
@@ -338,6 +373,10 @@ class Fill(Function):
     name = "FillBackward2"
 
     @staticmethod
+    def jvp(ctx, tangents, arrays, out, params):
+        return np.zeros_like(out)  # self_t.fill_(0)
+
+    @staticmethod
     def forward(ctx, x, value):
         return np.full(x.shape, value, dtype=x.dtype)
 
@@ -391,6 +430,7 @@ def clamp_(self, min=None, max=None):  # noqa: A002 - torch's names
 class Copy(Function):
     __slots__ = ()
     name = "CopyBackwards"
+    jvp = LINEAR  # self_t.copy_(src_t): the source's tangent (zeros without one)
 
     @staticmethod
     def forward(ctx, x, src):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from gradcli.engine import dual
-from gradcli.engine.autograd import Function
+from gradcli.engine.autograd import LINEAR, Function
 from gradcli.engine.dtypes import result_type
 from gradcli.engine.errors import TorchIndexError, TorchRuntimeError
 from gradcli.engine.ops import shape, sizes
@@ -51,6 +51,7 @@ def expand_as(input, other):
 
 class Repeat(Function):
     __slots__ = ()
+    jvp = LINEAR
     name = "RepeatBackward0"
 
     @staticmethod
@@ -94,6 +95,7 @@ def _tensor_list(tensors, name):
 
 class Cat(Function):
     __slots__ = ()
+    jvp = LINEAR
     name = "CatBackward0"
 
     @staticmethod
@@ -133,6 +135,7 @@ def cat(tensors, dim=0, *, axis=None):
 
 class Stack(Function):
     __slots__ = ()
+    jvp = LINEAR
     name = "StackBackward0"
 
     @staticmethod
@@ -167,6 +170,7 @@ class SplitPiece(Function):
     """One output of split: a slice along dim whose gradient is padded back with zeros."""
 
     __slots__ = ()
+    jvp = LINEAR
     name = "SplitBackward0"
 
     @staticmethod
@@ -246,6 +250,7 @@ def _dims_tuple(dims, ndim):
 
 class Flip(Function):
     __slots__ = ()
+    jvp = LINEAR
     name = "FlipBackward0"
 
     @staticmethod
@@ -275,6 +280,7 @@ def flip(input, *dims, **kwargs):
 
 class Roll(Function):
     __slots__ = ()
+    jvp = LINEAR
     name = "RollBackward0"
 
     @staticmethod
@@ -342,6 +348,7 @@ def gather_key(index, d):
 
 class Gather(Function):
     __slots__ = ()
+    jvp = LINEAR
     name = "GatherBackward0"
 
     @staticmethod
@@ -381,6 +388,7 @@ def gather(input, dim, index, *, sparse_grad=False):
 
 class IndexSelect(Function):
     __slots__ = ()
+    jvp = LINEAR
     name = "IndexSelectBackward0"
 
     @staticmethod

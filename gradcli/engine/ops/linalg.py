@@ -23,6 +23,15 @@ class MatMul(Function):
     saves = (0, 1)
 
     @staticmethod
+    def jvp(ctx, tangents, arrays, out, params):
+        """mm(self_t, other_p) + mm(self_p, other_t) (mm, mv, dot, bmm: the products matmul decomposes into)."""
+        (ta, tb), (a, b) = tangents[:2], arrays[:2]
+        fold = params.get("fold", arrays[2] if len(arrays) > 2 else False)
+        left = None if ta is None else dual.np_matmul(ta, b, fold)
+        right = None if tb is None else dual.np_matmul(a, tb, fold)
+        return right if left is None else left if right is None else left + right
+
+    @staticmethod
     def forward(ctx, a, b, fold=False):
         if mixed_floats(a, b):
             raise TorchRuntimeError(_mixed_message(a, b))

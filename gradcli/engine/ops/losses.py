@@ -54,6 +54,21 @@ class MseLoss(Function):
     saves = (0, 1)
 
     @staticmethod
+    def jvp(ctx, tangents, arrays, out, params):
+        """apply_loss_reduction(mse_loss_backward(self_t, self_p, target_p, None)
+        + mse_loss_backward(target_t, target_p, self_p, None), reduction), the kernel's 2 * (a - b) * grad."""
+        (tx, tt), (x, target) = tangents[:2], arrays[:2]
+        loss = None
+        for t, (a, b) in ((tx, (x, target)), (tt, (target, x))):
+            if t is not None:
+                term = 2 * elementwise_binary(np.subtract, a, b) * t
+                loss = term if loss is None else loss + term
+        reduction = ctx.aux[0]
+        if reduction == "none":
+            return loss
+        return _mean(loss) if reduction == "mean" else _total(loss)
+
+    @staticmethod
     def forward(ctx, x, target, reduction):
         diff = elementwise_binary(np.subtract, x, target)  # broadcasts, with torch's size-mismatch error
         if diff.dtype.kind != "f":
@@ -227,6 +242,11 @@ class NllLoss(Function):
 
     __slots__ = ()
     name = "NllLossBackward0"
+
+    @staticmethod
+    def jvp(ctx, tangents, arrays, out, params):
+        """nll_loss_forward(self_t, target, weight, reduction, ignore_index): linear in the input."""
+        return NllLoss.forward(object.__new__(NllLoss), tangents[0], *arrays[1:], **params)
 
     @staticmethod
     def forward(ctx, x, target, weight, reduction, ignore_index):

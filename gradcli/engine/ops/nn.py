@@ -11,7 +11,7 @@ from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchRuntimeError
 from gradcli.engine.ops.common import as_float
 from gradcli.engine.ops.registry import register
-from gradcli.engine.tensor import wrap_dim
+from gradcli.engine.tensor import Tensor, wrap_dim
 
 
 def _softmax_dim(x, dim):
@@ -25,6 +25,11 @@ class Softmax(Function):
     name = "SoftmaxBackward0"
     saves_output = True
     torch_edges = (0,)  # the input; dim is a parameter
+
+    @staticmethod
+    def jvp(ctx, tangents, arrays, out, params):
+        """result * (self_t - logsumexp_jvp(self_p, self_t, {dim}, true))."""
+        return out * (tangents[0] - logsumexp_jvp(arrays[0], tangents[0], ctx.aux))
 
     @staticmethod
     def kernel(x, d):
@@ -72,6 +77,11 @@ class LogSoftmax(Softmax):
     name = "LogSoftmaxBackward0"
 
     @staticmethod
+    def jvp(ctx, tangents, arrays, out, params):
+        """self_t - logsumexp_jvp(self_p, self_t, {dim}, true)."""
+        return tangents[0] - logsumexp_jvp(arrays[0], tangents[0], ctx.aux)
+
+    @staticmethod
     def kernel(x, d):
         shifted = x - x.max(axis=d, keepdims=True)
         if d == x.ndim - 1 and x.dtype in (np.float32, np.float64):
@@ -89,6 +99,20 @@ class LogSoftmax(Softmax):
         if type(g) is np.ndarray and g.dtype in (np.float32, np.float64) and g.dtype == y.dtype:
             return (_log_softmax_backward(g, y, d),)
         return (g - dual.exp(y) * dual.sum(g, axis=d, keepdims=True),)
+
+
+def logsumexp_jvp(x, t, d, keepdim=True):
+    """torch's logsumexp_jvp over dim(s) d: sum(exp(x - amax(x)) * t) / sum(exp(x - amax(x))), on the engine's
+    kernels (its exp, ATen's summation order)."""
+    x, t = as_float(np.asarray(x)), np.asarray(t)
+    scalar = x.ndim == 0
+    if scalar:
+        x, t, d = x.reshape(1), t.reshape(1), 0
+    shifted = x - x.max(axis=d, keepdims=True) if x.size else x
+    e = Tensor._make(kernels.exp(shifted), None)
+    sumexp = dual.sum(e, axis=d, keepdims=keepdim).array
+    jvp = dual.sum(Tensor._make(e.array * t, None), axis=d, keepdims=keepdim).array / sumexp
+    return jvp.reshape(()) if scalar else jvp
 
 
 def _lanes(dtype) -> int:

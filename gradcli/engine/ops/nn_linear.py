@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from gradcli.engine import dual, kernels
-from gradcli.engine.autograd import Function, no_grad
+from gradcli.engine.autograd import ELEMENT_WISE, Function, no_grad
 from gradcli.engine.errors import TorchRuntimeError
 from gradcli.engine.kernels import blas
 from gradcli.engine.kernels import float32 as float32_kernels
@@ -24,6 +24,7 @@ from gradcli.engine.tensor import Tensor, wrap_dim
 
 class ClampMin(Function):
     __slots__ = ()
+    jvp = ELEMENT_WISE
     name = "ClampMinBackward0"
     saves = (0,)
     uniform_grad_ok = True
@@ -143,6 +144,23 @@ class Addmm(Function):
     name = "AddmmBackward0"
     saves = (1, 2)
     saves_when = {1: 2, 2: 1}
+
+    @staticmethod
+    def jvp(ctx, tangents, arrays, out, params):
+        """maybe_multiply(self_t, beta) + maybe_multiply(mat1_t.mm(mat2_p), alpha)
+        + maybe_multiply(mat1_p.mm(mat2_t), alpha), the undefined terms left out."""
+        beta, alpha = ctx.aux
+        (tb, t1, t2), (_, mat1, mat2) = tangents[:3], arrays[:3]
+        terms = [None if tb is None else (tb * beta if beta != 1 else tb)]
+        for t, (a, b) in ((t1, (t1, mat2)), (t2, (mat1, t2))):
+            if t is not None:
+                product = dual.np_matmul(a, b)
+                terms.append(product * alpha if alpha != 1 else product)
+        total = None
+        for term in terms:
+            if term is not None:
+                total = term if total is None else total + term
+        return total
 
     @staticmethod
     def forward(ctx, bias, mat1, mat2, beta=1, alpha=1):

@@ -37,6 +37,14 @@ class Cross(Function):
     saves_when = {0: 1, 1: 0}
 
     @staticmethod
+    def jvp(ctx, tangents, arrays, out, params):
+        """linalg_cross(self_t, other_p, dim) + linalg_cross(self_p, other_t, dim)."""
+        (ta, tb, _), (a, b, d) = tangents, arrays
+        left = None if ta is None else Cross.forward(object.__new__(Cross), ta, b, d)
+        right = None if tb is None else Cross.forward(object.__new__(Cross), a, tb, d)
+        return right if left is None else left if right is None else left + right
+
+    @staticmethod
     def forward(ctx, a, b, d):
         ctx.aux = d
         return _np_cross(a, b, d)

@@ -8,7 +8,7 @@ from collections import namedtuple
 import numpy as np
 
 from gradcli.engine import dual, sum_order
-from gradcli.engine.autograd import Function
+from gradcli.engine.autograd import LINEAR, Function
 from gradcli.engine.errors import TorchIndexError, TorchRuntimeError
 from gradcli.engine.ops import arith
 from gradcli.engine.ops.common import keepdim_shape, norm_dims, val
@@ -55,6 +55,7 @@ class _Reduce(Function):
 
 class Sum(_Reduce):
     __slots__ = ()
+    jvp = LINEAR  # auto_linear
     name = "SumBackward0"
 
     @staticmethod
@@ -78,6 +79,7 @@ class SumDim(Sum):
 
 class Mean(_Reduce):
     __slots__ = ()
+    jvp = LINEAR  # auto_linear
     name = "MeanBackward0"
 
     @staticmethod

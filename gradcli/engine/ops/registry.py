@@ -8,6 +8,7 @@ import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from gradcli.engine.autograd import FORWARD_CALL
 from gradcli.engine.ops.costs import WORK, costed
 from gradcli.engine.ops.sizes import guarded
 from gradcli.engine.tensor import Tensor
@@ -51,7 +52,7 @@ def register(name: str, *, sig: str, doc: str, category: str, torch: bool = True
             fn = guarded(name, fn, result_shape)
         if name in WORK:  # work that grows faster than the result: refused up front when it cannot finish
             fn = costed(name, fn, WORK[name])
-        fn = with_numpy_names(fn)
+        fn = forward_checked(name, with_numpy_names(fn))
         for alias in (name, *aliases):
             spec = OpSpec(alias, fn, sig.replace(name, alias, 1) if alias != name else sig, doc, category,
                           torch, method, functional, linalg, result_shape)
@@ -64,6 +65,20 @@ def register(name: str, *, sig: str, doc: str, category: str, torch: bool = True
         return fn
 
     return decorate
+
+
+def forward_checked(name: str, fn):
+    """`fn`, handed to forward-mode AD's check while a dual level is open (forward_ad.check_call): an op whose
+    floating result lacks a tangent although an input had one is refused, never a silent zero tangent."""
+
+    @functools.wraps(fn)
+    def op(*args, **kwargs):
+        check = FORWARD_CALL[0]
+        if check is None:
+            return fn(*args, **kwargs) if kwargs else fn(*args)
+        return check(name, fn, args, kwargs)
+
+    return op
 
 
 def with_numpy_names(fn):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from gradcli.engine import dual
-from gradcli.engine.autograd import Function
+from gradcli.engine.autograd import LINEAR, Function
 from gradcli.engine.errors import TorchIndexError, TorchRuntimeError
 from gradcli.engine.ops import sizes
 from gradcli.engine.ops.common import as_shape, check_size, val
@@ -34,6 +34,7 @@ def _infer_shape(shape: tuple, numel: int) -> tuple:
 
 class View(ViewFunction):
     __slots__ = ()
+    jvp = LINEAR
     name = "ViewBackward0"
 
     @staticmethod
@@ -64,6 +65,7 @@ class UnsafeView(Function):
     view (reshape uses it only where numpy copies too)."""
 
     __slots__ = ()
+    jvp = LINEAR
     name = "UnsafeViewBackward0"
 
     @staticmethod
@@ -96,6 +98,7 @@ def view(input, *shape):
 
 class Transpose(Function):
     __slots__ = ()
+    jvp = LINEAR
     name = "TransposeBackward0"
 
     @staticmethod
@@ -143,6 +146,7 @@ def t(input):
 
 class Permute(ViewFunction):
     __slots__ = ()
+    jvp = LINEAR
     name = "PermuteBackward0"
 
     @staticmethod
@@ -183,6 +187,7 @@ Tensor.mT = property(_mT)
 
 class Expand(ViewFunction):
     __slots__ = ()
+    jvp = LINEAR
     name = "ExpandBackward0"
 
     @staticmethod
@@ -225,6 +230,7 @@ def expand(input, *sizes):
 
 class Unsqueeze(ViewFunction):
     __slots__ = ()
+    jvp = LINEAR
     name = "UnsqueezeBackward0"
 
     @staticmethod
@@ -246,6 +252,7 @@ def unsqueeze(input, dim):
 
 class Squeeze(Function):
     __slots__ = ()
+    jvp = LINEAR
     name = "SqueezeBackward0"
 
     @staticmethod
@@ -366,6 +373,7 @@ def normalise_key(key, shape):
 
 class Index(Function):
     __slots__ = ()
+    jvp = LINEAR
     name = "IndexBackward0"
 
     @staticmethod

@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from gradcli.engine import dual, kernels
-from gradcli.engine.autograd import Function
+from gradcli.engine.autograd import ELEMENT_WISE, Function
 from gradcli.engine.errors import TorchNotImplementedError
 from gradcli.engine.kernels import fused, libm
 from gradcli.engine.ops.common import as_float, val
@@ -166,6 +166,7 @@ class Trigamma(Function):
 
 class Digamma(Function):
     __slots__ = ()
+    jvp = ELEMENT_WISE
     name = "DigammaBackward0"
     saves = (0,)
     uniform_grad_ok = True
@@ -182,6 +183,7 @@ class Digamma(Function):
 
 class Lgamma(Function):
     __slots__ = ()
+    jvp = ELEMENT_WISE
     name = "LgammaBackward0"
     saves = (0,)
     uniform_grad_ok = True
@@ -255,6 +257,7 @@ erfinv = unary("erfinv", "ErfinvBackward0", np_erfinv,
 
 class Logit(Function):
     __slots__ = ()
+    jvp = ELEMENT_WISE
     name = "LogitBackward0"
     saves = (0,)
     uniform_grad_ok = True
