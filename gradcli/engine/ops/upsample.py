@@ -402,7 +402,7 @@ def _output_size(input, size, scale_factor, mode, recompute_scale_factor):
             if not all(_is_integer(s) for s in size):
                 raise TorchTypeError(
                     "expected size to be one of int or Tuple[int] or Tuple[int, int] or Tuple[int, int, int], but "
-                    f"got size with types {[_type_repr(s) for s in size]}")
+                    f"got size with types [{', '.join(_type_repr(s) for s in size)}]")
             output_size = [int(val(s)) for s in size]
         else:
             output_size = [int(val(size))] * dim
@@ -453,8 +453,7 @@ def _check_sizes(input, output_size):
     if not (all(s > 0 for s in ins) and all(s > 0 for s in output_size)):
         inp = ", ".join(f"{a}: {s}" for a, s in zip(letters, ins))
         out = ", ".join(f"{a}: {s}" for a, s in zip(letters, output_size))
-        sep = "," if nd == 2 else ""
-        raise TorchRuntimeError(f"Input and output sizes should be greater than 0{sep} but got input ({inp}) "
+        raise TorchRuntimeError(f"Input and output sizes should be greater than 0, but got input ({inp}) "
                                 f"output ({out})")
 
 
