@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from gradcli.engine.autograd import Function
-from gradcli.engine.errors import TorchIndexError, TorchNotImplementedError, TorchRuntimeError
+from gradcli.engine.errors import TorchIndexError, TorchRuntimeError
 from gradcli.engine.kernels import blas
 from gradcli.engine.ops import arith, shape
 from gradcli.engine.ops.registry import register
@@ -142,14 +142,16 @@ class Trilinear(Function):
 
     @staticmethod
     def backward(ctx, g, i1, i2, i3):
-        if isinstance(g, Tensor):
-            raise TorchNotImplementedError("gradcli does not differentiate bilinear twice")
+        """_trilinear_backward: _trilinear again, the gradient in the place of each input in turn (so under
+        create_graph each gradient is a _trilinear node itself, differentiable again)."""
         e1, e2, e3, sumdim = ctx.aux
         need = ctx.needs_input_grad
-        g = np.ascontiguousarray(g)
-        return (trilinear(g, i2, i3, sumdim, e2, e3, e1) if need[0] else None,
-                trilinear(i1, g, i3, e1, sumdim, e3, e2) if need[1] else None,
-                trilinear(i1, i2, g, e1, e2, sumdim, e3) if need[2] else None)
+        run = Trilinear.apply if isinstance(g, Tensor) else trilinear
+        if not isinstance(g, Tensor):
+            g = np.ascontiguousarray(g)
+        return (run(g, i2, i3, sumdim, e2, e3, e1) if need[0] else None,
+                run(i1, g, i3, e1, sumdim, e3, e2) if need[1] else None,
+                run(i1, i2, g, e1, e2, sumdim, e3) if need[2] else None)
 
 
 def _bilinear_shape(input1, input2, weight, bias=None):

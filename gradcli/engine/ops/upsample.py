@@ -14,7 +14,8 @@ What decides the bits:
 - the backward kernels add each output's gradient into the input gradient one output position at a time, in
   row-major order, each corner in turn: for linear modes fma(w, g, acc) with w the lambdas' product, bicubic's
   (g * wy) * wx without contraction (its kernel is not in cpu/), nearest plain sums.
-The backward is differentiated once (a second derivative is refused, not guessed).
+Under create_graph the backward is a node of its own (upsample_*_backward), whose gradient is the
+interpolation again, so second derivatives are torch's too.
 """
 
 from __future__ import annotations
@@ -363,9 +364,31 @@ class Upsample(Function):
 
     @staticmethod
     def backward(ctx, g):
-        if isinstance(g, Tensor):
-            raise TorchNotImplementedError("gradcli does not differentiate interpolate twice")
-        return _backward(np.ascontiguousarray(g), ctx.aux),
+        spec = ctx.aux
+        if isinstance(g, Tensor):  # create_graph: upsample_*_backward as a node, differentiable again
+            return _grad_class(spec.mode, len(spec.in_shape) - 2).apply(g, spec),
+        return _backward(np.ascontiguousarray(g), spec),
+
+
+class UpsampleGrad(Function):
+    """upsample_*_backward: the input gradient of an interpolation.  It is linear in the gradient, and its own
+    gradient is the interpolation of the incoming one (derivatives.yaml: upsample_bilinear2d(grad, ...))."""
+
+    __slots__ = ()
+    name = "UpsampleNearest2DBackwardBackward0"
+    saves = ()
+
+    @staticmethod
+    def forward(ctx, g, spec):
+        ctx.aux = spec
+        return _backward(np.ascontiguousarray(g), spec)
+
+    @staticmethod
+    def backward(ctx, gg):
+        spec = ctx.aux
+        if isinstance(gg, Tensor):
+            return _node_class(spec.mode, len(spec.in_shape) - 2).apply(gg, spec),
+        return _forward(np.ascontiguousarray(gg), spec),
 
 
 _NAMES = {"nearest": "UpsampleNearest{}DBackward0", "nearest-exact": "UpsampleNearestExact{}DBackward0",
@@ -378,6 +401,13 @@ def _node_class(mode: str, nd: int):
     name = _NAMES[mode].format(nd)
     if name not in _CLASSES:
         _CLASSES[name] = type(name.replace("Backward0", ""), (Upsample,), {"__slots__": (), "name": name})
+    return _CLASSES[name]
+
+
+def _grad_class(mode: str, nd: int):
+    name = _NAMES[mode].format(nd).replace("Backward0", "BackwardBackward0")
+    if name not in _CLASSES:
+        _CLASSES[name] = type(name.replace("Backward0", ""), (UpsampleGrad,), {"__slots__": (), "name": name})
     return _CLASSES[name]
 
 
