@@ -1,6 +1,6 @@
-"""torch.nn's layers beyond Linear: convolutions, pooling, normalisation, Embedding, the dropout family beyond
-Dropout (ATen's _dropout_impl: feature and alpha dropout) and the recurrent layers (RNN, LSTM, GRU and their
-cells).
+"""torch.nn's layers beyond Linear: convolutions, pooling, normalisation, Embedding, Upsample, Bilinear, the
+dropout family beyond Dropout (ATen's _dropout_impl: feature and alpha dropout) and the recurrent layers (RNN,
+LSTM, GRU and their cells).
 
 Each is torch's class: the same constructor arguments and defaults, the same initialisation drawn from the
 default generator in torch's order (so `torch.manual_seed(0); nn.Conv2d(1, 6, 5)` holds PyTorch's numbers),
