@@ -177,6 +177,12 @@ ERROR_CALLS = [
     ((1, 1, 2, 2, 2), {"size": (2, 0, 2), "mode": "trilinear"}),
     ((1, 0, 4, 4), {"scale_factor": 2, "mode": "bilinear"}),
     ((1, 1, 4, 4), {"size": (2.5, 3)}),
+    ((1, 1, 2, 2), {"scale_factor": 2, "mode": "nearest"}, "int64"),
+    ((1, 1, 2, 2), {"scale_factor": 2, "mode": "bilinear"}, "int64"),
+    ((1, 1, 2, 2), {"scale_factor": 2, "mode": "bicubic"}, "int64"),
+    ((1, 1, 2), {"scale_factor": 2, "mode": "linear"}, "int64"),
+    ((1, 1, 2), {"scale_factor": 2, "mode": "nearest-exact"}, "int64"),
+    ((1, 1, 2, 2, 2), {"scale_factor": 2, "mode": "trilinear"}, "int64"),
 ]
 
 BILINEAR_ERRORS = [
@@ -190,13 +196,14 @@ BILINEAR_ERRORS = [
 
 def record_errors():
     out = []
-    for shape, kwargs in ERROR_CALLS:
-        x = torch.ones(shape)
+    for shape, kwargs, *dtype in ERROR_CALLS:
+        dtype = dtype[0] if dtype else "float32"
+        x = torch.ones(shape, dtype=getattr(torch, dtype))
         try:
             F.interpolate(x, **kwargs)
         except Exception as err:  # noqa: BLE001 - the exception is the golden
-            out.append({"op": "interpolate", "shape": list(shape), "kwargs": kwargs, "type": type(err).__name__,
-                        "message": str(err)})
+            out.append({"op": "interpolate", "shape": list(shape), "dtype": dtype, "kwargs": kwargs,
+                        "type": type(err).__name__, "message": str(err)})
         else:
             raise AssertionError(f"torch accepted {shape} {kwargs}")
     for s1, s2, sw, sb in BILINEAR_ERRORS:

@@ -144,7 +144,8 @@ def _error_id(case):
 def test_wrong_calls_raise_torchs_error(case):
     if case["op"] == "interpolate":
         kwargs = {k: tuple(v) if isinstance(v, list) else v for k, v in case["kwargs"].items()}
-        call = lambda: interpolate(Tensor._make(np.ones(case["shape"], np.float32), None), **kwargs)  # noqa: E731
+        x = Tensor._make(np.ones(case["shape"], case["dtype"]), None)
+        call = lambda: interpolate(x, **kwargs)  # noqa: E731
     else:
         shapes = case["shapes"]
         tensors = [None if s is None else Tensor._make(np.ones(s, np.float32), None) for s in shapes]

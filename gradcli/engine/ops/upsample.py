@@ -526,11 +526,9 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
                                   "_upsample_bicubic2d_aa): interpolate without it")
         if mode == "area":
             return _area(input, output_size)
-        if input.array.dtype.kind != "f":
-            raise TorchNotImplementedError(f"\"upsample_{_kernel_name(mode, nd)}_out_frame\" not implemented for "
-                                           f"'{_c_title(input.array.dtype)}'")
         x = input.array
         _check_sizes(input, output_size)
+        _check_dtype(x, mode, output_size)
         if x.size == 0 and any(s == 0 for s in x.shape[1:]):
             raise TorchRuntimeError(f"Non-empty {nd}D data tensor expected but got a tensor with sizes "
                                     f"{list(x.shape)}")
@@ -550,13 +548,23 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
                                    f" | lanczos | area | nearest-exact (got {mode})")
 
 
-def _kernel_name(mode, nd):
-    return {"nearest": f"nearest{nd - 2}d", "nearest-exact": f"nearest{nd - 2}d", "linear": "linear1d",
-            "bilinear": "bilinear2d", "trilinear": "trilinear3d", "bicubic": "bicubic2d"}[mode]
-
-
-def _c_title(dtype):
-    return {"int64": "Long", "int32": "Int", "bool": "Bool", "uint8": "Byte"}.get(str(dtype), str(dtype))
+def _check_dtype(x: np.ndarray, mode: str, output_size) -> None:
+    """The dtypes ATen's kernels dispatch on: floating types, and uint8 for the nearest modes; the error names
+    the dispatch that refuses (the channels-last kernel's, or the generic kernel's index computation)."""
+    if x.dtype.kind == "f" or (x.dtype == np.uint8 and mode in ("nearest", "nearest-exact")):
+        return
+    if x.dtype == np.uint8:
+        raise TorchNotImplementedError(f"gradcli run has no {mode} interpolation of uint8 images (torch's integer "
+                                       "weights): convert with .float() first")
+    title = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "bool": "Bool"}.get(str(x.dtype),
+                                                                                                  str(x.dtype))
+    if _channels_last_kernel(x, tuple(output_size)) and mode in ("nearest", "nearest-exact", "bilinear"):
+        kind = "bilinear2d" if mode == "bilinear" else f"nearest{x.ndim - 2}d"
+        name = f"upsample_{kind}_channels_last"
+    else:
+        name = "compute_indices_weights_" + {"nearest-exact": "nearest", "bilinear": "linear",
+                                               "trilinear": "linear", "bicubic": "cubic"}.get(mode, mode)
+    raise TorchNotImplementedError(f"\"{name}\" not implemented for '{title}'")
 
 
 def _area(input, output_size):
