@@ -427,7 +427,7 @@ def _output_size(input, size, scale_factor, mode, recompute_scale_factor):
             if len(size) != dim:
                 raise TorchValueError(
                     "Input and output must have the same number of spatial dimensions, but got input with spatial "
-                    f"dimensions of {list(input.shape[2:])} and output size of {_repr(size)}. Please provide input "
+                    f"dimensions of {list(input.shape[2:])} and output size of {size!r}. Please provide input "
                     "tensor in (N, C, d1, d2, ...,dK) format and output size in (o1, o2, ...,oK) format.")
             if not all(_is_integer(s) for s in size):
                 raise TorchTypeError(
@@ -442,7 +442,7 @@ def _output_size(input, size, scale_factor, mode, recompute_scale_factor):
             if len(scale_factor) != dim:
                 raise TorchValueError(
                     "Input and scale_factor must have the same number of spatial dimensions, but got input with "
-                    f"spatial dimensions of {list(input.shape[2:])} and scale_factor of shape {_repr(scale_factor)}. "
+                    f"spatial dimensions of {list(input.shape[2:])} and scale_factor of shape {scale_factor!r}. "
                     "Please provide input tensor in (N, C, d1, d2, ...,dK) format and scale_factor in (s1, s2, "
                     "...,sK) format.")
             scale_factors = [float(s) for s in scale_factor]
@@ -461,10 +461,6 @@ def _output_size(input, size, scale_factor, mode, recompute_scale_factor):
     if output_size is None:  # compute_output_size in C++: the product in double, truncated
         output_size = [int(float(input.shape[i + 2]) * scale_factors[i]) for i in range(dim)]
     return output_size, scale_factors
-
-
-def _repr(v):
-    return repr(tuple(v)) if isinstance(v, tuple) else repr(list(v))
 
 
 def _type_repr(v):
