@@ -458,9 +458,15 @@ def _output_size(input, size, scale_factor, mode, recompute_scale_factor):
     if recompute_scale_factor:
         output_size = [int(input.shape[i + 2] * scale_factors[i]) for i in range(dim)]
         scale_factors = None
-    if output_size is None:  # compute_output_size in C++: the product in double, truncated
-        output_size = [int(float(input.shape[i + 2]) * scale_factors[i]) for i in range(dim)]
+    if output_size is None:  # compute_output_size in C++: the product in double, truncated (checked_convert)
+        output_size = [_to_int64(float(input.shape[i + 2]) * scale_factors[i]) for i in range(dim)]
     return output_size, scale_factors
+
+
+def _to_int64(v: float) -> int:
+    if not (-2.0 ** 63 <= v < 2.0 ** 63):  # also nan
+        raise TorchRuntimeError("value cannot be converted to type int64_t without overflow")
+    return int(v)
 
 
 def _type_repr(v):
