@@ -5,8 +5,8 @@ _trilinear unsqueezes its three operands to a common rank, loops over the unroll
 features), and for each slice multiplies the first two operands and then the third with sumproduct_pair — a
 permute, a reshape and a bmm — adding each slice's product into a zero output.  Its backward is _trilinear
 again with the roles of the dims exchanged (_trilinear_backward), so the gradients sum in torch's order too.
-Each bmm is ATen's routing (kernels.blas: its small-product loop, or MKL's gemm with the operands' strides);
-without MKL numpy's matmul computes the larger ones (within an ulp or so, docs/deviations.md).
+Each bmm is ATen's routing (kernels.blas: its small-product loop, or MKL's gemm per batch item with the
+operands' strides); without MKL numpy's matmul computes the larger ones (docs/deviations.md).
 """
 
 from __future__ import annotations
@@ -40,6 +40,15 @@ def _narrow(x, dim, start):
 
 
 def _bmm(a, b):
+    """at::bmm as _trilinear's sumproduct_pair reaches it: ATen's own loop under 400 multiply-adds per batch
+    item; above, one mm per batch item (bmm's split-along-batch path).  Measured: torch 2.13's _trilinear takes
+    that path for every product with more than one batch item (bilinear's input1 gradient, 80 of 80 shapes
+    bit for bit), where torch.bmm called on the same operands takes MKL's batched gemm."""
+    batch, rows, inner = a.shape
+    if batch > 1 and rows * inner * b.shape[2] >= blas.SMALL_BMM:
+        items = [blas.mm(a[q], b[q]) for q in range(batch)]
+        if all(item is not None for item in items):
+            return np.stack(items)
     out = blas.bmm(a, b)
     return np.matmul(a, b) if out is None else out
 
