@@ -25,7 +25,7 @@ import numbers
 
 import numpy as np
 
-from gradcli.engine import kernels
+from gradcli.engine import kernels, state
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchNotImplementedError, TorchRuntimeError, TorchTypeError, TorchValueError
 from gradcli.engine.kernels import loops
@@ -645,16 +645,22 @@ def adaptive_avg_pool3d(input, output_size):
 @_functional("upsample", "upsample(input, size=None, scale_factor=None, mode='nearest', align_corners=None)",
              "the deprecated name of interpolate", result_shape=_interpolate_shape)
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
+    state.warn("`nn.functional.upsample` is deprecated. Use `nn.functional.interpolate` instead.", UserWarning,
+               stacklevel=2)
     return interpolate(input, size, scale_factor, mode, align_corners)
 
 
 @_functional("upsample_nearest", "upsample_nearest(input, size=None, scale_factor=None)",
              "the deprecated interpolate(..., mode='nearest')", result_shape=_interpolate_shape)
 def upsample_nearest(input, size=None, scale_factor=None):
+    state.warn("`nn.functional.upsample_nearest` is deprecated. Use `nn.functional.interpolate` instead.", UserWarning,
+               stacklevel=2)
     return interpolate(input, size, scale_factor, mode="nearest")
 
 
 @_functional("upsample_bilinear", "upsample_bilinear(input, size=None, scale_factor=None)",
              "the deprecated interpolate(..., mode='bilinear', align_corners=True)", result_shape=_interpolate_shape)
 def upsample_bilinear(input, size=None, scale_factor=None):
+    state.warn("`nn.functional.upsample_bilinear` is deprecated. Use `nn.functional.interpolate` instead.", UserWarning,
+               stacklevel=2)
     return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
