@@ -179,6 +179,8 @@ ERROR_CALLS = [
     ((1, 1, 4, 4), {"scale_factor": float("inf")}),
     ((1, 1, 4, 4), {"scale_factor": float("nan"), "mode": "bilinear"}),
     ((1, 1, 4, 4), {"scale_factor": -1.5}),
+    ((1, 1, 4, 4), {"scale_factor": 0.5, "mode": "lanczos"}),
+    ((1, 1, 4, 4), {"scale_factor": 0.5, "mode": "lanczos", "align_corners": True}),
     ((1, 1, 2, 2), {"scale_factor": 2, "mode": "nearest"}, "int64"),
     ((1, 1, 2, 2), {"scale_factor": 2, "mode": "bilinear"}, "int64"),
     ((1, 1, 2, 2), {"scale_factor": 2, "mode": "bicubic"}, "int64"),

@@ -538,6 +538,10 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         spec = UpsampleSpec(mode, output_size, bool(align_corners), scales, x.shape)
         return _node_class(mode, nd - 2).apply(input, spec)
     if mode == "lanczos" and nd == 4:
+        if align_corners:
+            raise TorchValueError("Lanczos mode does not support align_corners=True")
+        if not antialias:
+            raise TorchValueError("Lanczos mode requires antialias=True")
         raise TorchValueError("gradcli run has no lanczos mode (torch's _upsample_lanczos2d_aa): use bicubic")
     if mode in _NEEDS and nd in (3, 4, 5):
         raise TorchNotImplementedError(f"Got {nd}D input, but {mode} mode needs {_NEEDS[mode]}D input")
