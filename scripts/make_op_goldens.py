@@ -66,6 +66,7 @@ soft_margin_loss triplet_margin_loss cosine_embedding_loss multi_margin_loss qua
 linalg.eigh linalg.eigvalsh linalg.qr linalg.pinv linalg.lstsq svd linalg.svd
 hardshrink softshrink tanhshrink threshold multilabel_soft_margin_loss
 multilabel_margin_loss instance_norm adaptive_avg_pool2d adaptive_max_pool2d
+interpolate upsample upsample_nearest upsample_bilinear adaptive_avg_pool3d bilinear
 """.split()
 FULL_ONLY_OPS += EXTRA_OPS + MORE_OPS
 ALL_OPS = CORE_OPS + FULL_ONLY_OPS
@@ -1083,6 +1084,17 @@ add("instance_norm", "F.instance_norm(x)", x=ANY((2, 3, 4)))
 add("instance_norm", "F.instance_norm(x, weight=w, bias=b)", x=ANY((2, 2, 3, 2)), w=ANY((2,)), b=ANY((2,)))
 add("adaptive_avg_pool2d", "F.adaptive_avg_pool2d(x, (2, 3))", x=ANY((1, 2, 5, 4)))
 add("adaptive_max_pool2d", "F.adaptive_max_pool2d(x, 2)", x=ANY((1, 2, 5, 4)))
+add("interpolate", "F.interpolate(x, scale_factor=2, mode='bilinear')", x=ANY((1, 2, 3, 2)))
+add("interpolate", "F.interpolate(x, size=(4, 3), mode='bicubic', align_corners=True)", x=ANY((1, 1, 3, 2)))
+add("interpolate", "F.interpolate(x, scale_factor=1.5, mode='linear')", x=ANY((2, 1, 4)))
+add("interpolate", "F.interpolate(x, size=(3, 2, 3), mode='trilinear')", x=ANY((1, 1, 2, 3, 2)))
+add("interpolate", "F.interpolate(x, size=5, mode='nearest-exact')", x=ANY((1, 2, 3)))
+add("interpolate", "F.interpolate(x, size=(2, 2), mode='area')", x=ANY((1, 1, 4, 3)))
+add("upsample", "F.upsample(x, scale_factor=2)", x=ANY((1, 1, 2, 3)))
+add("upsample_nearest", "F.upsample_nearest(x, size=(3, 4))", x=ANY((1, 1, 2, 3)))
+add("upsample_bilinear", "F.upsample_bilinear(x, size=(3, 4))", x=ANY((1, 1, 2, 3)))
+add("adaptive_avg_pool3d", "F.adaptive_avg_pool3d(x, (2, 1, 2))", x=ANY((1, 2, 3, 2, 3)))
+add("bilinear", "F.bilinear(x, y, w, b)", x=ANY((3, 2)), y=ANY((3, 4)), w=ANY((2, 2, 4)), b=ANY((2,)))
 
 exprs("quantile", "full", [
     ("torch.quantile(x, 0.3)", MAT), ("x.quantile(0.5, dim=1)", MAT),

@@ -1,6 +1,6 @@
-"""torch.nn's layers beyond Linear: convolutions, pooling, normalisation, Embedding, the dropout family beyond
-Dropout (ATen's _dropout_impl: feature and alpha dropout) and the recurrent layers (RNN, LSTM, GRU and their
-cells).
+"""torch.nn's layers beyond Linear: convolutions, pooling, normalisation, Embedding, Upsample, Bilinear, the
+dropout family beyond Dropout (ATen's _dropout_impl: feature and alpha dropout) and the recurrent layers (RNN,
+LSTM, GRU and their cells).
 
 Each is torch's class: the same constructor arguments and defaults, the same initialisation drawn from the
 default generator in torch's order (so `torch.manual_seed(0); nn.Conv2d(1, 6, 5)` holds PyTorch's numbers),
@@ -354,6 +354,70 @@ class AdaptiveMaxPool2d(_AdaptivePool2d):
     _op = "adaptive_max_pool2d"
 
 
+class Upsample(Module):
+    def __init__(self, size=None, scale_factor=None, mode: str = "nearest", align_corners=None,
+                 recompute_scale_factor=None):
+        super().__init__()
+        self.name = type(self).__name__
+        self.size = size
+        if isinstance(scale_factor, tuple):
+            self.scale_factor = tuple(float(factor) for factor in scale_factor)
+        else:
+            self.scale_factor = float(scale_factor) if scale_factor else None
+        self.mode = mode
+        self.align_corners = align_corners
+        self.recompute_scale_factor = recompute_scale_factor
+
+    def forward(self, input):
+        return registry_op("interpolate")(input, self.size, self.scale_factor, self.mode, self.align_corners,
+                                          recompute_scale_factor=self.recompute_scale_factor)
+
+    def extra_repr(self) -> str:
+        info = f"scale_factor={self.scale_factor!r}" if self.scale_factor is not None else f"size={self.size!r}"
+        return info + f", mode={self.mode!r}"
+
+
+class UpsamplingNearest2d(Upsample):
+    def __init__(self, size=None, scale_factor=None):
+        super().__init__(size, scale_factor, mode="nearest")
+
+
+class UpsamplingBilinear2d(Upsample):
+    def __init__(self, size=None, scale_factor=None):
+        super().__init__(size, scale_factor, mode="bilinear", align_corners=True)
+
+
+class Bilinear(Module):
+    def __init__(self, in1_features: int, in2_features: int, out_features: int, bias: bool = True, device=None,
+                 dtype=None):
+        super().__init__()
+        self.in1_features = in1_features
+        self.in2_features = in2_features
+        self.out_features = out_features
+        dt = factory_dtype(dtype)
+        self.weight = Parameter(creation.empty(out_features, in1_features, in2_features, dtype=dt))
+        if bias:
+            self.bias = Parameter(creation.empty(out_features, dtype=dt))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        if self.in1_features <= 0:
+            raise TorchValueError(f"in1_features must be > 0, but got (in1_features={self.in1_features})")
+        bound = 1 / math.sqrt(self.weight.shape[1])
+        uniform_(self.weight, -bound, bound)
+        if self.bias is not None:
+            uniform_(self.bias, -bound, bound)
+
+    def forward(self, input1, input2):
+        return registry_op("bilinear")(input1, input2, self.weight, self.bias)
+
+    def extra_repr(self) -> str:
+        return (f"in1_features={self.in1_features}, in2_features={self.in2_features}, "
+                f"out_features={self.out_features}, bias={self.bias is not None}")
+
+
 class Embedding(Module):
     def __init__(self, num_embeddings: int, embedding_dim: int, padding_idx=None, max_norm=None,
                  norm_type: float = 2.0, scale_grad_by_freq: bool = False, sparse: bool = False, _weight=None,
@@ -558,14 +622,16 @@ def _check_tensor(value, what: str) -> None:
 
 LAYER_CLASSES = {cls.__name__: cls for cls in (
     Conv1d, Conv2d, MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d, BatchNorm1d, BatchNorm2d, LayerNorm, GroupNorm,
-    InstanceNorm1d, InstanceNorm2d, AdaptiveAvgPool2d, AdaptiveMaxPool2d, Embedding,
+    InstanceNorm1d, InstanceNorm2d, AdaptiveAvgPool2d, AdaptiveMaxPool2d, Embedding, Upsample, UpsamplingNearest2d,
+    UpsamplingBilinear2d, Bilinear,
     Dropout1d, Dropout2d, Dropout3d, AlphaDropout, FeatureAlphaDropout)}
 # the file of torch.nn.modules each class lives in (its printed class name is torch.nn.modules.<file>.<name>)
 LAYER_FILES = {"Conv1d": "conv", "Conv2d": "conv", "MaxPool1d": "pooling", "MaxPool2d": "pooling",
                "AvgPool1d": "pooling", "AvgPool2d": "pooling", "BatchNorm1d": "batchnorm", "BatchNorm2d": "batchnorm",
                "LayerNorm": "normalization", "GroupNorm": "normalization", "Embedding": "sparse",
                "InstanceNorm1d": "instancenorm", "InstanceNorm2d": "instancenorm",
-               "AdaptiveAvgPool2d": "pooling", "AdaptiveMaxPool2d": "pooling",
+               "AdaptiveAvgPool2d": "pooling", "AdaptiveMaxPool2d": "pooling", "Bilinear": "linear",
+               **dict.fromkeys(("Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d"), "upsampling"),
                **dict.fromkeys(("Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout"),
                                "dropout")}
 # the attributes of each layer a program may read (model.conv1.weight, bn.running_mean ...)
@@ -582,6 +648,9 @@ LAYER_SETTINGS = {
     "LayerNorm": frozenset({"normalized_shape", "eps", "elementwise_affine", "weight", "bias"}),
     "GroupNorm": frozenset({"num_groups", "num_channels", "eps", "affine", "weight", "bias"}),
     "Embedding": frozenset({"num_embeddings", "embedding_dim", "padding_idx", "weight", "from_pretrained"}),
+    **dict.fromkeys(("Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d"), frozenset(
+        {"name", "size", "scale_factor", "mode", "align_corners", "recompute_scale_factor"})),
+    "Bilinear": frozenset({"in1_features", "in2_features", "out_features", "weight", "bias"}),
     **dict.fromkeys(("Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout"),
                     frozenset({"p", "inplace"})),
 }

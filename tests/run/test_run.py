@@ -39,8 +39,6 @@ if not mkl.available():  # with MKL installed (gradcli[mkl], in the test extra) 
     NOT_YET_EXACT["340_svd_family"] = (f"MKL is not available ({mkl.why_not()}): numpy's LAPACK decomposes in "
                                        "another order (docs/deviations.md): the last digits of the norms differ")
 NOT_YET_EXACT.update({
-    "docs_nn_bilinear": "refused at nn.Bilinear: gradcli has no F.bilinear (torch computes it with at::_trilinear, "
-                        "whose summation order gradcli does not reproduce yet)",
     "docs_nn_conv3d": "refused at nn.Conv3d: gradcli has conv1d/conv2d only (and the example's 20x16x10x50x100 "
                       "input times 33 kernels is beyond max_tensor_elements for the gathered windows)",
     "docs_nn_convtranspose1d": "refused at nn.ConvTranspose1d: gradcli has no conv_transpose1d/2d (nor "
@@ -53,7 +51,6 @@ NOT_YET_EXACT.update({
                          "(1429.0275 for 1429.0276): torch's CPU GroupNorm backward sums ds = sum(dy * x) and db = "
                          "sum(dy) per (n, c) over H*W first, then dgamma = sum_n (ds - db * mean) * rstd "
                          "(aten/src/ATen/native/cpu/group_norm_kernel.cpp); gradcli sums dy * xhat over (n, H*W)",
-    "docs_nn_upsample": "refused at nn.Upsample: gradcli has no F.interpolate (nearest, bilinear, align_corners)",
     "tutorial_ensembling": "refused at torch.func.stack_module_state; it also needs copy.deepcopy of a module and "
                            "Module.to('meta') (gradcli has no meta device)",
     "tutorial_autograd_saved_tensors_hooks": "refused at grad_fn._saved_self (a node's saved tensors are not "

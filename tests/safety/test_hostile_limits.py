@@ -166,6 +166,10 @@ SAMPLES = {
     "instance_norm": lambda: ((_t(2, 3, 4),), {}),
     "adaptive_avg_pool2d": lambda: ((_t(1, 2, 2), (40, 50)), {}),
     "adaptive_max_pool2d": lambda: ((_t(1, 2, 2), (40, 50)), {}),
+    "adaptive_avg_pool3d": lambda: ((_t(1, 2, 2, 2), (10, 20, 30)), {}),
+    **{name: (lambda: ((_t(1, 1, 2, 2),), {"scale_factor": 30})) for name in (
+        "interpolate", "upsample", "upsample_nearest", "upsample_bilinear")},
+    "bilinear": lambda: ((_t(40, 1), _t(40, 2), _t(50, 1, 2)), {}),
 }
 ALIASES = {"arctan2": "atan2", "clip": "clamp", "subtract": "sub", "multiply": "mul", "divide": "div",
            "true_divide": "div", "concat": "cat", "concatenate": "cat", "swapaxes": "transpose",

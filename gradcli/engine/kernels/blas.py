@@ -360,6 +360,11 @@ def _reshape(x, shape):
     return _view(x, shape, strides)
 
 
+def reshape(x, shape):
+    """torch's reshape of an array (a view with ATen's strides where one exists): what ATen hands its products."""
+    return _reshape(x, shape)
+
+
 def _unsqueeze_first(x):
     """x.unsqueeze(0) with torch's stride for the new dim (size * stride of the old first dim)."""
     return np.lib.stride_tricks.as_strided(x, (1,) + x.shape, (x.shape[0] * x.strides[0],) + x.strides,

@@ -31,6 +31,8 @@ from gradcli.engine.ops import (  # noqa: F401  (registration side effects)
     summaries,
     svd,
     tensor_methods,
+    trilinear,
+    upsample,
 )
 from gradcli.engine.ops.activations import logsigmoid, softplus
 from gradcli.engine.ops.aggregates import cumprod, cumsum

@@ -501,7 +501,10 @@ class AdaptiveAvgPool2d(Function):
 @_functional("adaptive_avg_pool2d", "adaptive_avg_pool2d(input, output_size)",
              "average over windows that split the last two dims into output_size parts", result_shape=_adaptive_shape)
 def adaptive_avg_pool2d(input, output_size):
-    return AdaptiveAvgPool2d.apply(input, _adaptive_args(input, output_size, "adaptive_avg_pool2d"))
+    out_hw = _adaptive_args(input, output_size, "adaptive_avg_pool2d")
+    if out_hw == (1, 1):  # ATen computes a 1x1 output as input.mean({-1, -2}, keepdim=True) (MeanBackward1)
+        return mean(input, dim=(-1, -2), keepdim=True)
+    return AdaptiveAvgPool2d.apply(input, out_hw)
 
 
 def _adaptive_max(x, out_hw):
