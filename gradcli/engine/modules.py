@@ -25,7 +25,7 @@ from gradcli.engine.errors import (
     TorchValueError,
 )
 from gradcli.engine.ops import REGISTRY
-from gradcli.engine.tensor import Tensor
+from gradcli.engine.tensor import Device, Tensor, check_device
 
 
 class Parameter(Tensor):
@@ -291,9 +291,12 @@ class Module:
 
     def to(self, *args, **kwargs):
         dtype = kwargs.get("dtype")
+        check_device(kwargs.get("device"))
         for arg in args:
             if isinstance(arg, dtypes.DType):
                 dtype = arg
+            elif not isinstance(arg, Tensor):
+                check_device(arg)
         if dtype is not None:
             if not dtype.is_floating_point:
                 raise TorchTypeError(f"nn.Module.to only accepts floating point or complex dtypes, but got desired "
@@ -302,6 +305,13 @@ class Module:
         return self
 
     def cpu(self):
+        return self
+
+    def cuda(self, device=None):
+        """There is no CUDA: torch without it fails at the first parameter moved (a module without any is
+        returned as it is)."""
+        if next(iter(self.parameters()), None) is not None or next(iter(self.buffers()), None) is not None:
+            check_device(Device("cuda"))
         return self
 
     def float(self):
@@ -1086,9 +1096,9 @@ class Linear(Module):
         super().__init__()
         self.in_features = in_features
         self.out_features = out_features
-        self.weight = Parameter(creation.empty(out_features, in_features, dtype=factory_dtype(dtype)))
+        self.weight = Parameter(creation.empty(out_features, in_features, dtype=factory_dtype(dtype), device=device))
         if bias:
-            self.bias = Parameter(creation.empty(out_features, dtype=factory_dtype(dtype)))
+            self.bias = Parameter(creation.empty(out_features, dtype=factory_dtype(dtype), device=device))
         else:
             self.register_parameter("bias", None)
         self.reset_parameters()

@@ -106,7 +106,7 @@ def type_of(obj, *more):
 TENSOR_ATTRIBUTES = frozenset("""
 dtype shape size requires_grad grad grad_fn is_leaf data item tolist numel nelement dim ndim detach detach_
 requires_grad_ retain_grad retains_grad backward T mT H mH device is_floating_point element_size cpu numpy
-register_hook is_inference
+register_hook is_inference cuda
 """.split())
 # The two private tensor attributes programs read (names starting with '_' are otherwise off limits): torch's
 # version counter (an int) and a view's base (None for a tensor that is not a view).  Read only.
@@ -393,7 +393,8 @@ def modules() -> dict[str, Module]:
         "short", "int8", "uint8", "bool")})
     no_accelerator = {"is_available": lambda: False, "device_count": lambda: 0,
                       "current_accelerator": lambda check_available=False: None}
-    members.update({"set_default_device": set_default_device, "get_default_device": lambda: Device("cpu")})
+    members.update({"set_default_device": torch_surface.set_default_device,
+                    "get_default_device": torch_surface.get_default_device})
     members.update(dict.fromkeys(("save", "load"), PER_RUN))  # files of the run, kept in memory (run_modules)
     members.update({"Generator": torch_surface.Generator, "device": Device,
                     "cuda": Module("torch.cuda", no_accelerator),
@@ -444,13 +445,6 @@ def run_modules(py_random, np_state, limits) -> dict[str, Module]:
     save, load = torch_surface.memory_files()
     torch = Module("torch", {**shared["torch"].members, "save": save, "load": load})
     return {**shared, "random": random_module, "numpy": numpy, "numpy.random": np_random, "torch": torch}
-
-
-def set_default_device(device) -> None:
-    """torch.set_default_device: gradcli computes on the CPU, the only device it accepts."""
-    if device is not None and Device(device).type != "cpu":
-        raise AssertionError("Torch not compiled with CUDA enabled" if Device(device).type == "cuda"
-                             else f"gradcli computes on the CPU only; device '{device}' is not available")
 
 
 @cache

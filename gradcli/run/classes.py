@@ -22,7 +22,7 @@ from gradcli.run.errors import Refused
 # The public methods and attributes of the engine's objects, by class (subclasses included).
 MODULE_METHODS = frozenset("""
 forward parameters named_parameters buffers named_buffers children named_children modules named_modules
-zero_grad train eval training requires_grad_ to cpu float double half add_module register_module
+zero_grad train eval training requires_grad_ to cpu cuda float double half add_module register_module
 register_buffer register_parameter state_dict load_state_dict apply get_submodule get_parameter extra_repr
 register_forward_hook register_forward_pre_hook register_full_backward_hook register_full_backward_pre_hook
 register_backward_hook

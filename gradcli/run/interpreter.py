@@ -591,11 +591,15 @@ class Interpreter:
         try:
             for item in node.items:
                 manager = self.eval(item.context_expr, frame)
-                if isinstance(manager, Device):  # `with torch.device('cpu'):` makes the CPU the default: a no-op
-                    if manager.type != "cpu":
+                if isinstance(manager, Device):  # the default device of torch's factory functions inside it
+                    if manager.type not in ("cpu", "cuda"):
                         raise Refused(f"torch.device('{manager}') as a context manager (gradcli computes on the CPU "
-                                      "only: use torch.device('cpu'), or no device at all)", self.line)
-                    value = manager  # nothing to leave
+                                      "only, as a torch built without CUDA: use torch.device('cpu'), or no device "
+                                      "at all)", self.line)
+                    manager = torch_surface.DeviceMode(manager)
+                if isinstance(manager, torch_surface.DeviceMode):
+                    value = manager.__enter__()
+                    entered.append(manager)
                 elif isinstance(manager, TORCH_MANAGERS):  # no_grad(), enable_grad(), the profiler, detect_anomaly()
                     value = manager.__enter__()
                     entered.append(manager)

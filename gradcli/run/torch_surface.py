@@ -17,7 +17,7 @@ from gradcli.engine.autograd import HOOKS_DISABLED, enable_grad, saved_tensors_h
 from gradcli.engine.errors import EngineError, TorchRuntimeError, TorchTypeError, TorchValueError
 from gradcli.engine.modules import Module, Parameter
 from gradcli.engine.ops import REGISTRY
-from gradcli.engine.tensor import Device, Size, Tensor
+from gradcli.engine.tensor import CPU, Device, Size, Tensor, check_device
 from gradcli.run import argument_parser
 from gradcli.run.numpy_api import NumpyRefused
 
@@ -60,17 +60,18 @@ def legacy_constructor(name: str, dtype_name: str | None):
 
     def construct(*args, device=None):
         dtype = dtypes.get_default_dtype() if dtype_name is None else dtypes.by_name(dtype_name)
+        check_device(device)  # the legacy constructors are not torch's factory functions: no default device
         if not args:
-            return creation.empty(0, dtype=dtype)
+            return creation.empty(0, dtype=dtype, device=CPU)
         if len(args) == 1 and isinstance(args[0], (list, tuple)) and not isinstance(args[0], Size):
-            return creation.tensor(_cast_data(args[0], dtype), dtype=dtype)
+            return creation.tensor(_cast_data(args[0], dtype), dtype=dtype, device=CPU)
         if len(args) == 1 and isinstance(args[0], Tensor):
             if args[0].dtype != dtype:
                 raise TorchTypeError(f"expected {_legacy_type(dtype)} (got {_legacy_type(args[0].dtype)})")
             return args[0]
         if all(isinstance(a, int) and not isinstance(a, bool) for a in args) or \
                 (len(args) == 1 and isinstance(args[0], Size)):
-            return creation.zeros(*args, dtype=dtype)
+            return creation.zeros(*args, dtype=dtype, device=CPU)
         raise TorchTypeError(f"new(): invalid data type '{_type_name(args[0])}'")
 
     construct.__name__ = name
@@ -640,7 +641,39 @@ class detect_anomaly:
         return False
 
 
-CONTEXT_MANAGERS = (profile, detect_anomaly)
+class DeviceMode:
+    """`with torch.device(d):` (torch's DeviceContext): inside it torch's factory functions given no device
+    create on d, which for anything but the CPU fails where the first tensor is made (engine/tensor.py's
+    check_device), as a CPU-only torch fails."""
+
+    def __init__(self, device: Device):
+        self.device = device
+
+    def __enter__(self):
+        self._token = state.DEFAULT_DEVICE.set(None if self.device.type == "cpu" else self.device)
+        return self.device
+
+    def __exit__(self, *exc):
+        state.DEFAULT_DEVICE.reset(self._token)
+        return False
+
+
+def set_default_device(device) -> None:
+    """torch.set_default_device: where the factory functions create from now on (None: the CPU)."""
+    device = None if device is None else Device(device)
+    state.DEFAULT_DEVICE.set(None if device is None or device.type == "cpu" else device)
+
+
+def get_default_device() -> Device:
+    """torch.get_default_device: the CPU, or the device set, whose query fails for CUDA as torch.cuda's does."""
+    device = state.DEFAULT_DEVICE.get()
+    if device is None:
+        return Device("cpu")
+    check_device(device)
+    return device
+
+
+CONTEXT_MANAGERS = (profile, detect_anomaly, DeviceMode)
 
 
 # -- torch.func -----------------------------------------------------------------------------------------------

@@ -42,7 +42,6 @@ def test_every_table_entry_says_what_to_use_instead(table, key):
 
 # One program per place that refuses (the static check, the interpreter, classes, numpy, torch's surface).
 PROGRAMS = [
-    "import torch\nwith torch.device('cuda'):\n    x = torch.ones(2)\n",
     "import torch\nm = torch.nn.Linear(2, 1)\ntorch.func.functional_call(m, {'weight': torch.ones(1, 2)}, "
     "(torch.ones(2),), strict=True)\n",
     "import torch\nm = torch.nn.Linear(2, 1)\n"

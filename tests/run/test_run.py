@@ -62,11 +62,6 @@ NOT_YET_EXACT.update({
     "tutorial_autograd_saved_tensors_hooks": "refused at grad_fn._saved_self (a node's saved tensors are not "
                                              "readable); later it calls eval(), writes files through os, uuid and "
                                              "tempfile, and defines __del__, which the sandbox refuses by design",
-    "tutorial_recipe_changing_default_device": "refused at `with torch.device('cuda'):` (gradcli has only the CPU), "
-                                               "where torch without CUDA fails one line later, at "
-                                               "the first tensor made inside it (AssertionError: Torch not compiled "
-                                               "with CUDA enabled); gradcli also accepts device='cuda' on factory "
-                                               "calls, which such a torch refuses",
     "tutorial_recipe_module_load_state_dict_tips": "refused at `with torch.device('meta'):`: gradcli has no meta "
                                                    "device (tensors without data); it also needs torch.load(mmap=True) "
                                                    "and load_state_dict(assign=True)",
