@@ -52,6 +52,11 @@ HOOKS_DISABLED: contextvars.ContextVar[str | None] = contextvars.ContextVar("gra
 _HOOKS_USED = [False]  # some node was ever packed: backward looks for packed values only then
 
 
+def mark_packed() -> None:
+    """Some node now holds a packed value (a SavedTensor's register_hooks): backward looks for them."""
+    _HOOKS_USED[0] = True
+
+
 class Packed:
     """A saved tensor as a pack hook returned it, with the unpack hook that gives it back in backward."""
 

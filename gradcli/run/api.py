@@ -30,7 +30,7 @@ from gradcli.engine.ops.matrix_functions import EighResult, LinalgSlogdetResult,
 from gradcli.engine.ops.reduction import ReturnTypes
 from gradcli.engine.ops.svd import LinalgSvdResult, SvdResult
 from gradcli.engine.tensor import Device, Size, Tensor
-from gradcli.run import argument_parser, classes, graph_view, interop, numpy_api, torch_surface
+from gradcli.run import argument_parser, classes, graph_view, interop, numpy_api, saved_view, torch_surface
 from gradcli.run.errors import LimitReached, Refused
 from gradcli.run.limits import RunLimits
 
@@ -179,6 +179,7 @@ VALUE_ATTRIBUTES: dict[type, frozenset] = {
     RemovableHandle: frozenset({"remove", "id"}),
     nn_modules.ModuleHookHandle: frozenset({"remove", "id"}),
     graph_view.AccumulateGrad: frozenset({"name", "next_functions", "variable"}),
+    saved_view.SavedTensor: frozenset({"register_hooks"}),
     torch_surface.profile: frozenset({"key_averages", "table"}),
     torch_surface.KeyAverages: frozenset({"table"}),
     **{cls: frozenset(f"{members} {distributions.COMMON_MEMBERS}".split())

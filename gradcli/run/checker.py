@@ -18,7 +18,7 @@ from __future__ import annotations
 import ast
 import builtins
 
-from gradcli.run import api
+from gradcli.run import api, saved_view
 from gradcli.run.errors import LimitReached, ProgramFailed, Refused
 from gradcli.safety.errors import InputError
 
@@ -167,7 +167,7 @@ class _Checker:
             if attr not in module.members and not api.absent_in_torch(module.name, attr):
                 self.refuse(api.missing_member(module.name, attr) + unsupported_hint(f"{module.name}.{attr}"), node)
         elif node.attr not in api.known_attributes() and node.attr not in self.attributes \
-                and id(node) not in self.on_receiver:
+                and id(node) not in self.on_receiver and not saved_view.SAVED_NAME.fullmatch(node.attr):
             self.refuse(f"the attribute .{node.attr} ({UNKNOWN_ATTRIBUTE})", node)
 
     def check_attribute_name(self, attr: str, node: ast.AST, load: bool, on_receiver: bool) -> None:
@@ -180,6 +180,8 @@ class _Checker:
             return  # type(x).__name__, self.__class__.__name__, f.__qualname__: read only
         if attr.startswith("__"):
             self.refuse(f"the attribute .{attr} ({DUNDER_ADVICE})", node)
+        if load and saved_view.SAVED_NAME.fullmatch(attr):
+            return  # grad_fn._saved_self, grad_fn._raw_saved_result: a node's saved values (run/saved_view.py)
         if attr in api.PRIVATE_TENSOR_ATTRIBUTES:
             if load:
                 return

@@ -37,6 +37,7 @@ from gradcli.run import (
     metadata,
     numpy_api,
     reprs,
+    saved_view,
     torch_surface,
 )
 from gradcli.run.errors import LimitReached, OutputFailed, ProgramFailed, Refused, RunError
@@ -903,6 +904,8 @@ class Interpreter:
             return metadata.read(obj, name, self.line, self.builtin_names)
         if classes.handles(obj):
             return classes.get_attribute(obj, name)
+        if saved_view.handles(obj, name):
+            return saved_view.read(obj, name, self.line)
         if name.startswith("_") and not (isinstance(obj, Tensor) and name in api.PRIVATE_TENSOR_ATTRIBUTES):
             if name.startswith("__"):
                 raise Refused(f"the attribute .{name} ({checker.DUNDER_ADVICE})", self.line)
