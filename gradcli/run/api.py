@@ -285,11 +285,11 @@ next iter map filter any all id divmod callable
 # The exceptions a program may raise and catch (torch's errors are RuntimeError, IndexError ... subclasses).
 EXCEPTIONS = """
 Exception RuntimeError ValueError TypeError IndexError KeyError ZeroDivisionError AttributeError AssertionError
-StopIteration NotImplementedError ArithmeticError LookupError NameError OverflowError UnboundLocalError
+StopIteration NotImplementedError ArithmeticError LookupError NameError OverflowError UnboundLocalError SyntaxError
 """.split()
 # the interpreter's own: print type super repr issubclass getattr hasattr setattr pow
 INTERPRETER_BUILTINS = frozenset({"print", "type", "super", "repr", "issubclass", "getattr", "hasattr", "setattr",
-                                  "pow"})
+                                  "pow", "eval"})
 BUILTIN_NAMES = frozenset(PYTHON_BUILTINS) | frozenset(EXCEPTIONS) | INTERPRETER_BUILTINS
 
 # Callables that take a range or an iterator without draining it.  Any other callable (list, sum, sorted,

@@ -89,6 +89,14 @@ def check_program(tree: ast.Module, supported: frozenset, max_nesting: int) -> N
     _Checker(tree, supported | STRUCTURAL_NODES, max_nesting).run()
 
 
+def check_expression(program: ast.Module, expression: ast.expr, supported: frozenset, max_nesting: int) -> None:
+    """The check of an expression a program evaluates from a string (eval): the same rules, in the context of the
+    program (its imports, names and attributes)."""
+    checker = _Checker(program, supported | STRUCTURAL_NODES, max_nesting)
+    checker.tree = expression
+    checker.run()
+
+
 class _Checker:
     def __init__(self, tree: ast.Module, allowed: frozenset, max_nesting: int):
         self.tree = tree

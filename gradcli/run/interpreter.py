@@ -214,7 +214,7 @@ class Interpreter:
                          "super": self.program_super, "isinstance": classes.is_instance, "repr": program_repr,
                          "issubclass": classes.is_subclass, "getattr": self.program_getattr,
                          "hasattr": self.program_hasattr, "setattr": self.set_attribute, "__name__": "__main__",
-                         "pow": self.program_pow}
+                         "pow": self.program_pow, "eval": self.program_eval}
 
         self.builtin_names = {id(value): name for name, value in self.builtins.items() if callable(value)}
         self.overrides = {(str, "format"): self.format_string, (str, "join"): self.join_strings,
@@ -232,6 +232,7 @@ class Interpreter:
 
     # -- running --------------------------------------------------------------------------------------
     def run(self, tree: ast.Module) -> None:
+        self.program_tree = tree  # the context eval() checks its strings in
         try:
             self.run_program(tree)
         finally:
@@ -878,6 +879,33 @@ class Interpreter:
             return pow(base, exp, mod)
         return self.binary(ast.Pow(), base, exp)
 
+    def program_eval(self, source=None, *scopes, frame=None, **kwargs):
+        """eval(string): the string parsed as one expression by Python's ast (never compiled or run by Python),
+        checked as the program was, and evaluated by this interpreter under the run's limits, in the calling
+        function's scope (the program's globals when eval is called indirectly)."""
+        if scopes or kwargs:
+            raise Refused("eval() with globals or locals (pass the string alone: it is evaluated where eval is "
+                          "called)", self.line)
+        if not isinstance(source, str):
+            if source is None:
+                raise TypeError("eval expected at least 1 argument, got 0")
+            raise Refused(f"eval() of a {type(source).__name__} (only a string holding one expression)", self.line)
+        if len(source) > self.limits.max_source_chars:
+            raise self.limit(f"eval() of a string of {len(source)} characters", "max_source_chars")
+        try:
+            tree = ast.parse(source.lstrip(" \t"), "<string>", mode="eval")
+        except SyntaxError as error:
+            raise SyntaxError(error.msg, ("<string>", error.lineno, error.offset, error.text)) from None
+        except (RecursionError, MemoryError):
+            raise self.limit("the string given to eval() nests too deeply to parse", "max_nesting") from None
+        try:
+            checker.check_expression(self.program_tree, tree.body, SUPPORTED_NODES, self.limits.max_nesting)
+        except Refused as refused:
+            raise Refused(f"{refused.what}, in the string given to eval()", self.line) from None
+        except LimitReached as limit:
+            raise LimitReached(limit.what, self.line) from None
+        return self.eval(tree.body, frame if frame is not None else self.module)
+
     def program_getattr(self, obj, name, *default):
         if not isinstance(name, str):
             raise TypeError(f"attribute name must be string, not '{type(name).__name__}'")
@@ -1185,6 +1213,8 @@ class Interpreter:
                 kwargs[name] = item
         if type(func) is UserFunction:
             return self.call_function(func, args, kwargs)
+        if func == self.builtins["eval"]:  # in the caller's scope, as Python's eval
+            return self.program_eval(*args, frame=frame, **kwargs)
         if isinstance(func, type) and issubclass(func, np.generic):  # np.float32(x): x may be a list
             return numpy_api.construct_scalar(func, args, kwargs)
         if func is dict or isinstance(getattr(func, "__self__", None), dict):  # dict(pairs), d.get(key) ...
