@@ -1117,6 +1117,20 @@ class Linear(Module):
         return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"
 
 
+class DataParallel(Module):
+    """nn.DataParallel on a machine without CUDA (as torch builds it then): no devices to replicate to, so it holds
+    the module and its forward is the module's."""
+
+    def __init__(self, module, device_ids=None, output_device=None, dim=0):
+        super().__init__()
+        self.module = module
+        self.device_ids = []
+        self.output_device = None
+
+    def forward(self, *inputs, **kwargs):
+        return self.module(*inputs, **kwargs)
+
+
 class Identity(Module):
     def __init__(self, *args, **kwargs):  # takes and ignores any arguments, as torch's
         super().__init__()
@@ -1349,11 +1363,11 @@ MODULE_CLASSES = {cls.__name__: cls for cls in (
     Module, Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict,
     Linear, Identity, Flatten, Unflatten, ReLU, Tanh, Sigmoid, SiLU, GELU, ELU,
     LeakyReLU, Softplus, Softmax, LogSoftmax, Dropout, MSELoss, L1Loss, SmoothL1Loss, HuberLoss, CrossEntropyLoss,
-    NLLLoss, BCELoss, BCEWithLogitsLoss, *OTHER_LOSSES, *MORE_ACTIVATIONS)}
+    NLLLoss, BCELoss, BCEWithLogitsLoss, DataParallel, *OTHER_LOSSES, *MORE_ACTIVATIONS)}
 # the file of torch.nn.modules each class lives in: its printed class name is torch.nn.modules.<file>.<name>
 TORCH_MODULE_FILES = {
     "Sequential": "container", "ModuleList": "container", "ModuleDict": "container", "ParameterList": "container",
-    "ParameterDict": "container", "Linear": "linear", "Identity": "linear",
+    "ParameterDict": "container", "Linear": "linear", "Identity": "linear", "DataParallel": "data_parallel",
     "Flatten": "flatten", "Unflatten": "flatten", "Dropout": "dropout",
     **{name: "activation" for name in ("ReLU", "Tanh", "Sigmoid", "SiLU", "GELU", "ELU", "LeakyReLU", "Softplus",
                                        "Softmax", "LogSoftmax", *(cls.__name__ for cls in MORE_ACTIVATIONS))},

@@ -30,7 +30,16 @@ from gradcli.engine.ops.matrix_functions import EighResult, LinalgSlogdetResult,
 from gradcli.engine.ops.reduction import ReturnTypes
 from gradcli.engine.ops.svd import LinalgSvdResult, SvdResult
 from gradcli.engine.tensor import Device, Size, Tensor
-from gradcli.run import argument_parser, classes, graph_view, interop, numpy_api, saved_view, torch_surface
+from gradcli.run import (
+    argument_parser,
+    classes,
+    graph_view,
+    interop,
+    memory_files,
+    numpy_api,
+    saved_view,
+    torch_surface,
+)
 from gradcli.run.errors import LimitReached, Refused
 from gradcli.run.limits import RunLimits
 
@@ -180,6 +189,8 @@ VALUE_ATTRIBUTES: dict[type, frozenset] = {
     nn_modules.ModuleHookHandle: frozenset({"remove", "id"}),
     graph_view.AccumulateGrad: frozenset({"name", "next_functions", "variable"}),
     saved_view.SavedTensor: frozenset({"register_hooks"}),
+    memory_files.UUID: frozenset({"hex"}),
+    memory_files.TemporaryDirectory: frozenset({"name", "cleanup"}),
     torch_surface.profile: frozenset({"key_averages", "table"}),
     torch_surface.KeyAverages: frozenset({"table"}),
     **{cls: frozenset(f"{members} {distributions.COMMON_MEMBERS}".split())
@@ -339,6 +350,9 @@ def missing_member(module: str, name: str) -> str:
         hint = "collections offers OrderedDict, defaultdict, Counter and namedtuple; use a list or dict"
     elif module == "typing":
         hint = "use the names typing offers (List, Dict, Tuple, Optional, Union, Any, Callable ...), or drop it"
+    elif module in ("os", "os.path", "tempfile", "uuid"):
+        hint = ("the run's files live in memory: os offers remove, unlink, makedirs and path's join, exists, "
+                "basename, dirname ...; tempfile TemporaryDirectory and mkdtemp; uuid uuid4")
     elif module == "itertools":
         hint = "write the loop out: the other itertools functions are there"
     return f"{module}.{name}" + (f" ({hint})" if hint else "")
@@ -429,7 +443,13 @@ def modules() -> dict[str, Module]:
     np_linalg = Module("numpy.linalg", numpy_api.wrap(numpy_api.LINALG, np.linalg, "linalg."))
     numpy = Module("numpy", {**numpy_api.static_members(), "random": np_random, "linalg": np_linalg,
                              "ndarray": TypeRef(np.ndarray)})  # for isinstance; never called (it allocates raw)
-    return {m.name: m for m in (torch, torch_functional, nn, functional, init, nn_utils, autograd, autograd_functional,
+    # the run's file namespace (run/memory_files.py): the names here, each run binds them to its own files
+    os_path = Module("os.path", dict.fromkeys(memory_files.OS_PATH_NAMES, PER_RUN))
+    os_module = Module("os", {**dict.fromkeys(memory_files.OS_NAMES, PER_RUN), "path": os_path})
+    tempfile_module = Module("tempfile", dict.fromkeys(memory_files.TEMPFILE_NAMES, PER_RUN))
+    uuid_module = Module("uuid", dict.fromkeys(memory_files.UUID_NAMES, PER_RUN))
+    return {m.name: m for m in (os_module, os_path, tempfile_module, uuid_module,
+                                torch, torch_functional, nn, functional, init, nn_utils, autograd, autograd_functional,
                                 profiler, graph, autograd_function,
                                 torch_optim, scheduler,
                                 torch_distributions, torch_func, linalg, math_module, random_module,
@@ -443,9 +463,14 @@ def run_modules(py_random, np_state, limits) -> dict[str, Module]:
     random_module = Module("random", interop.random_members(py_random, limits))
     np_random = Module("numpy.random", numpy_api.legacy_random_members(np_state))
     numpy = Module("numpy", {**shared["numpy"].members, "random": np_random})
-    save, load = torch_surface.memory_files()
+    files = memory_files.MemoryFiles()  # the run's files, in memory
+    save, load = torch_surface.memory_files(files)
     torch = Module("torch", {**shared["torch"].members, "save": save, "load": load})
-    return {**shared, "random": random_module, "numpy": numpy, "numpy.random": np_random, "torch": torch}
+    os_path = Module("os.path", files.os_path_members())
+    os_module = Module("os", {**files.os_members(), "path": os_path})
+    return {**shared, "random": random_module, "numpy": numpy, "numpy.random": np_random, "torch": torch,
+            "os": os_module, "os.path": os_path, "tempfile": Module("tempfile", files.tempfile_members()),
+            "uuid": Module("uuid", files.uuid_members())}
 
 
 @cache

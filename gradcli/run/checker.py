@@ -76,7 +76,7 @@ READABLE_DUNDER_ATTRIBUTES = api.READABLE_DUNDER_ATTRIBUTES
 # Dunder methods a program's class may define: construction, its printed text (__str__, __repr__), and the
 # context-manager protocol (`with Timer():`),
 # which only the interpreter calls (reading `obj.__enter__` stays refused).
-PROGRAM_DUNDER_METHODS = frozenset({"__init__", "__enter__", "__exit__", "__str__", "__repr__"})
+PROGRAM_DUNDER_METHODS = frozenset({"__init__", "__enter__", "__exit__", "__str__", "__repr__", "__del__"})
 # The builtins that take an attribute name: only with a literal one, checked like `obj.name`.
 ATTRIBUTE_BUILTINS = frozenset({"getattr", "hasattr", "setattr"})
 

@@ -127,6 +127,15 @@ class ProgramObject:
         text = program_text(self, "__str__")
         return repr(self) if text is None else text
 
+    def __del__(self):
+        """The program's __del__, when CPython would call it: as the last reference to the object goes (the
+        interpreter's references are the program's), run by the interpreter (Interpreter.finalize)."""
+        found = self.program_class.lookup("__del__")
+        if found is not None:
+            interpreter = getattr(found[0], "interpreter", None)
+            if interpreter is not None:
+                interpreter.finalize(self, bind(self, *found))
+
     def __eq__(self, other):
         found = self.program_class.lookup("__eq__")  # only a @dataclass writes one
         return NotImplemented if found is None else bind(self, *found)(other)

@@ -34,6 +34,7 @@ from gradcli.run import (
     classes,
     graph_view,
     interop,
+    memory_files,
     metadata,
     numpy_api,
     reprs,
@@ -177,7 +178,8 @@ EAGER_TYPES = frozenset({Tensor, float, int, bool, str, list, tuple, dict, type(
 # memory (the program is stopped, as gradcli stops it elsewhere).
 UNCATCHABLE = (RunError, LimitExceeded, RecursionError, MemoryError, numpy_api.NumpyRefused)
 NUMPY_VALUES = (np.ndarray, np.generic)
-TORCH_MANAGERS = (GradModeContext, *torch_surface.CONTEXT_MANAGERS)  # entered and left by gradcli, not the program
+# entered and left by gradcli, not the program
+TORCH_MANAGERS = (GradModeContext, *torch_surface.CONTEXT_MANAGERS, memory_files.TemporaryDirectory)
 # Operators whose result can be far larger than their operands ('a' * 10**10, 9 ** 9 ** 9, 1 << 10**9) ...
 GROWING_OPS = frozenset({ast.Add, ast.Mult, ast.Pow, ast.LShift, ast.Mod})
 # ... unless both operands are of these types (tensors are bounded by the engine's size limit).
@@ -210,6 +212,7 @@ class Interpreter:
         self.methods: list = []  # (class, receiver) of each method call in progress, None for plain functions
         self.handling: list = []  # the exceptions being handled by `except` blocks, innermost last
         self.finished = False  # the run is over (a generator collected later must not touch the grad mode)
+        self.pending = None  # what stopped a __del__ that the program may not swallow, raised at the next statement
         self.builtins = {**api.python_builtins(), "print": self.print, "type": api.type_of, "str": program_str,
                          "super": self.program_super, "isinstance": classes.is_instance, "repr": program_repr,
                          "issubclass": classes.is_subclass, "getattr": self.program_getattr,
@@ -238,6 +241,39 @@ class Interpreter:
         finally:
             self.finished = True
 
+    def finalize(self, obj, call) -> None:
+        """Run a program object's __del__ (`call`) as CPython runs it: an exception it raises is printed and
+        ignored; what gradcli stops (a limit, a refusal) is raised at the next statement instead.  Never once the
+        run is over: the program's code runs only inside its limits."""
+        if self.finished or self.pending is not None:
+            return
+        line = self.line
+        try:
+            call()
+        except (Exception, LimitExceeded) as error:
+            if isinstance(error, UNCATCHABLE):
+                self.pending = error
+            else:
+                self.stdout.flush()
+                name = f"{obj.program_class.name}.__del__"
+                self.stderr.write(f"Exception ignored in: <function {name} at 0x…>\n"
+                                  f"{_exception_name(type(error))}: {error}\n")
+        except BaseException as error:  # the guard's deadline: the run ends at the next statement
+            self.pending = error
+        finally:
+            self.line = line
+
+    def finish_module(self) -> None:
+        """What CPython does to __main__ at exit: its names set to None (those starting with one '_' first), so the
+        __del__ of objects only they hold runs, inside the run's limits."""
+        names = list(self.module.vars)
+        for name in [n for n in names if n.startswith("_") and not n.startswith("__")] + \
+                [n for n in names if not n.startswith("_")]:
+            self.module.vars[name] = None
+        if self.pending is not None:
+            error, self.pending = self.pending, None
+            raise error
+
     def run_program(self, tree: ast.Module) -> None:
         # the engine's warnings come to this run's show_warning through a context variable, and numpy's own
         # (which torch has no counterpart of) are off in numpy's context-local error state: nothing here
@@ -246,6 +282,7 @@ class Interpreter:
         with np.errstate(all="ignore"):
             try:
                 self.exec_block(tree.body, self.module)
+                self.finish_module()
             except RunError as error:
                 if getattr(error, "line", 0) is None:  # raised below the interpreter (the budget, a text too
                     error.line = self.line              # long), or where no line is known: the statement's
@@ -366,6 +403,9 @@ class Interpreter:
     def exec_block(self, body: list, frame: Frame):
         limits = self.limits
         for stmt in body:
+            if self.pending is not None:  # a limit or refusal inside a __del__ (CPython would have swallowed it)
+                error, self.pending = self.pending, None
+                raise error
             self.line = stmt.lineno
             self.statements += 1
             if self.statements > limits.max_statements:
@@ -605,7 +645,8 @@ class Interpreter:
                 elif isinstance(manager, TORCH_MANAGERS):  # no_grad(), enable_grad(), the profiler, detect_anomaly()
                     value = manager.__enter__()
                     entered.append(manager)
-                    value = value if isinstance(manager, torch_surface.profile) else None
+                    value = value if isinstance(manager, (torch_surface.profile, memory_files.TemporaryDirectory)) \
+                        else None
                 else:
                     enter, leave = self.context_methods(manager)
                     value = self.call(enter, [], {})
@@ -889,7 +930,7 @@ class Interpreter:
         if not isinstance(source, str):
             if source is None:
                 raise TypeError("eval expected at least 1 argument, got 0")
-            raise Refused(f"eval() of a {type(source).__name__} (only a string holding one expression)", self.line)
+            raise TypeError("eval() arg 1 must be a string, bytes or code object")
         if len(source) > self.limits.max_source_chars:
             raise self.limit(f"eval() of a string of {len(source)} characters", "max_source_chars")
         try:

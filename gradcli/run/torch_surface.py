@@ -1008,9 +1008,9 @@ def weights_only_failure(global_name: str) -> TorchUnpicklingError:
         "default with weights_only https://pytorch.org/docs/stable/generated/torch.load.html.")
 
 
-def memory_files():
-    """torch.save and torch.load of one run: the 'file' is a dict entry of the run, never the disk."""
-    files: dict[str, object] = {}
+def memory_files(store):
+    """torch.save and torch.load of one run: the 'file' is an entry of the run's namespace (run/memory_files.py),
+    never the disk."""
 
     def save(obj, f, pickle_module=None, pickle_protocol=2, _use_new_zipfile_serialization=True):
         if not isinstance(f, str):
@@ -1018,17 +1018,14 @@ def memory_files():
                                "pass a file name)")
         program_class = getattr(obj, "program_class", None)
         if isinstance(obj, Module) and program_class is not None:  # torch.save(model, PATH): pickled by class
-            files[f] = PickledModule(f"__main__.{program_class.name}")
+            store.store(f, PickledModule(f"__main__.{program_class.name}"))
             return
-        files[f] = _saved_copy(obj, "torch.save")
+        store.store(f, _saved_copy(obj, "torch.save"))
 
     def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None, **pickle_load_args):
         if not isinstance(f, str):
             raise NumpyRefused(f"torch.load from a {_type_name(f)} (pass the file name given to torch.save)")
-        if f not in files:
-            raise NumpyRefused(f"torch.load('{f}') of a file this run did not torch.save (gradcli run has no file "
-                               "access; save it earlier in the program)")
-        saved = files[f]
+        saved = store.fetch(f)
         if isinstance(saved, PickledModule):
             if weights_only is None or weights_only:  # torch >= 2.6 loads weights only by default
                 raise weights_only_failure(saved.global_name)
