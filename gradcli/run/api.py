@@ -198,6 +198,7 @@ VALUE_ATTRIBUTES: dict[type, frozenset] = {
     distributions.Constraint: frozenset({"check"}),
     Device: frozenset({"type", "index"}),
     random.Generator: frozenset({"manual_seed", "initial_seed", "seed", "device"}),
+    OSError: frozenset({"args", "errno", "strerror", "filename"}),  # the run's files: FileNotFoundError ...
     BaseException: frozenset({"args"}),  # an exception a program caught: `e.args`, str(e), repr(e)
     classes.Property: frozenset({"setter", "getter"}),
 }
@@ -297,6 +298,7 @@ next iter map filter any all id divmod callable
 EXCEPTIONS = """
 Exception RuntimeError ValueError TypeError IndexError KeyError ZeroDivisionError AttributeError AssertionError
 StopIteration NotImplementedError ArithmeticError LookupError NameError OverflowError UnboundLocalError SyntaxError
+OSError FileNotFoundError FileExistsError
 """.split()
 # the interpreter's own: print type super repr issubclass getattr hasattr setattr pow
 INTERPRETER_BUILTINS = frozenset({"print", "type", "super", "repr", "issubclass", "getattr", "hasattr", "setattr",
