@@ -945,7 +945,13 @@ class Interpreter:
             raise Refused(f"{refused.what}, in the string given to eval()", self.line) from None
         except LimitReached as limit:
             raise LimitReached(limit.what, self.line) from None
-        return self.eval(tree.body, frame if frame is not None else self.module)
+        if self.depth >= self.limits.max_call_depth:  # eval inside eval: one level of nesting, as a call is
+            raise self.limit("functions nest too deeply", "max_call_depth")
+        self.depth += 1
+        try:
+            return self.eval(tree.body, frame if frame is not None else self.module)
+        finally:
+            self.depth -= 1
 
     def program_getattr(self, obj, name, *default):
         if not isinstance(name, str):
