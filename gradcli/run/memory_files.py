@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import posixpath
 import random
-import uuid
 
 from gradcli.run.numpy_api import NumpyRefused
 
@@ -69,7 +68,8 @@ class TemporaryDirectory:
 def _path(path, function: str) -> str:
     if not isinstance(path, str):
         raise TypeError(f"{function}: path should be string, bytes or os.PathLike, not {type(path).__name__}")
-    return posixpath.normpath(path)
+    path = posixpath.normpath(path)
+    return "/" + path.lstrip("/") if path.startswith("//") else path  # '//tmp/x' is '/tmp/x' on Linux
 
 
 def _not_found(path: str) -> FileNotFoundError:
@@ -171,7 +171,10 @@ class MemoryFiles:
         return TemporaryDirectory(self, self.mkdtemp(suffix, prefix, dir))
 
     def uuid4(self) -> UUID:
-        return UUID(uuid.UUID(int=self.names.getrandbits(128), version=4).hex)
+        bits = self.names.getrandbits(128)
+        bits = (bits & ~(0xC000 << 48)) | (0x8000 << 48)  # the RFC 4122 variant, as uuid.UUID(version=4) sets
+        bits = (bits & ~(0xF000 << 64)) | (4 << 76)  # version 4
+        return UUID(f"{bits:032x}")
 
     # -- the modules a program imports ----------------------------------------------------------------------
     def os_path_members(self) -> dict:
