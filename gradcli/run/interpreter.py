@@ -219,6 +219,7 @@ class Interpreter:
                          "hasattr": self.program_hasattr, "setattr": self.set_attribute, "__name__": "__main__",
                          "pow": self.program_pow, "eval": self.program_eval}
 
+        self.eval_builtin = self.builtins["eval"]  # the one bound method a program's `eval` names
         self.builtin_names = {id(value): name for name, value in self.builtins.items() if callable(value)}
         self.overrides = {(str, "format"): self.format_string, (str, "join"): self.join_strings,
                           (str, "replace"): self.replace_string,
@@ -1260,7 +1261,7 @@ class Interpreter:
                 kwargs[name] = item
         if type(func) is UserFunction:
             return self.call_function(func, args, kwargs)
-        if func == self.builtins["eval"]:  # in the caller's scope, as Python's eval
+        if func is self.eval_builtin:  # in the caller's scope, as Python's eval
             return self.program_eval(*args, frame=frame, **kwargs)
         if isinstance(func, type) and issubclass(func, np.generic):  # np.float32(x): x may be a list
             return numpy_api.construct_scalar(func, args, kwargs)
