@@ -145,9 +145,7 @@ class SavedTensor:
             unpacked = stored.unpacked()
             if self.which == "result":
                 return Tensor._make(unpacked.array, node)
-            source = stored.source
-            if unpacked is source:
-                return source
+            source = stored.source  # a new tensor of the unpacked data standing for it, even if the hook gave it back
             out = Tensor._make(unpacked.array, source.grad_fn)
             out.requires_grad = source.requires_grad
             return out
