@@ -13,6 +13,7 @@ rather than guessed."""
 
 from __future__ import annotations
 
+import math
 import re
 
 import numpy as np
@@ -53,7 +54,10 @@ def _alpha(node):
 
 
 def _dims(node):
-    return tuple(node.aux[0])
+    """The dims as the program gave them, in its order; torch hands a negative one back as its uint64 bits."""
+    given = node.aux[3] if node.name.startswith("Sum") else node.aux[4]
+    given = (given,) if isinstance(given, int) else tuple(given)
+    return tuple(d + 2 ** 64 if d < 0 else d for d in given)
 
 
 SELF, OTHER = _input(0), _input(1)
@@ -78,6 +82,12 @@ NODES: dict[str, dict] = {
     "SumBackward1": {"dim": _aux(_dims), "keepdim": _aux(lambda node: bool(node.aux[1])),
                      "self_sym_sizes": _shape(0)},
     "MeanBackward0": {"self_sym_numel": _aux(lambda node: int(node.aux[3])), "self_sym_sizes": _shape(0)},
+    "MeanBackward1": {"dim": _aux(_dims), "keepdim": _aux(lambda node: bool(node.aux[1])),
+                      "self_sym_numel": _aux(lambda node: int(math.prod(node.in_shapes[0]))),
+                      "self_sym_sizes": _shape(0)},
+    "ViewBackward0": {"self_sym_sizes": _shape(0)},
+    "ExpandBackward0": {"self_sym_sizes": _shape(0)},
+    "TBackward0": {}, "CloneBackward0": {},
     "SgnBackward0": {"result": _result(), "self": SELF},
     **{name: {"result": _result()} for name in TORCH_SAVES_RESULT},
     **{name: {"self": SELF} for name in TORCH_SAVES_SELF},

@@ -39,3 +39,15 @@ print(y.grad_fn._raw_saved_result)
 y = (a * b).sum(0)
 y.backward()
 print(y.grad_fn._saved_dim, y.grad_fn._saved_self_sym_sizes)
+m = torch.rand(2, 3, requires_grad=True)
+for y in [m.sum(-1), m.sum((1, 0)), m.sum(dim=[-2], keepdim=True), m.mean(-1), m.mean((1,)), m.mean()]:
+    print(y.grad_fn.name(), y.grad_fn._saved_self_sym_sizes, y.grad_fn._saved_self_sym_numel
+          if y.grad_fn.name().startswith("Mean") else "")
+for y in [m.sum(-1), m.sum((1, 0)), m.sum(dim=[-2], keepdim=True), m.mean(-1), m.mean((1,))]:
+    print(y.grad_fn._saved_dim, y.grad_fn._saved_keepdim)
+print(m.view(6).grad_fn._saved_self_sym_sizes, m[:, :1].expand(2, 4).grad_fn._saved_self_sym_sizes)
+for y in [m.t(), m.clone()]:
+    try:
+        y.grad_fn._saved_self
+    except AttributeError as e:
+        print(e)
