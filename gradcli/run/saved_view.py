@@ -104,8 +104,9 @@ def read(node: Function, name: str, line: int):
     field = name[len("_raw_saved_"):] if raw else name[len("_saved_"):]
     table = NODES.get(node.name)
     if table is None:
-        raise Refused(f"grad_fn.{name} of {node.name} (gradcli knows the saved values of "
-                      f"{', '.join(sorted(NODES))}; read the node's inputs through grad_fn.next_functions)", line)
+        raise Refused(f"grad_fn.{name} of {node.name} (gradcli lists the saved values of the nodes of *, /, +, -, "
+                      "**, sum, mean, view, expand, t, clone and the unary math functions; read the node's inputs "
+                      "through grad_fn.next_functions)", line)
     entry = table.get(field)
     if entry is None or (raw and entry[0] != "tensor"):
         raise TorchAttributeError(f"'{node.name}' object has no attribute '{name}'")
