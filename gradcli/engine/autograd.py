@@ -470,6 +470,11 @@ def _modified_message(value, node, index, version) -> str:
     return _inplace_message(type_name(value), value.array.shape, producer, value._version[0], version)
 
 
+def modified_input_message(value, version: int) -> str:
+    """torch's error for a saved input modified in place since it was saved at `version`."""
+    return _modified_message(value, None, 0, version)
+
+
 def _modified_output_message(node) -> str:
     return modified_output_message(node, node.name)
 

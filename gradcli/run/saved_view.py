@@ -18,7 +18,14 @@ import re
 
 import numpy as np
 
-from gradcli.engine.autograd import SECOND_BACKWARD, Function, Packed, mark_packed
+from gradcli.engine.autograd import (
+    SECOND_BACKWARD,
+    Function,
+    Packed,
+    mark_packed,
+    modified_input_message,
+    modified_output_message,
+)
 from gradcli.engine.errors import TorchAttributeError, TorchRuntimeError, TorchTypeError
 from gradcli.engine.tensor import Tensor
 from gradcli.run.errors import Refused
@@ -161,10 +168,15 @@ class SavedTensor:
             out.requires_grad = source.requires_grad
             return out
         if self.which == "result":
+            if node.out_version[0] != node.out_base:  # modified in place since: torch's check as it unpacks
+                raise TorchRuntimeError(modified_output_message(node, node.name))
             return Tensor._make(stored, node)  # a new tensor of the output's data, its grad_fn the node
         if not isinstance(stored, Tensor):  # a Python number: torch saved it as a wrapped-number 0-d tensor
             kind = np.bool_ if isinstance(stored, bool) else np.int64 if isinstance(stored, int) else np.float64
             return Tensor._make(np.asarray(stored, dtype=kind), None)
+        version = node.versions[self._slot()]
+        if stored._version[0] != version:
+            raise TorchRuntimeError(modified_input_message(stored, version))
         return stored  # the input itself, as torch's SavedVariable gives back a leaf or an input
 
     def register_hooks(self, pack_hook, unpack_hook) -> None:
