@@ -128,13 +128,7 @@ class ProgramObject:
         return repr(self) if text is None else text
 
     def __del__(self):
-        """The program's __del__, when CPython would call it: as the last reference to the object goes (the
-        interpreter's references are the program's), run by the interpreter (Interpreter.finalize)."""
-        found = self.program_class.lookup("__del__")
-        if found is not None:
-            interpreter = getattr(found[0], "interpreter", None)
-            if interpreter is not None:
-                interpreter.finalize(self, bind(self, *found))
+        finalize(self)
 
     def __eq__(self, other):
         found = self.program_class.lookup("__eq__")  # only a @dataclass writes one
@@ -143,10 +137,24 @@ class ProgramObject:
     __hash__ = object.__hash__
 
 
+def finalize(obj) -> None:
+    """The program's __del__ of `obj`, when CPython would call it: as the last reference to the object goes (the
+    interpreter's references are the program's), run by the interpreter (Interpreter.finalize)."""
+    cls = getattr(obj, "program_class", None)
+    found = cls.lookup("__del__") if cls is not None else None
+    if found is not None:
+        interpreter = getattr(found[0], "interpreter", None)
+        if interpreter is not None:
+            interpreter.finalize(obj, bind(obj, *found))
+
+
 class ProgramModule(modules.Module):
     """An instance of a program's nn.Module subclass."""
 
     program_class: ProgramClass
+
+    def __del__(self):
+        finalize(self)
 
     def _get_name(self) -> str:
         return self.program_class.name
