@@ -63,6 +63,11 @@ HOOKS_DISABLED: contextvars.ContextVar[str | None] = contextvars.ContextVar("gra
 _HOOKS_USED = [False]  # some node was ever packed: backward looks for packed values only then
 
 
+def mark_packed() -> None:
+    """Some node now holds a packed value (a SavedTensor's register_hooks): backward looks for them."""
+    _HOOKS_USED[0] = True
+
+
 class Packed:
     """A saved tensor as a pack hook returned it, with the unpack hook that gives it back in backward."""
 
@@ -483,6 +488,11 @@ class _SavedInput(Function):
 def _modified_message(value, node, index, version) -> str:
     producer = value.grad_fn.name if value.grad_fn is not None else None  # its history now, as torch reports
     return _inplace_message(type_name(value), value.array.shape, producer, value._version[0], version)
+
+
+def modified_input_message(value, version: int) -> str:
+    """torch's error for a saved input modified in place since it was saved at `version`."""
+    return _modified_message(value, None, 0, version)
 
 
 def _modified_output_message(node) -> str:

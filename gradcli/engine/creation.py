@@ -13,7 +13,7 @@ from gradcli.engine.ops.common import as_shape, check_size, dtype_title
 from gradcli.engine.ops.inplace import apply_inplace
 from gradcli.engine.ops.registry import register
 from gradcli.engine.ops.sizes import check_new_shape
-from gradcli.engine.tensor import Tensor
+from gradcli.engine.tensor import CPU, Tensor, check_device
 
 
 def manual_seed(seed: int):
@@ -110,6 +110,7 @@ def _infer(data, target=None):
 
 
 def tensor(data, dtype=None, requires_grad: bool = False, device=None) -> Tensor:
+    check_device(device, factory=True)
     if isinstance(data, Tensor):
         array = data.array.copy()
     elif isinstance(data, np.ndarray):
@@ -140,21 +141,25 @@ def _filled(shape, fill, dtype, requires_grad, op=None) -> Tensor:
 
 
 def zeros(*dims, size=None, dtype=None, requires_grad=False, device=None) -> Tensor:
+    check_device(device, factory=True)
     size = _size_argument(dims, size, "zeros")
     return _filled(size, 0, dtype, requires_grad, "zeros")
 
 
 def ones(*dims, size=None, dtype=None, requires_grad=False, device=None) -> Tensor:
+    check_device(device, factory=True)
     size = _size_argument(dims, size, "ones")
     return _filled(size, 1, dtype, requires_grad)
 
 
 def empty(*dims, size=None, dtype=None, requires_grad=False, device=None) -> Tensor:
+    check_device(device, factory=True)
     size = _size_argument(dims, size, "empty")
     return _filled(size, 0, dtype, requires_grad)
 
 
 def full(size, fill_value, dtype=None, requires_grad=False, device=None) -> Tensor:
+    check_device(device, factory=True)
     if dtype is None:
         dtype = dtypes.bool_ if isinstance(fill_value, bool) else dtypes.int64 if isinstance(fill_value, int) \
             else dtypes.get_default_dtype()
@@ -162,12 +167,14 @@ def full(size, fill_value, dtype=None, requires_grad=False, device=None) -> Tens
 
 
 def eye(n, m=None, dtype=None, requires_grad=False, device=None) -> Tensor:
+    check_device(device, factory=True)
     m = n if m is None else m
     check_size((n, m))
     return _finish(np.eye(n, m, dtype=_np_dtype(dtype or dtypes.get_default_dtype())), None, requires_grad)
 
 
 def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None) -> Tensor:
+    check_device(device, factory=True)
     if end is None:
         start, end = 0, start
     if step == 0:
@@ -185,6 +192,7 @@ def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None
 
 
 def linspace(start, end, steps, dtype=None, requires_grad=False, device=None) -> Tensor:
+    check_device(device, factory=True)
     if steps < 0:
         raise TorchRuntimeError("linspace(): number of steps must be non-negative")
     check_size((steps,))
@@ -203,6 +211,7 @@ def linspace(start, end, steps, dtype=None, requires_grad=False, device=None) ->
 
 
 def logspace(start, end, steps, base=10.0, dtype=None, requires_grad=False, device=None) -> Tensor:
+    check_device(device, factory=True)
     if steps < 0:
         raise TorchRuntimeError("number of steps must be non-negative")
     check_size((steps,))
@@ -225,6 +234,7 @@ def _float_dtype(dtype, name: str) -> np.dtype:
 
 
 def rand(*dims, size=None, dtype=None, requires_grad=False, device=None, generator=None) -> Tensor:
+    check_device(device, factory=True)
     size = _size_argument(dims, size, "rand")
     shape = as_shape(size)
     check_new_shape(shape)
@@ -234,6 +244,7 @@ def rand(*dims, size=None, dtype=None, requires_grad=False, device=None, generat
 
 
 def randn(*dims, size=None, dtype=None, requires_grad=False, device=None, generator=None) -> Tensor:
+    check_device(device, factory=True)
     size = _size_argument(dims, size, "randn")
     shape = as_shape(size)
     check_new_shape(shape)
@@ -245,6 +256,7 @@ def randn(*dims, size=None, dtype=None, requires_grad=False, device=None, genera
 def randint(low=None, high=None, size=None, *, dtype=None, requires_grad=False, device=None, generator=None) -> Tensor:
     """torch.randint(high, size) / randint(low, high, size) (or by keyword, low 0 by default): int64 unless
     dtype says otherwise."""
+    check_device(device, factory=True)
     if size is None and high is not None and low is not None:  # randint(high, size)
         low, high, size = 0, low, high
     elif high is None and low is not None:  # randint(high, size=...)
@@ -273,8 +285,9 @@ def randint_like(input, low=None, high=None, *, dtype=None, requires_grad=False,
         low, high = 0, low
     elif low is None:
         low = 0
+    check_device(device)
     return randint(low, high, tuple(input.shape), dtype=dtype or input.dtype, requires_grad=requires_grad,
-                   generator=generator)
+                   generator=generator, device=CPU)
 
 
 # the C++ names torch's bound checks print
@@ -307,6 +320,7 @@ def check_random_bounds(low: int, high: int, dtype: np.dtype) -> None:
 
 
 def randperm(n, *, dtype=None, requires_grad=False, device=None, generator=None) -> Tensor:
+    check_device(device, factory=True)
     n = int(n)
     if n < 0:
         raise TorchRuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
@@ -317,11 +331,13 @@ def randperm(n, *, dtype=None, requires_grad=False, device=None, generator=None)
 def _like(fn, random_draw=False):
     if random_draw:  # rand_like / randn_like take a generator too
         def like(input, dtype=None, requires_grad=False, device=None, generator=None):
+            check_device(device)  # the input's device otherwise, never the default one
             return fn(*input.array.shape, dtype=dtype or input.dtype, requires_grad=requires_grad,
-                      generator=generator)
+                      generator=generator, device=CPU)
     else:
         def like(input, dtype=None, requires_grad=False, device=None):
-            return fn(*input.array.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
+            check_device(device)
+            return fn(*input.array.shape, dtype=dtype or input.dtype, requires_grad=requires_grad, device=CPU)
 
     like.__name__ = fn.__name__ + "_like"
     return like
@@ -335,7 +351,8 @@ randn_like = _like(randn, random_draw=True)
 
 
 def full_like(input, fill_value, dtype=None, requires_grad=False, device=None) -> Tensor:
-    return full(input.array.shape, fill_value, dtype=dtype or input.dtype, requires_grad=requires_grad)
+    check_device(device)
+    return full(input.array.shape, fill_value, dtype=dtype or input.dtype, requires_grad=requires_grad, device=CPU)
 
 
 for _fn, _sig, _doc in (

@@ -14,7 +14,7 @@ from gradcli.engine.autograd import Function, no_grad
 from gradcli.engine.errors import TorchRuntimeError, TorchTypeError, TorchValueError
 from gradcli.engine.ops import REGISTRY
 from gradcli.engine.ops.common import dtype_title
-from gradcli.engine.tensor import Size, Tensor
+from gradcli.engine.tensor import CPU, Size, Tensor
 
 # -- torch.normal ---------------------------------------------------------------------------------------------
 
@@ -30,7 +30,7 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, requires
                                  "(float mean, Tensor std), (float mean, float std, tuple of ints size)")
         if std < 0:
             raise TorchRuntimeError(f"normal expects std >= 0.0, but found std {float(std):g}")
-        out = creation.empty(*((size,) if isinstance(size, int) else tuple(size)), dtype=dtype)
+        out = creation.empty(*((size,) if isinstance(size, int) else tuple(size)), dtype=dtype, device=CPU)
         with no_grad():
             out.normal_(mean, std, generator=gen)
         return out.requires_grad_(True) if requires_grad else out
@@ -41,13 +41,13 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, requires
     ref = mean if mean_t else std
     shape = np.broadcast_shapes(tuple(mean.shape) if mean_t else (), tuple(std.shape) if std_t else ())
     with no_grad():
-        out = creation.empty(*shape, dtype=ref.dtype)
+        out = creation.empty(*shape, dtype=ref.dtype, device=CPU)
         if mean_t and not std_t:
             out.normal_(0.0, std, generator=gen)
             out.add_(mean)
         else:
             out.normal_(0.0, 1.0, generator=gen)
-            out.mul_(std).add_(mean if mean_t else creation.full((), mean, dtype=ref.dtype))
+            out.mul_(std).add_(mean if mean_t else creation.full((), mean, dtype=ref.dtype, device=CPU))
     return out
 
 

@@ -44,6 +44,12 @@ class TorchLinAlgError(EngineError, RuntimeError):
     torch_type = "torch._C._LinAlgError"
 
 
+class TorchAssertionError(EngineError, AssertionError):
+    """torch's Python-level asserts (torch.cuda's `Torch not compiled with CUDA enabled`)."""
+
+    torch_type = "AssertionError"
+
+
 class TorchNotImplementedError(EngineError, NotImplementedError):
     torch_type = "NotImplementedError"
 

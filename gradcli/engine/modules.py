@@ -25,7 +25,7 @@ from gradcli.engine.errors import (
     TorchValueError,
 )
 from gradcli.engine.ops import REGISTRY
-from gradcli.engine.tensor import Tensor
+from gradcli.engine.tensor import Device, Tensor, check_device
 
 
 class Parameter(Tensor):
@@ -291,9 +291,12 @@ class Module:
 
     def to(self, *args, **kwargs):
         dtype = kwargs.get("dtype")
+        check_device(kwargs.get("device"))
         for arg in args:
             if isinstance(arg, dtypes.DType):
                 dtype = arg
+            elif not isinstance(arg, Tensor):
+                check_device(arg)
         if dtype is not None:
             if not dtype.is_floating_point:
                 raise TorchTypeError(f"nn.Module.to only accepts floating point or complex dtypes, but got desired "
@@ -302,6 +305,13 @@ class Module:
         return self
 
     def cpu(self):
+        return self
+
+    def cuda(self, device=None):
+        """There is no CUDA: torch without it fails at the first parameter moved (a module without any is
+        returned as it is)."""
+        if next(iter(self.parameters()), None) is not None or next(iter(self.buffers()), None) is not None:
+            check_device(Device("cuda"))
         return self
 
     def float(self):
@@ -1086,9 +1096,9 @@ class Linear(Module):
         super().__init__()
         self.in_features = in_features
         self.out_features = out_features
-        self.weight = Parameter(creation.empty(out_features, in_features, dtype=factory_dtype(dtype)))
+        self.weight = Parameter(creation.empty(out_features, in_features, dtype=factory_dtype(dtype), device=device))
         if bias:
-            self.bias = Parameter(creation.empty(out_features, dtype=factory_dtype(dtype)))
+            self.bias = Parameter(creation.empty(out_features, dtype=factory_dtype(dtype), device=device))
         else:
             self.register_parameter("bias", None)
         self.reset_parameters()
@@ -1105,6 +1115,20 @@ class Linear(Module):
 
     def extra_repr(self) -> str:
         return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"
+
+
+class DataParallel(Module):
+    """nn.DataParallel on a machine without CUDA (as torch builds it then): no devices to replicate to, so it holds
+    the module and its forward is the module's."""
+
+    def __init__(self, module, device_ids=None, output_device=None, dim=0):
+        super().__init__()
+        self.module = module
+        self.device_ids = []
+        self.output_device = None
+
+    def forward(self, *inputs, **kwargs):
+        return self.module(*inputs, **kwargs)
 
 
 class Identity(Module):
@@ -1339,11 +1363,11 @@ MODULE_CLASSES = {cls.__name__: cls for cls in (
     Module, Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict,
     Linear, Identity, Flatten, Unflatten, ReLU, Tanh, Sigmoid, SiLU, GELU, ELU,
     LeakyReLU, Softplus, Softmax, LogSoftmax, Dropout, MSELoss, L1Loss, SmoothL1Loss, HuberLoss, CrossEntropyLoss,
-    NLLLoss, BCELoss, BCEWithLogitsLoss, *OTHER_LOSSES, *MORE_ACTIVATIONS)}
+    NLLLoss, BCELoss, BCEWithLogitsLoss, DataParallel, *OTHER_LOSSES, *MORE_ACTIVATIONS)}
 # the file of torch.nn.modules each class lives in: its printed class name is torch.nn.modules.<file>.<name>
 TORCH_MODULE_FILES = {
     "Sequential": "container", "ModuleList": "container", "ModuleDict": "container", "ParameterList": "container",
-    "ParameterDict": "container", "Linear": "linear", "Identity": "linear",
+    "ParameterDict": "container", "Linear": "linear", "Identity": "linear", "DataParallel": "data_parallel",
     "Flatten": "flatten", "Unflatten": "flatten", "Dropout": "dropout",
     **{name: "activation" for name in ("ReLU", "Tanh", "Sigmoid", "SiLU", "GELU", "ELU", "LeakyReLU", "Softplus",
                                        "Softmax", "LogSoftmax", *(cls.__name__ for cls in MORE_ACTIVATIONS))},

@@ -139,6 +139,10 @@ def warn(message: str, category: type = UserWarning, stacklevel: int = 1, *, tor
 
 
 BUDGET: contextvars.ContextVar[Budget | None] = contextvars.ContextVar("gradcli_budget", default=None)
+# torch.set_default_device / `with torch.device(...)`: the device torch's factory functions create on when they are
+# given none (a torch.device, None for the CPU); gradcli has the CPU only, so any other one makes them fail as a
+# CPU-only torch fails (tensor.check_device)
+DEFAULT_DEVICE: contextvars.ContextVar = contextvars.ContextVar("gradcli_default_device", default=None)
 # torch.inference_mode: tensors created while it is on are inference tensors (Tensor.is_inference)
 INFERENCE: contextvars.ContextVar[bool] = contextvars.ContextVar("gradcli_inference_mode", default=False)
 

@@ -9,8 +9,14 @@ from __future__ import annotations
 import numpy as np
 
 from gradcli.engine import dtypes, state
-from gradcli.engine.errors import TorchIndexError, TorchRuntimeError, TorchTypeError, TorchValueError
-from gradcli.engine.state import BUDGET, INFERENCE
+from gradcli.engine.errors import (
+    TorchAssertionError,
+    TorchIndexError,
+    TorchRuntimeError,
+    TorchTypeError,
+    TorchValueError,
+)
+from gradcli.engine.state import BUDGET, DEFAULT_DEVICE, INFERENCE
 from gradcli.engine.tensor_str import format_tensor
 
 NON_LEAF_GRAD_WARNING = (
@@ -212,6 +218,10 @@ class Tensor:
         """Already on the CPU: the tensor itself, as torch returns it."""
         return self
 
+    def cuda(self, device=None, non_blocking: bool = False, memory_format=None) -> Tensor:
+        """There is no CUDA: torch without it fails here."""
+        raise TorchAssertionError(NO_CUDA)
+
     def element_size(self) -> int:
         return self.array.itemsize
 
@@ -330,4 +340,24 @@ class Device:
 
 
 CPU = Device("cpu")
+NO_CUDA = "Torch not compiled with CUDA enabled"
+
+
+def check_device(device, *, factory: bool = False) -> None:
+    """Where a tensor is to be made or moved: the CPU passes; CUDA fails as a CPU-only torch fails (its
+    AssertionError from torch.cuda's lazy init), any other device with gradcli's own error.  `factory`: a
+    creation function given no device, which creates on the default device (torch.set_default_device,
+    `with torch.device(...)`)."""
+    if device is None:
+        if not factory:
+            return
+        device = DEFAULT_DEVICE.get()
+        if device is None:
+            return
+    kind = device.type if isinstance(device, Device) else Device(device).type if isinstance(device, str) else None
+    if kind == "cpu":
+        return
+    if kind == "cuda" or isinstance(device, int):  # an int is a CUDA device's index to torch
+        raise TorchAssertionError(NO_CUDA)
+    raise TorchRuntimeError(f"gradcli computes on the CPU only; device '{device}' is not available")
 

@@ -96,7 +96,7 @@ def _engine_state(limits: RunLimits):
     tokens = ((dtypes._DefaultsType.float_dtype.var, dtypes.float32),
               (SizeLimit.__class__.max_elements.var, limits.max_tensor_elements),
               (GradMode.__class__.enabled.var, True), (state.BUDGET, budget),
-              (reprs.TEXT_LIMIT, limits.max_sequence_length))
+              (reprs.TEXT_LIMIT, limits.max_sequence_length), (state.DEFAULT_DEVICE, None))
     tokens = [(var, var.set(value)) for var, value in tokens]
     tokens.append((tensor_str._PRINT_OPTS, tensor_str.fresh_print_options()))  # torch.set_printoptions's
     try:

@@ -30,7 +30,16 @@ from gradcli.engine.ops.matrix_functions import EighResult, LinalgSlogdetResult,
 from gradcli.engine.ops.reduction import ReturnTypes
 from gradcli.engine.ops.svd import LinalgSvdResult, SvdResult
 from gradcli.engine.tensor import Device, Size, Tensor
-from gradcli.run import argument_parser, classes, graph_view, interop, numpy_api, torch_surface
+from gradcli.run import (
+    argument_parser,
+    classes,
+    graph_view,
+    interop,
+    memory_files,
+    numpy_api,
+    saved_view,
+    torch_surface,
+)
 from gradcli.run.errors import LimitReached, Refused
 from gradcli.run.limits import RunLimits
 
@@ -106,7 +115,7 @@ def type_of(obj, *more):
 TENSOR_ATTRIBUTES = frozenset("""
 dtype shape size requires_grad grad grad_fn is_leaf data item tolist numel nelement dim ndim detach detach_
 requires_grad_ retain_grad retains_grad backward T mT H mH device is_floating_point element_size cpu numpy
-register_hook is_inference
+register_hook is_inference cuda
 """.split())
 # The two private tensor attributes programs read (names starting with '_' are otherwise off limits): torch's
 # version counter (an int) and a view's base (None for a tensor that is not a view).  Read only.
@@ -180,6 +189,9 @@ VALUE_ATTRIBUTES: dict[type, frozenset] = {
     RemovableHandle: frozenset({"remove", "id"}),
     nn_modules.ModuleHookHandle: frozenset({"remove", "id"}),
     graph_view.AccumulateGrad: frozenset({"name", "next_functions", "variable"}),
+    saved_view.SavedTensor: frozenset({"register_hooks"}),
+    memory_files.UUID: frozenset({"hex"}),
+    memory_files.TemporaryDirectory: frozenset({"name", "cleanup"}),
     torch_surface.profile: frozenset({"key_averages", "table"}),
     torch_surface.KeyAverages: frozenset({"table"}),
     **{cls: frozenset(f"{members} {distributions.COMMON_MEMBERS}".split())
@@ -187,6 +199,7 @@ VALUE_ATTRIBUTES: dict[type, frozenset] = {
     distributions.Constraint: frozenset({"check"}),
     Device: frozenset({"type", "index"}),
     random.Generator: frozenset({"manual_seed", "initial_seed", "seed", "device"}),
+    OSError: frozenset({"args", "errno", "strerror", "filename"}),  # the run's files: FileNotFoundError ...
     BaseException: frozenset({"args"}),  # an exception a program caught: `e.args`, str(e), repr(e)
     classes.Property: frozenset({"setter", "getter"}),
 }
@@ -285,11 +298,12 @@ next iter map filter any all id divmod callable
 # The exceptions a program may raise and catch (torch's errors are RuntimeError, IndexError ... subclasses).
 EXCEPTIONS = """
 Exception RuntimeError ValueError TypeError IndexError KeyError ZeroDivisionError AttributeError AssertionError
-StopIteration NotImplementedError ArithmeticError LookupError NameError OverflowError UnboundLocalError
+StopIteration NotImplementedError ArithmeticError LookupError NameError OverflowError UnboundLocalError SyntaxError
+OSError FileNotFoundError FileExistsError
 """.split()
 # the interpreter's own: print type super repr issubclass getattr hasattr setattr pow
 INTERPRETER_BUILTINS = frozenset({"print", "type", "super", "repr", "issubclass", "getattr", "hasattr", "setattr",
-                                  "delattr", "pow"})
+                                  "delattr", "pow", "eval"})
 BUILTIN_NAMES = frozenset(PYTHON_BUILTINS) | frozenset(EXCEPTIONS) | INTERPRETER_BUILTINS
 
 # Callables that take a range or an iterator without draining it.  Any other callable (list, sum, sorted,
@@ -339,6 +353,9 @@ def missing_member(module: str, name: str) -> str:
         hint = "collections offers OrderedDict, defaultdict, Counter and namedtuple; use a list or dict"
     elif module == "typing":
         hint = "use the names typing offers (List, Dict, Tuple, Optional, Union, Any, Callable ...), or drop it"
+    elif module in ("os", "os.path", "tempfile", "uuid"):
+        hint = ("the run's files live in memory: os offers remove, unlink, makedirs and path's join, exists, "
+                "basename, dirname ...; tempfile TemporaryDirectory and mkdtemp; uuid uuid4")
     elif module == "itertools":
         hint = "write the loop out: the other itertools functions are there"
     return f"{module}.{name}" + (f" ({hint})" if hint else "")
@@ -396,7 +413,8 @@ def modules() -> dict[str, Module]:
         "short", "int8", "uint8", "bool")})
     no_accelerator = {"is_available": lambda: False, "device_count": lambda: 0,
                       "current_accelerator": lambda check_available=False: None}
-    members.update({"set_default_device": set_default_device, "get_default_device": lambda: Device("cpu")})
+    members.update({"set_default_device": torch_surface.set_default_device,
+                    "get_default_device": torch_surface.get_default_device})
     members.update(dict.fromkeys(("save", "load"), PER_RUN))  # files of the run, kept in memory (run_modules)
     members.update({"Generator": torch_surface.Generator, "device": Device,
                     "cuda": Module("torch.cuda", no_accelerator),
@@ -434,7 +452,13 @@ def modules() -> dict[str, Module]:
         "grad", "jacrev", "jacfwd", "hessian", "vmap", "vjp", "jvp")},
         "make_functional": torch_surface.make_functional,
         "make_functional_with_buffers": torch_surface.make_functional_with_buffers})
-    return {m.name: m for m in (torch, torch_functional, nn, functional, init, nn_utils, autograd, autograd_functional,
+    # the run's file namespace (run/memory_files.py): the names here, each run binds them to its own files
+    os_path = Module("os.path", dict.fromkeys(memory_files.OS_PATH_NAMES, PER_RUN))
+    os_module = Module("os", {**dict.fromkeys(memory_files.OS_NAMES, PER_RUN), "path": os_path})
+    tempfile_module = Module("tempfile", dict.fromkeys(memory_files.TEMPFILE_NAMES, PER_RUN))
+    uuid_module = Module("uuid", dict.fromkeys(memory_files.UUID_NAMES, PER_RUN))
+    return {m.name: m for m in (os_module, os_path, tempfile_module, uuid_module,
+                                torch, torch_functional, nn, functional, init, nn_utils, autograd, autograd_functional,
                                 profiler, graph, autograd_function, forward_ad, functorch,
                                 torch_optim, scheduler,
                                 torch_distributions, torch_func, linalg, math_module, random_module,
@@ -448,16 +472,14 @@ def run_modules(py_random, np_state, limits) -> dict[str, Module]:
     random_module = Module("random", interop.random_members(py_random, limits))
     np_random = Module("numpy.random", numpy_api.legacy_random_members(np_state))
     numpy = Module("numpy", {**shared["numpy"].members, "random": np_random})
-    save, load = torch_surface.memory_files()
+    files = memory_files.MemoryFiles()  # the run's files, in memory
+    save, load = torch_surface.memory_files(files)
     torch = Module("torch", {**shared["torch"].members, "save": save, "load": load})
-    return {**shared, "random": random_module, "numpy": numpy, "numpy.random": np_random, "torch": torch}
-
-
-def set_default_device(device) -> None:
-    """torch.set_default_device: gradcli computes on the CPU, the only device it accepts."""
-    if device is not None and Device(device).type != "cpu":
-        raise AssertionError("Torch not compiled with CUDA enabled" if Device(device).type == "cuda"
-                             else f"gradcli computes on the CPU only; device '{device}' is not available")
+    os_path = Module("os.path", files.os_path_members())
+    os_module = Module("os", {**files.os_members(), "path": os_path})
+    return {**shared, "random": random_module, "numpy": numpy, "numpy.random": np_random, "torch": torch,
+            "os": os_module, "os.path": os_path, "tempfile": Module("tempfile", files.tempfile_members()),
+            "uuid": Module("uuid", files.uuid_members())}
 
 
 @cache

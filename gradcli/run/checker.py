@@ -18,7 +18,7 @@ from __future__ import annotations
 import ast
 import builtins
 
-from gradcli.run import api
+from gradcli.run import api, saved_view
 from gradcli.run.errors import LimitReached, ProgramFailed, Refused
 from gradcli.safety.errors import InputError
 
@@ -76,7 +76,7 @@ READABLE_DUNDER_ATTRIBUTES = api.READABLE_DUNDER_ATTRIBUTES
 # Dunder methods a program's class may define: construction, its printed text (__str__, __repr__), and the
 # context-manager protocol (`with Timer():`),
 # which only the interpreter calls (reading `obj.__enter__` stays refused).
-PROGRAM_DUNDER_METHODS = frozenset({"__init__", "__enter__", "__exit__", "__str__", "__repr__"})
+PROGRAM_DUNDER_METHODS = frozenset({"__init__", "__enter__", "__exit__", "__str__", "__repr__", "__del__"})
 # The builtins that take an attribute name: only with a literal one, checked like `obj.name`.
 ATTRIBUTE_BUILTINS = frozenset({"getattr", "hasattr", "setattr", "delattr"})
 # Writing builtins whose attribute name may be a variable (setattr(model, name, value) in a loop over
@@ -90,6 +90,14 @@ def check_program(tree: ast.Module, supported: frozenset, max_nesting: int) -> N
     `supported` holds the node types the interpreter can execute.
     """
     _Checker(tree, supported | STRUCTURAL_NODES, max_nesting).run()
+
+
+def check_expression(program: ast.Module, expression: ast.expr, supported: frozenset, max_nesting: int) -> None:
+    """The check of an expression a program evaluates from a string (eval): the same rules, in the context of the
+    program (its imports, names and attributes)."""
+    checker = _Checker(program, supported | STRUCTURAL_NODES, max_nesting)
+    checker.tree = expression
+    checker.run()
 
 
 class _Checker:
@@ -170,7 +178,7 @@ class _Checker:
             if attr not in module.members and not api.absent_in_torch(module.name, attr):
                 self.refuse(api.missing_member(module.name, attr) + unsupported_hint(f"{module.name}.{attr}"), node)
         elif node.attr not in api.known_attributes() and node.attr not in self.attributes \
-                and id(node) not in self.on_receiver:
+                and id(node) not in self.on_receiver and not saved_view.SAVED_NAME.fullmatch(node.attr):
             self.refuse(f"the attribute .{node.attr} ({UNKNOWN_ATTRIBUTE})", node)
 
     def check_attribute_name(self, attr: str, node: ast.AST, load: bool, on_receiver: bool) -> None:
@@ -183,6 +191,8 @@ class _Checker:
             return  # type(x).__name__, self.__class__.__name__, f.__qualname__: read only
         if attr.startswith("__"):
             self.refuse(f"the attribute .{attr} ({DUNDER_ADVICE})", node)
+        if load and saved_view.SAVED_NAME.fullmatch(attr):
+            return  # grad_fn._saved_self, grad_fn._raw_saved_result: a node's saved values (run/saved_view.py)
         if attr in api.PRIVATE_TENSOR_ATTRIBUTES:
             if load:
                 return

@@ -22,7 +22,7 @@ from gradcli.run.errors import Refused
 # The public methods and attributes of the engine's objects, by class (subclasses included).
 MODULE_METHODS = frozenset("""
 forward parameters named_parameters buffers named_buffers children named_children modules named_modules
-zero_grad train eval training requires_grad_ to cpu float double half add_module register_module
+zero_grad train eval training requires_grad_ to cpu cuda float double half add_module register_module
 register_buffer register_parameter state_dict load_state_dict apply get_submodule get_parameter extra_repr
 register_forward_hook register_forward_pre_hook register_full_backward_hook register_full_backward_pre_hook
 register_backward_hook
@@ -127,6 +127,9 @@ class ProgramObject:
         text = program_text(self, "__str__")
         return repr(self) if text is None else text
 
+    def __del__(self):
+        finalize(self)
+
     def __eq__(self, other):
         found = self.program_class.lookup("__eq__")  # only a @dataclass writes one
         return NotImplemented if found is None else bind(self, *found)(other)
@@ -134,10 +137,24 @@ class ProgramObject:
     __hash__ = object.__hash__
 
 
+def finalize(obj) -> None:
+    """The program's __del__ of `obj`, when CPython would call it: as the last reference to the object goes (the
+    interpreter's references are the program's), run by the interpreter (Interpreter.finalize)."""
+    cls = getattr(obj, "program_class", None)
+    found = cls.lookup("__del__") if cls is not None else None
+    if found is not None:
+        interpreter = getattr(found[0], "interpreter", None)
+        if interpreter is not None:
+            interpreter.finalize(obj, bind(obj, *found))
+
+
 class ProgramModule(modules.Module):
     """An instance of a program's nn.Module subclass."""
 
     program_class: ProgramClass
+
+    def __del__(self):
+        finalize(self)
 
     def _get_name(self) -> str:
         return self.program_class.name

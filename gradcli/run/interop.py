@@ -14,7 +14,7 @@ from gradcli.engine import creation, dtypes
 from gradcli.engine.autograd import INFERENCE_USED, GradMode, GradModeContext, set_grad_enabled
 from gradcli.engine.errors import TorchTypeError, TorchValueError
 from gradcli.engine.state import INFERENCE
-from gradcli.engine.tensor import Tensor
+from gradcli.engine.tensor import Tensor, check_device
 from gradcli.run.errors import LimitReached
 from gradcli.run.numpy_api import NumpyRefused, check_elements, leaves
 
@@ -94,6 +94,7 @@ def _numpy_dtype_within(data) -> dtypes.DType | None:
 
 def as_tensor(data, dtype=None, device=None) -> Tensor:
     """torch.as_tensor: shares memory with a tensor or array of the same dtype, copies otherwise."""
+    check_device(device, factory=True)
     if isinstance(data, Tensor):
         return data if dtype is None or dtype == data.dtype else data.to(dtype)
     if isinstance(data, np.ndarray):

@@ -36,9 +36,11 @@ from gradcli.run import (
     classes,
     graph_view,
     interop,
+    memory_files,
     metadata,
     numpy_api,
     reprs,
+    saved_view,
     torch_surface,
 )
 from gradcli.run.errors import LimitReached, OutputFailed, ProgramFailed, Refused, RunError
@@ -179,7 +181,8 @@ EAGER_TYPES = frozenset({Tensor, float, int, bool, str, list, tuple, dict, type(
 UNCATCHABLE = (RunError, LimitExceeded, RecursionError, MemoryError, numpy_api.NumpyRefused,
                forward_ad.NoForwardFormula)
 NUMPY_VALUES = (np.ndarray, np.generic)
-TORCH_MANAGERS = (GradModeContext, *torch_surface.CONTEXT_MANAGERS)  # entered and left by gradcli, not the program
+# entered and left by gradcli, not the program
+TORCH_MANAGERS = (GradModeContext, *torch_surface.CONTEXT_MANAGERS, memory_files.TemporaryDirectory)
 # Operators whose result can be far larger than their operands ('a' * 10**10, 9 ** 9 ** 9, 1 << 10**9) ...
 GROWING_OPS = frozenset({ast.Add, ast.Mult, ast.Pow, ast.LShift, ast.Mod})
 # ... unless both operands are of these types (tensors are bounded by the engine's size limit).
@@ -212,13 +215,15 @@ class Interpreter:
         self.methods: list = []  # (class, receiver) of each method call in progress, None for plain functions
         self.handling: list = []  # the exceptions being handled by `except` blocks, innermost last
         self.finished = False  # the run is over (a generator collected later must not touch the grad mode)
+        self.pending = None  # what stopped a __del__ that the program may not swallow, raised at the next statement
         self.builtins = {**api.python_builtins(), "print": self.print, "type": api.type_of, "str": program_str,
                          "super": self.program_super, "isinstance": classes.is_instance, "repr": program_repr,
                          "issubclass": classes.is_subclass, "getattr": self.program_getattr,
                          "hasattr": self.program_hasattr, "setattr": self.program_setattr,
                          "delattr": self.program_delattr, "__name__": "__main__",
-                         "pow": self.program_pow}
+                         "pow": self.program_pow, "eval": self.program_eval}
 
+        self.eval_builtin = self.builtins["eval"]  # the one bound method a program's `eval` names
         self.builtin_names = {id(value): name for name, value in self.builtins.items() if callable(value)}
         self.overrides = {(str, "format"): self.format_string, (str, "join"): self.join_strings,
                           (str, "replace"): self.replace_string,
@@ -235,10 +240,44 @@ class Interpreter:
 
     # -- running --------------------------------------------------------------------------------------
     def run(self, tree: ast.Module) -> None:
+        self.program_tree = tree  # the context eval() checks its strings in
         try:
             self.run_program(tree)
         finally:
             self.finished = True
+
+    def finalize(self, obj, call) -> None:
+        """Run a program object's __del__ (`call`) as CPython runs it: an exception it raises is printed and
+        ignored; what gradcli stops (a limit, a refusal) is raised at the next statement instead.  Never once the
+        run is over: the program's code runs only inside its limits."""
+        if self.finished or self.pending is not None:
+            return
+        line = self.line
+        try:
+            call()
+        except (Exception, LimitExceeded) as error:
+            if isinstance(error, UNCATCHABLE):
+                self.pending = error
+            else:
+                self.stdout.flush()
+                name = f"{obj.program_class.name}.__del__"
+                self.stderr.write(f"Exception ignored in: <function {name} at 0x…>\n"
+                                  f"{_exception_name(type(error))}: {error}\n")
+        except BaseException as error:  # the guard's deadline: the run ends at the next statement
+            self.pending = error
+        finally:
+            self.line = line
+
+    def finish_module(self) -> None:
+        """What CPython does to __main__ at exit: its names set to None (those starting with one '_' first), so the
+        __del__ of objects only they hold runs, inside the run's limits."""
+        names = list(self.module.vars)
+        for name in [n for n in names if n.startswith("_") and not n.startswith("__")] + \
+                [n for n in names if not n.startswith("_")]:
+            self.module.vars[name] = None
+        if self.pending is not None:
+            error, self.pending = self.pending, None
+            raise error
 
     def run_program(self, tree: ast.Module) -> None:
         # the engine's warnings come to this run's show_warning through a context variable, and numpy's own
@@ -248,6 +287,7 @@ class Interpreter:
         with np.errstate(all="ignore"):
             try:
                 self.exec_block(tree.body, self.module)
+                self.finish_module()
             except RunError as error:
                 if getattr(error, "line", 0) is None:  # raised below the interpreter (the budget, a text too
                     error.line = self.line              # long), or where no line is known: the statement's
@@ -368,6 +408,9 @@ class Interpreter:
     def exec_block(self, body: list, frame: Frame):
         limits = self.limits
         for stmt in body:
+            if self.pending is not None:  # a limit or refusal inside a __del__ (CPython would have swallowed it)
+                error, self.pending = self.pending, None
+                raise error
             self.line = stmt.lineno
             self.statements += 1
             if self.statements > limits.max_statements:
@@ -595,15 +638,20 @@ class Interpreter:
         try:
             for item in node.items:
                 manager = self.eval(item.context_expr, frame)
-                if isinstance(manager, Device):  # `with torch.device('cpu'):` makes the CPU the default: a no-op
-                    if manager.type != "cpu":
+                if isinstance(manager, Device):  # the default device of torch's factory functions inside it
+                    if manager.type not in ("cpu", "cuda"):
                         raise Refused(f"torch.device('{manager}') as a context manager (gradcli computes on the CPU "
-                                      "only: use torch.device('cpu'), or no device at all)", self.line)
-                    value = manager  # nothing to leave
+                                      "only, as a torch built without CUDA: use torch.device('cpu'), or no device "
+                                      "at all)", self.line)
+                    manager = torch_surface.DeviceMode(manager)
+                if isinstance(manager, torch_surface.DeviceMode):
+                    value = manager.__enter__()
+                    entered.append(manager)
                 elif isinstance(manager, TORCH_MANAGERS):  # no_grad(), enable_grad(), the profiler, detect_anomaly()
                     value = manager.__enter__()
                     entered.append(manager)
-                    value = value if isinstance(manager, torch_surface.profile) else None
+                    value = value if isinstance(manager, (torch_surface.profile, memory_files.TemporaryDirectory)) \
+                        else None
                 else:
                     enter, leave = self.context_methods(manager)
                     value = self.call(enter, [], {})
@@ -905,6 +953,39 @@ class Interpreter:
             return pow(base, exp, mod)
         return self.binary(ast.Pow(), base, exp)
 
+    def program_eval(self, source=None, *scopes, frame=None, **kwargs):
+        """eval(string): the string parsed as one expression by Python's ast (never compiled or run by Python),
+        checked as the program was, and evaluated by this interpreter under the run's limits, in the calling
+        function's scope (the program's globals when eval is called indirectly)."""
+        if scopes or kwargs:
+            raise Refused("eval() with globals or locals (pass the string alone: it is evaluated where eval is "
+                          "called)", self.line)
+        if not isinstance(source, str):
+            if source is None:
+                raise TypeError("eval expected at least 1 argument, got 0")
+            raise TypeError("eval() arg 1 must be a string, bytes or code object")
+        if len(source) > self.limits.max_source_chars:
+            raise self.limit(f"eval() of a string of {len(source)} characters", "max_source_chars")
+        try:
+            tree = ast.parse(source.lstrip(" \t"), "<string>", mode="eval")
+        except SyntaxError as error:
+            raise SyntaxError(error.msg, ("<string>", error.lineno, error.offset, error.text)) from None
+        except (RecursionError, MemoryError):
+            raise self.limit("the string given to eval() nests too deeply to parse", "max_nesting") from None
+        try:
+            checker.check_expression(self.program_tree, tree.body, SUPPORTED_NODES, self.limits.max_nesting)
+        except Refused as refused:
+            raise Refused(f"{refused.what}, in the string given to eval()", self.line) from None
+        except LimitReached as limit:
+            raise LimitReached(limit.what, self.line) from None
+        if self.depth >= self.limits.max_call_depth:  # eval inside eval: one level of nesting, as a call is
+            raise self.limit("functions nest too deeply", "max_call_depth")
+        self.depth += 1
+        try:
+            return self.eval(tree.body, frame if frame is not None else self.module)
+        finally:
+            self.depth -= 1
+
     def program_getattr(self, obj, name, *default):
         if not isinstance(name, str):
             raise TypeError(f"attribute name must be string, not '{type(name).__name__}'")
@@ -931,6 +1012,8 @@ class Interpreter:
             return metadata.read(obj, name, self.line, self.builtin_names)
         if classes.handles(obj):
             return classes.get_attribute(obj, name)
+        if saved_view.handles(obj, name):
+            return saved_view.read(obj, name, self.line)
         if name.startswith("_") and not (isinstance(obj, Tensor) and name in api.PRIVATE_TENSOR_ATTRIBUTES):
             if name.startswith("__"):
                 raise Refused(f"the attribute .{name} ({checker.DUNDER_ADVICE})", self.line)
@@ -1210,6 +1293,8 @@ class Interpreter:
                 kwargs[name] = item
         if type(func) is UserFunction:
             return self.call_function(func, args, kwargs)
+        if func is self.eval_builtin:  # in the caller's scope, as Python's eval
+            return self.program_eval(*args, frame=frame, **kwargs)
         if isinstance(func, type) and issubclass(func, np.generic):  # np.float32(x): x may be a list
             return numpy_api.construct_scalar(func, args, kwargs)
         if func is dict or isinstance(getattr(func, "__self__", None), dict):  # dict(pairs), d.get(key) ...

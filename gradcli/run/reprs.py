@@ -17,7 +17,7 @@ from gradcli.engine.autograd import Function, enable_grad, no_grad, set_grad_ena
 from gradcli.engine.errors import EngineError
 from gradcli.engine.tensor import Device
 from gradcli.engine.tensor_str import format_python_value
-from gradcli.run import api, classes, interop
+from gradcli.run import api, classes, interop, memory_files
 from gradcli.run.errors import LimitReached
 
 TORCH_CLASSES = {
@@ -186,7 +186,7 @@ def program_str(value) -> str:
     """str(): the text itself for a string, the repr for everything a program can reach that has no str.
     Containers go through Python's own str first (in C: a huge list of numbers costs what it costs in
     Python), and through the program's reprs only if that shows anything of gradcli's."""
-    if isinstance(value, (str, Device)):  # a device prints as its name, as torch.device's __str__
+    if isinstance(value, (str, Device, memory_files.UUID)):  # a device prints as its name, as torch.device's __str__
         return str(value)
     if isinstance(value, (classes.ProgramObject, classes.ProgramModule)):
         return str(value)  # the program's own __str__ (or __repr__, or Python's default text)

@@ -17,7 +17,7 @@ from gradcli.engine.autograd import HOOKS_DISABLED, enable_grad, saved_tensors_h
 from gradcli.engine.errors import EngineError, TorchRuntimeError, TorchTypeError, TorchValueError
 from gradcli.engine.modules import Module, Parameter
 from gradcli.engine.ops import REGISTRY
-from gradcli.engine.tensor import Device, Size, Tensor
+from gradcli.engine.tensor import CPU, Device, Size, Tensor, check_device
 from gradcli.run import argument_parser
 from gradcli.run.numpy_api import NumpyRefused
 
@@ -60,17 +60,18 @@ def legacy_constructor(name: str, dtype_name: str | None):
 
     def construct(*args, device=None):
         dtype = dtypes.get_default_dtype() if dtype_name is None else dtypes.by_name(dtype_name)
+        check_device(device)  # the legacy constructors are not torch's factory functions: no default device
         if not args:
-            return creation.empty(0, dtype=dtype)
+            return creation.empty(0, dtype=dtype, device=CPU)
         if len(args) == 1 and isinstance(args[0], (list, tuple)) and not isinstance(args[0], Size):
-            return creation.tensor(_cast_data(args[0], dtype), dtype=dtype)
+            return creation.tensor(_cast_data(args[0], dtype), dtype=dtype, device=CPU)
         if len(args) == 1 and isinstance(args[0], Tensor):
             if args[0].dtype != dtype:
                 raise TorchTypeError(f"expected {_legacy_type(dtype)} (got {_legacy_type(args[0].dtype)})")
             return args[0]
         if all(isinstance(a, int) and not isinstance(a, bool) for a in args) or \
                 (len(args) == 1 and isinstance(args[0], Size)):
-            return creation.zeros(*args, dtype=dtype)
+            return creation.zeros(*args, dtype=dtype, device=CPU)
         raise TorchTypeError(f"new(): invalid data type '{_type_name(args[0])}'")
 
     construct.__name__ = name
@@ -675,7 +676,39 @@ class detect_anomaly:
         return False
 
 
-CONTEXT_MANAGERS = (profile, detect_anomaly)
+class DeviceMode:
+    """`with torch.device(d):` (torch's DeviceContext): inside it torch's factory functions given no device
+    create on d, which for anything but the CPU fails where the first tensor is made (engine/tensor.py's
+    check_device), as a CPU-only torch fails."""
+
+    def __init__(self, device: Device):
+        self.device = device
+
+    def __enter__(self):
+        self._token = state.DEFAULT_DEVICE.set(None if self.device.type == "cpu" else self.device)
+        return self.device
+
+    def __exit__(self, *exc):
+        state.DEFAULT_DEVICE.reset(self._token)
+        return False
+
+
+def set_default_device(device) -> None:
+    """torch.set_default_device: where the factory functions create from now on (None: the CPU)."""
+    device = None if device is None else Device(device)
+    state.DEFAULT_DEVICE.set(None if device is None or device.type == "cpu" else device)
+
+
+def get_default_device() -> Device:
+    """torch.get_default_device: the CPU, or the device set, whose query fails for CUDA as torch.cuda's does."""
+    device = state.DEFAULT_DEVICE.get()
+    if device is None:
+        return Device("cpu")
+    check_device(device)
+    return device
+
+
+CONTEXT_MANAGERS = (profile, detect_anomaly, DeviceMode)
 
 
 # -- torch.func -----------------------------------------------------------------------------------------------
@@ -1086,9 +1119,9 @@ def weights_only_failure(global_name: str) -> TorchUnpicklingError:
         "default with weights_only https://pytorch.org/docs/stable/generated/torch.load.html.")
 
 
-def memory_files():
-    """torch.save and torch.load of one run: the 'file' is a dict entry of the run, never the disk."""
-    files: dict[str, object] = {}
+def memory_files(store):
+    """torch.save and torch.load of one run: the 'file' is an entry of the run's namespace (run/memory_files.py),
+    never the disk."""
 
     def save(obj, f, pickle_module=None, pickle_protocol=2, _use_new_zipfile_serialization=True):
         if not isinstance(f, str):
@@ -1096,17 +1129,14 @@ def memory_files():
                                "pass a file name)")
         program_class = getattr(obj, "program_class", None)
         if isinstance(obj, Module) and program_class is not None:  # torch.save(model, PATH): pickled by class
-            files[f] = PickledModule(f"__main__.{program_class.name}")
+            store.store(f, PickledModule(f"__main__.{program_class.name}"))
             return
-        files[f] = _saved_copy(obj, "torch.save")
+        store.store(f, _saved_copy(obj, "torch.save"))
 
     def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None, **pickle_load_args):
         if not isinstance(f, str):
             raise NumpyRefused(f"torch.load from a {_type_name(f)} (pass the file name given to torch.save)")
-        if f not in files:
-            raise NumpyRefused(f"torch.load('{f}') of a file this run did not torch.save (gradcli run has no file "
-                               "access; save it earlier in the program)")
-        saved = files[f]
+        saved = store.fetch(f)
         if isinstance(saved, PickledModule):
             if weights_only is None or weights_only:  # torch >= 2.6 loads weights only by default
                 raise weights_only_failure(saved.global_name)

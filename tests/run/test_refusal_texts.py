@@ -42,7 +42,9 @@ def test_every_table_entry_says_what_to_use_instead(table, key):
 
 # One program per place that refuses (the static check, the interpreter, classes, numpy, torch's surface).
 PROGRAMS = [
-    "import torch\nwith torch.device('cuda'):\n    x = torch.ones(2)\n",
+    "import torch\nwith torch.device('mps'):\n    x = torch.ones(2)\n", "x = eval('1', {})\n",
+    "import os\nprint(os.path.exists('/etc/passwd'))\n",
+    "import torch\nx = torch.ones(2, requires_grad=True)\ny = x.cumsum(0)\nprint(y.grad_fn._saved_dim)\n",
     "import torch\nm = torch.nn.Linear(2, 1)\ntorch.func.functional_call(m, {'weight': torch.ones(1, 2)}, "
     "(torch.ones(2),), strict=True)\n",
     "import torch\nm = torch.nn.Linear(2, 1)\n"
@@ -68,7 +70,7 @@ PROGRAMS = [
     "    @f.setter\n    @deco\n    def f(self, v):\n        pass\n",
     "def f():\n    class A:\n        pass\n", "class A(metaclass=type):\n    pass\n", "@print\nclass A:\n    pass\n",
     "class A:\n    pass\nclass B(A, A):\n    pass\n", "class A(vars()):\n    pass\n",
-    "class A:\n    for i in range(3):\n        pass\n", "import os\n", "from . import x\n", "from os import path\n",
+    "class A:\n    for i in range(3):\n        pass\n", "import sys\n", "from . import x\n", "from sys import path\n",
     "__x = 1\n", "class A(int):\n    pass\n", "import torch\nx = torch.ones(1)\ndel x.data\n",
     "import torch\nm = torch.nn.Linear(1, 1)\nname = '__class__'\nsetattr(m, name, 1)\n",
     "import torch\nimport torch.autograd.forward_ad as fwAD\nwith fwAD.dual_level():\n"

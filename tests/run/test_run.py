@@ -53,14 +53,6 @@ NOT_YET_EXACT.update({
                          "(aten/src/ATen/native/cpu/group_norm_kernel.cpp); gradcli sums dy * xhat over (n, H*W)",
     "tutorial_ensembling": "refused at torch.func.stack_module_state; it also needs copy.deepcopy of a module and "
                            "Module.to('meta') (gradcli has no meta device)",
-    "tutorial_autograd_saved_tensors_hooks": "refused at grad_fn._saved_self (a node's saved tensors are not "
-                                             "readable); later it calls eval(), writes files through os, uuid and "
-                                             "tempfile, and defines __del__, which the sandbox refuses by design",
-    "tutorial_recipe_changing_default_device": "refused at `with torch.device('cuda'):` (gradcli has only the CPU), "
-                                               "where torch without CUDA fails one line later, at "
-                                               "the first tensor made inside it (AssertionError: Torch not compiled "
-                                               "with CUDA enabled); gradcli also accepts device='cuda' on factory "
-                                               "calls, which such a torch refuses",
     "tutorial_recipe_module_load_state_dict_tips": "refused at `with torch.device('meta'):`: gradcli has no meta "
                                                    "device (tensors without data); it also needs torch.load(mmap=True) "
                                                    "and load_state_dict(assign=True)",
@@ -144,11 +136,12 @@ def test_run_restores_engine_state():
 
 @pytest.mark.parametrize(("source", "what", "line", "column"), [
     ("def f():\n    class A:\n        pass\n", "class definitions inside functions", 2, 5),
-    ("import os\n", "importing os", 1, 1),
+    ("import subprocess\n", "importing subprocess", 1, 1),
+    ("import os\nos.system('ls')\n", "os.system (the run's files live in memory", 2, 1),
     ("import numpy.ctypeslib\n", "importing numpy.ctypeslib", 1, 1),
-    ("from os import path\n", "importing from os", 1, 1),
+    ("from shutil import rmtree\n", "importing from shutil", 1, 1),
     ("x = 1\nf = open('x')\n", "the builtin open()", 2, 5),
-    ("eval('1+1')\n", "the builtin eval()", 1, 1),
+    ("exec('x = 1')\n", "the builtin exec()", 1, 1),
     ("exec('x=1')\n", "the builtin exec()", 1, 1),
     ("getattr(1, 'real')\n", "the attribute .real", 1, 12),
     ("x = (1).__class__.__bases__\n", "the attribute .__bases__", 1, 5),
@@ -332,9 +325,9 @@ def test_stdin_and_cli_entry_point():
     done = subprocess.run([sys.executable, "-m", "gradcli", "run", "-"], input=source, capture_output=True,
                           text=True, cwd=ROOT, timeout=60)
     assert (done.returncode, done.stdout) == (0, "tensor(4.)\n")
-    done = subprocess.run([sys.executable, "-m", "gradcli", "run", "-"], input="import os\n", capture_output=True,
+    done = subprocess.run([sys.executable, "-m", "gradcli", "run", "-"], input="import sys\n", capture_output=True,
                           text=True, cwd=ROOT, timeout=60)
-    assert done.returncode == 2 and "does not support importing os" in done.stderr
+    assert done.returncode == 2 and "does not support importing sys" in done.stderr
 
 
 # -- classes: what the tutorials write runs; everything around it stays refused --------------------------------
@@ -437,7 +430,7 @@ def test_plain_classes_and_object_base():
     ("import random\nr = random.SystemRandom()\n", "random.SystemRandom (it reads the operating system's entropy",
      2, 5),
     ("import random\nr = random.Random(0)\n", "random.Random", 2, 5),
-    ("import os.path\n", "importing os.path", 1, 1),
+    ("import shutil\n", "importing shutil", 1, 1),
     ("def f():\n    pass\nprint(f.__globals__)\n", "the attribute .__globals__", 3, 7),
     ("def deco(f):\n    return f.__globals__\n@deco\ndef g():\n    pass\n", "the attribute .__globals__", 2, 12),
     ("def g():\n    yield 1\nprint(g().gi_frame)\n", "the attribute .gi_frame", 3, 7),

@@ -60,6 +60,7 @@ SAMPLES = {
     "threshold": lambda: ((_t(3, 4), 0.1, 20.0), {}),
     "clamp_min": lambda: ((_col(), _row()), {}), "clamp_max": lambda: ((_col(), _row()), {}),
     "where": lambda: ((_col() > 0, _row(), 0.0), {}), "lerp": lambda: ((_col(), _row(), 0.3), {}),
+    "equal": lambda: ((_t(3, 4), _t(3, 4)), {}),
     "eq": lambda: ((_col(), _row()), {}), "ne": lambda: ((_col(), _row()), {}), "lt": lambda: ((_col(), _row()), {}),
     "le": lambda: ((_col(), _row()), {}), "gt": lambda: ((_col(), _row()), {}), "ge": lambda: ((_col(), _row()), {}),
     "mse_loss": lambda: ((_col(), _row()), {"reduction": "none"}),

@@ -49,3 +49,11 @@ def isinf(input):
           category="comparison")
 def isfinite(input):
     return Tensor._make(np.isfinite(input.array), None)
+
+
+@register("equal", sig="equal(input, other)", doc="True if both have the same size and elements (a bool)",
+          category="comparison")
+def equal(input, other) -> bool:
+    """torch.equal: the same shape and equal elements, compared after type promotion (nan equals nothing)."""
+    a, b = val(input), val(other)
+    return a.shape == b.shape and bool(np.array_equal(a, b))

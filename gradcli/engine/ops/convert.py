@@ -10,10 +10,10 @@ import numpy as np
 
 from gradcli.engine import dtypes
 from gradcli.engine.autograd import LINEAR, Function
-from gradcli.engine.errors import TorchRuntimeError, TorchTypeError
+from gradcli.engine.errors import TorchTypeError
 from gradcli.engine.ops.common import preserved_copy
 from gradcli.engine.ops.registry import register
-from gradcli.engine.tensor import Device, Tensor
+from gradcli.engine.tensor import Device, Tensor, check_device
 
 
 class Clone(Function):
@@ -69,11 +69,6 @@ def _convert(input: Tensor, dtype: dtypes.DType, copy: bool = False) -> Tensor:
     return ToCopy.apply(input, dtype.np)
 
 
-def _check_device(device) -> None:
-    if device is not None and str(device) != "cpu":
-        raise TorchRuntimeError(f"gradcli computes on the CPU only; device '{device}' is not available")
-
-
 @register("to", sig="to(input, dtype_or_device_or_tensor, *, dtype=None, copy=False)",
           doc="convert to a dtype (or another tensor's dtype); the device must be 'cpu'", category="conversion",
           torch=False)
@@ -87,7 +82,7 @@ def to(input, *args, dtype=None, device=None, copy=False, non_blocking=False):
             device = arg
         else:
             raise TorchTypeError(f"to() received an invalid combination of arguments - got ({type(arg).__name__})")
-    _check_device(device)
+    check_device(device)
     return _convert(input, dtype or input.dtype, copy)
 
 

@@ -61,7 +61,7 @@ class Sum(_Reduce):
     @staticmethod
     def forward(ctx, x, dim=None, keepdim=False, dtype=None):
         dims = norm_dims(dim, x.ndim) or tuple(range(x.ndim))  # dim=[] sums every dim, as torch
-        ctx.aux = (dims, keepdim, x.shape)
+        ctx.aux = (dims, keepdim, x.shape, dim)  # dim as given: torch's node keeps it so (grad_fn._saved_dim)
         if x.dtype.kind in "bu" or (x.dtype.kind == "i" and x.dtype != np.int64):
             x = x.astype(np.int64)  # torch sums integers and bools as int64
         total = sum_order.torch_sum(x, dims, keepdim)  # floats in ATen's order, bit for bit
@@ -92,7 +92,7 @@ class Mean(_Reduce):
         count = 1
         for d in dims:
             count *= x.shape[d]
-        ctx.aux = (dims, keepdim, x.shape, count)
+        ctx.aux = (dims, keepdim, x.shape, count, dim)
         with np.errstate(invalid="ignore", divide="ignore"):  # torch's mean is its sum divided by the count
             return sum_order.torch_sum(x, dims, keepdim) / x.dtype.type(count)
 

@@ -14,7 +14,7 @@ from gradcli.engine.ops.convert import Clone, to
 from gradcli.engine.ops.registry import register
 from gradcli.engine.ops.shape import reshape, view
 from gradcli.engine.ops.sizes import check_new_shape
-from gradcli.engine.tensor import Tensor
+from gradcli.engine.tensor import Tensor, check_device
 
 
 @register("contiguous", sig="contiguous()", doc="the tensor itself, or a copy of a non-contiguous view",
@@ -52,24 +52,28 @@ def _new(input, shape, fill, dtype, requires_grad) -> Tensor:
 @register("new_zeros", sig="new_zeros(*size, dtype=None)", doc="zeros of input's dtype", category="creation",
           torch=False)
 def new_zeros(input, *size, dtype=None, device=None, requires_grad=False):
+    check_device(device)  # the input's device otherwise (torch's new_* ignore the default device)
     return _new(input, size, 0, dtype, requires_grad)
 
 
 @register("new_ones", sig="new_ones(*size, dtype=None)", doc="ones of input's dtype", category="creation",
           torch=False)
 def new_ones(input, *size, dtype=None, device=None, requires_grad=False):
+    check_device(device)  # the input's device otherwise (torch's new_* ignore the default device)
     return _new(input, size, 1, dtype, requires_grad)
 
 
 @register("new_full", sig="new_full(size, fill_value, dtype=None)", doc="fill_value in input's dtype",
           category="creation", torch=False)
 def new_full(input, size, fill_value, *, dtype=None, device=None, requires_grad=False):
+    check_device(device)  # the input's device otherwise (torch's new_* ignore the default device)
     return _new(input, (tuple(size),), fill_value, dtype, requires_grad)
 
 
 @register("new_tensor", sig="new_tensor(data, dtype=None)", doc="a new tensor of data, in input's dtype",
           category="creation", torch=False)
 def new_tensor(input, data, *, dtype=None, device=None, requires_grad=False):
+    check_device(device)  # the input's device otherwise (torch's new_* ignore the default device)
     source = data.array if isinstance(data, Tensor) else np.asarray(data)
     kind = dtype if dtype is not None else input.dtype
     out = Tensor._make(source.astype(kind.np), None)
