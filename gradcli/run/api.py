@@ -36,13 +36,16 @@ from gradcli.run.limits import RunLimits
 
 
 class Module:
-    """A module as a program sees it: a dotted name and a fixed table of members."""
+    """A module as a program sees it: a dotted name and a table of members, fixed unless the module is the
+    run's own copy (`writable`: `torch`, whose members a program may rebind, as d2l's `torch.pi = ...` does;
+    only the program's own lookups see the new value, as under torch)."""
 
-    __slots__ = ("name", "members")
+    __slots__ = ("name", "members", "writable")
 
-    def __init__(self, name: str, members: dict):
+    def __init__(self, name: str, members: dict, writable: bool = False):
         self.name = name
         self.members = members
+        self.writable = writable
 
     def __repr__(self) -> str:
         return f"<module '{self.name}'>"
@@ -442,7 +445,7 @@ def run_modules(py_random, np_state, limits) -> dict[str, Module]:
     np_random = Module("numpy.random", numpy_api.legacy_random_members(np_state))
     numpy = Module("numpy", {**shared["numpy"].members, "random": np_random})
     save, load = torch_surface.memory_files()
-    torch = Module("torch", {**shared["torch"].members, "save": save, "load": load})
+    torch = Module("torch", {**shared["torch"].members, "save": save, "load": load}, writable=True)
     return {**shared, "random": random_module, "numpy": numpy, "numpy.random": np_random, "torch": torch}
 
 
