@@ -79,6 +79,7 @@ class TypeRef:
 
 TORCH_CLASS_NAMES = {Tensor: "torch.Tensor", Size: "torch.Size", dtypes.DType: "torch.dtype",
                      nn_modules.Parameter: "torch.nn.parameter.Parameter",
+                     nn_modules.UninitializedParameter: "torch.nn.parameter.UninitializedParameter",
                      classes.AutogradFunction: "torch.autograd.function.Function",
                      **{cls: f"torch.nn.modules.{module}.{name}" for name, cls in nn_modules.MODULE_CLASSES.items()
                         for module in [nn_modules.TORCH_MODULE_FILES.get(name, "module")]},
@@ -122,6 +123,7 @@ READABLE_DUNDER_ATTRIBUTES = frozenset({"__class__", "__name__", "__qualname__",
 # The attributes torch's layers keep, readable by programs (model[0].weight, layer.in_features ...).
 MODULE_SETTINGS = {
     "Linear": frozenset({"in_features", "out_features", "weight", "bias"}),
+    "LazyLinear": frozenset({"in_features", "out_features", "weight", "bias"}),
     "Flatten": frozenset({"start_dim", "end_dim"}), "Unflatten": frozenset({"dim", "unflattened_size"}),
     "Dropout": frozenset({"p", "inplace"}), "Softmax": frozenset({"dim"}), "LogSoftmax": frozenset({"dim"}),
     "ReLU": frozenset({"inplace"}), "LeakyReLU": frozenset({"negative_slope", "inplace"}),
