@@ -21,7 +21,7 @@ import numpy as np
 from gradcli.engine import dtypes, dual
 from gradcli.engine.dual import sum_to_shape
 from gradcli.engine.errors import GradientShapeError, TorchRuntimeError, TorchTypeError
-from gradcli.engine.state import BUDGET, INFERENCE, ContextAttribute
+from gradcli.engine.state import BUDGET, INFERENCE, ContextAttribute, warn
 from gradcli.engine.tensor import InferenceVersion, Tensor
 
 
@@ -682,6 +682,8 @@ def run_backward(outputs, grad_outputs, *, retain_graph: bool, create_graph: boo
                     total = run_tensor_hooks(hooks_of(leaf), total)
                 if _accumulates(leaf):
                     _accumulate_into(leaf, total, create_graph, given)
+                    if POST_ACCUMULATE_HOOKS:
+                        _run_post_accumulate_hooks(leaf, create_graph)
                 continue
             grad = node_grads.pop(node, None)
             if grad is not None:
@@ -773,6 +775,8 @@ def run_backward(outputs, grad_outputs, *, retain_graph: bool, create_graph: boo
                 g = run_tensor_hooks(hooks_of(leaf), g)
             if g is not None and _accumulates(leaf):
                 _accumulate_into(leaf, g, create_graph, given)
+                if POST_ACCUMULATE_HOOKS:
+                    _run_post_accumulate_hooks(leaf, create_graph)
         return None
     results = []
     for t in inputs:
@@ -810,8 +814,16 @@ def _accumulate_into(tensor, grad, create_graph, given):
             if given is not None:
                 given.add(id(grad))
             tensor._grad = Tensor._make(grad, None)
+        elif create_graph:  # AccumulateGrad's clone_obey_contract: new_empty_strided(...).copy_(new_grad), which
+            stored = Tensor._make(np.empty_like(grad.array), None)  # under grad mode is a CopyBackwards node
+            prev_mode, GradMode.enabled = GradMode.enabled, True
+            try:
+                stored.copy_(grad)
+            finally:
+                GradMode.enabled = prev_mode
+            tensor._grad = stored
         else:
-            tensor._grad = grad if create_graph else Tensor._make(grad.array, None)
+            tensor._grad = Tensor._make(grad.array, None)
     elif create_graph:
         tensor._grad = current + grad
     else:
@@ -828,7 +840,16 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     if retain_graph is None:
         retain_graph = create_graph
     outs, grads = _prepare_roots(tensors, grad_tensors, create_graph)
+    if create_graph:  # Engine::execute's TORCH_WARN_ONCE, after the roots are validated
+        warn(CREATE_GRAPH_WARNING, UserWarning, torch_location=True)
     run_backward(outs, grads, retain_graph=retain_graph, create_graph=create_graph)
+
+
+CREATE_GRAPH_WARNING = (
+    "Using backward() with create_graph=True will create a reference cycle between the parameter and its gradient "
+    "which can cause a memory leak. We recommend using autograd.grad when creating the graph to avoid this. If you "
+    "have to use this function, make sure to reset the .grad fields of your parameters to None after use to break "
+    "the cycle and avoid the leak. (Triggered internally at /__w/pytorch/pytorch/torch/csrc/autograd/engine.cpp:1307.)")
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, allow_unused=None,
@@ -1047,8 +1068,39 @@ def _tensor_register_hook(self, hook) -> RemovableHandle:
     return handle
 
 
+# Tensor.register_post_accumulate_grad_hook's hooks, by the leaf's id (with a weak reference, as TENSOR_HOOKS)
+POST_ACCUMULATE_HOOKS: dict[int, tuple] = {}
+
+
+def _run_post_accumulate_hooks(leaf, create_graph: bool) -> None:
+    entry = POST_ACCUMULATE_HOOKS.get(id(leaf))
+    if entry is not None and entry[0]() is leaf:
+        prev_mode, GradMode.enabled = GradMode.enabled, create_graph  # the backward's grad mode, as torch's engine
+        try:
+            for _, hook in list(entry[1]):
+                hook(leaf)  # its result is ignored, as torch's
+        finally:
+            GradMode.enabled = prev_mode
+
+
+def _tensor_register_post_accumulate_grad_hook(self, hook) -> RemovableHandle:
+    """Tensor.register_post_accumulate_grad_hook(hook): hook(tensor) runs after backward has accumulated the
+    leaf's gradient into .grad (under the backward's grad mode: off unless create_graph)."""
+    if not self.requires_grad:
+        raise TorchRuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+    if self.grad_fn is not None:
+        raise TorchRuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+    entry = POST_ACCUMULATE_HOOKS.get(id(self))
+    if entry is None or entry[0]() is not self:
+        entry = POST_ACCUMULATE_HOOKS[id(self)] = (weakref.ref(self), [])
+    handle = RemovableHandle(entry[1], hook)
+    entry[1].append((handle.id, hook))
+    return handle
+
+
 # The graph's methods of Tensor live with the graph (tensor.py knows arrays, not graphs), as the op registry
 # adds the ops' methods.
 Tensor.backward = _tensor_backward
 Tensor.register_hook = _tensor_register_hook
+Tensor.register_post_accumulate_grad_hook = _tensor_register_post_accumulate_grad_hook
 Tensor.retain_grad = _tensor_retain_grad

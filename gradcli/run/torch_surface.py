@@ -732,6 +732,9 @@ def func_grad(func, argnums=0, has_aux=False):
         if not nested:
             grads = _detached(grads)
             aux = _detached(aux)
+        elif has_aux:  # an input handed back as aux leaves the transform as the caller's own tensor, as torch's
+            originals = {id(w): a for k in nums for w, a in zip(_tree_leaves(diff[k]), _tree_leaves(args[k]))}
+            aux = _tree_map(lambda leaf: originals.get(id(leaf), leaf), aux)
         result = grads if isinstance(argnums, tuple) else grads[0]
         return (result, aux) if has_aux else result
     return grad_fn
@@ -862,11 +865,12 @@ def func_vjp(func, *primals, has_aux=False):
         aux = None
         if has_aux:
             out, aux = out
-    outs = tuple(out) if isinstance(out, (tuple, list)) else (out,)
+    outs = tuple(_tree_leaves(out))  # a tensor, or tuples, lists and dicts of them (torch.func's pytrees)
 
     def vjp_fn(cotangents):
-        cts = tuple(cotangents) if isinstance(cotangents, (tuple, list)) else (cotangents,)
-        if len(cts) != len(outs):
+        cts = tuple(_tree_leaves(cotangents))
+        if len(cts) != len(outs) or (isinstance(out, dict) and (not isinstance(cotangents, dict)
+                                                                 or list(cotangents) != list(out))):
             raise TorchRuntimeError(f"Expected pytree structure of cotangents to be the same as pytree structure of "
                                     f"outputs to the function: {len(cts)} cotangents for {len(outs)} outputs")
         with enable_grad():

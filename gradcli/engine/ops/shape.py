@@ -127,6 +127,12 @@ class T(TransposeView):
     __slots__ = ()
     name = "TBackward0"
 
+    @staticmethod
+    def backward(ctx, g):
+        if isinstance(g, Tensor):  # derivatives.yaml: grad.t() (a TBackward0 node under create_graph)
+            return (t(g),)
+        return Transpose.backward(ctx, g)
+
 
 @register("transpose", sig="transpose(input, dim0, dim1)", doc="swap two dims", category="shape",
           aliases=("swapaxes", "swapdims"))
