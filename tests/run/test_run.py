@@ -39,10 +39,10 @@ if not mkl.available():  # with MKL installed (gradcli[mkl], in the test extra) 
     NOT_YET_EXACT["340_svd_family"] = (f"MKL is not available ({mkl.why_not()}): numpy's LAPACK decomposes in "
                                        "another order (docs/deviations.md): the last digits of the norms differ")
 NOT_YET_EXACT.update({
-    "docs_func_grad": "prints torch's values, but the vmapped per-sample gradient prints "
-                      "grad_fn=<StackBackward0> where torch prints grad_fn=<MulBackward0> (so its last line wraps "
-                      "differently): gradcli's vmap runs the function once per batch entry and stacks the results "
-                      "(docs/run.md), torch runs the batched ops, whose last node is the Mul",
+    "docs_autograd_graph_register_multi_grad_hook": "refused at torch.autograd.graph.register_multi_grad_hook: gradcli "
+                                                    "has no multi-tensor hook (torch calls it once per backward, with "
+                                                    "None for each tensor whose gradient that backward does not "
+                                                    "compute, which needs the graph task's execution info)",
     "docs_nn_bilinear": "refused at nn.Bilinear: gradcli has no F.bilinear (torch computes it with at::_trilinear, "
                         "whose summation order gradcli does not reproduce yet)",
     "docs_nn_conv3d": "refused at nn.Conv3d: gradcli has conv1d/conv2d only (and the example's 20x16x10x50x100 "
