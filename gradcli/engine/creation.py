@@ -70,10 +70,10 @@ def _infer(data, target=None):
     kinds = set()
 
     def walk(x, depth, shape):
-        if isinstance(x, Tensor):
-            if x.array.ndim:
-                return walk(x.array.tolist(), depth, shape)
-            x = x.array.item()
+        if isinstance(x, Tensor):  # an element of the list: torch takes it as a number (its item())
+            if x.array.size != 1:
+                raise TorchValueError("only one element tensors can be converted to Python scalars")
+            x = x.array.reshape(()).item()
         if isinstance(x, (list, tuple)):
             if len(shape) <= depth:
                 shape.append(len(x))
