@@ -630,13 +630,36 @@ def _add(a, b):
     return b if a is None else a + b
 
 
+def _needed_nodes(roots, target_nodes: set, target_leaves: set) -> set:
+    """The nodes a backward restricted to some tensors runs (torch's exec_info): those that lead to one of them,
+    and their own nodes."""
+    needed: set = set()
+    done: set = set()
+    stack = [(r, False) for r in dict.fromkeys(roots)]
+    while stack:
+        node, expanded = stack.pop()
+        if node in done:
+            continue
+        if not expanded:
+            stack.append((node, True))
+            stack.extend((n, False) for n in node.next_functions if isinstance(n, Function) and n not in done)
+            continue
+        done.add(node)
+        if node in target_nodes or any(n in needed if isinstance(n, Function) else id(n) in target_leaves
+                                       for n in node.next_functions if n is not None):
+            needed.add(node)
+    return needed
+
+
 def run_backward(outputs, grad_outputs, *, retain_graph: bool, create_graph: bool, inputs=None,
-                 accumulate: bool = True, observer=None):
+                 accumulate: bool = True, observer=None, only=None):
     """Backpropagate `grad_outputs` from `outputs`.
 
     With ``accumulate`` the leaves' ``.grad`` (and retained non-leaf grads) are updated, as
     ``Tensor.backward`` does; otherwise the gradients of `inputs` are returned, as ``autograd.grad`` does.
     ``observer(node, grad)``, if given, sees the summed gradient flowing into each node (`gradcli explain`).
+    ``only`` (backward's `inputs=`): the tensors whose .grad is accumulated; the nodes that lead to none of
+    them do not run.
     """
     leaf_grads = {}  # id(leaf) -> [leaf, summed grad]
     node_grads = {}
@@ -657,6 +680,10 @@ def run_backward(outputs, grad_outputs, *, retain_graph: bool, create_graph: boo
                 capture_nodes[t.grad_fn] = None
 
     deps = _collect_dependencies(roots)
+    needed = target_leaves = None
+    if only is not None:
+        target_leaves = {id(t) for t in only if t.grad_fn is None}
+        needed = _needed_nodes(roots, {t.grad_fn for t in only if t.grad_fn is not None}, target_leaves)
     check_dtypes = _CHECK_DTYPES[0]
     tick = itertools.count()  # ties (the _FIRST entries) in the order they became ready
     ready = [(_FIRST if n.runs_first else n.seq, next(tick), n) for n in dict.fromkeys(roots)
@@ -678,6 +705,8 @@ def run_backward(outputs, grad_outputs, *, retain_graph: bool, create_graph: boo
                 node = heapq.heappop(ready)[2]
             if type(node) is int:  # a leaf whose gradient is complete
                 leaf, total = leaf_grads.pop(node)
+                if target_leaves is not None and node not in target_leaves:
+                    continue  # not among backward's inputs=: its AccumulateGrad does not run
                 if hooks and total is not None:
                     total = run_tensor_hooks(hooks_of(leaf), total)
                 if _accumulates(leaf):
@@ -686,6 +715,8 @@ def run_backward(outputs, grad_outputs, *, retain_graph: bool, create_graph: boo
                         _run_post_accumulate_hooks(leaf, create_graph)
                 continue
             grad = node_grads.pop(node, None)
+            if needed is not None and node not in needed:
+                continue  # leads to none of backward's inputs=: torch does not run it
             if grad is not None:
                 if hooks:  # hooks registered on the node's output tensor
                     grad = run_tensor_hooks(hooks_of(node), grad)
@@ -770,7 +801,9 @@ def run_backward(outputs, grad_outputs, *, retain_graph: bool, create_graph: boo
         errstate.__exit__(None, None, None)
 
     if accumulate:
-        for leaf, g in leaf_grads.values():  # outputs that are leaves themselves
+        for key, (leaf, g) in leaf_grads.items():  # outputs that are leaves themselves
+            if target_leaves is not None and key not in target_leaves:
+                continue
             if g is not None and TENSOR_HOOKS:
                 g = run_tensor_hooks(hooks_of(leaf), g)
             if g is not None and _accumulates(leaf):
@@ -839,10 +872,18 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         grad_tensors = [grad_tensors] * len(tensors) if grad_tensors is None else [grad_tensors]
     if retain_graph is None:
         retain_graph = create_graph
+    if inputs is not None:  # backward(inputs=...): only these tensors' .grad is accumulated
+        inputs = [inputs] if isinstance(inputs, Tensor) else list(inputs)
+        if not inputs:
+            raise TorchRuntimeError("`inputs` argument to `backward()` cannot be empty.")
     outs, grads = _prepare_roots(tensors, grad_tensors, create_graph)
+    if inputs is not None:
+        for t in inputs:  # torch's run_backward: a non-leaf input retains its gradient
+            if t.grad_fn is not None or not t.requires_grad:
+                _tensor_retain_grad(t)
     if create_graph:  # Engine::execute's TORCH_WARN_ONCE, after the roots are validated
         warn(CREATE_GRAPH_WARNING, UserWarning, torch_location=True)
-    run_backward(outs, grads, retain_graph=retain_graph, create_graph=create_graph)
+    run_backward(outs, grads, retain_graph=retain_graph, create_graph=create_graph, only=inputs)
 
 
 CREATE_GRAPH_WARNING = (
