@@ -20,7 +20,7 @@ import numpy as np
 
 from gradcli.engine import dtypes, dual
 from gradcli.engine.dual import sum_to_shape
-from gradcli.engine.errors import GradientShapeError, TorchRuntimeError, TorchTypeError
+from gradcli.engine.errors import GradientShapeError, TorchRuntimeError, TorchTypeError, TorchValueError
 from gradcli.engine.state import BUDGET, INFERENCE, ContextAttribute, warn
 from gradcli.engine.tensor import InferenceVersion, Tensor
 
@@ -630,6 +630,40 @@ def _add(a, b):
     return b if a is None else a + b
 
 
+class _GraphTask:
+    """What a running backward will execute, for torch.autograd.graph.register_multi_grad_hook (torch's
+    _current_graph_task_id and _will_engine_execute_node)."""
+
+    __slots__ = ("id", "roots", "deps", "leaf_grads", "needed", "target_leaves", "inputs")
+    _ids = itertools.count()
+
+    def __init__(self, roots, deps, leaf_grads, needed, target_leaves, inputs):
+        self.id = next(_GraphTask._ids)
+        self.roots, self.deps, self.leaf_grads = roots, deps, leaf_grads
+        self.needed, self.target_leaves, self.inputs = needed, target_leaves, inputs
+
+    def will_execute(self, tensor) -> bool:
+        """Whether this backward runs the node of `tensor` (its grad_fn, or a leaf's gradient accumulator)."""
+        if not tensor.requires_grad:
+            return False
+        if self.inputs is not None and tensor.grad_fn is None:
+            raise TorchRuntimeError("A leaf node was passed to _will_engine_execute_node but we are currently running "
+                                    "autograd.grad(). This is currently not supported.")
+        if self.inputs is not None and self.needed is None:  # autograd.grad: only what leads to its inputs
+            self.target_leaves = {id(t) for t in self.inputs if t.grad_fn is None}
+            self.needed = _needed_nodes(self.roots, {t.grad_fn for t in self.inputs if t.grad_fn is not None},
+                                        self.target_leaves)
+        node = tensor.grad_fn
+        if node is not None:
+            return node in self.deps and (self.needed is None or node in self.needed)
+        key = id(tensor)
+        return (key in self.deps or key in self.leaf_grads) and (self.target_leaves is None
+                                                                  or key in self.target_leaves)
+
+
+GRAPH_TASK: contextvars.ContextVar[_GraphTask | None] = contextvars.ContextVar("gradcli_graph_task", default=None)
+
+
 def _needed_nodes(roots, target_nodes: set, target_leaves: set) -> set:
     """The nodes a backward restricted to some tensors runs (torch's exec_info): those that lead to one of them,
     and their own nodes."""
@@ -684,6 +718,17 @@ def run_backward(outputs, grad_outputs, *, retain_graph: bool, create_graph: boo
     if only is not None:
         target_leaves = {id(t) for t in only if t.grad_fn is None}
         needed = _needed_nodes(roots, {t.grad_fn for t in only if t.grad_fn is not None}, target_leaves)
+    task = GRAPH_TASK.set(_GraphTask(roots, deps, leaf_grads, needed, target_leaves,
+                                     None if accumulate else inputs))
+    try:
+        return _run_graph(roots, deps, leaf_grads, node_grads, needed, target_leaves, capture_nodes, retain_graph,
+                          create_graph, inputs, accumulate, observer)
+    finally:
+        GRAPH_TASK.reset(task)
+
+
+def _run_graph(roots, deps, leaf_grads, node_grads, needed, target_leaves, capture_nodes, retain_graph,
+               create_graph, inputs, accumulate, observer):
     check_dtypes = _CHECK_DTYPES[0]
     tick = itertools.count()  # ties (the _FIRST entries) in the order they became ready
     ready = [(_FIRST if n.runs_first else n.seq, next(tick), n) for n in dict.fromkeys(roots)
@@ -707,10 +752,12 @@ def run_backward(outputs, grad_outputs, *, retain_graph: bool, create_graph: boo
                 leaf, total = leaf_grads.pop(node)
                 if target_leaves is not None and node not in target_leaves:
                     continue  # not among backward's inputs=: its AccumulateGrad does not run
-                if hooks and total is not None:
+                seen = given
+                if hooks and total is not None and hooks_of(leaf):
                     total = run_tensor_hooks(hooks_of(leaf), total)
+                    seen = None  # a hook may keep the tensor it saw: .grad gets its own copy, as torch's
                 if _accumulates(leaf):
-                    _accumulate_into(leaf, total, create_graph, given)
+                    _accumulate_into(leaf, total, create_graph, seen)
                     if POST_ACCUMULATE_HOOKS:
                         _run_post_accumulate_hooks(leaf, create_graph)
                 continue
@@ -804,10 +851,12 @@ def run_backward(outputs, grad_outputs, *, retain_graph: bool, create_graph: boo
         for key, (leaf, g) in leaf_grads.items():  # outputs that are leaves themselves
             if target_leaves is not None and key not in target_leaves:
                 continue
-            if g is not None and TENSOR_HOOKS:
+            seen = given
+            if g is not None and TENSOR_HOOKS and hooks_of(leaf):
                 g = run_tensor_hooks(hooks_of(leaf), g)
+                seen = None  # a hook may keep the tensor it saw: .grad gets its own copy
             if g is not None and _accumulates(leaf):
-                _accumulate_into(leaf, g, create_graph, given)
+                _accumulate_into(leaf, g, create_graph, seen)
                 if POST_ACCUMULATE_HOOKS:
                     _run_post_accumulate_hooks(leaf, create_graph)
         return None
@@ -1145,3 +1194,60 @@ Tensor.backward = _tensor_backward
 Tensor.register_hook = _tensor_register_hook
 Tensor.register_post_accumulate_grad_hook = _tensor_register_post_accumulate_grad_hook
 Tensor.retain_grad = _tensor_retain_grad
+
+
+class MultiHandle:
+    """What register_multi_grad_hook returns: `.remove()` takes its hook off every tensor."""
+
+    __slots__ = ("handles",)
+
+    def __init__(self, handles: tuple):
+        self.handles = handles
+
+    def remove(self) -> None:
+        for handle in self.handles:
+            handle.remove()
+
+
+def register_multi_grad_hook(tensors, fn, *, mode: str = "all"):
+    """torch.autograd.graph.register_multi_grad_hook, as torch/autograd/graph.py writes it: mode "all" calls
+    fn(grads) once per backward, after the gradients of every tensor that backward computes (None for the
+    others, as the graph task's execution info says); mode "any" calls fn(grad) with the first one only."""
+    if mode not in ("all", "any"):
+        raise TorchValueError(f"Expects mode to be one of ('all', 'any') but got {mode}")
+    tensors = tuple(tensors)
+    if mode == "all":
+        if any(not t.requires_grad for t in tensors):  # torch's _get_grad_fn_or_grad_acc finds no node
+            raise AssertionError("Expected gradient function to be set")
+        count: dict = {}
+        buffer: dict = {}
+        expected: dict = {}
+
+        def inner_hook(idx):
+            def hook(grad):
+                task = GRAPH_TASK.get()
+                key = task.id
+                if key not in count:
+                    count[key], buffer[key] = 0, [None] * len(tensors)
+                current = count[key]
+                count[key] = current + 1
+                if current == 0:  # on the first call, how many calls this backward makes
+                    expected[key] = sum(task.will_execute(t) for t in tensors)
+                buffer[key][idx] = grad
+                if current == expected[key] - 1:
+                    grads = buffer.pop(key)
+                    del count[key], expected[key]
+                    fn(grads)
+            return hook
+
+        return MultiHandle(tuple(t.register_hook(inner_hook(i)) for i, t in enumerate(tensors) if t.requires_grad))
+    ran: set = set()
+
+    def wrapped(grad):
+        key = GRAPH_TASK.get().id
+        if key in ran:
+            return
+        ran.add(key)
+        fn(grad)
+
+    return MultiHandle(tuple(t.register_hook(wrapped) for t in tensors if t.requires_grad))

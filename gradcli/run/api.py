@@ -22,7 +22,7 @@ import numpy as np
 from gradcli import engine
 from gradcli.engine import clip_grad, distributions, dtypes, lr_scheduler, nn_layers, optim, random
 from gradcli.engine import modules as nn_modules
-from gradcli.engine.autograd import Function, RemovableHandle
+from gradcli.engine.autograd import Function, MultiHandle, RemovableHandle
 from gradcli.engine.errors import EngineError
 from gradcli.engine.ops import LINALG, REGISTRY, activations
 from gradcli.engine.ops.inplace import TORCH_INPLACE
@@ -182,6 +182,7 @@ VALUE_ATTRIBUTES: dict[type, frozenset] = {
                                               "min_lrs".split()),
     Function: frozenset({"name", "next_functions", "register_hook"}),
     RemovableHandle: frozenset({"remove", "id"}),
+    MultiHandle: frozenset({"remove"}),
     nn_modules.ModuleHookHandle: frozenset({"remove", "id"}),
     graph_view.AccumulateGrad: frozenset({"name", "next_functions", "variable"}),
     torch_surface.profile: frozenset({"key_averages", "table"}),

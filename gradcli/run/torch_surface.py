@@ -14,7 +14,7 @@ import numpy as np
 
 from gradcli import engine
 from gradcli.engine import creation, dtypes, random, state
-from gradcli.engine.autograd import HOOKS_DISABLED, enable_grad, saved_tensors_hooks
+from gradcli.engine.autograd import HOOKS_DISABLED, enable_grad, register_multi_grad_hook, saved_tensors_hooks
 from gradcli.engine.errors import EngineError, TorchRuntimeError, TorchTypeError, TorchValueError
 from gradcli.engine.modules import Module, Parameter
 from gradcli.engine.ops import REGISTRY
@@ -1168,5 +1168,6 @@ class disable_saved_tensors_hooks:  # noqa: N801 - PyTorch's name
 
 
 GRAPH = {"saved_tensors_hooks": saved_tensors_hooks, "save_on_cpu": save_on_cpu,
-         "disable_saved_tensors_hooks": disable_saved_tensors_hooks}
+         "disable_saved_tensors_hooks": disable_saved_tensors_hooks,
+         "register_multi_grad_hook": register_multi_grad_hook}
 CONTEXT_MANAGERS = (*CONTEXT_MANAGERS, saved_tensors_hooks, disable_saved_tensors_hooks)

@@ -39,10 +39,6 @@ if not mkl.available():  # with MKL installed (gradcli[mkl], in the test extra) 
     NOT_YET_EXACT["340_svd_family"] = (f"MKL is not available ({mkl.why_not()}): numpy's LAPACK decomposes in "
                                        "another order (docs/deviations.md): the last digits of the norms differ")
 NOT_YET_EXACT.update({
-    "docs_autograd_graph_register_multi_grad_hook": "refused at torch.autograd.graph.register_multi_grad_hook: gradcli "
-                                                    "has no multi-tensor hook (torch calls it once per backward, with "
-                                                    "None for each tensor whose gradient that backward does not "
-                                                    "compute, which needs the graph task's execution info)",
     "docs_nn_bilinear": "refused at nn.Bilinear: gradcli has no F.bilinear (torch computes it with at::_trilinear, "
                         "whose summation order gradcli does not reproduce yet)",
     "docs_nn_conv3d": "refused at nn.Conv3d: gradcli has conv1d/conv2d only (and the example's 20x16x10x50x100 "
@@ -597,9 +593,10 @@ def test_masks_cover_only_their_field():
                                                     "and vhp"),
     ("x = torch.nn.Transformer()\n", "torch.nn.Transformer; docs/run.md lists the torch.nn layers gradcli has"),
     ("x = torch.fft.fft(torch.ones(2))\n", "torch.fft; `gradcli ops` lists the torch functions gradcli has"),
-    ("h = torch.autograd.graph.register_multi_grad_hook\n", "torch.autograd.graph.register_multi_grad_hook; "
-     "torch.autograd.graph has saved_tensors_hooks, save_on_cpu and disable_saved_tensors_hooks; read a node's "
-     "inputs through grad_fn.next_functions"),
+    ("h = torch.autograd.graph.allow_mutation_on_saved_tensors\n",
+     "torch.autograd.graph.allow_mutation_on_saved_tensors; torch.autograd.graph has saved_tensors_hooks, "
+     "save_on_cpu, disable_saved_tensors_hooks and register_multi_grad_hook; read a node's inputs through "
+     "grad_fn.next_functions"),
 ])
 def test_a_refused_torch_name_says_what_to_use_instead(source, message):
     code, _, err = run("import torch\n" + source)
