@@ -1,5 +1,5 @@
 """Generate tests/goldens/accumulation.json: PyTorch 2.13's float32 running sums/products (and their gradients)
-and variances/standard deviations, bit for bit; and ("exact") whole sums and means, linspace, and powers by
+and variances/standard deviations, bit for bit; and ("exact") whole sums and means, linspace, arange, and powers by
 multiplication with their gradients.  Torch keeps these float32 totals in double on the CPU
 (at::acc_type<float>, WelfordOps<float, double>) and rounds once; a float32 total drifts by several ulps,
 which an ill-conditioned expression (logsumexp of nearly equal running sums) turns into a visibly different
@@ -63,6 +63,10 @@ def main():
                                   (2, -5, 33), (0, 1, 1000)):
             exact.append({"what": "linspace", "dtype": dtype, "args": [start, end, steps],
                           "out": digest(torch.linspace(start, end, steps, dtype=dt))})
+        for start, end, step in ((-8.0, 8.0, 0.1), (0, 3, 0.1), (-3.3, 260.0, 0.013), (5.0, -2.0, -0.07),
+                                 (0.5, 7, 1), (-1, 1, 1 / 3), (1e-3, 0.2, 1e-3), (-20.25, 20.0, 0.25)):
+            exact.append({"what": "arange", "dtype": dtype, "args": [start, end, step],
+                          "out": digest(torch.arange(start, end, step, dtype=dt))})
         for exponent in (2, 3, -1):  # -2, -0.5: the gradient calls std::pow (vectorised: SLEEF), not matched
             t = torch.from_numpy(pattern(301, dtype)).requires_grad_()
             out = t ** exponent

@@ -20,8 +20,8 @@ import numpy as np
 
 from gradcli.engine import dtypes, dual
 from gradcli.engine.dual import sum_to_shape
-from gradcli.engine.errors import GradientShapeError, TorchRuntimeError, TorchTypeError
-from gradcli.engine.state import BUDGET, INFERENCE, ContextAttribute
+from gradcli.engine.errors import GradientShapeError, TorchRuntimeError, TorchTypeError, TorchValueError
+from gradcli.engine.state import BUDGET, INFERENCE, ContextAttribute, warn
 from gradcli.engine.tensor import InferenceVersion, Tensor
 
 
@@ -660,13 +660,70 @@ def _add(a, b):
     return b if a is None else a + b
 
 
+class _GraphTask:
+    """What a running backward will execute, for torch.autograd.graph.register_multi_grad_hook (torch's
+    _current_graph_task_id and _will_engine_execute_node)."""
+
+    __slots__ = ("id", "roots", "deps", "leaf_grads", "needed", "target_leaves", "inputs")
+    _ids = itertools.count()
+
+    def __init__(self, roots, deps, leaf_grads, needed, target_leaves, inputs):
+        self.id = next(_GraphTask._ids)
+        self.roots, self.deps, self.leaf_grads = roots, deps, leaf_grads
+        self.needed, self.target_leaves, self.inputs = needed, target_leaves, inputs
+
+    def will_execute(self, tensor) -> bool:
+        """Whether this backward runs the node of `tensor` (its grad_fn, or a leaf's gradient accumulator)."""
+        if not tensor.requires_grad:
+            return False
+        if self.inputs is not None and tensor.grad_fn is None:
+            raise TorchRuntimeError("A leaf node was passed to _will_engine_execute_node but we are currently running "
+                                    "autograd.grad(). This is currently not supported.")
+        if self.inputs is not None and self.needed is None:  # autograd.grad: only what leads to its inputs
+            self.target_leaves = {id(t) for t in self.inputs if t.grad_fn is None}
+            self.needed = _needed_nodes(self.roots, {t.grad_fn for t in self.inputs if t.grad_fn is not None},
+                                        self.target_leaves)
+        node = tensor.grad_fn
+        if node is not None:
+            return node in self.deps and (self.needed is None or node in self.needed)
+        key = id(tensor)
+        return (key in self.deps or key in self.leaf_grads) and (self.target_leaves is None
+                                                                  or key in self.target_leaves)
+
+
+GRAPH_TASK: contextvars.ContextVar[_GraphTask | None] = contextvars.ContextVar("gradcli_graph_task", default=None)
+
+
+def _needed_nodes(roots, target_nodes: set, target_leaves: set) -> set:
+    """The nodes a backward restricted to some tensors runs (torch's exec_info): those that lead to one of them,
+    and their own nodes."""
+    needed: set = set()
+    done: set = set()
+    stack = [(r, False) for r in dict.fromkeys(roots)]
+    while stack:
+        node, expanded = stack.pop()
+        if node in done:
+            continue
+        if not expanded:
+            stack.append((node, True))
+            stack.extend((n, False) for n in node.next_functions if isinstance(n, Function) and n not in done)
+            continue
+        done.add(node)
+        if node in target_nodes or any(n in needed if isinstance(n, Function) else id(n) in target_leaves
+                                       for n in node.next_functions if n is not None):
+            needed.add(node)
+    return needed
+
+
 def run_backward(outputs, grad_outputs, *, retain_graph: bool, create_graph: bool, inputs=None,
-                 accumulate: bool = True, observer=None):
+                 accumulate: bool = True, observer=None, only=None):
     """Backpropagate `grad_outputs` from `outputs`.
 
     With ``accumulate`` the leaves' ``.grad`` (and retained non-leaf grads) are updated, as
     ``Tensor.backward`` does; otherwise the gradients of `inputs` are returned, as ``autograd.grad`` does.
     ``observer(node, grad)``, if given, sees the summed gradient flowing into each node (`gradcli explain`).
+    ``only`` (backward's `inputs=`): the tensors whose .grad is accumulated; the nodes that lead to none of
+    them do not run.
     """
     leaf_grads = {}  # id(leaf) -> [leaf, summed grad]
     node_grads = {}
@@ -689,6 +746,21 @@ def run_backward(outputs, grad_outputs, *, retain_graph: bool, create_graph: boo
     deps = _collect_dependencies(roots)
     if FORWARD_OVER_REVERSE[0] is not None:
         FORWARD_OVER_REVERSE[0](deps)
+    needed = target_leaves = None
+    if only is not None:
+        target_leaves = {id(t) for t in only if t.grad_fn is None}
+        needed = _needed_nodes(roots, {t.grad_fn for t in only if t.grad_fn is not None}, target_leaves)
+    task = GRAPH_TASK.set(_GraphTask(roots, deps, leaf_grads, needed, target_leaves,
+                                     None if accumulate else inputs))
+    try:
+        return _run_graph(roots, deps, leaf_grads, node_grads, needed, target_leaves, capture_nodes, retain_graph,
+                          create_graph, inputs, accumulate, observer)
+    finally:
+        GRAPH_TASK.reset(task)
+
+
+def _run_graph(roots, deps, leaf_grads, node_grads, needed, target_leaves, capture_nodes, retain_graph,
+               create_graph, inputs, accumulate, observer):
     check_dtypes = _CHECK_DTYPES[0]
     tick = itertools.count()  # ties (the _FIRST entries) in the order they became ready
     ready = [(_FIRST if n.runs_first else n.seq, next(tick), n) for n in dict.fromkeys(roots)
@@ -710,12 +782,20 @@ def run_backward(outputs, grad_outputs, *, retain_graph: bool, create_graph: boo
                 node = heapq.heappop(ready)[2]
             if type(node) is int:  # a leaf whose gradient is complete
                 leaf, total = leaf_grads.pop(node)
-                if hooks and total is not None:
+                if target_leaves is not None and node not in target_leaves:
+                    continue  # not among backward's inputs=: its AccumulateGrad does not run
+                seen = given
+                if hooks and total is not None and hooks_of(leaf):
                     total = run_tensor_hooks(hooks_of(leaf), total)
+                    seen = None  # a hook may keep the tensor it saw: .grad gets its own copy, as torch's
                 if _accumulates(leaf):
-                    _accumulate_into(leaf, total, create_graph, given)
+                    _accumulate_into(leaf, total, create_graph, seen)
+                    if POST_ACCUMULATE_HOOKS:
+                        _run_post_accumulate_hooks(leaf, create_graph)
                 continue
             grad = node_grads.pop(node, None)
+            if needed is not None and node not in needed:
+                continue  # leads to none of backward's inputs=: torch does not run it
             if grad is not None:
                 if hooks:  # hooks registered on the node's output tensor
                     grad = run_tensor_hooks(hooks_of(node), grad)
@@ -800,11 +880,17 @@ def run_backward(outputs, grad_outputs, *, retain_graph: bool, create_graph: boo
         errstate.__exit__(None, None, None)
 
     if accumulate:
-        for leaf, g in leaf_grads.values():  # outputs that are leaves themselves
-            if g is not None and TENSOR_HOOKS:
+        for key, (leaf, g) in leaf_grads.items():  # outputs that are leaves themselves
+            if target_leaves is not None and key not in target_leaves:
+                continue
+            seen = given
+            if g is not None and TENSOR_HOOKS and hooks_of(leaf):
                 g = run_tensor_hooks(hooks_of(leaf), g)
+                seen = None  # a hook may keep the tensor it saw: .grad gets its own copy
             if g is not None and _accumulates(leaf):
-                _accumulate_into(leaf, g, create_graph, given)
+                _accumulate_into(leaf, g, create_graph, seen)
+                if POST_ACCUMULATE_HOOKS:
+                    _run_post_accumulate_hooks(leaf, create_graph)
         return None
     results = []
     for t in inputs:
@@ -842,8 +928,16 @@ def _accumulate_into(tensor, grad, create_graph, given):
             if given is not None:
                 given.add(id(grad))
             tensor._grad = Tensor._make(grad, None)
+        elif create_graph:  # AccumulateGrad's clone_obey_contract: new_empty_strided(...).copy_(new_grad), which
+            stored = Tensor._make(np.empty_like(grad.array), None)  # under grad mode is a CopyBackwards node
+            prev_mode, GradMode.enabled = GradMode.enabled, True
+            try:
+                stored.copy_(grad)
+            finally:
+                GradMode.enabled = prev_mode
+            tensor._grad = stored
         else:
-            tensor._grad = grad if create_graph else Tensor._make(grad.array, None)
+            tensor._grad = Tensor._make(grad.array, None)
     elif create_graph:
         tensor._grad = current + grad
     else:
@@ -859,8 +953,25 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         grad_tensors = [grad_tensors] * len(tensors) if grad_tensors is None else [grad_tensors]
     if retain_graph is None:
         retain_graph = create_graph
+    if inputs is not None:  # backward(inputs=...): only these tensors' .grad is accumulated
+        inputs = [inputs] if isinstance(inputs, Tensor) else list(inputs)
+        if not inputs:
+            raise TorchRuntimeError("`inputs` argument to `backward()` cannot be empty.")
     outs, grads = _prepare_roots(tensors, grad_tensors, create_graph)
-    run_backward(outs, grads, retain_graph=retain_graph, create_graph=create_graph)
+    if inputs is not None:
+        for t in inputs:  # torch's run_backward: a non-leaf input retains its gradient
+            if t.grad_fn is not None or not t.requires_grad:
+                _tensor_retain_grad(t)
+    if create_graph:  # Engine::execute's TORCH_WARN_ONCE, after the roots are validated
+        warn(CREATE_GRAPH_WARNING, UserWarning, torch_location=True)
+    run_backward(outs, grads, retain_graph=retain_graph, create_graph=create_graph, only=inputs)
+
+
+CREATE_GRAPH_WARNING = (
+    "Using backward() with create_graph=True will create a reference cycle between the parameter and its gradient "
+    "which can cause a memory leak. We recommend using autograd.grad when creating the graph to avoid this. If you "
+    "have to use this function, make sure to reset the .grad fields of your parameters to None after use to break "
+    "the cycle and avoid the leak. (Triggered internally at /__w/pytorch/pytorch/torch/csrc/autograd/engine.cpp:1307.)")
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, allow_unused=None,
@@ -1079,8 +1190,96 @@ def _tensor_register_hook(self, hook) -> RemovableHandle:
     return handle
 
 
+# Tensor.register_post_accumulate_grad_hook's hooks, by the leaf's id (with a weak reference, as TENSOR_HOOKS)
+POST_ACCUMULATE_HOOKS: dict[int, tuple] = {}
+
+
+def _run_post_accumulate_hooks(leaf, create_graph: bool) -> None:
+    entry = POST_ACCUMULATE_HOOKS.get(id(leaf))
+    if entry is not None and entry[0]() is leaf:
+        prev_mode, GradMode.enabled = GradMode.enabled, create_graph  # the backward's grad mode, as torch's engine
+        try:
+            for _, hook in list(entry[1]):
+                hook(leaf)  # its result is ignored, as torch's
+        finally:
+            GradMode.enabled = prev_mode
+
+
+def _tensor_register_post_accumulate_grad_hook(self, hook) -> RemovableHandle:
+    """Tensor.register_post_accumulate_grad_hook(hook): hook(tensor) runs after backward has accumulated the
+    leaf's gradient into .grad (under the backward's grad mode: off unless create_graph)."""
+    if not self.requires_grad:
+        raise TorchRuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+    if self.grad_fn is not None:
+        raise TorchRuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+    entry = POST_ACCUMULATE_HOOKS.get(id(self))
+    if entry is None or entry[0]() is not self:
+        entry = POST_ACCUMULATE_HOOKS[id(self)] = (weakref.ref(self), [])
+    handle = RemovableHandle(entry[1], hook)
+    entry[1].append((handle.id, hook))
+    return handle
+
+
 # The graph's methods of Tensor live with the graph (tensor.py knows arrays, not graphs), as the op registry
 # adds the ops' methods.
 Tensor.backward = _tensor_backward
 Tensor.register_hook = _tensor_register_hook
+Tensor.register_post_accumulate_grad_hook = _tensor_register_post_accumulate_grad_hook
 Tensor.retain_grad = _tensor_retain_grad
+
+
+class MultiHandle:
+    """What register_multi_grad_hook returns: `.remove()` takes its hook off every tensor."""
+
+    __slots__ = ("handles",)
+
+    def __init__(self, handles: tuple):
+        self.handles = handles
+
+    def remove(self) -> None:
+        for handle in self.handles:
+            handle.remove()
+
+
+def register_multi_grad_hook(tensors, fn, *, mode: str = "all"):
+    """torch.autograd.graph.register_multi_grad_hook, as torch/autograd/graph.py writes it: mode "all" calls
+    fn(grads) once per backward, after the gradients of every tensor that backward computes (None for the
+    others, as the graph task's execution info says); mode "any" calls fn(grad) with the first one only."""
+    if mode not in ("all", "any"):
+        raise TorchValueError(f"Expects mode to be one of ('all', 'any') but got {mode}")
+    tensors = tuple(tensors)
+    if mode == "all":
+        if any(not t.requires_grad for t in tensors):  # torch's _get_grad_fn_or_grad_acc finds no node
+            raise AssertionError("Expected gradient function to be set")
+        count: dict = {}
+        buffer: dict = {}
+        expected: dict = {}
+
+        def inner_hook(idx):
+            def hook(grad):
+                task = GRAPH_TASK.get()
+                key = task.id
+                if key not in count:
+                    count[key], buffer[key] = 0, [None] * len(tensors)
+                current = count[key]
+                count[key] = current + 1
+                if current == 0:  # on the first call, how many calls this backward makes
+                    expected[key] = sum(task.will_execute(t) for t in tensors)
+                buffer[key][idx] = grad
+                if current == expected[key] - 1:
+                    grads = buffer.pop(key)
+                    del count[key], expected[key]
+                    fn(grads)
+            return hook
+
+        return MultiHandle(tuple(t.register_hook(inner_hook(i)) for i, t in enumerate(tensors) if t.requires_grad))
+    ran: set = set()
+
+    def wrapped(grad):
+        key = GRAPH_TASK.get().id
+        if key in ran:
+            return
+        ran.add(key)
+        fn(grad)
+
+    return MultiHandle(tuple(t.register_hook(wrapped) for t in tensors if t.requires_grad))

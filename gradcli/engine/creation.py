@@ -70,10 +70,10 @@ def _infer(data, target=None):
     kinds = set()
 
     def walk(x, depth, shape):
-        if isinstance(x, Tensor):
-            if x.array.ndim:
-                return walk(x.array.tolist(), depth, shape)
-            x = x.array.item()
+        if isinstance(x, Tensor):  # an element of the list: torch takes it as a number (its item())
+            if x.array.size != 1:
+                raise TorchValueError("only one element tensors can be converted to Python scalars")
+            x = x.array.reshape(()).item()
         if isinstance(x, (list, tuple)):
             if len(shape) <= depth:
                 shape.append(len(x))
@@ -187,8 +187,26 @@ def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None
         is_int = all(isinstance(v, int) for v in (start, end, step))
         dtype = dtypes.int64 if is_int else dtypes.get_default_dtype()
     np_dtype = _np_dtype(dtype)
+    if np_dtype in (np.float32, np.float64):
+        return _finish(_arange_float(start, step, count, np_dtype), None, requires_grad)
     values = start + step * np.arange(count, dtype=np.float64 if np_dtype.kind == "f" else np.int64)
     return _finish(values.astype(np_dtype), None, requires_grad)
+
+
+def _arange_float(start, step, count: int, np_dtype) -> np.ndarray:
+    """torch.arange's float32/float64 values as ATen's CPU kernel computes them (RangeFactoriesKernel.cpp, its
+    AVX2 build): `start + step * idx` in double with the multiply-add fused, except inside the vectorised loop,
+    which takes two vectors (8 floats / 4 doubles each) at a time while they fit: there each vector's base is
+    that value rounded to the dtype, and its lanes are `base + j * step`, fused, in double.  So element 80 of
+    arange(-8.0, 8.0, 0.1) is 4.4409e-16, not 0.  (Over 32768 elements torch splits the range among its threads,
+    each part with its own scalar tail: that split is not reproduced.)"""
+    lanes = 32 // np.dtype(np_dtype).itemsize
+    k = np.arange(count, dtype=np.float64)
+    vectorised = (count // (2 * lanes)) * 2 * lanes
+    first = np.floor(k / lanes) * lanes  # the index of each element's vector's first lane
+    base = random.fma64(step, first, start).astype(np_dtype).astype(np.float64)
+    values = np.where(k < vectorised, random.fma64(k - first, step, base), random.fma64(step, k, start))
+    return values.astype(np_dtype)
 
 
 def linspace(start, end, steps, dtype=None, requires_grad=False, device=None) -> Tensor:

@@ -236,6 +236,9 @@ class Module:
         return state
 
     def load_state_dict(self, state_dict, strict: bool = True):
+        for name, module in self.named_modules():  # lazy modules first take the checkpoint's shapes
+            if isinstance(module, LazyLinear):
+                materialize_from(module, state_dict, f"{name}." if name else "")
         own = self.state_dict(keep_vars=True)
         missing = [k for k in own if k not in state_dict]
         unexpected = [k for k in state_dict if k not in own]
@@ -1129,6 +1132,69 @@ class DataParallel(Module):
 
     def forward(self, *inputs, **kwargs):
         return self.module(*inputs, **kwargs)
+class UninitializedParameter(Parameter):
+    """torch.nn.UninitializedParameter: a lazy module's parameter before its first call, without data.  It
+    becomes a Parameter of the shape `materialize` gives it (uninitialised memory, which the module's
+    reset_parameters then fills), as torch's UninitializedTensorMixin.materialize turns itself into one."""
+
+    __slots__ = ()
+
+    def materialize(self, shape) -> None:
+        self.array = creation.empty(*shape, dtype=self.dtype).array
+        object.__setattr__(self, "__class__", Parameter)
+
+    def __repr__(self) -> str:
+        return "<UninitializedParameter>"
+
+
+class LazyLinear(Linear):
+    """torch.nn.LazyLinear: a Linear whose in_features is the last dim of its first input.  Nothing is drawn
+    when it is made; its first call materialises the weight (and bias) and initialises them as Linear does,
+    from the generator's state at that call, then the module becomes a Linear (torch's cls_to_become): printed
+    as one, `type(m) == nn.Linear`.  A state_dict loaded before that gives the parameters its shapes."""
+
+    def __init__(self, out_features: int, bias: bool = True, device=None, dtype=None):
+        super().__init__(0, 0, False)  # torch's: Linear's empty (0, 0) weight, replaced at once
+        self.weight = UninitializedParameter(creation.empty(0, dtype=factory_dtype(dtype)))
+        self.out_features = out_features
+        if bias:
+            self.bias = UninitializedParameter(creation.empty(0, dtype=factory_dtype(dtype)))
+
+    def has_uninitialized_params(self) -> bool:
+        return any(isinstance(p, UninitializedParameter) for p in self._parameters.values())
+
+    def reset_parameters(self) -> None:
+        if not self.has_uninitialized_params() and self.in_features != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input) -> None:
+        if self.has_uninitialized_params():
+            with no_grad():
+                self.in_features = input.shape[-1]
+                self.weight.materialize((self.out_features, self.in_features))
+                if self.bias is not None:
+                    self.bias.materialize((self.out_features,))
+                self.reset_parameters()
+        if self.in_features == 0:  # materialised by a loaded state_dict
+            if input.shape[-1] != self.weight.shape[-1]:
+                raise AssertionError(f"The in_features inferred from input: {input.shape[-1]} is not equal to "
+                                     f"in_features from self.weight: {self.weight.shape[-1]}")
+            self.in_features = input.shape[-1]
+
+    def call_with_hooks(self, forward, args: tuple, kwargs: dict):
+        # torch's _infer_parameters: the forward pre-hook registered first, removed once it has run
+        self.initialize_parameters(*args, **kwargs)
+        object.__setattr__(self, "__class__", Linear)
+        return Module.call_with_hooks(self, forward, args, kwargs)
+
+
+def materialize_from(module, state_dict, prefix: str = "") -> None:
+    """torch's _lazy_load_hook: each uninitialised parameter of a lazy module takes the shape of the tensor
+    state_dict holds for it, before the values are copied."""
+    for name, param in list(module._parameters.items()):
+        source = state_dict.get(prefix + name)
+        if isinstance(param, UninitializedParameter) and isinstance(source, Tensor):
+            param.materialize(tuple(source.shape))
 
 
 class Identity(Module):
@@ -1361,13 +1427,14 @@ OTHER_LOSSES = (MultiLabelSoftMarginLoss, MultiLabelMarginLoss, KLDivLoss, SoftM
 # The torch.nn members a program reaches, by name (torch.nn.functional is added by the caller).
 MODULE_CLASSES = {cls.__name__: cls for cls in (
     Module, Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict,
-    Linear, Identity, Flatten, Unflatten, ReLU, Tanh, Sigmoid, SiLU, GELU, ELU,
+    Linear, LazyLinear, Identity, Flatten, Unflatten, ReLU, Tanh, Sigmoid, SiLU, GELU, ELU,
     LeakyReLU, Softplus, Softmax, LogSoftmax, Dropout, MSELoss, L1Loss, SmoothL1Loss, HuberLoss, CrossEntropyLoss,
     NLLLoss, BCELoss, BCEWithLogitsLoss, DataParallel, *OTHER_LOSSES, *MORE_ACTIVATIONS)}
 # the file of torch.nn.modules each class lives in: its printed class name is torch.nn.modules.<file>.<name>
 TORCH_MODULE_FILES = {
     "Sequential": "container", "ModuleList": "container", "ModuleDict": "container", "ParameterList": "container",
-    "ParameterDict": "container", "Linear": "linear", "Identity": "linear", "DataParallel": "data_parallel",
+    "ParameterDict": "container", "Linear": "linear", "LazyLinear": "linear", "Identity": "linear",
+    "DataParallel": "data_parallel",
     "Flatten": "flatten", "Unflatten": "flatten", "Dropout": "dropout",
     **{name: "activation" for name in ("ReLU", "Tanh", "Sigmoid", "SiLU", "GELU", "ELU", "LeakyReLU", "Softplus",
                                        "Softmax", "LogSoftmax", *(cls.__name__ for cls in MORE_ACTIVATIONS))},

@@ -22,7 +22,7 @@ import numpy as np
 from gradcli import engine
 from gradcli.engine import clip_grad, distributions, dtypes, lr_scheduler, nn_layers, optim, random, tensor_str
 from gradcli.engine import modules as nn_modules
-from gradcli.engine.autograd import Function, RemovableHandle
+from gradcli.engine.autograd import Function, MultiHandle, RemovableHandle
 from gradcli.engine.errors import EngineError
 from gradcli.engine.ops import LINALG, REGISTRY, activations
 from gradcli.engine.ops.inplace import TORCH_INPLACE
@@ -45,13 +45,16 @@ from gradcli.run.limits import RunLimits
 
 
 class Module:
-    """A module as a program sees it: a dotted name and a fixed table of members."""
+    """A module as a program sees it: a dotted name and a table of members, fixed unless the module is the
+    run's own copy (`writable`: `torch`, whose members a program may rebind, as d2l's `torch.pi = ...` does;
+    only the program's own lookups see the new value, as under torch)."""
 
-    __slots__ = ("name", "members")
+    __slots__ = ("name", "members", "writable")
 
-    def __init__(self, name: str, members: dict):
+    def __init__(self, name: str, members: dict, writable: bool = False):
         self.name = name
         self.members = members
+        self.writable = writable
 
     def __repr__(self) -> str:
         return f"<module '{self.name}'>"
@@ -85,6 +88,7 @@ class TypeRef:
 
 TORCH_CLASS_NAMES = {Tensor: "torch.Tensor", Size: "torch.Size", dtypes.DType: "torch.dtype",
                      nn_modules.Parameter: "torch.nn.parameter.Parameter",
+                     nn_modules.UninitializedParameter: "torch.nn.parameter.UninitializedParameter",
                      classes.AutogradFunction: "torch.autograd.function.Function",
                      **{cls: f"torch.nn.modules.{module}.{name}" for name, cls in nn_modules.MODULE_CLASSES.items()
                         for module in [nn_modules.TORCH_MODULE_FILES.get(name, "module")]},
@@ -115,7 +119,7 @@ def type_of(obj, *more):
 TENSOR_ATTRIBUTES = frozenset("""
 dtype shape size requires_grad grad grad_fn is_leaf data item tolist numel nelement dim ndim detach detach_
 requires_grad_ retain_grad retains_grad backward T mT H mH device is_floating_point element_size cpu numpy
-register_hook is_inference cuda
+register_hook register_post_accumulate_grad_hook is_inference cuda
 """.split())
 # The two private tensor attributes programs read (names starting with '_' are otherwise off limits): torch's
 # version counter (an int) and a view's base (None for a tensor that is not a view).  Read only.
@@ -128,6 +132,7 @@ READABLE_DUNDER_ATTRIBUTES = frozenset({"__class__", "__name__", "__qualname__",
 # The attributes torch's layers keep, readable by programs (model[0].weight, layer.in_features ...).
 MODULE_SETTINGS = {
     "Linear": frozenset({"in_features", "out_features", "weight", "bias"}),
+    "LazyLinear": frozenset({"in_features", "out_features", "weight", "bias"}),
     "Flatten": frozenset({"start_dim", "end_dim"}), "Unflatten": frozenset({"dim", "unflattened_size"}),
     "Dropout": frozenset({"p", "inplace"}), "Softmax": frozenset({"dim"}), "LogSoftmax": frozenset({"dim"}),
     "ReLU": frozenset({"inplace"}), "LeakyReLU": frozenset({"negative_slope", "inplace"}),
@@ -187,6 +192,7 @@ VALUE_ATTRIBUTES: dict[type, frozenset] = {
                                               "min_lrs".split()),
     Function: frozenset({"name", "next_functions", "register_hook"}),
     RemovableHandle: frozenset({"remove", "id"}),
+    MultiHandle: frozenset({"remove"}),
     nn_modules.ModuleHookHandle: frozenset({"remove", "id"}),
     graph_view.AccumulateGrad: frozenset({"name", "next_functions", "variable"}),
     saved_view.SavedTensor: frozenset({"register_hooks"}),
@@ -474,7 +480,7 @@ def run_modules(py_random, np_state, limits) -> dict[str, Module]:
     numpy = Module("numpy", {**shared["numpy"].members, "random": np_random})
     files = memory_files.MemoryFiles()  # the run's files, in memory
     save, load = torch_surface.memory_files(files)
-    torch = Module("torch", {**shared["torch"].members, "save": save, "load": load})
+    torch = Module("torch", {**shared["torch"].members, "save": save, "load": load}, writable=True)
     os_path = Module("os.path", files.os_path_members())
     os_module = Module("os", {**files.os_members(), "path": os_path})
     return {**shared, "random": random_module, "numpy": numpy, "numpy.random": np_random, "torch": torch,

@@ -602,8 +602,9 @@ LITERAL_HINTS = {"complex": "gradcli run has no complex numbers: use two real te
 UNSUPPORTED_HINTS = {
     "torch.func": "use torch.func's grad, jacrev, jacfwd, hessian, vmap, vjp, jvp and functional_call, or "
                   "torch.autograd.functional's jacobian, hessian, vjp, jvp, hvp and vhp",
-    "torch.autograd.graph": "torch.autograd.graph has saved_tensors_hooks, save_on_cpu and "
-                            "disable_saved_tensors_hooks; read a node's inputs through grad_fn.next_functions",
+    "torch.autograd.graph": "torch.autograd.graph has saved_tensors_hooks, save_on_cpu, "
+                            "disable_saved_tensors_hooks and register_multi_grad_hook; read a node's inputs "
+                            "through grad_fn.next_functions",
     "torch.autograd.forward_ad": "use dual_level, make_dual and unpack_dual (torch.autograd.forward_ad's names "
                                  "gradcli offers)",
     "torch.backends": "gradcli computes with its own CPU kernels: there is no backend to configure; drop the line",

@@ -1064,9 +1064,12 @@ class Interpreter:
         if name.startswith("_"):
             raise Refused(f"assigning .{name} on a {type(obj).__name__} (names starting with '_' only on the "
                           "program's own objects; keep the value in a variable of the program)", self.line)
-        if isinstance(obj, api.Module):  # torch.pi = 4: a module's members are gradcli's, fixed
-            raise Refused(f"assigning to {obj.name}.{name} (a module's members cannot be replaced: bind a name of "
-                          "the program's own)", self.line)
+        if isinstance(obj, api.Module) and obj.writable:  # torch.pi = ...: the run's own torch
+            obj.members[name] = value
+            return None
+        if isinstance(obj, api.Module):  # math.pi = 4, torch.nn.X = ...: shared by every run, fixed
+            raise Refused(f"assigning to {obj.name}.{name} (only torch's own members may be rebound: bind a name "
+                          "of the program's own)", self.line)
         if not isinstance(obj, Tensor) and name not in api.readable_attributes(obj):
             raise AttributeError(f"'{type(obj).__name__}' object has no attribute '{name}'")
         if not isinstance(obj, Tensor) or name not in api.TENSOR_SETTABLE:

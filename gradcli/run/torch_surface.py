@@ -6,6 +6,7 @@ autograd profiler (it runs the code; its table is timing)."""
 
 from __future__ import annotations
 
+import contextvars
 import pickle
 import time
 
@@ -13,7 +14,7 @@ import numpy as np
 
 from gradcli import engine
 from gradcli.engine import creation, dtypes, forward_ad, random, state
-from gradcli.engine.autograd import HOOKS_DISABLED, enable_grad, saved_tensors_hooks
+from gradcli.engine.autograd import HOOKS_DISABLED, enable_grad, register_multi_grad_hook, saved_tensors_hooks
 from gradcli.engine.errors import EngineError, TorchRuntimeError, TorchTypeError, TorchValueError
 from gradcli.engine.modules import Module, Parameter
 from gradcli.engine.ops import REGISTRY
@@ -806,6 +807,9 @@ def func_grad(func, argnums=0, has_aux=False):
         if not nested:
             grads = _detached(grads)
             aux = _detached(aux)
+        elif has_aux:  # an input handed back as aux leaves the transform as the caller's own tensor, as torch's
+            originals = {id(w): a for k in nums for w, a in zip(_tree_leaves(diff[k]), _tree_leaves(args[k]))}
+            aux = _tree_map(lambda leaf: originals.get(id(leaf), leaf), aux)
         result = grads if isinstance(argnums, tuple) else grads[0]
         return (result, aux) if has_aux else result
     return grad_fn
@@ -853,8 +857,14 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
             raise TorchValueError(f"vmap(f, in_dims={in_dims}, ...)(<inputs>): in_dims is not compatible with the "
                                   f"structure of `inputs`. in_dims has structure {len(dims)} but inputs has "
                                   f"structure {len(args)}.")
-        sizes = {leaf.shape[d] for a, d in zip(args, dims) if d is not None
-                 for leaf in _tree_leaves(a) if isinstance(leaf, Tensor)}
+        pairs = [pair for a, dim in zip(args, dims) for pair in _dims_of(a, dim)]
+        for leaf, d in pairs:
+            if d is not None and not isinstance(leaf, Tensor):
+                name = getattr(func, "name", None) or getattr(func, "__name__", "f")  # a program's function: .name
+                raise TorchValueError(f"vmap({name.rsplit('.', 1)[-1]}, in_dims={in_dims}, ...)(<inputs>): "
+                                      f"Got in_dim={d} for an input but the input is of type {type(leaf)}. We cannot "
+                                      "vmap over non-Tensor arguments, please use None as the respective in_dim")
+        sizes = {leaf.shape[d] for leaf, d in pairs if d is not None}
         if not sizes:
             raise TorchValueError(f"vmap(f, in_dims={in_dims}, ...)(<inputs>): at least one input must be a Tensor "
                                   "batched by in_dims")
@@ -862,10 +872,15 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
             raise TorchValueError("vmap: Expected all tensors to have the same size in the mapped dimension, got "
                                   f"sizes {sorted(sizes)} for the mapped dimension")
         results = []
-        for i in range(sizes.pop()):
-            sliced = [_tree_map(lambda leaf, d=d, i=i: leaf.select(d, i), a) if d is not None else a
-                      for a, d in zip(args, dims)]  # a dict of tensors (a model's parameters) sliced leaf by leaf
-            results.append(func(*sliced, **kwargs))
+        size = sizes.pop()
+        for i in range(size):
+            sliced = [_entry(a, d, i) for a, d in zip(args, dims)]  # a dict of tensors sliced leaf by leaf
+            # torch's one batched call frees a graph autograd.grad reads once, after the whole batch
+            token = _VMAP_MORE_ENTRIES.set(_VMAP_MORE_ENTRIES.get() or i < size - 1)
+            try:
+                results.append(func(*sliced, **kwargs))
+            finally:
+                _VMAP_MORE_ENTRIES.reset(token)
         if isinstance(results[0], tuple):
             outs = out_dims if isinstance(out_dims, tuple) else (out_dims,) * len(results[0])
             return tuple(_stacked([r[k] for r in results], outs[k]) for k in range(len(results[0])))
@@ -873,11 +888,55 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
     return batched
 
 
+def _dims_of(value, dim) -> list:
+    """(leaf, its batch dim) pairs of an argument: `dim` an int or None for all its leaves, or a dict, tuple or
+    list of dims matching the argument's structure (in_dims=({"x": 0, "y": None},))."""
+    if isinstance(dim, dict) and isinstance(value, dict):
+        return [pair for key in value for pair in _dims_of(value[key], dim.get(key))]
+    if isinstance(dim, (tuple, list)) and _is_tree(value) and not isinstance(value, dict):
+        return [pair for item, d in zip(value, dim) for pair in _dims_of(item, d)]
+    return [(leaf, dim) for leaf in _tree_leaves(value)]
+
+
+def _entry(value, dim, i: int):
+    """Batch entry i of an argument whose batch dims are `dim` (as _dims_of reads them)."""
+    if dim is None:
+        return value
+    if isinstance(dim, dict) and isinstance(value, dict):
+        return type(value)((key, _entry(item, dim.get(key), i)) for key, item in value.items())
+    if isinstance(dim, (tuple, list)) and _is_tree(value) and not isinstance(value, dict):
+        return type(value)(_entry(item, d, i) for item, d in zip(value, dim))
+    return _tree_map(lambda leaf: leaf.select(dim, i) if isinstance(leaf, Tensor) else leaf, value)
+
+
+_VMAP_MORE_ENTRIES: contextvars.ContextVar[bool] = contextvars.ContextVar("gradcli_vmap_more_entries", default=False)
+_BATCHED_NODES: dict = {}
+# The node torch's batched op ends in where it is not the per-entry op's (measured with torch 2.13: a full
+# reduction becomes one over a dim, dot an mv, a matrix product a bmm's view ...); other ops keep their name.
+_BATCHED_NAMES = {"SumBackward0": "SumBackward1", "MeanBackward0": "MeanBackward1", "ProdBackward0": "ProdBackward1",
+                  "MaxBackward1": "MaxBackward0", "MinBackward1": "MinBackward0", "MedianBackward0": "MedianBackward1",
+                  "DotBackward0": "MvBackward0", "TraceBackward0": "SumBackward1",
+                  "SqueezeBackward4": "SqueezeBackward5", "MvBackward0": "PermuteBackward0",
+                  "MmBackward0": "UnsafeViewBackward0", "TBackward0": "TransposeBackward0"}
+
+
 def _stacked(results: list, dim: int):
-    """vmap's output from the per-entry results: tensors stacked along `dim`, a dict's entries key by key."""
+    """vmap's output from the per-entry results: tensors stacked along `dim`, a dict's entries key by key.  Where
+    every entry was made by the same op, the stacked result's node is named as torch's batched op that makes the
+    result (`grad_fn=<ReluBackward0>`, a sum's SumBackward1); its next_functions are the entries' nodes."""
     if isinstance(results[0], dict):
         return type(results[0])((key, _stacked([r[key] for r in results], dim)) for key in results[0])
-    return _stack(results, dim)
+    out = _stack(results, dim)
+    names = {type(r.grad_fn).name if isinstance(r, Tensor) and r.grad_fn is not None else None for r in results}
+    if dim == 0 and out.grad_fn is not None and len(names) == 1 and None not in names:
+        name = names.pop()
+        name = _BATCHED_NAMES.get(name, name)
+        node = type(out.grad_fn)
+        batched = _BATCHED_NODES.get((node, name))
+        if batched is None:
+            batched = _BATCHED_NODES[(node, name)] = type(node.__name__, (node,), {"__slots__": (), "name": name})
+        out.grad_fn.__class__ = batched
+    return out
 
 
 def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, *, tie_weights=True, strict=False):
@@ -936,11 +995,12 @@ def func_vjp(func, *primals, has_aux=False):
         aux = None
         if has_aux:
             out, aux = out
-    outs = tuple(out) if isinstance(out, (tuple, list)) else (out,)
+    outs = tuple(_tree_leaves(out))  # a tensor, or tuples, lists and dicts of them (torch.func's pytrees)
 
     def vjp_fn(cotangents):
-        cts = tuple(cotangents) if isinstance(cotangents, (tuple, list)) else (cotangents,)
-        if len(cts) != len(outs):
+        cts = tuple(_tree_leaves(cotangents))
+        if len(cts) != len(outs) or (isinstance(out, dict) and (not isinstance(cotangents, dict)
+                                                                 or list(cotangents) != list(out))):
             raise TorchRuntimeError(f"Expected pytree structure of cotangents to be the same as pytree structure of "
                                     f"outputs to the function: {len(cts)} cotangents for {len(outs)} outputs")
         with enable_grad():
@@ -1201,6 +1261,8 @@ def autograd_grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_
     if materialize_grads and allow_unused is False:
         raise TorchValueError("Expected allow_unused to be True or not passed when materialize_grads=True, but got: "
                               "allow_unused=False.")
+    if _VMAP_MORE_ENTRIES.get():  # inside vmap, an entry before the last: the batch's one call is still to come
+        retain_graph = True
     if not is_grads_batched:
         return engine.grad(outputs, inputs, grad_outputs, retain_graph=retain_graph, create_graph=create_graph,
                            allow_unused=allow_unused, materialize_grads=materialize_grads)
@@ -1247,5 +1309,6 @@ class disable_saved_tensors_hooks:  # noqa: N801 - PyTorch's name
 
 
 GRAPH = {"saved_tensors_hooks": saved_tensors_hooks, "save_on_cpu": save_on_cpu,
-         "disable_saved_tensors_hooks": disable_saved_tensors_hooks}
+         "disable_saved_tensors_hooks": disable_saved_tensors_hooks,
+         "register_multi_grad_hook": register_multi_grad_hook}
 CONTEXT_MANAGERS = (*CONTEXT_MANAGERS, saved_tensors_hooks, disable_saved_tensors_hooks, forward_ad.dual_level)

@@ -145,3 +145,23 @@ def test_mkl_is_loaded_by_the_first_product_not_at_start_up(expression, loaded):
             "print('LOADED' if mkl.loaded() or 'libmkl' in maps else 'NOT LOADED')\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120).stdout
     assert out.strip().splitlines()[-1] == ("LOADED" if loaded and mkl.available() else "NOT LOADED"), out
+
+
+def test_linear_backward_without_mkl_computes_both_gradients(monkeypatch):
+    """Without MKL the column-major branch of mm_backward has no product to transpose: F.linear's backward then
+    takes the numpy path (it raised AttributeError on None.T for an input that requires grad).  Gradients of
+    (x @ w.T + b).sum(): x's rows are w's column sums, w's rows are x's column sums, b's are the row count."""
+    monkeypatch.setenv("GRADCLI_MKL", "0")
+    saved = dict(mkl._state)
+    mkl.reset()
+    try:
+        x = Tensor(np.arange(12, dtype=np.float32).reshape(2, 2, 3), requires_grad=True)
+        w = Tensor(np.array([[1, 2, 3], [4, 5, 6]], dtype=np.float32), requires_grad=True)
+        b = Tensor(np.zeros(2, dtype=np.float32), requires_grad=True)
+        backward([ops.REGISTRY["linear"].fn(x, w, b).sum()], None)
+        assert x.grad.array.tolist() == [[[5.0, 7.0, 9.0]] * 2] * 2
+        assert w.grad.array.tolist() == [[18.0, 22.0, 26.0]] * 2
+        assert b.grad.array.tolist() == [4.0, 4.0]
+    finally:
+        mkl._state.clear()
+        mkl._state.update(saved)

@@ -83,7 +83,7 @@ PROGRAMS = [
     "def dataclass(c):\n    return c\n@dataclass\nclass A:\n    pass\n", "@print\nclass A:\n    pass\n",
     "class A:\n    def f(self):\n        return super(int, 3)\nA().f()\n",
     "import torch\nx = torch.ones(1)\nx._foo = 1\n", "import torch\nopt = torch.optim.SGD([torch.ones(1, "
-    "requires_grad=True)], lr=0.1)\nopt._foo = 1\n", "import torch\ntorch.pi = 3\n", "x = sum([[1]] * 3, [])\n",
+    "requires_grad=True)], lr=0.1)\nopt._foo = 1\n", "import math\nmath.pi = 3\n", "x = sum([[1]] * 3, [])\n",
     "print('{x[0]}'.format(x=[1]))\n",
     "class A:\n    def __init__(self):\n        self._parameters = 1\nimport torch\nm = torch.nn.Linear(1, 1)\n"
     "print(m._parameters)\n", "import torch\nm = torch.nn.Linear(1, 1)\nm._parameters = 1\n",

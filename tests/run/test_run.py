@@ -583,9 +583,10 @@ def test_masks_cover_only_their_field():
                                                     "and vhp"),
     ("x = torch.nn.Transformer()\n", "torch.nn.Transformer; docs/run.md lists the torch.nn layers gradcli has"),
     ("x = torch.fft.fft(torch.ones(2))\n", "torch.fft; `gradcli ops` lists the torch functions gradcli has"),
-    ("h = torch.autograd.graph.register_multi_grad_hook\n", "torch.autograd.graph.register_multi_grad_hook; "
-     "torch.autograd.graph has saved_tensors_hooks, save_on_cpu and disable_saved_tensors_hooks; read a node's "
-     "inputs through grad_fn.next_functions"),
+    ("h = torch.autograd.graph.allow_mutation_on_saved_tensors\n",
+     "torch.autograd.graph.allow_mutation_on_saved_tensors; torch.autograd.graph has saved_tensors_hooks, "
+     "save_on_cpu, disable_saved_tensors_hooks and register_multi_grad_hook; read a node's inputs through "
+     "grad_fn.next_functions"),
 ])
 def test_a_refused_torch_name_says_what_to_use_instead(source, message):
     code, _, err = run("import torch\n" + source)

@@ -69,10 +69,20 @@ def test_a_negative_size_is_pytorchs_error(program, error):
     assert r.stderr.splitlines()[-1] == error
 
 
-def test_assigning_to_a_module_member_is_refused_as_an_assignment():
-    r = gradcli.run_program("import torch\ntorch.pi = 4\nprint(torch.pi)\n")
-    assert r.exit_code == 2 and r.stdout == ""
-    assert "assigning to torch.pi" in r.stderr and "no attribute" not in r.stderr
+def test_assigning_to_a_shared_module_member_is_refused_as_an_assignment():
+    for program in ("import math\nmath.pi = 4\n", "import torch.nn as nn\nnn.Linear = 4\n",
+                    "import torch\ntorch.nn.functional.relu = abs\n"):
+        r = gradcli.run_program(program)
+        assert r.exit_code == 2 and r.stdout == ""
+        assert "assigning to" in r.stderr and "only torch's own members" in r.stderr and "no attribute" not in r.stderr
+
+
+def test_a_program_rebinds_torchs_members_for_its_own_run_only():
+    # d2l's appendix: `torch.pi = torch.acos(torch.zeros(1)) * 2` (torch allows it; torch's own code never reads it)
+    r = gradcli.run_program("import torch\ntorch.pi = torch.acos(torch.zeros(1)) * 2\nprint(torch.pi)\n"
+                            "from torch import pi\nprint(pi * 2)\n")
+    assert (r.exit_code, r.stdout, r.stderr) == (0, "tensor([3.1416])\ntensor([6.2832])\n", "")
+    assert gradcli.run_program("import torch\nprint(torch.pi)\n").stdout == "3.141592653589793\n"
 
 
 def test_the_first_call_adds_no_warning_filter():

@@ -399,10 +399,14 @@ def mm_backward(g, m1, m2, need1: bool, need2: bool):
     the transposed product and transposes it back."""
     g1 = g2 = None
     if need1:
-        g1 = mm(m2, g.T).T if _column_major(m1) else mm(g, m2.T)
+        g1 = _transposed(mm(m2, g.T)) if _column_major(m1) else mm(g, m2.T)
     if need2:
-        g2 = mm(g.T, m1).T if _column_major(m2) else mm(m1.T, g)
+        g2 = _transposed(mm(g.T, m1)) if _column_major(m2) else mm(m1.T, g)
     return g1, g2
+
+
+def _transposed(product):
+    return None if product is None else product.T  # None: no MKL (the caller falls back)
 
 
 def _mv_backward(g, mat, vec, need1, need2):

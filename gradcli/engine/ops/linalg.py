@@ -124,8 +124,19 @@ def _named(name):
     return type(name.replace("Backward0", ""), (MatMul,), {"__slots__": (), "name": name})
 
 
-Dot, Mv, UnsafeViewMM, SqueezeMM, CloneMM = (_named(n) for n in (
-    "DotBackward0", "MvBackward0", "UnsafeViewBackward0", "SqueezeBackward4", "CloneBackward0"))
+Mv, UnsafeViewMM, SqueezeMM, CloneMM = (_named(n) for n in (
+    "MvBackward0", "UnsafeViewBackward0", "SqueezeBackward4", "CloneBackward0"))
+
+
+class Dot(MatMul):
+    __slots__ = ()
+    name = "DotBackward0"
+
+    @staticmethod
+    def backward(ctx, g, a, b):
+        if isinstance(g, Tensor):  # create_graph: derivatives.yaml's grad * tensor, grad * self (MulBackward0 nodes)
+            return (g * b if ctx.needs_input_grad[0] else None), (g * a if ctx.needs_input_grad[1] else None)
+        return MatMul.backward(ctx, g, a, b)
 
 
 def _matmul_class(a_shape, b_shape):

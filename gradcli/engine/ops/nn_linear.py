@@ -205,7 +205,7 @@ class Addmm(Function):
         if type(g) is np.ndarray and type(mat1) is np.ndarray and type(mat2) is np.ndarray and (g1 or g2):
             # mm_mat1_backward / mm_mat2_backward (maybe_multiply: grad * alpha after the product)
             grads = blas.mm_backward(g, mat1, mat2, g1, g2)
-            if grads[0] is not None or grads[1] is not None:
+            if (grads[0] is not None or not g1) and (grads[1] is not None or not g2):
                 return (((g * beta if beta != 1 else g) if gb else None),
                         *(None if x is None else (x * alpha if alpha != 1 else x) for x in grads))
         return (((g * beta if beta != 1 else g) if gb else None),

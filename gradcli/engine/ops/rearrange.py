@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dual
+from gradcli.engine import dual, state
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchIndexError, TorchRuntimeError, broadcast_message
 from gradcli.engine.ops import sizes
@@ -421,11 +421,18 @@ def index_add(input, dim, index, source, *, alpha=1):
     return IndexAdd.apply(input, source, d, index_array(index, "index_add"), alpha)
 
 
+MESHGRID_INDEXING_WARNING = (
+    "torch.meshgrid: in an upcoming release, it will be required to pass the indexing argument. "
+    "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4215.)")
+
+
 @register("meshgrid", sig="meshgrid(*tensors, indexing='ij')", doc="coordinate grids from 1-D tensors",
           category="shape", method=False, result_shape=sizes.meshgrid)
 def meshgrid(*tensors, indexing=None):
     if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
         tensors = tuple(tensors[0])
+    if indexing is None:  # at::meshgrid(tensors)'s TORCH_WARN_ONCE, before anything is checked
+        state.warn(MESHGRID_INDEXING_WARNING, UserWarning, torch_location=True)
     indexing = indexing or "ij"
     if indexing not in ("ij", "xy"):
         raise TorchRuntimeError(f"torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but received: {indexing}")

@@ -130,6 +130,12 @@ class T(TransposeView):
     __slots__ = ()
     name = "TBackward0"
 
+    @staticmethod
+    def backward(ctx, g):
+        if isinstance(g, Tensor):  # derivatives.yaml: grad.t() (a TBackward0 node under create_graph)
+            return (t(g),)
+        return Transpose.backward(ctx, g)
+
 
 @register("transpose", sig="transpose(input, dim0, dim1)", doc="swap two dims", category="shape",
           aliases=("swapaxes", "swapdims"))
@@ -456,8 +462,8 @@ def to_index(key):
         if arr.dtype.kind in "iu":
             return arr.astype(np.int64) if arr.ndim else int(arr)
         raise TorchIndexError("tensors used as indices must be long, int, byte or bool tensors")
-    if isinstance(key, list):
-        arr = np.asarray([val(k) for k in key])
+    if isinstance(key, (list, range)):  # a sequence is an index tensor to torch: x[range(n), y], x[[]]
+        arr = np.asarray([val(k) for k in key], dtype=None if len(key) else np.int64)
         if arr.dtype.kind not in "iub":
             raise TorchIndexError("tensors used as indices must be long, int, byte or bool tensors")
         return arr
