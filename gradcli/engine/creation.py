@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dtypes, dual, random, state
+from gradcli.engine import dtypes, dual, meta, random, state
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchRuntimeError, TorchTypeError, TorchValueError
 from gradcli.engine.ops.common import as_shape, check_size, dtype_title
@@ -110,7 +110,11 @@ def _infer(data, target=None):
 
 
 def tensor(data, dtype=None, requires_grad: bool = False, device=None) -> Tensor:
+    if meta.on_meta(device):
+        made = data if meta.is_meta(data) else tensor(data, dtype, requires_grad=False, device="cpu")
+        return _on_meta(made.shape, dtype or made.dtype, requires_grad)
     if isinstance(data, Tensor):
+        data._no_data("tolist")
         array = data.array.copy()
     elif isinstance(data, np.ndarray):
         array = data.copy()
@@ -131,39 +135,54 @@ def _size_argument(dims: tuple, size, name: str) -> tuple:
     return (size,)
 
 
-def _filled(shape, fill, dtype, requires_grad, op=None) -> Tensor:
+def _on_meta(shape, dtype, requires_grad) -> Tensor:
+    """A factory's tensor on the meta device: its shape and dtype, no data (and no draw from a generator)."""
+    dtype = dtype or dtypes.get_default_dtype()
+    t = meta.empty(shape, dtype if isinstance(dtype, np.dtype) else _np_dtype(dtype))
+    if requires_grad:
+        if t.array.dtype.kind != "f":
+            raise TorchRuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+        t.requires_grad_(True)
+    return t
+
+
+def _filled(shape, fill, dtype, requires_grad, op=None, device=None) -> Tensor:
     shape = as_shape(shape)
-    check_new_shape(shape, op)
+    check_new_shape(shape, op, sized=not meta.on_meta(device))
     if dtype is None:
         dtype = dtypes.get_default_dtype()
+    if meta.on_meta(device):
+        return _on_meta(shape, dtype, requires_grad)
     return _finish(np.full(shape, fill, dtype=_np_dtype(dtype)), None, requires_grad)
 
 
 def zeros(*dims, size=None, dtype=None, requires_grad=False, device=None) -> Tensor:
     size = _size_argument(dims, size, "zeros")
-    return _filled(size, 0, dtype, requires_grad, "zeros")
+    return _filled(size, 0, dtype, requires_grad, "zeros", device)
 
 
 def ones(*dims, size=None, dtype=None, requires_grad=False, device=None) -> Tensor:
     size = _size_argument(dims, size, "ones")
-    return _filled(size, 1, dtype, requires_grad)
+    return _filled(size, 1, dtype, requires_grad, device=device)
 
 
 def empty(*dims, size=None, dtype=None, requires_grad=False, device=None) -> Tensor:
     size = _size_argument(dims, size, "empty")
-    return _filled(size, 0, dtype, requires_grad)
+    return _filled(size, 0, dtype, requires_grad, device=device)
 
 
 def full(size, fill_value, dtype=None, requires_grad=False, device=None) -> Tensor:
     if dtype is None:
         dtype = dtypes.bool_ if isinstance(fill_value, bool) else dtypes.int64 if isinstance(fill_value, int) \
             else dtypes.get_default_dtype()
-    return _filled((size,) if isinstance(size, int) else size, fill_value, dtype, requires_grad)
+    return _filled((size,) if isinstance(size, int) else size, fill_value, dtype, requires_grad, device=device)
 
 
 def eye(n, m=None, dtype=None, requires_grad=False, device=None) -> Tensor:
     m = n if m is None else m
     check_size((n, m))
+    if meta.on_meta(device):
+        return _on_meta((n, m), dtype, requires_grad)
     return _finish(np.eye(n, m, dtype=_np_dtype(dtype or dtypes.get_default_dtype())), None, requires_grad)
 
 
@@ -180,6 +199,8 @@ def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None
         is_int = all(isinstance(v, int) for v in (start, end, step))
         dtype = dtypes.int64 if is_int else dtypes.get_default_dtype()
     np_dtype = _np_dtype(dtype)
+    if meta.on_meta(device):
+        return _on_meta((count,), np_dtype, requires_grad)
     values = start + step * np.arange(count, dtype=np.float64 if np_dtype.kind == "f" else np.int64)
     return _finish(values.astype(np_dtype), None, requires_grad)
 
@@ -227,8 +248,10 @@ def _float_dtype(dtype, name: str) -> np.dtype:
 def rand(*dims, size=None, dtype=None, requires_grad=False, device=None, generator=None) -> Tensor:
     size = _size_argument(dims, size, "rand")
     shape = as_shape(size)
-    check_new_shape(shape)
+    check_new_shape(shape, sized=not meta.on_meta(device))
     np_dtype = _float_dtype(dtype, "check_uniform_bounds")
+    if meta.on_meta(device):
+        return _on_meta(shape, np_dtype, requires_grad)
     draws = (generator or random.default_generator()).uniform(math.prod(shape), np_dtype)
     return _finish(draws.reshape(shape), None, requires_grad)
 
@@ -236,8 +259,10 @@ def rand(*dims, size=None, dtype=None, requires_grad=False, device=None, generat
 def randn(*dims, size=None, dtype=None, requires_grad=False, device=None, generator=None) -> Tensor:
     size = _size_argument(dims, size, "randn")
     shape = as_shape(size)
-    check_new_shape(shape)
+    check_new_shape(shape, sized=not meta.on_meta(device))
     np_dtype = _float_dtype(dtype, "normal_kernel_cpu")
+    if meta.on_meta(device):
+        return _on_meta(shape, np_dtype, requires_grad)
     draws = (generator or random.default_generator()).normal(math.prod(shape), np_dtype)
     return _finish(draws.reshape(shape), None, requires_grad)
 
@@ -259,7 +284,9 @@ def randint(low=None, high=None, size=None, *, dtype=None, requires_grad=False, 
         raise TorchRuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
     check_random_bounds(low, high, _np_dtype(dtype) if dtype is not None else np.dtype(np.int64))
     shape = as_shape((size,) if isinstance(size, int) else tuple(size))
-    check_new_shape(shape)
+    check_new_shape(shape, sized=not meta.on_meta(device))
+    if meta.on_meta(device):
+        return _on_meta(shape, dtype or dtypes.int64, requires_grad)
     draws = (generator or random.default_generator()).integers(math.prod(shape), low, high)
     return _finish(draws.reshape(shape), dtype, requires_grad)
 

@@ -30,7 +30,7 @@ from gradcli.engine.ops.matrix_functions import EighResult, LinalgSlogdetResult,
 from gradcli.engine.ops.reduction import ReturnTypes
 from gradcli.engine.ops.svd import LinalgSvdResult, SvdResult
 from gradcli.engine.tensor import Device, Size, Tensor
-from gradcli.run import argument_parser, classes, graph_view, interop, numpy_api, torch_surface
+from gradcli.run import argument_parser, classes, copying, graph_view, interop, numpy_api, timing, torch_surface
 from gradcli.run.errors import LimitReached, Refused
 from gradcli.run.limits import RunLimits
 
@@ -106,7 +106,7 @@ def type_of(obj, *more):
 TENSOR_ATTRIBUTES = frozenset("""
 dtype shape size requires_grad grad grad_fn is_leaf data item tolist numel nelement dim ndim detach detach_
 requires_grad_ retain_grad retains_grad backward T mT H mH device is_floating_point element_size cpu numpy
-register_hook is_inference
+register_hook is_inference stride is_meta
 """.split())
 # The two private tensor attributes programs read (names starting with '_' are otherwise off limits): torch's
 # version counter (an int) and a view's base (None for a tensor that is not a view).  Read only.
@@ -188,6 +188,7 @@ VALUE_ATTRIBUTES: dict[type, frozenset] = {
     random.Generator: frozenset({"manual_seed", "initial_seed", "seed", "device"}),
     BaseException: frozenset({"args"}),  # an exception a program caught: `e.args`, str(e), repr(e)
     classes.Property: frozenset({"setter", "getter"}),
+    timing.Timer: frozenset({"timeit", "repeat"}),
 }
 
 MATH_NAMES = """
@@ -427,7 +428,9 @@ def modules() -> dict[str, Module]:
     np_linalg = Module("numpy.linalg", numpy_api.wrap(numpy_api.LINALG, np.linalg, "linalg."))
     numpy = Module("numpy", {**numpy_api.static_members(), "random": np_random, "linalg": np_linalg,
                              "ndarray": TypeRef(np.ndarray)})  # for isinstance; never called (it allocates raw)
-    return {m.name: m for m in (torch, torch_functional, nn, functional, init, nn_utils, autograd, autograd_functional,
+    copy_module = Module("copy", dict(copying.MEMBERS))
+    timeit_module = Module("timeit", dict.fromkeys(("default_timer", "timeit", "repeat", "Timer"), PER_RUN))
+    return {m.name: m for m in (copy_module, timeit_module, torch, torch_functional, nn, functional, init, nn_utils, autograd, autograd_functional,
                                 profiler, graph, autograd_function,
                                 torch_optim, scheduler,
                                 torch_distributions, torch_func, linalg, math_module, random_module,
@@ -435,7 +438,7 @@ def modules() -> dict[str, Module]:
                                 dataclasses_module, numpy, np_random, np_linalg)}
 
 
-def run_modules(py_random, np_state, limits) -> dict[str, Module]:
+def run_modules(py_random, np_state, limits, tick=None) -> dict[str, Module]:
     """The modules of one run: the shared ones, with random and numpy.random bound to the run's generators."""
     shared = modules()
     random_module = Module("random", interop.random_members(py_random, limits))
@@ -443,7 +446,9 @@ def run_modules(py_random, np_state, limits) -> dict[str, Module]:
     numpy = Module("numpy", {**shared["numpy"].members, "random": np_random})
     save, load = torch_surface.memory_files()
     torch = Module("torch", {**shared["torch"].members, "save": save, "load": load})
-    return {**shared, "random": random_module, "numpy": numpy, "numpy.random": np_random, "torch": torch}
+    timeit_module = Module("timeit", timing.members(tick))
+    return {**shared, "random": random_module, "numpy": numpy, "numpy.random": np_random, "torch": torch,
+            "timeit": timeit_module}
 
 
 def set_default_device(device) -> None:

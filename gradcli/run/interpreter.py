@@ -23,9 +23,9 @@ from types import GeneratorType
 
 import numpy as np
 
-from gradcli.engine import state
+from gradcli.engine import meta, state
 from gradcli.engine.autograd import Function, GradMode, GradModeContext, register_node_hook, torch_node_name
-from gradcli.engine.errors import EngineError, LimitExceeded, TorchRuntimeError, from_numpy
+from gradcli.engine.errors import EngineError, LimitExceeded, TorchRuntimeError, Unsupported, from_numpy
 from gradcli.engine.tensor import INFERENCE_TENSOR_VERSION, Device, Tensor
 from gradcli.run import (
     api,
@@ -174,9 +174,9 @@ EAGER_TYPES = frozenset({Tensor, float, int, bool, str, list, tuple, dict, type(
                          ProgramGenerator, np.ndarray})
 # What a program's `try` never catches: gradcli's own refusals and limits, and Python running out of stack or
 # memory (the program is stopped, as gradcli stops it elsewhere).
-UNCATCHABLE = (RunError, LimitExceeded, RecursionError, MemoryError, numpy_api.NumpyRefused)
+UNCATCHABLE = (RunError, LimitExceeded, RecursionError, MemoryError, numpy_api.NumpyRefused, Unsupported)
 NUMPY_VALUES = (np.ndarray, np.generic)
-TORCH_MANAGERS = (GradModeContext, *torch_surface.CONTEXT_MANAGERS)  # entered and left by gradcli, not the program
+TORCH_MANAGERS = (GradModeContext, meta.default_device, *torch_surface.CONTEXT_MANAGERS)  # entered and left by gradcli, not the program
 # Operators whose result can be far larger than their operands ('a' * 10**10, 9 ** 9 ** 9, 1 << 10**9) ...
 GROWING_OPS = frozenset({ast.Add, ast.Mult, ast.Pow, ast.LShift, ast.Mod})
 # ... unless both operands are of these types (tensors are bounded by the engine's size limit).
@@ -227,7 +227,7 @@ class Interpreter:
         """The modules a program imports, made at its first import: this run's generators for Python's random
         module and numpy's legacy global one, seeded from the system as a new Python process seeds them,
         until the program seeds them."""
-        return api.run_modules(random.Random(), np.random.RandomState(), self.limits)
+        return api.run_modules(random.Random(), np.random.RandomState(), self.limits, self.tick_iteration)
 
     # -- running --------------------------------------------------------------------------------------
     def run(self, tree: ast.Module) -> None:
@@ -248,7 +248,7 @@ class Interpreter:
                 if getattr(error, "line", 0) is None:  # raised below the interpreter (the budget, a text too
                     error.line = self.line              # long), or where no line is known: the statement's
                 raise
-            except numpy_api.NumpyRefused as error:
+            except (numpy_api.NumpyRefused, Unsupported) as error:
                 raise Refused(str(error), self.line) from None
             except LimitExceeded as error:
                 raise LimitReached(f"{error} (max_tensor_elements)", self.line) from None
@@ -591,11 +591,14 @@ class Interpreter:
         try:
             for item in node.items:
                 manager = self.eval(item.context_expr, frame)
-                if isinstance(manager, Device):  # `with torch.device('cpu'):` makes the CPU the default: a no-op
-                    if manager.type != "cpu":
+                if isinstance(manager, Device):  # `with torch.device('meta'):` the factories' default device
+                    if manager.type not in ("cpu", "meta"):
                         raise Refused(f"torch.device('{manager}') as a context manager (gradcli computes on the CPU "
-                                      "only: use torch.device('cpu'), or no device at all)", self.line)
-                    value = manager  # nothing to leave
+                                      "and the meta device only: use torch.device('cpu') or torch.device('meta'), or "
+                                      "no device at all)", self.line)
+                    manager = meta.default_device(manager.type)
+                    value = manager.__enter__()
+                    entered.append(manager)
                 elif isinstance(manager, TORCH_MANAGERS):  # no_grad(), enable_grad(), the profiler, detect_anomaly()
                     value = manager.__enter__()
                     entered.append(manager)

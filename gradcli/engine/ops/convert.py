@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import dtypes
+from gradcli.engine import dtypes, meta
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchRuntimeError, TorchTypeError
 from gradcli.engine.ops.common import preserved_copy
@@ -68,7 +68,7 @@ def _convert(input: Tensor, dtype: dtypes.DType, copy: bool = False) -> Tensor:
 
 
 def _check_device(device) -> None:
-    if device is not None and str(device) != "cpu":
+    if device is not None and str(device).partition(":")[0] != "cpu":
         raise TorchRuntimeError(f"gradcli computes on the CPU only; device '{device}' is not available")
 
 
@@ -85,6 +85,8 @@ def to(input, *args, dtype=None, device=None, copy=False, non_blocking=False):
             device = arg
         else:
             raise TorchTypeError(f"to() received an invalid combination of arguments - got ({type(arg).__name__})")
+    if device is not None and str(device).partition(":")[0] == "meta":  # a copy without data (engine/meta.py)
+        return meta.to_meta(input, dtype)
     _check_device(device)
     return _convert(input, dtype or input.dtype, copy)
 

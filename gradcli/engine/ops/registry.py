@@ -8,6 +8,7 @@ import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from gradcli.engine import meta
 from gradcli.engine.ops.costs import WORK, costed
 from gradcli.engine.ops.sizes import guarded
 from gradcli.engine.tensor import Tensor
@@ -51,7 +52,7 @@ def register(name: str, *, sig: str, doc: str, category: str, torch: bool = True
             fn = guarded(name, fn, result_shape)
         if name in WORK:  # work that grows faster than the result: refused up front when it cannot finish
             fn = costed(name, fn, WORK[name])
-        fn = with_numpy_names(fn)
+        fn = with_meta(name, category, with_numpy_names(fn))
         for alias in (name, *aliases):
             spec = OpSpec(alias, fn, sig.replace(name, alias, 1) if alias != name else sig, doc, category,
                           torch, method, functional, linalg, result_shape)
@@ -64,6 +65,27 @@ def register(name: str, *, sig: str, doc: str, category: str, torch: bool = True
         return fn
 
     return decorate
+
+
+def with_meta(name: str, category: str, fn):
+    """`fn`, which on arguments holding a meta tensor computes only the shape of its result (engine/meta.py):
+    the arguments are looked at only once some meta tensor exists in the process."""
+    used = meta.USED
+    has_meta = meta.has_meta
+
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        if used[0] and has_meta(args, kwargs):
+            return meta.dispatch(name, category, fn, args, kwargs)
+        return fn(*args, **kwargs)
+
+    return call
+
+
+def meta_guarded(name: str, category: str, fn):
+    """A Tensor operator that is not a registry op itself (`__rsub__`, `__getitem__` ...), guarded as `with_meta`
+    guards the registry's."""
+    return with_meta(name, category, fn)
 
 
 def with_numpy_names(fn):
