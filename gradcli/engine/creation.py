@@ -341,14 +341,20 @@ def randperm(n, *, dtype=None, requires_grad=False, device=None, generator=None)
     return _finish((generator or random.default_generator()).permutation(n), dtype, requires_grad)
 
 
+def _like_device(input, device):
+    """A *_like tensor is made on its input's device unless another is given (whatever the default device)."""
+    return device if device is not None else ("meta" if input.is_meta else "cpu")
+
+
 def _like(fn, random_draw=False):
     if random_draw:  # rand_like / randn_like take a generator too
         def like(input, dtype=None, requires_grad=False, device=None, generator=None):
             return fn(*input.array.shape, dtype=dtype or input.dtype, requires_grad=requires_grad,
-                      generator=generator)
+                      generator=generator, device=_like_device(input, device))
     else:
         def like(input, dtype=None, requires_grad=False, device=None):
-            return fn(*input.array.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
+            return fn(*input.array.shape, dtype=dtype or input.dtype, requires_grad=requires_grad,
+                      device=_like_device(input, device))
 
     like.__name__ = fn.__name__ + "_like"
     return like
@@ -362,7 +368,8 @@ randn_like = _like(randn, random_draw=True)
 
 
 def full_like(input, fill_value, dtype=None, requires_grad=False, device=None) -> Tensor:
-    return full(input.array.shape, fill_value, dtype=dtype or input.dtype, requires_grad=requires_grad)
+    return full(input.array.shape, fill_value, dtype=dtype or input.dtype, requires_grad=requires_grad,
+                device=_like_device(input, device))
 
 
 for _fn, _sig, _doc in (

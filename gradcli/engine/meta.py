@@ -29,7 +29,7 @@ from gradcli.engine.errors import (
     TorchValueError,
     Unsupported,
 )
-from gradcli.engine.tensor import Tensor, wrap_dim
+from gradcli.engine.tensor import Size, Tensor, wrap_dim
 
 # The device factories use when none is given: `with torch.device('meta'):` sets it for its block.
 DEFAULT_DEVICE: contextvars.ContextVar[str] = contextvars.ContextVar("gradcli_default_device", default="cpu")
@@ -221,18 +221,18 @@ def _check_devices(tensors) -> None:
 # -- shape rules --------------------------------------------------------------------------------------------------
 
 def broadcast_shapes(*shapes) -> tuple:
+    """The broadcast shape, with the error torch's meta kernels raise (torch._refs._broadcast_shapes)."""
     ndim = max((len(s) for s in shapes), default=0)
-    out = [1] * ndim
-    for shape in shapes:
-        for i, size in enumerate(shape, ndim - len(shape)):
-            if size == out[i] or size == 1:
-                continue
-            if out[i] == 1:
-                out[i] = size
-                continue
-            raise TorchRuntimeError(f"The size of tensor a ({out[i]}) must match the size of tensor b ({size}) at "
-                                    f"non-singleton dimension {i}")
-    return tuple(out)
+    common = [1] * ndim
+    for index, shape in enumerate(shapes):
+        for i in range(-1, -1 - len(shape), -1):
+            if common[i] == 1:
+                common[i] = shape[i]
+            elif shape[i] != 1 and common[i] != shape[i]:
+                raise TorchRuntimeError(f"Attempting to broadcast a dimension of length {shape[i]} at {i}! Mismatching "
+                                        f"argument at index {index} had {Size(shape)}; but expected shape should be "
+                                        f"broadcastable to {common}")
+    return tuple(common)
 
 
 def _elementwise(name, fn, args, kwargs):
@@ -255,7 +255,7 @@ def _from_proxy(fn, args, kwargs, shape, tensors, strides=None, shape_of=_ones):
 
 
 def _mm_message(a, b) -> str:
-    return f"mat1 and mat2 shapes cannot be multiplied ({a[0]}x{a[1]} and {b[0]}x{b[1]})"
+    return f"a and b must have same reduction dim, but got {list(a)} X {list(b)}."
 
 
 def matmul_shape(sa: tuple, sb: tuple) -> tuple:
@@ -265,7 +265,7 @@ def matmul_shape(sa: tuple, sb: tuple) -> tuple:
     if len(sa) == 1 and len(sb) == 1:
         if sa[0] != sb[0]:
             raise TorchRuntimeError(f"inconsistent tensor size, expected tensor [{sa[0]}] and src [{sb[0]}] to have "
-                                    f"the same number of elements, but got {sa[0]} and {sb[0]} elements respectively")
+                                    f"thesame number of elements, but got {sa[0]} and {sb[0]} elements respectively")
         return ()
     if len(sa) == 2 and len(sb) == 1:
         if sa[1] != sb[0]:
@@ -352,10 +352,9 @@ def _conv(name, fn, args, kwargs):
     batched = len(si) == nd + 2
     full = si if batched else (1, *si)
     if len(sw) != nd + 2:
-        raise TorchRuntimeError(f"weight should have at least three dimensions")
+        raise TorchRuntimeError("weight should have at least three dimensions")
     if full[1] != sw[1] * groups:
-        raise TorchRuntimeError(f"Given groups={groups}, weight of size {list(sw)}, expected input{list(full)} to have "
-                                f"{sw[1] * groups} channels, but got {full[1]} channels instead")
+        raise TorchRuntimeError("Invalid channel dimensions")
     if isinstance(padding, str):
         pads = (0,) * nd
     else:
@@ -374,7 +373,7 @@ def _conv(name, fn, args, kwargs):
         shape = shape[1:]
     tensors = [t for t in (input, weight, bias) if isinstance(t, Tensor)]
     _check_devices(tensors)
-    return _result(shape, input.array.dtype, tensors, "ConvolutionBackward0")
+    return _result(shape, input.array.dtype, tensors, "ConvolutionBackward0" if batched else "SqueezeBackward1")
 
 
 def pooling_output_size(size, kernel, pad, stride, dilation, ceil_mode) -> int:
@@ -449,8 +448,8 @@ def _cat(name, fn, args, kwargs):
         first = tuple(tensors[0].shape)
         for i, t in enumerate(tensors):
             if tuple(t.shape) != first:
-                raise TorchRuntimeError(f"stack expects each tensor to be equal size, but got {list(first)} at entry "
-                                        f"0 and {list(t.shape)} at entry {i}")
+                raise TorchRuntimeError(f"stack expects each tensor to be equal size, but got {Size(first)} at entry "
+                                        "0 ")  # (sic: torch's meta kernel ends its message there)
         d = wrap_dim(dim, len(first) + 1)
         shape = first[:d] + (len(tensors),) + first[d:]
     else:
@@ -466,8 +465,9 @@ def _cat(name, fn, args, kwargs):
                 raise TorchRuntimeError(f"Tensors must have same number of dimensions: got {len(first)} and {len(s)}")
             for j in range(len(s)):
                 if j != d and s[j] != first[j]:
-                    raise TorchRuntimeError(f"Sizes of tensors must match except in dimension {d}. Expected size "
-                                            f"{first[j]} but got size {s[j]} for tensor number {i} in the list.")
+                    raise TorchRuntimeError(f"Sizes of tensors must match except in dimension {d}. Expected "
+                                            f"{first[j]} in dimension {j} but got {s[j]} for tensor number {i} in the "
+                                            "list")
             total += s[d]
         shape = first[:d] + (total,) + first[d + 1:]
     return _from_proxy(fn, args, kwargs, shape, tensors)
@@ -554,8 +554,20 @@ def _view_like(name, fn, args, kwargs):
         new_strides = view_strides(shape, strides, out_shape)
         label = "ViewBackward0" if new_strides is not None else "UnsafeViewBackward0"
         new_strides = new_strides or contiguous_strides(out_shape)
-    elif name in ("transpose", "swapaxes", "swapdims", "t"):
-        if name == "t":
+    elif name in ("transpose", "swapaxes", "swapdims", "t", "T", "mT"):
+        if name == "T":
+            d0, d1 = 0, max(len(shape) - 1, 0)
+            label = "PermuteBackward0"
+            if len(shape) > 2:
+                order = list(reversed(range(len(shape))))
+                return _result(tuple(shape[i] for i in order), input.array.dtype, [input], label,
+                               tuple(strides[i] for i in order))
+        elif name == "mT":
+            if len(shape) < 2:
+                raise TorchRuntimeError(f"tensor.mT is only supported on matrices or batches of matrices. Got "
+                                        f"{len(shape)}-D tensor.")
+            d0, d1, label = len(shape) - 2, len(shape) - 1, "TransposeBackward0"
+        elif name == "t":
             if len(shape) > 2:
                 raise TorchRuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {len(shape)}D")
             d0, d1 = (0, len(shape) - 1) if shape else (0, 0)
@@ -740,7 +752,8 @@ RULES = {
     **dict.fromkeys(("max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d"), _pool),
     **dict.fromkeys(("sum", "mean"), _reduce),
     **dict.fromkeys(("cat", "concat", "concatenate", "stack"), _cat),
-    **dict.fromkeys(("view", "reshape", "flatten", "transpose", "swapaxes", "swapdims", "t", "permute", "unsqueeze",
+    **dict.fromkeys(("view", "reshape", "flatten", "transpose", "swapaxes", "swapdims", "t", "T", "mT", "permute",
+                     "unsqueeze",
                      "squeeze", "expand"), _view_like),
     "getitem": _getitem,
     **dict.fromkeys(("softmax", "log_softmax", "softmin", "clone", "contiguous"), _same_shape),
@@ -767,6 +780,6 @@ def dispatch(name: str, category: str, fn, args, kwargs):
                           "elementwise ops, matmul/linear, conv1d/conv2d, pools, activations, softmax, reshape/view/"
                           "flatten/permute/transpose, sum/mean and cat/stack: move the tensor to the CPU with a real "
                           "tensor of its shape, e.g. torch.zeros(t.shape), to compute this one)")
-    if rule is not _conv and rule is not _pool:
+    if rule not in (_conv, _pool, _copy_):
         _check_devices(_flat_tensors(args, kwargs))
     return rule(name, fn, args, kwargs)

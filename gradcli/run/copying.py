@@ -36,7 +36,7 @@ def _copy_tensor(t: Tensor, memo: dict) -> Tensor:
         array = meta.meta_array(t.array.shape, t.array.dtype, t.array.meta_strides)
     else:
         array = np.array(t.array, copy=True)
-    data = Tensor(array)
+    data = Tensor._make(array, None)
     if isinstance(t, Parameter):
         new = Parameter(data, requires_grad=t.requires_grad)
     else:

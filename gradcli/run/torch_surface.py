@@ -18,7 +18,7 @@ from gradcli.engine.errors import EngineError, TorchRuntimeError, TorchTypeError
 from gradcli.engine.modules import Module, Parameter
 from gradcli.engine.ops import REGISTRY
 from gradcli.engine.tensor import Device, Size, Tensor
-from gradcli.run import argument_parser
+from gradcli.run import argument_parser, classes
 from gradcli.run.numpy_api import NumpyRefused
 
 # -- legacy constructors --------------------------------------------------------------------------------------
@@ -916,7 +916,33 @@ def func_jvp(func, primals, tangents, *, strict=False, has_aux=False):
     return (*result, aux if nested else _detached(aux)) if has_aux else result
 
 
-FUNC = {"grad": func_grad, "jacrev": jacrev, "jacfwd": jacfwd, "hessian": func_hessian, "vmap": vmap,
+def stack_module_state(models):
+    """torch.func.stack_module_state: each parameter and buffer of the models stacked along a new first dim, as new
+    leaves (requiring grad where the models' do), keyed by name (torch/_functorch/functional_call.py)."""
+    models = list(models)
+    if not models:
+        raise TorchRuntimeError("stack_module_state: Expected at least one model, got 0.")
+    if not (all(m.training for m in models) or not any(m.training for m in models)):
+        raise TorchRuntimeError("stack_module_state: Expected all models to have the same training/eval mode.")
+    first = classes.class_of(models[0]) or type(models[0])
+    if not all((classes.class_of(m) or type(m)) is first for m in models):
+        raise TorchRuntimeError("stack_module_state: Expected all models to be of the same class.")
+
+    def stacked(tensors, name):
+        grads = [t.requires_grad for t in tensors]
+        if any(grads) and not all(grads):
+            raise TorchRuntimeError(f"Expected {name} from each model to have the same .requires_grad")
+        result = _stack(tensors, 0)
+        return result.detach().requires_grad_() if all(grads) else result
+
+    all_params = [dict(m.named_parameters()) for m in models]
+    params = {k: stacked([p[k] for p in all_params], k) for k in all_params[0]}
+    all_buffers = [dict(m.named_buffers()) for m in models]
+    buffers = {k: stacked([b[k] for b in all_buffers], k) for k in all_buffers[0]}
+    return params, buffers
+
+
+FUNC = {"stack_module_state": stack_module_state, "grad": func_grad, "jacrev": jacrev, "jacfwd": jacfwd, "hessian": func_hessian, "vmap": vmap,
         "vjp": func_vjp, "jvp": func_jvp, "functional_call": functional_call}
 
 

@@ -57,8 +57,6 @@ NOT_YET_EXACT.update({
     "tutorial_forward_ad_usage": "refused at `import torch.autograd.forward_ad`: gradcli has no forward-mode AD (dual "
                                  "tensors, make_dual/unpack_dual, a custom Function's jvp); it also uses "
                                  "functorch.jvp and functorch.make_functional_with_buffers",
-    "tutorial_ensembling": "refused at torch.func.stack_module_state; it also needs copy.deepcopy of a module and "
-                           "Module.to('meta') (gradcli has no meta device)",
     "tutorial_autograd_saved_tensors_hooks": "refused at grad_fn._saved_self (a node's saved tensors are not "
                                              "readable); later it calls eval(), writes files through os, uuid and "
                                              "tempfile, and defines __del__, which the sandbox refuses by design",
@@ -66,13 +64,7 @@ NOT_YET_EXACT.update({
                                                "where torch without CUDA fails one line later, at "
                                                "the first tensor made inside it (AssertionError: Torch not compiled "
                                                "with CUDA enabled); gradcli also accepts device='cuda' on factory "
-                                               "calls, which such a torch refuses",
-    "tutorial_recipe_module_load_state_dict_tips": "refused at `with torch.device('meta'):`: gradcli has no meta "
-                                                   "device (tensors without data); it also needs torch.load(mmap=True) "
-                                                   "and load_state_dict(assign=True)",
-    "tutorial_recipe_reasoning_about_shapes": "refused at `import timeit`, and it needs the meta device: a "
-                                              "(1024, 3, 65536, 65536) tensor without data, convolved for its "
-                                              "shape"})
+                                               "calls, which such a torch refuses"})
 # Corpus programs that print what PyTorch prints but take long: run with --slow, under a larger time limit.
 TOO_SLOW: dict[str, str] = {
     "tutorial_dynamic_net": "30,000 steps of a randomly deep polynomial model: about 15 s of CPU with the compiled "
