@@ -101,7 +101,8 @@ show("view", lambda: x.view(20))
 show("view -1", lambda: x.view(-1, 10))
 show("reshape", lambda: x.reshape(5, 4))
 show("reshape transposed", lambda: x.t().reshape(20))
-show("view transposed ok", lambda: img.transpose(2, 3).view(2, 3, 24) if False else img.permute(0, 1, 3, 2).reshape(6, 24))
+show("view of a permuted", lambda: img.permute(1, 0, 2, 3).view(3, 2, 24))
+show("reshape permuted", lambda: img.permute(0, 1, 3, 2).reshape(6, 24))
 show("flatten", lambda: img.flatten(1))
 show("torch.flatten", lambda: torch.flatten(img))
 show("permute", lambda: img.permute(0, 2, 3, 1))
@@ -159,7 +160,8 @@ show("sum dim", lambda: x.sum(2))
 for name, f in [("item", lambda: x[0, 0].item()), ("item many", lambda: x.item()), ("tolist", lambda: x.tolist()),
                 ("numpy", lambda: x.numpy()), ("float", lambda: float(x[0, 0])), ("int", lambda: int(x[0, 0])),
                 ("bool", lambda: bool(x[0, 0])), ("cpu", lambda: x.cpu()), ("to cpu", lambda: x.to('cpu')),
-                ("format", lambda: f"{x.sum():.3f}"), ("str", lambda: f"{x.sum()}"), ("if", lambda: 1 if x[0, 0] else 0),
+                ("format", lambda: f"{x.sum():.3f}"), ("str", lambda: f"{x.sum()}"),
+                ("if", lambda: 1 if x[0, 0] else 0),
                 ("copy into cpu", lambda: torch.ones(4, 5).copy_(x)), ("print", lambda: print(x, x.sum()))]:
     try:
         print(name, repr(f()))

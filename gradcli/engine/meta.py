@@ -446,7 +446,7 @@ def _cat(name, fn, args, kwargs):
     _check_devices(tensors)
     if name == "stack":
         first = tuple(tensors[0].shape)
-        for i, t in enumerate(tensors):
+        for t in tensors:
             if tuple(t.shape) != first:
                 raise TorchRuntimeError(f"stack expects each tensor to be equal size, but got {Size(first)} at entry "
                                         "0 ")  # (sic: torch's meta kernel ends its message there)

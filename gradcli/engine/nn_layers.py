@@ -65,7 +65,8 @@ class _ConvNd(Module):
         self.groups = groups
         self.padding_mode = padding_mode
         dt = factory_dtype(dtype)
-        self.weight = Parameter(creation.empty(out_channels, in_channels // groups, *self.kernel_size, dtype=dt, device=device))
+        self.weight = Parameter(creation.empty(out_channels, in_channels // groups, *self.kernel_size, dtype=dt,
+                                               device=device))
         if bias:
             self.bias = Parameter(creation.empty(out_channels, dtype=dt, device=device))
         else:
@@ -378,7 +379,8 @@ class Embedding(Module):
         self.scale_grad_by_freq = scale_grad_by_freq
         self.sparse = sparse
         if _weight is None:
-            self.weight = Parameter(creation.empty(num_embeddings, embedding_dim, dtype=factory_dtype(dtype), device=device),
+            self.weight = Parameter(creation.empty(num_embeddings, embedding_dim, dtype=factory_dtype(dtype),
+                                                   device=device),
                                     requires_grad=not _freeze)
             self.reset_parameters()
         else:
@@ -667,8 +669,10 @@ class _RNNBase(Module):
             layer_input = input_size if layer == 0 else hidden_size * len(directions)
             for suffix in directions:
                 name = f"l{layer}{suffix}"
-                self.register_parameter(f"weight_ih_{name}", Parameter(creation.empty(gate, layer_input, dtype=dt, device=device)))
-                self.register_parameter(f"weight_hh_{name}", Parameter(creation.empty(gate, hidden_size, dtype=dt, device=device)))
+                self.register_parameter(f"weight_ih_{name}",
+                                        Parameter(creation.empty(gate, layer_input, dtype=dt, device=device)))
+                self.register_parameter(f"weight_hh_{name}",
+                                        Parameter(creation.empty(gate, hidden_size, dtype=dt, device=device)))
                 if bias:
                     self.register_parameter(f"bias_ih_{name}", Parameter(creation.empty(gate, dtype=dt, device=device)))
                     self.register_parameter(f"bias_hh_{name}", Parameter(creation.empty(gate, dtype=dt, device=device)))

@@ -430,7 +430,8 @@ def modules() -> dict[str, Module]:
                              "ndarray": TypeRef(np.ndarray)})  # for isinstance; never called (it allocates raw)
     copy_module = Module("copy", dict(copying.MEMBERS))
     timeit_module = Module("timeit", dict.fromkeys(("default_timer", "timeit", "repeat", "Timer"), PER_RUN))
-    return {m.name: m for m in (copy_module, timeit_module, torch, torch_functional, nn, functional, init, nn_utils, autograd, autograd_functional,
+    return {m.name: m for m in (copy_module, timeit_module, torch, torch_functional, nn, functional, init, nn_utils,
+                                autograd, autograd_functional,
                                 profiler, graph, autograd_function,
                                 torch_optim, scheduler,
                                 torch_distributions, torch_func, linalg, math_module, random_module,

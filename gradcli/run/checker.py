@@ -566,7 +566,8 @@ DUNDER_ADVICE = ("dunder names are off limits; read x.__class__, type(x).__name_
                  "isinstance(x, T) instead")
 UNKNOWN_ATTRIBUTE = "no value gradcli run offers has it: check the spelling; docs/run.md lists what a program may use"
 IMPORT_ADVICE = ("a program imports torch and its submodules, numpy, math, random, functools, itertools, typing, "
-                 "collections, copy and timeit; read files outside the program and pass values with gradcli run --arg NAME=VALUE")
+                 "collections, copy and timeit; read files outside the program and pass values with gradcli run "
+                 "--arg NAME=VALUE")
 # What to write instead of a module learners import (by its top-level name).
 IMPORT_HINTS = {
     "time": "gradcli run has no clock of its own: time a function with timeit.timeit(f, number=N) or "

@@ -176,7 +176,8 @@ EAGER_TYPES = frozenset({Tensor, float, int, bool, str, list, tuple, dict, type(
 # memory (the program is stopped, as gradcli stops it elsewhere).
 UNCATCHABLE = (RunError, LimitExceeded, RecursionError, MemoryError, numpy_api.NumpyRefused, Unsupported)
 NUMPY_VALUES = (np.ndarray, np.generic)
-TORCH_MANAGERS = (GradModeContext, meta.default_device, *torch_surface.CONTEXT_MANAGERS)  # entered and left by gradcli, not the program
+# entered and left by gradcli, not the program
+TORCH_MANAGERS = (GradModeContext, meta.default_device, *torch_surface.CONTEXT_MANAGERS)
 # Operators whose result can be far larger than their operands ('a' * 10**10, 9 ** 9 ** 9, 1 << 10**9) ...
 GROWING_OPS = frozenset({ast.Add, ast.Mult, ast.Pow, ast.LShift, ast.Mod})
 # ... unless both operands are of these types (tensors are bounded by the engine's size limit).

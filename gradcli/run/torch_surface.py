@@ -942,7 +942,8 @@ def stack_module_state(models):
     return params, buffers
 
 
-FUNC = {"stack_module_state": stack_module_state, "grad": func_grad, "jacrev": jacrev, "jacfwd": jacfwd, "hessian": func_hessian, "vmap": vmap,
+FUNC = {"stack_module_state": stack_module_state, "grad": func_grad, "jacrev": jacrev, "jacfwd": jacfwd,
+        "hessian": func_hessian, "vmap": vmap,
         "vjp": func_vjp, "jvp": func_jvp, "functional_call": functional_call}
 
 

@@ -3,7 +3,6 @@
 import sys
 
 from gradcli.engine import dual
-from gradcli.engine.tensor import Tensor
 from gradcli.engine.ops import (  # noqa: F401  (registration side effects)
     activations,
     aggregates,
@@ -44,6 +43,7 @@ from gradcli.engine.ops.nn import log_softmax, softmax
 from gradcli.engine.ops.reduction import max, mean, min, sum
 from gradcli.engine.ops.registry import LINALG, REGISTRY, OpSpec, meta_guarded, register
 from gradcli.engine.ops.shape import expand, getitem, permute, reshape, squeeze, t, transpose, unsqueeze, view
+from gradcli.engine.tensor import Tensor
 
 __all__ = [
     "REGISTRY", "LINALG", "OpSpec", "register",
