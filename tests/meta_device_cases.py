@@ -132,6 +132,35 @@ show("double", lambda: x.double())
 show("to meta", lambda: torch.ones(2, requires_grad=True).to('meta'))
 show("contiguous", lambda: x.t().contiguous())
 ''',
+    "meta_inplace": '''import torch
+import torch.nn as nn
+
+x = torch.ones(2, 3, device='meta')
+print(x.add_(1), x._version)
+y = torch.ones(3, device='meta', requires_grad=True)
+z = x * 1
+print(z.add_(y), z.grad_fn.next_functions[0])
+print(torch.nn.functional.relu(z, inplace=True), z, z._version)
+print(nn.ReLU(inplace=True)(torch.randn(2, 2, device='meta')))
+w = torch.ones(3, device='meta')
+try:
+    w.add_(x)
+except RuntimeError as e:
+    print(e)
+i = torch.ones(3, dtype=torch.int64, device='meta')
+print(i.mul_(1.5))
+try:
+    y.mul_(2)
+except RuntimeError as e:
+    print(e, y._version)
+with torch.no_grad():
+    y.mul_(2)
+print(y._version, y)
+lin = nn.Linear(4, 2, device='meta')
+nn.init.xavier_uniform_(lin.weight)
+nn.init.zeros_(lin.bias)
+print(lin.weight._version, lin.bias)
+''',
     "meta_errors": HEADER + '''
 x = torch.randn(4, 5, device='meta')
 w = torch.randn(3, 6, device='meta')

@@ -704,6 +704,29 @@ def _copy_(name, fn, args, kwargs):
     return _inplace_fill(name, fn, args, kwargs)
 
 
+def _inplace_elementwise(name, fn, args, kwargs):
+    """An elementwise op in place (x.add_(y), x.relu_(), F.relu(x, inplace=True)) on a meta tensor: the broadcast
+    must keep x's shape; x's version moves on and, under grad, x gets the op's node (torch's leaf and dtype errors
+    come from the op run in place on x's stand-in)."""
+    target = args[0]
+    tensors = _flat_tensors(args, kwargs)
+    shape = broadcast_shapes(*(tuple(t.shape) for t in tensors))
+    if shape != tuple(target.shape):
+        raise TorchRuntimeError(f"output with shape {Size(target.shape)} doesn't match the broadcast shape {shape}")
+    if not (is_grad_enabled() and any(t.requires_grad for t in tensors)):
+        target._bump_version()
+        return target  # (torch's meta kernels check no dtype cast in place: i.mul_(1.5) passes)
+    p_args, p_kwargs = _proxied(args, kwargs)
+    out = fn(*p_args, **p_kwargs)  # torch's leaf error, if x is a leaf that requires grad
+    target._bump_version()
+    if out.grad_fn is not None:
+        node = _node(out.grad_fn.name, tensors)
+        node.out_shape = shape
+        target.grad_fn = node
+        target.requires_grad = True
+    return target
+
+
 def _detach(name, fn, args, kwargs):
     t = args[0]
     out = Tensor._make(t.array, None)
@@ -768,18 +791,29 @@ RULES = {
 # The registry's categories whose ops broadcast their tensor arguments elementwise (dropout and rrelu draw random
 # numbers, so they are not among them).
 ELEMENTWISE = frozenset({"elementwise", "arithmetic", "activation", "comparison"})
+# The registry's elementwise op names (set by the registry as it fills): `name_` of one is its in-place form.
+ELEMENTWISE_NAMES: set | None = None
+
+
+# What a refusal calls the operators that are not torch functions.
+SPELLED = {"getitem": "indexing x[...]", "setitem": "assigning x[...] = v", "rsub": "number - tensor",
+           "rmatmul": "array @ tensor", "positive": "+x"}
 
 
 def dispatch(name: str, category: str, fn, args, kwargs):
     """The result of registry op `name` on arguments holding a meta tensor."""
     rule = RULES.get(name)
     if rule is None and category in ELEMENTWISE:
-        rule = _elementwise
+        rule = _inplace_elementwise if kwargs.get("inplace") else _elementwise
+    if rule is None and category == "inplace" and name.endswith("_") and is_meta(args[0]) and \
+            ELEMENTWISE_NAMES is not None and name[:-1] in ELEMENTWISE_NAMES:
+        rule = _inplace_elementwise
     if rule is None:
-        raise Unsupported(f"torch.{name} on the meta device (gradcli computes the shapes of meta tensors through "
+        what = SPELLED.get(name, f"torch.{name}")
+        raise Unsupported(f"{what} on the meta device (gradcli computes the shapes of meta tensors through "
                           "elementwise ops, matmul/linear, conv1d/conv2d, pools, activations, softmax, reshape/view/"
                           "flatten/permute/transpose, sum/mean and cat/stack: move the tensor to the CPU with a real "
                           "tensor of its shape, e.g. torch.zeros(t.shape), to compute this one)")
-    if rule not in (_conv, _pool, _copy_):
+    if rule not in (_conv, _pool, _copy_, _getitem):
         _check_devices(_flat_tensors(args, kwargs))
     return rule(name, fn, args, kwargs)

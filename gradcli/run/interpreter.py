@@ -597,9 +597,10 @@ class Interpreter:
                         raise Refused(f"torch.device('{manager}') as a context manager (gradcli computes on the CPU "
                                       "and the meta device only: use torch.device('cpu') or torch.device('meta'), or "
                                       "no device at all)", self.line)
-                    manager = meta.default_device(manager.type)
-                    value = manager.__enter__()
-                    entered.append(manager)
+                    default = meta.default_device(manager.type)
+                    default.__enter__()
+                    entered.append(default)
+                    value = manager  # `as d` binds the device itself
                 elif isinstance(manager, TORCH_MANAGERS):  # no_grad(), enable_grad(), the profiler, detect_anomaly()
                     value = manager.__enter__()
                     entered.append(manager)

@@ -174,7 +174,7 @@ def test_refused_before_running(source, what, line, column):
     ("print('{0.__class__}'.format(1))\n", "the str.format field {0.__class__}"),
     ("template = '{x[0]}'\nprint(template.format(x=[1]))\n", "the str.format field {x[0]}"),
     ("x = sum([[1]] * 3, [])\n", "sum() of lists"),
-    ("import torch\nwith torch.device('meta'): x = torch.ones(2)\n", "torch.device('meta') as a context manager"),
+    ("import torch\nwith torch.device('mps'): x = torch.ones(2)\n", "torch.device('mps') as a context manager"),
     ("import torch\nfrom torch.func import functional_call\nm = torch.nn.Linear(1, 1)\n"
      "functional_call(m, dict(m.named_parameters()), (torch.ones(1),), strict=True)\n",
      "torch.func.functional_call(..., strict=True)"),
@@ -579,7 +579,7 @@ def test_masks_cover_only_their_field():
 
 
 @pytest.mark.parametrize(("source", "message"), [
-    ("from torch.func import stack_module_state\n", "torch.func.stack_module_state; use torch.func's grad, jacrev, "
+    ("from torch.func import stack_module_states\n", "torch.func.stack_module_states; use torch.func's grad, jacrev, "
                                                     "jacfwd, hessian, vmap, vjp, jvp and functional_call, or "
                                                     "torch.autograd.functional's jacobian, hessian, vjp, jvp, hvp "
                                                     "and vhp"),

@@ -56,6 +56,10 @@ def register(name: str, *, sig: str, doc: str, category: str, torch: bool = True
         for alias in (name, *aliases):
             spec = OpSpec(alias, fn, sig.replace(name, alias, 1) if alias != name else sig, doc, category,
                           torch, method, functional, linalg, result_shape)
+            if category in meta.ELEMENTWISE:
+                if meta.ELEMENTWISE_NAMES is None:
+                    meta.ELEMENTWISE_NAMES = set()
+                meta.ELEMENTWISE_NAMES.add(alias)
             if linalg:
                 LINALG[alias] = spec
             else:
