@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -34,3 +35,50 @@ def test_case_prints_what_pytorch_prints(name):
     assert out == golden["stdout"]
     assert err == golden["stderr"]
     assert code == golden["code"]
+
+
+def test_a_deep_copy_is_independent_of_its_original():
+    """Every way of changing the copy (its parameters in place, a new attribute value, its list, its gradient)
+    leaves the original as it printed before."""
+    code, out, err = run(
+        "import copy\nimport torch\nimport torch.nn as nn\n"
+        "class M(nn.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.lin = nn.Linear(2, 2)\n"
+        "        self.names = ['a']\n"
+        "m = M()\n"
+        "m.lin.weight.grad = torch.ones(2, 2)\n"
+        "before = repr((m.lin.weight, m.lin.bias, m.lin.weight.grad, m.names))\n"
+        "c = copy.deepcopy(m)\n"
+        "with torch.no_grad():\n"
+        "    c.lin.weight.mul_(0)\n"
+        "    c.lin.bias.fill_(7)\n"
+        "c.lin.weight.grad.add_(5)\n"
+        "c.names.append('b')\n"
+        "c.lin = nn.Linear(3, 3)\n"
+        "print(before == repr((m.lin.weight, m.lin.bias, m.lin.weight.grad, m.names)))\n"
+        "print(m.lin.in_features, m.names, c.names)\n")
+    assert (code, err) == (0, ""), err
+    assert out == "True\n2 ['a'] ['a', 'b']\n"
+
+
+def test_a_huge_meta_tensor_costs_no_memory_and_its_ops_no_time():
+    """The tutorial's (1024, 3, 65536, 65536) input, 13 * 10**12 elements: a float32 CPU tensor of it would be 52 TB."""
+    source = ("import torch\nt = torch.rand(2**10, 3, 2**16, 2**16, device='meta')\n"
+              "conv = torch.nn.Conv2d(3, 5, 2, device='meta')\n"
+              "for _ in range(200):\n"
+              "    out = torch.relu(conv(t)).sum(dim=(2, 3)).view(-1)\n"
+              "print(out.shape, t.numel())\n")
+    start = time.perf_counter()
+    code, out, err = run(source)
+    assert (code, err) == (0, ""), err
+    assert out == "torch.Size([5120]) 13194139533312\n"
+    assert time.perf_counter() - start < 20  # ~0.1 s; a single computed op of this size could never finish
+
+
+def test_meta_tensors_draw_no_random_numbers():
+    """torch.rand on the meta device leaves the default generator where it was (known: seed 0's first draw)."""
+    code, out, _ = run("import torch\ntorch.manual_seed(0)\nx = torch.rand(1000, device='meta')\n"
+                       "with torch.device('meta'):\n    lin = torch.nn.Linear(100, 100)\nprint(torch.rand(1))\n")
+    assert (code, out) == (0, "tensor([0.4963])\n")
