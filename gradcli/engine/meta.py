@@ -676,6 +676,83 @@ def _getitem(name, fn, args, kwargs):
     return _result(out_shape, input.array.dtype, [input], label, out_strides)
 
 
+def _select(name, fn, args, kwargs):
+    """select(dim, index) and unbind(dim): the views dropping `dim` (unbind's share one UnbindBackward0 node's
+    name, one node each here)."""
+    input = args[0]
+    given = dict(zip(("input", "dim", "index"), args), **kwargs)
+    shape, strides = tuple(input.shape), input.array.meta_strides
+    if not shape:
+        raise TorchIndexError("select() cannot be applied to a 0-dim tensor." if name == "select" else
+                              "Dimension specified as 0 but tensor has no dimensions")
+    d = wrap_dim(given.get("dim", 0), len(shape))
+    out_shape, out_strides = shape[:d] + shape[d + 1:], strides[:d] + strides[d + 1:]
+    if name == "unbind":
+        return tuple(_result(out_shape, input.array.dtype, [input], "UnbindBackward0", out_strides)
+                     for _ in range(shape[d]))
+    index = given["index"]
+    if not -shape[d] <= index < shape[d]:
+        raise TorchIndexError(f"select(): index {index} out of range for tensor of size {list(shape)} at dimension "
+                              f"{d}")
+    return _result(out_shape, input.array.dtype, [input], "SelectBackward0", out_strides)
+
+
+def _dropout(name, fn, args, kwargs):
+    """F.dropout on the meta device: nothing drawn (torch's meta kernel draws no mask either)."""
+    given = dict(zip(("input", "p", "training", "inplace"), args), **kwargs)
+    input, p = given["input"], given.get("p", 0.5)
+    if p < 0.0 or p > 1.0:
+        raise TorchValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not given.get("training", True) or p == 0 or input.array.size == 0:
+        return input
+    if given.get("inplace"):
+        input._bump_version()
+        if is_grad_enabled() and input.requires_grad:
+            input.grad_fn = _node("MulBackward0", [input])
+        return input
+    return _result(tuple(input.shape), input.array.dtype, [input], "MulBackward0")
+
+
+def _norm(name, fn, args, kwargs):
+    """batch_norm and layer_norm: the input's shape after the checks of the engine's own functions."""
+    input = args[0]
+    shape = tuple(input.shape)
+    if name == "layer_norm":
+        given = dict(zip(("input", "normalized_shape", "weight", "bias", "eps"), args), **kwargs)
+        ns = given["normalized_shape"]
+        ns = (int(ns),) if isinstance(ns, int) else tuple(int(s) for s in ns)
+        if shape[len(shape) - len(ns):] != ns or not ns:
+            raise TorchRuntimeError(f"Given normalized_shape={list(ns)}, expected input with shape {list(ns)}, but got "
+                                    f"input of size {Size(shape)}")  # (torch's meta kernel's words)
+        tensors, label = [t for t in (input, given.get("weight"), given.get("bias")) if t is not None], \
+            "NativeLayerNormBackward0"
+    else:
+        given = dict(zip(("input", "running_mean", "running_var", "weight", "bias", "training"), args), **kwargs)
+        if len(shape) < 2:
+            raise TorchRuntimeError(f"batch_norm: expected 2D or higher input (got {len(shape)}D input)")
+        for key in ("running_mean", "running_var", "weight", "bias"):
+            value = given.get(key)
+            if value is not None and value.numel() != shape[1]:
+                raise TorchRuntimeError(f"{key} should contain {shape[1]} elements not {value.numel()}")
+        tensors = [t for t in (input, given.get("weight"), given.get("bias")) if t is not None]
+        label = "NativeBatchNormBackward0"
+    return _result(shape, input.array.dtype, tensors, label)
+
+
+def _legacy_name(t: Tensor) -> str:
+    return "torch." + {"float32": "Float", "float64": "Double", "float16": "Half", "bool": "Bool"}.get(
+        t.array.dtype.name, "Float") + "Tensor"
+
+
+def _embedding(name, fn, args, kwargs):
+    input, weight = args[0], args[1] if len(args) > 1 else kwargs["weight"]
+    if input.array.dtype.kind not in "iu":
+        raise TorchRuntimeError("Expected tensor for argument #1 'indices' to have one of the following scalar types: "
+                                f"Long, Int; but got {_legacy_name(input)} instead (while checking arguments for "
+                                "embedding)")
+    return _result(tuple(input.shape) + tuple(weight.shape[1:]), weight.array.dtype, [weight], "EmbeddingBackward0")
+
+
 def _like(name, fn, args, kwargs):
     input = args[0]
     dtype = kwargs.get("dtype")
@@ -779,6 +856,9 @@ RULES = {
                      "unsqueeze",
                      "squeeze", "expand"), _view_like),
     "getitem": _getitem,
+    **dict.fromkeys(("select", "unbind"), _select),
+    "dropout": _dropout, "embedding": _embedding,
+    **dict.fromkeys(("batch_norm", "layer_norm"), _norm),
     **dict.fromkeys(("softmax", "log_softmax", "softmin", "clone", "contiguous"), _same_shape),
     **dict.fromkeys(("zeros_like", "ones_like", "empty_like", "full_like", "rand_like", "randn_like"), _like),
     **dict.fromkeys(("uniform_", "normal_", "zero_", "fill_", "bernoulli_", "exponential_", "random_"),
@@ -811,9 +891,10 @@ def dispatch(name: str, category: str, fn, args, kwargs):
     if rule is None:
         what = SPELLED.get(name, f"torch.{name}")
         raise Unsupported(f"{what} on the meta device (gradcli computes the shapes of meta tensors through "
-                          "elementwise ops, matmul/linear, conv1d/conv2d, pools, activations, softmax, reshape/view/"
-                          "flatten/permute/transpose, sum/mean and cat/stack: move the tensor to the CPU with a real "
-                          "tensor of its shape, e.g. torch.zeros(t.shape), to compute this one)")
+                          "elementwise ops, matmul/linear, conv1d/conv2d, pools, activations, softmax, dropout, "
+                          "batch_norm/layer_norm, embedding, reshape/view/flatten/permute/transpose, indexing, "
+                          "sum/mean and cat/stack: move the tensor to the CPU with a real tensor of its shape, e.g. "
+                          "torch.zeros(t.shape), to compute this one)")
     if rule not in (_conv, _pool, _copy_, _getitem):
         _check_devices(_flat_tensors(args, kwargs))
     return rule(name, fn, args, kwargs)

@@ -12,7 +12,7 @@ import time
 import numpy as np
 
 from gradcli import engine
-from gradcli.engine import creation, dtypes, random, state
+from gradcli.engine import creation, dtypes, meta, random, state
 from gradcli.engine.autograd import HOOKS_DISABLED, enable_grad, saved_tensors_hooks
 from gradcli.engine.errors import EngineError, TorchRuntimeError, TorchTypeError, TorchValueError
 from gradcli.engine.modules import Module, Parameter
@@ -953,7 +953,8 @@ def _saved_copy(obj, what: str):
     """What torch.save's pickle keeps and torch.load gives back: tensors copied (requires_grad kept, a Parameter
     stays one, history dropped), containers rebuilt, plain values as they are."""
     if isinstance(obj, Tensor):
-        data = Tensor(obj.array.copy())
+        data = Tensor._make(meta.meta_array(obj.array.shape, obj.array.dtype), None) if obj.is_meta else \
+            Tensor(obj.array.copy())  # a meta tensor saves its shape and dtype (and loads on the meta device)
         if isinstance(obj, Parameter):
             return Parameter(data, requires_grad=obj.requires_grad)
         return data.requires_grad_(True) if obj.requires_grad else data
