@@ -341,6 +341,11 @@ d = {"w": torch.zeros(2), "n": 3}
 dc = copy.deepcopy(d)
 dc["w"].add_(1)
 print(d, dc)
+m.fc1.weight.grad = torch.ones(4, 3)
+print(copy.deepcopy(m).fc1.weight.grad, copy.deepcopy(m.fc1.weight).grad)
+print(copy.deepcopy([t])[0].grad)
+best = copy.deepcopy(m.state_dict())
+print(list(best), best["fc1.bias"].requires_grad)
 ''',
     "stack_module_state": '''import copy
 import torch

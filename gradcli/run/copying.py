@@ -2,7 +2,7 @@
 nn.Module subclasses and torch's layers), the program's plain objects and the containers holding them.
 
 deepcopy walks only values a program can hold: tensors (torch's Tensor.__deepcopy__: leaves only, the data, its
-requires_grad and .grad copied, a Parameter stays one, a meta tensor stays meta), modules (a new object of the
+requires_grad and .grad copied, a meta tensor staying meta; a Parameter's own __deepcopy__ copies no .grad), modules (a new object of the
 same class whose parameters, buffers, sub-modules, hooks and plain attributes are deep copies), the program's
 plain objects, lists, tuples, dicts (OrderedDict, defaultdict), sets, and what Python treats as atomic (numbers,
 strings, None, dtypes, devices, functions and classes, shared as Python shares them).  A value reached twice is
@@ -37,10 +37,11 @@ def _copy_tensor(t: Tensor, memo: dict) -> Tensor:
     else:
         array = np.array(t.array, copy=True)
     data = Tensor._make(array, None)
-    if isinstance(t, Parameter):
+    if isinstance(t, Parameter):  # Parameter.__deepcopy__: its data cloned, requires_grad kept, no .grad
         new = Parameter(data, requires_grad=t.requires_grad)
-    else:
-        new = data.requires_grad_(True) if t.requires_grad else data
+        memo[id(t)] = new
+        return new
+    new = data.requires_grad_(True) if t.requires_grad else data
     memo[id(t)] = new
     if t._grad is not None:
         new._grad = deepcopy(t._grad, memo)
