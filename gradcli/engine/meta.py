@@ -16,6 +16,7 @@ the inputs' shapes, which gradcli does not build yet).
 from __future__ import annotations
 
 import contextvars
+import inspect
 import math
 
 import numpy as np
@@ -250,6 +251,9 @@ def _same_shape(name, fn, args, kwargs):
 def _from_proxy(fn, args, kwargs, shape, tensors, strides=None, shape_of=_ones):
     p_args, p_kwargs = _proxied(args, kwargs, shape_of)
     out = fn(*p_args, **p_kwargs)
+    if not isinstance(out, Tensor):  # several results (torch.where(x), max(dim=)): no shape rule for those
+        raise Unsupported(f"{getattr(fn, '__name__', 'this op')} of a meta tensor with several results (gradcli "
+                          "computes the shape of one result: compute it on a CPU tensor of the shape)")
     name = out.grad_fn.name if out.grad_fn is not None else None
     return _result(shape, out.array.dtype, tensors, name, strides)
 
@@ -895,6 +899,14 @@ def dispatch(name: str, category: str, fn, args, kwargs):
                           "batch_norm/layer_norm, embedding, reshape/view/flatten/permute/transpose, indexing, "
                           "sum/mean and cat/stack: move the tensor to the CPU with a real tensor of its shape, e.g. "
                           "torch.zeros(t.shape), to compute this one)")
+    try:
+        inspect.signature(fn).bind(*args, **kwargs)
+    except TypeError:  # a missing or unknown argument: the op's own TypeError, from its stand-ins
+        p_args, p_kwargs = _proxied(args, kwargs)
+        fn(*p_args, **p_kwargs)
+        raise
+    except ValueError:  # (no signature to read: the rule reads the arguments itself)
+        pass
     if rule not in (_conv, _pool, _copy_, _getitem):
         _check_devices(_flat_tensors(args, kwargs))
     return rule(name, fn, args, kwargs)
