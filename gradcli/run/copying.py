@@ -2,8 +2,9 @@
 nn.Module subclasses and torch's layers), the program's plain objects and the containers holding them.
 
 deepcopy walks only values a program can hold: tensors (torch's Tensor.__deepcopy__: leaves only, the data, its
-requires_grad and .grad copied, a meta tensor staying meta; a Parameter's own __deepcopy__ copies no .grad), modules (a new object of the
-same class whose parameters, buffers, sub-modules, hooks and plain attributes are deep copies), the program's
+requires_grad and .grad copied, a meta tensor staying meta; a Parameter's own __deepcopy__ copies no .grad),
+modules (a new object of the same class whose parameters, buffers, sub-modules, hooks and plain attributes are
+deep copies), the program's
 plain objects, lists, tuples, dicts (OrderedDict, defaultdict), sets, and what Python treats as atomic (numbers,
 strings, None, dtypes, devices, functions and classes, shared as Python shares them).  A value reached twice is
 copied once (Python's memo), so parameters tied in the original are tied in the copy.

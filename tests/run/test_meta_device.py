@@ -54,13 +54,19 @@ def test_a_deep_copy_is_independent_of_its_original():
         "with torch.no_grad():\n"
         "    c.lin.weight.mul_(0)\n"
         "    c.lin.bias.fill_(7)\n"
-        "c.lin.weight.grad.add_(5)\n"
         "c.names.append('b')\n"
+        "t = torch.ones(2, requires_grad=True)\n"
+        "t.grad = torch.ones(2)\n"
+        "u = copy.deepcopy(t)\n"
+        "u.grad.add_(5)\n"
+        "with torch.no_grad():\n"
+        "    u.mul_(3)\n"
+        "print(t, t.grad, c.lin.weight.grad)\n"
         "c.lin = nn.Linear(3, 3)\n"
         "print(before == repr((m.lin.weight, m.lin.bias, m.lin.weight.grad, m.names)))\n"
         "print(m.lin.in_features, m.names, c.names)\n")
     assert (code, err) == (0, ""), err
-    assert out == "True\n2 ['a'] ['a', 'b']\n"
+    assert out == "tensor([1., 1.], requires_grad=True) tensor([1., 1.]) None\nTrue\n2 ['a'] ['a', 'b']\n"
 
 
 def test_a_huge_meta_tensor_costs_no_memory_and_its_ops_no_time():
