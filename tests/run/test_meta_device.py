@@ -88,3 +88,13 @@ def test_meta_tensors_draw_no_random_numbers():
     code, out, _ = run("import torch\ntorch.manual_seed(0)\nx = torch.rand(1000, device='meta')\n"
                        "with torch.device('meta'):\n    lin = torch.nn.Linear(100, 100)\nprint(torch.rand(1))\n")
     assert (code, out) == (0, "tensor([0.4963])\n")
+
+
+def test_the_default_device_is_restored_after_a_run_stopped_inside_its_block():
+    from gradcli.engine import meta
+    from gradcli.engine.creation import zeros
+    code, _, _ = run("import torch\nwith torch.device('meta'):\n    x = torch.ones(2)\n    y = torch.cumsum(x, 0)\n")
+    assert code == 2  # refused inside the block
+    code, _, _ = run("import torch\nwith torch.device('meta'):\n    raise ValueError('stop')\n")
+    assert code == 1
+    assert meta.DEFAULT_DEVICE.get() == "cpu" and not zeros(2).is_meta
