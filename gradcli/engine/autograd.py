@@ -20,7 +20,7 @@ import numpy as np
 
 from gradcli.engine import dtypes, dual
 from gradcli.engine.dual import sum_to_shape
-from gradcli.engine.errors import GradientShapeError, TorchRuntimeError, TorchTypeError, TorchValueError
+from gradcli.engine.errors import GradientShapeError, TorchRuntimeError, TorchTypeError, TorchValueError, Unsupported
 from gradcli.engine.state import BUDGET, INFERENCE, ContextAttribute, warn
 from gradcli.engine.tensor import InferenceVersion, Tensor
 
@@ -1021,6 +1021,9 @@ def _prepare_roots(tensors, grad_tensors, create_graph):
     for i, (t, g) in enumerate(zip(tensors, grad_tensors)):
         if not t.requires_grad:
             raise TorchRuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
+        if getattr(t.array, "meta_strides", None) is not None:  # engine/meta.py
+            raise Unsupported("backward through a meta tensor (its gradients would be meta tensors of the inputs' "
+                              "shapes, which gradcli does not build: run the backward pass on CPU tensors)")
         if g is None:
             if t.array.size != 1:
                 raise TorchRuntimeError("grad can be implicitly created only for scalar outputs")

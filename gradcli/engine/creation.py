@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dtypes, dual, random, state
+from gradcli.engine import dtypes, dual, meta, random, state
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchRuntimeError, TorchTypeError, TorchValueError
 from gradcli.engine.ops.common import as_shape, check_size, dtype_title
@@ -111,7 +111,11 @@ def _infer(data, target=None):
 
 def tensor(data, dtype=None, requires_grad: bool = False, device=None) -> Tensor:
     check_device(device, factory=True)
+    if meta.on_meta(device):
+        made = data if meta.is_meta(data) else tensor(data, dtype, requires_grad=False, device="cpu")
+        return _on_meta(made.shape, dtype or made.dtype, requires_grad)
     if isinstance(data, Tensor):
+        data._no_data("tolist")
         array = data.array.copy()
     elif isinstance(data, np.ndarray):
         array = data.copy()
@@ -132,30 +136,43 @@ def _size_argument(dims: tuple, size, name: str) -> tuple:
     return (size,)
 
 
-def _filled(shape, fill, dtype, requires_grad, op=None) -> Tensor:
+def _on_meta(shape, dtype, requires_grad) -> Tensor:
+    """A factory's tensor on the meta device: its shape and dtype, no data (and no draw from a generator)."""
+    dtype = dtype or dtypes.get_default_dtype()
+    t = meta.empty(shape, dtype if isinstance(dtype, np.dtype) else _np_dtype(dtype))
+    if requires_grad:
+        if t.array.dtype.kind != "f":
+            raise TorchRuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+        t.requires_grad_(True)
+    return t
+
+
+def _filled(shape, fill, dtype, requires_grad, op=None, device=None) -> Tensor:
     shape = as_shape(shape)
-    check_new_shape(shape, op)
+    check_new_shape(shape, op, sized=not meta.on_meta(device))
     if dtype is None:
         dtype = dtypes.get_default_dtype()
+    if meta.on_meta(device):
+        return _on_meta(shape, dtype, requires_grad)
     return _finish(np.full(shape, fill, dtype=_np_dtype(dtype)), None, requires_grad)
 
 
 def zeros(*dims, size=None, dtype=None, requires_grad=False, device=None) -> Tensor:
     check_device(device, factory=True)
     size = _size_argument(dims, size, "zeros")
-    return _filled(size, 0, dtype, requires_grad, "zeros")
+    return _filled(size, 0, dtype, requires_grad, "zeros", device)
 
 
 def ones(*dims, size=None, dtype=None, requires_grad=False, device=None) -> Tensor:
     check_device(device, factory=True)
     size = _size_argument(dims, size, "ones")
-    return _filled(size, 1, dtype, requires_grad)
+    return _filled(size, 1, dtype, requires_grad, device=device)
 
 
 def empty(*dims, size=None, dtype=None, requires_grad=False, device=None) -> Tensor:
     check_device(device, factory=True)
     size = _size_argument(dims, size, "empty")
-    return _filled(size, 0, dtype, requires_grad)
+    return _filled(size, 0, dtype, requires_grad, device=device)
 
 
 def full(size, fill_value, dtype=None, requires_grad=False, device=None) -> Tensor:
@@ -163,13 +180,15 @@ def full(size, fill_value, dtype=None, requires_grad=False, device=None) -> Tens
     if dtype is None:
         dtype = dtypes.bool_ if isinstance(fill_value, bool) else dtypes.int64 if isinstance(fill_value, int) \
             else dtypes.get_default_dtype()
-    return _filled((size,) if isinstance(size, int) else size, fill_value, dtype, requires_grad)
+    return _filled((size,) if isinstance(size, int) else size, fill_value, dtype, requires_grad, device=device)
 
 
 def eye(n, m=None, dtype=None, requires_grad=False, device=None) -> Tensor:
     check_device(device, factory=True)
     m = n if m is None else m
     check_size((n, m))
+    if meta.on_meta(device):
+        return _on_meta((n, m), dtype, requires_grad)
     return _finish(np.eye(n, m, dtype=_np_dtype(dtype or dtypes.get_default_dtype())), None, requires_grad)
 
 
@@ -187,6 +206,8 @@ def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None
         is_int = all(isinstance(v, int) for v in (start, end, step))
         dtype = dtypes.int64 if is_int else dtypes.get_default_dtype()
     np_dtype = _np_dtype(dtype)
+    if meta.on_meta(device):
+        return _on_meta((count,), np_dtype, requires_grad)
     if np_dtype in (np.float32, np.float64):
         return _finish(_arange_float(start, step, count, np_dtype), None, requires_grad)
     values = start + step * np.arange(count, dtype=np.float64 if np_dtype.kind == "f" else np.int64)
@@ -255,8 +276,10 @@ def rand(*dims, size=None, dtype=None, requires_grad=False, device=None, generat
     check_device(device, factory=True)
     size = _size_argument(dims, size, "rand")
     shape = as_shape(size)
-    check_new_shape(shape)
+    check_new_shape(shape, sized=not meta.on_meta(device))
     np_dtype = _float_dtype(dtype, "check_uniform_bounds")
+    if meta.on_meta(device):
+        return _on_meta(shape, np_dtype, requires_grad)
     draws = (generator or random.default_generator()).uniform(math.prod(shape), np_dtype)
     return _finish(draws.reshape(shape), None, requires_grad)
 
@@ -265,8 +288,10 @@ def randn(*dims, size=None, dtype=None, requires_grad=False, device=None, genera
     check_device(device, factory=True)
     size = _size_argument(dims, size, "randn")
     shape = as_shape(size)
-    check_new_shape(shape)
+    check_new_shape(shape, sized=not meta.on_meta(device))
     np_dtype = _float_dtype(dtype, "normal_kernel_cpu")
+    if meta.on_meta(device):
+        return _on_meta(shape, np_dtype, requires_grad)
     draws = (generator or random.default_generator()).normal(math.prod(shape), np_dtype)
     return _finish(draws.reshape(shape), None, requires_grad)
 
@@ -289,7 +314,9 @@ def randint(low=None, high=None, size=None, *, dtype=None, requires_grad=False, 
         raise TorchRuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
     check_random_bounds(low, high, _np_dtype(dtype) if dtype is not None else np.dtype(np.int64))
     shape = as_shape((size,) if isinstance(size, int) else tuple(size))
-    check_new_shape(shape)
+    check_new_shape(shape, sized=not meta.on_meta(device))
+    if meta.on_meta(device):
+        return _on_meta(shape, dtype or dtypes.int64, requires_grad)
     draws = (generator or random.default_generator()).integers(math.prod(shape), low, high)
     return _finish(draws.reshape(shape), dtype, requires_grad)
 
@@ -346,16 +373,22 @@ def randperm(n, *, dtype=None, requires_grad=False, device=None, generator=None)
     return _finish((generator or random.default_generator()).permutation(n), dtype, requires_grad)
 
 
+def _like_device(input, device):
+    """A *_like tensor is made on its input's device unless another is given (whatever the default device)."""
+    return device if device is not None else ("meta" if input.is_meta else "cpu")
+
+
 def _like(fn, random_draw=False):
     if random_draw:  # rand_like / randn_like take a generator too
         def like(input, dtype=None, requires_grad=False, device=None, generator=None):
             check_device(device)  # the input's device otherwise, never the default one
             return fn(*input.array.shape, dtype=dtype or input.dtype, requires_grad=requires_grad,
-                      generator=generator, device=CPU)
+                      generator=generator, device=_like_device(input, device))
     else:
         def like(input, dtype=None, requires_grad=False, device=None):
-            check_device(device)
-            return fn(*input.array.shape, dtype=dtype or input.dtype, requires_grad=requires_grad, device=CPU)
+            check_device(device)  # the input's device otherwise, never the default one
+            return fn(*input.array.shape, dtype=dtype or input.dtype, requires_grad=requires_grad,
+                      device=_like_device(input, device))
 
     like.__name__ = fn.__name__ + "_like"
     return like
@@ -370,7 +403,8 @@ randn_like = _like(randn, random_draw=True)
 
 def full_like(input, fill_value, dtype=None, requires_grad=False, device=None) -> Tensor:
     check_device(device)
-    return full(input.array.shape, fill_value, dtype=dtype or input.dtype, requires_grad=requires_grad, device=CPU)
+    return full(input.array.shape, fill_value, dtype=dtype or input.dtype, requires_grad=requires_grad,
+                device=_like_device(input, device))
 
 
 for _fn, _sig, _doc in (

@@ -54,6 +54,12 @@ class TorchNotImplementedError(EngineError, NotImplementedError):
     torch_type = "NotImplementedError"
 
 
+class Unsupported(EngineError):
+    """Something the engine does not implement (an op on the meta device without a shape rule, backward through
+    meta tensors): `gradcli run` reports it as a refusal naming the construct (exit 2), never as the program's
+    error."""
+
+
 class GradientShapeError(EngineError):
     """An op's backward rule handed a gradient that does not fit its edge: a gradcli bug, never silent."""
 

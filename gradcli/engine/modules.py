@@ -14,12 +14,13 @@ import math
 from collections import OrderedDict
 from functools import partial
 
-from gradcli.engine import creation, dtypes, state
+from gradcli.engine import creation, dtypes, meta, state
 from gradcli.engine.autograd import Function, is_grad_enabled, no_grad, register_node_hook
 from gradcli.engine.errors import (
     TorchAttributeError,
     TorchIndexError,
     TorchKeyError,
+    TorchNotImplementedError,
     TorchRuntimeError,
     TorchTypeError,
     TorchValueError,
@@ -235,7 +236,7 @@ class Module:
                     state[lead + name] = value if keep_vars else value.detach()
         return state
 
-    def load_state_dict(self, state_dict, strict: bool = True):
+    def load_state_dict(self, state_dict, strict: bool = True, assign: bool = False):
         for name, module in self.named_modules():  # lazy modules first take the checkpoint's shapes
             if isinstance(module, LazyLinear):
                 materialize_from(module, state_dict, f"{name}." if name else "")
@@ -258,8 +259,71 @@ class Module:
                             f"Error(s) in loading state_dict for {self._get_name()}:\n\tsize mismatch for {key}: "
                             f"copying a param with shape {source.shape} from checkpoint, the shape in current model "
                             f"is {target.shape}.")
-                    target.copy_(source)
+                    if assign:  # torch's assign=True: the checkpoint's tensor itself takes the entry's place
+                        self._assign(key, target, source)
+                    elif target.is_meta and not source.is_meta:
+                        state.warn(f"for {key.rpartition('.')[2]}: copying from a non-meta parameter in the checkpoint "
+                                   "to a meta parameter in the current model, which is a no-op. (Did you mean to pass "
+                                   "`assign=True` to assign items in the state dictionary to their corresponding key "
+                                   "in the module instead of copying them in place?)", UserWarning)
+                    else:
+                        target.copy_(source)
         return _IncompatibleKeys(missing, unexpected)
+
+    def _assign(self, key: str, target, source) -> None:
+        """load_state_dict(assign=True) of one entry (Module._load_from_state_dict): a parameter becomes a Parameter
+        sharing the checkpoint tensor's memory with the old parameter's requires_grad (a Parameter in the checkpoint
+        is kept itself, its requires_grad set so), a buffer the checkpoint's tensor."""
+        path, _, name = key.rpartition(".")
+        owner = self.get_submodule(path)
+        if name in owner._parameters:
+            if isinstance(source, Parameter):
+                source.requires_grad_(target.requires_grad)
+            else:
+                source = Parameter(source, requires_grad=target.requires_grad)
+            owner._parameters[name] = source
+        else:
+            owner._buffers[name] = source
+
+    def _move(self, make) -> None:
+        """Module._apply for a change of device: each parameter a new Parameter of `make(tensor)` (requires_grad
+        kept, its .grad moved too), each buffer `make(buffer)`."""
+        for module in self.modules():
+            params = module.__dict__["_parameters"]
+            for name, param in params.items():
+                if param is not None:
+                    moved = Parameter(make(param), requires_grad=param.requires_grad)
+                    if param._grad is not None:
+                        moved._grad = make(param._grad)
+                    params[name] = moved
+            buffers = module.__dict__["_buffers"]
+            for name, buffer in buffers.items():
+                if buffer is not None:
+                    buffers[name] = make(buffer)
+
+    def _to_device(self, device) -> None:
+        kind = str(device).partition(":")[0]
+        if kind == "meta":
+            self._move(lambda t: t if t.is_meta else meta.empty(tuple(t.shape), t.array.dtype))
+        elif kind == "cpu":
+            if any(t.is_meta for t in (*self.parameters(), *self.buffers())):
+                raise TorchNotImplementedError(
+                    "Cannot copy out of meta tensor; no data! Please use torch.nn.Module.to_empty() instead of "
+                    "torch.nn.Module.to() when moving module from meta to a different device.")
+        else:
+            raise TorchRuntimeError(f"gradcli computes on the CPU (and the meta device) only; device '{device}' is not "
+                                    "available")
+
+    def to_empty(self, *, device, recurse: bool = True):
+        """Module.to_empty: every parameter and buffer a new tensor of its shape on `device`, without data (on the
+        CPU, torch's are uninitialised memory: gradcli's hold zeros)."""
+        kind = str(device).partition(":")[0]
+        if kind not in ("cpu", "meta"):
+            raise TorchRuntimeError(f"gradcli computes on the CPU (and the meta device) only; device '{device}' is not "
+                                    "available")
+        with no_grad():
+            self._move(lambda t: creation.zeros(tuple(t.shape), dtype=t.dtype, device=kind))
+        return self
 
     # -- state --------------------------------------------------------------------------------------------
     def train(self, mode: bool = True):
@@ -294,12 +358,15 @@ class Module:
 
     def to(self, *args, **kwargs):
         dtype = kwargs.get("dtype")
-        check_device(kwargs.get("device"))
+        device = kwargs.get("device")
         for arg in args:
             if isinstance(arg, dtypes.DType):
                 dtype = arg
             elif not isinstance(arg, Tensor):
-                check_device(arg)
+                device = arg
+        if device is not None:
+            check_device(device)  # CUDA: a CPU-only torch's AssertionError
+            self._to_device(device)
         if dtype is not None:
             if not dtype.is_floating_point:
                 raise TorchTypeError(f"nn.Module.to only accepts floating point or complex dtypes, but got desired "
@@ -332,9 +399,9 @@ class Module:
             for table in ("_parameters", "_buffers"):
                 for value in module.__dict__[table].values():
                     if value is not None and value.is_floating_point() and value.dtype != dtype:
-                        value.array = value.array.astype(dtype.np)
+                        value.array = _converted(value.array, dtype)
                         if value._grad is not None:
-                            value._grad.array = value._grad.array.astype(dtype.np)
+                            value._grad.array = _converted(value._grad.array, dtype)
         return self
 
     # -- calling and printing -----------------------------------------------------------------------------
@@ -428,6 +495,12 @@ class Module:
 
     def __dir__(self):  # pragma: no cover - not reachable from programs
         return sorted(self.own_attributes())
+
+
+def _converted(array, dtype):
+    if isinstance(array, meta.MetaArray):  # no data to convert (astype would allocate the whole shape)
+        return meta.meta_array(array.shape, dtype.np, array.meta_strides)
+    return array.astype(dtype.np)
 
 
 def module_repr(module: Module, child_repr) -> str:

@@ -65,9 +65,10 @@ class _ConvNd(Module):
         self.groups = groups
         self.padding_mode = padding_mode
         dt = factory_dtype(dtype)
-        self.weight = Parameter(creation.empty(out_channels, in_channels // groups, *self.kernel_size, dtype=dt))
+        self.weight = Parameter(creation.empty(out_channels, in_channels // groups, *self.kernel_size, dtype=dt,
+                                               device=device))
         if bias:
-            self.bias = Parameter(creation.empty(out_channels, dtype=dt))
+            self.bias = Parameter(creation.empty(out_channels, dtype=dt, device=device))
         else:
             self.register_parameter("bias", None)
         self.reset_parameters()
@@ -183,18 +184,18 @@ class _BatchNorm(Module):
         self.affine = affine
         self.track_running_stats = track_running_stats
         if affine:
-            self.weight = Parameter(creation.ones(num_features, dtype=dt))
+            self.weight = Parameter(creation.ones(num_features, dtype=dt, device=device))
             if bias:
-                self.bias = Parameter(creation.zeros(num_features, dtype=dt))
+                self.bias = Parameter(creation.zeros(num_features, dtype=dt, device=device))
             else:
                 self.register_parameter("bias", None)
         else:
             self.register_parameter("weight", None)
             self.register_parameter("bias", None)
         if track_running_stats:
-            self.register_buffer("running_mean", creation.zeros(num_features, dtype=dt))
-            self.register_buffer("running_var", creation.ones(num_features, dtype=dt))
-            self.register_buffer("num_batches_tracked", creation.tensor(0, dtype=_long()))
+            self.register_buffer("running_mean", creation.zeros(num_features, dtype=dt, device=device))
+            self.register_buffer("running_var", creation.ones(num_features, dtype=dt, device=device))
+            self.register_buffer("num_batches_tracked", creation.tensor(0, dtype=_long(), device=device))
         else:
             self.register_buffer("running_mean", None)
             self.register_buffer("running_var", None)
@@ -245,9 +246,9 @@ class LayerNorm(Module):
         self.eps = eps
         self.elementwise_affine = elementwise_affine
         if elementwise_affine:
-            self.weight = Parameter(creation.ones(*self.normalized_shape, dtype=dt))
+            self.weight = Parameter(creation.ones(*self.normalized_shape, dtype=dt, device=device))
             if bias:
-                self.bias = Parameter(creation.zeros(*self.normalized_shape, dtype=dt))
+                self.bias = Parameter(creation.zeros(*self.normalized_shape, dtype=dt, device=device))
             else:
                 self.register_parameter("bias", None)
         else:
@@ -276,8 +277,8 @@ class GroupNorm(Module):
         self.eps = eps
         self.affine = affine
         if affine:
-            self.weight = Parameter(creation.ones(num_channels, dtype=dt))
-            self.bias = Parameter(creation.zeros(num_channels, dtype=dt))
+            self.weight = Parameter(creation.ones(num_channels, dtype=dt, device=device))
+            self.bias = Parameter(creation.zeros(num_channels, dtype=dt, device=device))
         else:
             self.register_parameter("weight", None)
             self.register_parameter("bias", None)
@@ -442,7 +443,8 @@ class Embedding(Module):
         self.scale_grad_by_freq = scale_grad_by_freq
         self.sparse = sparse
         if _weight is None:
-            self.weight = Parameter(creation.empty(num_embeddings, embedding_dim, dtype=factory_dtype(dtype)),
+            self.weight = Parameter(creation.empty(num_embeddings, embedding_dim, dtype=factory_dtype(dtype),
+                                                   device=device),
                                     requires_grad=not _freeze)
             self.reset_parameters()
         else:
@@ -736,11 +738,13 @@ class _RNNBase(Module):
             layer_input = input_size if layer == 0 else hidden_size * len(directions)
             for suffix in directions:
                 name = f"l{layer}{suffix}"
-                self.register_parameter(f"weight_ih_{name}", Parameter(creation.empty(gate, layer_input, dtype=dt)))
-                self.register_parameter(f"weight_hh_{name}", Parameter(creation.empty(gate, hidden_size, dtype=dt)))
+                self.register_parameter(f"weight_ih_{name}",
+                                        Parameter(creation.empty(gate, layer_input, dtype=dt, device=device)))
+                self.register_parameter(f"weight_hh_{name}",
+                                        Parameter(creation.empty(gate, hidden_size, dtype=dt, device=device)))
                 if bias:
-                    self.register_parameter(f"bias_ih_{name}", Parameter(creation.empty(gate, dtype=dt)))
-                    self.register_parameter(f"bias_hh_{name}", Parameter(creation.empty(gate, dtype=dt)))
+                    self.register_parameter(f"bias_ih_{name}", Parameter(creation.empty(gate, dtype=dt, device=device)))
+                    self.register_parameter(f"bias_hh_{name}", Parameter(creation.empty(gate, dtype=dt, device=device)))
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
@@ -863,11 +867,11 @@ class _RNNCellBase(Module):
             self.nonlinearity = nonlinearity
         gate = _GATES[self._mode] * hidden_size
         dt = factory_dtype(dtype)
-        self.weight_ih = Parameter(creation.empty(gate, input_size, dtype=dt))
-        self.weight_hh = Parameter(creation.empty(gate, hidden_size, dtype=dt))
+        self.weight_ih = Parameter(creation.empty(gate, input_size, dtype=dt, device=device))
+        self.weight_hh = Parameter(creation.empty(gate, hidden_size, dtype=dt, device=device))
         if bias:
-            self.bias_ih = Parameter(creation.empty(gate, dtype=dt))
-            self.bias_hh = Parameter(creation.empty(gate, dtype=dt))
+            self.bias_ih = Parameter(creation.empty(gate, dtype=dt, device=device))
+            self.bias_hh = Parameter(creation.empty(gate, dtype=dt, device=device))
         else:
             self.register_parameter("bias_ih", None)
             self.register_parameter("bias_hh", None)

@@ -12,12 +12,13 @@ from gradcli.engine import dtypes, state
 from gradcli.engine.errors import (
     TorchAssertionError,
     TorchIndexError,
+    TorchNotImplementedError,
     TorchRuntimeError,
     TorchTypeError,
     TorchValueError,
 )
 from gradcli.engine.state import BUDGET, DEFAULT_DEVICE, INFERENCE
-from gradcli.engine.tensor_str import format_tensor
+from gradcli.engine.tensor_str import format_meta_tensor, format_tensor
 
 NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute won't "
@@ -212,10 +213,34 @@ class Tensor:
 
     @property
     def device(self) -> Device:
-        return CPU
+        return META if self.is_meta else CPU
+
+    @property
+    def is_meta(self) -> bool:
+        """On the meta device (engine/meta.py): a shape, a dtype and strides, no data."""
+        return getattr(self.array, "meta_strides", None) is not None
+
+    def stride(self, dim: int | None = None):
+        """The strides in elements (a meta tensor's are the ones torch would give it)."""
+        strides = getattr(self.array, "meta_strides", None)
+        if strides is None:
+            item = self.array.itemsize
+            strides = tuple(s // item for s in self.array.strides)
+        return strides if dim is None else strides[wrap_dim(dim, self.array.ndim)]
+
+    def _no_data(self, what: str) -> None:
+        """torch's error for reading the values of a meta tensor."""
+        if self.is_meta:
+            if what == "item":
+                raise TorchRuntimeError("Tensor.item() cannot be called on meta tensors")
+            if what == "numpy":
+                raise TorchTypeError("can't convert meta device type tensor to numpy. Use Tensor.cpu() to copy the "
+                                     "tensor to host memory first.")
+            raise TorchNotImplementedError("Cannot copy out of meta tensor; no data!")
 
     def cpu(self) -> Tensor:
-        """Already on the CPU: the tensor itself, as torch returns it."""
+        """Already on the CPU: the tensor itself, as torch returns it (a meta tensor has no data to copy)."""
+        self._no_data("cpu")
         return self
 
     def cuda(self, device=None, non_blocking: bool = False, memory_format=None) -> Tensor:
@@ -227,14 +252,18 @@ class Tensor:
 
     # -- conversion ----------------------------------------------------------------------------------
     def item(self):
+        if self.array.size == 1:
+            self._no_data("item")
         if self.array.size != 1:
             raise TorchRuntimeError(f"a Tensor with {self.array.size} elements cannot be converted to Scalar")
         return self.array.reshape(()).item()
 
     def tolist(self):
+        self._no_data("tolist")
         return self.array.tolist()
 
     def numpy(self) -> np.ndarray:
+        self._no_data("numpy")
         if self.requires_grad:
             raise TorchRuntimeError(
                 "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
@@ -249,6 +278,7 @@ class Tensor:
     def __index__(self) -> int:
         if self.array.dtype.kind not in "iu" or self.array.size != 1:
             raise TorchTypeError("only integer tensors of a single element can be converted to an index")
+        self._no_data("item")
         return int(self.array.reshape(()))
 
     def __bool__(self) -> bool:
@@ -256,11 +286,13 @@ class Tensor:
             if self.array.size == 0:
                 raise TorchRuntimeError("Boolean value of Tensor with no values is ambiguous")
             raise TorchRuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        self._no_data("item")
         return bool(self.array.reshape(()))
 
     def _scalar(self, kind):
         if self.array.size != 1:
             raise TorchValueError("only one element tensors can be converted to Python scalars")
+        self._no_data("item")
         if self.requires_grad:  # float(x) and int(x) warn, x.item() does not
             state.warn(SCALAR_CONVERSION_WARNING, UserWarning, stacklevel=3)
         return self.array.reshape(()).item()
@@ -276,7 +308,7 @@ class Tensor:
         return iter(self.unbind(0))  # as torch's: the rows are unbind's views (which may not be modified in place)
 
     def __format__(self, spec: str) -> str:
-        if self.array.ndim == 0:
+        if self.array.ndim == 0 and not self.is_meta:
             return format(self.item(), spec)
         if spec:  # torch falls back to object.__format__, which takes no format spec
             raise TypeError("unsupported format string passed to Tensor.__format__")
@@ -287,6 +319,10 @@ class Tensor:
         view = getattr(self, "_view", None)
         if view is not None:
             view.touch()  # torch reads (so regenerates) a view's grad_fn to print it
+        if self.is_meta:
+            return format_meta_tensor(self.array.shape, self.array.dtype.name,
+                                      default_dtype=dtypes.get_default_dtype().name,
+                                      requires_grad=self.requires_grad, grad_fn=grad_fn)
         fw = getattr(self, "_fw_grad", None)
         tangent = fw[1] if fw is not None and fw[0] == state.DUAL_LEVEL.get() else None
         return format_tensor(self.array, default_dtype=dtypes.get_default_dtype().name,
@@ -344,8 +380,9 @@ NO_CUDA = "Torch not compiled with CUDA enabled"
 
 
 def check_device(device, *, factory: bool = False) -> None:
-    """Where a tensor is to be made or moved: the CPU passes; CUDA fails as a CPU-only torch fails (its
-    AssertionError from torch.cuda's lazy init), any other device with gradcli's own error.  `factory`: a
+    """Where a tensor is to be made or moved: the CPU and the meta device (engine/meta.py) pass; CUDA fails as a
+    CPU-only torch fails (its AssertionError from torch.cuda's lazy init), any other device with gradcli's own
+    error.  `factory`: a
     creation function given no device, which creates on the default device (torch.set_default_device,
     `with torch.device(...)`)."""
     if device is None:
@@ -355,9 +392,12 @@ def check_device(device, *, factory: bool = False) -> None:
         if device is None:
             return
     kind = device.type if isinstance(device, Device) else Device(device).type if isinstance(device, str) else None
-    if kind == "cpu":
+    if kind in ("cpu", "meta"):
         return
     if kind == "cuda" or isinstance(device, int):  # an int is a CUDA device's index to torch
         raise TorchAssertionError(NO_CUDA)
     raise TorchRuntimeError(f"gradcli computes on the CPU only; device '{device}' is not available")
+
+
+META = Device("meta")
 

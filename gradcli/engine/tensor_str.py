@@ -267,6 +267,20 @@ def format_tensor(
     return _add_suffixes(_TENSOR_PREFIX + tensor_str, suffixes, indent)
 
 
+def format_meta_tensor(shape: tuple, dtype_name: str, *, default_dtype: str = "float32", requires_grad: bool = False,
+                       grad_fn: str | None = None) -> str:
+    """What ``repr(tensor)`` prints for a tensor on the meta device (torch's _str_intern: no data, its size
+    spelled out, the dtype unless it is the default one)."""
+    suffixes = ["device='meta'", f"size={tuple(shape)}"]
+    if dtype_name != default_dtype:
+        suffixes.append(f"dtype=torch.{dtype_name}")
+    if grad_fn is not None:
+        suffixes.append(f"grad_fn=<{grad_fn}>")
+    elif requires_grad:
+        suffixes.append("requires_grad=True")
+    return _add_suffixes(_TENSOR_PREFIX + "...", suffixes, len(_TENSOR_PREFIX))
+
+
 def _repr_other(value: Any) -> str:
     if isinstance(value, np.ndarray):
         return format_tensor(value)

@@ -33,11 +33,13 @@ from gradcli.engine.tensor import Device, Size, Tensor
 from gradcli.run import (
     argument_parser,
     classes,
+    copying,
     graph_view,
     interop,
     memory_files,
     numpy_api,
     saved_view,
+    timing,
     torch_surface,
 )
 from gradcli.run.errors import LimitReached, Refused
@@ -119,7 +121,7 @@ def type_of(obj, *more):
 TENSOR_ATTRIBUTES = frozenset("""
 dtype shape size requires_grad grad grad_fn is_leaf data item tolist numel nelement dim ndim detach detach_
 requires_grad_ retain_grad retains_grad backward T mT H mH device is_floating_point element_size cpu numpy
-register_hook register_post_accumulate_grad_hook is_inference cuda
+register_hook register_post_accumulate_grad_hook is_inference cuda stride is_meta
 """.split())
 # The two private tensor attributes programs read (names starting with '_' are otherwise off limits): torch's
 # version counter (an int) and a view's base (None for a tensor that is not a view).  Read only.
@@ -208,6 +210,7 @@ VALUE_ATTRIBUTES: dict[type, frozenset] = {
     OSError: frozenset({"args", "errno", "strerror", "filename"}),  # the run's files: FileNotFoundError ...
     BaseException: frozenset({"args"}),  # an exception a program caught: `e.args`, str(e), repr(e)
     classes.Property: frozenset({"setter", "getter"}),
+    timing.Timer: frozenset({"timeit", "repeat"}),
 }
 
 MATH_NAMES = """
@@ -463,7 +466,9 @@ def modules() -> dict[str, Module]:
     os_module = Module("os", {**dict.fromkeys(memory_files.OS_NAMES, PER_RUN), "path": os_path})
     tempfile_module = Module("tempfile", dict.fromkeys(memory_files.TEMPFILE_NAMES, PER_RUN))
     uuid_module = Module("uuid", dict.fromkeys(memory_files.UUID_NAMES, PER_RUN))
-    return {m.name: m for m in (os_module, os_path, tempfile_module, uuid_module,
+    copy_module = Module("copy", dict(copying.MEMBERS))
+    timeit_module = Module("timeit", dict.fromkeys(("default_timer", "timeit", "repeat", "Timer"), PER_RUN))
+    return {m.name: m for m in (os_module, os_path, tempfile_module, uuid_module, copy_module, timeit_module,
                                 torch, torch_functional, nn, functional, init, nn_utils, autograd, autograd_functional,
                                 profiler, graph, autograd_function, forward_ad, functorch,
                                 torch_optim, scheduler,
@@ -472,7 +477,7 @@ def modules() -> dict[str, Module]:
                                 dataclasses_module, numpy, np_random, np_linalg)}
 
 
-def run_modules(py_random, np_state, limits) -> dict[str, Module]:
+def run_modules(py_random, np_state, limits, tick=None) -> dict[str, Module]:
     """The modules of one run: the shared ones, with random and numpy.random bound to the run's generators."""
     shared = modules()
     random_module = Module("random", interop.random_members(py_random, limits))
@@ -485,7 +490,7 @@ def run_modules(py_random, np_state, limits) -> dict[str, Module]:
     os_module = Module("os", {**files.os_members(), "path": os_path})
     return {**shared, "random": random_module, "numpy": numpy, "numpy.random": np_random, "torch": torch,
             "os": os_module, "os.path": os_path, "tempfile": Module("tempfile", files.tempfile_members()),
-            "uuid": Module("uuid", files.uuid_members())}
+            "uuid": Module("uuid", files.uuid_members()), "timeit": Module("timeit", timing.members(tick))}
 
 
 @cache

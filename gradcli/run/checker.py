@@ -580,13 +580,13 @@ def _binds(target: ast.expr, name: str) -> bool:
 DUNDER_ADVICE = ("dunder names are off limits; read x.__class__, type(x).__name__, __qualname__, __module__ or "
                  "isinstance(x, T) instead")
 UNKNOWN_ATTRIBUTE = "no value gradcli run offers has it: check the spelling; docs/run.md lists what a program may use"
-IMPORT_ADVICE = ("a program imports torch and its submodules, functorch, numpy, math, random, functools, "
-                 "itertools, typing and collections; read files outside the program and pass values with gradcli run "
-                 "--arg NAME=VALUE")
+IMPORT_ADVICE = ("a program imports torch and its submodules, functorch, numpy, math, random, functools, itertools, "
+                 "typing, collections, copy and timeit; read files outside the program and pass values with gradcli "
+                 "run --arg NAME=VALUE")
 # What to write instead of a module learners import (by its top-level name).
 IMPORT_HINTS = {
-    "copy": "use t.clone(), list(x), dict(x) or model.state_dict()",
-    "time": "gradcli run has no clock: count steps instead", "timeit": "gradcli run has no clock: count steps instead",
+    "time": "gradcli run has no clock of its own: time a function with timeit.timeit(f, number=N) or "
+            "timeit.default_timer()",
     "matplotlib": "print the values; plotting is not part of gradcli run",
     "torchvision": "build the tensors in the program (torch.rand, torch.randn ...)",
     "pandas": "build the data as lists, numpy arrays or tensors in the program",

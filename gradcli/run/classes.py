@@ -25,7 +25,7 @@ forward parameters named_parameters buffers named_buffers children named_childre
 zero_grad train eval training requires_grad_ to cpu cuda float double half add_module register_module
 register_buffer register_parameter state_dict load_state_dict apply get_submodule get_parameter extra_repr
 register_forward_hook register_forward_pre_hook register_full_backward_hook register_full_backward_pre_hook
-register_backward_hook
+register_backward_hook to_empty
 """.split())
 CONTAINER_METHODS = frozenset({"append", "extend"})
 DICT_CONTAINER_METHODS = frozenset({"keys", "items", "values", "update", "pop", "clear"})

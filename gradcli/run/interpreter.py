@@ -26,7 +26,7 @@ import numpy as np
 from gradcli.engine import forward_ad, state
 from gradcli.engine.autograd import Function, GradMode, GradModeContext, register_node_hook, torch_node_name
 from gradcli.engine.custom_function import FunctionCtx
-from gradcli.engine.errors import EngineError, LimitExceeded, TorchRuntimeError, from_numpy
+from gradcli.engine.errors import EngineError, LimitExceeded, TorchRuntimeError, Unsupported, from_numpy
 from gradcli.engine.modules import Module as TorchModule
 from gradcli.engine.tensor import INFERENCE_TENSOR_VERSION, Device, Tensor
 from gradcli.run import (
@@ -179,7 +179,7 @@ EAGER_TYPES = frozenset({Tensor, float, int, bool, str, list, tuple, dict, type(
 # What a program's `try` never catches: gradcli's own refusals and limits, and Python running out of stack or
 # memory (the program is stopped, as gradcli stops it elsewhere).
 UNCATCHABLE = (RunError, LimitExceeded, RecursionError, MemoryError, numpy_api.NumpyRefused,
-               forward_ad.NoForwardFormula)
+               forward_ad.NoForwardFormula, Unsupported)
 NUMPY_VALUES = (np.ndarray, np.generic)
 # entered and left by gradcli, not the program
 TORCH_MANAGERS = (GradModeContext, *torch_surface.CONTEXT_MANAGERS, memory_files.TemporaryDirectory)
@@ -236,7 +236,7 @@ class Interpreter:
         """The modules a program imports, made at its first import: this run's generators for Python's random
         module and numpy's legacy global one, seeded from the system as a new Python process seeds them,
         until the program seeds them."""
-        return api.run_modules(random.Random(), np.random.RandomState(), self.limits)
+        return api.run_modules(random.Random(), np.random.RandomState(), self.limits, self.tick_iteration)
 
     # -- running --------------------------------------------------------------------------------------
     def run(self, tree: ast.Module) -> None:
@@ -292,7 +292,7 @@ class Interpreter:
                 if getattr(error, "line", 0) is None:  # raised below the interpreter (the budget, a text too
                     error.line = self.line              # long), or where no line is known: the statement's
                 raise
-            except (numpy_api.NumpyRefused, forward_ad.NoForwardFormula) as error:
+            except (numpy_api.NumpyRefused, forward_ad.NoForwardFormula, Unsupported) as error:
                 raise Refused(str(error), self.line) from None
             except LimitExceeded as error:
                 raise LimitReached(f"{error} (max_tensor_elements)", self.line) from None
@@ -639,13 +639,13 @@ class Interpreter:
             for item in node.items:
                 manager = self.eval(item.context_expr, frame)
                 if isinstance(manager, Device):  # the default device of torch's factory functions inside it
-                    if manager.type not in ("cpu", "cuda"):
+                    if manager.type not in ("cpu", "cuda", "meta"):
                         raise Refused(f"torch.device('{manager}') as a context manager (gradcli computes on the CPU "
-                                      "only, as a torch built without CUDA: use torch.device('cpu'), or no device "
-                                      "at all)", self.line)
+                                      "and the meta device only, as a torch built without CUDA: use "
+                                      "torch.device('cpu') or torch.device('meta'), or no device at all)", self.line)
                     manager = torch_surface.DeviceMode(manager)
                 if isinstance(manager, torch_surface.DeviceMode):
-                    value = manager.__enter__()
+                    value = manager.__enter__()  # `as d` binds the device itself
                     entered.append(manager)
                 elif isinstance(manager, TORCH_MANAGERS):  # no_grad(), enable_grad(), the profiler, detect_anomaly()
                     value = manager.__enter__()

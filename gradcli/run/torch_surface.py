@@ -13,13 +13,13 @@ import time
 import numpy as np
 
 from gradcli import engine
-from gradcli.engine import creation, dtypes, forward_ad, random, state
+from gradcli.engine import creation, dtypes, forward_ad, meta, random, state
 from gradcli.engine.autograd import HOOKS_DISABLED, enable_grad, register_multi_grad_hook, saved_tensors_hooks
 from gradcli.engine.errors import EngineError, TorchRuntimeError, TorchTypeError, TorchValueError
 from gradcli.engine.modules import Module, Parameter
 from gradcli.engine.ops import REGISTRY
 from gradcli.engine.tensor import CPU, Device, Size, Tensor, check_device
-from gradcli.run import argument_parser
+from gradcli.run import argument_parser, classes
 from gradcli.run.numpy_api import NumpyRefused
 
 # -- legacy constructors --------------------------------------------------------------------------------------
@@ -1120,8 +1120,34 @@ def make_functional(model, disable_autograd_tracking=False):
 
 FORWARD_AD = {name: getattr(forward_ad, name) for name in (
     "dual_level", "make_dual", "unpack_dual", "UnpackedDualTensor", "enter_dual_level", "exit_dual_level")}
-FUNC = {"grad": func_grad, "jacrev": jacrev, "jacfwd": jacfwd, "hessian": func_hessian, "vmap": vmap,
-        "vjp": func_vjp, "jvp": func_jvp, "functional_call": functional_call}
+def stack_module_state(models):
+    """torch.func.stack_module_state: each parameter and buffer of the models stacked along a new first dim, as new
+    leaves (requiring grad where the models' do), keyed by name (torch/_functorch/functional_call.py)."""
+    models = list(models)
+    if not models:
+        raise TorchRuntimeError("stack_module_state: Expected at least one model, got 0.")
+    if not (all(m.training for m in models) or not any(m.training for m in models)):
+        raise TorchRuntimeError("stack_module_state: Expected all models to have the same training/eval mode.")
+    first = classes.class_of(models[0]) or type(models[0])
+    if not all((classes.class_of(m) or type(m)) is first for m in models):
+        raise TorchRuntimeError("stack_module_state: Expected all models to be of the same class.")
+
+    def stacked(tensors, name):
+        grads = [t.requires_grad for t in tensors]
+        if any(grads) and not all(grads):
+            raise TorchRuntimeError(f"Expected {name} from each model to have the same .requires_grad")
+        result = _stack(tensors, 0)
+        return result.detach().requires_grad_() if all(grads) else result
+
+    all_params = [dict(m.named_parameters()) for m in models]
+    params = {k: stacked([p[k] for p in all_params], k) for k in all_params[0]}
+    all_buffers = [dict(m.named_buffers()) for m in models]
+    buffers = {k: stacked([b[k] for b in all_buffers], k) for k in all_buffers[0]}
+    return params, buffers
+
+
+FUNC = {"stack_module_state": stack_module_state, "grad": func_grad, "jacrev": jacrev, "jacfwd": jacfwd,
+        "hessian": func_hessian, "vmap": vmap, "vjp": func_vjp, "jvp": func_jvp, "functional_call": functional_call}
 
 
 # -- torch.save / torch.load: the run's files in memory -------------------------------------------------------
@@ -1130,7 +1156,8 @@ def _saved_copy(obj, what: str):
     """What torch.save's pickle keeps and torch.load gives back: tensors copied (requires_grad kept, a Parameter
     stays one, history dropped), containers rebuilt, plain values as they are."""
     if isinstance(obj, Tensor):
-        data = Tensor(obj.array.copy())
+        data = Tensor._make(meta.meta_array(obj.array.shape, obj.array.dtype), None) if obj.is_meta else \
+            Tensor(obj.array.copy())  # a meta tensor saves its shape and dtype (and loads on the meta device)
         if isinstance(obj, Parameter):
             return Parameter(data, requires_grad=obj.requires_grad)
         return data.requires_grad_(True) if obj.requires_grad else data

@@ -15,6 +15,8 @@ import pytest
 from gradcli.run import checker, interop, numpy_api, run_source
 
 RUN = Path(__file__).resolve().parents[2] / "gradcli" / "run"
+# The engine's modules that raise errors.Unsupported, which `gradcli run` reports as refusals.
+ENGINE_REFUSING = [RUN.parent / "engine" / "meta.py", RUN.parent / "engine" / "autograd.py"]
 # What to write instead: a verb of advice, or a pointer to the list of what is there.
 ALTERNATIVE = re.compile(r"\b(use|write|call|read|pass|put|bind|choose|define|rename|derive|drop|move|name it|"
                          r"import the|raise|keep|convert|compute|save|print|let|check|build|assign|unpack|draw|"
@@ -100,12 +102,24 @@ PROGRAMS = [
     "import torch\ntorch.unique(torch.ones(2), sorted=False)\n",
     "import torch\ny = torch.linalg.matrix_rank(torch.ones(2, 2))\n",
     "import torch\ntorch.backends.cudnn.deterministic = True\n",
+    "import copy\nx = copy.deepcopy(iter([1]))\n", "import copy\nx = copy.copy(iter([1]))\n",
+    "import copy\nimport torch\nx = copy.copy(torch.ones(1))\n", "import timeit\ntimeit.timeit('x = 1')\n",
+    "import torch\nx = torch.ones(2, device='meta')\ny = torch.cumsum(x, 0)\n",
+    "import torch\nx = torch.ones(2, device='meta', requires_grad=True)\n(x * 2).sum().backward()\n",
+    "import torch\nx = torch.ones(2, device='meta')\nprint(x[torch.tensor([0])])\n",
+    "import torch\nx = torch.ones(1, 1, 4, 4, device='meta')\ny = torch.nn.functional.max_pool2d(x, 2, "
+    "return_indices=True)\n",
+    "import torch\nx = torch.ones(2, device='meta')\nprint(torch.allclose(x, x))\n",
+    "import torch\nx = torch.ones(2, device='meta')\nx[0] = 1\n",
 ]
 # Refusals no program text reaches (each is a second line of defence behind the static check).
 UNREACHABLE = {
     "raising gradcli's own errors": "a program never holds one of gradcli's errors: they cannot be caught",
     "yield inside an expression": "the static check refuses it first (the interpreter's copy is a guard)",
     "numpy values of dtype ": "a numpy value of another dtype comes only from an array of it, refused first",
+    "backward through meta tensors (": "backward() and autograd.grad of a meta tensor are refused at their roots "
+                                       "(autograd.py), and no CPU tensor is computed from a meta one: a meta node's "
+                                       "own refusal is a guard",
 }
 
 
@@ -130,14 +144,14 @@ def test_every_refusal_is_one_line_with_an_alternative(refusals):
 def _refusal_prefixes() -> dict[str, str]:
     """{the literal start of each refusal message raised in gradcli/run: where it is}."""
     prefixes = {}
-    for path in sorted(RUN.glob("*.py")):
+    for path in [*sorted(RUN.glob("*.py")), *ENGINE_REFUSING]:
         tree = ast.parse(path.read_text())
         for node in ast.walk(tree):
             if not (isinstance(node, ast.Call) and node.args):
                 continue
             func = node.func
             name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
-            if name not in ("Refused", "refuse", "NumpyRefused"):
+            if name not in ("Refused", "refuse", "NumpyRefused", "Unsupported"):
                 continue
             first = node.args[0]
             if isinstance(first, ast.BinOp):

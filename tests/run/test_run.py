@@ -50,15 +50,7 @@ NOT_YET_EXACT.update({
     "docs_nn_groupnorm": "its output and input gradient are torch's, but the weight gradient's last digits differ "
                          "(1429.0275 for 1429.0276): torch's CPU GroupNorm backward sums ds = sum(dy * x) and db = "
                          "sum(dy) per (n, c) over H*W first, then dgamma = sum_n (ds - db * mean) * rstd "
-                         "(aten/src/ATen/native/cpu/group_norm_kernel.cpp); gradcli sums dy * xhat over (n, H*W)",
-    "tutorial_ensembling": "refused at torch.func.stack_module_state; it also needs copy.deepcopy of a module and "
-                           "Module.to('meta') (gradcli has no meta device)",
-    "tutorial_recipe_module_load_state_dict_tips": "refused at `with torch.device('meta'):`: gradcli has no meta "
-                                                   "device (tensors without data); it also needs torch.load(mmap=True) "
-                                                   "and load_state_dict(assign=True)",
-    "tutorial_recipe_reasoning_about_shapes": "refused at `import timeit`, and it needs the meta device: a "
-                                              "(1024, 3, 65536, 65536) tensor without data, convolved for its "
-                                              "shape"})
+                         "(aten/src/ATen/native/cpu/group_norm_kernel.cpp); gradcli sums dy * xhat over (n, H*W)"})
 # Corpus programs that print what PyTorch prints but take long: run with --slow, under a larger time limit.
 TOO_SLOW: dict[str, str] = {
     "tutorial_dynamic_net": "30,000 steps of a randomly deep polynomial model: about 15 s of CPU with the compiled "
@@ -172,7 +164,7 @@ def test_refused_before_running(source, what, line, column):
     ("print('{0.__class__}'.format(1))\n", "the str.format field {0.__class__}"),
     ("template = '{x[0]}'\nprint(template.format(x=[1]))\n", "the str.format field {x[0]}"),
     ("x = sum([[1]] * 3, [])\n", "sum() of lists"),
-    ("import torch\nwith torch.device('meta'): x = torch.ones(2)\n", "torch.device('meta') as a context manager"),
+    ("import torch\nwith torch.device('mps'): x = torch.ones(2)\n", "torch.device('mps') as a context manager"),
     ("import torch\nfrom torch.func import functional_call\nm = torch.nn.Linear(1, 1)\n"
      "functional_call(m, dict(m.named_parameters()), (torch.ones(1),), strict=True)\n",
      "torch.func.functional_call(..., strict=True)"),
@@ -577,7 +569,7 @@ def test_masks_cover_only_their_field():
 
 
 @pytest.mark.parametrize(("source", "message"), [
-    ("from torch.func import stack_module_state\n", "torch.func.stack_module_state; use torch.func's grad, jacrev, "
+    ("from torch.func import stack_module_states\n", "torch.func.stack_module_states; use torch.func's grad, jacrev, "
                                                     "jacfwd, hessian, vmap, vjp, jvp and functional_call, or "
                                                     "torch.autograd.functional's jacobian, hessian, vjp, jvp, hvp "
                                                     "and vhp"),

@@ -43,8 +43,9 @@ from gradcli.engine.ops.linalg import matmul
 from gradcli.engine.ops.matrix_algebra import inverse, linalg_solve_matrix
 from gradcli.engine.ops.nn import log_softmax, softmax
 from gradcli.engine.ops.reduction import max, mean, min, sum
-from gradcli.engine.ops.registry import LINALG, REGISTRY, OpSpec, register
+from gradcli.engine.ops.registry import LINALG, REGISTRY, OpSpec, meta_guarded, register
 from gradcli.engine.ops.shape import expand, getitem, permute, reshape, squeeze, t, transpose, unsqueeze, view
+from gradcli.engine.tensor import Tensor
 
 __all__ = [
     "REGISTRY", "LINALG", "OpSpec", "register",
@@ -54,6 +55,16 @@ __all__ = [
     "expand", "getitem", "permute", "reshape", "squeeze", "t", "transpose", "unsqueeze", "view",
     "logsigmoid", "softplus", "inverse", "linalg_solve_matrix", "cumprod", "cumsum", "cat", "flip",
 ]
+
+# Tensor's operators that are not registry ops themselves: guarded for meta tensors as the registry's ops are
+for _operator, (_name, _category) in {
+        "__getitem__": ("getitem", "shape"), "__setitem__": ("setitem", "inplace"),
+        "__rsub__": ("rsub", "arithmetic"), "__rtruediv__": ("div", "arithmetic"),
+        "__rfloordiv__": ("floor_divide", "no-gradient"), "__rpow__": ("pow", "arithmetic"),
+        "__rmod__": ("remainder", "elementwise"), "__rand__": ("bitwise_and", "comparison"),
+        "__ror__": ("bitwise_or", "comparison"), "__rxor__": ("bitwise_xor", "comparison"),
+        "__rmatmul__": ("rmatmul", "linalg"), "__pos__": ("positive", "arithmetic")}.items():
+    setattr(Tensor, _operator, meta_guarded(_name, _category, getattr(Tensor, _operator)))
 
 # the backward rules' helpers call these ops on Tensors under create_graph (dual cannot import this package)
 dual.bind_tensor_ops(sys.modules[__name__])

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import dtypes
+from gradcli.engine import dtypes, meta
 from gradcli.engine.autograd import LINEAR, Function
 from gradcli.engine.errors import TorchTypeError
 from gradcli.engine.ops.common import preserved_copy
@@ -83,6 +83,8 @@ def to(input, *args, dtype=None, device=None, copy=False, non_blocking=False):
         else:
             raise TorchTypeError(f"to() received an invalid combination of arguments - got ({type(arg).__name__})")
     check_device(device)
+    if device is not None and str(device).partition(":")[0] == "meta":  # a copy without data (engine/meta.py)
+        return meta.to_meta(input, dtype)
     return _convert(input, dtype or input.dtype, copy)
 
 

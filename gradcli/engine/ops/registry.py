@@ -8,6 +8,7 @@ import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from gradcli.engine import meta
 from gradcli.engine.autograd import FORWARD_CALL
 from gradcli.engine.ops.costs import WORK, costed
 from gradcli.engine.ops.sizes import guarded
@@ -52,10 +53,14 @@ def register(name: str, *, sig: str, doc: str, category: str, torch: bool = True
             fn = guarded(name, fn, result_shape)
         if name in WORK:  # work that grows faster than the result: refused up front when it cannot finish
             fn = costed(name, fn, WORK[name])
-        fn = forward_checked(name, with_numpy_names(fn))
+        fn = dispatched(name, category, with_numpy_names(fn))
         for alias in (name, *aliases):
             spec = OpSpec(alias, fn, sig.replace(name, alias, 1) if alias != name else sig, doc, category,
                           torch, method, functional, linalg, result_shape)
+            if category in meta.ELEMENTWISE:
+                if meta.ELEMENTWISE_NAMES is None:
+                    meta.ELEMENTWISE_NAMES = set()
+                meta.ELEMENTWISE_NAMES.add(alias)
             if linalg:
                 LINALG[alias] = spec
             else:
@@ -67,18 +72,40 @@ def register(name: str, *, sig: str, doc: str, category: str, torch: bool = True
     return decorate
 
 
-def forward_checked(name: str, fn):
-    """`fn`, handed to forward-mode AD's check while a dual level is open (forward_ad.check_call): an op whose
-    floating result lacks a tangent although an input had one is refused, never a silent zero tangent."""
+def dispatched(name: str, category: str, fn):
+    """`fn` behind the two modes that change what an op call does, in one wrapper (a Python call each op pays):
+    on arguments holding a meta tensor it computes only its result's shape (engine/meta.py; the arguments are
+    looked at only once some meta tensor exists in the process), and while a dual level is open it goes through
+    forward-mode AD's check (forward_ad.check_call: an op whose floating result lacks a tangent although an input
+    had one is refused, never a silent zero tangent)."""
+    used = meta.USED
+    has_meta = meta.has_meta
 
     @functools.wraps(fn)
-    def op(*args, **kwargs):
+    def call(*args, **kwargs):
+        if used[0] and has_meta(args, kwargs):
+            return meta.dispatch(name, category, fn, args, kwargs)
         check = FORWARD_CALL[0]
         if check is None:
             return fn(*args, **kwargs) if kwargs else fn(*args)
         return check(name, fn, args, kwargs)
 
-    return op
+    return call
+
+
+def meta_guarded(name: str, category: str, fn):
+    """A Tensor operator that is not a registry op itself (`__rsub__`, `__getitem__` ...): on meta arguments its
+    result's shape, as `dispatched` gives the registry's ops (forward mode's check stays with the registry ops)."""
+    used = meta.USED
+    has_meta = meta.has_meta
+
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        if used[0] and has_meta(args, kwargs):
+            return meta.dispatch(name, category, fn, args, kwargs)
+        return fn(*args, **kwargs)
+
+    return call
 
 
 def with_numpy_names(fn):

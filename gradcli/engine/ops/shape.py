@@ -9,7 +9,7 @@ from gradcli.engine.autograd import LINEAR, Function
 from gradcli.engine.errors import TorchIndexError, TorchRuntimeError
 from gradcli.engine.ops import sizes
 from gradcli.engine.ops.common import as_shape, check_size, val
-from gradcli.engine.ops.registry import register
+from gradcli.engine.ops.registry import meta_guarded, register
 from gradcli.engine.ops.views import ViewFunction
 from gradcli.engine.tensor import Tensor, wrap_dim
 
@@ -187,8 +187,8 @@ def _mT(self):
     return TransposeView.apply(self, -2, -1)
 
 
-Tensor.T = property(_T)
-Tensor.mT = property(_mT)
+Tensor.T = property(meta_guarded("T", "shape", _T))
+Tensor.mT = property(meta_guarded("mT", "shape", _mT))
 
 
 class Expand(ViewFunction):

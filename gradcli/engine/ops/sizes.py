@@ -56,15 +56,16 @@ def check_size(shape: tuple, op: str | None = None, itemsize: int | None = None)
         budget.fits(numel(shape) * (itemsize or dtypes.get_default_dtype().itemsize))
 
 
-def check_new_shape(shape: tuple, op: str | None = None) -> None:
+def check_new_shape(shape: tuple, op: str | None = None, sized: bool = True) -> None:
     """A tensor created from sizes (zeros, ones, empty, full, rand, randn, new_*): PyTorch's error for a
-    negative size, then the size guard."""
+    negative size, then the size guard (not for a meta tensor, `sized=False`: it holds no data)."""
     for s in shape:
         if s < 0:
             if op == "zeros":
                 raise TorchRuntimeError("zeros: Dimension size must be non-negative.")
             raise TorchRuntimeError(f"Trying to create tensor with negative dimension {s}: {list(shape)}")
-    check_size(shape, op if op != "zeros" else None)
+    if sized:
+        check_size(shape, op if op != "zeros" else None)
 
 
 def guarded(name: str, fn, rule):
