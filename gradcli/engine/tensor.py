@@ -215,6 +215,82 @@ class Tensor:
     def element_size(self) -> int:
         return self.array.itemsize
 
+    # -- memory layout and predicates, as torch answers them for a strided CPU tensor ----------------
+    @property
+    def itemsize(self) -> int:
+        return self.array.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return self.array.size * self.array.itemsize
+
+    @property
+    def layout(self) -> Layout:
+        return STRIDED
+
+    is_cpu = True
+    is_cuda = False
+    is_meta = False
+    is_sparse = False
+    is_quantized = False
+    is_mkldnn = False
+    is_nested = False
+
+    def ndimension(self) -> int:
+        return self.array.ndim
+
+    def stride(self, dim: int | None = None):
+        """Strides in elements: numpy's own (views share their base's memory, as torch's do)."""
+        itemsize = self.array.itemsize
+        strides = tuple(s // itemsize for s in self.array.strides)
+        if dim is None:
+            return strides
+        return strides[wrap_dim(dim, self.array.ndim)] if self.array.ndim else 1
+
+    def storage_offset(self) -> int:
+        base = self._base
+        if base is None:
+            return 0
+        start = base.array.__array_interface__["data"][0]
+        return (self.array.__array_interface__["data"][0] - start) // self.array.itemsize
+
+    def is_contiguous(self, memory_format=None) -> bool:
+        """torch's definition: strides of a row-major layout, ignoring dims of size 1; an empty tensor is."""
+        if self.array.size == 0:
+            return True
+        expected = 1
+        for size, stride in zip(reversed(self.array.shape), reversed(self.stride())):
+            if size != 1:
+                if stride != expected:
+                    return False
+                expected *= size
+        return True
+
+    def is_complex(self) -> bool:
+        return False
+
+    def is_signed(self) -> bool:
+        return self.array.dtype.kind in "if"
+
+    def is_nonzero(self) -> bool:
+        if self.array.size == 0:
+            raise TorchRuntimeError("Boolean value of Tensor with no values is ambiguous")
+        if self.array.size > 1:
+            raise TorchRuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self.array.reshape(()) != 0)
+
+    def is_same_size(self, other) -> bool:
+        return self.array.shape == other.array.shape
+
+    def get_device(self) -> int:
+        return -1
+
+    def is_shared(self) -> bool:
+        return False
+
+    def is_pinned(self, device=None) -> bool:
+        return False
+
     # -- conversion ----------------------------------------------------------------------------------
     def item(self):
         if self.array.size != 1:
@@ -330,4 +406,19 @@ class Device:
 
 
 CPU = Device("cpu")
+
+
+class Layout:
+    """torch.layout: gradcli's tensors are all torch.strided."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"torch.{self.name}"
+
+
+STRIDED = Layout("strided")
 

@@ -29,7 +29,7 @@ from gradcli.engine.ops.inplace import TORCH_INPLACE
 from gradcli.engine.ops.matrix_functions import EighResult, LinalgSlogdetResult, LstsqResult, QrResult, SlogdetResult
 from gradcli.engine.ops.reduction import ReturnTypes
 from gradcli.engine.ops.svd import LinalgSvdResult, SvdResult
-from gradcli.engine.tensor import Device, Size, Tensor
+from gradcli.engine.tensor import STRIDED, Device, Size, Tensor
 from gradcli.run import argument_parser, classes, graph_view, interop, numpy_api, torch_surface
 from gradcli.run.errors import LimitReached, Refused
 from gradcli.run.limits import RunLimits
@@ -107,6 +107,8 @@ TENSOR_ATTRIBUTES = frozenset("""
 dtype shape size requires_grad grad grad_fn is_leaf data item tolist numel nelement dim ndim detach detach_
 requires_grad_ retain_grad retains_grad backward T mT H mH device is_floating_point element_size cpu numpy
 register_hook is_inference
+itemsize nbytes layout is_cpu is_cuda is_meta is_sparse is_quantized is_mkldnn is_nested ndimension stride
+storage_offset is_contiguous is_complex is_signed is_nonzero is_same_size get_device is_shared is_pinned
 """.split())
 # The two private tensor attributes programs read (names starting with '_' are otherwise off limits): torch's
 # version counter (an int) and a view's base (None for a tensor that is not a view).  Read only.
@@ -402,7 +404,7 @@ def modules() -> dict[str, Module]:
                     "cuda": Module("torch.cuda", no_accelerator),
                     "accelerator": Module("torch.accelerator", no_accelerator)})
     members.update({"Tensor": Tensor, "Size": Size, "is_tensor": lambda obj: isinstance(obj, Tensor),
-                    "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan,
+                    "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "strided": STRIDED,
                     "nn": nn, "autograd": autograd, "optim": torch_optim, "linalg": linalg})
     members.update({"tensor": interop.tensor, "from_numpy": interop.from_numpy, "as_tensor": interop.as_tensor,
                     "inference_mode": interop.inference_mode, "compile": interop.compile,

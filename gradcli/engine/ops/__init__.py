@@ -18,6 +18,7 @@ from gradcli.engine.ops import (  # noqa: F401  (registration side effects)
     losses,
     matrix_algebra,
     matrix_functions,
+    method_forms,
     nn,
     nn_functional,
     nn_linear,
@@ -52,6 +53,8 @@ __all__ = [
     "expand", "getitem", "permute", "reshape", "squeeze", "t", "transpose", "unsqueeze", "view",
     "logsigmoid", "softplus", "inverse", "linalg_solve_matrix", "cumprod", "cumsum", "cat", "flip",
 ]
+
+inplace.register_inplace_forms()  # after every op module: the in-place forms of the ops that exist
 
 # the backward rules' helpers call these ops on Tensors under create_graph (dual cannot import this package)
 dual.bind_tensor_ops(sys.modules[__name__])
