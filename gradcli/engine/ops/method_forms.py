@@ -37,7 +37,10 @@ def nonzero(input, *, as_tuple=False):
         if array.ndim == 0:  # torch: of input.unsqueeze(0)
             return (Tensor._make(np.flatnonzero(array.reshape(1)).astype(np.int64), None),)
         return tuple(Tensor._make(np.ascontiguousarray(p, dtype=np.int64), None) for p in np.nonzero(array))
-    return Tensor._make(np.ascontiguousarray(np.argwhere(array), dtype=np.int64), None)
+    if array.ndim == 0:
+        return Tensor._make(np.zeros((int(array != 0), 0), np.int64), None)
+    # torch fills a (ndim, n) buffer and returns its transpose: strides (1, n)
+    return Tensor._make(np.stack([p.astype(np.int64) for p in np.nonzero(array)]).T, None)
 
 
 @register("argwhere", sig="argwhere(input)", doc="the indices of the non-zero elements, one row per element",
