@@ -67,6 +67,11 @@ linalg.eigh linalg.eigvalsh linalg.qr linalg.pinv linalg.lstsq svd linalg.svd
 hardshrink softshrink tanhshrink threshold multilabel_soft_margin_loss
 multilabel_margin_loss instance_norm adaptive_avg_pool2d adaptive_max_pool2d
 """.split()
+# Tensor methods of issue 28's survey (ops/method_forms.py): another op under torch's name, or a small op of its own.
+METHOD_FORM_OPS = """
+ravel msort adjoint positive tensor_split hsplit vsplit dsplit split_with_sizes sum_to_size sgn deg2rad rad2deg
+""".split()
+MORE_OPS += METHOD_FORM_OPS
 FULL_ONLY_OPS += EXTRA_OPS + MORE_OPS
 ALL_OPS = CORE_OPS + FULL_ONLY_OPS
 
@@ -79,6 +84,7 @@ arcsin arccos arctan arctan2 arcsinh arccosh arctanh absolute negative fix subtr
 clamp_min clamp_max xlogy
 lgamma erfinv logit sinc nan_to_num hypot fmod remainder logaddexp logaddexp2 copysign float_power fmax fmin
 addcmul addcdiv relu6 hardswish softsign celu hardshrink softshrink tanhshrink threshold
+sgn deg2rad rad2deg positive
 """.split())
 REDUCTIONS = set("""sum mean max min prod amax amin std var norm logsumexp cumsum cumprod linalg.vector_norm
 nansum nanmean var_mean std_mean logcumsumexp sort topk median cummax cummin""".split())
@@ -1113,6 +1119,29 @@ add("linalg.svd", "torch.linalg.svd(x).S", second=False, x=ANY((3, 4)))
 add("linalg.svd", "torch.linalg.svd(x, full_matrices=False).Vh ** 2", second=False, x=ANY((3, 4)))
 add("linalg.svd", "torch.linalg.svd(x, full_matrices=False)[0].abs() + (torch.linalg.svd(x)[2][:2] ** 2).sum()",
     second=False, x=ANY((2, 2)))
+
+# --- Tensor methods of the survey (ops/method_forms.py) ---------------------------------------------
+exprs("ravel", "full", [("x.ravel()", MAT), ("x.t().ravel() * 2", MAT), ("torch.ravel(x) ** 2", (2, 2, 2)),
+                        ("x.ravel()", SCALAR)])
+exprs("msort", "full", [("x.msort()", (4, 3)), ("torch.msort(x) * x", VEC), ("x.msort() ** 2", (3, 2, 2))])
+exprs("adjoint", "full", [("x.adjoint()", MAT), ("x.adjoint() @ x", (3, 2)), ("x.adjoint() ** 2", (2, 3, 4))])
+exprs("positive", "full", [("x.positive() * x", MAT), ("torch.positive(x) ** 2", VEC)])
+exprs("tensor_split", "full", [
+    ("x.tensor_split(3, dim=1)[1] ** 2", (2, 5)), ("torch.tensor_split(x, [1, 3])[1]", (5,)),
+    ("x.tensor_split(2)[0] * 3", (3, 2)), ("x.tensor_split([1, 10], dim=-1)[1]", (2, 3)),
+])
+exprs("hsplit", "full", [("x.hsplit(2)[1] ** 2", (2, 4)), ("torch.hsplit(x, [1])[0]", (6,))])
+exprs("vsplit", "full", [("x.vsplit(2)[1] ** 2", (4, 2)), ("torch.vsplit(x, [1, 2])[2]", (3, 3))])
+exprs("dsplit", "full", [("x.dsplit(2)[1] ** 2", (2, 2, 4)), ("torch.dsplit(x, [3])[0]", (1, 2, 4))])
+exprs("split_with_sizes", "full", [("x.split_with_sizes([1, 2], 1)[1] ** 2", MAT),
+                                   ("x.split_with_sizes([3, 1])[0]", (4,))])
+exprs("sum_to_size", "full", [
+    ("x.sum_to_size(1, 3) ** 2", MAT), ("x.sum_to_size(3) * 2", MAT), ("x.sum_to_size(2, 1)", (2, 3)),
+    ("x.sum_to_size((3, 1, 2)) ** 2", (2, 3, 4, 2)), ("x.sum_to_size(2, 3) * x", MAT),
+])
+sweep("sgn", "full", ["torch.sgn(x)", "x.sgn() * x"], ANY)
+sweep("deg2rad", "full", ["torch.deg2rad(x)", "x.deg2rad() ** 2"], ANY)
+sweep("rad2deg", "full", ["torch.rad2deg(x)", "x.rad2deg() * x"], ANY)
 
 # --- Hessians of scalar functions (torch.autograd.functional.hessian) ----------------------------
 

@@ -30,7 +30,7 @@ from gradcli.engine.tensor import Tensor, wrap_dim
 
 @register("nonzero", sig="nonzero(input, *, as_tuple=False)",
           doc="the indices of the non-zero elements: one row per element (int64), or one tensor per dim",
-          category="selection")
+          category="no-gradient")
 def nonzero(input, *, as_tuple=False):
     array = np.asarray(val(input))
     if as_tuple:
@@ -44,7 +44,7 @@ def nonzero(input, *, as_tuple=False):
 
 
 @register("argwhere", sig="argwhere(input)", doc="the indices of the non-zero elements, one row per element",
-          category="selection")
+          category="no-gradient")
 def argwhere(input):
     return nonzero(input)
 
