@@ -150,7 +150,8 @@ def tensor_split(input, indices_or_sections=None, dim=0, *, sections=None, indic
     return tuple(narrow(input, d, s, n) for s, n in bounds)
 
 
-def _split_along(name: str, input, sections, dim: int, least: int):
+def _split_along(name: str, input, sections: tuple, dim: int, least: int):
+    sections = sections[0] if len(sections) == 1 else list(sections)  # x.hsplit(1, 3): the indices [1, 3]
     if input.ndim < least:
         raise TorchRuntimeError(f"torch.{name} requires a tensor with at least {least} dimension, but got a tensor "
                                 f"with {input.ndim} dimensions!")
@@ -165,17 +166,17 @@ def _split_along(name: str, input, sections, dim: int, least: int):
 
 @register("hsplit", sig="hsplit(input, indices_or_sections)", doc="tensor_split along dim 1 (dim 0 for 1-D)",
           category="shape")
-def hsplit(input, indices_or_sections):
+def hsplit(input, *indices_or_sections):
     return _split_along("hsplit", input, indices_or_sections, 0 if input.ndim == 1 else 1, 1)
 
 
 @register("vsplit", sig="vsplit(input, indices_or_sections)", doc="tensor_split along dim 0", category="shape")
-def vsplit(input, indices_or_sections):
+def vsplit(input, *indices_or_sections):
     return _split_along("vsplit", input, indices_or_sections, 0, 2)
 
 
 @register("dsplit", sig="dsplit(input, indices_or_sections)", doc="tensor_split along dim 2", category="shape")
-def dsplit(input, indices_or_sections):
+def dsplit(input, *indices_or_sections):
     return _split_along("dsplit", input, indices_or_sections, 2, 3)
 
 
