@@ -839,6 +839,17 @@ def _accumulate_into(tensor, grad, create_graph, given):
     else:
         current.array += grad
         current._version[0] += 1
+    if POST_ACCUMULATE_HOOKS:
+        _run_post_accumulate_hooks(tensor)
+
+
+def _run_post_accumulate_hooks(tensor) -> None:
+    entry = POST_ACCUMULATE_HOOKS.get(id(tensor))
+    if entry is None or entry[0]() is not tensor:
+        return
+    for _, hook in list(entry[1]):
+        if hook(tensor) is not None:
+            raise TorchRuntimeError("hooks registered by register_post_accumulate_grad_hook must return None")
 
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
@@ -1069,8 +1080,27 @@ def _tensor_register_hook(self, hook) -> RemovableHandle:
     return handle
 
 
+# Tensor.register_post_accumulate_grad_hook: hook(tensor) after backward has accumulated a leaf's .grad (the
+# hook reads tensor.grad; an optimizer step per parameter, as torch's tutorial on it does).
+POST_ACCUMULATE_HOOKS: dict[int, tuple] = {}
+
+
+def _tensor_register_post_accumulate_grad_hook(self, hook) -> RemovableHandle:
+    if not self.requires_grad:
+        raise TorchRuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+    if self.grad_fn is not None:
+        raise TorchRuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+    entry = POST_ACCUMULATE_HOOKS.get(id(self))
+    if entry is None or entry[0]() is not self:
+        entry = POST_ACCUMULATE_HOOKS[id(self)] = (weakref.ref(self), [])
+    handle = RemovableHandle(entry[1], hook)
+    entry[1].append((handle.id, hook))
+    return handle
+
+
 # The graph's methods of Tensor live with the graph (tensor.py knows arrays, not graphs), as the op registry
 # adds the ops' methods.
 Tensor.backward = _tensor_backward
 Tensor.register_hook = _tensor_register_hook
+Tensor.register_post_accumulate_grad_hook = _tensor_register_post_accumulate_grad_hook
 Tensor.retain_grad = _tensor_retain_grad

@@ -109,6 +109,7 @@ requires_grad_ retain_grad retains_grad backward T mT H mH device is_floating_po
 register_hook is_inference
 itemsize nbytes layout is_cpu is_cuda is_meta is_sparse is_quantized is_mkldnn is_nested ndimension stride
 storage_offset is_contiguous is_complex is_signed is_nonzero is_same_size get_device is_shared is_pinned
+register_post_accumulate_grad_hook
 """.split())
 # The two private tensor attributes programs read (names starting with '_' are otherwise off limits): torch's
 # version counter (an int) and a view's base (None for a tensor that is not a view).  Read only.

@@ -6,22 +6,32 @@ torch's values, dtypes, grad_fn names and errors (tests/snippets/41x_*.py, recor
 
 from __future__ import annotations
 
+import inspect
 import math
 
 import numpy as np
 
 from gradcli.engine import dtypes, dual
-from gradcli.engine.errors import TorchRuntimeError, TorchTypeError, TorchValueError
+from gradcli.engine.autograd import LINEAR, Function
+from gradcli.engine.errors import (
+    TorchIndexError,
+    TorchNotImplementedError,
+    TorchRuntimeError,
+    TorchTypeError,
+    TorchValueError,
+)
 from gradcli.engine.ops import sizes
 from gradcli.engine.ops.common import val
 from gradcli.engine.ops.convert import to
 from gradcli.engine.ops.elementwise import unary
 from gradcli.engine.ops.join_split import split
+from gradcli.engine.ops.matrix_algebra import DiagEmbed, diagonal
+from gradcli.engine.ops.nn_functional import prelu as functional_prelu
 from gradcli.engine.ops.ordering import sort
 from gradcli.engine.ops.rearrange import narrow
 from gradcli.engine.ops.reduction import sum as reduce_sum
 from gradcli.engine.ops.registry import register
-from gradcli.engine.ops.shape import TransposeView, view
+from gradcli.engine.ops.shape import TransposeView, index_put_zeros, view
 from gradcli.engine.ops.tensor_methods import contiguous
 from gradcli.engine.tensor import Tensor, wrap_dim
 
@@ -286,3 +296,157 @@ def new(input, *args, device=None):
     if len(args) == 1 and isinstance(args[0], (list, tuple)):
         return Tensor._make(np.array(args[0], dtype=input.dtype.np), None)
     return new_empty(input, *args) if args else Tensor._make(np.zeros((0,), input.dtype.np), None)
+
+
+# -- take, diag_embed, diagflat --------------------------------------------------------------------------------
+
+class Take(Function):
+    """input.flatten()[index], shaped as index; derivatives.yaml: zeros_like(self).put_(index, grad, accumulate)."""
+
+    __slots__ = ()
+    jvp = LINEAR
+    name = "TakeBackward0"
+
+    @staticmethod
+    def forward(ctx, x, index):
+        ctx.aux = (index, x.shape, x.size)
+        return np.ascontiguousarray(x.reshape(-1)[index])
+
+    @staticmethod
+    def backward(ctx, g):
+        index, shape, size = ctx.aux
+        return dual.reshape(index_put_zeros(g, (index,), (size,)), shape), None
+
+
+@register("take", sig="take(input, index)", doc="the elements of input (read as 1-D) at index, shaped as index",
+          category="shape")
+def take(input, index):
+    if not isinstance(index, Tensor):
+        raise TorchTypeError(f"take(): argument 'index' (position 1) must be Tensor, not {type(index).__name__}")
+    idx = index.array
+    if idx.dtype != np.int64:
+        raise TorchRuntimeError(f"take(): Expected a long tensor for index, but got {_title(index.dtype)}")
+    size = input.array.size
+    if idx.size and size == 0:
+        raise TorchIndexError("take(): tried to take from an empty tensor")
+    bad = idx[(idx >= size) | (idx < -size)]
+    if bad.size:
+        raise TorchIndexError(f"out of range: tried to access index {int(bad.reshape(-1)[0])} on a tensor of "
+                              f"{size} elements.")
+    return Take.apply(input, np.where(idx < 0, idx + size, idx))
+
+
+class DiagEmbedBatched(Function):
+    __slots__ = ()
+    jvp = LINEAR
+    name = "DiagEmbedBackward0"
+
+    @staticmethod
+    def forward(ctx, v, offset, dim1, dim2):
+        n = v.shape[-1] + abs(offset) if v.ndim else abs(offset) + 1
+        out = np.zeros((*v.shape[:-1], n, n), dtype=v.dtype)
+        idx = np.arange(v.shape[-1])
+        out[..., idx + max(-offset, 0), idx + max(offset, 0)] = v
+        ctx.aux = (offset, dim1, dim2)
+        return np.ascontiguousarray(np.moveaxis(out, (-2, -1), (dim1, dim2)))
+
+    @staticmethod
+    def backward(ctx, g):
+        offset, dim1, dim2 = ctx.aux
+        if isinstance(g, Tensor):
+            return (diagonal(g, offset, dim1, dim2),)
+        return (np.diagonal(g, offset, dim1, dim2).copy(),)
+
+
+def _embed_shape(input, offset=0, dim1=-2, dim2=-1):
+    shape = sizes.shape_of(input)
+    n = (shape[-1] if shape else 1) + abs(int(offset))
+    return (*shape[:-1], n, n)
+
+
+@register("diag_embed", sig="diag_embed(input, offset=0, dim1=-2, dim2=-1)",
+          doc="matrices with the last dim of input on a diagonal (of dims dim1, dim2 of the result)",
+          category="linalg", result_shape=_embed_shape)
+def diag_embed(input, offset=0, dim1=-2, dim2=-1):
+    ndim = input.ndim + 1
+    d1, d2 = wrap_dim(dim1, ndim), wrap_dim(dim2, ndim)
+    if d1 == d2:
+        raise TorchRuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    return DiagEmbedBatched.apply(input, int(offset), d1, d2)
+
+
+def _flat_shape(input, offset=0):
+    n = int(np.prod(sizes.shape_of(input), dtype=np.int64)) + abs(int(offset))
+    return (n, n)
+
+
+@register("diagflat", sig="diagflat(input, offset=0)", doc="a matrix with input (flattened) on a diagonal",
+          category="linalg", result_shape=_flat_shape)
+def diagflat(input, offset=0):
+    return DiagEmbed.apply(view(contiguous(input), -1), int(offset))  # torch: contiguous().view(-1), then diag
+
+
+# -- unique, unique_consecutive (no derivative in torch either: refused on a tensor that requires grad) -----
+
+def _no_grad(input, name: str) -> None:
+    if input.requires_grad:
+        raise TorchNotImplementedError(f"gradcli does not record {name} of a tensor that requires grad (torch's "
+                                       f"backward of it is not implemented); call x.detach().{name}(...)")
+
+
+@register("unique", sig="unique(sorted=True, return_inverse=False, return_counts=False, dim=None)",
+          doc="the distinct values in ascending order (with inverse indices and counts)", category="no-gradient",
+          torch=False)
+def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):  # noqa: A002 - torch's name
+    _no_grad(input, "unique")
+    if not sorted:
+        raise TorchNotImplementedError("x.unique(sorted=False) (its order is an implementation detail of torch's "
+                                       "hash table; use sorted=True)")
+    array = input.array
+    if dim is not None:
+        dim = wrap_dim(dim, array.ndim)
+    values, inverse, counts = np.unique(array, return_inverse=True, return_counts=True, axis=dim)
+    out = [Tensor._make(values.astype(array.dtype, copy=False), None)]
+    if return_inverse:
+        shape = array.shape if dim is None else (array.shape[dim],)
+        out.append(Tensor._make(inverse.reshape(shape).astype(np.int64), None))
+    if return_counts:
+        out.append(Tensor._make(counts.astype(np.int64), None))
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+@register("unique_consecutive", sig="unique_consecutive(input, return_inverse=False, return_counts=False, dim=None)",
+          doc="input with each run of equal consecutive values kept once (with inverse indices and counts)",
+          category="no-gradient")
+def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
+    _no_grad(input, "unique_consecutive")
+    array = input.array
+    if dim is None:
+        flat = array.reshape(-1)
+        starts = np.flatnonzero(np.concatenate([[True], flat[1:] != flat[:-1]])) if flat.size else \
+            np.zeros(0, np.int64)
+        values = flat[starts]
+        shape = array.shape
+    else:
+        d = wrap_dim(dim, array.ndim)
+        moved = np.moveaxis(array, d, 0)
+        n = moved.shape[0]
+        change = [True] + [bool((moved[i] != moved[i - 1]).any()) for i in range(1, n)]
+        starts = np.flatnonzero(change) if n else np.zeros(0, np.int64)
+        values = np.ascontiguousarray(np.moveaxis(moved[starts], 0, d))
+        shape = (n,)
+    out = [Tensor._make(np.ascontiguousarray(values), None)]
+    total = int(np.prod(shape, dtype=np.int64))
+    if return_inverse:
+        run = np.zeros(total, np.int64)
+        if starts.size:
+            run[starts[1:]] = 1
+        out.append(Tensor._make(np.cumsum(run).reshape(shape), None))
+    if return_counts:
+        out.append(Tensor._make(np.diff(np.append(starts, total)).astype(np.int64), None))
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+# F.prelu as the method torch's Tensor also has (x.prelu(weight)): the same op, PreluKernelBackward0
+register("prelu", sig="prelu(input, weight)", doc="x if x > 0 else weight * x (weight per channel)", category="nn",
+         functional=True)(inspect.unwrap(functional_prelu))
