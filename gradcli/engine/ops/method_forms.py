@@ -21,17 +21,19 @@ from gradcli.engine.errors import (
     TorchValueError,
 )
 from gradcli.engine.ops import sizes
-from gradcli.engine.ops.common import val
+from gradcli.engine.ops.arith import MulScalar
+from gradcli.engine.ops.common import promote, val
 from gradcli.engine.ops.convert import to
 from gradcli.engine.ops.elementwise import unary
-from gradcli.engine.ops.join_split import split
+from gradcli.engine.ops.join_split import cat, index_select, split
 from gradcli.engine.ops.matrix_algebra import DiagEmbed, diagonal
 from gradcli.engine.ops.nn_functional import prelu as functional_prelu
 from gradcli.engine.ops.ordering import sort
-from gradcli.engine.ops.rearrange import narrow
+from gradcli.engine.ops.rearrange import masked_select, narrow
 from gradcli.engine.ops.reduction import sum as reduce_sum
 from gradcli.engine.ops.registry import register
 from gradcli.engine.ops.shape import TransposeView, index_put_zeros, view
+from gradcli.engine.ops.svd import named_result
 from gradcli.engine.ops.tensor_methods import contiguous
 from gradcli.engine.tensor import Tensor, wrap_dim
 
@@ -450,3 +452,292 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
 # F.prelu as the method torch's Tensor also has (x.prelu(weight)): the same op, PreluKernelBackward0
 register("prelu", sig="prelu(input, weight)", doc="x if x > 0 else weight * x (weight per channel)", category="nn",
          functional=True)(inspect.unwrap(functional_prelu))
+
+
+# -- index_fill, index_copy, masked_scatter (and their in-place forms through ops/inplace.py) ----------------
+
+def _dim_index(input, dim, index, name: str):
+    """dim wrapped and index as a vector of non-negative positions, with index_fill's or index_copy's errors."""
+    d = wrap_dim(dim, input.ndim)
+    idx = np.asarray(val(index))
+    if idx.dtype != np.int64:
+        if name == "index_fill":
+            raise TorchIndexError("index_fill_(): Expected dtype int64 for index.")
+        raise TorchRuntimeError(f"index_copy_(): Expected a long tensor for index, but got "
+                                f"{_title(dtypes.of_array(idx))}")
+    if idx.ndim > 1:
+        if name == "index_fill":
+            raise TorchRuntimeError("Index has to be a vector/scalar")
+        raise TorchIndexError(f"index_copy_(): Index should have dimension 1 or 0 (got {idx.ndim})")
+    return d, idx.reshape(-1)
+
+
+def _in_bounds(input, d: int, idx, prefix: str = ""):
+    size = input.shape[d] if input.ndim else 1
+    bad = idx[(idx >= size) | (idx < -size)]
+    if bad.size:
+        raise TorchIndexError(f"{prefix}index {int(bad[0])} is out of bounds for dimension {d} with size {size}")
+    return np.where(idx < 0, idx + size, idx)
+
+
+def _along(d: int, idx, ndim: int) -> tuple:
+    return (slice(None),) * d + (idx,) if ndim else ()
+
+
+class IndexFill(Function):
+    __slots__ = ()
+    jvp = LINEAR
+    name = "IndexFillBackward0"
+
+    @staticmethod
+    def forward(ctx, x, d, idx, value):
+        ctx.aux = (d, idx)
+        out = x.copy()
+        out[_along(d, idx, x.ndim)] = value
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        d, idx = ctx.aux
+        if isinstance(g, Tensor):
+            return (IndexFill.apply(g, d, idx, 0),)
+        out = np.array(g, copy=True)
+        out[_along(d, idx, out.ndim)] = 0
+        return (out,)
+
+
+@register("index_fill", sig="index_fill(input, dim, index, value)",
+          doc="input with the entries at index along dim set to value", category="shape")
+def index_fill(input, dim, index, value):
+    d, idx = _dim_index(input, dim, index, "index_fill")
+    idx = _in_bounds(input, d, idx)
+    if isinstance(value, Tensor):
+        if value.ndim:
+            raise TorchRuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                                    f"{value.ndim} dimension(s).")
+        if value.requires_grad:
+            raise TorchNotImplementedError("gradcli does not record index_fill with a value tensor that requires "
+                                           "grad; pass value.item() or use torch.where")
+        value = value.array[()]
+    return IndexFill.apply(input, d, idx, value)
+
+
+class IndexCopy(Function):
+    __slots__ = ()
+    name = "IndexCopyBackward0"
+
+    @staticmethod
+    def forward(ctx, x, d, idx, source):
+        x, source = np.asarray(x), np.asarray(source)
+        ctx.aux = (d, idx, source.shape)
+        out = x.copy()
+        key = _along(d, idx, x.ndim)
+        out[key] = source if source.ndim else source.reshape(1)
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        d, idx, source_shape = ctx.aux
+        gx = gs = None
+        if ctx.needs_input_grad[0]:
+            if isinstance(g, Tensor):
+                gx = IndexFill.apply(g, d, idx, 0)
+            else:
+                gx = np.array(g, copy=True)
+                gx[_along(d, idx, gx.ndim)] = 0
+        if ctx.needs_input_grad[3]:
+            if isinstance(g, Tensor):
+                gs = dual.reshape(index_select(g, d, Tensor._make(idx, None)), source_shape)
+            else:
+                gs = np.take(g, idx, axis=d).reshape(source_shape) if g.ndim else g.reshape(source_shape)
+        return gx, None, None, gs
+
+
+@register("index_copy", sig="index_copy(input, dim, index, source)",
+          doc="input with the slices at index along dim replaced by source's", category="shape")
+def index_copy(input, dim, index, source):
+    d, idx = _dim_index(input, dim, index, "index_copy")
+    own = [n for i, n in enumerate(input.shape) if i != d]
+    theirs = [n for i, n in enumerate(source.shape) if i != d]
+    if own != theirs:
+        raise TorchRuntimeError(f"index_copy_(): Source/destination tensor must have same slice shapes. "
+                                f"Destination slice shape: {', '.join(map(str, own))} at dimension {d} and source "
+                                f"slice shape: {', '.join(map(str, theirs))} at dimension 0.")
+    if np.asarray(val(index)).ndim and source.ndim and idx.size != source.shape[d]:
+        raise TorchIndexError(f"index_copy_(): Number of indices ({idx.size}) should be equal to source.size(dim) "
+                              f"({source.shape[d]})")
+    if source.dtype is not input.dtype:
+        raise TorchRuntimeError(f"index_copy_(): self and source expected to have the same dtype, but got (self) "
+                                f"{_title(input.dtype)} and (source) {_title(source.dtype)}")
+    idx = _in_bounds(input, d, idx, "index_copy_(): ")
+    return IndexCopy.apply(input, d, idx, source)
+
+
+class MaskedScatter(Function):
+    __slots__ = ()
+    name = "MaskedScatterBackward0"
+
+    @staticmethod
+    def forward(ctx, x, mask, source):
+        source = np.asarray(source)
+        ctx.aux = (mask, source.shape)
+        out = np.array(np.broadcast_to(x, mask.shape), copy=True)
+        count = int(mask.sum())
+        out[mask] = source.reshape(-1)[:count]
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        mask, source_shape = ctx.aux
+        gx = gs = None
+        if ctx.needs_input_grad[0]:
+            gx = dual.where(mask, 0.0, g)
+        if ctx.needs_input_grad[2]:
+            # masked_scatter_backward: grad.masked_select(mask), zero-padded to source's size, in its shape
+            size = int(np.prod(source_shape, dtype=np.int64))
+            count = int(mask.sum())
+            if isinstance(g, Tensor):
+                picked = masked_select(g, Tensor._make(mask, None))
+                if count < size:
+                    picked = cat([picked, Tensor._make(np.zeros(size - count, g.array.dtype), None)])
+                gs = dual.reshape(picked, source_shape)
+            else:
+                flat = np.zeros(size, g.dtype)
+                flat[:count] = np.broadcast_to(g, mask.shape)[mask]
+                gs = flat.reshape(source_shape)
+        return gx, None, gs
+
+
+@register("masked_scatter", sig="masked_scatter(input, mask, source)",
+          doc="input with the elements where mask is True taken, in order, from source", category="shape")
+def masked_scatter(input, mask, source):
+    m = np.asarray(val(mask))
+    if m.dtype != np.bool_:
+        raise TorchRuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with dtype "
+                                f"{_title(dtypes.of_array(m))}")
+    if source.dtype is not input.dtype:
+        raise TorchRuntimeError(f"masked_scatter: expected self and source to have same dtypes but got"
+                                f"{_title(input.dtype)} and {_title(source.dtype)}")
+    try:
+        shape = np.broadcast_shapes(input.shape, m.shape)
+    except ValueError:
+        raise TorchRuntimeError(f"The size of tensor a ({input.shape[-1]}) must match the size of tensor b "
+                                f"({m.shape[-1]}) at non-singleton dimension {len(input.shape) - 1}") from None
+    m = np.broadcast_to(m, shape)
+    if int(m.sum()) > source.array.size:
+        raise TorchRuntimeError("Number of elements of source < number of ones in mask")
+    return MaskedScatter.apply(input, np.ascontiguousarray(m), source)
+
+
+# -- isposinf, isneginf, gcd, lcm, ldexp, frexp ------------------------------------------------------------
+
+@register("isposinf", sig="isposinf(input)", doc="elementwise test for +inf (bool)", category="comparison")
+def isposinf(input):
+    return Tensor._make(np.isposinf(input.array) if input.array.dtype.kind == "f"
+                        else np.zeros(input.shape, bool), None)
+
+
+@register("isneginf", sig="isneginf(input)", doc="elementwise test for -inf (bool)", category="comparison")
+def isneginf(input):
+    return Tensor._make(np.isneginf(input.array) if input.array.dtype.kind == "f"
+                        else np.zeros(input.shape, bool), None)
+
+
+def _integer_pair(name: str, np_fn, input, other):
+    a, b = input.array, val(other)
+    for arr in (a, np.asarray(b)):
+        if arr.dtype.kind not in "iub":
+            raise TorchRuntimeError(f"\"{name}_cpu\" not implemented for '{_title(dtypes.of_array(arr))}'")
+    a, b = promote(a, b)
+    return Tensor._make(np.asarray(np_fn(a, b)), None)
+
+
+@register("gcd", sig="gcd(input, other)", doc="greatest common divisor, elementwise (integers)",
+          category="no-gradient", result_shape=sizes.broadcast)
+def gcd(input, other):
+    return _integer_pair("gcd", np.gcd, input, other)
+
+
+@register("lcm", sig="lcm(input, other)", doc="least common multiple, elementwise (integers)",
+          category="no-gradient", result_shape=sizes.broadcast)
+def lcm(input, other):
+    return _integer_pair("lcm", np.lcm, input, other)
+
+
+def _pow2_backward(other):
+    """at::pow(2, other) of ldexp's backward: an integer power for an integer exponent (0 for a negative one,
+    wrapping at 2**63 as int64 does), a floating one otherwise."""
+    e = np.asarray(val(other))
+    if e.dtype.kind == "f":
+        return 2.0 ** other if isinstance(other, Tensor) else np.power(np.asarray(2.0, e.dtype), e)
+    e = e.astype(np.int64)
+    p = np.where((e < 0) | (e > 63), 0, np.left_shift(np.int64(1), np.clip(e, 0, 63)))
+    return Tensor._make(p, None) if isinstance(other, Tensor) else p
+
+
+class Ldexp(Function):
+    """input * 2**other (torch computes mul(self, pow(2.0, other))); derivatives.yaml: self grad * 2**other,
+    other grad * result * ln 2."""
+
+    __slots__ = ()
+    name = "LdexpBackward0"
+    saves = (0, 1)
+
+    @staticmethod
+    def forward(ctx, x, other):
+        kind = np.asarray(other).dtype
+        pow_dtype = kind if kind.kind == "f" else dtypes.get_default_dtype().np
+        x, p = promote(x, np.power(np.asarray(2.0, pow_dtype), np.asarray(other).astype(pow_dtype)))
+        return np.asarray(x * p)
+
+    @staticmethod
+    def backward(ctx, g, x, other):
+        gx = go = None
+        p = _pow2_backward(other)
+        if ctx.needs_input_grad[0]:
+            gx = g * p
+        if ctx.needs_input_grad[1]:
+            go = g * (x * 2.0 ** other)  # grad * result (other requires grad, so it is floating) ...
+            go = MulScalar.apply(go, LN2) if isinstance(go, Tensor) else go * LN2  # ... * M_LN2: mul.Scalar
+        return gx, go
+
+
+LN2 = math.log(2)  # M_LN2
+
+
+@register("ldexp", sig="ldexp(input, other)", doc="input * 2 ** other", category="elementwise",
+          result_shape=sizes.broadcast)
+def ldexp(input, other):
+    if not isinstance(other, Tensor):
+        raise TorchTypeError(f"ldexp(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
+    return Ldexp.apply(input, other)
+
+
+FrexpResult = named_result("frexp", ["mantissa", "exponent"])
+
+
+class Frexp(Function):
+    __slots__ = ()
+    name = "FrexpBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        mantissa, exponent = np.frexp(x)
+        ctx.aux = exponent.astype(np.int32)
+        return mantissa.astype(x.dtype)
+
+    @staticmethod
+    def backward(ctx, g):
+        if isinstance(g, Tensor):
+            return (g / Tensor._make(np.exp2(ctx.aux.astype(g.array.dtype)), None),)
+        return (g / np.exp2(ctx.aux.astype(g.dtype)),)
+
+
+@register("frexp", sig="frexp(input)", doc="(mantissa, exponent) with input = mantissa * 2 ** exponent",
+          category="elementwise")
+def frexp(input):
+    if input.array.dtype.kind != "f":
+        raise TorchRuntimeError("torch.frexp() only supports floating-point dtypes")
+    mantissa = Frexp.apply(input)
+    exponent = mantissa.grad_fn.aux if mantissa.grad_fn is not None else np.frexp(input.array)[1].astype(np.int32)
+    return FrexpResult(mantissa, Tensor._make(np.asarray(exponent), None))
