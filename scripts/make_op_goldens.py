@@ -70,6 +70,7 @@ multilabel_margin_loss instance_norm adaptive_avg_pool2d adaptive_max_pool2d
 # Tensor methods of issue 28's survey (ops/method_forms.py): another op under torch's name, or a small op of its own.
 METHOD_FORM_OPS = """
 ravel msort adjoint positive tensor_split hsplit vsplit dsplit split_with_sizes sum_to_size sgn deg2rad rad2deg
+take diag_embed diagflat index_fill index_copy masked_scatter ldexp frexp
 """.split()
 MORE_OPS += METHOD_FORM_OPS
 FULL_ONLY_OPS += EXTRA_OPS + MORE_OPS
@@ -1142,6 +1143,22 @@ exprs("sum_to_size", "full", [
 sweep("sgn", "full", ["torch.sgn(x)", "x.sgn() * x"], ANY)
 sweep("deg2rad", "full", ["torch.deg2rad(x)", "x.deg2rad() ** 2"], ANY)
 sweep("rad2deg", "full", ["torch.rad2deg(x)", "x.rad2deg() * x"], ANY)
+
+exprs("take", "full", [("x.take(torch.tensor([0, 5, 5, -1])) ** 2", MAT), ("torch.take(x, torch.tensor([[2], [0]]))", VEC),
+                       ("x.take(torch.tensor(3)) * x.sum()", (2, 2, 2))])
+exprs("diag_embed", "full", [("x.diag_embed() ** 2", VEC), ("torch.diag_embed(x, 1)", MAT),
+                             ("x.diag_embed(-1, dim1=0, dim2=2) * 3", MAT)])
+exprs("diagflat", "full", [("x.diagflat() ** 2", MAT), ("torch.diagflat(x, -1)", VEC), ("x.t().diagflat(2)", MAT)])
+exprs("index_fill", "full", [("x.index_fill(1, torch.tensor([0, 2]), -1.5) ** 2", MAT),
+                             ("torch.index_fill(x, 0, torch.tensor([-1]), 0.0) * x", (3, 2))])
+add("index_copy", "x.index_copy(1, torch.tensor([2, 0]), y) ** 2", x=ANY(MAT), y=ANY((2, 2)))
+add("index_copy", "torch.index_copy(x, 0, torch.tensor([1]), y) * x", x=ANY((3, 2)), y=ANY((1, 2)))
+add("masked_scatter", "x.masked_scatter(x > 0, y) ** 2", x=ANY(MAT), y=ANY((7,)))
+add("masked_scatter", "torch.masked_scatter(x, torch.tensor([True, False, True]), y * 2)", x=ANY(MAT), y=ANY((2, 3)))
+add("ldexp", "x.ldexp(torch.tensor([1, -2, 3])) ** 2", x=ANY(VEC))
+add("ldexp", "torch.ldexp(x, y)", x=ANY(VEC), y=ANY(VEC))
+add("ldexp", "x.ldexp(y) * x", x=ANY(MAT), y=ANY((3,)))
+exprs("frexp", "full", [("x.frexp()[0] ** 2", MAT), ("torch.frexp(x)[0] * x", VEC)], domain=POS)
 
 # --- Hessians of scalar functions (torch.autograd.functional.hessian) ----------------------------
 

@@ -312,7 +312,7 @@ class Take(Function):
     @staticmethod
     def forward(ctx, x, index):
         ctx.aux = (index, x.shape, x.size)
-        return np.ascontiguousarray(x.reshape(-1)[index])
+        return np.array(x.reshape(-1)[index])  # (a copy; 0-d for a 0-d index)
 
     @staticmethod
     def backward(ctx, g):
