@@ -251,6 +251,12 @@ SIGNATURES = {
     'diag': (
         'diag(Tensor input, int64_t diagonal=0, *, Tensor out=None)',
     ),
+    'diag_embed': (
+        'diag_embed(Tensor input, int64_t offset=0, int64_t dim1=-2, int64_t dim2=-1)',
+    ),
+    'diagflat': (
+        'diagflat(Tensor input, int64_t offset=0)',
+    ),
     'diagonal': (
         'diagonal(Tensor input, int64_t offset=0, int64_t dim1=0, int64_t dim2=1)',
     ),
@@ -381,6 +387,9 @@ SIGNATURES = {
     'frac_': (
         'frac_(Tensor input)',
     ),
+    'frexp': (
+        'frexp(Tensor input, *, TensorList[2] out=None)',
+    ),
     'full': (
         'full(SymIntArrayRef size, Scalar fill_value, *, Tensor out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ),
@@ -389,6 +398,9 @@ SIGNATURES = {
     ),
     'gather': (
         'gather(Tensor input, int64_t dim, Tensor index, *, bool sparse_grad=False, Tensor out=None)',
+    ),
+    'gcd': (
+        'gcd(Tensor input, Tensor other, *, Tensor out=None)',
     ),
     'ge': (
         'ge(Tensor input, Tensor other, *, Tensor out=None)',
@@ -428,6 +440,13 @@ SIGNATURES = {
     'index_add': (
         'index_add(Tensor input, int64_t dim, Tensor index, Tensor source, *, Scalar alpha=1, Tensor out=None)',
     ),
+    'index_copy': (
+        'index_copy(Tensor input, int64_t dim, Tensor index, Tensor source, *, Tensor out=None)',
+    ),
+    'index_fill': (
+        'index_fill(Tensor input, int64_t dim, Tensor index, Tensor value)',
+        'index_fill(Tensor input, int64_t dim, Tensor index, Scalar value)',
+    ),
     'index_select': (
         'index_select(Tensor input, int64_t dim, Tensor index, *, Tensor out=None)',
     ),
@@ -449,11 +468,23 @@ SIGNATURES = {
     'isnan': (
         'isnan(Tensor input)',
     ),
+    'isneginf': (
+        'isneginf(Tensor input, *, Tensor out=None)',
+    ),
+    'isposinf': (
+        'isposinf(Tensor input, *, Tensor out=None)',
+    ),
     'kl_div': (
         'kl_div(Tensor input, Tensor target, int64_t reduction=at::Reduction::Mean, *, bool log_target=False)',
     ),
     'kron': (
         'kron(Tensor input, Tensor other, *, Tensor out=None)',
+    ),
+    'lcm': (
+        'lcm(Tensor input, Tensor other, *, Tensor out=None)',
+    ),
+    'ldexp': (
+        'ldexp(Tensor input, Tensor other, *, Tensor out=None)',
     ),
     'le': (
         'le(Tensor input, Tensor other, *, Tensor out=None)',
@@ -553,6 +584,9 @@ SIGNATURES = {
     'masked_fill': (
         'masked_fill(Tensor input, Tensor mask, Tensor value)',
         'masked_fill(Tensor input, Tensor mask, Scalar value)',
+    ),
+    'masked_scatter': (
+        'masked_scatter(Tensor input, Tensor mask, Tensor source)',
     ),
     'masked_select': (
         'masked_select(Tensor input, Tensor mask, *, Tensor out=None)',
@@ -686,6 +720,9 @@ SIGNATURES = {
         'pow(Tensor input, Tensor exponent, *, Tensor out=None)',
         'pow(Scalar self, Tensor exponent, *, Tensor out=None)',
         'pow(Tensor input, Scalar exponent, *, Tensor out=None)',
+    ),
+    'prelu': (
+        'prelu(Tensor input, Tensor weight)',
     ),
     'prod': (
         'prod(Tensor input, *, ScalarType? dtype=None)',
@@ -899,6 +936,9 @@ SIGNATURES = {
     ),
     't': (
         't(Tensor input)',
+    ),
+    'take': (
+        'take(Tensor input, Tensor index, *, Tensor out=None)',
     ),
     'take_along_dim': (
         'take_along_dim(Tensor input, Tensor indices, int64_t? dim=None, *, Tensor out=None)',
@@ -1307,6 +1347,12 @@ METHODS = {
     'diag': (
         'diag(int64_t diagonal=0)',
     ),
+    'diag_embed': (
+        'diag_embed(int64_t offset=0, int64_t dim1=-2, int64_t dim2=-1)',
+    ),
+    'diagflat': (
+        'diagflat(int64_t offset=0)',
+    ),
     'diagonal': (
         'diagonal(int64_t offset=0, int64_t dim1=0, int64_t dim2=1)',
     ),
@@ -1455,8 +1501,16 @@ METHODS = {
     ),
     'frac_': (
     ),
+    'frexp': (
+    ),
     'gather': (
         'gather(int64_t dim, Tensor index, *, bool sparse_grad=False)',
+    ),
+    'gcd': (
+        'gcd(Tensor other)',
+    ),
+    'gcd_': (
+        'gcd_(Tensor other)',
     ),
     'ge': (
         'ge(Tensor other)',
@@ -1526,6 +1580,20 @@ METHODS = {
     'index_add_': (
         'index_add_(int64_t dim, Tensor index, Tensor source, *, Scalar alpha=1)',
     ),
+    'index_copy': (
+        'index_copy(int64_t dim, Tensor index, Tensor source)',
+    ),
+    'index_copy_': (
+        'index_copy_(int64_t dim, Tensor index, Tensor source)',
+    ),
+    'index_fill': (
+        'index_fill(int64_t dim, Tensor index, Tensor value)',
+        'index_fill(int64_t dim, Tensor index, Scalar value)',
+    ),
+    'index_fill_': (
+        'index_fill_(int64_t dim, Tensor index, Tensor value)',
+        'index_fill_(int64_t dim, Tensor index, Scalar value)',
+    ),
     'index_select': (
         'index_select(int64_t dim, Tensor index)',
     ),
@@ -1565,10 +1633,26 @@ METHODS = {
     ),
     'isnan': (
     ),
+    'isneginf': (
+    ),
+    'isposinf': (
+    ),
     'item': (
     ),
     'kron': (
         'kron(Tensor other)',
+    ),
+    'lcm': (
+        'lcm(Tensor other)',
+    ),
+    'lcm_': (
+        'lcm_(Tensor other)',
+    ),
+    'ldexp': (
+        'ldexp(Tensor other)',
+    ),
+    'ldexp_': (
+        'ldexp_(Tensor other)',
     ),
     'le': (
         'le(Tensor other)',
@@ -1688,6 +1772,12 @@ METHODS = {
     'masked_fill_': (
         'masked_fill_(Tensor mask, Tensor value)',
         'masked_fill_(Tensor mask, Scalar value)',
+    ),
+    'masked_scatter': (
+        'masked_scatter(Tensor mask, Tensor source)',
+    ),
+    'masked_scatter_': (
+        'masked_scatter_(Tensor mask, Tensor source)',
     ),
     'masked_select': (
         'masked_select(Tensor mask)',
@@ -1855,6 +1945,9 @@ METHODS = {
     'pow_': (
         'pow_(Tensor exponent)',
         'pow_(Scalar exponent)',
+    ),
+    'prelu': (
+        'prelu(Tensor weight)',
     ),
     'prod': (
         'prod(*, ScalarType? dtype=None)',
@@ -2061,6 +2154,9 @@ METHODS = {
     't': (
     ),
     't_': (
+    ),
+    'take': (
+        'take(Tensor index)',
     ),
     'take_along_dim': (
         'take_along_dim(Tensor indices, int64_t? dim=None)',
