@@ -1144,7 +1144,8 @@ sweep("sgn", "full", ["torch.sgn(x)", "x.sgn() * x"], ANY)
 sweep("deg2rad", "full", ["torch.deg2rad(x)", "x.deg2rad() ** 2"], ANY)
 sweep("rad2deg", "full", ["torch.rad2deg(x)", "x.rad2deg() * x"], ANY)
 
-exprs("take", "full", [("x.take(torch.tensor([0, 5, 5, -1])) ** 2", MAT), ("torch.take(x, torch.tensor([[2], [0]]))", VEC),
+exprs("take", "full", [("x.take(torch.tensor([0, 5, 5, -1])) ** 2", MAT),
+                       ("torch.take(x, torch.tensor([[2], [0]]))", VEC),
                        ("x.take(torch.tensor(3)) * x.sum()", (2, 2, 2))])
 exprs("diag_embed", "full", [("x.diag_embed() ** 2", VEC), ("torch.diag_embed(x, 1)", MAT),
                              ("x.diag_embed(-1, dim1=0, dim2=2) * 3", MAT)])

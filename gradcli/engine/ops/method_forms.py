@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dtypes, dual
+from gradcli.engine import dtypes, dual, state
 from gradcli.engine.autograd import LINEAR, Function
 from gradcli.engine.errors import (
     TorchIndexError,
@@ -27,6 +27,8 @@ from gradcli.engine.ops.convert import to
 from gradcli.engine.ops.elementwise import unary
 from gradcli.engine.ops.join_split import cat, index_select, split
 from gradcli.engine.ops.matrix_algebra import DiagEmbed, diagonal
+from gradcli.engine.ops.matrix_functions import pinv as linalg_pinv
+from gradcli.engine.ops.matrix_functions import qr as linalg_qr
 from gradcli.engine.ops.nn_functional import prelu as functional_prelu
 from gradcli.engine.ops.ordering import sort
 from gradcli.engine.ops.rearrange import masked_select, narrow
@@ -741,3 +743,29 @@ def frexp(input):
     mantissa = Frexp.apply(input)
     exponent = mantissa.grad_fn.aux if mantissa.grad_fn is not None else np.frexp(input.array)[1].astype(np.int32)
     return FrexpResult(mantissa, Tensor._make(np.asarray(exponent), None))
+
+
+# -- the deprecated linear algebra methods torch still has: linalg's op under the old name ----------------
+
+QR_WARNING = (
+    "torch.qr is deprecated in favor of torch.linalg.qr and will be removed in a future PyTorch release.\n"
+    "The boolean parameter 'some' has been replaced with a string parameter 'mode'.\n"
+    "Q, R = torch.qr(A, some)\n"
+    "should be replaced with\n"
+    "Q, R = torch.linalg.qr(A, 'reduced' if some else 'complete') (Triggered internally at "
+    "/__w/pytorch/pytorch/aten/src/ATen/native/BatchLinearAlgebra.cpp:2505.)")
+QrResult = named_result("qr", ["Q", "R"])
+
+
+@register("qr", sig="qr(input, some=True)", doc="(Q, R) of input: torch.linalg.qr (deprecated name)",
+          category="linalg")
+def qr(input, some=True):
+    state.warn(QR_WARNING, UserWarning, torch_location=True)  # TORCH_WARN_ONCE
+    q, r = linalg_qr(input, "reduced" if some else "complete")
+    return QrResult(q, r)
+
+
+@register("pinverse", sig="pinverse(input, rcond=1e-15)",
+          doc="the pseudo-inverse: torch.linalg.pinv(input, rtol=rcond)", category="linalg")
+def pinverse(input, rcond=1e-15):
+    return linalg_pinv(input, rtol=rcond)
