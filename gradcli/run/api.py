@@ -24,7 +24,7 @@ from gradcli.engine import clip_grad, distributions, dtypes, lr_scheduler, nn_la
 from gradcli.engine import modules as nn_modules
 from gradcli.engine.autograd import Function, RemovableHandle
 from gradcli.engine.errors import EngineError
-from gradcli.engine.ops import LINALG, REGISTRY, activations
+from gradcli.engine.ops import LINALG, REGISTRY, activations, method_forms
 from gradcli.engine.ops.inplace import TORCH_INPLACE
 from gradcli.engine.ops.matrix_functions import EighResult, LinalgSlogdetResult, LstsqResult, QrResult, SlogdetResult
 from gradcli.engine.ops.reduction import ReturnTypes
@@ -169,6 +169,8 @@ VALUE_ATTRIBUTES: dict[type, frozenset] = {
     SlogdetResult: frozenset({"sign", "logabsdet", "count", "index"}),
     EighResult: frozenset({"eigenvalues", "eigenvectors", "count", "index"}),
     QrResult: frozenset({"Q", "R", "count", "index"}),
+    method_forms.QrResult: frozenset({"Q", "R", "count", "index"}),
+    method_forms.FrexpResult: frozenset({"mantissa", "exponent", "count", "index"}),
     SvdResult: frozenset({"U", "S", "V", "count", "index"}),
     LinalgSvdResult: frozenset({"U", "S", "Vh", "count", "index"}),
     LstsqResult: frozenset({"solution", "residuals", "rank", "singular_values", "count", "index"}),
