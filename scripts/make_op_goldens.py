@@ -70,7 +70,7 @@ multilabel_margin_loss instance_norm adaptive_avg_pool2d adaptive_max_pool2d
 # Tensor methods of issue 28's survey (ops/method_forms.py): another op under torch's name, or a small op of its own.
 METHOD_FORM_OPS = """
 ravel msort adjoint positive tensor_split hsplit vsplit dsplit split_with_sizes sum_to_size sgn deg2rad rad2deg
-take diag_embed diagflat index_fill index_copy masked_scatter ldexp frexp
+take diag_embed diagflat index_fill index_copy masked_scatter ldexp frexp vdot
 """.split()
 MORE_OPS += METHOD_FORM_OPS
 FULL_ONLY_OPS += EXTRA_OPS + MORE_OPS
@@ -1160,6 +1160,9 @@ add("ldexp", "x.ldexp(torch.tensor([1, -2, 3])) ** 2", x=ANY(VEC))
 add("ldexp", "torch.ldexp(x, y)", x=ANY(VEC), y=ANY(VEC))
 add("ldexp", "x.ldexp(y) * x", x=ANY(MAT), y=ANY((3,)))
 exprs("frexp", "full", [("x.frexp()[0] ** 2", MAT), ("torch.frexp(x)[0] * x", VEC)], domain=POS)
+
+add("vdot", "x.vdot(y)", x=ANY((5,)), y=ANY((5,)))
+add("vdot", "torch.vdot(x, y * x) ** 2", x=ANY(VEC), y=ANY(VEC))
 
 # --- Hessians of scalar functions (torch.autograd.functional.hessian) ----------------------------
 

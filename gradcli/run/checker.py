@@ -621,7 +621,6 @@ TENSOR_METHOD_HINTS = {
     "addr": _BLAS.format("torch.outer(vec1, vec2)"), "addr_": _BLAS.format("torch.outer(vec1, vec2)"),
     "baddbmm": _BLAS.format("batch1 @ batch2"), "baddbmm_": _BLAS.format("batch1 @ batch2"),
     "addbmm": _BLAS.format("(batch1 @ batch2).sum(0)"), "addbmm_": _BLAS.format("(batch1 @ batch2).sum(0)"),
-    "vdot": "use torch.dot(a, b) (the same for real tensors)",
     "aminmax": "use x.amin(dim) and x.amax(dim)",
     "kthvalue": "use x.sort(dim).values and index k - 1 (or x.topk(k, dim, largest=False))",
     "mode": "use x.unique(return_counts=True) and pick the value with the largest count",

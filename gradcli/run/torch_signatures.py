@@ -710,6 +710,9 @@ SIGNATURES = {
     'permute': (
         'permute(Tensor input, IntArrayRef dims)',
     ),
+    'pinverse': (
+        'pinverse(Tensor input, double rcond=1e-15)',
+    ),
     'poisson': (
         'poisson(Tensor input, Generator? generator=None)',
     ),
@@ -727,6 +730,9 @@ SIGNATURES = {
     'prod': (
         'prod(Tensor input, *, ScalarType? dtype=None)',
         'prod(Tensor input, int64_t dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None)',
+    ),
+    'qr': (
+        'qr(Tensor input, bool some=True, *, TensorList[2] out=None)',
     ),
     'quantile': (
         'quantile(Tensor input, Tensor q, int64_t? dim=None, bool keepdim=False, *, c10::string_view interpolation="linear", Tensor out=None)',
@@ -1020,6 +1026,9 @@ SIGNATURES = {
         'var_mean(Tensor input, IntArrayRef[1]? dim, bool unbiased=True, bool keepdim=False)',
         'var_mean(Tensor input, IntArrayRef[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)',
         'var_mean(Tensor input, bool unbiased=True)',
+    ),
+    'vdot': (
+        'vdot(Tensor input, Tensor other, *, Tensor out=None)',
     ),
     'vsplit': (
         'vsplit(Tensor input, int64_t sections)',
@@ -1936,6 +1945,9 @@ METHODS = {
     'permute': (
         'permute(IntArrayRef dims)',
     ),
+    'pinverse': (
+        'pinverse(double rcond=1e-15)',
+    ),
     'positive': (
     ),
     'pow': (
@@ -1952,6 +1964,9 @@ METHODS = {
     'prod': (
         'prod(*, ScalarType? dtype=None)',
         'prod(int64_t dim, bool keepdim=False, *, ScalarType? dtype=None)',
+    ),
+    'qr': (
+        'qr(bool some=True)',
     ),
     'quantile': (
         'quantile(Tensor q, int64_t? dim=None, bool keepdim=False, *, c10::string_view interpolation="linear")',
@@ -2242,6 +2257,9 @@ METHODS = {
         'var(IntArrayRef[1]? dim, bool unbiased=True, bool keepdim=False)',
         'var(IntArrayRef[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)',
         'var(bool unbiased=True)',
+    ),
+    'vdot': (
+        'vdot(Tensor other)',
     ),
     'view': (
         'view(ScalarType dtype)',

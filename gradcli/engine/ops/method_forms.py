@@ -26,6 +26,7 @@ from gradcli.engine.ops.common import promote, val
 from gradcli.engine.ops.convert import to
 from gradcli.engine.ops.elementwise import unary
 from gradcli.engine.ops.join_split import cat, index_select, split
+from gradcli.engine.ops.linalg import Dot
 from gradcli.engine.ops.matrix_algebra import DiagEmbed, diagonal
 from gradcli.engine.ops.matrix_functions import pinv as linalg_pinv
 from gradcli.engine.ops.matrix_functions import qr as linalg_qr
@@ -769,3 +770,19 @@ def qr(input, some=True):
           doc="the pseudo-inverse: torch.linalg.pinv(input, rtol=rcond)", category="linalg")
 def pinverse(input, rcond=1e-15):
     return linalg_pinv(input, rtol=rcond)
+
+
+class Vdot(Dot):
+    """torch.vdot of real tensors: dot's kernel and values (derivatives.yaml: grad.conj() * other, grad * self,
+    the same products as dot's), recorded as its own node."""
+
+    __slots__ = ()
+    name = "VdotBackward0"
+
+
+@register("vdot", sig="vdot(input, other)", doc="inner product of two 1-D tensors (conjugating input)",
+          category="linalg")
+def vdot(input, other):
+    if input.ndim != 1 or other.ndim != 1:
+        raise TorchRuntimeError(f"1D tensors expected, but got {input.ndim}D and {other.ndim}D tensors")
+    return Vdot.apply(input, other)
