@@ -70,7 +70,7 @@ multilabel_margin_loss instance_norm adaptive_avg_pool2d adaptive_max_pool2d
 # Tensor methods of issue 28's survey (ops/method_forms.py): another op under torch's name, or a small op of its own.
 METHOD_FORM_OPS = """
 ravel msort adjoint positive tensor_split hsplit vsplit dsplit split_with_sizes sum_to_size sgn deg2rad rad2deg
-take diag_embed diagflat index_fill index_copy masked_scatter ldexp frexp vdot
+take diag_embed diagflat index_fill index_copy masked_scatter ldexp frexp vdot qr pinverse
 """.split()
 MORE_OPS += METHOD_FORM_OPS
 FULL_ONLY_OPS += EXTRA_OPS + MORE_OPS
@@ -1164,6 +1164,11 @@ exprs("frexp", "full", [("x.frexp()[0] ** 2", MAT), ("torch.frexp(x)[0] * x", VE
 add("vdot", "x.vdot(y)", x=ANY((5,)), y=ANY((5,)))
 add("vdot", "torch.vdot(x, y * x) ** 2", x=ANY(VEC), y=ANY(VEC))
 
+add("qr", "x.qr()[0] ** 2", second=False, x=ANY((3, 2)))
+add("qr", "torch.qr(x)[1] * 2", second=False, x=ANY((3, 3)))
+add("pinverse", "x.pinverse()", x=ANY((4, 3)))
+add("pinverse", "torch.pinverse(x, rcond=0.1) ** 2", x=ANY((2, 3)))
+
 # --- Hessians of scalar functions (torch.autograd.functional.hessian) ----------------------------
 
 
@@ -1388,6 +1393,7 @@ def main() -> None:
     torch.set_num_threads(1)
     # F.kl_div's default reduction='mean' is covered on purpose; its deprecation notice is noise.
     warnings.filterwarnings("ignore", message="reduction: 'mean' divides the total loss")
+    warnings.filterwarnings("ignore", message="torch.qr is deprecated")
     torch.set_default_dtype(torch.float64)  # inline float literals such as pos_weight
     records = [run_case(c) for c in CASES]
     assign_ids(records, CASES)
