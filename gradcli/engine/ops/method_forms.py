@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dtypes, dual, state
+from gradcli.engine import dtypes, dual, kernels, state
 from gradcli.engine.autograd import LINEAR, Function
 from gradcli.engine.errors import (
     TorchIndexError,
@@ -667,12 +667,19 @@ def lcm(input, other):
     return _integer_pair("lcm", np.lcm, input, other)
 
 
+def _two_to(e: np.ndarray, dtype) -> np.ndarray:
+    """pow(2.0, e) in `dtype`: exact powers of two for integer exponents, the pow kernel otherwise."""
+    if e.dtype.kind != "f":
+        return np.ldexp(np.ones(e.shape, dtype), np.clip(e, -2000, 2000).astype(np.int32))
+    return kernels.pow(np.full(e.shape, 2.0, dtype), e.astype(dtype))
+
+
 def _pow2_backward(other):
     """at::pow(2, other) of ldexp's backward: an integer power for an integer exponent (0 for a negative one,
     wrapping at 2**63 as int64 does), a floating one otherwise."""
     e = np.asarray(val(other))
     if e.dtype.kind == "f":
-        return 2.0 ** other if isinstance(other, Tensor) else np.power(np.asarray(2.0, e.dtype), e)
+        return 2.0 ** other if isinstance(other, Tensor) else _two_to(e, e.dtype)
     e = e.astype(np.int64)
     p = np.where((e < 0) | (e > 63), 0, np.left_shift(np.int64(1), np.clip(e, 0, 63)))
     return Tensor._make(p, None) if isinstance(other, Tensor) else p
@@ -690,7 +697,7 @@ class Ldexp(Function):
     def forward(ctx, x, other):
         kind = np.asarray(other).dtype
         pow_dtype = kind if kind.kind == "f" else dtypes.get_default_dtype().np
-        x, p = promote(x, np.power(np.asarray(2.0, pow_dtype), np.asarray(other).astype(pow_dtype)))
+        x, p = promote(x, _two_to(np.asarray(other), pow_dtype))
         return np.asarray(x * p)
 
     @staticmethod
@@ -732,8 +739,8 @@ class Frexp(Function):
     @staticmethod
     def backward(ctx, g):
         if isinstance(g, Tensor):
-            return (g / Tensor._make(np.exp2(ctx.aux.astype(g.array.dtype)), None),)
-        return (g / np.exp2(ctx.aux.astype(g.dtype)),)
+            return (g / Tensor._make(_two_to(ctx.aux, g.array.dtype), None),)
+        return (g / _two_to(ctx.aux, g.dtype),)
 
 
 @register("frexp", sig="frexp(input)", doc="(mantissa, exponent) with input = mantissa * 2 ** exponent",
