@@ -68,6 +68,12 @@ hardshrink softshrink tanhshrink threshold multilabel_soft_margin_loss
 multilabel_margin_loss instance_norm adaptive_avg_pool2d adaptive_max_pool2d
 interpolate upsample upsample_nearest upsample_bilinear adaptive_avg_pool3d bilinear
 """.split()
+# Tensor methods of issue 28's survey (ops/method_forms.py): another op under torch's name, or a small op of its own.
+METHOD_FORM_OPS = """
+ravel msort adjoint positive tensor_split hsplit vsplit dsplit split_with_sizes sum_to_size sgn deg2rad rad2deg
+take diag_embed diagflat index_fill index_copy masked_scatter ldexp frexp vdot qr pinverse
+""".split()
+MORE_OPS += METHOD_FORM_OPS
 FULL_ONLY_OPS += EXTRA_OPS + MORE_OPS
 ALL_OPS = CORE_OPS + FULL_ONLY_OPS
 
@@ -80,6 +86,7 @@ arcsin arccos arctan arctan2 arcsinh arccosh arctanh absolute negative fix subtr
 clamp_min clamp_max xlogy
 lgamma erfinv logit sinc nan_to_num hypot fmod remainder logaddexp logaddexp2 copysign float_power fmax fmin
 addcmul addcdiv relu6 hardswish softsign celu hardshrink softshrink tanhshrink threshold
+sgn deg2rad rad2deg positive
 """.split())
 REDUCTIONS = set("""sum mean max min prod amax amin std var norm logsumexp cumsum cumprod linalg.vector_norm
 nansum nanmean var_mean std_mean logcumsumexp sort topk median cummax cummin""".split())
@@ -1126,6 +1133,54 @@ add("linalg.svd", "torch.linalg.svd(x, full_matrices=False).Vh ** 2", second=Fal
 add("linalg.svd", "torch.linalg.svd(x, full_matrices=False)[0].abs() + (torch.linalg.svd(x)[2][:2] ** 2).sum()",
     second=False, x=ANY((2, 2)))
 
+# --- Tensor methods of the survey (ops/method_forms.py) ---------------------------------------------
+exprs("ravel", "full", [("x.ravel()", MAT), ("x.t().ravel() * 2", MAT), ("torch.ravel(x) ** 2", (2, 2, 2)),
+                        ("x.ravel()", SCALAR)])
+exprs("msort", "full", [("x.msort()", (4, 3)), ("torch.msort(x) * x", VEC), ("x.msort() ** 2", (3, 2, 2))])
+exprs("adjoint", "full", [("x.adjoint()", MAT), ("x.adjoint() @ x", (3, 2)), ("x.adjoint() ** 2", (2, 3, 4))])
+exprs("positive", "full", [("x.positive() * x", MAT), ("torch.positive(x) ** 2", VEC)])
+exprs("tensor_split", "full", [
+    ("x.tensor_split(3, dim=1)[1] ** 2", (2, 5)), ("torch.tensor_split(x, [1, 3])[1]", (5,)),
+    ("x.tensor_split(2)[0] * 3", (3, 2)), ("x.tensor_split([1, 10], dim=-1)[1]", (2, 3)),
+])
+exprs("hsplit", "full", [("x.hsplit(2)[1] ** 2", (2, 4)), ("torch.hsplit(x, [1])[0]", (6,))])
+exprs("vsplit", "full", [("x.vsplit(2)[1] ** 2", (4, 2)), ("torch.vsplit(x, [1, 2])[2]", (3, 3))])
+exprs("dsplit", "full", [("x.dsplit(2)[1] ** 2", (2, 2, 4)), ("torch.dsplit(x, [3])[0]", (1, 2, 4))])
+exprs("split_with_sizes", "full", [("x.split_with_sizes([1, 2], 1)[1] ** 2", MAT),
+                                   ("x.split_with_sizes([3, 1])[0]", (4,))])
+exprs("sum_to_size", "full", [
+    ("x.sum_to_size(1, 3) ** 2", MAT), ("x.sum_to_size(3) * 2", MAT), ("x.sum_to_size(2, 1)", (2, 3)),
+    ("x.sum_to_size((3, 1, 2)) ** 2", (2, 3, 4, 2)), ("x.sum_to_size(2, 3) * x", MAT),
+])
+sweep("sgn", "full", ["torch.sgn(x)", "x.sgn() * x"], ANY)
+sweep("deg2rad", "full", ["torch.deg2rad(x)", "x.deg2rad() ** 2"], ANY)
+sweep("rad2deg", "full", ["torch.rad2deg(x)", "x.rad2deg() * x"], ANY)
+
+exprs("take", "full", [("x.take(torch.tensor([0, 5, 5, -1])) ** 2", MAT),
+                       ("torch.take(x, torch.tensor([[2], [0]]))", VEC),
+                       ("x.take(torch.tensor(3)) * x.sum()", (2, 2, 2))])
+exprs("diag_embed", "full", [("x.diag_embed() ** 2", VEC), ("torch.diag_embed(x, 1)", MAT),
+                             ("x.diag_embed(-1, dim1=0, dim2=2) * 3", MAT)])
+exprs("diagflat", "full", [("x.diagflat() ** 2", MAT), ("torch.diagflat(x, -1)", VEC), ("x.t().diagflat(2)", MAT)])
+exprs("index_fill", "full", [("x.index_fill(1, torch.tensor([0, 2]), -1.5) ** 2", MAT),
+                             ("torch.index_fill(x, 0, torch.tensor([-1]), 0.0) * x", (3, 2))])
+add("index_copy", "x.index_copy(1, torch.tensor([2, 0]), y) ** 2", x=ANY(MAT), y=ANY((2, 2)))
+add("index_copy", "torch.index_copy(x, 0, torch.tensor([1]), y) * x", x=ANY((3, 2)), y=ANY((1, 2)))
+add("masked_scatter", "x.masked_scatter(x > 0, y) ** 2", x=ANY(MAT), y=ANY((7,)))
+add("masked_scatter", "torch.masked_scatter(x, torch.tensor([True, False, True]), y * 2)", x=ANY(MAT), y=ANY((2, 3)))
+add("ldexp", "x.ldexp(torch.tensor([1, -2, 3])) ** 2", x=ANY(VEC))
+add("ldexp", "torch.ldexp(x, y)", x=ANY(VEC), y=ANY(VEC))
+add("ldexp", "x.ldexp(y) * x", x=ANY(MAT), y=ANY((3,)))
+exprs("frexp", "full", [("x.frexp()[0] ** 2", MAT), ("torch.frexp(x)[0] * x", VEC)], domain=POS)
+
+add("vdot", "x.vdot(y)", x=ANY((5,)), y=ANY((5,)))
+add("vdot", "torch.vdot(x, y * x) ** 2", x=ANY(VEC), y=ANY(VEC))
+
+add("qr", "x.qr()[0] ** 2", second=False, x=ANY((3, 2)))
+add("qr", "torch.qr(x)[1] * 2", second=False, x=ANY((3, 3)))
+add("pinverse", "x.pinverse()", x=ANY((4, 3)))
+add("pinverse", "torch.pinverse(x, rcond=0.1) ** 2", x=ANY((2, 3)))
+
 # --- Hessians of scalar functions (torch.autograd.functional.hessian) ----------------------------
 
 
@@ -1350,6 +1405,7 @@ def main() -> None:
     torch.set_num_threads(1)
     # F.kl_div's default reduction='mean' is covered on purpose; its deprecation notice is noise.
     warnings.filterwarnings("ignore", message="reduction: 'mean' divides the total loss")
+    warnings.filterwarnings("ignore", message="torch.qr is deprecated")
     torch.set_default_dtype(torch.float64)  # inline float literals such as pos_weight
     records = [run_case(c) for c in CASES]
     assign_ids(records, CASES)

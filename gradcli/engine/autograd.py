@@ -1203,7 +1203,8 @@ def _run_post_accumulate_hooks(leaf, create_graph: bool) -> None:
         prev_mode, GradMode.enabled = GradMode.enabled, create_graph  # the backward's grad mode, as torch's engine
         try:
             for _, hook in list(entry[1]):
-                hook(leaf)  # its result is ignored, as torch's
+                if hook(leaf) is not None:
+                    raise TorchRuntimeError("Tensor post accumulate grad hooks should return None.")
         finally:
             GradMode.enabled = prev_mode
 

@@ -221,12 +221,15 @@ class Tensor:
         return getattr(self.array, "meta_strides", None) is not None
 
     def stride(self, dim: int | None = None):
-        """The strides in elements (a meta tensor's are the ones torch would give it)."""
+        """The strides in elements: numpy's own (views share their base's memory, as torch's do); a meta
+        tensor's are the ones torch would give it."""
         strides = getattr(self.array, "meta_strides", None)
         if strides is None:
             item = self.array.itemsize
             strides = tuple(s // item for s in self.array.strides)
-        return strides if dim is None else strides[wrap_dim(dim, self.array.ndim)]
+        if dim is None:
+            return strides
+        return strides[wrap_dim(dim, self.array.ndim)] if self.array.ndim else 1
 
     def _no_data(self, what: str) -> None:
         """torch's error for reading the values of a meta tensor."""
@@ -249,6 +252,76 @@ class Tensor:
 
     def element_size(self) -> int:
         return self.array.itemsize
+
+    # -- memory layout and predicates, as torch answers them for a strided CPU tensor ----------------
+    @property
+    def itemsize(self) -> int:
+        return self.array.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return self.array.size * self.array.itemsize
+
+    @property
+    def layout(self) -> Layout:
+        return STRIDED
+
+    @property
+    def is_cpu(self) -> bool:
+        return not self.is_meta
+
+    is_cuda = False
+    is_sparse = False
+    is_quantized = False
+    is_mkldnn = False
+    is_nested = False
+
+    def ndimension(self) -> int:
+        return self.array.ndim
+
+    def storage_offset(self) -> int:
+        base = self._base
+        if base is None:
+            return 0
+        start = base.array.__array_interface__["data"][0]
+        return (self.array.__array_interface__["data"][0] - start) // self.array.itemsize
+
+    def is_contiguous(self, memory_format=None) -> bool:
+        """torch's definition: strides of a row-major layout, ignoring dims of size 1; an empty tensor is."""
+        if self.array.size == 0:
+            return True
+        expected = 1
+        for size, stride in zip(reversed(self.array.shape), reversed(self.stride())):
+            if size != 1:
+                if stride != expected:
+                    return False
+                expected *= size
+        return True
+
+    def is_complex(self) -> bool:
+        return False
+
+    def is_signed(self) -> bool:
+        return self.array.dtype.kind in "if"
+
+    def is_nonzero(self) -> bool:
+        if self.array.size == 0:
+            raise TorchRuntimeError("Boolean value of Tensor with no values is ambiguous")
+        if self.array.size > 1:
+            raise TorchRuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self.array.reshape(()) != 0)
+
+    def is_same_size(self, other) -> bool:
+        return self.array.shape == other.array.shape
+
+    def get_device(self) -> int:
+        return -1
+
+    def is_shared(self) -> bool:
+        return False
+
+    def is_pinned(self, device=None) -> bool:
+        return False
 
     # -- conversion ----------------------------------------------------------------------------------
     def item(self):
@@ -400,4 +473,19 @@ def check_device(device, *, factory: bool = False) -> None:
 
 
 META = Device("meta")
+
+
+class Layout:
+    """torch.layout: gradcli's tensors are all torch.strided."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"torch.{self.name}"
+
+
+STRIDED = Layout("strided")
 

@@ -24,12 +24,12 @@ from gradcli.engine import clip_grad, distributions, dtypes, lr_scheduler, nn_la
 from gradcli.engine import modules as nn_modules
 from gradcli.engine.autograd import Function, MultiHandle, RemovableHandle
 from gradcli.engine.errors import EngineError
-from gradcli.engine.ops import LINALG, REGISTRY, activations
+from gradcli.engine.ops import LINALG, REGISTRY, activations, method_forms
 from gradcli.engine.ops.inplace import TORCH_INPLACE
 from gradcli.engine.ops.matrix_functions import EighResult, LinalgSlogdetResult, LstsqResult, QrResult, SlogdetResult
 from gradcli.engine.ops.reduction import ReturnTypes
 from gradcli.engine.ops.svd import LinalgSvdResult, SvdResult
-from gradcli.engine.tensor import Device, Size, Tensor
+from gradcli.engine.tensor import STRIDED, Device, Size, Tensor
 from gradcli.run import (
     argument_parser,
     classes,
@@ -121,7 +121,10 @@ def type_of(obj, *more):
 TENSOR_ATTRIBUTES = frozenset("""
 dtype shape size requires_grad grad grad_fn is_leaf data item tolist numel nelement dim ndim detach detach_
 requires_grad_ retain_grad retains_grad backward T mT H mH device is_floating_point element_size cpu numpy
-register_hook register_post_accumulate_grad_hook is_inference cuda stride is_meta
+register_hook is_inference cuda
+itemsize nbytes layout is_cpu is_cuda is_meta is_sparse is_quantized is_mkldnn is_nested ndimension stride
+storage_offset is_contiguous is_complex is_signed is_nonzero is_same_size get_device is_shared is_pinned
+register_post_accumulate_grad_hook
 """.split())
 # The two private tensor attributes programs read (names starting with '_' are otherwise off limits): torch's
 # version counter (an int) and a view's base (None for a tensor that is not a view).  Read only.
@@ -182,6 +185,8 @@ VALUE_ATTRIBUTES: dict[type, frozenset] = {
     SlogdetResult: frozenset({"sign", "logabsdet", "count", "index"}),
     EighResult: frozenset({"eigenvalues", "eigenvectors", "count", "index"}),
     QrResult: frozenset({"Q", "R", "count", "index"}),
+    method_forms.QrResult: frozenset({"Q", "R", "count", "index"}),
+    method_forms.FrexpResult: frozenset({"mantissa", "exponent", "count", "index"}),
     SvdResult: frozenset({"U", "S", "V", "count", "index"}),
     LinalgSvdResult: frozenset({"U", "S", "Vh", "count", "index"}),
     LstsqResult: frozenset({"solution", "residuals", "rank", "singular_values", "count", "index"}),
@@ -429,7 +434,7 @@ def modules() -> dict[str, Module]:
                     "cuda": Module("torch.cuda", no_accelerator),
                     "accelerator": Module("torch.accelerator", no_accelerator)})
     members.update({"Tensor": Tensor, "Size": Size, "is_tensor": lambda obj: isinstance(obj, Tensor),
-                    "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan,
+                    "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "strided": STRIDED,
                     "nn": nn, "autograd": autograd, "optim": torch_optim, "linalg": linalg})
     members.update({"tensor": interop.tensor, "from_numpy": interop.from_numpy, "as_tensor": interop.as_tensor,
                     "inference_mode": interop.inference_mode, "compile": interop.compile,

@@ -179,7 +179,9 @@ class _Checker:
                 self.refuse(api.missing_member(module.name, attr) + unsupported_hint(f"{module.name}.{attr}"), node)
         elif node.attr not in api.known_attributes() and node.attr not in self.attributes \
                 and id(node) not in self.on_receiver and not saved_view.SAVED_NAME.fullmatch(node.attr):
-            self.refuse(f"the attribute .{node.attr} ({UNKNOWN_ATTRIBUTE})", node)
+            hint = TENSOR_METHOD_HINTS.get(node.attr)
+            self.refuse(f"the attribute .{node.attr} ({UNKNOWN_ATTRIBUTE})" if hint is None else
+                        f"the tensor method .{node.attr} ({hint})", node)
 
     def check_attribute_name(self, attr: str, node: ast.AST, load: bool, on_receiver: bool) -> None:
         """Dunders never; other names starting with '_' only where the program defines them itself (`self._x`,
@@ -615,6 +617,57 @@ UNSUPPORTED_HINTS = {
     "torch.distributions": "torch.distributions has Normal, Uniform, Bernoulli, Categorical, Gamma and Beta; draw "
                            "others with torch.rand / torch.randn",
     "torch": "`gradcli ops` lists the torch functions gradcli has",
+}
+
+
+# torch.Tensor's methods gradcli run does not have (issue 28's survey), each with what to write instead.
+_RAW_STORAGE = ("gradcli's tensors do not expose their storage; use view, reshape, expand, narrow or clone, or "
+                "torch.zeros(size) for a new tensor")
+_BLAS = "write beta * input + alpha * ({}) with the product spelled out"
+TENSOR_METHOD_HINTS = {
+    **dict.fromkeys(("as_strided", "as_strided_", "as_strided_scatter", "set_", "resize", "resize_", "resize_as",
+                     "resize_as_", "new_empty_strided", "is_set_to", "dense_dim", "to_dense", "smm", "sspaddmm",
+                     "is_distributed", "as_subclass"), _RAW_STORAGE),
+    "addmv": _BLAS.format("mat @ vec"), "addmv_": _BLAS.format("mat @ vec"),
+    "addr": _BLAS.format("torch.outer(vec1, vec2)"), "addr_": _BLAS.format("torch.outer(vec1, vec2)"),
+    "baddbmm": _BLAS.format("batch1 @ batch2"), "baddbmm_": _BLAS.format("batch1 @ batch2"),
+    "addbmm": _BLAS.format("(batch1 @ batch2).sum(0)"), "addbmm_": _BLAS.format("(batch1 @ batch2).sum(0)"),
+    "aminmax": "use x.amin(dim) and x.amax(dim)",
+    "kthvalue": "use x.sort(dim).values and index k - 1 (or x.topk(k, dim, largest=False))",
+    "mode": "use x.unique(return_counts=True) and pick the value with the largest count",
+    "nanmedian": "use x[~x.isnan()].median()",
+    "bfloat16": "gradcli has no bfloat16 dtype; use x.half() or x.float()",
+    "cholesky": "use torch.linalg.cholesky(x)",
+    "cholesky_inverse": "use torch.linalg.inv(L @ L.mT) with L the Cholesky factor",
+    "cholesky_solve": "use torch.linalg.solve(L @ L.mT, b) with L the Cholesky factor",
+    "lu": "use torch.linalg.solve or torch.linalg.det (gradcli has no LU factor objects)",
+    "lu_solve": "use torch.linalg.solve(A, b)", "solve": "use torch.linalg.solve(A, B)",
+    "triangular_solve": "use torch.linalg.solve(A, b) with A triangular",
+    "lstsq": "use torch.linalg.lstsq(A, B)", "eig": "use torch.linalg.eigh(x) for a symmetric matrix",
+    "symeig": "use torch.linalg.eigh(x)",
+    "cov": "compute it: xc = x - x.mean(1, keepdim=True); xc @ xc.T / (x.shape[1] - 1)",
+    "corrcoef": "compute it from the covariance divided by the outer product of the standard deviations",
+    "bincount": "use torch.zeros(n).index_add(0, x, torch.ones(len(x))) or x.unique(return_counts=True)",
+    "histc": "compute each bin as ((x >= lo) & (x < hi)).sum(), or use x.unique(return_counts=True)",
+    "histogram": "compute each bin as ((x >= lo) & (x < hi)).sum()",
+    **dict.fromkeys(("index_put", "index_put_", "index"), "write x[indices] = values (or x[indices] for reading)"),
+    **dict.fromkeys(("put", "put_"), "write x.view(-1)[index] = source (x.take(index) reads)"),
+    **dict.fromkeys(("index_reduce", "index_reduce_", "scatter_reduce", "scatter_reduce_"),
+                    "use index_add / scatter_add (for sums), or scatter with reduce='multiply'"),
+    **dict.fromkeys(("select_scatter", "slice_scatter", "diagonal_scatter"),
+                    "write y = x.clone(); y[...] = src (x.clone() then an indexed assignment)"),
+    "fill_diagonal_": "write x.diagonal().fill_(value) (or x[range(n), range(n)] = value)",
+    "unfold": "use torch.stack([x.narrow(dim, i, size) for i in range(0, n - size + 1, step)], dim)",
+    "renorm": "compute it: x * (maxnorm / norms).clamp(max=1) with norms = x.norm(p, dims, keepdim=True)",
+    "renorm_": "compute it out of place: x * (maxnorm / norms).clamp(max=1)",
+    **dict.fromkeys(("bitwise_left_shift", "bitwise_left_shift_"), "use x * 2 ** n for integers"),
+    **dict.fromkeys(("bitwise_right_shift", "bitwise_right_shift_"), "use x // 2 ** n for integers"),
+    **dict.fromkeys(("i0", "i0_", "igamma", "igamma_", "igammac", "igammac_", "polygamma", "polygamma_",
+                     "mvlgamma", "mvlgamma_"), "gradcli run has lgamma, digamma, erf, erfc and erfinv of the "
+                                                "special functions; use those"),
+    **dict.fromkeys(("nextafter", "nextafter_"), "use numpy's np.nextafter on x.numpy()"),
+    "output_nr": "read x.grad_fn and grad_fn.next_functions to see where a tensor comes from",
+    "name": "named tensors are not supported; keep names in a dict beside the tensors",
 }
 
 

@@ -1031,6 +1031,8 @@ class Interpreter:
         if isinstance(obj, tuple) and type(obj) in api.NAMEDTUPLES and name in type(obj)._fields:
             return getattr(obj, name)  # a namedtuple's field
         if name not in api.readable_attributes(obj):
+            if isinstance(obj, Tensor) and name in checker.TENSOR_METHOD_HINTS:  # x.index, x.name: torch has them
+                raise Refused(f"the tensor method .{name} ({checker.TENSOR_METHOD_HINTS[name]})", self.line)
             kind = getattr(type(obj), "python_type_name", type(obj).__name__)  # 'function', not 'UserFunction'
             raise AttributeError(f"'{kind}' object has no attribute '{name}'")
         override = self.overrides.get((type(obj), name))

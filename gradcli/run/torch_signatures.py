@@ -7,11 +7,17 @@ SIGNATURES = {
     'abs': (
         'abs(Tensor input, *, Tensor out=None)',
     ),
+    'abs_': (
+        'abs_(Tensor input)',
+    ),
     'absolute': (
         'absolute(Tensor input, *, Tensor out=None)',
     ),
     'acos': (
         'acos(Tensor input, *, Tensor out=None)',
+    ),
+    'acos_': (
+        'acos_(Tensor input)',
     ),
     'acosh': (
         'acosh(Tensor input, *, Tensor out=None)',
@@ -33,6 +39,9 @@ SIGNATURES = {
         'addmm(Scalar beta, Tensor input, Tensor mat1, Tensor mat2, *, Tensor out=None)|deprecated',
         'addmm(Tensor input, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor out=None)',
         'addmm(Tensor input, Tensor mat1, Tensor mat2, ScalarType out_dtype, *, Scalar beta=1, Scalar alpha=1, Tensor out=None)',
+    ),
+    'adjoint': (
+        'adjoint(Tensor input)',
     ),
     'all': (
         'all(Tensor input, *, Tensor out=None)',
@@ -89,11 +98,17 @@ SIGNATURES = {
         'argsort(Tensor input, *, bool stable, int64_t dim=-1, bool descending=False, Tensor out=None)',
         'argsort(Tensor input, int64_t dim=-1, bool descending=False)',
     ),
+    'argwhere': (
+        'argwhere(Tensor input)',
+    ),
     'as_tensor': (
         'as_tensor(PyObject* data, *, ScalarType dtype=None, Device? device=None)',
     ),
     'asin': (
         'asin(Tensor input, *, Tensor out=None)',
+    ),
+    'asin_': (
+        'asin_(Tensor input)',
     ),
     'asinh': (
         'asinh(Tensor input, *, Tensor out=None)',
@@ -103,6 +118,9 @@ SIGNATURES = {
     ),
     'atan2': (
         'atan2(Tensor input, Tensor other, *, Tensor out=None)',
+    ),
+    'atan_': (
+        'atan_(Tensor input)',
     ),
     'atanh': (
         'atanh(Tensor input, *, Tensor out=None)',
@@ -145,6 +163,9 @@ SIGNATURES = {
     'ceil': (
         'ceil(Tensor input, *, Tensor out=None)',
     ),
+    'ceil_': (
+        'ceil_(Tensor input)',
+    ),
     'celu': (
         'celu(Tensor input, Scalar alpha=1.0)',
     ),
@@ -154,6 +175,10 @@ SIGNATURES = {
     'clamp': (
         'clamp(Tensor input, Tensor? min=None, Tensor? max=None, *, Tensor out=None)',
         'clamp(Tensor input, Scalar? min=None, Scalar? max=None, *, Tensor out=None)',
+    ),
+    'clamp_': (
+        'clamp_(Tensor input, Tensor? min=None, Tensor? max=None)',
+        'clamp_(Tensor input, Scalar? min=None, Scalar? max=None)',
     ),
     'clamp_max': (
         'clamp_max(Tensor input, Tensor max, *, Tensor out=None)',
@@ -183,8 +208,14 @@ SIGNATURES = {
     'cos': (
         'cos(Tensor input, *, Tensor out=None)',
     ),
+    'cos_': (
+        'cos_(Tensor input)',
+    ),
     'cosh': (
         'cosh(Tensor input, *, Tensor out=None)',
+    ),
+    'cosh_': (
+        'cosh_(Tensor input)',
     ),
     'cosine_similarity': (
         'cosine_similarity(Tensor x1, Tensor x2, int64_t dim=1, double eps=1e-08)',
@@ -208,6 +239,9 @@ SIGNATURES = {
     'cumsum': (
         'cumsum(Tensor input, int64_t dim, *, ScalarType? dtype=None, Tensor out=None)',
     ),
+    'deg2rad': (
+        'deg2rad(Tensor input, *, Tensor out=None)',
+    ),
     'det': (
         'det(Tensor input)',
     ),
@@ -216,6 +250,12 @@ SIGNATURES = {
     ),
     'diag': (
         'diag(Tensor input, int64_t diagonal=0, *, Tensor out=None)',
+    ),
+    'diag_embed': (
+        'diag_embed(Tensor input, int64_t offset=0, int64_t dim1=-2, int64_t dim2=-1)',
+    ),
+    'diagflat': (
+        'diagflat(Tensor input, int64_t offset=0)',
     ),
     'diagonal': (
         'diagonal(Tensor input, int64_t offset=0, int64_t dim1=0, int64_t dim2=1)',
@@ -246,6 +286,10 @@ SIGNATURES = {
     'dropout': (
         'dropout(Tensor input, double p, bool train)',
     ),
+    'dsplit': (
+        'dsplit(Tensor input, int64_t sections)',
+        'dsplit(Tensor input, IntArrayRef indices)',
+    ),
     'empty': (
         'empty(SymIntArrayRef size, *, MemoryFormat? memory_format=None, Tensor out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ),
@@ -256,8 +300,14 @@ SIGNATURES = {
         'eq(Tensor input, Tensor other, *, Tensor out=None)',
         'eq(Tensor input, Scalar other, *, Tensor out=None)',
     ),
+    'equal': (
+        'equal(Tensor input, Tensor other)',
+    ),
     'erf': (
         'erf(Tensor input, *, Tensor out=None)',
+    ),
+    'erf_': (
+        'erf_(Tensor input)',
     ),
     'erfc': (
         'erfc(Tensor input, *, Tensor out=None)',
@@ -271,12 +321,25 @@ SIGNATURES = {
     'exp2': (
         'exp2(Tensor input, *, Tensor out=None)',
     ),
+    'exp2_': (
+        'exp2_(Tensor input)',
+    ),
+    'exp_': (
+        'exp_(Tensor input)',
+    ),
     'expm1': (
         'expm1(Tensor input, *, Tensor out=None)',
+    ),
+    'expm1_': (
+        'expm1_(Tensor input)',
     ),
     'eye': (
         'eye(SymInt n, *, Tensor out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
         'eye(SymInt n, SymInt m, *, Tensor out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+    ),
+    'fill_': (
+        'fill_(Tensor input, Tensor value)',
+        'fill_(Tensor input, Scalar value)',
     ),
     'fix': (
         'fix(Tensor input, *, Tensor out=None)',
@@ -301,6 +364,9 @@ SIGNATURES = {
     'floor': (
         'floor(Tensor input, *, Tensor out=None)',
     ),
+    'floor_': (
+        'floor_(Tensor input)',
+    ),
     'floor_divide': (
         'floor_divide(Tensor input, Tensor other, *, Tensor out=None)',
         'floor_divide(Tensor input, Scalar other)',
@@ -318,6 +384,12 @@ SIGNATURES = {
     'frac': (
         'frac(Tensor input, *, Tensor out=None)',
     ),
+    'frac_': (
+        'frac_(Tensor input)',
+    ),
+    'frexp': (
+        'frexp(Tensor input, *, TensorList[2] out=None)',
+    ),
     'full': (
         'full(SymIntArrayRef size, Scalar fill_value, *, Tensor out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ),
@@ -327,12 +399,23 @@ SIGNATURES = {
     'gather': (
         'gather(Tensor input, int64_t dim, Tensor index, *, bool sparse_grad=False, Tensor out=None)',
     ),
+    'gcd': (
+        'gcd(Tensor input, Tensor other, *, Tensor out=None)',
+    ),
     'ge': (
         'ge(Tensor input, Tensor other, *, Tensor out=None)',
         'ge(Tensor input, Scalar other, *, Tensor out=None)',
     ),
     'ger': (
         'ger(Tensor input, Tensor vec2, *, Tensor out=None)',
+    ),
+    'greater': (
+        'greater(Tensor input, Tensor other, *, Tensor out=None)',
+        'greater(Tensor input, Scalar other, *, Tensor out=None)',
+    ),
+    'greater_equal': (
+        'greater_equal(Tensor input, Tensor other, *, Tensor out=None)',
+        'greater_equal(Tensor input, Scalar other, *, Tensor out=None)',
     ),
     'gt': (
         'gt(Tensor input, Tensor other, *, Tensor out=None)',
@@ -344,6 +427,10 @@ SIGNATURES = {
     'heaviside': (
         'heaviside(Tensor input, Tensor values, *, Tensor out=None)',
     ),
+    'hsplit': (
+        'hsplit(Tensor input, int64_t sections)',
+        'hsplit(Tensor input, IntArrayRef indices)',
+    ),
     'hstack': (
         'hstack(TensorList tensors, *, Tensor out=None)',
     ),
@@ -352,6 +439,13 @@ SIGNATURES = {
     ),
     'index_add': (
         'index_add(Tensor input, int64_t dim, Tensor index, Tensor source, *, Scalar alpha=1, Tensor out=None)',
+    ),
+    'index_copy': (
+        'index_copy(Tensor input, int64_t dim, Tensor index, Tensor source, *, Tensor out=None)',
+    ),
+    'index_fill': (
+        'index_fill(Tensor input, int64_t dim, Tensor index, Tensor value)',
+        'index_fill(Tensor input, int64_t dim, Tensor index, Scalar value)',
     ),
     'index_select': (
         'index_select(Tensor input, int64_t dim, Tensor index, *, Tensor out=None)',
@@ -374,11 +468,23 @@ SIGNATURES = {
     'isnan': (
         'isnan(Tensor input)',
     ),
+    'isneginf': (
+        'isneginf(Tensor input, *, Tensor out=None)',
+    ),
+    'isposinf': (
+        'isposinf(Tensor input, *, Tensor out=None)',
+    ),
     'kl_div': (
         'kl_div(Tensor input, Tensor target, int64_t reduction=at::Reduction::Mean, *, bool log_target=False)',
     ),
     'kron': (
         'kron(Tensor input, Tensor other, *, Tensor out=None)',
+    ),
+    'lcm': (
+        'lcm(Tensor input, Tensor other, *, Tensor out=None)',
+    ),
+    'ldexp': (
+        'ldexp(Tensor input, Tensor other, *, Tensor out=None)',
     ),
     'le': (
         'le(Tensor input, Tensor other, *, Tensor out=None)',
@@ -387,6 +493,14 @@ SIGNATURES = {
     'lerp': (
         'lerp(Tensor input, Tensor end, Tensor weight, *, Tensor out=None)',
         'lerp(Tensor input, Tensor end, Scalar weight, *, Tensor out=None)',
+    ),
+    'less': (
+        'less(Tensor input, Tensor other, *, Tensor out=None)',
+        'less(Tensor input, Scalar other, *, Tensor out=None)',
+    ),
+    'less_equal': (
+        'less_equal(Tensor input, Tensor other, *, Tensor out=None)',
+        'less_equal(Tensor input, Scalar other, *, Tensor out=None)',
     ),
     'lgamma': (
         'lgamma(Tensor input, *, Tensor out=None)',
@@ -403,11 +517,23 @@ SIGNATURES = {
     'log10': (
         'log10(Tensor input, *, Tensor out=None)',
     ),
+    'log10_': (
+        'log10_(Tensor input)',
+    ),
     'log1p': (
         'log1p(Tensor input, *, Tensor out=None)',
     ),
+    'log1p_': (
+        'log1p_(Tensor input)',
+    ),
     'log2': (
         'log2(Tensor input, *, Tensor out=None)',
+    ),
+    'log2_': (
+        'log2_(Tensor input)',
+    ),
+    'log_': (
+        'log_(Tensor input)',
     ),
     'log_softmax': (
         'log_softmax(Tensor input, int64_t dim, ScalarType? dtype=None, *, Tensor out=None)',
@@ -439,6 +565,9 @@ SIGNATURES = {
     'logit': (
         'logit(Tensor input, double? eps=None, *, Tensor out=None)',
     ),
+    'logit_': (
+        'logit_(Tensor input, double? eps=None)',
+    ),
     'logspace': (
         'logspace(Tensor start, Tensor end, int64_t steps, double base=10.0, *, Tensor out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
         'logspace(Scalar start, Tensor end, int64_t steps, double base=10.0, *, Tensor out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
@@ -455,6 +584,9 @@ SIGNATURES = {
     'masked_fill': (
         'masked_fill(Tensor input, Tensor mask, Tensor value)',
         'masked_fill(Tensor input, Tensor mask, Scalar value)',
+    ),
+    'masked_scatter': (
+        'masked_scatter(Tensor input, Tensor mask, Tensor source)',
     ),
     'masked_select': (
         'masked_select(Tensor input, Tensor mask, *, Tensor out=None)',
@@ -504,6 +636,9 @@ SIGNATURES = {
         'movedim(Tensor input, int64_t source, int64_t destination)',
         'movedim(Tensor input, IntArrayRef source, IntArrayRef destination)',
     ),
+    'msort': (
+        'msort(Tensor input, *, Tensor out=None)',
+    ),
     'mul': (
         'mul(Tensor input, Tensor other, *, Tensor out=None)',
     ),
@@ -519,6 +654,9 @@ SIGNATURES = {
     ),
     'nan_to_num': (
         'nan_to_num(Tensor input, double? nan=None, double? posinf=None, double? neginf=None, *, Tensor out=None)',
+    ),
+    'nan_to_num_': (
+        'nan_to_num_(Tensor input, double? nan=None, double? posinf=None, double? neginf=None)',
     ),
     'nanmean': (
         'nanmean(Tensor input, IntArrayRef[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None)',
@@ -541,14 +679,24 @@ SIGNATURES = {
     'neg': (
         'neg(Tensor input, *, Tensor out=None)',
     ),
+    'neg_': (
+        'neg_(Tensor input)',
+    ),
     'negative': (
         'negative(Tensor input, *, Tensor out=None)',
+    ),
+    'nonzero': (
+        'nonzero(Tensor input, *, bool as_tuple=False, Tensor out=None)',
     ),
     'normal': (
         'normal(Tensor mean, Tensor std, *, Generator? generator=None, Tensor out=None)',
         'normal(Tensor mean, double std=1, *, Generator? generator=None, Tensor out=None)',
         'normal(double mean, Tensor std, *, Generator? generator=None, Tensor out=None)',
         'normal(double mean, double std, SymIntArrayRef size, *, Generator? generator=None, Tensor out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+    ),
+    'not_equal': (
+        'not_equal(Tensor input, Tensor other, *, Tensor out=None)',
+        'not_equal(Tensor input, Scalar other, *, Tensor out=None)',
     ),
     'ones': (
         'ones(SymIntArrayRef size, *, Tensor out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
@@ -562,18 +710,36 @@ SIGNATURES = {
     'permute': (
         'permute(Tensor input, IntArrayRef dims)',
     ),
+    'pinverse': (
+        'pinverse(Tensor input, double rcond=1e-15)',
+    ),
+    'poisson': (
+        'poisson(Tensor input, Generator? generator=None)',
+    ),
+    'positive': (
+        'positive(Tensor input)',
+    ),
     'pow': (
         'pow(Tensor input, Tensor exponent, *, Tensor out=None)',
         'pow(Scalar self, Tensor exponent, *, Tensor out=None)',
         'pow(Tensor input, Scalar exponent, *, Tensor out=None)',
     ),
+    'prelu': (
+        'prelu(Tensor input, Tensor weight)',
+    ),
     'prod': (
         'prod(Tensor input, *, ScalarType? dtype=None)',
         'prod(Tensor input, int64_t dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None)',
     ),
+    'qr': (
+        'qr(Tensor input, bool some=True, *, TensorList[2] out=None)',
+    ),
     'quantile': (
         'quantile(Tensor input, Tensor q, int64_t? dim=None, bool keepdim=False, *, c10::string_view interpolation="linear", Tensor out=None)',
         'quantile(Tensor input, double q, int64_t? dim=None, bool keepdim=False, *, c10::string_view interpolation="linear", Tensor out=None)',
+    ),
+    'rad2deg': (
+        'rad2deg(Tensor input, *, Tensor out=None)',
     ),
     'rand': (
         'rand(SymIntArrayRef size, *, Generator? generator, Tensor out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
@@ -589,6 +755,14 @@ SIGNATURES = {
         'randint(SymInt low, SymInt high, SymIntArrayRef size, *, Generator? generator, Tensor out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
         'randint(SymInt low, SymInt high, SymIntArrayRef size, *, Tensor out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ),
+    'randint_like': (
+        'randint_like(Tensor input, SymInt low, SymInt high, *, Generator? generator, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'randint_like(Tensor input, SymInt low, SymInt high, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'randint_like(Tensor input, Tensor high, *, Generator? generator, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'randint_like(Tensor input, Tensor high, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'randint_like(Tensor input, SymInt high, *, Generator? generator, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'randint_like(Tensor input, SymInt high, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+    ),
     'randn': (
         'randn(SymIntArrayRef size, *, Generator? generator, Tensor out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
         'randn(SymIntArrayRef size, *, Tensor out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
@@ -601,11 +775,20 @@ SIGNATURES = {
         'randperm(SymInt n, *, Generator? generator, Tensor out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
         'randperm(SymInt n, *, Tensor out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ),
+    'ravel': (
+        'ravel(Tensor input)',
+    ),
     'reciprocal': (
         'reciprocal(Tensor input, *, Tensor out=None)',
     ),
+    'reciprocal_': (
+        'reciprocal_(Tensor input)',
+    ),
     'relu': (
         'relu(Tensor input)',
+    ),
+    'relu_': (
+        'relu_(Tensor input)',
     ),
     'remainder': (
         'remainder(Tensor input, Tensor other, *, Tensor out=None)',
@@ -633,8 +816,17 @@ SIGNATURES = {
     'row_stack': (
         'row_stack(TensorList tensors, *, Tensor out=None)',
     ),
+    'rrelu': (
+        'rrelu(Tensor input, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None)',
+    ),
+    'rrelu_': (
+        'rrelu_(Tensor input, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None)',
+    ),
     'rsqrt': (
         'rsqrt(Tensor input, *, Tensor out=None)',
+    ),
+    'rsqrt_': (
+        'rsqrt_(Tensor input)',
     ),
     'scatter': (
         'scatter(Tensor input, int64_t dim, Tensor index, Tensor src, *, Tensor out=None)',
@@ -651,20 +843,38 @@ SIGNATURES = {
     'selu': (
         'selu(Tensor input)',
     ),
+    'sgn': (
+        'sgn(Tensor input, *, Tensor out=None)',
+    ),
     'sigmoid': (
         'sigmoid(Tensor input, *, Tensor out=None)',
+    ),
+    'sigmoid_': (
+        'sigmoid_(Tensor input)',
     ),
     'sign': (
         'sign(Tensor input, *, Tensor out=None)',
     ),
+    'signbit': (
+        'signbit(Tensor input, *, Tensor out=None)',
+    ),
     'sin': (
         'sin(Tensor input, *, Tensor out=None)',
+    ),
+    'sin_': (
+        'sin_(Tensor input)',
     ),
     'sinc': (
         'sinc(Tensor input, *, Tensor out=None)',
     ),
+    'sinc_': (
+        'sinc_(Tensor input)',
+    ),
     'sinh': (
         'sinh(Tensor input, *, Tensor out=None)',
+    ),
+    'sinh_': (
+        'sinh_(Tensor input)',
     ),
     'slogdet': (
         'slogdet(Tensor input, *, TensorList[2] out=None)',
@@ -676,11 +886,20 @@ SIGNATURES = {
         'sort(Tensor input, *, bool? stable, int64_t dim=-1, bool descending=False, TensorList[2] out=None)',
         'sort(Tensor input, int64_t dim=-1, bool descending=False, *, TensorList[2] out=None)',
     ),
+    'split_with_sizes': (
+        'split_with_sizes(Tensor input, SymIntArrayRef split_sizes, int64_t dim=0)',
+    ),
     'sqrt': (
         'sqrt(Tensor input, *, Tensor out=None)',
     ),
+    'sqrt_': (
+        'sqrt_(Tensor input)',
+    ),
     'square': (
         'square(Tensor input, *, Tensor out=None)',
+    ),
+    'square_': (
+        'square_(Tensor input)',
     ),
     'squeeze': (
         'squeeze(Tensor input)',
@@ -712,6 +931,9 @@ SIGNATURES = {
         'sum(Tensor input, *, ScalarType? dtype=None)',
         'sum(Tensor input, IntArrayRef[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None)',
     ),
+    'svd': (
+        'svd(Tensor input, bool some=True, bool compute_uv=True, *, TensorList[3] out=None)',
+    ),
     'swapaxes': (
         'swapaxes(Tensor input, int64_t axis0, int64_t axis1)',
     ),
@@ -721,17 +943,31 @@ SIGNATURES = {
     't': (
         't(Tensor input)',
     ),
+    'take': (
+        'take(Tensor input, Tensor index, *, Tensor out=None)',
+    ),
     'take_along_dim': (
         'take_along_dim(Tensor input, Tensor indices, int64_t? dim=None, *, Tensor out=None)',
     ),
     'tan': (
         'tan(Tensor input, *, Tensor out=None)',
     ),
+    'tan_': (
+        'tan_(Tensor input)',
+    ),
     'tanh': (
         'tanh(Tensor input, *, Tensor out=None)',
     ),
+    'tanh_': (
+        'tanh_(Tensor input)',
+    ),
     'tensor': (
         'tensor(PyObject* data, *, ScalarType dtype=None, Device? device=None, bool pin_memory=False, bool requires_grad=False)',
+    ),
+    'tensor_split': (
+        'tensor_split(Tensor input, SymIntArrayRef indices, int64_t dim=0)',
+        'tensor_split(Tensor input, Tensor tensor_indices_or_sections, int64_t dim=0)',
+        'tensor_split(Tensor input, SymInt sections, int64_t dim=0)',
     ),
     'threshold': (
         'threshold(Tensor input, Scalar threshold, Scalar value, *, Tensor out=None)',
@@ -769,6 +1005,9 @@ SIGNATURES = {
     'trunc': (
         'trunc(Tensor input, *, Tensor out=None)',
     ),
+    'trunc_': (
+        'trunc_(Tensor input)',
+    ),
     'unbind': (
         'unbind(Tensor input, int64_t dim=0)',
     ),
@@ -788,6 +1027,13 @@ SIGNATURES = {
         'var_mean(Tensor input, IntArrayRef[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)',
         'var_mean(Tensor input, bool unbiased=True)',
     ),
+    'vdot': (
+        'vdot(Tensor input, Tensor other, *, Tensor out=None)',
+    ),
+    'vsplit': (
+        'vsplit(Tensor input, int64_t sections)',
+        'vsplit(Tensor input, IntArrayRef indices)',
+    ),
     'vstack': (
         'vstack(TensorList tensors, *, Tensor out=None)',
     ),
@@ -802,6 +1048,9 @@ SIGNATURES = {
         'xlogy(Tensor input, Tensor other, *, Tensor out=None)',
         'xlogy(Scalar self, Tensor other, *, Tensor out=None)',
         'xlogy(Tensor input, Scalar other, *, Tensor out=None)',
+    ),
+    'zero_': (
+        'zero_(Tensor input)',
     ),
     'zeros': (
         'zeros(SymIntArrayRef size, *, Tensor out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
@@ -818,11 +1067,15 @@ METHODS = {
     ),
     'absolute': (
     ),
+    'absolute_': (
+    ),
     'acos': (
     ),
     'acos_': (
     ),
     'acosh': (
+    ),
+    'acosh_': (
     ),
     'add': (
         'add(Scalar alpha, Tensor other)|deprecated',
@@ -836,19 +1089,37 @@ METHODS = {
         'addcdiv(Scalar value, Tensor tensor1, Tensor tensor2)|deprecated',
         'addcdiv(Tensor tensor1, Tensor tensor2, *, Scalar value=1)',
     ),
+    'addcdiv_': (
+        'addcdiv_(Scalar value, Tensor tensor1, Tensor tensor2)|deprecated',
+        'addcdiv_(Tensor tensor1, Tensor tensor2, *, Scalar value=1)',
+    ),
     'addcmul': (
         'addcmul(Scalar value, Tensor tensor1, Tensor tensor2)|deprecated',
         'addcmul(Tensor tensor1, Tensor tensor2, *, Scalar value=1)',
+    ),
+    'addcmul_': (
+        'addcmul_(Scalar value, Tensor tensor1, Tensor tensor2)|deprecated',
+        'addcmul_(Tensor tensor1, Tensor tensor2, *, Scalar value=1)',
     ),
     'addmm': (
         'addmm(Scalar beta, Scalar alpha, Tensor mat1, Tensor mat2)|deprecated',
         'addmm(Scalar beta, Tensor mat1, Tensor mat2)|deprecated',
         'addmm(Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1)',
     ),
+    'addmm_': (
+        'addmm_(Scalar beta, Scalar alpha, Tensor mat1, Tensor mat2)|deprecated',
+        'addmm_(Scalar beta, Tensor mat1, Tensor mat2)|deprecated',
+        'addmm_(Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1)',
+    ),
+    'adjoint': (
+    ),
     'all': (
         'all()',
         'all(IntArrayRef? dim=None, bool keepdim=False)',
         'all(int64_t dim, bool keepdim=False)',
+    ),
+    'allclose': (
+        'allclose(Tensor other, double rtol=1e-05, double atol=1e-08, bool equal_nan=False)',
     ),
     'amax': (
         'amax(IntArrayRef[1] dim=None, bool keepdim=False)',
@@ -863,18 +1134,33 @@ METHODS = {
     ),
     'arccos': (
     ),
+    'arccos_': (
+    ),
     'arccosh': (
+    ),
+    'arccosh_': (
     ),
     'arcsin': (
     ),
+    'arcsin_': (
+    ),
     'arcsinh': (
+    ),
+    'arcsinh_': (
     ),
     'arctan': (
     ),
     'arctan2': (
         'arctan2(Tensor other)',
     ),
+    'arctan2_': (
+        'arctan2_(Tensor other)',
+    ),
+    'arctan_': (
+    ),
     'arctanh': (
+    ),
+    'arctanh_': (
     ),
     'argmax': (
         'argmax(int64_t? dim=None, bool keepdim=False)',
@@ -886,20 +1172,29 @@ METHODS = {
         'argsort(*, bool stable, int64_t dim=-1, bool descending=False)',
         'argsort(int64_t dim=-1, bool descending=False)',
     ),
+    'argwhere': (
+    ),
     'asin': (
     ),
     'asin_': (
     ),
     'asinh': (
     ),
+    'asinh_': (
+    ),
     'atan': (
     ),
     'atan2': (
         'atan2(Tensor other)',
     ),
+    'atan2_': (
+        'atan2_(Tensor other)',
+    ),
     'atan_': (
     ),
     'atanh': (
+    ),
+    'atanh_': (
     ),
     'bernoulli': (
         'bernoulli(*, Generator? generator=None)',
@@ -913,15 +1208,29 @@ METHODS = {
         'bitwise_and(Tensor other)',
         'bitwise_and(Scalar other)',
     ),
+    'bitwise_and_': (
+        'bitwise_and_(Tensor other)',
+        'bitwise_and_(Scalar other)',
+    ),
     'bitwise_not': (
+    ),
+    'bitwise_not_': (
     ),
     'bitwise_or': (
         'bitwise_or(Tensor other)',
         'bitwise_or(Scalar other)',
     ),
+    'bitwise_or_': (
+        'bitwise_or_(Tensor other)',
+        'bitwise_or_(Scalar other)',
+    ),
     'bitwise_xor': (
         'bitwise_xor(Tensor other)',
         'bitwise_xor(Scalar other)',
+    ),
+    'bitwise_xor_': (
+        'bitwise_xor_(Tensor other)',
+        'bitwise_xor_(Scalar other)',
     ),
     'bmm': (
         'bmm(Tensor mat2)',
@@ -932,9 +1241,18 @@ METHODS = {
     'broadcast_to': (
         'broadcast_to(SymIntArrayRef size)',
     ),
+    'byte': (
+        'byte(*, MemoryFormat? memory_format=None)',
+    ),
+    'cauchy_': (
+        'cauchy_(double median=0, double sigma=1, *, Generator? generator=None)',
+    ),
     'ceil': (
     ),
     'ceil_': (
+    ),
+    'char': (
+        'char(*, MemoryFormat? memory_format=None)',
     ),
     'chunk': (
         'chunk(int64_t chunks, int64_t dim=0)',
@@ -951,13 +1269,25 @@ METHODS = {
         'clamp_max(Tensor max)',
         'clamp_max(Scalar max)',
     ),
+    'clamp_max_': (
+        'clamp_max_(Tensor max)',
+        'clamp_max_(Scalar max)',
+    ),
     'clamp_min': (
         'clamp_min(Tensor min)',
         'clamp_min(Scalar min)',
     ),
+    'clamp_min_': (
+        'clamp_min_(Tensor min)',
+        'clamp_min_(Scalar min)',
+    ),
     'clip': (
         'clip(Tensor? min=None, Tensor? max=None)',
         'clip(Scalar? min=None, Scalar? max=None)',
+    ),
+    'clip_': (
+        'clip_(Tensor? min=None, Tensor? max=None)',
+        'clip_(Scalar? min=None, Scalar? max=None)',
     ),
     'clone': (
         'clone(*, MemoryFormat? memory_format=None)',
@@ -972,6 +1302,10 @@ METHODS = {
     'copysign': (
         'copysign(Tensor other)',
         'copysign(Scalar other)',
+    ),
+    'copysign_': (
+        'copysign_(Tensor other)',
+        'copysign_(Scalar other)',
     ),
     'cos': (
     ),
@@ -1000,8 +1334,18 @@ METHODS = {
     'cumprod': (
         'cumprod(int64_t dim, *, ScalarType? dtype=None)',
     ),
+    'cumprod_': (
+        'cumprod_(int64_t dim, *, ScalarType? dtype=None)',
+    ),
     'cumsum': (
         'cumsum(int64_t dim, *, ScalarType? dtype=None)',
+    ),
+    'cumsum_': (
+        'cumsum_(int64_t dim, *, ScalarType? dtype=None)',
+    ),
+    'deg2rad': (
+    ),
+    'deg2rad_': (
     ),
     'det': (
     ),
@@ -1011,6 +1355,12 @@ METHODS = {
     ),
     'diag': (
         'diag(int64_t diagonal=0)',
+    ),
+    'diag_embed': (
+        'diag_embed(int64_t offset=0, int64_t dim1=-2, int64_t dim2=-1)',
+    ),
+    'diagflat': (
+        'diagflat(int64_t offset=0)',
     ),
     'diagonal': (
         'diagonal(int64_t offset=0, int64_t dim1=0, int64_t dim2=1)',
@@ -1043,11 +1393,21 @@ METHODS = {
         'divide(Scalar other)',
         'divide(Scalar other, *, c10::string_view? rounding_mode)',
     ),
+    'divide_': (
+        'divide_(Tensor other)',
+        'divide_(Tensor other, *, c10::string_view? rounding_mode)',
+        'divide_(Scalar other)',
+        'divide_(Scalar other, *, c10::string_view? rounding_mode)',
+    ),
     'dot': (
         'dot(Tensor tensor)',
     ),
     'double': (
         'double(*, MemoryFormat? memory_format=None)',
+    ),
+    'dsplit': (
+        'dsplit(int64_t sections)',
+        'dsplit(IntArrayRef indices)',
     ),
     'element_size': (
     ),
@@ -1055,11 +1415,16 @@ METHODS = {
         'eq(Tensor other)',
         'eq(Scalar other)',
     ),
+    'equal': (
+        'equal(Tensor other)',
+    ),
     'erf': (
     ),
     'erf_': (
     ),
     'erfc': (
+    ),
+    'erfc_': (
     ),
     'erfinv': (
     ),
@@ -1092,6 +1457,8 @@ METHODS = {
     ),
     'fix': (
     ),
+    'fix_': (
+    ),
     'flatten': (
         'flatten(int64_t start_dim=0, int64_t end_dim=-1)',
     ),
@@ -1109,6 +1476,10 @@ METHODS = {
         'float_power(Tensor exponent)',
         'float_power(Scalar exponent)',
     ),
+    'float_power_': (
+        'float_power_(Tensor exponent)',
+        'float_power_(Scalar exponent)',
+    ),
     'floor': (
     ),
     'floor_': (
@@ -1116,6 +1487,10 @@ METHODS = {
     'floor_divide': (
         'floor_divide(Tensor other)',
         'floor_divide(Scalar other)',
+    ),
+    'floor_divide_': (
+        'floor_divide_(Tensor other)',
+        'floor_divide_(Scalar other)',
     ),
     'fmax': (
         'fmax(Tensor other)',
@@ -1127,23 +1502,64 @@ METHODS = {
         'fmod(Tensor other)',
         'fmod(Scalar other)',
     ),
+    'fmod_': (
+        'fmod_(Tensor other)',
+        'fmod_(Scalar other)',
+    ),
     'frac': (
     ),
     'frac_': (
     ),
+    'frexp': (
+    ),
     'gather': (
         'gather(int64_t dim, Tensor index, *, bool sparse_grad=False)',
+    ),
+    'gcd': (
+        'gcd(Tensor other)',
+    ),
+    'gcd_': (
+        'gcd_(Tensor other)',
     ),
     'ge': (
         'ge(Tensor other)',
         'ge(Scalar other)',
     ),
+    'ge_': (
+        'ge_(Tensor other)',
+        'ge_(Scalar other)',
+    ),
+    'geometric_': (
+        'geometric_(double p, *, Generator? generator=None)',
+    ),
     'ger': (
         'ger(Tensor vec2)',
+    ),
+    'get_device': (
+    ),
+    'greater': (
+        'greater(Tensor other)',
+        'greater(Scalar other)',
+    ),
+    'greater_': (
+        'greater_(Tensor other)',
+        'greater_(Scalar other)',
+    ),
+    'greater_equal': (
+        'greater_equal(Tensor other)',
+        'greater_equal(Scalar other)',
+    ),
+    'greater_equal_': (
+        'greater_equal_(Tensor other)',
+        'greater_equal_(Scalar other)',
     ),
     'gt': (
         'gt(Tensor other)',
         'gt(Scalar other)',
+    ),
+    'gt_': (
+        'gt_(Tensor other)',
+        'gt_(Scalar other)',
     ),
     'half': (
         'half(*, MemoryFormat? memory_format=None)',
@@ -1154,14 +1570,38 @@ METHODS = {
     'heaviside': (
         'heaviside(Tensor values)',
     ),
+    'heaviside_': (
+        'heaviside_(Tensor values)',
+    ),
+    'hsplit': (
+        'hsplit(int64_t sections)',
+        'hsplit(IntArrayRef indices)',
+    ),
     'hypot': (
         'hypot(Tensor other)',
+    ),
+    'hypot_': (
+        'hypot_(Tensor other)',
     ),
     'index_add': (
         'index_add(int64_t dim, Tensor index, Tensor source, *, Scalar alpha=1)',
     ),
     'index_add_': (
         'index_add_(int64_t dim, Tensor index, Tensor source, *, Scalar alpha=1)',
+    ),
+    'index_copy': (
+        'index_copy(int64_t dim, Tensor index, Tensor source)',
+    ),
+    'index_copy_': (
+        'index_copy_(int64_t dim, Tensor index, Tensor source)',
+    ),
+    'index_fill': (
+        'index_fill(int64_t dim, Tensor index, Tensor value)',
+        'index_fill(int64_t dim, Tensor index, Scalar value)',
+    ),
+    'index_fill_': (
+        'index_fill_(int64_t dim, Tensor index, Tensor value)',
+        'index_fill_(int64_t dim, Tensor index, Scalar value)',
     ),
     'index_select': (
         'index_select(int64_t dim, Tensor index)',
@@ -1174,9 +1614,27 @@ METHODS = {
     ),
     'inverse': (
     ),
+    'is_complex': (
+    ),
+    'is_contiguous': (
+        'is_contiguous(*, MemoryFormat memory_format=contiguous_format)',
+    ),
     'is_floating_point': (
     ),
     'is_inference': (
+    ),
+    'is_nonzero': (
+    ),
+    'is_pinned': (
+        'is_pinned(Device? device=None)',
+    ),
+    'is_same_size': (
+        'is_same_size(Tensor other)',
+    ),
+    'is_signed': (
+    ),
+    'isclose': (
+        'isclose(Tensor other, double rtol=1e-05, double atol=1e-08, bool equal_nan=False)',
     ),
     'isfinite': (
     ),
@@ -1184,18 +1642,58 @@ METHODS = {
     ),
     'isnan': (
     ),
+    'isneginf': (
+    ),
+    'isposinf': (
+    ),
     'item': (
     ),
     'kron': (
         'kron(Tensor other)',
     ),
+    'lcm': (
+        'lcm(Tensor other)',
+    ),
+    'lcm_': (
+        'lcm_(Tensor other)',
+    ),
+    'ldexp': (
+        'ldexp(Tensor other)',
+    ),
+    'ldexp_': (
+        'ldexp_(Tensor other)',
+    ),
     'le': (
         'le(Tensor other)',
         'le(Scalar other)',
     ),
+    'le_': (
+        'le_(Tensor other)',
+        'le_(Scalar other)',
+    ),
     'lerp': (
         'lerp(Tensor end, Tensor weight)',
         'lerp(Tensor end, Scalar weight)',
+    ),
+    'lerp_': (
+        'lerp_(Tensor end, Tensor weight)',
+        'lerp_(Tensor end, Scalar weight)',
+    ),
+    'less': (
+        'less(Tensor other)',
+        'less(Scalar other)',
+    ),
+    'less_': (
+        'less_(Tensor other)',
+        'less_(Scalar other)',
+    ),
+    'less_equal': (
+        'less_equal(Tensor other)',
+        'less_equal(Scalar other)',
+    ),
+    'less_equal_': (
+        'less_equal_(Tensor other)',
+        'less_equal_(Scalar other)',
     ),
     'lgamma': (
     ),
@@ -1217,6 +1715,9 @@ METHODS = {
     ),
     'log_': (
     ),
+    'log_normal_': (
+        'log_normal_(double mean=1, double std=2, *, Generator? generator=None)',
+    ),
     'log_softmax': (
         'log_softmax(int64_t dim, ScalarType? dtype=None)',
     ),
@@ -1234,13 +1735,24 @@ METHODS = {
     'logical_and': (
         'logical_and(Tensor other)',
     ),
+    'logical_and_': (
+        'logical_and_(Tensor other)',
+    ),
     'logical_not': (
+    ),
+    'logical_not_': (
     ),
     'logical_or': (
         'logical_or(Tensor other)',
     ),
+    'logical_or_': (
+        'logical_or_(Tensor other)',
+    ),
     'logical_xor': (
         'logical_xor(Tensor other)',
+    ),
+    'logical_xor_': (
+        'logical_xor_(Tensor other)',
     ),
     'logit': (
         'logit(double? eps=None)',
@@ -1258,6 +1770,10 @@ METHODS = {
         'lt(Tensor other)',
         'lt(Scalar other)',
     ),
+    'lt_': (
+        'lt_(Tensor other)',
+        'lt_(Scalar other)',
+    ),
     'masked_fill': (
         'masked_fill(Tensor mask, Tensor value)',
         'masked_fill(Tensor mask, Scalar value)',
@@ -1265,6 +1781,12 @@ METHODS = {
     'masked_fill_': (
         'masked_fill_(Tensor mask, Tensor value)',
         'masked_fill_(Tensor mask, Scalar value)',
+    ),
+    'masked_scatter': (
+        'masked_scatter(Tensor mask, Tensor source)',
+    ),
+    'masked_scatter_': (
+        'masked_scatter_(Tensor mask, Tensor source)',
     ),
     'masked_select': (
         'masked_select(Tensor mask)',
@@ -1312,6 +1834,8 @@ METHODS = {
         'movedim(int64_t source, int64_t destination)',
         'movedim(IntArrayRef source, IntArrayRef destination)',
     ),
+    'msort': (
+    ),
     'mul': (
         'mul(Tensor other)',
     ),
@@ -1324,6 +1848,10 @@ METHODS = {
     'multiply': (
         'multiply(Tensor other)',
         'multiply(Scalar other)',
+    ),
+    'multiply_': (
+        'multiply_(Tensor other)',
+        'multiply_(Scalar other)',
     ),
     'mv': (
         'mv(Tensor vec)',
@@ -1348,9 +1876,15 @@ METHODS = {
         'narrow(int64_t dim, Tensor start, SymInt length)',
         'narrow(int64_t dim, SymInt start, SymInt length)',
     ),
+    'ndimension': (
+    ),
     'ne': (
         'ne(Tensor other)',
         'ne(Scalar other)',
+    ),
+    'ne_': (
+        'ne_(Tensor other)',
+        'ne_(Scalar other)',
     ),
     'neg': (
     ),
@@ -1358,7 +1892,20 @@ METHODS = {
     ),
     'negative': (
     ),
+    'negative_': (
+    ),
     'nelement': (
+    ),
+    'new': (
+        'new(*, Device? device=None)',
+        'new(Storage storage)',
+        'new(Tensor other)',
+        'new(SymIntArrayRef size, *, Device? device=None)',
+        'new(PyObject* data, *, Device? device=None)',
+        'new(*, int64_t cdata)|hidden',
+    ),
+    'new_empty': (
+        'new_empty(SymIntArrayRef size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ),
     'new_full': (
         'new_full(SymIntArrayRef size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
@@ -1372,8 +1919,20 @@ METHODS = {
     'new_zeros': (
         'new_zeros(SymIntArrayRef size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
     ),
+    'nonzero': (
+        'nonzero()',
+        'nonzero(*, bool as_tuple)',
+    ),
     'normal_': (
         'normal_(double mean=0, double std=1, *, Generator? generator=None)',
+    ),
+    'not_equal': (
+        'not_equal(Tensor other)',
+        'not_equal(Scalar other)',
+    ),
+    'not_equal_': (
+        'not_equal_(Tensor other)',
+        'not_equal_(Scalar other)',
     ),
     'numel': (
     ),
@@ -1386,6 +1945,11 @@ METHODS = {
     'permute': (
         'permute(IntArrayRef dims)',
     ),
+    'pinverse': (
+        'pinverse(double rcond=1e-15)',
+    ),
+    'positive': (
+    ),
     'pow': (
         'pow(Tensor exponent)',
         'pow(Scalar exponent)',
@@ -1394,18 +1958,30 @@ METHODS = {
         'pow_(Tensor exponent)',
         'pow_(Scalar exponent)',
     ),
+    'prelu': (
+        'prelu(Tensor weight)',
+    ),
     'prod': (
         'prod(*, ScalarType? dtype=None)',
         'prod(int64_t dim, bool keepdim=False, *, ScalarType? dtype=None)',
+    ),
+    'qr': (
+        'qr(bool some=True)',
     ),
     'quantile': (
         'quantile(Tensor q, int64_t? dim=None, bool keepdim=False, *, c10::string_view interpolation="linear")',
         'quantile(double q, int64_t? dim=None, bool keepdim=False, *, c10::string_view interpolation="linear")',
     ),
+    'rad2deg': (
+    ),
+    'rad2deg_': (
+    ),
     'random_': (
         'random_(*, Generator? generator=None)',
         'random_(int64_t from, int64_t? to, *, Generator? generator=None)',
         'random_(int64_t to, *, Generator? generator=None)',
+    ),
+    'ravel': (
     ),
     'reciprocal': (
     ),
@@ -1418,6 +1994,10 @@ METHODS = {
     'remainder': (
         'remainder(Tensor other)',
         'remainder(Scalar other)',
+    ),
+    'remainder_': (
+        'remainder_(Tensor other)',
+        'remainder_(Scalar other)',
     ),
     'repeat': (
         'repeat(SymIntArrayRef repeats)',
@@ -1447,6 +2027,10 @@ METHODS = {
         'round()',
         'round(*, int64_t decimals)',
     ),
+    'round_': (
+        'round_()',
+        'round_(*, int64_t decimals)',
+    ),
     'rsqrt': (
     ),
     'rsqrt_': (
@@ -1472,6 +2056,13 @@ METHODS = {
     'select': (
         'select(int64_t dim, SymInt index)',
     ),
+    'sgn': (
+    ),
+    'sgn_': (
+    ),
+    'short': (
+        'short(*, MemoryFormat? memory_format=None)',
+    ),
     'sigmoid': (
     ),
     'sigmoid_': (
@@ -1479,6 +2070,8 @@ METHODS = {
     'sign': (
     ),
     'sign_': (
+    ),
+    'signbit': (
     ),
     'sin': (
     ),
@@ -1504,6 +2097,9 @@ METHODS = {
         'sort(*, bool? stable, int64_t dim=-1, bool descending=False)',
         'sort(int64_t dim=-1, bool descending=False)',
     ),
+    'split_with_sizes': (
+        'split_with_sizes(SymIntArrayRef split_sizes, int64_t dim=0)',
+    ),
     'sqrt': (
     ),
     'sqrt_': (
@@ -1517,10 +2113,20 @@ METHODS = {
         'squeeze(int64_t dim)',
         'squeeze(IntArrayRef dim)',
     ),
+    'squeeze_': (
+        'squeeze_()',
+        'squeeze_(int64_t dim)',
+        'squeeze_(IntArrayRef dim)',
+    ),
     'std': (
         'std(IntArrayRef[1]? dim, bool unbiased=True, bool keepdim=False)',
         'std(IntArrayRef[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)',
         'std(bool unbiased=True)',
+    ),
+    'storage_offset': (
+    ),
+    'stride': (
+        'stride(int64_t? dim=None)',
     ),
     'sub': (
         'sub(Scalar alpha, Tensor other)|deprecated',
@@ -1534,17 +2140,38 @@ METHODS = {
         'subtract(Tensor other, *, Scalar alpha=1)',
         'subtract(Scalar other, Scalar alpha=1)',
     ),
+    'subtract_': (
+        'subtract_(Tensor other, *, Scalar alpha=1)',
+        'subtract_(Scalar other, Scalar alpha=1)',
+    ),
     'sum': (
         'sum(*, ScalarType? dtype=None)',
         'sum(IntArrayRef[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)',
     ),
+    'sum_to_size': (
+        'sum_to_size(SymIntArrayRef size)',
+    ),
+    'svd': (
+        'svd(bool some=True, bool compute_uv=True)',
+    ),
     'swapaxes': (
         'swapaxes(int64_t axis0, int64_t axis1)',
+    ),
+    'swapaxes_': (
+        'swapaxes_(int64_t axis0, int64_t axis1)',
     ),
     'swapdims': (
         'swapdims(int64_t dim0, int64_t dim1)',
     ),
+    'swapdims_': (
+        'swapdims_(int64_t dim0, int64_t dim1)',
+    ),
     't': (
+    ),
+    't_': (
+    ),
+    'take': (
+        'take(Tensor index)',
     ),
     'take_along_dim': (
         'take_along_dim(Tensor indices, int64_t? dim=None)',
@@ -1556,6 +2183,11 @@ METHODS = {
     'tanh': (
     ),
     'tanh_': (
+    ),
+    'tensor_split': (
+        'tensor_split(SymIntArrayRef indices, int64_t dim=0)',
+        'tensor_split(Tensor tensor_indices_or_sections, int64_t dim=0)',
+        'tensor_split(SymInt sections, int64_t dim=0)',
     ),
     'tile': (
         'tile(SymIntArrayRef dims)',
@@ -1575,19 +2207,36 @@ METHODS = {
     'transpose': (
         'transpose(int64_t dim0, int64_t dim1)',
     ),
+    'transpose_': (
+        'transpose_(int64_t dim0, int64_t dim1)',
+    ),
     'tril': (
         'tril(SymInt diagonal=0)',
     ),
+    'tril_': (
+        'tril_(SymInt diagonal=0)',
+    ),
     'triu': (
         'triu(SymInt diagonal=0)',
+    ),
+    'triu_': (
+        'triu_(SymInt diagonal=0)',
     ),
     'true_divide': (
         'true_divide(Tensor other)',
         'true_divide(Scalar other)',
     ),
+    'true_divide_': (
+        'true_divide_(Tensor other)',
+        'true_divide_(Scalar other)',
+    ),
     'trunc': (
     ),
     'trunc_': (
+    ),
+    'type': (
+        'type(PyObject* dtype=None, bool non_blocking=False, *, MemoryFormat? memory_format=None)',
+        'type(PyObject* dtype=None, bool async=False, *, MemoryFormat? memory_format=None)|deprecated',
     ),
     'type_as': (
         'type_as(Tensor other)',
@@ -1601,10 +2250,16 @@ METHODS = {
     'unsqueeze': (
         'unsqueeze(int64_t dim)',
     ),
+    'unsqueeze_': (
+        'unsqueeze_(int64_t dim)',
+    ),
     'var': (
         'var(IntArrayRef[1]? dim, bool unbiased=True, bool keepdim=False)',
         'var(IntArrayRef[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)',
         'var(bool unbiased=True)',
+    ),
+    'vdot': (
+        'vdot(Tensor other)',
     ),
     'view': (
         'view(ScalarType dtype)',
@@ -1613,6 +2268,10 @@ METHODS = {
     'view_as': (
         'view_as(Tensor other)',
     ),
+    'vsplit': (
+        'vsplit(int64_t sections)',
+        'vsplit(IntArrayRef indices)',
+    ),
     'where': (
         'where(Tensor condition, Tensor other)',
         'where(Tensor condition, Scalar other)',
@@ -1620,6 +2279,10 @@ METHODS = {
     'xlogy': (
         'xlogy(Tensor other)',
         'xlogy(Scalar other)',
+    ),
+    'xlogy_': (
+        'xlogy_(Tensor other)',
+        'xlogy_(Scalar other)',
     ),
     'zero_': (
     ),

@@ -31,6 +31,7 @@ def run(source: str) -> tuple[int, str, str]:
 
 TABLES = {
     "construct": checker.CONSTRUCT_NAMES, "builtin": checker.BUILTIN_HINTS, "torch": checker.UNSUPPORTED_HINTS,
+    "tensor method": checker.TENSOR_METHOD_HINTS,
     "numpy": numpy_api.REFUSED_HINTS, "random": interop.RANDOM_REFUSED, "literal": checker.LITERAL_HINTS,
 }
 
@@ -59,7 +60,8 @@ PROGRAMS = [
     "y = (F.apply(x) ** 2).sum()\n"
     "g, = torch.autograd.grad(y, x, create_graph=True)\n",
     "x = {1, 2}\n", "x = 1j\n", "x = b'a'\n", "f = open('data.txt')\n", "x = input()\n",
-    "import torch\ntorch.foo_bar(1)\n", "import torch\nx = torch.nn.Transformer(2, 2)\n",
+    "import torch\ntorch.foo_bar(1)\n", "import torch\nx = torch.ones(2)\ny = x.bfloat16()\n",
+    "import torch\nx = torch.ones(2)\nprint(x.index)\n", "import torch\nx = torch.nn.Transformer(2, 2)\n",
     "import math\nmath.gcd_x(1)\n",
     "import numpy as np\nnp.foo_bar(1)\n", "import numpy as np\nnp.load('w.npy')\n", "import random\nrandom.foo(1)\n",
     "import functools\nf = functools.lru_cache\n", "from torch import foo_bar\n", "from torch import *\n",

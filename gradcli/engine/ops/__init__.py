@@ -18,6 +18,7 @@ from gradcli.engine.ops import (  # noqa: F401  (registration side effects)
     losses,
     matrix_algebra,
     matrix_functions,
+    method_forms,
     nn,
     nn_functional,
     nn_linear,
@@ -65,6 +66,7 @@ for _operator, (_name, _category) in {
         "__ror__": ("bitwise_or", "comparison"), "__rxor__": ("bitwise_xor", "comparison"),
         "__rmatmul__": ("rmatmul", "linalg"), "__pos__": ("positive", "arithmetic")}.items():
     setattr(Tensor, _operator, meta_guarded(_name, _category, getattr(Tensor, _operator)))
+inplace.register_inplace_forms()  # after every op module: the in-place forms of the ops that exist
 
 # the backward rules' helpers call these ops on Tensors under create_graph (dual cannot import this package)
 dual.bind_tensor_ops(sys.modules[__name__])

@@ -10,22 +10,22 @@ from gradcli.engine.ops.registry import register
 from gradcli.engine.tensor import Tensor
 
 
-def _compare(np_fn, name, doc):
+def _compare(np_fn, name, doc, aliases=()):
     def op(input, other):
         a, b = promote(val(input), val(other))
         return Tensor._make(np.asarray(np_fn(a, b)), None)
 
     op.__name__ = name
     return register(name, sig=f"{name}(input, other)", doc=doc, category="comparison",
-                    result_shape=sizes.broadcast)(op)
+                    result_shape=sizes.broadcast, aliases=aliases)(op)
 
 
 eq = _compare(np.equal, "eq", "input == other elementwise (bool)")
-ne = _compare(np.not_equal, "ne", "input != other elementwise (bool)")
-lt = _compare(np.less, "lt", "input < other elementwise (bool)")
-le = _compare(np.less_equal, "le", "input <= other elementwise (bool)")
-gt = _compare(np.greater, "gt", "input > other elementwise (bool)")
-ge = _compare(np.greater_equal, "ge", "input >= other elementwise (bool)")
+ne = _compare(np.not_equal, "ne", "input != other elementwise (bool)", ("not_equal",))
+lt = _compare(np.less, "lt", "input < other elementwise (bool)", ("less",))
+le = _compare(np.less_equal, "le", "input <= other elementwise (bool)", ("less_equal",))
+gt = _compare(np.greater, "gt", "input > other elementwise (bool)", ("greater",))
+ge = _compare(np.greater_equal, "ge", "input >= other elementwise (bool)", ("greater_equal",))
 
 Tensor.__eq__ = eq
 Tensor.__ne__ = ne

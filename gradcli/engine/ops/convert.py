@@ -97,5 +97,6 @@ def _conversion(name: str, dtype: dtypes.DType) -> None:
 
 
 for _name, _dtype in (("float", dtypes.float32), ("double", dtypes.float64), ("half", dtypes.float16),
-                      ("long", dtypes.int64), ("int", dtypes.int32), ("bool", dtypes.bool_)):
+                      ("long", dtypes.int64), ("int", dtypes.int32), ("bool", dtypes.bool_),
+                      ("short", dtypes.int16), ("char", dtypes.int8), ("byte", dtypes.uint8)):
     _conversion(_name, _dtype)

@@ -41,7 +41,7 @@ from gradcli.engine.ops import arith
 from gradcli.engine.ops.common import dtype_title, val
 from gradcli.engine.ops.elementwise import clamp
 from gradcli.engine.ops.rearrange import index_add, scatter, scatter_add
-from gradcli.engine.ops.registry import register
+from gradcli.engine.ops.registry import REGISTRY, register
 from gradcli.engine.ops.shape import expand, getitem, index_put_zeros, normalise_key, to_index
 from gradcli.engine.ops.tensor_methods import masked_fill
 from gradcli.engine.ops.views import DEFAULT, FRESH, IN_CUSTOM_FUNCTION, MULTI_OUTPUT_NODE, NO_GRAD_MODE, live_views
@@ -623,3 +623,68 @@ def _inplace_view(name):
 for _name in ("unsqueeze", "squeeze", "t", "transpose"):
     register(_name + "_", sig=f"{_name}_(...)", doc=f"{_name} in place", category="inplace",
              torch=False)(_inplace_view(_name))
+
+
+# The in-place forms torch.Tensor has of the other ops (x.cumsum_(0), x.lt_(y), x.atan2_(y), x.tril_() ...): the
+# out-of-place op computed on self and written back through apply_inplace, so they get torch's version counter,
+# leaf and view checks, CopySlices on views and the op's own node (torch names an in-place op's node as the
+# op's: CumsumBackward0, Atan2Backward0).  Registered only where the out-of-place op is registered.
+TORCH_INPLACE_FORMS = (
+    "absolute acosh addbmm addcdiv addcmul addmm addmv addr arccos arccosh arcsin arcsinh arctan2 arctan arctanh "
+    "asinh atan2 atanh baddbmm bitwise_and bitwise_left_shift bitwise_not bitwise_or bitwise_right_shift bitwise_xor "
+    "clamp_max clamp_min clip copysign cumprod cumsum deg2rad divide erfc fix float_power floor_divide fmod gcd ge "
+    "greater greater_equal gt heaviside hypot i0 igamma igammac index_fill lcm ldexp le lerp less less_equal "
+    "logical_and logical_not logical_or logical_xor lt masked_scatter multiply mvlgamma ne negative nextafter "
+    "not_equal polygamma rad2deg remainder renorm round scatter_reduce sgn subtract tril triu true_divide "
+    "xlogy index_copy index_put index_reduce").split()
+
+
+# derivatives.yaml: `self: not_implemented("inplace version of acosh")` (asinh_, atanh_ too): torch records the
+# in-place form as its own node, AcoshBackward1, whose backward raises.
+NO_INPLACE_DERIVATIVE = {"acosh": "acosh", "arccosh": "acosh", "asinh": "asinh", "arcsinh": "asinh",
+                         "atanh": "atanh", "arctanh": "atanh"}
+
+
+def _no_derivative_node(op: str, fn):
+    def forward(ctx, x):
+        return fn(Tensor._make(x, None)).array
+
+    def backward(ctx, g):
+        raise TorchNotImplementedError(f"the derivative for 'inplace version of {op}' is not implemented.")
+
+    return type(f"{op.title()}Inplace", (Function,), {"__slots__": (), "name": f"{op.title()}Backward1",
+                                                      "forward": staticmethod(forward),
+                                                      "backward": staticmethod(backward)})
+
+
+def _inplace_form(name, fn):
+    if name in NO_INPLACE_DERIVATIVE:
+        node = _no_derivative_node(NO_INPLACE_DERIVATIVE[name], fn)
+
+        def op(self):
+            return apply_inplace(self, node.apply)
+
+        op.__name__ = name + "_"
+        return op
+
+    def op(self, *args, **kwargs):
+        if name == "float_power" and self.array.dtype != np.float64:
+            raise TorchRuntimeError(f"the base given to float_power_ has dtype {dtype_title(self.array.dtype)} but "
+                                    "the operation's result requires dtype Double")
+        return apply_inplace(self, lambda s: fn(s, *args, **kwargs))
+
+    op.__name__ = name + "_"
+    op.__doc__ = f"{name} in place"
+    return op
+
+
+def register_inplace_forms() -> None:
+    """Called once every op module is imported (ops/__init__.py): the forms whose op exists."""
+    for name in TORCH_INPLACE_FORMS:
+        spec = REGISTRY.get(name)
+        if spec is not None and spec.method and name + "_" not in REGISTRY:
+            register(name + "_", sig=f"{name}_(...)", doc=f"{name} in place", category="inplace",
+                     torch=False)(_inplace_form(name, spec.fn))
+    for name in ("swapaxes", "swapdims"):
+        register(name + "_", sig=f"{name}_(dim0, dim1)", doc=f"{name} in place", category="inplace",
+                 torch=False)(_inplace_view("transpose"))

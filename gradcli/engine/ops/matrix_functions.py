@@ -538,14 +538,15 @@ class Qr(Function):
         if rows >= cols:
             m = r @ t(g_r) - t(g_q) @ q
             b = g_q + q @ _copyltu(m)
-            return (t(np.linalg.solve(r, t(b))),)  # b·R⁻ᵀ
+            return (t(np.linalg.solve(r, t(b))).astype(g.dtype, copy=False),)  # b·R⁻ᵀ (float32 in, float32 out)
         # wide (torch's linalg_qr_backward, m < n): with M = gR·Rᵀ - Qᵀ·gQ and R₁ the leading square of R,
         # gA = [Q·tril(-M + Mᵀ)·R₁⁻ᵀ | 0] + Q·gR
         m = g_r @ t(r) - t(q) @ g_q
         lead = _solve_right_lower(q @ np.tril(t(m) - m), t(r[..., :rows]))
         zeros = np.zeros(lead.shape[:-1] + (cols - rows,), dtype=lead.dtype)
         g_a = np.concatenate([lead, zeros], axis=-1)
-        return (g_a + q @ g_r if part == 1 else g_a,)  # no 0 added for Q's part: -0. stays, as in torch
+        g_a = g_a + q @ g_r if part == 1 else g_a  # no 0 added for Q's part: -0. stays, as in torch
+        return (g_a.astype(g.dtype, copy=False),)
 
 
 @register("qr", sig="linalg.qr(A, mode='reduced')", doc="(Q, R) with A = Q·R, Q orthonormal columns, R upper",

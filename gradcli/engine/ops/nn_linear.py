@@ -132,7 +132,23 @@ class Xlogy(Function):
 @register("xlogy", sig="xlogy(input, other)", doc="input * log(other), 0 where input is 0", category="elementwise",
           result_shape=sizes.broadcast)
 def xlogy(input, other):
+    if not isinstance(other, Tensor):  # torch's xlogy.Scalar_Other overload, its own node
+        return XlogyScalarOther.apply(input, other)
+    if not isinstance(input, Tensor):  # xlogy.Scalar_Self
+        return XlogyScalarSelf.apply(input, other)
     return Xlogy.apply(input, other)
+
+
+class XlogyScalarSelf(Xlogy):
+    __slots__ = ()
+    name = "XlogyBackward1"
+
+
+class XlogyScalarOther(Xlogy):
+    """derivatives.yaml: xlogy(grad, other), masked to 0 where self == 0 unless other > 0: Xlogy's rule."""
+
+    __slots__ = ()
+    name = "XlogyBackward2"
 
 
 # -- linear ---------------------------------------------------------------------------------------------------
