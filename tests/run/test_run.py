@@ -49,10 +49,6 @@ NOT_YET_EXACT.update({
                                "output_size= on a module call)",
     "docs_nn_ctcloss": "refused at nn.CTCLoss: gradcli has no F.ctc_loss (ATen's CPU alpha/beta recursions in "
                        "log space, with its logsumexp order, are not written yet)",
-    "docs_nn_groupnorm": "its output and input gradient are torch's, but the weight gradient's last digits differ "
-                         "(1429.0275 for 1429.0276): torch's CPU GroupNorm backward sums ds = sum(dy * x) and db = "
-                         "sum(dy) per (n, c) over H*W first, then dgamma = sum_n (ds - db * mean) * rstd "
-                         "(aten/src/ATen/native/cpu/group_norm_kernel.cpp); gradcli sums dy * xhat over (n, H*W)",
     "docs_nn_upsample": "refused at nn.Upsample: gradcli has no F.interpolate (nearest, bilinear, align_corners)",
     "tutorial_forward_ad_usage": "refused at `import torch.autograd.forward_ad`: gradcli has no forward-mode AD (dual "
                                  "tensors, make_dual/unpack_dual, a custom Function's jvp); it also uses "

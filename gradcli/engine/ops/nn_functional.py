@@ -218,7 +218,9 @@ class LayerNorm(_Norm):
 
 class GroupNormNode(Function):
     """group_norm on the input's own shape: the channels viewed in groups, each group normalised, then the
-    per-channel affine (one node, as torch's native_group_norm)."""
+    per-channel affine (one node, as torch's native_group_norm).  float32/float64 inputs take torch's CPU kernels
+    (kernels/moments.py: group_norm_forward, group_norm_backward); a differentiable backward (create_graph) the
+    formula in dual operations."""
 
     __slots__ = ()
     name = "NativeGroupNormBackward0"
@@ -230,6 +232,16 @@ class GroupNormNode(Function):
         grouped = (n, groups, c // groups) + x.shape[2:]
         axes = tuple(range(2, len(grouped)))
         affine = (1, groups, c // groups) + (1,) * (x.ndim - 2)
+        image = x.size // max(n * c, 1)
+        if x.dtype.char in "fd" and x.size and not moments.too_long_for_numpy(image * (c // groups)) and all(
+                p is None or p.dtype == x.dtype for p in (weight, bias)):
+            # torch's CPU kernel (group_norm_kernel.cpp): RowwiseMoments per (n, group), rstd in double, the
+            # fused affine step
+            with np.errstate(all="ignore"):
+                out, mean, rstd = moments.group_norm_forward(np.ascontiguousarray(x).reshape(n, c, image),
+                                                             weight, bias, groups, eps)
+            ctx.aux = (grouped, axes, affine, eps, mean, rstd)
+            return out.reshape(x.shape)
         w = None if weight is None else weight.reshape(groups, c // groups)
         b = None if bias is None else bias.reshape(groups, c // groups)
         out = _Norm.forward(ctx, x.reshape(grouped), w, b, axes, affine, eps).reshape(x.shape)
@@ -238,8 +250,19 @@ class GroupNormNode(Function):
 
     @staticmethod
     def backward(ctx, g, x, weight):
-        grouped, axes, affine, eps = ctx.aux
+        grouped, axes, affine, eps = ctx.aux[:4]
+        if weight is None and ctx.needs_input_grad[2]:
+            # torch's native_group_norm_backward makes dbeta like the undefined gamma
+            raise TorchRuntimeError("tensor does not have a device")
         shape = np.shape(val(x))
+        if len(ctx.aux) > 4 and type(g) is np.ndarray and type(x) is np.ndarray and g.dtype == x.dtype:
+            mean, rstd = ctx.aux[4:]
+            n, c = shape[0], shape[1]
+            need_x, need_w, need_b = ctx.needs_input_grad[:3]
+            gx, gw, gb = moments.group_norm_backward(
+                np.ascontiguousarray(g).reshape(n, c, -1), np.ascontiguousarray(x).reshape(n, c, -1), mean, rstd,
+                None if weight is None else np.asarray(weight).reshape(c), grouped[1], need_x, need_w, need_b)
+            return (None if gx is None else gx.reshape(shape), gw, gb)
         w = None if weight is None else dual.reshape(weight, grouped[1:3])
         gx, gw, gb = _norm_grads(dual.reshape(g, grouped), dual.reshape(x, grouped), w, axes, affine, eps,
                                  ctx.needs_input_grad[:3], grouped[1:3], grouped[1:3])
