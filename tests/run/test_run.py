@@ -47,8 +47,6 @@ NOT_YET_EXACT.update({
                                "output_size= on a module call)",
     "docs_nn_convtranspose2d": "refused at nn.ConvTranspose2d: gradcli has no conv_transpose1d/2d (nor "
                                "output_size= on a module call)",
-    "docs_nn_ctcloss": "refused at nn.CTCLoss: gradcli has no F.ctc_loss (ATen's CPU alpha/beta recursions in "
-                       "log space, with its logsumexp order, are not written yet)",
     "docs_nn_upsample": "refused at nn.Upsample: gradcli has no F.interpolate (nearest, bilinear, align_corners)",
     "tutorial_forward_ad_usage": "refused at `import torch.autograd.forward_ad`: gradcli has no forward-mode AD (dual "
                                  "tensors, make_dual/unpack_dual, a custom Function's jvp); it also uses "
