@@ -67,10 +67,10 @@ def test_group_norm_statistics_are_torchs_mean_and_rstd(case):
 
 
 def test_goldens_pass_on_the_numpy_path(monkeypatch):
-    """Without the compiled kernels (GRADCLI_NATIVE=0): the numpy RowwiseMoments and fused multiply-add."""
+    """Without the compiled kernels (GRADCLI_NATIVE=0): the numpy RowwiseMoments, sums and fused multiply-adds."""
     from gradcli.engine.kernels import native
-    monkeypatch.setattr(native, "rowwise_moments", lambda: None)
-    monkeypatch.setattr(native, "fma", lambda: None)
+    for name in ("rowwise_moments", "fma", "group_norm"):
+        monkeypatch.setattr(native, name, lambda: None)
     for case in GOLDENS["cases"][::4]:
         test_group_norm_forward_and_backward_are_torchs_to_the_bit(case)
 
@@ -86,3 +86,31 @@ def test_the_docs_example_weight_gradient_is_torchs():
     group_norm(x, golden["groups"], w, b, golden["eps"]).backward(
         engine.tensor(_array(golden["grad_output"], dtype, golden["shape"]).copy()))
     np.testing.assert_array_equal(_bits(w.grad.numpy()), _bits(_array(golden["grads"][1], dtype)))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(2, 6, 1), (3, 8, 7), (2, 12, 8), (2, 4, 37), (1, 16, 200)])
+def test_the_compiled_kernels_compute_the_numpy_forms_bits(dtype, shape, monkeypatch):
+    """native_math.c's GROUP_NORM against moments.py's numpy forms, bit for bit, on random and special values
+    (zeros, infinities, nan, huge and tiny numbers)."""
+    from gradcli.engine.kernels import native
+    if native.group_norm() is None:
+        pytest.skip("the compiled kernels are not built")
+    rng = np.random.default_rng(7)
+    x = (rng.standard_normal(shape) * 3).astype(dtype)
+    dy = rng.standard_normal(shape).astype(dtype)
+    flat = x.reshape(-1)
+    flat[::11] = 0
+    flat[5::29] = dtype(1e30)
+    dy.reshape(-1)[3::31] = dtype(1e-30)
+    weight, bias = rng.standard_normal(shape[1]).astype(dtype), rng.standard_normal(shape[1]).astype(dtype)
+    groups = 2 if shape[1] % 2 == 0 else 1
+    with np.errstate(all="ignore"):
+        compiled = moments.group_norm_forward(x, weight, bias, groups, 1e-5)
+        compiled_back = moments.group_norm_backward(dy, x, compiled[1], compiled[2], weight, groups, True, True, True)
+        monkeypatch.setattr(native, "group_norm", lambda: None)
+        reference = moments.group_norm_forward(x, weight, bias, groups, 1e-5)
+        reference_back = moments.group_norm_backward(dy, x, reference[1], reference[2], weight, groups, True, True,
+                                                     True)
+    for got, want in zip(compiled + compiled_back, reference + reference_back):
+        np.testing.assert_array_equal(_bits(got), _bits(want))
