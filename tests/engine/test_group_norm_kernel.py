@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from gradcli import engine
+from gradcli.engine import kernels
 from gradcli.engine.errors import TorchRuntimeError
 from gradcli.engine.kernels import moments
 from gradcli.engine.ops.nn_functional import group_norm
@@ -33,18 +34,32 @@ def _bits(a):
 
 def _id(case):
     affine = "w" * (case["weight"] is not None) + "b" * (case["bias"] is not None)
-    return f"{case['dtype']}-{case['shape']}-g{case['groups']}-{affine or 'plain'}"
+    return f"{case['dtype']}-{case['shape']}-g{case['groups']}-{affine or 'plain'}-{case['layout']}"
+
+
+def _strides_order(a):
+    return sorted(range(a.ndim), key=lambda d: -a.strides[d])
 
 
 @pytest.mark.parametrize("case", GOLDENS["cases"], ids=_id)
-def test_group_norm_forward_and_backward_are_torchs_to_the_bit(case):
+def test_group_norm_forward_and_backward_are_torchs_to_the_bit(case, monkeypatch):
+    monkeypatch.setattr(kernels, "THREADS", GOLDENS["threads"])  # the channels-last kernels split rows by it
     dtype = DTYPES[case["dtype"]]
     c = case["shape"][1]
-    arrays = (_array(case["x"], dtype, case["shape"]), _array(case["weight"], dtype, (c,)),
-              _array(case["bias"], dtype, (c,)))
-    leaves = [None if a is None else engine.tensor(a.copy(), requires_grad=True) for a in arrays]
+    arrays = [_array(case["x"], dtype, case["shape"]).copy(), _array(case["weight"], dtype, (c,)),
+              _array(case["bias"], dtype, (c,))]
+    channels_last = case.get("layout") == "channels_last"
+    leaves = [None if a is None else engine.tensor(a, requires_grad=True) for a in arrays]
+    if channels_last:  # x.permute(0, 2, 3, 1).contiguous().permute(0, 3, 1, 2), as a program makes it
+        order = (0,) + tuple(range(2, len(case["shape"]))) + (1,)
+        memory = engine.tensor(np.ascontiguousarray(arrays[0].transpose(order)))
+        leaves[0] = memory.permute(*np.argsort(order).tolist()).requires_grad_()
+        arrays[0] = leaves[0].detach().numpy()
+        assert moments.is_channels_last(arrays[0].shape, [st // arrays[0].itemsize for st in arrays[0].strides])
     out = group_norm(leaves[0], case["groups"], leaves[1], leaves[2], case["eps"])
     np.testing.assert_array_equal(_bits(out.detach().numpy()), _bits(_array(case["out"], dtype)))
+    if channels_last:  # the result, and x's gradient, in x's layout (their later sums add in its order)
+        assert _strides_order(out.detach().numpy()) == _strides_order(arrays[0])
     grad_output = engine.tensor(_array(case["grad_output"], dtype, case["shape"]).copy())
     if case["error"] is not None:
         with pytest.raises(TorchRuntimeError, match=case["error"]):
@@ -54,9 +69,11 @@ def test_group_norm_forward_and_backward_are_torchs_to_the_bit(case):
     for leaf, want in zip(leaves, case["grads"]):
         if leaf is not None:
             np.testing.assert_array_equal(_bits(leaf.grad.numpy()), _bits(_array(want, dtype)))
+    if channels_last:
+        assert _strides_order(leaves[0].grad.numpy()) == _strides_order(arrays[0])
 
 
-@pytest.mark.parametrize("case", GOLDENS["cases"][::3], ids=_id)
+@pytest.mark.parametrize("case", [c for c in GOLDENS["cases"] if c["layout"] == "contiguous"][::3], ids=_id)
 def test_group_norm_statistics_are_torchs_mean_and_rstd(case):
     dtype = DTYPES[case["dtype"]]
     shape = case["shape"]
@@ -72,7 +89,7 @@ def test_goldens_pass_on_the_numpy_path(monkeypatch):
     for name in ("rowwise_moments", "fma", "group_norm"):
         monkeypatch.setattr(native, name, lambda: None)
     for case in GOLDENS["cases"][::4]:
-        test_group_norm_forward_and_backward_are_torchs_to_the_bit(case)
+        test_group_norm_forward_and_backward_are_torchs_to_the_bit(case, monkeypatch)
 
 
 def test_the_docs_example_weight_gradient_is_torchs():
