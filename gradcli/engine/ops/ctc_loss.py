@@ -16,7 +16,7 @@ import numpy as np
 from gradcli.engine import kernels
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchNotImplementedError, TorchRuntimeError, TorchTypeError, TorchValueError
-from gradcli.engine.ops.common import dtype_title
+from gradcli.engine.ops.common import dtype_title, val
 from gradcli.engine.ops.registry import REGISTRY, register
 from gradcli.engine.tensor import Tensor
 
@@ -112,12 +112,29 @@ def _check(log_probs: np.ndarray, targets: np.ndarray, input_lengths, target_len
     return offsets, stride, longest
 
 
+class CtcLossGradient(Function):
+    """_ctc_loss_backward's result under create_graph: torch defines no derivative for it
+    (grad_fn=<NotImplemented>, an error when differentiated again)."""
+
+    __slots__ = ()
+    name = "NotImplemented"
+
+    @staticmethod
+    def forward(ctx, grad_out, log_probs, result):
+        return result
+
+    @staticmethod
+    def backward(ctx, g):
+        raise TorchRuntimeError("derivative for aten::_ctc_loss_backward is not implemented")
+
+
 class CtcLoss(Function):
     """_ctc_loss: the negative log-likelihood of each sample (log_probs (T, N, C)); its node saves log_alpha."""
 
     __slots__ = ()
     name = "CtcLossBackward0"
     torch_edges = (0,)  # log_probs (targets and lengths are not differentiable)
+    saves = (0,)
 
     @staticmethod
     def forward(ctx, log_probs, targets, input_lengths, target_lengths, blank, zero_infinity):
@@ -163,10 +180,12 @@ class CtcLoss(Function):
         return nll
 
     @staticmethod
-    def backward(ctx, g):
+    def backward(ctx, g, saved_log_probs):
+        if isinstance(g, Tensor) or isinstance(saved_log_probs, Tensor):  # create_graph: computed, not differentiable
+            result = CtcLoss.backward(ctx, np.asarray(val(g)), np.asarray(val(saved_log_probs)))[0]
+            return (CtcLossGradient.apply(g if isinstance(g, Tensor) else Tensor._make(np.asarray(g), None),
+                                          saved_log_probs, result),)
         log_probs, prime, emit, skip, inputs, targets_n, alpha, nll, blank, zero_infinity = ctx.aux
-        if type(g) is not np.ndarray:
-            raise TorchRuntimeError("derivative for aten::_ctc_loss_backward is not implemented")
         dt = log_probs.dtype.type
         steps, batch, classes = log_probs.shape
         width = prime.shape[1]
