@@ -104,3 +104,18 @@ def test_a_target_outside_the_classes_is_refused_not_read_out_of_bounds():
     log_probs = engine.tensor(np.zeros((5, 2, 4), np.float32))
     with pytest.raises(TorchRuntimeError, match="target 7 is outside the classes 0..3"):
         ctc_loss(log_probs, engine.tensor(np.array([[1, 7], [3, 3]])), (5, 4), (2, 2))
+
+
+def test_the_recursions_tables_are_sized_before_they_are_made():
+    """log_alpha has one value per sample, step and state: long targets make it larger than any input."""
+    from gradcli.engine.errors import LimitExceeded
+    from gradcli.engine.ops import sizes
+    log_probs = engine.tensor(np.zeros((50, 2, 4), np.float32))
+    targets = engine.tensor(np.ones((2, 40), np.int64))
+    saved = sizes.SizeLimit.max_elements
+    sizes.SizeLimit.max_elements = 5000  # log_alpha: 2 x 50 x 81 = 8,100
+    try:
+        with pytest.raises(LimitExceeded, match=r"ctc_loss\(\) would create a tensor of shape \(2, 50, 81\)"):
+            ctc_loss(log_probs, targets, (50, 50), (40, 40))
+    finally:
+        sizes.SizeLimit.max_elements = saved

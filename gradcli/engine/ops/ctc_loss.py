@@ -16,6 +16,7 @@ import numpy as np
 from gradcli.engine import kernels
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchNotImplementedError, TorchRuntimeError, TorchTypeError, TorchValueError
+from gradcli.engine.ops import sizes
 from gradcli.engine.ops.common import dtype_title, val
 from gradcli.engine.ops.registry import REGISTRY, register
 from gradcli.engine.tensor import Tensor
@@ -142,9 +143,10 @@ class CtcLoss(Function):
         dt = log_probs.dtype.type
         steps, batch, _ = log_probs.shape
         width = 2 * longest + 1
+        # log_alpha (and log_beta): one value per sample, step and state, more than the inputs when targets are long
+        sizes.check_size((batch, steps, width), "ctc_loss", log_probs.itemsize)
         prime = _augmented(targets, offsets, stride, target_lengths, blank, width)
         lp = log_probs.transpose(1, 0, 2)  # (N, T, C)
-        rows = np.arange(batch)[:, None]
         emit = np.take_along_axis(lp, np.broadcast_to(prime[:, None, :], (batch, steps, width)), axis=2)  # (N,T,S)
         inputs = np.asarray(input_lengths, np.int64)
         targets_n = np.asarray(target_lengths, np.int64)
@@ -175,7 +177,6 @@ class CtcLoss(Function):
                     m = l2 if l1 < l2 else l1  # std::max
                     m = dt(0) if m == -np.inf else m
                     nll[b] = -(_log(_exp(np.asarray([l1 - m], dt)) + _exp(np.asarray([l2 - m], dt)))[0] + m)
-        del rows
         ctx.aux = (log_probs, prime, emit, skip, inputs, targets_n, alpha, nll, blank, zero_infinity)
         return nll
 
@@ -243,7 +244,7 @@ class CtcLoss(Function):
         return (np.ascontiguousarray(result.transpose(1, 0, 2)),)
 
 
-def _lengths(value, name: str, lengths_are_tensors: bool):
+def _lengths(value, name: str):
     if isinstance(value, Tensor):
         if value.array.dtype.kind not in "iu":
             raise TorchRuntimeError(f"{name} must be integral")
@@ -273,8 +274,8 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
                              "target_lengths, int blank, int reduction, bool zero_infinity) or (Tensor log_probs, "
                              "Tensor targets, Tensor input_lengths, Tensor target_lengths, int blank, int reduction, "
                              "bool zero_infinity)")
-    inputs = _lengths(input_lengths, "input_lengths", tensors[0])
-    lengths = _lengths(target_lengths, "target_lengths", tensors[1])
+    inputs = _lengths(input_lengths, "input_lengths")
+    lengths = _lengths(target_lengths, "target_lengths")
     batched = log_probs.ndim == 3
     x = log_probs if batched else REGISTRY["unsqueeze"].fn(log_probs, 1)
     if x.array.dtype.char not in "fd":
