@@ -65,7 +65,7 @@ conv1d conv2d conv_transpose2d poisson_nll_loss gaussian_nll_loss margin_ranking
 soft_margin_loss triplet_margin_loss cosine_embedding_loss multi_margin_loss quantile nanquantile
 linalg.eigh linalg.eigvalsh linalg.qr linalg.pinv linalg.lstsq svd linalg.svd
 hardshrink softshrink tanhshrink threshold multilabel_soft_margin_loss
-multilabel_margin_loss instance_norm adaptive_avg_pool2d adaptive_max_pool2d
+multilabel_margin_loss instance_norm adaptive_avg_pool2d adaptive_max_pool2d ctc_loss
 interpolate upsample upsample_nearest upsample_bilinear adaptive_avg_pool3d bilinear
 """.split()
 # Tensor methods of issue 28's survey (ops/method_forms.py): another op under torch's name, or a small op of its own.
@@ -1087,6 +1087,10 @@ add("multilabel_margin_loss", "F.multilabel_margin_loss(x, torch.tensor([[3, 0, 
     x=ANY((2, 4)))
 add("multilabel_margin_loss", "F.multilabel_margin_loss(x, torch.tensor([[2, -1, 0], [0, 1, 1], [-1, 0, 0]]), "
     "reduction='none')", x=ANY((3, 3)))
+add("ctc_loss", "F.ctc_loss(F.log_softmax(x, 2), torch.tensor([[1, 2], [2, 2]]), (4, 3), (2, 1))",
+    x=ANY((4, 2, 3)))
+add("ctc_loss", "F.ctc_loss(F.log_softmax(x, 1), torch.tensor([1, 1]), torch.tensor(5), torch.tensor(2), blank=2, "
+    "reduction='none')", x=ANY((5, 3)))
 add("instance_norm", "F.instance_norm(x)", x=ANY((2, 3, 4)))
 add("instance_norm", "F.instance_norm(x, weight=w, bias=b)", x=ANY((2, 2, 3, 2)), w=ANY((2,)), b=ANY((2,)))
 add("adaptive_avg_pool2d", "F.adaptive_avg_pool2d(x, (2, 3))", x=ANY((1, 2, 5, 4)))

@@ -505,7 +505,7 @@ def modified_output_message(node, producer: str) -> str:
 
 
 # torch's nodes that are not generated from its op list: their name() is the C++ name
-_HANDWRITTEN_NODES = frozenset({"CopySlices", "CopyBackwards"})
+_HANDWRITTEN_NODES = frozenset({"CopySlices", "CopyBackwards", "NotImplemented"})
 
 
 def torch_node_name(node) -> str:
@@ -905,6 +905,17 @@ def _run_graph(roots, deps, leaf_grads, node_grads, needed, target_leaves, captu
     return results
 
 
+def _dense(a: np.ndarray) -> bool:
+    """Whether an array's elements fill its memory without gaps or overlaps (torch's
+    is_non_overlapping_and_dense), in some order of its dims."""
+    expected = a.itemsize
+    for stride, size in sorted((abs(st), sz) for st, sz in zip(a.strides, a.shape) if sz != 1):
+        if stride != expected:
+            return False
+        expected *= size
+    return True
+
+
 def _accumulate_into(tensor, grad, create_graph, given):
     """x.grad += grad, as AccumulateGrad does: in place normally, out of place with create_graph."""
     if isinstance(grad, Tensor):
@@ -921,7 +932,16 @@ def _accumulate_into(tensor, grad, create_graph, given):
         if isinstance(grad, np.ndarray):
             # Gradient arrays can be shared (AddBackward hands the same array to both inputs) or be
             # read-only broadcast views; a leaf's .grad must be its own, since zero_() writes into it.
-            if (not grad.flags.writeable or not grad.flags.owndata or given is None or id(grad) in given):
+            variable = tensor.array
+            copy = not grad.flags.writeable or not grad.flags.owndata or given is None or id(grad) in given
+            if not variable.flags.c_contiguous and _dense(variable):
+                if copy or grad.strides != variable.strides:
+                    # torch's gradient layout contract: a dense leaf's .grad has the leaf's strides (a
+                    # channels-last or transposed leaf gets a channels-last or transposed .grad)
+                    laid_out = np.empty_like(variable, dtype=grad.dtype)
+                    laid_out[...] = grad
+                    grad = laid_out
+            elif copy:
                 grad = grad.copy()
             if grad.dtype != tensor.array.dtype:
                 grad = grad.astype(tensor.array.dtype)

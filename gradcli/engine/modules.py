@@ -1491,7 +1491,8 @@ MultiMarginLoss = _loss("MultiMarginLoss", "multi_margin_loss", ("p", "margin", 
 MultiLabelSoftMarginLoss = _loss("MultiLabelSoftMarginLoss", "multilabel_soft_margin_loss", ("weight", "reduction"),
                                  (None, "mean"))
 MultiLabelMarginLoss = _loss("MultiLabelMarginLoss", "multilabel_margin_loss", ("reduction",), ("mean",))
-OTHER_LOSSES = (MultiLabelSoftMarginLoss, MultiLabelMarginLoss, KLDivLoss, SoftMarginLoss, HingeEmbeddingLoss,
+CTCLoss = _loss("CTCLoss", "ctc_loss", ("blank", "reduction", "zero_infinity"), (0, "mean", False))
+OTHER_LOSSES = (MultiLabelSoftMarginLoss, MultiLabelMarginLoss, CTCLoss, KLDivLoss, SoftMarginLoss, HingeEmbeddingLoss,
                 PoissonNLLLoss,
                 GaussianNLLLoss, CosineEmbeddingLoss,
                 MarginRankingLoss, TripletMarginLoss, MultiMarginLoss)

@@ -212,7 +212,8 @@ class EngineBackend:
 
     def call(self, spec, args, kwargs):
         if spec.category in _TENSOR_ARGUMENT_CATEGORIES and spec.name not in _TENSOR_LIST_OPS:
-            tuples = spec.category not in ("nn", "linalg")  # their tuples may be dims, as in normalize(x, 2, (0,))
+            # their tuples may be dims, as in normalize(x, 2, (0,)); ctc_loss's are lengths, as torch's int lists
+            tuples = spec.category not in ("nn", "linalg") and spec.name != "ctc_loss"
             args[:] = [self._constant_list(a, tuples) for a in args]
             if spec.category not in ("nn", "linalg"):  # their keywords may be dims
                 kwargs.update({k: self._constant_list(v) for k, v in kwargs.items()})

@@ -45,12 +45,7 @@ NOT_YET_EXACT.update({
                                "output_size= on a module call)",
     "docs_nn_convtranspose2d": "refused at nn.ConvTranspose2d: gradcli has no conv_transpose1d/2d (nor "
                                "output_size= on a module call)",
-    "docs_nn_ctcloss": "refused at nn.CTCLoss: gradcli has no F.ctc_loss (ATen's CPU alpha/beta recursions in "
-                       "log space, with its logsumexp order, are not written yet)",
-    "docs_nn_groupnorm": "its output and input gradient are torch's, but the weight gradient's last digits differ "
-                         "(1429.0275 for 1429.0276): torch's CPU GroupNorm backward sums ds = sum(dy * x) and db = "
-                         "sum(dy) per (n, c) over H*W first, then dgamma = sum_n (ds - db * mean) * rstd "
-                         "(aten/src/ATen/native/cpu/group_norm_kernel.cpp); gradcli sums dy * xhat over (n, H*W)"})
+})
 # Corpus programs that print what PyTorch prints but take long: run with --slow, under a larger time limit.
 TOO_SLOW: dict[str, str] = {
     "tutorial_dynamic_net": "30,000 steps of a randomly deep polynomial model: about 15 s of CPU with the compiled "

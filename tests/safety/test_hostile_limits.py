@@ -165,6 +165,7 @@ SAMPLES = {
     "multilabel_margin_loss": lambda: ((_t(3, 4), Tensor(np.array([[0, 3, -1, 0], [1, 2, 3, 0], [-1, 0, 0, 0]]))),
                                        {}),
     "instance_norm": lambda: ((_t(2, 3, 4),), {}),
+    "ctc_loss": lambda: ((_t(4, 2, 3), Tensor(np.array([[1, 2], [2, 1]])), (4, 4), (2, 2)), {"reduction": "none"}),
     "adaptive_avg_pool2d": lambda: ((_t(1, 2, 2), (40, 50)), {}),
     "adaptive_max_pool2d": lambda: ((_t(1, 2, 2), (40, 50)), {}),
     "adaptive_avg_pool3d": lambda: ((_t(1, 2, 2, 2), (10, 20, 30)), {}),

@@ -19,7 +19,7 @@ import numpy as np
 ENABLED = os.environ.get("GRADCLI_NATIVE", "1").strip() != "0"
 ABI = 2  # gradcli_sum_abi() of the native_sum.c this module calls
 CUM_MIN = 1024  # elements: below, numpy's cumsum costs less than the call
-MATH_ABI = 7  # gradcli_math_abi() of native_math.c
+MATH_ABI = 8  # gradcli_math_abi() of native_math.c
 _LOADED: list = []  # [the kernels or None], filled on first use
 _MATH: list = []
 
@@ -195,6 +195,15 @@ def batch_norm():
     return None if math is None else math["batch_norm"]
 
 
+def group_norm():
+    """{"affine": f(x3, scale, shift), "sums": f(dy3, x3, fuse_tail), "dx": f(dy3, x3, c1, c2, c3)}: group_norm's
+    affine step, its backward's per-plane sums (ds, db) and its input gradient (kernels/moments.py) over contiguous
+    float32/float64 arrays viewed as (planes, image) with per-plane coefficients, when the library is built and
+    enabled, else None."""
+    math = _math()
+    return None if math is None else math["group_norm"]
+
+
 def layer_norm_buffers():
     """`f(dy, x, mean, rstd, threads, need_gamma, need_beta)`: layer_norm's backward per-thread buffers of weight's
     and bias's gradients (kernels/moments.py), (threads, n) arrays or None, when the library is built and
@@ -273,6 +282,15 @@ def _load_math():
         for function in functions:
             function.restype = None
         batch_norm_functions[np.dtype(dtype)] = functions
+    group_norm_functions = {}
+    for dtype, suffix in ((np.float32, "float32"), (np.float64, "float64")):
+        functions = [getattr(lib, f"gradcli_gn_{part}_{suffix}") for part in ("affine", "sums", "dx")]
+        functions[0].argtypes = [ptr, i64, i64, ptr, ptr, ptr]
+        functions[1].argtypes = [ptr, ptr, i64, i64, i64, ptr, ptr]
+        functions[2].argtypes = [ptr, ptr, i64, i64, ptr, ptr, ptr, ptr]
+        for function in functions:
+            function.restype = None
+        group_norm_functions[np.dtype(dtype)] = functions
     moments_functions = {np.dtype(np.float32): lib.gradcli_rowwise_moments_float32,
                          np.dtype(np.float64): lib.gradcli_rowwise_moments_float64}
     welford_functions = {np.dtype(np.float32): lib.gradcli_welford_float32,
@@ -423,6 +441,34 @@ def _load_math():
                                          rows, channels, image, int(train), out.ctypes.data)
         return out
 
+    def planes_of(a, dtype):
+        return np.ascontiguousarray(a, dtype=dtype)
+
+    def gn_affine(x, scale, shift):
+        """x: (planes, image); scale, shift: one value per plane."""
+        x = planes_of(x, x.dtype)
+        out = np.empty(x.shape, x.dtype)
+        scale, shift = planes_of(scale, x.dtype), planes_of(shift, x.dtype)
+        group_norm_functions[x.dtype][0](x.ctypes.data, *x.shape, scale.ctypes.data, shift.ctypes.data,
+                                         out.ctypes.data)
+        return out
+
+    def gn_sums(dy, x, fuse_tail):
+        """(sum of dy * x, sum of dy) over each plane (row) of 2-D dy, x."""
+        dy, x = planes_of(dy, dy.dtype), planes_of(x, dy.dtype)
+        ds, db = np.empty(x.shape[0], x.dtype), np.empty(x.shape[0], x.dtype)
+        group_norm_functions[x.dtype][1](dy.ctypes.data, x.ctypes.data, *x.shape, int(fuse_tail), ds.ctypes.data,
+                                         db.ctypes.data)
+        return ds, db
+
+    def gn_dx(dy, x, c1, c2, c3):
+        dy, x = planes_of(dy, dy.dtype), planes_of(x, dy.dtype)
+        out = np.empty(x.shape, x.dtype)
+        c1, c2, c3 = (planes_of(c, x.dtype) for c in (c1, c2, c3))
+        group_norm_functions[x.dtype][2](dy.ctypes.data, x.ctypes.data, *x.shape, c1.ctypes.data, c2.ctypes.data,
+                                         c3.ctypes.data, out.ctypes.data)
+        return out
+
     def bn_output(x, alpha, beta, out):
         batch_norm_functions[x.dtype][2](x.ctypes.data, *x.shape, alpha.ctypes.data, beta.ctypes.data,
                                          out.ctypes.data)
@@ -432,6 +478,7 @@ def _load_math():
             "batch_norm": {"image": bn_stats_image, "rows": bn_stats_rows, "output": bn_output, "sums": bn_sums,
                            "input_grad": bn_input_grad},
             "layer_norm_affine": layer_norm_affine,
+            "group_norm": {"affine": gn_affine, "sums": gn_sums, "dx": gn_dx},
             "trig": {"sin": trig(lib.gradcli_mkl_sin_float32), "cos": trig(lib.gradcli_mkl_cos_float32)},
             "powf": powf, "fma": fused_multiply_add, "exp": exp, "mkl_exp": mkl_exp, "mkl_sqrt": mkl_sqrt,
             "map": map_over}

@@ -35,7 +35,7 @@ static inline float bits_to_float_plain(uint32_t b) { float f; memcpy(&f, &b, 4)
 #endif
 
 
-int64_t gradcli_math_abi(void) { return 7; }
+int64_t gradcli_math_abi(void) { return 8; }
 
 #ifdef HAVE_FMA_VARIANT
 #define DISPATCH(name, args) do { if (__builtin_cpu_supports("fma")) { name##_fma args; return; } \
@@ -145,6 +145,39 @@ void gradcli_bn_plane_sums_float64(const double *x, const double *dy, const doub
 void gradcli_bn_row_sums_float64(const double *x, const double *dy, const double *mean, int64_t rows, int64_t channels,
                             int64_t threads, double *buffer, double *total, double *dotp) {
     DISPATCH(bn_row_sums_float64, (x, dy, mean, rows, channels, threads, buffer, total, dotp));
+}
+
+/* group_norm over contiguous planes of `image` elements (kernels/moments.py's group_norm_forward/backward say the
+   order): out = fma(scale[p], x, shift[p]); ds[p], db[p] = the AVX2 sums of dy * x and dy (the partial vector's
+   product fused with `fuse_tail`); dx = fma(c1[p], dy, c2[p] * x) + c3[p] */
+void gradcli_gn_affine_float32(const float *x, int64_t planes, int64_t image, const float *scale, const float *shift,
+                               float *out) {
+    DISPATCH(gn_affine_float32, (x, planes, image, scale, shift, out));
+}
+
+void gradcli_gn_affine_float64(const double *x, int64_t planes, int64_t image, const double *scale,
+                               const double *shift, double *out) {
+    DISPATCH(gn_affine_float64, (x, planes, image, scale, shift, out));
+}
+
+void gradcli_gn_sums_float32(const float *dy, const float *x, int64_t planes, int64_t image, int64_t fuse_tail,
+                             float *ds, float *db) {
+    DISPATCH(gn_sums_float32, (dy, x, planes, image, fuse_tail, ds, db));
+}
+
+void gradcli_gn_sums_float64(const double *dy, const double *x, int64_t planes, int64_t image, int64_t fuse_tail,
+                             double *ds, double *db) {
+    DISPATCH(gn_sums_float64, (dy, x, planes, image, fuse_tail, ds, db));
+}
+
+void gradcli_gn_dx_float32(const float *dy, const float *x, int64_t planes, int64_t image, const float *c1,
+                           const float *c2, const float *c3, float *out) {
+    DISPATCH(gn_dx_float32, (dy, x, planes, image, c1, c2, c3, out));
+}
+
+void gradcli_gn_dx_float64(const double *dy, const double *x, int64_t planes, int64_t image, const double *c1,
+                           const double *c2, const double *c3, double *out) {
+    DISPATCH(gn_dx_float64, (dy, x, planes, image, c1, c2, c3, out));
 }
 
 void gradcli_rowwise_moments_float64(const double *x, int64_t rows, int64_t size, double *mean_out,
@@ -803,5 +836,54 @@ static inline double VARIANT(fold4_d)(const double *a) { return ((a[0] + a[1]) +
 BATCH_NORM_BACKWARD(float32, float, 8, VARIANT(fold8_f), fmaf)
 BATCH_NORM_BACKWARD(float64, double, 4, VARIANT(fold4_d), fma)
 #undef BATCH_NORM_BACKWARD
+
+/* group_norm (kernels/moments.py: group_norm_forward's affine step, group_norm_backward's per-plane sums and dx) */
+#define GROUP_NORM(SUFFIX, T, LANES, FOLD, FMA)                                                             \
+    static void VARIANT(gn_affine_##SUFFIX)(const T *x, int64_t planes, int64_t image, const T *scale,      \
+                                            const T *shift, T *out) {                                       \
+        for (int64_t p = 0; p < planes; p++) {                                                              \
+            const T *xp = x + p * image, a = scale[p], b = shift[p];                                        \
+            T *o = out + p * image;                                                                         \
+            for (int64_t i = 0; i < image; i++) o[i] = FMA(a, xp[i], b);                                    \
+        }                                                                                                   \
+    }                                                                                                       \
+    static void VARIANT(gn_sums_##SUFFIX)(const T *dy, const T *x, int64_t planes, int64_t image,           \
+                                          int64_t fuse_tail, T *ds, T *db) {                                \
+        for (int64_t p = 0; p < planes; p++) {                                                              \
+            const T *xp = x + p * image, *gp = dy + p * image;                                              \
+            T s, d;                                                                                         \
+            if (image < LANES) {                                                                            \
+                s = image ? gp[0] : 0; d = image ? gp[0] * xp[0] : 0;                                       \
+                for (int64_t j = 1; j < image; j++) { s = s + gp[j]; d = d + gp[j] * xp[j]; }              \
+            } else {                                                                                        \
+                T sa[LANES], da[LANES];                                                                     \
+                int64_t full = image - image % LANES;                                                       \
+                for (int l = 0; l < LANES; l++) { sa[l] = gp[l]; da[l] = gp[l] * xp[l]; }                   \
+                for (int64_t j = LANES; j < full; j += LANES)                                               \
+                    for (int l = 0; l < LANES; l++) {                                                       \
+                        sa[l] = sa[l] + gp[j + l];                                                          \
+                        da[l] = da[l] + gp[j + l] * xp[j + l];                                              \
+                    }                                                                                       \
+                for (int64_t j = full; j < image; j++) {                                                    \
+                    sa[j - full] = sa[j - full] + gp[j];                                                    \
+                    da[j - full] = fuse_tail ? FMA(gp[j], xp[j], da[j - full]) : da[j - full] + gp[j] * xp[j]; \
+                }                                                                                           \
+                s = FOLD(sa); d = FOLD(da);                                                                 \
+            }                                                                                               \
+            ds[p] = d;                                                                                      \
+            db[p] = s;                                                                                      \
+        }                                                                                                   \
+    }                                                                                                       \
+    static void VARIANT(gn_dx_##SUFFIX)(const T *dy, const T *x, int64_t planes, int64_t image, const T *c1, \
+                                        const T *c2, const T *c3, T *out) {                                 \
+        for (int64_t p = 0; p < planes; p++) {                                                              \
+            const T *xp = x + p * image, *gp = dy + p * image, a = c1[p], b = c2[p], c = c3[p];             \
+            T *o = out + p * image;                                                                         \
+            for (int64_t i = 0; i < image; i++) o[i] = FMA(a, gp[i], b * xp[i]) + c;                        \
+        }                                                                                                   \
+    }
+GROUP_NORM(float32, float, 8, VARIANT(fold8_f), fmaf)
+GROUP_NORM(float64, double, 4, VARIANT(fold4_d), fma)
+#undef GROUP_NORM
 
 #endif

@@ -10,6 +10,7 @@ from gradcli.engine.ops import (  # noqa: F401  (registration side effects)
     binary,
     compare,
     convert,
+    ctc_loss,
     elementwise,
     elementwise_math,
     inplace,

@@ -216,9 +216,22 @@ class LayerNorm(_Norm):
                 None if gb is None else gb.reshape(ctx.in_shapes[2]))
 
 
+def _channels_last_memory(a: np.ndarray) -> np.ndarray:
+    """A (N, C, *spatial) array's elements in channels-last order, as a C-contiguous (N, prod(spatial), C) array
+    (no copy when it is channels-last already)."""
+    return np.ascontiguousarray(np.moveaxis(a, 1, -1)).reshape(a.shape[0], -1, a.shape[1])
+
+
+def _from_channels_last_memory(memory: np.ndarray, shape) -> np.ndarray:
+    """The (N, C, *spatial) view, with channels-last strides, of a (N, prod(spatial), C) array."""
+    return np.moveaxis(memory.reshape((shape[0],) + tuple(shape[2:]) + (shape[1],)), -1, 1)
+
+
 class GroupNormNode(Function):
     """group_norm on the input's own shape: the channels viewed in groups, each group normalised, then the
-    per-channel affine (one node, as torch's native_group_norm)."""
+    per-channel affine (one node, as torch's native_group_norm).  float32/float64 inputs take torch's CPU kernels
+    (kernels/moments.py: group_norm_forward, group_norm_backward); a differentiable backward (create_graph) the
+    formula in dual operations."""
 
     __slots__ = ()
     name = "NativeGroupNormBackward0"
@@ -230,6 +243,24 @@ class GroupNormNode(Function):
         grouped = (n, groups, c // groups) + x.shape[2:]
         axes = tuple(range(2, len(grouped)))
         affine = (1, groups, c // groups) + (1,) * (x.ndim - 2)
+        image = x.size // max(n * c, 1)
+        if x.dtype.char in "fd" and x.size and not moments.too_long_for_numpy(image * (c // groups)) and all(
+                p is None or p.dtype == x.dtype for p in (weight, bias)):
+            # torch's CPU kernels (group_norm_kernel.cpp): contiguous, RowwiseMoments per (n, group), rstd in
+            # double, the fused affine step; channels-last (as suggest_memory_format says), its own kernels, the
+            # result channels-last too
+            channels_last = moments.is_channels_last(x.shape, [st // x.itemsize for st in x.strides])
+            with np.errstate(all="ignore"):
+                if channels_last:
+                    out, mean, rstd = moments.group_norm_forward_channels_last(
+                        _channels_last_memory(x), weight, bias, groups, eps, kernels.THREADS)
+                    out = _from_channels_last_memory(out, x.shape)
+                else:
+                    out, mean, rstd = moments.group_norm_forward(np.ascontiguousarray(x).reshape(n, c, image),
+                                                                 weight, bias, groups, eps)
+                    out = out.reshape(x.shape)
+            ctx.aux = (grouped, axes, affine, eps, mean, rstd, channels_last)
+            return out
         w = None if weight is None else weight.reshape(groups, c // groups)
         b = None if bias is None else bias.reshape(groups, c // groups)
         out = _Norm.forward(ctx, x.reshape(grouped), w, b, axes, affine, eps).reshape(x.shape)
@@ -238,8 +269,26 @@ class GroupNormNode(Function):
 
     @staticmethod
     def backward(ctx, g, x, weight):
-        grouped, axes, affine, eps = ctx.aux
+        grouped, axes, affine, eps = ctx.aux[:4]
+        if weight is None and ctx.needs_input_grad[2]:
+            # torch's native_group_norm_backward makes dbeta like the undefined gamma
+            raise TorchRuntimeError("tensor does not have a device")
         shape = np.shape(val(x))
+        if len(ctx.aux) > 4 and type(g) is np.ndarray and type(x) is np.ndarray and g.dtype == x.dtype:
+            mean, rstd, channels_last = ctx.aux[4:]
+            n, c = shape[0], shape[1]
+            need_x, need_w, need_b = ctx.needs_input_grad[:3]
+            w = None if weight is None else np.asarray(weight).reshape(c)
+            with np.errstate(all="ignore"):
+                if channels_last:  # dY read in X's memory format, dX made in it
+                    gx, gw, gb = moments.group_norm_backward_channels_last(
+                        _channels_last_memory(g), _channels_last_memory(x), mean, rstd, w, grouped[1], kernels.THREADS,
+                        need_x, need_w, need_b)
+                    return (None if gx is None else _from_channels_last_memory(gx, shape), gw, gb)
+                gx, gw, gb = moments.group_norm_backward(
+                    np.ascontiguousarray(g).reshape(n, c, -1), np.ascontiguousarray(x).reshape(n, c, -1), mean, rstd,
+                    w, grouped[1], need_x, need_w, need_b)
+            return (None if gx is None else gx.reshape(shape), gw, gb)
         w = None if weight is None else dual.reshape(weight, grouped[1:3])
         gx, gw, gb = _norm_grads(dual.reshape(g, grouped), dual.reshape(x, grouped), w, axes, affine, eps,
                                  ctx.needs_input_grad[:3], grouped[1:3], grouped[1:3])
