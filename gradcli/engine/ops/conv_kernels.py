@@ -1,0 +1,174 @@
+"""The numpy kernels of conv3d and the transposed convolutions: windows taken one kernel offset at a time.
+
+A convolution's windows are never gathered all at once (conv3d's documentation example would need 12 billion
+elements): the kernel's offsets are taken a few at a time, as many as fit PIECE_ELEMENTS gathered elements, for a
+block of images, and each piece is one BLAS product (numpy's matmul) with the matching columns of the weight.
+When a whole image's windows fit, that is the classic im2col + gemm of torch's slow_conv3d / slow_conv_transpose;
+when they do not, memory stays at the output plus one piece.  Three kernels serve a convolution and its
+transpose, forward and backward:
+
+- `correlate`: out[n, g, b, s] = sum over a, k of w[g, b, a, k] * full[n, g, a, s * stride + k * dilation]
+  (conv's forward; the transposed convolution's input gradient);
+- `scatter`: the adjoint of correlate in `full`: full[n, g, a, s * stride + k * dilation] += w[g, b, a, k] *
+  src[n, g, b, s] (conv's input gradient; the transposed convolution's forward, torch's col2im);
+- `weight_grad`: the adjoint of correlate in `w`: sum over n, s of src[n, g, b, s] * full[n, g, a, s * stride +
+  k * dilation].
+
+Arrays carry the groups as their own dim: full (n, g, a, F...), src / out (n, g, b, S...), w (g, b, a, K...).
+The sums run in BLAS's order within a piece and piece after piece across offsets, not in oneDNN's (torch's
+float32 CPU path) nor MKL's: the last bits of a long sum may differ from torch's (docs/deviations.md).
+"""
+
+from __future__ import annotations
+
+import math
+from itertools import product
+
+import numpy as np
+
+# the most elements one piece of gathered windows holds (16 MB in float32)
+PIECE_ELEMENTS = 1 << 22
+
+
+def _window(full, offset, outs, stride, dilation):
+    """The strided view of `full`'s last dims that kernel position `offset` reads for every output position."""
+    return full[(Ellipsis,) + tuple(slice(k * d, k * d + (o - 1) * s + 1, s)
+                                    for k, o, s, d in zip(offset, outs, stride, dilation))]
+
+
+def _pieces(n, a, size, offsets):
+    """(images, offsets) blocks: as many offsets as fit PIECE_ELEMENTS for one image (at least one), and as many
+    images as fit when every offset does."""
+    per_offset = max(1, a * size)
+    m = max(1, min(len(offsets), PIECE_ELEMENTS // per_offset))
+    nb = max(1, min(n, PIECE_ELEMENTS // (per_offset * m))) if m == len(offsets) else 1
+    return [(slice(i, min(i + nb, n)), offsets[j:j + m]) for i in range(0, n, nb)
+            for j in range(0, len(offsets), m)]
+
+
+def _columns(full, images, chunk, outs, stride, dilation):
+    """The windows of `chunk`'s offsets for `images`: (nb, g, a * len(chunk), S), offsets inner to channels (the
+    weight's own layout, a before k)."""
+    block = full[images]
+    nb, g, a = block.shape[:3]
+    cols = np.empty((nb, g, a, len(chunk)) + tuple(outs), dtype=full.dtype)
+    for j, offset in enumerate(chunk):
+        cols[:, :, :, j] = _window(block, offset, outs, stride, dilation)
+    return cols.reshape(nb, g, a * len(chunk), -1)
+
+
+def _weight_columns(w, chunk):
+    """w (g, b, a, K...) at `chunk`'s offsets: (g, b, a * len(chunk)), matching `_columns`."""
+    g, b, a = w.shape[:3]
+    flat = w.reshape(g, b, a, -1)
+    kernel = w.shape[3:]
+    index = [int(np.ravel_multi_index(offset, kernel)) for offset in chunk]
+    if len(index) == flat.shape[3]:
+        return flat.reshape(g, b, -1)
+    return flat[..., index].reshape(g, b, -1)
+
+
+def correlate(full, w, outs, stride, dilation):
+    """(n, g, b, *outs): the windows of `full` (n, g, a, F...) contracted with w (g, b, a, K...)."""
+    n, g = full.shape[:2]
+    b, a = w.shape[1:3]
+    kernel = w.shape[3:]
+    size = math.prod(outs)
+    dtype = np.result_type(full, w)
+    out = np.empty((n, g, b, size), dtype=dtype)
+    offsets = list(product(*map(range, kernel)))
+    started = set()
+    for images, chunk in _pieces(n, a, size, offsets):
+        cols = _columns(full, images, chunk, outs, stride, dilation)
+        part = np.matmul(_weight_columns(w, chunk), cols)
+        if images.start in started:
+            out[images] += part
+        else:
+            out[images] = part
+            started.add(images.start)
+    return out.reshape((n, g, b) + tuple(outs))
+
+
+def scatter(src, w, full_shape, stride, dilation):
+    """(n, g, a, F...) zeros plus every window's share: src (n, g, b, S...) spread by w (g, b, a, K...)."""
+    n, g, b = src.shape[:3]
+    a = w.shape[2]
+    outs = src.shape[3:]
+    kernel = w.shape[3:]
+    size = math.prod(outs)
+    full = np.zeros((n, g, a) + tuple(full_shape), dtype=np.result_type(src, w))
+    flat = src.reshape(n, g, b, size)
+    offsets = list(product(*map(range, kernel)))
+    for images, chunk in _pieces(n, a, size, offsets):
+        wt = _weight_columns(w, chunk).swapaxes(-1, -2)  # (g, a * m, b)
+        cols = np.matmul(wt, flat[images]).reshape((-1, g, a, len(chunk)) + tuple(outs))
+        target = full[images]  # a view
+        for j, offset in enumerate(chunk):
+            _window(target, offset, outs, stride, dilation)[...] += cols[:, :, :, j]
+    return full
+
+
+def weight_grad(full, src, kernel, stride, dilation):
+    """(g, b, a, K...): the sum over images and output positions of src (n, g, b, S...) times the windows of
+    `full` (n, g, a, F...)."""
+    n, g, b = src.shape[:3]
+    a = full.shape[2]
+    outs = src.shape[3:]
+    size = math.prod(outs)
+    flat = src.reshape(n, g, b, size)
+    offsets = list(product(*map(range, kernel)))
+    gw = np.zeros((g, b, a, math.prod(kernel)), dtype=np.result_type(full, src))
+    index = {offset: i for i, offset in enumerate(offsets)}
+    for images, chunk in _pieces(n, a, size, offsets):
+        cols = _columns(full, images, chunk, outs, stride, dilation)  # (nb, g, a * m, S)
+        part = np.matmul(flat[images], cols.swapaxes(-1, -2)).sum(axis=0)  # (g, b, a * m)
+        part = part.reshape(g, b, a, len(chunk))
+        for j, offset in enumerate(chunk):
+            gw[..., index[offset]] += part[..., j]
+    return gw.reshape((g, b, a) + tuple(kernel))
+
+
+def _stuffed_range(k, d, s, p, size, out):
+    """For one dim of a transposed convolution and kernel position k: the input positions [lo, hi) that land on
+    the cropped output, and the output position of the first (each next one `s` further)."""
+    lo = max(0, -((k * d - p) // s))  # ceil((p - k d) / s)
+    hi = min(size, (out - 1 + p - k * d) // s + 1)
+    return lo, hi, k * d - p + s * lo
+
+
+def transpose_by_last_offset(x, w, outs, stride, padding, dilation):
+    """The transposed convolution as oneDNN computes it in float32 (torch's mkldnn path): for each position of the
+    kernel's last dim, one product over (the other kernel positions, then the input channels) for each output
+    element, a single multiply-add chain in that order; those partial sums added in ascending order.  x (n, g, b,
+    S...), w (g, b, a, K...) -> (n, g, a, *outs), the padding already cut."""
+    n, g, b = x.shape[:3]
+    a = w.shape[2]
+    kernel = w.shape[3:]
+    spatial = x.shape[3:]
+    size = math.prod(outs)
+    inner = list(product(*map(range, kernel[:-1])))
+    out = np.zeros((n, g, a, size), dtype=np.result_type(x, w))
+    per_image = len(inner) * b * size
+    nb = max(1, min(n, PIECE_ELEMENTS // max(1, per_image)))
+    for i0 in range(0, n, nb):
+        images = slice(i0, min(i0 + nb, n))
+        block = x[images]
+        for k_last in range(kernel[-1]):
+            cols = np.zeros((block.shape[0], g, len(inner), b) + tuple(outs), dtype=x.dtype)
+            for j, offset in enumerate(inner):
+                src, dst = [Ellipsis], [slice(None), slice(None), j, slice(None)]
+                for k, d, s, p, extent, o in zip(offset + (k_last,), dilation, stride, padding, spatial, outs):
+                    lo, hi, first = _stuffed_range(k, d, s, p, extent, o)
+                    if hi <= lo:
+                        break
+                    src.append(slice(lo, hi))
+                    dst.append(slice(first, first + s * (hi - lo - 1) + 1, s))
+                else:
+                    cols[tuple(dst)] = block[tuple(src)]
+            weights = w[..., k_last].reshape(g, b, a, len(inner)).transpose(0, 2, 3, 1).reshape(g, a, -1)
+            part = np.matmul(weights, cols.reshape(block.shape[0], g, len(inner) * b, size))
+            if k_last == 0:
+                out[images] = part
+            else:
+                out[images] += part
+    return out.reshape((n, g, a) + tuple(outs))
