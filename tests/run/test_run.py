@@ -41,12 +41,6 @@ if not mkl.available():  # with MKL installed (gradcli[mkl], in the test extra) 
 NOT_YET_EXACT.update({
     "docs_nn_bilinear": "refused at nn.Bilinear: gradcli has no F.bilinear (torch computes it with at::_trilinear, "
                         "whose summation order gradcli does not reproduce yet)",
-    "docs_nn_conv3d": "refused at nn.Conv3d: gradcli has conv1d/conv2d only (and the example's 20x16x10x50x100 "
-                      "input times 33 kernels is beyond max_tensor_elements for the gathered windows)",
-    "docs_nn_convtranspose1d": "refused at nn.ConvTranspose1d: gradcli has no conv_transpose1d/2d (nor "
-                               "output_size= on a module call)",
-    "docs_nn_convtranspose2d": "refused at nn.ConvTranspose2d: gradcli has no conv_transpose1d/2d (nor "
-                               "output_size= on a module call)",
     "docs_nn_ctcloss": "refused at nn.CTCLoss: gradcli has no F.ctc_loss (ATen's CPU alpha/beta recursions in "
                        "log space, with its logsumexp order, are not written yet)",
     "docs_nn_groupnorm": "its output and input gradient are torch's, but the weight gradient's last digits differ "
