@@ -56,6 +56,7 @@ class _ConvNd(Module):
             if padding == "same" and any(s != 1 for s in _tuple(stride, n)):
                 raise TorchValueError("padding='same' is not supported for strided convolutions")
         if padding_mode not in ("zeros", "reflect", "replicate", "circular"):
+            # torch prints a set literal: its order is Python's string hashing (PYTHONHASHSEED), this the source's
             raise TorchValueError("padding_mode must be one of {'zeros', 'reflect', 'replicate', 'circular'}, but "
                                   f"got padding_mode='{padding_mode}'")
         self.in_channels = in_channels
@@ -152,7 +153,7 @@ class _ConvTransposeNd(_ConvNd):
         _check_tensor(input, "input")
         batched = input.ndim == n + 2
         non_spatial = 2 if batched else 1
-        sizes = list(output_size)
+        sizes = output_size
         if len(sizes) == non_spatial + n:
             sizes = output_size[non_spatial:]
         if len(sizes) != n:

@@ -26,6 +26,8 @@ from itertools import product
 
 import numpy as np
 
+from gradcli.engine.kernels import blas
+
 # the most elements one piece of gathered windows holds (16 MB in float32)
 PIECE_ELEMENTS = 1 << 22
 
@@ -68,15 +70,53 @@ def _weight_columns(w, chunk):
     return flat[..., index].reshape(g, b, -1)
 
 
-def correlate(full, w, outs, stride, dilation):
-    """(n, g, b, *outs): the windows of `full` (n, g, a, F...) contracted with w (g, b, a, K...)."""
+def _row_pieces(n, per_row, rows):
+    """(images, rows of the first output dim) blocks whose windows, every kernel offset at once, hold at most
+    PIECE_ELEMENTS (at least one row); None when a single row's windows exceed it."""
+    if per_row > PIECE_ELEMENTS:
+        return None
+    per_image = per_row * rows
+    if per_image <= PIECE_ELEMENTS:
+        nb = max(1, PIECE_ELEMENTS // max(1, per_image))
+        return [(slice(i, min(i + nb, n)), slice(0, rows)) for i in range(0, n, nb)]
+    step = PIECE_ELEMENTS // per_row
+    return [(slice(i, i + 1), slice(r, min(r + step, rows))) for i in range(n) for r in range(0, rows, step)]
+
+
+def correlate(full, w, outs, stride, dilation, channels_inner=False):
+    """(n, g, b, *outs): the windows of `full` (n, g, a, F...) contracted with w (g, b, a, K...).
+
+    Every kernel offset is taken in one product when a row of output positions' windows fit PIECE_ELEMENTS
+    (pieces of images or rows then), so each output element is one BLAS dot product over (channels, offsets), or
+    with `channels_inner` over (offsets, channels): oneDNN's order for float32 convolutions with up to 16 input
+    channels a group (one multiply-add chain over kernel positions, the channels innermost)."""
     n, g = full.shape[:2]
     b, a = w.shape[1:3]
     kernel = w.shape[3:]
     size = math.prod(outs)
     dtype = np.result_type(full, w)
-    out = np.empty((n, g, b, size), dtype=dtype)
     offsets = list(product(*map(range, kernel)))
+    rows = _row_pieces(n, a * len(offsets) * math.prod(outs[1:]), outs[0])
+    if rows is not None:
+        out = np.empty((n, g, b) + tuple(outs), dtype=dtype)
+        flat_w = (np.moveaxis(w.reshape(g, b, a, -1), 2, 3) if channels_inner else w).reshape(g, b, -1)
+        for images, span in rows:
+            part_outs = (span.stop - span.start,) + tuple(outs[1:])
+            block = full[images]
+            shift = tuple(slice(span.start * stride[0], None) if i == 3 else slice(None) for i in range(block.ndim))
+            block = block[shift]
+            layout = (len(offsets), a) if channels_inner else (a, len(offsets))
+            cols = np.empty((block.shape[0], g) + layout + part_outs, dtype=full.dtype)
+            for j, offset in enumerate(offsets):
+                view = _window(block, offset, part_outs, stride, dilation)
+                if channels_inner:
+                    cols[:, :, j] = view
+                else:
+                    cols[:, :, :, j] = view
+            part = np.matmul(flat_w, cols.reshape(block.shape[0], g, a * len(offsets), -1))
+            out[images, :, :, span] = part.reshape(part.shape[:3] + part_outs)
+        return out
+    out = np.empty((n, g, b, size), dtype=dtype)
     started = set()
     for images, chunk in _pieces(n, a, size, offsets):
         cols = _columns(full, images, chunk, outs, stride, dilation)
@@ -172,3 +212,80 @@ def transpose_by_last_offset(x, w, outs, stride, padding, dilation):
             else:
                 out[images] += part
     return out.reshape((n, g, a) + tuple(outs))
+
+
+# -- torch's own kernels (slow_conv3d, slow_conv_transpose2d/3d): im2col / col2im and one gemm per image and group --
+
+def _product(a, b, acc=None):
+    """acc + a @ b (acc None: a @ b) as ATen's addmm calls MKL's gemm (the same bits as torch's slow convolutions,
+    bias or running sum in C, beta = 1); numpy's product where MKL is not installed."""
+    done = blas.addmm(acc, a, b, beta=1 if acc is not None else 0)
+    if done is not None:
+        return done
+    return a @ b if acc is None else acc + a @ b
+
+
+def _image_columns(image, kernel, outs, stride, dilation):
+    """vol2col / im2col of one image's group (a, F...): (a * prod(kernel), S), kernel offsets inner."""
+    a = image.shape[0]
+    offsets = list(product(*map(range, kernel)))
+    cols = np.empty((a, len(offsets)) + tuple(outs), dtype=image.dtype)
+    for j, offset in enumerate(offsets):
+        cols[:, j] = _window(image, offset, outs, stride, dilation)
+    return cols.reshape(a * len(offsets), -1)
+
+
+def _col2im(cols, target, kernel, outs, stride, dilation):
+    """col2vol: target (a, F...) += each kernel offset's columns at the positions it reaches, offsets in order."""
+    a = target.shape[0]
+    offsets = list(product(*map(range, kernel)))
+    cols = cols.reshape((a, len(offsets)) + tuple(outs))
+    for j, offset in enumerate(offsets):
+        _window(target, offset, outs, stride, dilation)[...] += cols[:, j]
+
+
+def gemm_correlate(full, w, outs, stride, dilation, bias=None):
+    """slow_conv3d's forward: per image and group, bias (b, S) plus w (b, a K) @ columns (a K, S)."""
+    n, g = full.shape[:2]
+    b = w.shape[1]
+    kernel = w.shape[3:]
+    size = math.prod(outs)
+    out = np.empty((n, g, b, size), dtype=np.result_type(full, w))
+    for gi in range(g):
+        w2 = w[gi].reshape(b, -1)
+        init = None if bias is None else np.broadcast_to(bias[gi][:, None], (b, size))
+        for i in range(n):
+            out[i, gi] = _product(w2, _image_columns(full[i, gi], kernel, outs, stride, dilation), init)
+    return out.reshape((n, g, b) + tuple(outs))
+
+
+def gemm_scatter(src, w, full_shape, stride, dilation):
+    """The adjoint of gemm_correlate in `full` (slow_conv3d's input gradient; slow_conv_transpose's forward): per
+    image and group, columns = w^T (a K, b) @ src (b, S), then col2im into zeros (n, g, a, F...)."""
+    n, g, b = src.shape[:3]
+    a = w.shape[2]
+    outs = src.shape[3:]
+    kernel = w.shape[3:]
+    full = np.zeros((n, g, a) + tuple(full_shape), dtype=np.result_type(src, w))
+    for gi in range(g):
+        wt = w[gi].reshape(b, -1).T
+        for i in range(n):
+            cols = _product(wt, src[i, gi].reshape(b, -1))
+            _col2im(cols, full[i, gi], kernel, outs, stride, dilation)
+    return full
+
+
+def gemm_weight_grad(full, src, kernel, stride, dilation):
+    """The adjoint of gemm_correlate in `w`: per group, the sum over images (one gemm each, beta = 1, as torch
+    accumulates) of src (b, S) @ columns^T (S, a K)."""
+    n, g, b = src.shape[:3]
+    a = full.shape[2]
+    outs = src.shape[3:]
+    gw = np.empty((g, b, a * math.prod(kernel)), dtype=np.result_type(full, src))
+    for gi in range(g):
+        acc = np.zeros((b, a * math.prod(kernel)), dtype=gw.dtype)
+        for i in range(n):
+            cols = _image_columns(full[i, gi], kernel, outs, stride, dilation)
+            acc = _product(src[i, gi].reshape(b, -1), cols.T, acc)
+        gw[gi] = acc
+    return gw.reshape((g, b, a) + tuple(kernel))
