@@ -106,7 +106,7 @@ def record_grid() -> list:
             batched, w, b, listify(kwargs.get("stride", 1)), pad, listify(kwargs.get("dilation", 1)),
             op.startswith("conv_t"), listify(kwargs.get("output_padding", 0)), kwargs.get("groups", 1), None))
 
-        def flat(t):
+        def flat(t, dtype=dtype):
             values = t.detach().reshape(-1).double().tolist()
             if dtype == "float32":  # 9 significant digits give a float32 back exactly
                 return [float(f"{v:.9g}") for v in values]

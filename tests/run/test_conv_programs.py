@@ -38,3 +38,28 @@ def test_case_prints_what_pytorch_prints(name):
     assert canonical(out.getvalue()) == canonical(golden["stdout"])
     assert err.getvalue() == golden["stderr"]
     assert code == golden["code"]
+
+
+def _run(source: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = run_source(source, "prog.py", stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_the_default_tensor_limit_is_32_million_elements():
+    """Raised from 10M for nn.Conv3d's documented example (a 16M input, a 26M output); still a limit."""
+    code, _, err = _run("import torch\nx = torch.zeros(32_000_001)\n")
+    assert code == 2 and "32,000,000 elements per tensor (max_tensor_elements)" in err
+    code, out, err = _run("import torch\nx = torch.zeros(4_000_000, 8)\nprint(x.shape)\n")
+    assert code == 0 and out == "torch.Size([4000000, 8])\n", err
+
+
+@pytest.mark.parametrize("source", [
+    "w = torch.zeros(40, 1, 1, 1, 1)\ny = F.conv3d(torch.zeros(1, 1, 100, 100, 100), w)\n",
+    "w = torch.zeros(1, 40, 1, 1, 1)\ny = F.conv_transpose3d(torch.zeros(1, 1, 100, 100, 100), w)\n",
+    "w = torch.zeros(1, 1, 1, 1, 1)\ny = F.conv_transpose3d(torch.zeros(1, 1, 100, 100, 100), w, stride=4)\n",
+    "m = torch.nn.ConvTranspose1d(1, 400, 3, stride=4)\ny = m(torch.zeros(1, 1, 30_000))\n",
+])
+def test_a_convolution_too_large_is_refused_before_it_runs(source):
+    code, _, err = _run("import torch\nimport torch.nn.functional as F\n" + source)
+    assert code == 2 and "would create a tensor of shape" in err and "(max_tensor_elements)" in err

@@ -180,24 +180,31 @@ def transpose_by_last_offset(x, w, outs, stride, padding, dilation):
     """The transposed convolution as oneDNN computes it in float32 (torch's mkldnn path): for each position of the
     kernel's last dim, one product over (the other kernel positions, then the input channels) for each output
     element, a single multiply-add chain in that order; those partial sums added in ascending order.  x (n, g, b,
-    S...), w (g, b, a, K...) -> (n, g, a, *outs), the padding already cut."""
+    S...), w (g, b, a, K...) -> (n, g, a, *outs), the padding already cut.  The gathered (zero-stuffed) inputs are
+    taken a block of images, or of rows of the first output dim, at a time (PIECE_ELEMENTS): each output element's
+    chain stays whole."""
     n, g, b = x.shape[:3]
     a = w.shape[2]
     kernel = w.shape[3:]
-    spatial = x.shape[3:]
-    size = math.prod(outs)
     inner = list(product(*map(range, kernel[:-1])))
-    out = np.zeros((n, g, a, size), dtype=np.result_type(x, w))
-    per_image = len(inner) * b * size
-    nb = max(1, min(n, PIECE_ELEMENTS // max(1, per_image)))
-    for i0 in range(0, n, nb):
-        images = slice(i0, min(i0 + nb, n))
+    out = np.empty((n, g, a) + tuple(outs), dtype=np.result_type(x, w))
+    per_row = len(inner) * b * math.prod(outs[1:])
+    pieces = _row_pieces(n, per_row, outs[0]) or [(slice(i, i + 1), slice(r, r + 1)) for i in range(n)
+                                                  for r in range(outs[0])]
+    weights = [w[..., k_last].reshape(g, b, a, len(inner)).transpose(0, 2, 3, 1).reshape(g, a, -1)
+               for k_last in range(kernel[-1])]
+    for images, rows in pieces:
         block = x[images]
+        part_outs = (rows.stop - rows.start,) + tuple(outs[1:])
+        # the block's rows as an output of their own: its padding shifted by the first row
+        part_padding = (padding[0] + rows.start,) + tuple(padding[1:])
+        total = None
         for k_last in range(kernel[-1]):
-            cols = np.zeros((block.shape[0], g, len(inner), b) + tuple(outs), dtype=x.dtype)
+            cols = np.zeros((block.shape[0], g, len(inner), b) + part_outs, dtype=x.dtype)
             for j, offset in enumerate(inner):
                 src, dst = [Ellipsis], [slice(None), slice(None), j, slice(None)]
-                for k, d, s, p, extent, o in zip(offset + (k_last,), dilation, stride, padding, spatial, outs):
+                for k, d, s, p, extent, o in zip(offset + (k_last,), dilation, stride, part_padding, x.shape[3:],
+                                                  part_outs):
                     lo, hi, first = _stuffed_range(k, d, s, p, extent, o)
                     if hi <= lo:
                         break
@@ -205,13 +212,13 @@ def transpose_by_last_offset(x, w, outs, stride, padding, dilation):
                     dst.append(slice(first, first + s * (hi - lo - 1) + 1, s))
                 else:
                     cols[tuple(dst)] = block[tuple(src)]
-            weights = w[..., k_last].reshape(g, b, a, len(inner)).transpose(0, 2, 3, 1).reshape(g, a, -1)
-            part = np.matmul(weights, cols.reshape(block.shape[0], g, len(inner) * b, size))
-            if k_last == 0:
-                out[images] = part
+            part = np.matmul(weights[k_last], cols.reshape(block.shape[0], g, len(inner) * b, -1))
+            if total is None:
+                total = part
             else:
-                out[images] += part
-    return out.reshape((n, g, a) + tuple(outs))
+                total += part
+        out[images, :, :, rows] = total.reshape(total.shape[:3] + part_outs)
+    return out
 
 
 # -- torch's own kernels (slow_conv3d, slow_conv_transpose2d/3d): im2col / col2im and one gemm per image and group --
@@ -244,19 +251,35 @@ def _col2im(cols, target, kernel, outs, stride, dilation):
         _window(target, offset, outs, stride, dilation)[...] += cols[:, j]
 
 
+def _image_rows(a, kernel, outs):
+    """Row blocks of the first output dim whose columns (a K per position) hold at most 4 PIECE_ELEMENTS: one
+    block (torch's whole-image gemm, its bits) unless an image's windows are larger than that."""
+    per_row = a * math.prod(kernel) * math.prod(outs[1:])
+    step = max(1, 4 * PIECE_ELEMENTS // max(1, per_row))
+    return [slice(r, min(r + step, outs[0])) for r in range(0, outs[0], step)]
+
+
+def _row_block(image, rows, stride):
+    """An image (a, F...) from the first input row that output rows `rows` read, and those rows' output extent."""
+    return image[:, rows.start * stride[0]:]
+
+
 def gemm_correlate(full, w, outs, stride, dilation, bias=None):
     """slow_conv3d's forward: per image and group, bias (b, S) plus w (b, a K) @ columns (a K, S)."""
     n, g = full.shape[:2]
-    b = w.shape[1]
+    b, a = w.shape[1:3]
     kernel = w.shape[3:]
-    size = math.prod(outs)
-    out = np.empty((n, g, b, size), dtype=np.result_type(full, w))
+    out = np.empty((n, g, b) + tuple(outs), dtype=np.result_type(full, w))
     for gi in range(g):
         w2 = w[gi].reshape(b, -1)
-        init = None if bias is None else np.broadcast_to(bias[gi][:, None], (b, size))
-        for i in range(n):
-            out[i, gi] = _product(w2, _image_columns(full[i, gi], kernel, outs, stride, dilation), init)
-    return out.reshape((n, g, b) + tuple(outs))
+        for rows in _image_rows(a, kernel, outs):
+            part_outs = (rows.stop - rows.start,) + tuple(outs[1:])
+            size = math.prod(part_outs)
+            init = None if bias is None else np.broadcast_to(bias[gi][:, None], (b, size))
+            for i in range(n):
+                cols = _image_columns(_row_block(full[i, gi], rows, stride), kernel, part_outs, stride, dilation)
+                out[i, gi, :, rows] = _product(w2, cols, init).reshape((b,) + part_outs)
+    return out
 
 
 def gemm_scatter(src, w, full_shape, stride, dilation):
@@ -269,9 +292,11 @@ def gemm_scatter(src, w, full_shape, stride, dilation):
     full = np.zeros((n, g, a) + tuple(full_shape), dtype=np.result_type(src, w))
     for gi in range(g):
         wt = w[gi].reshape(b, -1).T
-        for i in range(n):
-            cols = _product(wt, src[i, gi].reshape(b, -1))
-            _col2im(cols, full[i, gi], kernel, outs, stride, dilation)
+        for rows in _image_rows(a, kernel, outs):
+            part_outs = (rows.stop - rows.start,) + tuple(outs[1:])
+            for i in range(n):
+                cols = _product(wt, np.ascontiguousarray(src[i, gi, :, rows]).reshape(b, -1))
+                _col2im(cols, _row_block(full[i, gi], rows, stride), kernel, part_outs, stride, dilation)
     return full
 
 
@@ -285,7 +310,9 @@ def gemm_weight_grad(full, src, kernel, stride, dilation):
     for gi in range(g):
         acc = np.zeros((b, a * math.prod(kernel)), dtype=gw.dtype)
         for i in range(n):
-            cols = _image_columns(full[i, gi], kernel, outs, stride, dilation)
-            acc = _product(src[i, gi].reshape(b, -1), cols.T, acc)
+            for rows in _image_rows(a, kernel, outs):
+                part_outs = (rows.stop - rows.start,) + tuple(outs[1:])
+                cols = _image_columns(_row_block(full[i, gi], rows, stride), kernel, part_outs, stride, dilation)
+                acc = _product(np.ascontiguousarray(src[i, gi, :, rows]).reshape(b, -1), cols.T, acc)
         gw[gi] = acc
     return gw.reshape((g, b, a) + tuple(kernel))
