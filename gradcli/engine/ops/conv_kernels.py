@@ -5,14 +5,14 @@ elements): the kernel's offsets are taken a few at a time, as many as fit PIECE_
 block of images, and each piece is one BLAS product (numpy's matmul) with the matching columns of the weight.
 When a whole image's windows fit, that is the classic im2col + gemm of torch's slow_conv3d / slow_conv_transpose;
 when they do not, memory stays at the output plus one piece.  Three kernels serve a convolution and its
-transpose, forward and backward:
+transpose, forward and backward (and their `gemm_` forms, torch's own kernels' order, below):
 
 - `correlate`: out[n, g, b, s] = sum over a, k of w[g, b, a, k] * full[n, g, a, s * stride + k * dilation]
   (conv's forward; the transposed convolution's input gradient);
 - `scatter`: the adjoint of correlate in `full`: full[n, g, a, s * stride + k * dilation] += w[g, b, a, k] *
   src[n, g, b, s] (conv's input gradient; the transposed convolution's forward, torch's col2im);
-- `weight_grad`: the adjoint of correlate in `w`: sum over n, s of src[n, g, b, s] * full[n, g, a, s * stride +
-  k * dilation].
+- `gemm_weight_grad`: the adjoint of correlate in `w`: sum over n, s of src[n, g, b, s] * full[n, g, a, s * stride
+  + k * dilation], one gemm per image as torch's own kernels (and for oneDNN's path too: its order is not known).
 
 Arrays carry the groups as their own dim: full (n, g, a, F...), src / out (n, g, b, S...), w (g, b, a, K...).
 The sums run in BLAS's order within a piece and piece after piece across offsets, not in oneDNN's (torch's
@@ -146,26 +146,6 @@ def scatter(src, w, full_shape, stride, dilation):
         for j, offset in enumerate(chunk):
             _window(target, offset, outs, stride, dilation)[...] += cols[:, :, :, j]
     return full
-
-
-def weight_grad(full, src, kernel, stride, dilation):
-    """(g, b, a, K...): the sum over images and output positions of src (n, g, b, S...) times the windows of
-    `full` (n, g, a, F...)."""
-    n, g, b = src.shape[:3]
-    a = full.shape[2]
-    outs = src.shape[3:]
-    size = math.prod(outs)
-    flat = src.reshape(n, g, b, size)
-    offsets = list(product(*map(range, kernel)))
-    gw = np.zeros((g, b, a, math.prod(kernel)), dtype=np.result_type(full, src))
-    index = {offset: i for i, offset in enumerate(offsets)}
-    for images, chunk in _pieces(n, a, size, offsets):
-        cols = _columns(full, images, chunk, outs, stride, dilation)  # (nb, g, a * m, S)
-        part = np.matmul(flat[images], cols.swapaxes(-1, -2)).sum(axis=0)  # (g, b, a * m)
-        part = part.reshape(g, b, a, len(chunk))
-        for j, offset in enumerate(chunk):
-            gw[..., index[offset]] += part[..., j]
-    return gw.reshape((g, b, a) + tuple(kernel))
 
 
 def _stuffed_range(k, d, s, p, size, out):

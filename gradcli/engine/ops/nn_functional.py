@@ -1245,7 +1245,6 @@ class ConvolutionOffsets(Function):
         gg = g.reshape((n, groups, g.shape[1] // groups) + g.shape[2:])
         gx = gw = gb = None
         scatter = conv_kernels.scatter if onednn else conv_kernels.gemm_scatter
-        weight_grad = conv_kernels.weight_grad if onednn else conv_kernels.gemm_weight_grad
         if need_x:
             full = scatter(gg, wg, padded_shape, stride, dilation).reshape((n, c) + padded_shape)
             gx = full[(slice(None), slice(None)) + tuple(
@@ -1254,7 +1253,8 @@ class ConvolutionOffsets(Function):
         if need_w:
             padded = np.pad(x, [(0, 0), (0, 0)] + list(padding)) if any(map(any, padding)) else x
             full = padded.reshape((n, groups, c // groups) + padded_shape)
-            gw = weight_grad(full, gg, kernel, stride, dilation).reshape((g.shape[1], c // groups) + kernel)
+            gw = conv_kernels.gemm_weight_grad(full, gg, kernel, stride, dilation).reshape(
+                (g.shape[1], c // groups) + kernel)
         if need_b:
             gb = bias_grad(g, onednn)
         return gx, gw, gb
@@ -1360,12 +1360,11 @@ class ConvolutionTranspose(Function):
         fg = full.reshape((n, groups, g.shape[1] // groups) + full_shape)
         gx = gw = gb = None
         correlate = conv_kernels.correlate if onednn else conv_kernels.gemm_correlate
-        weight_grad = conv_kernels.weight_grad if onednn else conv_kernels.gemm_weight_grad
         if need_x:
             gx = correlate(fg, wg, x.shape[2:], stride, dilation).reshape(x.shape)
         if need_w:
             xg = x.reshape((n, groups, c_in // groups) + x.shape[2:])
-            gw = weight_grad(fg, xg, kernel, stride, dilation).reshape((c_in, wg.shape[2]) + kernel)
+            gw = conv_kernels.gemm_weight_grad(fg, xg, kernel, stride, dilation).reshape((c_in, wg.shape[2]) + kernel)
         if need_b:
             gb = bias_grad(g, onednn, groups)
         return gx, gw, gb
