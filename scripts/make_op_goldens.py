@@ -61,7 +61,8 @@ masked_select unflatten repeat_interleave scatter scatter_add index_add meshgrid
 cross linalg.cross kron tensordot inner addmm dist cdist slogdet linalg.slogdet logdet linalg.cholesky
 matrix_exp linalg.matrix_exp matrix_power linalg.matrix_power linalg.multi_dot linalg.svdvals linalg.matrix_norm
 embedding layer_norm batch_norm group_norm pad prelu pairwise_distance max_pool1d max_pool2d avg_pool1d avg_pool2d
-conv1d conv2d conv3d conv_transpose1d conv_transpose2d conv_transpose3d poisson_nll_loss gaussian_nll_loss margin_ranking_loss hinge_embedding_loss
+conv1d conv2d conv3d conv_transpose1d conv_transpose2d conv_transpose3d
+poisson_nll_loss gaussian_nll_loss margin_ranking_loss hinge_embedding_loss
 soft_margin_loss triplet_margin_loss cosine_embedding_loss multi_margin_loss quantile nanquantile
 linalg.eigh linalg.eigvalsh linalg.qr linalg.pinv linalg.lstsq svd linalg.svd
 hardshrink softshrink tanhshrink threshold multilabel_soft_margin_loss

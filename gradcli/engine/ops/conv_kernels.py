@@ -217,36 +217,41 @@ def _product(a, b, acc=None):
     return a @ b if acc is None else acc + a @ b
 
 
-def _image_columns(image, kernel, outs, stride, dilation):
-    """vol2col / im2col of one image's group (a, F...): (a * prod(kernel), S), kernel offsets inner."""
-    a = image.shape[0]
+def _image_columns(images, kernel, outs, stride, dilation):
+    """vol2col / im2col of a block of images' group (nb, a, F...): (nb, a * prod(kernel), S), offsets inner."""
+    nb, a = images.shape[:2]
     offsets = list(product(*map(range, kernel)))
-    cols = np.empty((a, len(offsets)) + tuple(outs), dtype=image.dtype)
+    cols = np.empty((nb, a, len(offsets)) + tuple(outs), dtype=images.dtype)
     for j, offset in enumerate(offsets):
-        cols[:, j] = _window(image, offset, outs, stride, dilation)
-    return cols.reshape(a * len(offsets), -1)
+        cols[:, :, j] = _window(images, offset, outs, stride, dilation)
+    return cols.reshape(nb, a * len(offsets), -1)
 
 
 def _col2im(cols, target, kernel, outs, stride, dilation):
-    """col2vol: target (a, F...) += each kernel offset's columns at the positions it reaches, offsets in order."""
-    a = target.shape[0]
+    """col2vol: target (nb, a, F...) += each kernel offset's columns at the positions it reaches, offsets in order
+    (each image's own sums: the images are independent)."""
+    nb, a = target.shape[:2]
     offsets = list(product(*map(range, kernel)))
-    cols = cols.reshape((a, len(offsets)) + tuple(outs))
+    cols = cols.reshape((nb, a, len(offsets)) + tuple(outs))
     for j, offset in enumerate(offsets):
-        _window(target, offset, outs, stride, dilation)[...] += cols[:, j]
+        _window(target, offset, outs, stride, dilation)[...] += cols[:, :, j]
 
 
-def _image_rows(a, kernel, outs):
-    """Row blocks of the first output dim whose columns (a K per position) hold at most 4 PIECE_ELEMENTS: one
-    block (torch's whole-image gemm, its bits) unless an image's windows are larger than that."""
+def _blocks(n, a, kernel, outs):
+    """(images, rows of the first output dim) blocks whose columns (a K per position) hold at most 4
+    PIECE_ELEMENTS: all images and rows at once for small convolutions, one gemm per image within a block (torch's
+    whole-image gemm, its bits) unless an image's windows are larger than that."""
     per_row = a * math.prod(kernel) * math.prod(outs[1:])
     step = max(1, 4 * PIECE_ELEMENTS // max(1, per_row))
-    return [slice(r, min(r + step, outs[0])) for r in range(0, outs[0], step)]
+    if step >= outs[0]:
+        nb = max(1, 4 * PIECE_ELEMENTS // max(1, per_row * outs[0]))
+        return [(slice(i, min(i + nb, n)), slice(0, outs[0])) for i in range(0, n, nb)]
+    return [(slice(i, i + 1), slice(r, min(r + step, outs[0]))) for i in range(n) for r in range(0, outs[0], step)]
 
 
-def _row_block(image, rows, stride):
-    """An image (a, F...) from the first input row that output rows `rows` read, and those rows' output extent."""
-    return image[:, rows.start * stride[0]:]
+def _row_block(images, rows, stride):
+    """Images (nb, a, F...) from the first input row that output rows `rows` read."""
+    return images[:, :, rows.start * stride[0]:]
 
 
 def gemm_correlate(full, w, outs, stride, dilation, bias=None):
@@ -257,13 +262,13 @@ def gemm_correlate(full, w, outs, stride, dilation, bias=None):
     out = np.empty((n, g, b) + tuple(outs), dtype=np.result_type(full, w))
     for gi in range(g):
         w2 = w[gi].reshape(b, -1)
-        for rows in _image_rows(a, kernel, outs):
+        for images, rows in _blocks(n, a, kernel, outs):
             part_outs = (rows.stop - rows.start,) + tuple(outs[1:])
             size = math.prod(part_outs)
             init = None if bias is None else np.broadcast_to(bias[gi][:, None], (b, size))
-            for i in range(n):
-                cols = _image_columns(_row_block(full[i, gi], rows, stride), kernel, part_outs, stride, dilation)
-                out[i, gi, :, rows] = _product(w2, cols, init).reshape((b,) + part_outs)
+            cols = _image_columns(_row_block(full[images, gi], rows, stride), kernel, part_outs, stride, dilation)
+            for i, image in enumerate(range(n)[images]):
+                out[image, gi, :, rows] = _product(w2, cols[i], init).reshape((b,) + part_outs)
     return out
 
 
@@ -277,11 +282,13 @@ def gemm_scatter(src, w, full_shape, stride, dilation):
     full = np.zeros((n, g, a) + tuple(full_shape), dtype=np.result_type(src, w))
     for gi in range(g):
         wt = w[gi].reshape(b, -1).T
-        for rows in _image_rows(a, kernel, outs):
+        for images, rows in _blocks(n, a, kernel, outs):
             part_outs = (rows.stop - rows.start,) + tuple(outs[1:])
-            for i in range(n):
-                cols = _product(wt, np.ascontiguousarray(src[i, gi, :, rows]).reshape(b, -1))
-                _col2im(cols, _row_block(full[i, gi], rows, stride), kernel, part_outs, stride, dilation)
+            block = range(n)[images]
+            cols = np.empty((len(block), a * math.prod(kernel), math.prod(part_outs)), dtype=full.dtype)
+            for i, image in enumerate(block):
+                cols[i] = _product(wt, np.ascontiguousarray(src[image, gi, :, rows]).reshape(b, -1))
+            _col2im(cols, _row_block(full[images, gi], rows, stride), kernel, part_outs, stride, dilation)
     return full
 
 
@@ -294,10 +301,10 @@ def gemm_weight_grad(full, src, kernel, stride, dilation):
     gw = np.empty((g, b, a * math.prod(kernel)), dtype=np.result_type(full, src))
     for gi in range(g):
         acc = np.zeros((b, a * math.prod(kernel)), dtype=gw.dtype)
-        for i in range(n):
-            for rows in _image_rows(a, kernel, outs):
-                part_outs = (rows.stop - rows.start,) + tuple(outs[1:])
-                cols = _image_columns(_row_block(full[i, gi], rows, stride), kernel, part_outs, stride, dilation)
-                acc = _product(np.ascontiguousarray(src[i, gi, :, rows]).reshape(b, -1), cols.T, acc)
+        for images, rows in _blocks(n, a, kernel, outs):
+            part_outs = (rows.stop - rows.start,) + tuple(outs[1:])
+            cols = _image_columns(_row_block(full[images, gi], rows, stride), kernel, part_outs, stride, dilation)
+            for i, image in enumerate(range(n)[images]):
+                acc = _product(np.ascontiguousarray(src[image, gi, :, rows]).reshape(b, -1), cols[i].T, acc)
         gw[gi] = acc
     return gw.reshape((g, b, a) + tuple(kernel))
