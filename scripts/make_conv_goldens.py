@@ -135,8 +135,8 @@ def main() -> None:
     import torch
 
     cases = record_grid()
-    with gzip.open(OUT, "wt") as f:
-        f.write(json.dumps({"torch": torch.__version__, "cases": cases}, separators=(",", ":")) + "\n")
+    with open(OUT, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as f:  # the same bytes each run
+        f.write((json.dumps({"torch": torch.__version__, "cases": cases}, separators=(",", ":")) + "\n").encode())
     print(f"{len(cases)} cases -> {OUT.relative_to(ROOT)}")
     programs = {name: record_program(source) for name, source in CASES.items()}
     OUT_PROGRAMS.write_text(json.dumps(programs, indent=1, sort_keys=True) + "\n")

@@ -1120,6 +1120,30 @@ def check_conv_weight(input, weight, bias, groups, transposed: bool) -> None:
     if bias is not None and (bias.ndim != 1 or bias.shape[0] != outputs):
         raise TorchRuntimeError(f"{prefix} of size {_sizes(weight.shape)}, expected bias to be 1-dimensional with "
                                 f"{outputs} elements, but got bias of size {_sizes(bias.shape)} instead")
+    _check_conv_dtypes(input, weight, bias, groups)
+
+
+_TENSOR_TYPES = {np.dtype(np.float32): ("Float", "float"), np.dtype(np.float64): ("Double", "double")}
+
+
+def _check_conv_dtypes(input, weight, bias, groups) -> None:
+    """torch's refusal of a weight or bias of another dtype than the input's, in the words of the backend that
+    would run (oneDNN's for a float32 input on its path, the native kernels' otherwise)."""
+    types = [t.array.dtype for t in (input, weight, bias) if t is not None]
+    if all(t == types[0] for t in types) or any(t not in _TENSOR_TYPES for t in types):
+        return
+    nd = weight.ndim - 2
+    batched = input.array if input.ndim == nd + 2 else input.array[None]
+    onednn = uses_mkldnn(batched, weight.array, int(groups))
+    (x_name, x_short), (w_name, _) = _TENSOR_TYPES[types[0]], _TENSOR_TYPES[types[1]]
+    if onednn and types[1] != types[0]:
+        raise TorchRuntimeError(f"Input type (torch.{x_name}Tensor) and weight type (torch.{w_name}Tensor) should be "
+                                "the same or input should be a MKLDNN tensor and weight is a dense tensor")
+    if onednn:
+        raise TorchRuntimeError(f"Input type ({x_short}) and bias type ({_TENSOR_TYPES[types[2]][1]}) should be the "
+                                "same")
+    other = next(t for t in types[1:] if t != types[0])
+    raise TorchRuntimeError(f"expected scalar type {x_name} but found {_TENSOR_TYPES[other][0]}")
 
 
 def _conv(input, weight, bias, stride, padding, dilation, groups, nd):
