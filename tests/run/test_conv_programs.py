@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from conv_cases import CASES
 
+from gradcli.engine.kernels import mkl
 from gradcli.run import run_source
 
 ADDRESS = re.compile(r" at 0x[0-9a-f]+")
@@ -30,7 +31,15 @@ def test_every_case_has_a_golden():
     assert set(CASES) == set(GOLDENS)
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
+# Cases that print other last digits without the optional mkl package, and why (strict, as tests/run/test_run.py)
+NOT_YET_EXACT = {} if mkl.available() else {
+    "padding_modes": f"MKL is not available ({mkl.why_not()}): a small float32 conv3d runs torch's slow_conv3d, "
+                     "whose gemm is MKL's; numpy's sums in another order, and one value printed as 3.2735e-04 is "
+                     "torch's 3.2736e-04 (docs/deviations.md)"}
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(reason=NOT_YET_EXACT[n], strict=True))
+                                  if n in NOT_YET_EXACT else n for n in sorted(CASES)])
 def test_case_prints_what_pytorch_prints(name):
     out, err = io.StringIO(), io.StringIO()
     code = run_source(CASES[name], "prog.py", stdout=out, stderr=err)
