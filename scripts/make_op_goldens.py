@@ -61,7 +61,8 @@ masked_select unflatten repeat_interleave scatter scatter_add index_add meshgrid
 cross linalg.cross kron tensordot inner addmm dist cdist slogdet linalg.slogdet logdet linalg.cholesky
 matrix_exp linalg.matrix_exp matrix_power linalg.matrix_power linalg.multi_dot linalg.svdvals linalg.matrix_norm
 embedding layer_norm batch_norm group_norm pad prelu pairwise_distance max_pool1d max_pool2d avg_pool1d avg_pool2d
-conv1d conv2d conv_transpose2d poisson_nll_loss gaussian_nll_loss margin_ranking_loss hinge_embedding_loss
+conv1d conv2d conv3d conv_transpose1d conv_transpose2d conv_transpose3d
+poisson_nll_loss gaussian_nll_loss margin_ranking_loss hinge_embedding_loss
 soft_margin_loss triplet_margin_loss cosine_embedding_loss multi_margin_loss quantile nanquantile
 linalg.eigh linalg.eigvalsh linalg.qr linalg.pinv linalg.lstsq svd linalg.svd
 hardshrink softshrink tanhshrink threshold multilabel_soft_margin_loss
@@ -1057,6 +1058,12 @@ add("conv_transpose2d", "F.conv_transpose2d(x, w, stride=2, padding=1, output_pa
 add("conv_transpose2d", "F.conv_transpose2d(x, w, stride=(1, 2), dilation=(2, 1), groups=2)", x=ANY((1, 4, 2, 2)),
     w=ANY((4, 1, 2, 2)))
 add("conv_transpose2d", "F.conv_transpose2d(x, w)", x=ANY((2, 2, 3)), w=ANY((2, 2, 2, 2)))
+add("conv3d", "F.conv3d(x, w, b, padding=(1, 0, 1))", x=ANY((1, 2, 2, 3, 2)), w=ANY((2, 2, 2, 2, 2)), b=ANY((2,)))
+add("conv3d", "F.conv3d(x, w, stride=(1, 2, 1), groups=2)", x=ANY((2, 2, 2, 3, 2)), w=ANY((2, 1, 1, 2, 2)))
+add("conv_transpose1d", "F.conv_transpose1d(x, w, b, stride=2, output_padding=1)", x=ANY((2, 2, 3)),
+    w=ANY((2, 3, 2)), b=ANY((3,)))
+add("conv_transpose3d", "F.conv_transpose3d(x, w, b, stride=(1, 2, 1), padding=(0, 1, 0))", x=ANY((1, 2, 2, 2, 2)),
+    w=ANY((2, 1, 2, 3, 2)), b=ANY((1,)))
 add("poisson_nll_loss", "F.poisson_nll_loss(x, t)", x=ANY(MAT), const={"t": U(MAT, 0.0, 3.0)})
 add("poisson_nll_loss", "F.poisson_nll_loss(x, t, log_input=False, full=True, reduction='sum')", x=POS(MAT),
     const={"t": U(MAT, 0.0, 3.0)})

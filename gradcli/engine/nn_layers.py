@@ -35,38 +35,53 @@ def _tuple(value, n: int) -> tuple:
 
 class _ConvNd(Module):
     _nd = 2
+    _transposed = False
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0, dilation=1,
-                 groups: int = 1, bias: bool = True, padding_mode: str = "zeros", device=None, dtype=None):
+                 groups: int = 1, bias: bool = True, padding_mode: str = "zeros", device=None, dtype=None,
+                 output_padding=0):
         super().__init__()
         n = self._nd
+        if self._transposed and padding_mode != "zeros":
+            raise TorchValueError(f'Only "zeros" padding mode is supported for {type(self).__name__}')
         if groups <= 0:
             raise TorchValueError("groups must be a positive integer")
         if in_channels % groups != 0:
             raise TorchValueError("in_channels must be divisible by groups")
         if out_channels % groups != 0:
             raise TorchValueError("out_channels must be divisible by groups")
-        if isinstance(padding, str):
+        if isinstance(padding, str) and not self._transposed:
             if padding not in ("same", "valid"):
                 raise TorchValueError(f"Invalid padding string {padding!r}, should be one of {{'valid', 'same'}}")
             if padding == "same" and any(s != 1 for s in _tuple(stride, n)):
                 raise TorchValueError("padding='same' is not supported for strided convolutions")
-        if padding_mode != "zeros":
-            raise TorchValueError(f"gradcli run supports padding_mode='zeros' only, not {padding_mode!r}: pad with "
-                                  "F.pad(x, ..., mode=...) before the convolution instead")
+        if padding_mode not in ("zeros", "reflect", "replicate", "circular"):
+            # torch prints a set literal: its order is Python's string hashing (PYTHONHASHSEED), this the source's
+            raise TorchValueError("padding_mode must be one of {'zeros', 'reflect', 'replicate', 'circular'}, but "
+                                  f"got padding_mode='{padding_mode}'")
         self.in_channels = in_channels
         self.out_channels = out_channels
         self.kernel_size = _tuple(kernel_size, n)
         self.stride = _tuple(stride, n)
-        self.padding = padding if isinstance(padding, str) else _tuple(padding, n)
+        self.padding = padding if isinstance(padding, str) and not self._transposed else _tuple(padding, n)
         self.dilation = _tuple(dilation, n)
-        self.transposed = False
-        self.output_padding = (0,) * n
+        self.transposed = self._transposed
+        self.output_padding = _tuple(output_padding, n)
         self.groups = groups
         self.padding_mode = padding_mode
+        if isinstance(self.padding, str):  # torch's _reversed_padding_repeated_twice, for F.pad
+            self.reversed_padding = [0, 0] * n
+            if self.padding == "same":
+                for d, k, i in zip(self.dilation, self.kernel_size, range(n - 1, -1, -1)):
+                    total = d * (k - 1)
+                    self.reversed_padding[2 * i] = total // 2
+                    self.reversed_padding[2 * i + 1] = total - total // 2
+        else:
+            self.reversed_padding = [p for p in reversed(self.padding) for _ in range(2)]
         dt = factory_dtype(dtype)
-        self.weight = Parameter(creation.empty(out_channels, in_channels // groups, *self.kernel_size, dtype=dt,
-                                               device=device))
+        shape = ((in_channels, out_channels // groups) if self._transposed else
+                 (out_channels, in_channels // groups))
+        self.weight = Parameter(creation.empty(*shape, *self.kernel_size, dtype=dt, device=device))
         if bias:
             self.bias = Parameter(creation.empty(out_channels, dtype=dt, device=device))
         else:
@@ -82,8 +97,11 @@ class _ConvNd(Module):
                 uniform_(self.bias, -bound, bound)
 
     def forward(self, input):
-        return registry_op(f"conv{self._nd}d")(input, self.weight, self.bias, self.stride, self.padding, self.dilation,
-                                       self.groups)
+        conv = registry_op(f"conv{self._nd}d")
+        if self.padding_mode != "zeros":
+            padded = registry_op("pad")(input, self.reversed_padding, mode=self.padding_mode)
+            return conv(padded, self.weight, self.bias, self.stride, (0,) * self._nd, self.dilation, self.groups)
+        return conv(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
 
     def extra_repr(self) -> str:
         s = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}"
@@ -91,10 +109,14 @@ class _ConvNd(Module):
             s += f", padding={self.padding}"
         if self.dilation != (1,) * len(self.dilation):
             s += f", dilation={self.dilation}"
+        if self.output_padding != (0,) * len(self.output_padding):
+            s += f", output_padding={self.output_padding}"
         if self.groups != 1:
             s += f", groups={self.groups}"
         if self.bias is None:
             s += ", bias=False"
+        if self.padding_mode != "zeros":
+            s += f", padding_mode={self.padding_mode}"
         return s
 
 
@@ -104,6 +126,72 @@ class Conv1d(_ConvNd):
 
 class Conv2d(_ConvNd):
     _nd = 2
+
+
+class Conv3d(_ConvNd):
+    _nd = 3
+
+
+class _ConvTransposeNd(_ConvNd):
+    """torch's ConvTranspose1d/2d/3d: the weight is (in, out / groups, k...), the constructor's argument order
+    is (..., padding, output_padding, groups, bias, dilation, padding_mode), and a call may name the exact
+    `output_size` (torch's _output_padding turns it into the output padding, or says which sizes are reachable)."""
+
+    _transposed = True
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0, output_padding=0,
+                 groups: int = 1, bias: bool = True, dilation=1, padding_mode: str = "zeros", device=None,
+                 dtype=None):
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias,
+                         padding_mode, device, dtype, output_padding=output_padding)
+
+    def output_padding_for(self, input, output_size) -> tuple:
+        """torch's _ConvTransposeNd._output_padding."""
+        n = self._nd
+        if output_size is None:
+            return self.output_padding
+        _check_tensor(input, "input")
+        batched = input.ndim == n + 2
+        non_spatial = 2 if batched else 1
+        sizes = output_size
+        if len(sizes) == non_spatial + n:
+            sizes = output_size[non_spatial:]
+        if len(sizes) != n:
+            raise TorchValueError(f"ConvTranspose{n}D: for {input.ndim}D input, output_size must have {n} or "
+                                  f"{non_spatial + n} elements (got {len(sizes)})")
+        min_sizes = [(input.shape[d + non_spatial] - 1) * self.stride[d] - 2 * self.padding[d]
+                     + self.dilation[d] * (self.kernel_size[d] - 1) + 1 for d in range(n)]
+        max_sizes = [m + s - 1 for m, s in zip(min_sizes, self.stride)]
+        for size, lo, hi in zip(sizes, min_sizes, max_sizes):
+            if size < lo or size > hi:
+                raise TorchValueError(f"requested an output size of {_sequence_repr(sizes)}, but valid sizes range "
+                                      f"from {min_sizes} to {max_sizes} (for an input of "
+                                      f"{_sequence_repr(input.size()[2:])})")
+        return tuple(int(size) - lo for size, lo in zip(sizes, min_sizes))
+
+    def forward(self, input, output_size=None):
+        if self.padding_mode != "zeros":
+            raise TorchValueError(f"Only `zeros` padding mode is supported for ConvTranspose{self._nd}d")
+        output_padding = self.output_padding_for(input, output_size)
+        return registry_op(f"conv_transpose{self._nd}d")(input, self.weight, self.bias, self.stride, self.padding,
+                                                        output_padding, self.groups, self.dilation)
+
+
+def _sequence_repr(value) -> str:
+    """A list's or a torch.Size's printed form (an error text shows what the program passed)."""
+    return repr(list(value)) if isinstance(value, list) else str(value)
+
+
+class ConvTranspose1d(_ConvTransposeNd):
+    _nd = 1
+
+
+class ConvTranspose2d(_ConvTransposeNd):
+    _nd = 2
+
+
+class ConvTranspose3d(_ConvTransposeNd):
+    _nd = 3
 
 
 class _MaxPoolNd(Module):
@@ -623,12 +711,14 @@ def _check_tensor(value, what: str) -> None:
 
 
 LAYER_CLASSES = {cls.__name__: cls for cls in (
-    Conv1d, Conv2d, MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d, BatchNorm1d, BatchNorm2d, LayerNorm, GroupNorm,
+    Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d,
+    MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d, BatchNorm1d, BatchNorm2d, LayerNorm, GroupNorm,
     InstanceNorm1d, InstanceNorm2d, AdaptiveAvgPool2d, AdaptiveMaxPool2d, Embedding, Upsample, UpsamplingNearest2d,
     UpsamplingBilinear2d, Bilinear,
     Dropout1d, Dropout2d, Dropout3d, AlphaDropout, FeatureAlphaDropout)}
 # the file of torch.nn.modules each class lives in (its printed class name is torch.nn.modules.<file>.<name>)
-LAYER_FILES = {"Conv1d": "conv", "Conv2d": "conv", "MaxPool1d": "pooling", "MaxPool2d": "pooling",
+LAYER_FILES = {**dict.fromkeys(("Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
+                                "ConvTranspose3d"), "conv"), "MaxPool1d": "pooling", "MaxPool2d": "pooling",
                "AvgPool1d": "pooling", "AvgPool2d": "pooling", "BatchNorm1d": "batchnorm", "BatchNorm2d": "batchnorm",
                "LayerNorm": "normalization", "GroupNorm": "normalization", "Embedding": "sparse",
                "InstanceNorm1d": "instancenorm", "InstanceNorm2d": "instancenorm",
@@ -639,7 +729,8 @@ LAYER_FILES = {"Conv1d": "conv", "Conv2d": "conv", "MaxPool1d": "pooling", "MaxP
 # the attributes of each layer a program may read (model.conv1.weight, bn.running_mean ...)
 LAYER_SETTINGS = {
     **{name: frozenset({"in_channels", "out_channels", "kernel_size", "stride", "padding", "dilation", "groups",
-                        "padding_mode", "weight", "bias"}) for name in ("Conv1d", "Conv2d")},
+                        "padding_mode", "weight", "bias", "output_padding", "transposed"})
+       for name in ("Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d")},
     **{name: frozenset({"kernel_size", "stride", "padding", "dilation", "ceil_mode", "return_indices"})
        for name in ("MaxPool1d", "MaxPool2d")},
     **{name: frozenset({"kernel_size", "stride", "padding", "ceil_mode", "count_include_pad", "divisor_override"})

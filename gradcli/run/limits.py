@@ -12,7 +12,7 @@ class RunLimits:
     max_statements: int = 1_000_000  # statements executed, loop bodies and function bodies included
     max_iterations: int = 1_000_000  # passes of for/while loops and comprehensions, items drawn by list() etc.
     max_call_depth: int = 100  # nested calls of the program's own functions
-    max_tensor_elements: int = 10_000_000  # elements of any one tensor (40 MB in float32)
+    max_tensor_elements: int = 32_000_000  # elements of any one tensor (128 MB in float32; nn.Conv3d's example: 26M)
     max_value_depth: int = 1_000  # nesting of a tuple used as a dict key (CPython hashes it by C recursion)
     max_sequence_length: int = 10_000_000  # length of any one list, tuple or string, and of format widths
     max_int_bits: int = 10_000  # size of a Python integer (9**9**9 must never be computed)

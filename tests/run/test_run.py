@@ -38,14 +38,6 @@ if not mkl.available():  # with MKL installed (gradcli[mkl], in the test extra) 
         "steps"))
     NOT_YET_EXACT["340_svd_family"] = (f"MKL is not available ({mkl.why_not()}): numpy's LAPACK decomposes in "
                                        "another order (docs/deviations.md): the last digits of the norms differ")
-NOT_YET_EXACT.update({
-    "docs_nn_conv3d": "refused at nn.Conv3d: gradcli has conv1d/conv2d only (and the example's 20x16x10x50x100 "
-                      "input times 33 kernels is beyond max_tensor_elements for the gathered windows)",
-    "docs_nn_convtranspose1d": "refused at nn.ConvTranspose1d: gradcli has no conv_transpose1d/2d (nor "
-                               "output_size= on a module call)",
-    "docs_nn_convtranspose2d": "refused at nn.ConvTranspose2d: gradcli has no conv_transpose1d/2d (nor "
-                               "output_size= on a module call)",
-})
 # Corpus programs that print what PyTorch prints but take long: run with --slow, under a larger time limit.
 TOO_SLOW: dict[str, str] = {
     "tutorial_dynamic_net": "30,000 steps of a randomly deep polynomial model: about 15 s of CPU with the compiled "

@@ -155,6 +155,9 @@ SAMPLES = {
     "max_pool2d": lambda: ((_t(1, 4, 4), 2), {"stride": 1}), "avg_pool2d": lambda: ((_t(1, 4, 4), 2), {"stride": 1}),
     "conv1d": lambda: ((_t(1, 2, 8), _t(6, 2, 3)), {}), "conv2d": lambda: ((_t(1, 1, 4, 4), _t(5, 1, 2, 2)), {}),
     "conv_transpose2d": lambda: ((_t(1, 2, 3, 3), _t(2, 4, 3, 3)), {"stride": 2}),
+    "conv3d": lambda: ((_t(1, 1, 3, 3, 3), _t(8, 1, 2, 2, 2)), {"padding": 1}),
+    "conv_transpose1d": lambda: ((_t(1, 2, 3), _t(2, 4, 3)), {"stride": 2}),
+    "conv_transpose3d": lambda: ((_t(1, 2, 2, 2, 2), _t(2, 3, 2, 2, 2)), {"stride": 2}),
     **{name: (lambda: ((_col(), _row()), {"reduction": "none"})) for name in (
         "poisson_nll_loss", "soft_margin_loss", "hinge_embedding_loss", "multilabel_soft_margin_loss")},
     "gaussian_nll_loss": lambda: ((_col(), _row(), _t(4, 1).abs() + 1), {"reduction": "none"}),

@@ -13,11 +13,11 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dual, kernels, state
+from gradcli.engine import dual, kernels, state, sum_order
 from gradcli.engine.autograd import Function
 from gradcli.engine.errors import TorchIndexError, TorchNotImplementedError, TorchRuntimeError, TorchValueError
 from gradcli.engine.kernels import moments
-from gradcli.engine.ops import arith, sizes
+from gradcli.engine.ops import arith, conv_kernels, sizes
 from gradcli.engine.ops.activations import logsigmoid
 from gradcli.engine.ops.aggregates import VectorNorm, ord_value
 from gradcli.engine.ops.common import as_float, dtype_title, val
@@ -33,8 +33,8 @@ from gradcli.engine.ops.shape import index_put_zeros
 from gradcli.engine.tensor import Tensor
 
 
-def _functional(name, sig, doc="", category="nn", **kw):
-    return register(name, sig=sig, doc=doc, category=category, torch=False, method=False, functional=True, **kw)
+def _functional(name, sig, doc="", category="nn", torch=False, **kw):
+    return register(name, sig=sig, doc=doc, category=category, torch=torch, method=False, functional=True, **kw)
 
 
 # -- one_hot, embedding ---------------------------------------------------------------------------------------
@@ -1124,8 +1124,86 @@ def _conv_shape(nd):
     return rule
 
 
+def _conv_offsets_shape(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """conv3d's largest array: its output (at most the padded input's positions times out_channels) or its padded
+    input; the windows are taken a piece at a time (conv_kernels.PIECE_ELEMENTS)."""
+    pads = (0,) * 3 if isinstance(padding, str) else _pair(padding, 3)
+    spatial = input.shape[-3:]
+    if isinstance(padding, str):
+        padded = [n + d * (k - 1) for n, d, k in zip(spatial, _pair(dilation, 3), weight.shape[2:])]
+        outs = list(spatial)
+    else:
+        padded = [n + 2 * p for n, p in zip(spatial, pads)]
+        outs = [(m - d * (k - 1) - 1) // max(s, 1) + 1 for m, d, k, s in zip(
+            padded, _pair(dilation, 3), weight.shape[2:], _pair(stride, 3))]
+    batch = input.shape[0] if input.ndim == 5 else 1
+    out_shape = (batch, weight.shape[0], *(max(o, 1) for o in outs))
+    in_shape = (batch, input.shape[-4], *padded)
+    return max(out_shape, in_shape, key=sizes.numel)
+
+
+def _sizes(values) -> str:
+    return f"[{', '.join(map(str, values))}]"
+
+
+def check_conv_weight(input, weight, bias, groups, transposed: bool) -> None:
+    """torch's checks of a convolution's groups, channels and bias against its weight, in torch's order."""
+    groups = int(groups)
+    if groups <= 0:
+        raise TorchRuntimeError("non-positive groups is not supported")
+    if weight.shape[0] % groups:
+        raise TorchRuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, "
+                                f"but got weight of size [{_sizes(weight.shape)}] instead")
+    nd = weight.ndim - 2
+    shown = input.shape if input.ndim == nd + 2 else (1,) + tuple(input.shape)
+    channels = shown[1]
+    if transposed:
+        if channels != weight.shape[0]:
+            raise TorchRuntimeError(f"Given transposed=1, weight of size {_sizes(weight.shape)}, expected input"
+                                    f"{_sizes(shown)} to have {weight.shape[0]} channels, but got {channels} channels "
+                                    "instead")
+        outputs, prefix = weight.shape[1] * groups, "Given transposed=1, weight"
+    else:
+        if channels != weight.shape[1] * groups:
+            raise TorchRuntimeError(f"Given groups={groups}, weight of size {_sizes(weight.shape)}, expected input"
+                                    f"{_sizes(shown)} to have {weight.shape[1] * groups} channels, but got {channels} "
+                                    "channels instead")
+        outputs, prefix = weight.shape[0], "Given weight"
+    if bias is not None and (bias.ndim != 1 or bias.shape[0] != outputs):
+        raise TorchRuntimeError(f"{prefix} of size {_sizes(weight.shape)}, expected bias to be 1-dimensional with "
+                                f"{outputs} elements, but got bias of size {_sizes(bias.shape)} instead")
+    _check_conv_dtypes(input, weight, bias, groups)
+
+
+_TENSOR_TYPES = {np.dtype(np.float32): ("Float", "float"), np.dtype(np.float64): ("Double", "double")}
+
+
+def _check_conv_dtypes(input, weight, bias, groups) -> None:
+    """torch's refusal of a weight or bias of another dtype than the input's, in the words of the backend that
+    would run (oneDNN's for a float32 input on its path, the native kernels' otherwise)."""
+    types = [t.array.dtype for t in (input, weight, bias) if t is not None]
+    if all(t == types[0] for t in types) or any(t not in _TENSOR_TYPES for t in types):
+        return
+    nd = weight.ndim - 2
+    batched = input.array if input.ndim == nd + 2 else input.array[None]
+    onednn = uses_mkldnn(batched, weight.array, int(groups))
+    (x_name, x_short), (w_name, _) = _TENSOR_TYPES[types[0]], _TENSOR_TYPES[types[1]]
+    if onednn and types[1] != types[0]:
+        raise TorchRuntimeError(f"Input type (torch.{x_name}Tensor) and weight type (torch.{w_name}Tensor) should be "
+                                "the same or input should be a MKLDNN tensor and weight is a dense tensor")
+    if onednn:
+        raise TorchRuntimeError(f"Input type ({x_short}) and bias type ({_TENSOR_TYPES[types[2]][1]}) should be the "
+                                "same")
+    other = next(t for t in types[1:] if t != types[0])
+    raise TorchRuntimeError(f"expected scalar type {x_name} but found {_TENSOR_TYPES[other][0]}")
+
+
 def _conv(input, weight, bias, stride, padding, dilation, groups, nd):
     if weight.ndim != nd + 2:
+        if nd == 3:
+            raise TorchRuntimeError(f"expected stride to be a single integer value or a list of {weight.ndim - 2} "
+                                    "values to match the convolution dimensions, but got stride="
+                                    f"{_sizes(_pair(stride, nd))}")
         raise TorchRuntimeError("weight should have at least three dimensions" if nd == 1 else
                                 f"Expected {nd + 2}-dimensional weight for {nd + 2}-dimensional input")
     if input.ndim not in (nd + 1, nd + 2):
@@ -1134,11 +1212,13 @@ def _conv(input, weight, bias, stride, padding, dilation, groups, nd):
     if any(s <= 0 for s in _pair(stride, nd)):
         raise TorchRuntimeError("non-positive stride is not supported")
     if any(d <= 0 for d in _pair(dilation, nd)):
+        if nd == 3 and uses_mkldnn(input.array if input.ndim == 5 else input.array[None], weight.array, int(groups)):
+            raise TorchRuntimeError("non-positive dilation is not supported")
         dilations = _pair(dilation, nd) if nd > 1 else (1,) + _pair(dilation, 1)  # conv1d runs as a 2-D one
         raise TorchRuntimeError(f"dilation should be greater than zero, but got [{', '.join(map(str, dilations))}]")
     if isinstance(padding, str):
         if padding == "valid":
-            padding = 0
+            pads = ((0, 0),) * nd
         elif padding == "same":
             if any(s != 1 for s in _pair(stride, nd)):
                 raise TorchRuntimeError("padding='same' is not supported for strided convolutions")
@@ -1147,138 +1227,316 @@ def _conv(input, weight, bias, stride, padding, dilation, groups, nd):
                 state.warn(SAME_PADDING_WARNING, UserWarning, stacklevel=3)
             # torch: the odd unit of padding goes on the right
             pads = tuple((t // 2, t - t // 2) for t in totals)
-            return Convolution.apply(input, weight, bias, _pair(stride, nd), pads, _pair(dilation, nd), int(groups))
         else:
-            raise TorchRuntimeError(f"Invalid padding string '{padding}'")
-    if any(p < 0 for p in _pair(padding, nd)):
-        raise TorchRuntimeError("negative padding is not supported")
+            raise TorchRuntimeError(f"Invalid padding string: '{padding}'")
+    else:
+        if any(p < 0 for p in _pair(padding, nd)):
+            raise TorchRuntimeError("negative padding is not supported")
+        pads = tuple((p, p) for p in _pair(padding, nd))
+    check_conv_weight(input, weight, bias, groups, transposed=False)
     spatial = input.shape[-nd:]
-    padded = [n + 2 * p for n, p in zip(spatial, _pair(padding, nd))]
+    padded = [n + lo + hi for n, (lo, hi) in zip(spatial, pads)]
     spans = [d * (k - 1) + 1 for d, k in zip(_pair(dilation, nd), weight.shape[2:])]
     if any(s > n for s, n in zip(spans, padded)):
         raise TorchRuntimeError(f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). Kernel "
                                 f"size: ({' x '.join(map(str, spans))}). Kernel size can't be greater than actual "
                                 "input size")
-    return Convolution.apply(input, weight, bias, _pair(stride, nd), tuple((p, p) for p in _pair(padding, nd)),
-                             _pair(dilation, nd), int(groups))
+    if nd == 3:
+        if input.ndim == 4:  # torch runs an unbatched input as a batch of one, squeezed after (SqueezeBackward1)
+            return ConvolutionOffsets.apply(input.unsqueeze(0), weight, bias, _pair(stride, nd), pads,
+                                            _pair(dilation, nd), int(groups)).squeeze(0)
+        return ConvolutionOffsets.apply(input, weight, bias, _pair(stride, nd), pads, _pair(dilation, nd),
+                                        int(groups))
+    return Convolution.apply(input, weight, bias, _pair(stride, nd), pads, _pair(dilation, nd), int(groups))
 
 
 @_functional("conv1d", "conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1)",
              "1-D cross-correlation of (N, C, L) input with (out, C/groups, k) weight",
-             result_shape=_conv_shape(1))
+             result_shape=_conv_shape(1), torch=True)
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     return _conv(input, weight, bias, stride, padding, dilation, groups, 1)
 
 
 @_functional("conv2d", "conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1)",
              "2-D cross-correlation of (N, C, H, W) input with (out, C/groups, kh, kw) weight",
-             result_shape=_conv_shape(2))
+             result_shape=_conv_shape(2), torch=True)
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     return _conv(input, weight, bias, stride, padding, dilation, groups, 2)
 
 
+class ConvolutionOffsets(Function):
+    """conv3d (cross-correlation, as torch), by kernel offsets (`conv_kernels`): the windows are taken a few
+    offsets at a time, never all at once, so memory stays near the output's size."""
+
+    __slots__ = ()
+    name = "ConvolutionBackward0"
+    torch_edges = (0, 1, 2)  # input, weight, bias
+
+    @staticmethod
+    def forward(ctx, x, w, b, stride, padding, dilation, groups):
+        nd = w.ndim - 2
+        batched = x.ndim == nd + 2
+        if not batched:
+            x = x[None]
+        n, c = x.shape[:2]
+        out_c, c_per_group = w.shape[:2]
+        if c != c_per_group * groups:
+            raise TorchRuntimeError(
+                f"Given groups={groups}, weight of size [{', '.join(map(str, w.shape))}], expected input"
+                f"[{', '.join(map(str, x.shape))}] to have {c_per_group * groups} channels, but got {c} channels "
+                "instead")
+        padded = np.pad(x, [(0, 0), (0, 0)] + list(padding)) if any(map(any, padding)) else x
+        kernel = w.shape[2:]
+        outs = tuple((size - d * (k - 1) - 1) // s + 1
+                     for size, k, s, d in zip(padded.shape[2:], kernel, stride, dilation))
+        wg = w.reshape((groups, out_c // groups, c_per_group) + kernel)
+        full = padded.reshape((n, groups, c_per_group) + padded.shape[2:])
+        onednn = uses_mkldnn(x, w, groups)
+        if not onednn:  # torch's slow_conv3d: vol2col and MKL's gemm per image, the bias first
+            bias = None if b is None else b.reshape(groups, out_c // groups)
+            out = conv_kernels.gemm_correlate(full, wg, outs, stride, dilation, bias).reshape((n, out_c) + outs)
+            b = None
+        else:  # oneDNN's order, bit for bit while each dot product is one BLAS chain (conv_kernels.correlate)
+            inner = c_per_group <= 16
+            out = conv_kernels.correlate(full, wg, outs, stride, dilation, inner).reshape((n, out_c) + outs)
+        if b is not None:
+            if b.dtype == out.dtype:
+                out += b.reshape((1, -1) + (1,) * nd)
+            else:
+                out = out + b.reshape((1, -1) + (1,) * nd)
+        ctx.aux = (x, wg, stride, padding, dilation, groups, batched, onednn)
+        return out if batched else out[0]
+
+    @staticmethod
+    def backward(ctx, g):
+        if isinstance(g, Tensor):
+            raise TorchNotImplementedError("gradcli does not differentiate convolutions twice (create_graph=True)")
+        x, wg, stride, padding, dilation, groups, batched, onednn = ctx.aux
+        need_x, need_w, need_b = ctx.needs_input_grad[:3]
+        if not batched:
+            g = g[None]
+        n, c = x.shape[:2]
+        kernel = wg.shape[3:]
+        padded_shape = tuple(size + lo + hi for size, (lo, hi) in zip(x.shape[2:], padding))
+        gg = g.reshape((n, groups, g.shape[1] // groups) + g.shape[2:])
+        gx = gw = gb = None
+        scatter = conv_kernels.scatter if onednn else conv_kernels.gemm_scatter
+        if need_x:
+            full = scatter(gg, wg, padded_shape, stride, dilation).reshape((n, c) + padded_shape)
+            gx = full[(slice(None), slice(None)) + tuple(
+                slice(lo, size - hi) for (lo, hi), size in zip(padding, padded_shape))]
+            gx = np.ascontiguousarray(gx if batched else gx[0])
+        if need_w:
+            padded = np.pad(x, [(0, 0), (0, 0)] + list(padding)) if any(map(any, padding)) else x
+            full = padded.reshape((n, groups, c // groups) + padded_shape)
+            gw = conv_kernels.gemm_weight_grad(full, gg, kernel, stride, dilation).reshape(
+                (g.shape[1], c // groups) + kernel)
+        if need_b:
+            gb = bias_grad(g, onednn)
+        return gx, gw, gb
+
+
+@_functional("conv3d", "conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1)",
+             "3-D cross-correlation of (N, C, D, H, W) input with (out, C/groups, kd, kh, kw) weight",
+             result_shape=_conv_offsets_shape, torch=True)
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    return _conv(input, weight, bias, stride, padding, dilation, groups, 3)
+
+
+def uses_mkldnn(x, w, groups) -> bool:
+    """Whether torch computes this float32 convolution with oneDNN (ATen's use_mkldnn, as a 1-D convolution runs:
+    a 2-D one over an inserted dim of 1); float64 and the small cases run torch's own im2col/col2im kernels."""
+    if x.dtype != np.float32:
+        return False
+    nd = w.ndim - 2
+    kernel = (1,) * (2 - nd) + w.shape[2:]
+    shape4 = (x.shape[:2] + (1,) * (2 - nd) + x.shape[2:])[:4]
+    return groups > 1 or (kernel[-1] > 3 and kernel[-2] > 3) or x.shape[0] > 1 or math.prod(shape4) > 20480
+
+
+def bias_grad(g, onednn: bool, groups: int = 1):
+    """The bias's gradient, the sum of g (n, c, spatial...) over all but c, in torch's order: oneDNN's (float32)
+    adds each image's positions one after another, then the images one after another; torch's own kernels call
+    at::sum (ATen's summation order, `sum_order`), on each group's slice when torch runs the groups one by one
+    (`groups` > 1: the transposed convolutions, each group's gradient a contiguous copy)."""
+    dims = (0,) + tuple(range(2, g.ndim))
+    if not onednn:
+        if groups > 1:
+            per = g.shape[1] // groups
+            return np.concatenate([sum_order.torch_sum(np.ascontiguousarray(g[:, i * per:(i + 1) * per]), dims)
+                                   for i in range(groups)])
+        return sum_order.torch_sum(g, dims)
+    n, c = g.shape[:2]
+    flat = g.reshape(n, c, -1)
+    per_image = np.stack([np.add.accumulate(flat[i], axis=1)[:, -1] for i in range(n)])
+    return np.add.accumulate(per_image, axis=0)[-1]
+
+
 class ConvolutionTranspose(Function):
-    """conv_transpose2d: the gradient of conv2d with respect to its input, as a layer.  Each kernel position's
-    contribution (one contraction over the input channels) is added into the strided positions it reaches, then
-    the padding is cut off; the sums run in numpy's order, not torch's (slow_conv_transpose2d / mkldnn): the last
-    bits of larger sums may differ from torch's."""
+    """conv_transpose1d/2d/3d: the gradient of a convolution with respect to its input, as a layer.  Each kernel
+    offset's contribution (one product over the input channels) is added into the strided positions it reaches
+    (torch's col2im), then the padding is cut off; by kernel offsets (`conv_kernels`), a few at a time.  The sums
+    run in BLAS's order, not torch's (oneDNN in float32, slow_conv_transpose in float64): the last bits of longer
+    sums may differ from torch's (docs/deviations.md)."""
 
     __slots__ = ()
     name = "ConvolutionBackward0"
 
     @staticmethod
     def forward(ctx, x, w, b, stride, padding, output_padding, groups, dilation):
-        batched = x.ndim == 4
-        if not batched:
-            x = x[None]
-        n, c_in, h, wd = x.shape
+        nd = w.ndim - 2
+        n, c_in = x.shape[:2]
+        spatial = x.shape[2:]
         if w.shape[0] != c_in:
             raise TorchRuntimeError(
                 f"Given transposed=1, weight of size [{', '.join(map(str, w.shape))}], expected input"
                 f"[{', '.join(map(str, x.shape))}] to have {w.shape[0]} channels, but got {c_in} channels instead")
         out_per_group = w.shape[1]
-        kh, kw = w.shape[2:]
-        (sh, sw), (ph, pw), (oh, ow), (dh, dw) = stride, padding, output_padding, dilation
-        full_h, full_w = (h - 1) * sh + dh * (kh - 1) + 1 + oh, (wd - 1) * sw + dw * (kw - 1) + 1 + ow
-        out_h, out_w = full_h - 2 * ph, full_w - 2 * pw
-        if out_h <= 0 or out_w <= 0:
-            raise TorchRuntimeError(f"Given input size per channel: ({h} x {wd}). Calculated output size per "
-                                    f"channel: ({out_h} x {out_w}). Output size is too small")
-        xg = x.reshape(n, groups, c_in // groups, h, wd)
-        wg = w.reshape(groups, c_in // groups, out_per_group, kh, kw)
-        full = np.zeros((n, groups, out_per_group, full_h, full_w), dtype=np.result_type(x, w))
-        for i in range(kh):
-            for j in range(kw):
-                part = np.einsum("ngchw,gco->ngohw", xg, wg[..., i, j])
-                full[..., i * dh:i * dh + (h - 1) * sh + 1:sh, j * dw:j * dw + (wd - 1) * sw + 1:sw] += part
-        out = full.reshape(n, groups * out_per_group, full_h, full_w)[:, :, ph:ph + out_h, pw:pw + out_w]
+        kernel = w.shape[2:]
+        full_shape = tuple((size - 1) * s + d * (k - 1) + 1 + o for size, s, d, k, o in zip(
+            spatial, stride, dilation, kernel, output_padding))
+        outs = tuple(f - 2 * p for f, p in zip(full_shape, padding))
+        if min(outs) <= 0:
+            raise TorchRuntimeError(f"Given input size per channel: ({' x '.join(map(str, spatial))}). Calculated "
+                                    f"output size per channel: ({' x '.join(map(str, outs))}). Output size is too "
+                                    "small")
+        xg = x.reshape((n, groups, c_in // groups) + spatial)
+        wg = w.reshape((groups, c_in // groups, out_per_group) + kernel)
+        onednn = uses_mkldnn(x, w, groups)
+        if onednn:
+            out = conv_kernels.transpose_by_last_offset(xg, wg, outs, stride, padding, dilation).reshape(
+                (n, groups * out_per_group) + outs)
+        else:
+            # torch's slow_conv_transpose: MKL's gemm and col2im per image
+            full = conv_kernels.gemm_scatter(xg, wg, full_shape, stride, dilation).reshape(
+                (n, groups * out_per_group) + full_shape)
+            crop = (slice(None), slice(None)) + tuple(slice(p, p + o) for p, o in zip(padding, outs))
+            out = np.ascontiguousarray(full[crop]) if any(padding) else full
         if b is not None:
-            out = out + b.reshape(1, -1, 1, 1)
-        ctx.aux = (x, w, stride, padding, groups, dilation, batched, (full_h, full_w))
-        return np.ascontiguousarray(out if batched else out[0])
+            if b.dtype == out.dtype:
+                out += b.reshape((1, -1) + (1,) * nd)
+            else:
+                out = out + b.reshape((1, -1) + (1,) * nd)
+        ctx.aux = (x, wg, stride, padding, groups, dilation, full_shape, onednn)
+        return out
 
     @staticmethod
     def backward(ctx, g):
         if isinstance(g, Tensor):
             raise TorchNotImplementedError("gradcli does not differentiate convolutions twice (create_graph=True)")
-        x, w, stride, padding, groups, dilation, batched, (full_h, full_w) = ctx.aux
+        x, wg, stride, padding, groups, dilation, full_shape, onednn = ctx.aux
         need_x, need_w, need_b = ctx.needs_input_grad[:3]
-        if not batched:
-            g = g[None]
-        n, c_in, h, wd = x.shape
-        out_per_group, kh, kw = w.shape[1:]
-        (sh, sw), (ph, pw), (dh, dw) = stride, padding, dilation
-        full = np.zeros((n, g.shape[1], full_h, full_w), dtype=g.dtype)
-        full[:, :, ph:ph + g.shape[2], pw:pw + g.shape[3]] = g
-        fg = full.reshape(n, groups, out_per_group, full_h, full_w)
-        xg = x.reshape(n, groups, c_in // groups, h, wd)
-        wg = w.reshape(groups, c_in // groups, out_per_group, kh, kw)
-        gx = np.zeros(xg.shape, dtype=g.dtype) if need_x else None
-        gw = np.zeros(wg.shape, dtype=g.dtype) if need_w else None
-        for i in range(kh):
-            for j in range(kw):
-                window = fg[..., i * dh:i * dh + (h - 1) * sh + 1:sh, j * dw:j * dw + (wd - 1) * sw + 1:sw]
-                if need_x:
-                    gx += np.einsum("ngohw,gco->ngchw", window, wg[..., i, j])
-                if need_w:
-                    gw[..., i, j] = np.einsum("ngohw,ngchw->gco", window, xg)
+        n, c_in = x.shape[:2]
+        kernel = wg.shape[3:]
+        if any(padding) or tuple(g.shape[2:]) != full_shape:
+            full = np.zeros((n, g.shape[1]) + full_shape, dtype=g.dtype)
+            full[(slice(None), slice(None)) + tuple(slice(p, p + o) for p, o in zip(padding, g.shape[2:]))] = g
+        else:
+            full = g
+        fg = full.reshape((n, groups, g.shape[1] // groups) + full_shape)
+        gx = gw = gb = None
+        correlate = conv_kernels.correlate if onednn else conv_kernels.gemm_correlate
         if need_x:
-            gx = gx.reshape(x.shape) if batched else gx.reshape(x.shape)[0]
+            gx = correlate(fg, wg, x.shape[2:], stride, dilation).reshape(x.shape)
         if need_w:
-            gw = gw.reshape(w.shape)
-        gb = g.sum(axis=(0, 2, 3)) if need_b else None
+            xg = x.reshape((n, groups, c_in // groups) + x.shape[2:])
+            gw = conv_kernels.gemm_weight_grad(fg, xg, kernel, stride, dilation).reshape((c_in, wg.shape[2]) + kernel)
+        if need_b:
+            gb = bias_grad(g, onednn, groups)
         return gx, gw, gb
 
 
-def _conv_transpose_shape(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
-    """At most: the output before its padding is cut (each spatial dim stride * size + dilation * kernel)."""
-    spatial = [s * n + d * k + o for s, n, d, k, o in zip(_pair(stride, 2), input.shape[-2:], _pair(dilation, 2),
-                                                         weight.shape[2:], _pair(output_padding, 2))]
-    batch = input.shape[0] if input.ndim == 4 else 1
-    return (batch, weight.shape[1] * int(groups), *spatial)
+def _conv_transpose_shape(nd):
+    """At most: the output before its padding is cut (each spatial dim stride * size + dilation * kernel), or
+    the input's gradient (its own size)."""
+    def rule(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+        spatial = [s * n + d * k + o for s, n, d, k, o in zip(
+            _pair(stride, nd), input.shape[-nd:], _pair(dilation, nd), weight.shape[2:], _pair(output_padding, nd))]
+        batch = input.shape[0] if input.ndim == nd + 2 else 1
+        return (batch, weight.shape[1] * int(groups), *spatial)
+    return rule
+
+
+_SPATIAL_NAMES = ("depth", "height", "width")
+
+
+def _named(what: str, values: tuple, sep: str = " ") -> str:
+    """torch's slow_conv_transpose shape check names each dim: `dilation_height: 0, dilation_width: 0` (a 1-D
+    convolution runs as a 2-D one of height 1)."""
+    names = _SPATIAL_NAMES[-len(values):]
+    return sep.join(f"{what}_{name}: {v}" for name, v in zip(names, values))
+
+
+def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, nd):
+    if input.ndim not in (nd + 1, nd + 2):
+        raise TorchRuntimeError(f"Expected {nd + 1}D (unbatched) or {nd + 2}D (batched) input to "
+                                f"conv_transpose{nd}d, but got input of size: [{', '.join(map(str, input.shape))}]")
+    if weight.ndim != nd + 2:
+        if nd == 1:
+            raise TorchRuntimeError(f"Expected {weight.ndim}-dimensional input for {weight.ndim}-dimensional weight "
+                                    f"{_sizes(weight.shape)}, but got {input.ndim}-dimensional input of size "
+                                    f"{_sizes(input.shape)} instead")
+        raise TorchRuntimeError(f"expected stride to be a single integer value or a list of {weight.ndim - 2} values "
+                                f"to match the convolution dimensions, but got stride={_sizes(_pair(stride, nd))}")
+    stride, padding, dilation = _pair(stride, nd), _pair(padding, nd), _pair(dilation, nd)
+    output_padding = _pair(output_padding, nd)
+    if any(p < 0 for p in padding):
+        raise TorchRuntimeError("negative padding is not supported")
+    if any(o < 0 for o in output_padding):
+        raise TorchRuntimeError("negative output_padding is not supported")
+    if any(s <= 0 for s in stride):
+        raise TorchRuntimeError("non-positive stride is not supported")
+    if any(d < 0 for d in dilation):
+        raise TorchRuntimeError("dilation should be greater than zero")
+    check_conv_weight(input, weight, bias, groups, transposed=True)
+    batched = input.array if input.ndim == nd + 2 else input.array[None]
+    onednn = uses_mkldnn(batched, weight.array, int(groups))
+    two_d = lambda values, fill: ((fill,) + values) if nd == 1 else values  # noqa: E731 - conv1d runs as 2-D
+    if any(d == 0 for d in dilation):
+        if onednn:
+            raise TorchRuntimeError("could not create a primitive descriptor for the deconvolution forward "
+                                    "propagation primitive. Run workload with environment variable ONEDNN_VERBOSE=all "
+                                    "to get additional diagnostic information.")
+        raise TorchRuntimeError("dilation should be greater than zero, but got "
+                                f"{_named('dilation', two_d(dilation, 1), ', ')}")
+    if any(o >= max(s, d) for o, s, d in zip(output_padding, stride, dilation)):
+        raise TorchRuntimeError("output padding must be smaller than either stride or dilation, but got "
+                                f"{_named('output_padding', two_d(output_padding, 0))} "
+                                f"{_named('stride', two_d(stride, 1))} {_named('dilation', two_d(dilation, 1))}")
+    spatial = batched.shape[2:]
+    outs = [(n - 1) * s - 2 * p + d * (k - 1) + 1 + o for n, s, p, d, k, o in zip(
+        spatial, stride, padding, dilation, weight.shape[2:], output_padding)]
+    if min(outs) <= 0:
+        if onednn:
+            raise TorchRuntimeError("could not construct a memory descriptor using a format tag")
+        raise TorchRuntimeError(f"Given input size per channel: ({' x '.join(map(str, two_d(spatial, 1)))}). "
+                                f"Calculated output size per channel: ({' x '.join(map(str, two_d(tuple(outs), 1)))}). "
+                                "Output size is too small")
+    if input.ndim == nd + 1:  # torch runs an unbatched input as a batch of one, squeezed after (SqueezeBackward1)
+        return ConvolutionTranspose.apply(input.unsqueeze(0), weight, bias, stride, padding, output_padding,
+                                          int(groups), dilation).squeeze(0)
+    return ConvolutionTranspose.apply(input, weight, bias, stride, padding, output_padding, int(groups), dilation)
+
+
+@_functional("conv_transpose1d", "conv_transpose1d(input, weight, bias=None, stride=1, padding=0, "
+             "output_padding=0, groups=1, dilation=1)", "1-D transposed convolution of (N, C, L) input with "
+             "(C, out/groups, k) weight", result_shape=_conv_transpose_shape(1), torch=True)
+def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 1)
 
 
 @_functional("conv_transpose2d", "conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, "
              "groups=1, dilation=1)", "2-D transposed convolution of (N, C, H, W) input with (C, out/groups, kh, kw) "
-             "weight", result_shape=_conv_transpose_shape)
+             "weight", result_shape=_conv_transpose_shape(2), torch=True)
 def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
-    if input.ndim not in (3, 4):
-        raise TorchRuntimeError("Expected 3D (unbatched) or 4D (batched) input to conv_transpose2d, but got input "
-                                f"of size: [{', '.join(map(str, input.shape))}]")
-    if weight.ndim != 4:
-        raise TorchRuntimeError("Expected 4-dimensional weight for 4-dimensional input")
-    stride, padding, dilation = _pair(stride, 2), _pair(padding, 2), _pair(dilation, 2)
-    output_padding = _pair(output_padding, 2)
-    if any(s <= 0 for s in stride):
-        raise TorchRuntimeError("non-positive stride is not supported")
-    if any(p < 0 for p in padding):
-        raise TorchRuntimeError("negative padding is not supported")
-    if any(o >= max(s, d) for o, s, d in zip(output_padding, stride, dilation)):
-        raise TorchRuntimeError("output padding must be smaller than either stride or dilation")
-    if input.ndim == 3:  # torch runs an unbatched input as a batch of one, squeezed after (SqueezeBackward1)
-        return ConvolutionTranspose.apply(input.unsqueeze(0), weight, bias, stride, padding, output_padding,
-                                          int(groups), dilation).squeeze(0)
-    return ConvolutionTranspose.apply(input, weight, bias, stride, padding, output_padding, int(groups), dilation)
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 2)
+
+
+@_functional("conv_transpose3d", "conv_transpose3d(input, weight, bias=None, stride=1, padding=0, "
+             "output_padding=0, groups=1, dilation=1)", "3-D transposed convolution of (N, C, D, H, W) input with "
+             "(C, out/groups, kd, kh, kw) weight", result_shape=_conv_transpose_shape(3), torch=True)
+def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 3)
 
 
 # -- losses -------------------------------------------------------------------------------------------------------
