@@ -475,7 +475,7 @@ def modified_output_message(node, producer: str) -> str:
 
 
 # torch's nodes that are not generated from its op list: their name() is the C++ name
-_HANDWRITTEN_NODES = frozenset({"CopySlices", "CopyBackwards"})
+_HANDWRITTEN_NODES = frozenset({"CopySlices", "CopyBackwards", "NotImplemented"})
 
 
 def torch_node_name(node) -> str:
