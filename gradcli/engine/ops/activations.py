@@ -10,8 +10,8 @@ import numpy as np
 
 from gradcli.engine import dual, kernels, random
 from gradcli.engine.autograd import Function
-from gradcli.engine.ops.backward_nodes import not_implemented, piecewise
 from gradcli.engine.errors import TorchRuntimeError, TorchTypeError
+from gradcli.engine.ops.backward_nodes import not_implemented, piecewise
 from gradcli.engine.ops.common import as_float, dtype_title, like_layout, val
 from gradcli.engine.ops.elementwise import keep_input_at_zero_bounds
 from gradcli.engine.ops.inplace import apply_inplace

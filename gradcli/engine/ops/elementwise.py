@@ -77,7 +77,8 @@ def _relu(x):
 
 
 relu = unary("relu", "ReluBackward0", _relu,
-             piecewise("ThresholdBackwardBackward0", lambda g, y: dual.where(val(y) <= 0, 0.0, g)), uses="out", doc="max(x, 0) (gradient 0 at 0)",
+             piecewise("ThresholdBackwardBackward0", lambda g, y: dual.where(val(y) <= 0, 0.0, g)), uses="out",
+             doc="max(x, 0) (gradient 0 at 0)",
              functional=True, float_only=False, inplace_flag=True)
 
 
