@@ -1,6 +1,7 @@
 # 0-d integer tensors where torch takes ints (dims, sizes, indices, counts), numbers as to()'s dtype, and
 # squeeze's list of dims given twice
 import torch
+
 x = torch.ones(2, 1, 3)
 for name, f in [
     ("squeeze11", lambda: x.squeeze(1, 1)),
