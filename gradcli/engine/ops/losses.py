@@ -279,12 +279,21 @@ class NllLoss2d(NllLoss):
     name = "NllLoss2DBackward0"
 
 
+def check_no_requires_grad(tensor, argument: str, function: str) -> None:
+    """torch's check_no_requires_grad (VariableType): an argument its derivatives.yaml does not differentiate
+    must not require grad while grad mode is on."""
+    if isinstance(tensor, Tensor) and tensor.requires_grad and GradMode.enabled:
+        raise TorchRuntimeError(f"The function '{function}' is not differentiable with respect to argument "
+                                f"'{argument}'. This input cannot have requires_grad True.")
+
+
 @register("nll_loss", sig="nll_loss(input, target, weight=None, ignore_index=-100, reduction='mean')",
           doc="negative log likelihood of class indices, from log-probabilities", category="loss",
           functional=True, method=False, torch=False)
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
     reduction = _reduction_name(reduction, size_average, reduce)
     check_reduction(reduction)
+    check_no_requires_grad(weight, "weight", "nll_loss2d_forward" if input.ndim > 2 else "nll_loss_forward")
     cls = NllLoss2d if input.ndim > 2 else NllLoss
     w = None if weight is None else weight.array
     out = cls.apply(input, target.array if isinstance(target, Tensor) else np.asarray(target), w, reduction,
@@ -508,6 +517,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     if mixed_floats(input.array, target.array):
         raise TorchRuntimeError(f"Found dtype {dtype_title(target.array.dtype)} but expected "
                                 f"{dtype_title(input.array.dtype)}")
+    check_no_requires_grad(weight, "weight", "binary_cross_entropy")
     return BinaryCrossEntropy.apply(input, target, weight, reduction)
 
 
@@ -565,9 +575,8 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     check_reduction(reduction)
     if target.shape != input.shape:
         raise TorchValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
-    if isinstance(pos_weight, Tensor) and pos_weight.requires_grad and GradMode.enabled:
-        raise TorchRuntimeError("The function 'binary_cross_entropy_with_logits' is not differentiable with respect "
-                                "to argument 'pos_weight'. This input cannot have requires_grad True.")
+    check_no_requires_grad(weight, "weight", "binary_cross_entropy_with_logits")
+    check_no_requires_grad(pos_weight, "pos_weight", "binary_cross_entropy_with_logits")
     return BinaryCrossEntropyWithLogits.apply(input, target, weight, pos_weight, reduction)
 
 
