@@ -216,8 +216,24 @@ class MulScalar(Function):
         return elementwise_binary(np.multiply, a, number)
 
     @staticmethod
+    def backward(ctx, g):  # grad * other: mul.Scalar again under create_graph
+        return (MulScalar.apply(g, ctx.aux) if isinstance(g, Tensor) else g * ctx.aux,)
+
+
+class AddScalar(Function):
+    """tensor + number through add.Scalar (AddBackward1), as composite ops record it (special_ndtr)."""
+
+    __slots__ = ()
+    name = "AddBackward1"
+    uniform_grad_ok = True
+
+    @staticmethod
+    def forward(ctx, a, number):
+        return elementwise_binary(np.add, a, number)
+
+    @staticmethod
     def backward(ctx, g):
-        return (g * ctx.aux,)
+        return (g,)
 
 
 class DivScalar(Function):

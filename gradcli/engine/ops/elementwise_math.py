@@ -99,8 +99,8 @@ class RoundDecimals(Function):
 
 @register("round", sig="round(input, *, decimals=0)",
           doc="round half to even (to `decimals` places); gradient 0", category="elementwise")
-def round(input, *, decimals=0):  # noqa: A001 - torch's name
-    if decimals == 0:
+def round(input, *, decimals=None):  # noqa: A001 - torch's name
+    if decimals is None:  # round(Tensor); decimals=0 given is round.decimals (RoundBackward1), as torch's parser
         return _round0(input)
     return RoundDecimals.apply(input, int(decimals))
 
