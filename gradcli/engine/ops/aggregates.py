@@ -333,11 +333,13 @@ class VectorNorm(Function):
                 return np.max(a, axis=axis, keepdims=keepdim)
             if ord == -math.inf:
                 return np.min(a, axis=axis, keepdims=keepdim)
+            if math.prod(x.shape[d] for d in dims) == 1 and ord != 0:
+                # one element per result: torch returns |x| without raising it to ord (no overflow), for any ord
+                return a if keepdim or not x.ndim else np.squeeze(a, axis=dims)
+            if x.dtype.type in (np.float32, np.float64) and ord != 2:
+                return _norm_in_order(a, ord, dims, keepdim)
             if ord == 1:
                 return np.sum(a, axis=axis, keepdims=keepdim)
-            if math.prod(x.shape[d] for d in dims) == 1 and ord > 0:
-                # one element per result: torch's kernel returns |x| without raising it to ord (no overflow)
-                return a if keepdim or not x.ndim else np.squeeze(a, axis=dims)
             if ord == 2:
                 return np.sqrt(np.sum(a * a, axis=axis, keepdims=keepdim))
             return np.power(np.sum(np.power(a, ord), axis=axis, keepdims=keepdim), 1.0 / ord)
@@ -376,9 +378,10 @@ class VectorNorm(Function):
 def _torch_two_norm(x: np.ndarray) -> np.ndarray:
     """torch's 2-norm of a whole contiguous float32/float64 tensor (flattened), to the bit: ATen's norm_cpu
     accumulates in one vector register (AVX2: 8 floats, 4 doubles), adding each block's squares lane by lane in
-    order, then the lanes left to right, then the tail's squares one by one, then sqrt (checked against torch
-    2.13 on 500 sizes from 1 to 10**6, both dtypes).  Norms over a dim take another order in torch (their short
-    rows' tails fused multiply-adds, not always): those keep numpy's sum."""
+    order, then the lanes left to right, then the tail's squares one by one (float64: fused), then sqrt (checked
+    against torch 2.13 on every length to 300 and up to 10**5, both dtypes: tests/engine/test_vector_norm_order.py).
+    Norms over a dim take another order in torch (their short rows' tails fused multiply-adds, not always): those
+    keep numpy's sum."""
     lanes = 32 // x.itemsize
     length = x.size
     n = length - length % lanes
@@ -389,9 +392,40 @@ def _torch_two_norm(x: np.ndarray) -> np.ndarray:
         total = acc[0].copy()
         for j in range(1, lanes):
             total += acc[j]
-        for j in range(n, length):
-            total += x[j] * x[j]
+        fused = x.dtype == np.float64  # the double kernel's tail is compiled into fused multiply-adds, the float's
+        for j in range(n, length):     # not (checked on every length to 300: float64 length 43 tells them apart)
+            total = kernels.fma(x[j], x[j], total)[()] if fused else total + x[j] * x[j]
         return np.sqrt(total)
+
+
+def _norm_in_order(a: np.ndarray, p: float, dims: tuple, keepdim: bool) -> np.ndarray:
+    """linalg.vector_norm of |x| = `a` for p other than 0, 2 and +-inf, as ATen's binary_kernel_reduce runs
+    NormOneOps / NormOps: per result, acc = 0 then acc + |x|**p element by element (std::pow, in the input's
+    dtype) in TensorIterator's order (the reduced dims innermost, the smallest stride fastest), then acc**(1/p); a
+    reduction of everything to one value of at least GRAIN_SIZE elements is split among the threads
+    (parallel_for's chunks, each from 0) and their partial sums added in thread order."""
+    dtype = a.dtype.type
+    kept = [d for d in range(a.ndim) if d not in dims]
+    order = sorted(dims, key=lambda d: -abs(a.strides[d]))  # outermost first: the last varies fastest
+    rows = np.transpose(a, kept + order).reshape(math.prod(a.shape[d] for d in kept), -1)
+    terms = rows if p == 1 else kernels.pow_scalar_loop(rows, p)
+    n = terms.shape[1]
+    if n == 0:
+        acc = np.zeros(terms.shape[0], dtype)
+    elif terms.shape[0] == 1 and n >= kernels.GRAIN_SIZE and kernels.THREADS > 1:
+        count = min(kernels.THREADS, -(-n // kernels.GRAIN_SIZE))
+        chunk = -(-n // count)
+        total = dtype(0)
+        for start in range(0, n, chunk):
+            total = dtype(total + np.add.accumulate(terms[0, start:start + chunk])[-1])
+        acc = np.array([total], dtype)
+    else:
+        acc = np.add.accumulate(terms, axis=1)[:, -1]  # (numpy's accumulate adds in order, unlike its sum)
+    if p != 1:
+        acc = kernels.pow_scalar_loop(acc, dtype(1) / dtype(p))  # compat_pow(acc, acc_t(1.0) / norm_)
+    shape = tuple(1 if d in dims else a.shape[d] for d in range(a.ndim)) if keepdim else \
+        tuple(a.shape[d] for d in kept)
+    return acc.reshape(shape)
 
 
 def _dtype_title(x) -> str:
