@@ -17,7 +17,7 @@ from gradcli.engine.errors import TorchIndexError, TorchRuntimeError
 from gradcli.engine.kernels import native
 from gradcli.engine.ops.common import as_float, keepdim_shape, norm_dims, val
 from gradcli.engine.ops.registry import LINALG, register
-from gradcli.engine.tensor import wrap_dim
+from gradcli.engine.tensor import Tensor, wrap_dim
 
 
 def kept_dims(g, dims, keepdim, in_shape):
@@ -355,15 +355,15 @@ class VectorNorm(Function):
             if p == 0:
                 return (None,)  # torch: the count of non-zeros has no gradient (.grad stays None)
             sgn = dual.np_sign(xv)
-            if p == 1:
-                return (g * sgn,)
+            if p == 1:  # self.sgn() * grad: under create_graph sgn is a node of its own (the result requires grad)
+                return (g * (dual.sign(x) if isinstance(x, Tensor) else sgn),)
             if p == 2:
                 return (g * dual.where(nv == 0, 0.0, x / norm),)
-            if math.isinf(p):
+            if math.isinf(p):  # self.sgn() * ((grad / mask.sum(dim, true)) * mask), mask: |x| == norm or nan
                 a = np.abs(xv)
                 mask = (a == nv) | np.isnan(a)
                 count = np.sum(mask, axis=dims if xv.ndim else None, keepdims=True).astype(xv.dtype)
-                return (dual.where(mask, (g / count) * sgn, 0.0),)
+                return ((dual.sign(x) if isinstance(x, Tensor) else sgn) * ((g / count) * mask.astype(xv.dtype)),)
             if p < 1:
                 scaled = dual.where(xv == 0, 0.0, sgn * dual.pow(dual.abs(x), p - 1))
                 return (scaled * g * dual.pow(norm, 1 - p),)
@@ -480,14 +480,12 @@ class LogSumExp(Function):
 
     @staticmethod
     def backward(ctx, g, x, out):
-        dims, keepdim, shape = ctx.aux
-        if not shape:
-            return (g,)
+        dims, keepdim, shape = ctx.aux  # (a 0-d input too: grad * exp(x - result), nan at +-inf, as torch's)
         g = kept_dims(g, dims, keepdim, shape)
         out = kept_dims(out, dims, keepdim, shape)
         if type(x) is np.ndarray and type(g) is np.ndarray and x.dtype.kind == "f":
             # torch's grad * (self - result).exp(), in one temporary: fresh memory costs as much as the exp
-            t = kernels.exp_(np.subtract(x, out, dtype=np.result_type(x, out)))
+            t = kernels.exp_(np.asarray(np.subtract(x, out, dtype=np.result_type(x, out))))  # (0-d: an array)
             if np.result_type(g, t) == t.dtype and np.broadcast_shapes(g.shape, t.shape) == t.shape:
                 return (np.multiply(g, t, out=t),)
             return (g * t,)
