@@ -146,7 +146,10 @@ class Where(Function):
     @staticmethod
     def backward(ctx, g):
         cond = ctx.aux
-        return None, dual.where(cond, g, 0.0), dual.where(cond, 0.0, g)
+        ga, gb = dual.where(cond, g, 0.0), dual.where(cond, 0.0, g)
+        if type(ga) is np.ndarray:  # torch's where(condition, grad, 0): laid out as its condition and grad (a
+            ga, gb = binary_layout(ga, cond, g), binary_layout(gb, cond, g)  # transposed condition: a later
+        return None, ga, gb                                                   # sum_to adds in that order)
 
 
 @register("where", sig="where(condition, input, other)",
