@@ -335,6 +335,10 @@ class PowScalar(Function):
         # (g * e) first: when g is sum's scalar grad this costs no full-size pass
         if e == 2:
             return ((g * 2.0) * x,)  # exact scaling: the same numbers as torch's grad * (2 * x)
+        if e == 0.5 and type(x) is np.ndarray and x.dtype.kind == "f":
+            # self.pow(-0.5) is torch's rsqrt kernel: -inf at -0.0 (the forward's documented deviation keeps +inf)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                return (g * (dual.np_rsqrt(x) * 0.5),)
         # torch's pow_backward: grad * (exponent * self.pow(exponent - 1)), in that order
         return (g * (dual.pow(x, e - 1) * float(e)),)
 
