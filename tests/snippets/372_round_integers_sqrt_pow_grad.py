@@ -1,6 +1,7 @@
 # round of an integer tensor keeps it (int64, so k.round() * x is float32), round(decimals=) and bool have no
 # integer kernel (torch's errors); the gradient of x ** 0.5 at -0.0 is torch's rsqrt's -inf (fuzz_differential)
 import torch
+
 k = torch.tensor([1, -2, 3])
 print(k.round(), k.round().dtype, (k.round() * torch.ones(3)).dtype)
 for d in [0, 2, -1]:
