@@ -90,8 +90,8 @@ class Add(Function):
                     np.broadcast_shapes(a.shape, b.shape)
                 except ValueError:
                     raise broadcast_error(a, b) from None
-                with np.errstate(all="ignore"):
-                    return np.asarray(kernels.fma(b, dtype.type(ctx.sign * alpha), a), dtype)
+                with np.errstate(all="ignore"):  # laid out as torch's TensorIterator lays self and other out
+                    return binary_layout(np.asarray(kernels.fma(b, dtype.type(ctx.sign * alpha), a), dtype), a, b)
             b = elementwise_binary(np.multiply, b, alpha)
         elif type(b) is float and type(a) is np.ndarray and a.dtype.kind == "f":
             return ctx.combine(a, b)  # elementwise_binary's fast path, without its call (the chain's y + 0.1)
