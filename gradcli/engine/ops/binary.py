@@ -236,7 +236,9 @@ class Copysign(Function):
         gx = None
         if ga:
             with np.errstate(all="ignore"):
-                gx = dual.where(val(a) == 0, 0.0, g * (out / a))
+                # torch: ratio = result / self, masked to 0 where self == 0, then grad * ratio (a negative grad
+                # gives -0.0 there)
+                gx = g * dual.where(val(a) == 0, 0.0, out / a)
         return gx, (dual.zeros_like(g) if gb else None)
 
 
