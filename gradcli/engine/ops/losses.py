@@ -227,6 +227,8 @@ class NllLoss(Function):
 
     __slots__ = ()
     name = "NllLossBackward0"
+    saves = (0,)  # torch's node saves self (its double backward's edge)
+    double_backward = "NllLossBackwardBackward0"
 
     @staticmethod
     def forward(ctx, x, target, weight, reduction, ignore_index):
@@ -251,7 +253,7 @@ class NllLoss(Function):
         picked = np.squeeze(np.take_along_axis(x, idx, axis=c_dim), c_dim) if x.ndim > 1 else x[safe]
         losses = -(picked * wt)
         total = wt.sum()
-        ctx.aux = (reduction, c_dim, idx, wt, total, x.shape)
+        ctx.aux = (reduction, c_dim, idx, wt, total, x.shape, (target, weight, ignore_index))
         if reduction == "none":
             return losses.astype(x.dtype, copy=False)
         if reduction == "sum":
@@ -259,9 +261,15 @@ class NllLoss(Function):
         with np.errstate(all="ignore"):
             return np.asarray(losses.sum() / total, dtype=x.dtype)
 
+    @classmethod
+    def backward(cls, ctx, g, x=None):
+        if isinstance(g, Tensor) or isinstance(x, Tensor):  # create_graph: nll_loss_backward is a node of its own
+            return NllLossGrad.apply(g, x, ctx.aux, type(ctx)), None, None
+        return cls.rule(ctx.aux, g), None, None
+
     @staticmethod
-    def backward(ctx, g, *_):
-        reduction, c_dim, idx, wt, total, shape = ctx.aux
+    def rule(aux, g):
+        reduction, c_dim, idx, wt, total, shape, _ = aux
         coef = np.zeros(shape, dtype=wt.dtype)
         if len(shape) > 1:
             np.put_along_axis(coef, idx, np.expand_dims(-wt, c_dim), axis=c_dim)
@@ -271,12 +279,45 @@ class NllLoss(Function):
             coef = np.divide(coef, total, out=np.zeros_like(coef), where=coef != 0)
         if reduction == "none" and len(shape) > 1:
             g = dual.reshape(g, g.shape[:1] + (1,) + g.shape[1:])
-        return g * coef, None, None
+        return g * coef
 
 
 class NllLoss2d(NllLoss):
     __slots__ = ()
     name = "NllLoss2DBackward0"
+    double_backward = "NllLoss2DBackwardBackward0"
+
+
+class NllLossGrad(Function):
+    """nll_loss_backward(grad, self, ...) under create_graph (derivatives.yaml): linear in grad, whose own
+    derivative is nll_loss(grad, target, weight, reduction, ignore_index), and zeros_like(grad) for self."""
+
+    __slots__ = ()
+    name = "NllLossBackwardBackward0"
+    torch_edges = (0, 1)
+
+    @classmethod
+    def apply(cls, g, x, aux, loss_cls):
+        node = NllLoss2dGrad if loss_cls is NllLoss2d else NllLossGrad
+        return Function.apply.__func__(node, g, x, aux, loss_cls)
+
+    @staticmethod
+    def forward(ctx, g, x, aux, loss_cls):
+        ctx.aux = (aux, loss_cls)
+        return np.asarray(NllLoss.rule(aux, g), dtype=x.dtype)
+
+    @staticmethod
+    def backward(ctx, gg):
+        aux, loss_cls = ctx.aux
+        need_g, need_x = ctx.needs_input_grad[:2]
+        target, weight, ignore_index = aux[6]
+        d_g = loss_cls.apply(gg, target, weight, aux[0], ignore_index) if need_g else None
+        return d_g, (dual.zeros_like(gg) if need_x else None), None, None
+
+
+class NllLoss2dGrad(NllLossGrad):
+    __slots__ = ()
+    name = "NllLoss2DBackwardBackward0"
 
 
 def check_no_requires_grad(tensor, argument: str, function: str) -> None:
