@@ -445,7 +445,9 @@ register("vector_norm", sig="linalg.vector_norm(input, ord=2, dim=None, keepdim=
           doc="vector p-norm (p = number, inf or 'fro') over all elements or dim; 'nuc': the nuclear norm",
           category="reduction")
 def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
-    if isinstance(p, str) and p != "fro":  # torch/functional.py: a matrix norm over dim (all dims by default)
+    if isinstance(p, str) and (p != "fro" or not (dim is None or isinstance(dim, int) or len(dim) <= 2)):
+        # torch/functional.py: a matrix norm over dim (all dims by default); 'fro' over more than two dims too
+        # (matrix_norm's own error)
         dims = list(range(input.ndim)) if dim is None else ([dim] if isinstance(dim, int) else list(dim))
         return LINALG["matrix_norm"].fn(input, p, dims, keepdim)
     return VectorNorm.apply(input, ord_value(2.0 if p is None else p), dim, keepdim)
