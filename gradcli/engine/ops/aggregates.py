@@ -407,7 +407,8 @@ def _norm_in_order(a: np.ndarray, p: float, dims: tuple, keepdim: bool) -> np.nd
     dtype = a.dtype.type
     kept = [d for d in range(a.ndim) if d not in dims]
     order = sorted(dims, key=lambda d: -abs(a.strides[d]))  # outermost first: the last varies fastest
-    rows = np.transpose(a, kept + order).reshape(math.prod(a.shape[d] for d in kept), -1)
+    rows = np.transpose(a, kept + order).reshape(math.prod(a.shape[d] for d in kept),
+                                                 math.prod(a.shape[d] for d in order))
     terms = rows if p == 1 else kernels.pow_scalar_loop(rows, p)
     n = terms.shape[1]
     if n == 0:
