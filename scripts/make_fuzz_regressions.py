@@ -10,6 +10,7 @@ Add a (seed, index) pair when the fuzz reports one, then rerun:
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -33,12 +34,41 @@ FOUND = [
 ]
 
 
+def _fuzz_differential_case(family: str, seed: int, index: int) -> dict:
+    """Case `index` of scripts/fuzz_differential.py's family and seed, as a composition case: x is the leaf,
+    the other values (y, k, b) constants written into the expression."""
+    import random
+
+    import fuzz_differential as fuzz
+
+    rng = random.Random(seed)
+    for _ in range(index + 1):
+        expr, values, dtype = fuzz.GENS[family](rng)
+    x = values["x"].astype("float64")
+    for name in ("y", "k", "b"):
+        if name in values and re.search(rf"\b{name}\b", expr):
+            raise ValueError(f"{expr}: constants are not carried over; pick a case over x alone")
+    leaf = {"shape": list(x.shape), "values": x.reshape(-1).tolist()}
+    return {"expr": re.sub(r"\bx\b", "a", expr), "leaves": {"a": leaf}}
+
+
+# (fuzz_differential family, seed, index, what was wrong): scripts/fuzz_differential.py's findings
+FOUND_DIFFERENTIAL = [
+    ("elementwise", 11, 1220, "where's gradient laid out row-major where torch's follows a transposed condition: "
+     "the sum back to a broadcast x[0] added in another order (60 ulps)"),
+]
+
+
 def main():
     entries = []
     for seed, index, why in FOUND:
         case = list(cases(seed, index + 1))[index]
         entry = maker.record(case, index, hessian=False)
         entry["found"] = f"seed {seed} #{index}: {why}"
+        entries.append(entry)
+    for family, seed, index, why in FOUND_DIFFERENTIAL:
+        entry = maker.record(_fuzz_differential_case(family, seed, index), index, hessian=False)
+        entry["found"] = f"fuzz_differential {family} seed {seed} #{index}: {why}"
         entries.append(entry)
     OUT.write_text(json.dumps({"torch": torch.__version__, "cases": entries}, indent=1) + "\n")
     print(f"wrote {len(entries)} cases to {OUT}")

@@ -24,7 +24,7 @@ from gradcli.engine import clip_grad, distributions, dtypes, lr_scheduler, nn_la
 from gradcli.engine import modules as nn_modules
 from gradcli.engine.autograd import Function, MultiHandle, RemovableHandle
 from gradcli.engine.errors import EngineError
-from gradcli.engine.ops import LINALG, REGISTRY, activations, method_forms
+from gradcli.engine.ops import LINALG, REGISTRY, activations, method_forms, special
 from gradcli.engine.ops.inplace import TORCH_INPLACE
 from gradcli.engine.ops.matrix_functions import EighResult, LinalgSlogdetResult, LstsqResult, QrResult, SlogdetResult
 from gradcli.engine.ops.reduction import ReturnTypes
@@ -406,6 +406,8 @@ def modules() -> dict[str, Module]:
     torch_distributions = Module("torch.distributions", dict(distributions.DISTRIBUTIONS))
     torch_func = Module("torch.func", dict(torch_surface.FUNC))
     linalg = Module("torch.linalg", {n: s.fn for n, s in LINALG.items()})
+    torch_special = Module("torch.special", {**{n: REGISTRY[op].fn for n, op in special.SPECIAL_ALIASES.items()},
+                                             **special.SPECIAL})
     members = {n: torch_surface.with_out(s.fn, n) for n, s in REGISTRY.items() if s.torch}
     members.update({n: REGISTRY[n].fn for n in TORCH_INPLACE})  # torch.sin_(b), torch.zero_(x)
     members.update({name: getattr(engine, name) for name in (
@@ -435,7 +437,8 @@ def modules() -> dict[str, Module]:
                     "accelerator": Module("torch.accelerator", no_accelerator)})
     members.update({"Tensor": Tensor, "Size": Size, "is_tensor": lambda obj: isinstance(obj, Tensor),
                     "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "strided": STRIDED,
-                    "nn": nn, "autograd": autograd, "optim": torch_optim, "linalg": linalg})
+                    "nn": nn, "autograd": autograd, "optim": torch_optim, "linalg": linalg,
+                    "special": torch_special})
     members.update({"tensor": interop.tensor, "from_numpy": interop.from_numpy, "as_tensor": interop.as_tensor,
                     "inference_mode": interop.inference_mode, "compile": interop.compile,
                     "is_inference_mode_enabled": interop.is_inference_mode_enabled})
@@ -477,7 +480,7 @@ def modules() -> dict[str, Module]:
                                 torch, torch_functional, nn, functional, init, nn_utils, autograd, autograd_functional,
                                 profiler, graph, autograd_function, forward_ad, functorch,
                                 torch_optim, scheduler,
-                                torch_distributions, torch_func, linalg, math_module, random_module,
+                                torch_distributions, torch_func, linalg, torch_special, math_module, random_module,
                                 functools_module, typing_module, collections_module, itertools_module,
                                 dataclasses_module, numpy, np_random, np_linalg)}
 

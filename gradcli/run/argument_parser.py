@@ -282,7 +282,7 @@ def check(param: Param, obj, argnum: int, numbers_as_tensors: bool):
     if code == "scalarlist":
         return isinstance(obj, (tuple, list)) and all(isinstance(i, (int, float, complex)) for i in obj), None
     if code == "dtype":
-        return isinstance(obj, DType) or obj in PYTHON_SCALAR_TYPES, None
+        return isinstance(obj, DType) or any(obj is t for t in PYTHON_SCALAR_TYPES), None  # (no Tensor ==)
     if code == "generator":
         return isinstance(obj, Generator), None
     if code == "device":
@@ -322,7 +322,8 @@ class Parser:
             return self.deprecated(signature, args, kwargs)
         if key is not None and len(self.accepted) < MAX_KEYS and types_decide(signature, args, kwargs):
             self.accepted.add(key)
-        return None
+            return None
+        return unpack_indices(signature, args, kwargs)
 
     def deprecated(self, signature: Signature, args: tuple, kwargs: dict):
         """PythonArgParser::check_deprecated (TORCH_WARN_ONCE: once per run), and the call as the current
@@ -381,6 +382,40 @@ class Parser:
             plausible[0].parse(args, kwargs, True)
         options = [s.describe() for s in self.signatures if not s.hidden]
         raise TorchTypeError(format_invalid_args(args, kwargs, f"{self.name}()", options))
+
+
+def _as_index(param, value):
+    """What torch's parser hands an int or int-list parameter for `value`: a one-element integer tensor's value
+    (THPUtils_unpackIndex: `__index__`), in a list each element's; anything else unchanged."""
+    if param is None:
+        return value
+    if param.code == "scalar":  # a 0-d tensor as a number: its value, of its kind (torch.arange(torch.tensor(3)))
+        if isinstance(value, Tensor) and value.array.ndim == 0 and not value.requires_grad:
+            return value.array.item()
+        return value
+    if param.code not in ("int", "symint", "intlist", "symintlist"):
+        return value
+    if isinstance(value, Tensor):
+        return int(value.array.reshape(-1)[0]) if value.array.size == 1 and value.dtype.is_integer else value
+    if isinstance(value, SEQUENCES) and any(isinstance(item, Tensor) for item in value):
+        return type(value)(_as_index(param, item) if isinstance(item, Tensor) else item for item in value)
+    return value
+
+
+def unpack_indices(signature: Signature, args: tuple, kwargs: dict):
+    """The call with every tensor the chosen signature takes as an int (a dim, a size, an index) replaced by its
+    value, as (args, kwargs); None when there is none (`x.sum(torch.tensor(1))` is `x.sum(1)`)."""
+    if not any(isinstance(v, Tensor) or (isinstance(v, SEQUENCES) and any(isinstance(i, Tensor) for i in v))
+               for v in (*args, *kwargs.values())):
+        return None
+    params = signature.params
+    if signature.varargs_intlist and args and not (len(args) == 1 and isinstance(args[0], SEQUENCES)):
+        new_args = tuple(_as_index(params[0], a) for a in args)  # every positional argument one element
+    else:
+        new_args = tuple(_as_index(params[i] if i < len(params) else None, a) for i, a in enumerate(args))
+    by_name = {name: p for p in params for name in p.names}
+    new_kwargs = {k: _as_index(by_name.get(k), v) for k, v in kwargs.items()}
+    return new_args, new_kwargs
 
 
 DEPRECATION_WARNED: weakref.WeakSet = weakref.WeakSet()  # the runs' warning sinks that showed it

@@ -59,10 +59,6 @@ def is_parser_error(call: dict) -> bool:
 # Calls torch's parser takes where gradcli's op then differs from torch (not the parser's doing), and why
 # (strict: a fix must remove the entry).
 OP_DIFFERENCES = {
-    "x.squeeze(1, 1)": "gradcli's squeeze takes one dim, not torch's dims as separate arguments (torch: 'dim 1 "
-                       "appears multiple times in the list of dims'); gradcli says squeeze() takes 1 to 2 arguments",
-    "x.count_nonzero(1, 1)": "the same for count_nonzero's dims",
-    "x.to(1.0)": "torch's Tensor.to takes a number as the tensor whose dtype to convert to; gradcli's to() refuses it",
 }
 
 

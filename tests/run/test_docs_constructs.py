@@ -15,11 +15,7 @@ from gradcli.run import run_source
 
 GOLDENS = json.loads((Path(__file__).resolve().parents[1] / "goldens" / "docs_constructs.json").read_text())
 # Cases that do not yet print PyTorch's last digits, and why (strict: a fix must remove the entry).
-NOT_YET_EXACT = {
-    "clip_norm_many_params_float32": "torch.linalg.vector_norm of a float32 vector of 16 or more elements sums in "
-                                     "another order than ATen's norm kernel for ord != 2 (and for ord=2 at some "
-                                     "lengths: 17 elements); clip_grad_norm_ takes the norm of each gradient",
-}
+NOT_YET_EXACT: dict = {}
 
 
 def test_every_case_has_a_golden():

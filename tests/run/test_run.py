@@ -130,6 +130,7 @@ def test_run_restores_engine_state():
     ("x = 1\nprint(x._secret)\n", "the attribute ._secret (names starting with '_' are readable only", 2, 7),
     ("import torch\nx = torch.cumsum_nonexistent(1)\n", "torch.cumsum_nonexistent", 2, 5),
     ("import torch\nx = torch.nn.Transformer(2, 2)\n", "torch.nn.Transformer", 2, 5),
+    ("import torch\ny = torch.special.bessel_j0(torch.ones(2))\n", "torch.special.bessel_j0", 2, 5),
     ("x = [1]\nx.__len__()\n", "the attribute .__len__", 2, 1),
     ("x = 1\nprint(x.foo)\n", "the attribute .foo", 2, 7),
     ("x = {1, 2}\n", "sets", 1, 5),

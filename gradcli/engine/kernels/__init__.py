@@ -55,8 +55,8 @@ __all__ = ["BITS", "BLOCK", "FAST", "GRAIN_SIZE", "LEADING", "THREADS", "TORCH",
            "asin", "asinh", "atan", "atan2", "atanh", "bits", "cos", "cosh", "current", "elements_are_rows", "erf",
            "erfc", "erfinv", "exact", "exp", "exp2", "exp_", "expm1", "fma", "hypot", "in_blocks", "inner",
            "inner_exp", "lgamma", "log", "log10", "log1p", "log2", "logaddexp", "logaddexp_accumulate",
-           "one_minus_square", "pow", "row_size", "rows_batch", "rsqrt", "scalar", "scalar_exp", "scalar_lanes",
-           "sigmoid", "silu", "sin", "sinh", "sqrt", "tan", "tanh", "vector_exp"]
+           "one_minus_square", "pow", "pow_scalar_loop", "row_size", "rows_batch", "rsqrt", "scalar", "scalar_exp",
+           "scalar_lanes", "sigmoid", "silu", "sin", "sinh", "sqrt", "tan", "tanh", "vector_exp"]
 
 F16, F32, F64 = np.float16, np.float32, np.float64
 _bits = BITS.get  # the mode, read on the hot path without a call of exact()
@@ -380,6 +380,16 @@ def exp_(x: np.ndarray) -> np.ndarray:  # noqa: F811 - the VML-aware version of 
 # the cost of mish, selu, logit, ... - measured by benchmarks/bench_kernels.py - for half an ulp)
 _FAST = {"exp": np.exp, "exp2": np.exp2, "expm1": np.expm1, "log": np.log, "log1p": np.log1p, "tanh": np.tanh,
          "sin": np.sin, "cos": np.cos, "sqrt": np.sqrt}
+
+
+def pow_scalar_loop(x: np.ndarray, exponent: float) -> np.ndarray:
+    """std::pow(x[i], exponent) over a float32/float64 array, as a scalar loop of torch's computes it (ATen's
+    NormOps: linalg.vector_norm's terms |x|**p and its final root).  torch mode: the C library's pow, torch's bits
+    (libm.pow_array); fast: numpy's power in x's dtype."""
+    if _bits() == TORCH:
+        return libm.pow_array(x, exponent)
+    with np.errstate(all="ignore"):
+        return np.power(x, x.dtype.type(exponent))
 
 
 def scalar(name: str, x):

@@ -11,6 +11,7 @@ import numpy as np
 from gradcli.engine import dual, kernels, random
 from gradcli.engine.autograd import ELEMENT_WISE, Function
 from gradcli.engine.errors import TorchRuntimeError, TorchTypeError
+from gradcli.engine.ops.backward_nodes import not_implemented, piecewise
 from gradcli.engine.ops.common import as_float, dtype_title, like_layout, val
 from gradcli.engine.ops.elementwise import keep_input_at_zero_bounds
 from gradcli.engine.ops.inplace import apply_inplace
@@ -100,10 +101,9 @@ def softplus(input, beta=1.0, threshold=20.0):
     return Softplus.apply(input, float(beta), float(threshold))
 
 
-LeakyRelu = _act("LeakyReluBackward0", lambda x, s: np.where(x > 0, x, x * s),
-                 lambda g, x, s: dual.where(val(x) > 0, g, g * s))
-LeakyReluInPlace = _in_place_variant(LeakyRelu, "LeakyReluBackward1",
-                                     lambda g, y, s: dual.where(val(y) > 0, g, g * s))
+_leaky_relu_rule = piecewise("LeakyReluBackwardBackward0", lambda g, x, s: dual.where(val(x) > 0, g, g * s))
+LeakyRelu = _act("LeakyReluBackward0", lambda x, s: np.where(x > 0, x, x * s), _leaky_relu_rule)
+LeakyReluInPlace = _in_place_variant(LeakyRelu, "LeakyReluBackward1", _leaky_relu_rule)
 
 
 @register("leaky_relu", sig="leaky_relu(input, negative_slope=0.01)",
@@ -268,6 +268,7 @@ def _hardtanh_rule(g, x, lo, hi):
     return dual.where(dead, 0.0, g)
 
 
+_hardtanh_rule = piecewise("HardtanhBackwardBackward0", _hardtanh_rule)
 Hardtanh = _act("HardtanhBackward0", lambda x, lo, hi: keep_input_at_zero_bounds(np.clip(x, lo, hi), x, lo, hi),
                 _hardtanh_rule)
 
@@ -299,6 +300,9 @@ HARDSIGMOID_SLOPE = float(np.float32(1.0 / 6.0))  # torch's kernel: the slope is
 def _hardsigmoid_rule(g, x):
     xv = val(x)
     return dual.where((xv > -3) & (xv < 3), g * HARDSIGMOID_SLOPE, 0.0)
+
+
+_hardsigmoid_rule = not_implemented("hardsigmoid_backward", _hardsigmoid_rule)
 
 
 Hardsigmoid = _act("HardsigmoidBackward0", _hardsigmoid, _hardsigmoid_rule)
@@ -383,14 +387,18 @@ def _shrink_rule(g, x, lambd):  # torch's shrink_backward, shared by hardshrink 
     return dual.where(_inside(val(x), lambd), 0.0, g)
 
 
+_hardshrink_rule = piecewise("HardshrinkBackwardBackward0", _shrink_rule)
+_softshrink_rule = piecewise("SoftshrinkBackwardBackward0", _shrink_rule)
+
+
 def _softshrink(x, lambd):
     lam = x.dtype.type(lambd)
     return np.where(x > lam, x - lam, np.where(x < -lam, x + lam, x * x.dtype.type(0)))  # -0.0 kept, as torch's
 
 
 Hardshrink = _act("HardshrinkBackward0", lambda x, lambd: np.where(_inside(x, lambd), x.dtype.type(0), x),
-                  _shrink_rule)
-Softshrink = _act("SoftshrinkBackward0", _softshrink, _shrink_rule)
+                  _hardshrink_rule)
+Softshrink = _act("SoftshrinkBackward0", _softshrink, _softshrink_rule)
 
 
 @register("hardshrink", sig="hardshrink(input, lambd=0.5)", doc="x where |x| > lambd, else 0",
@@ -425,10 +433,8 @@ class _Threshold(_Act):
         x = np.asarray(x)
         return np.where(x <= x.dtype.type(threshold), x.dtype.type(value), x)
 
-    @staticmethod
-    def rule(g, x, threshold):
-        xv = val(x)
-        return dual.where(xv <= xv.dtype.type(threshold), 0.0, g)
+    rule = staticmethod(piecewise("ThresholdBackwardBackward0",
+                                  lambda g, x, threshold: dual.where(val(x) <= val(x).dtype.type(threshold), 0.0, g)))
 
 
 @register("threshold", sig="threshold(input, threshold, value)", doc="value where input <= threshold, else input",
@@ -469,10 +475,16 @@ class RreluWithNoise(Function):
 
     @classmethod
     def backward(cls, ctx, g, x):
-        noise, slope = ctx.aux
-        if noise is not None:  # rrelu_with_noise_backward in training: noise * grad
-            return (g * (Tensor._make(noise, None) if isinstance(g, Tensor) else noise),)
-        return (dual.where(val(x) > 0, g, g * slope),)  # leaky_relu_backward(grad, self or result, slope)
+        return (_rrelu_rule(g, x, *ctx.aux),)
+
+
+def _rrelu_backward(g, x, noise, slope):
+    if noise is not None:  # rrelu_with_noise_backward in training: noise * grad
+        return g * noise
+    return dual.where(val(x) > 0, g, g * slope)  # leaky_relu_backward(grad, self or result, slope)
+
+
+_rrelu_rule = piecewise("RreluWithNoiseBackwardBackward0", _rrelu_backward)
 
 
 class RreluWithNoiseInPlace(RreluWithNoise):

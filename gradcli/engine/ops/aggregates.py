@@ -18,7 +18,7 @@ from gradcli.engine.kernels import native
 from gradcli.engine.ops.common import as_float, keepdim_shape, norm_dims, val
 from gradcli.engine.ops.nn import logsumexp_jvp
 from gradcli.engine.ops.registry import LINALG, register
-from gradcli.engine.tensor import wrap_dim
+from gradcli.engine.tensor import Tensor, wrap_dim
 
 
 def kept_dims(g, dims, keepdim, in_shape):
@@ -334,11 +334,13 @@ class VectorNorm(Function):
                 return np.max(a, axis=axis, keepdims=keepdim)
             if ord == -math.inf:
                 return np.min(a, axis=axis, keepdims=keepdim)
+            if math.prod(x.shape[d] for d in dims) == 1 and ord != 0:
+                # one element per result: torch returns |x| without raising it to ord (no overflow), for any ord
+                return a if keepdim or not x.ndim else np.squeeze(a, axis=dims)
+            if x.dtype.type in (np.float32, np.float64) and ord != 2:
+                return _norm_in_order(a, ord, dims, keepdim)
             if ord == 1:
                 return np.sum(a, axis=axis, keepdims=keepdim)
-            if math.prod(x.shape[d] for d in dims) == 1 and ord > 0:
-                # one element per result: torch's kernel returns |x| without raising it to ord (no overflow)
-                return a if keepdim or not x.ndim else np.squeeze(a, axis=dims)
             if ord == 2:
                 return np.sqrt(np.sum(a * a, axis=axis, keepdims=keepdim))
             return np.power(np.sum(np.power(a, ord), axis=axis, keepdims=keepdim), 1.0 / ord)
@@ -354,15 +356,15 @@ class VectorNorm(Function):
             if p == 0:
                 return (None,)  # torch: the count of non-zeros has no gradient (.grad stays None)
             sgn = dual.np_sign(xv)
-            if p == 1:
-                return (g * sgn,)
+            if p == 1:  # self.sgn() * grad: under create_graph sgn is a node of its own (the result requires grad)
+                return (g * (dual.sign(x) if isinstance(x, Tensor) else sgn),)
             if p == 2:
                 return (g * dual.where(nv == 0, 0.0, x / norm),)
-            if math.isinf(p):
+            if math.isinf(p):  # self.sgn() * ((grad / mask.sum(dim, true)) * mask), mask: |x| == norm or nan
                 a = np.abs(xv)
                 mask = (a == nv) | np.isnan(a)
                 count = np.sum(mask, axis=dims if xv.ndim else None, keepdims=True).astype(xv.dtype)
-                return (dual.where(mask, (g / count) * sgn, 0.0),)
+                return ((dual.sign(x) if isinstance(x, Tensor) else sgn) * ((g / count) * mask.astype(xv.dtype)),)
             if p < 1:
                 scaled = dual.where(xv == 0, 0.0, sgn * dual.pow(dual.abs(x), p - 1))
                 return (scaled * g * dual.pow(norm, 1 - p),)
@@ -377,9 +379,10 @@ class VectorNorm(Function):
 def _torch_two_norm(x: np.ndarray) -> np.ndarray:
     """torch's 2-norm of a whole contiguous float32/float64 tensor (flattened), to the bit: ATen's norm_cpu
     accumulates in one vector register (AVX2: 8 floats, 4 doubles), adding each block's squares lane by lane in
-    order, then the lanes left to right, then the tail's squares one by one, then sqrt (checked against torch
-    2.13 on 500 sizes from 1 to 10**6, both dtypes).  Norms over a dim take another order in torch (their short
-    rows' tails fused multiply-adds, not always): those keep numpy's sum."""
+    order, then the lanes left to right, then the tail's squares one by one (float64: fused), then sqrt (checked
+    against torch 2.13 on every length to 300 and up to 10**5, both dtypes: tests/engine/test_vector_norm_order.py).
+    Norms over a dim take another order in torch (their short rows' tails fused multiply-adds, not always): those
+    keep numpy's sum."""
     lanes = 32 // x.itemsize
     length = x.size
     n = length - length % lanes
@@ -390,9 +393,41 @@ def _torch_two_norm(x: np.ndarray) -> np.ndarray:
         total = acc[0].copy()
         for j in range(1, lanes):
             total += acc[j]
-        for j in range(n, length):
-            total += x[j] * x[j]
+        fused = x.dtype == np.float64  # the double kernel's tail is compiled into fused multiply-adds, the float's
+        for j in range(n, length):     # not (checked on every length to 300: float64 length 43 tells them apart)
+            total = kernels.fma(x[j], x[j], total)[()] if fused else total + x[j] * x[j]
         return np.sqrt(total)
+
+
+def _norm_in_order(a: np.ndarray, p: float, dims: tuple, keepdim: bool) -> np.ndarray:
+    """linalg.vector_norm of |x| = `a` for p other than 0, 2 and +-inf, as ATen's binary_kernel_reduce runs
+    NormOneOps / NormOps: per result, acc = 0 then acc + |x|**p element by element (std::pow, in the input's
+    dtype) in TensorIterator's order (the reduced dims innermost, the smallest stride fastest), then acc**(1/p); a
+    reduction of everything to one value of at least GRAIN_SIZE elements is split among the threads
+    (parallel_for's chunks, each from 0) and their partial sums added in thread order."""
+    dtype = a.dtype.type
+    kept = [d for d in range(a.ndim) if d not in dims]
+    order = sorted(dims, key=lambda d: -abs(a.strides[d]))  # outermost first: the last varies fastest
+    rows = np.transpose(a, kept + order).reshape(math.prod(a.shape[d] for d in kept),
+                                                 math.prod(a.shape[d] for d in order))
+    terms = rows if p == 1 else kernels.pow_scalar_loop(rows, p)
+    n = terms.shape[1]
+    if n == 0:
+        acc = np.zeros(terms.shape[0], dtype)
+    elif terms.shape[0] == 1 and n >= kernels.GRAIN_SIZE and kernels.THREADS > 1:
+        count = min(kernels.THREADS, -(-n // kernels.GRAIN_SIZE))
+        chunk = -(-n // count)
+        total = dtype(0)
+        for start in range(0, n, chunk):
+            total = dtype(total + np.add.accumulate(terms[0, start:start + chunk])[-1])
+        acc = np.array([total], dtype)
+    else:
+        acc = np.add.accumulate(terms, axis=1)[:, -1]  # (numpy's accumulate adds in order, unlike its sum)
+    if p != 1:
+        acc = kernels.pow_scalar_loop(acc, dtype(1) / dtype(p))  # compat_pow(acc, acc_t(1.0) / norm_)
+    shape = tuple(1 if d in dims else a.shape[d] for d in range(a.ndim)) if keepdim else \
+        tuple(a.shape[d] for d in kept)
+    return acc.reshape(shape)
 
 
 def _dtype_title(x) -> str:
@@ -412,7 +447,9 @@ register("vector_norm", sig="linalg.vector_norm(input, ord=2, dim=None, keepdim=
           doc="vector p-norm (p = number, inf or 'fro') over all elements or dim; 'nuc': the nuclear norm",
           category="reduction")
 def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
-    if isinstance(p, str) and p != "fro":  # torch/functional.py: a matrix norm over dim (all dims by default)
+    if isinstance(p, str) and (p != "fro" or not (dim is None or isinstance(dim, int) or len(dim) <= 2)):
+        # torch/functional.py: a matrix norm over dim (all dims by default); 'fro' over more than two dims too
+        # (matrix_norm's own error)
         dims = list(range(input.ndim)) if dim is None else ([dim] if isinstance(dim, int) else list(dim))
         return LINALG["matrix_norm"].fn(input, p, dims, keepdim)
     return VectorNorm.apply(input, ord_value(2.0 if p is None else p), dim, keepdim)
@@ -453,14 +490,12 @@ class LogSumExp(Function):
 
     @staticmethod
     def backward(ctx, g, x, out):
-        dims, keepdim, shape = ctx.aux
-        if not shape:
-            return (g,)
+        dims, keepdim, shape = ctx.aux  # (a 0-d input too: grad * exp(x - result), nan at +-inf, as torch's)
         g = kept_dims(g, dims, keepdim, shape)
         out = kept_dims(out, dims, keepdim, shape)
         if type(x) is np.ndarray and type(g) is np.ndarray and x.dtype.kind == "f":
             # torch's grad * (self - result).exp(), in one temporary: fresh memory costs as much as the exp
-            t = kernels.exp_(np.subtract(x, out, dtype=np.result_type(x, out)))
+            t = kernels.exp_(np.asarray(np.subtract(x, out, dtype=np.result_type(x, out))))  # (0-d: an array)
             if np.result_type(g, t) == t.dtype and np.broadcast_shapes(g.shape, t.shape) == t.shape:
                 return (np.multiply(g, t, out=t),)
             return (g * t,)

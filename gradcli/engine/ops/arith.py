@@ -91,8 +91,8 @@ class Add(Function):
                     np.broadcast_shapes(a.shape, b.shape)
                 except ValueError:
                     raise broadcast_error(a, b) from None
-                with np.errstate(all="ignore"):
-                    return np.asarray(kernels.fma(b, dtype.type(ctx.sign * alpha), a), dtype)
+                with np.errstate(all="ignore"):  # laid out as torch's TensorIterator lays self and other out
+                    return binary_layout(np.asarray(kernels.fma(b, dtype.type(ctx.sign * alpha), a), dtype), a, b)
             b = elementwise_binary(np.multiply, b, alpha)
         elif type(b) is float and type(a) is np.ndarray and a.dtype.kind == "f":
             return ctx.combine(a, b)  # elementwise_binary's fast path, without its call (the chain's y + 0.1)
@@ -230,8 +230,24 @@ class MulScalar(Function):
         return elementwise_binary(np.multiply, a, number)
 
     @staticmethod
+    def backward(ctx, g):  # grad * other: mul.Scalar again under create_graph
+        return (MulScalar.apply(g, ctx.aux) if isinstance(g, Tensor) else g * ctx.aux,)
+
+
+class AddScalar(Function):
+    """tensor + number through add.Scalar (AddBackward1), as composite ops record it (special_ndtr)."""
+
+    __slots__ = ()
+    name = "AddBackward1"
+    uniform_grad_ok = True
+
+    @staticmethod
+    def forward(ctx, a, number):
+        return elementwise_binary(np.add, a, number)
+
+    @staticmethod
     def backward(ctx, g):
-        return (g * ctx.aux,)
+        return (g,)
 
 
 class DivScalar(Function):
@@ -336,6 +352,10 @@ class PowScalar(Function):
         # (g * e) first: when g is sum's scalar grad this costs no full-size pass
         if e == 2:
             return ((g * 2.0) * x,)  # exact scaling: the same numbers as torch's grad * (2 * x)
+        if e == 0.5 and type(x) is np.ndarray and x.dtype.kind == "f":
+            # self.pow(-0.5) is torch's rsqrt kernel: -inf at -0.0 (the forward's documented deviation keeps +inf)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                return (g * (dual.np_rsqrt(x) * 0.5),)
         # torch's pow_backward: grad * (exponent * self.pow(exponent - 1)), in that order
         return (g * (dual.pow(x, e - 1) * float(e)),)
 

@@ -103,9 +103,11 @@ class _Modulo(Function):
     def backward(cls, ctx, g, a, b):
         ga, gb = ctx.needs_input_grad
         gb_value = None
-        if gb:
-            with np.errstate(all="ignore"):
-                quotient = cls.round(val(a) / val(b))
+        if gb:  # torch's -grad * self.div(other, rounding_mode=...): under create_graph a node of its own
+            if isinstance(a, Tensor) or isinstance(b, Tensor):
+                quotient = div(a, b, rounding_mode=cls.rounding)
+            else:
+                quotient = DivRounded.forward(None, val(a), val(b), cls.rounding)
             gb_value = -g * quotient
         return (g if ga else None), gb_value
 
@@ -115,7 +117,7 @@ class FmodScalar(_Modulo):
     name = "FmodBackward0"
     kernel = "fmod_cpu"
     np_fn = staticmethod(_np_fmod)
-    round = staticmethod(np.trunc)
+    rounding = "trunc"
 
 
 class Fmod(FmodScalar):
@@ -128,7 +130,7 @@ class RemainderScalar(_Modulo):
     name = "RemainderBackward0"
     kernel = "remainder_cpu"
     np_fn = staticmethod(_np_remainder)
-    round = staticmethod(np.floor)
+    rounding = "floor"
 
 
 class Remainder(RemainderScalar):
@@ -234,7 +236,9 @@ class Copysign(Function):
         gx = None
         if ga:
             with np.errstate(all="ignore"):
-                gx = dual.where(val(a) == 0, 0.0, g * (out / a))
+                # torch: ratio = result / self, masked to 0 where self == 0, then grad * ratio (a negative grad
+                # gives -0.0 there)
+                gx = g * dual.where(val(a) == 0, 0.0, out / a)
         return gx, (dual.zeros_like(g) if gb else None)
 
 

@@ -10,7 +10,7 @@ import numpy as np
 
 from gradcli.engine import dtypes, meta
 from gradcli.engine.autograd import LINEAR, Function
-from gradcli.engine.errors import TorchTypeError
+from gradcli.engine.errors import TorchRuntimeError, TorchTypeError
 from gradcli.engine.ops.common import preserved_copy
 from gradcli.engine.ops.registry import register
 from gradcli.engine.tensor import Device, Tensor, check_device
@@ -80,6 +80,11 @@ def to(input, *args, dtype=None, device=None, copy=False, non_blocking=False):
             dtype = arg.dtype
         elif isinstance(arg, (str, Device)):
             device = arg
+        elif isinstance(arg, (bool, float)):  # a number stands for a tensor of its dtype (to(Tensor other))
+            dtype = dtypes.bool_ if isinstance(arg, bool) else dtypes.float64
+        elif isinstance(arg, (int, np.integer)):  # a device index
+            raise TorchRuntimeError("Device index must not be negative" if arg < 0 else
+                                    "Cannot access accelerator device when none is available.")
         else:
             raise TorchTypeError(f"to() received an invalid combination of arguments - got ({type(arg).__name__})")
     check_device(device)

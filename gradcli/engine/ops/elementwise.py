@@ -10,6 +10,7 @@ from gradcli.engine.autograd import ELEMENT_WISE, Function
 from gradcli.engine.dtypes import result_type
 from gradcli.engine.errors import TorchRuntimeError
 from gradcli.engine.ops import sizes
+from gradcli.engine.ops.backward_nodes import piecewise
 from gradcli.engine.ops.common import as_float, binary_layout, like_layout, promote, val
 from gradcli.engine.ops.registry import register
 from gradcli.engine.tensor import Tensor
@@ -56,7 +57,7 @@ tanh = unary("tanh", "TanhBackward0", kernels.tanh, lambda g, y: g * dual.one_mi
              doc="hyperbolic tangent", functional=True)
 sqrt = unary("sqrt", "SqrtBackward0", kernels.sqrt, lambda g, y: g / (2 * y), uses="out",
              doc="square root (gradient inf at 0, as torch)")
-abs = unary("abs", "AbsBackward0", np.abs, lambda g, x: g * dual.np_sign(val(x)),
+abs = unary("abs", "AbsBackward0", np.abs, lambda g, x: g * dual.sign(x),
             doc="absolute value (gradient 0 at 0 and at nan, as torch's sgn)",
             float_only=False, aliases=("absolute",))
 Tensor.__abs__ = abs  # Python's abs(x)
@@ -77,7 +78,8 @@ def _relu(x):
 
 
 relu = unary("relu", "ReluBackward0", _relu,
-             lambda g, y: dual.where(val(y) <= 0, 0.0, g), uses="out", doc="max(x, 0) (gradient 0 at 0)",
+             piecewise("ThresholdBackwardBackward0", lambda g, y: dual.where(val(y) <= 0, 0.0, g)), uses="out",
+             doc="max(x, 0) (gradient 0 at 0)",
              functional=True, float_only=False, inplace_flag=True)
 
 
@@ -152,7 +154,10 @@ class Where(Function):
     @staticmethod
     def backward(ctx, g):
         cond = ctx.aux
-        return None, dual.where(cond, g, 0.0), dual.where(cond, 0.0, g)
+        ga, gb = dual.where(cond, g, 0.0), dual.where(cond, 0.0, g)
+        if type(ga) is np.ndarray:  # torch's where(condition, grad, 0): laid out as its condition and grad (a
+            ga, gb = binary_layout(ga, cond, g), binary_layout(gb, cond, g)  # transposed condition: a later
+        return None, ga, gb                                                   # sum_to adds in that order)
 
 
 @register("where", sig="where(condition, input, other)",

@@ -13,13 +13,14 @@ import numpy as np
 
 from gradcli.engine import dtypes, dual, kernels
 from gradcli.engine.autograd import Function
-from gradcli.engine.errors import TorchRuntimeError
+from gradcli.engine.errors import TorchNotImplementedError, TorchRuntimeError
 from gradcli.engine.ops import arith, sizes
 from gradcli.engine.ops.common import (
     as_float,
     binary_layout,
     c_name,
     check_broadcast,
+    dtype_title,
     mixed_floats,
     promote,
     val,
@@ -73,7 +74,16 @@ trunc = unary("trunc", "TruncBackward0", np.trunc, _zeros, doc="input rounded to
               float_only=False, aliases=("fix",))
 frac = unary("frac", "FracBackward0", lambda x: x - np.trunc(x), lambda g, x: g,
              doc="fractional part input - trunc(input)")
-_round0 = unary("round", "RoundBackward0", np.rint, _zeros, doc="", float_only=False)
+def _np_round(x):
+    """torch's round: an integer tensor is returned as it is (a copy, its dtype kept); bool has no kernel."""
+    if x.dtype.kind == "f":
+        return np.rint(x)
+    if x.dtype.kind == "b":
+        raise TorchNotImplementedError("\"round_vml_cpu\" not implemented for 'Bool'")
+    return x.copy()
+
+
+_round0 = unary("round", "RoundBackward0", _np_round, _zeros, doc="", float_only=False)
 
 
 class RoundDecimals(Function):
@@ -83,8 +93,9 @@ class RoundDecimals(Function):
 
     @staticmethod
     def forward(ctx, x, decimals):
-        if x.dtype.kind != "f":
-            return x.copy()
+        if x.dtype.kind != "f":  # round.decimals has no integer shortcut: the kernel's own error
+            raise TorchNotImplementedError(f"\"{'round_vml_cpu' if decimals == 0 else 'round_cpu'}\" not "
+                                           f"implemented for '{dtype_title(x.dtype)}'")
         # torch: nearbyint(x * 10**d) / 10**d (negative d: x / 10**-d, rounded, times 10**-d)
         if decimals >= 0:
             scale = 10.0 ** decimals
@@ -99,8 +110,8 @@ class RoundDecimals(Function):
 
 @register("round", sig="round(input, *, decimals=0)",
           doc="round half to even (to `decimals` places); gradient 0", category="elementwise")
-def round(input, *, decimals=0):  # noqa: A001 - torch's name
-    if decimals == 0:
+def round(input, *, decimals=None):  # noqa: A001 - torch's name
+    if decimals is None:  # round(Tensor); decimals=0 given is round.decimals (RoundBackward1), as torch's parser
         return _round0(input)
     return RoundDecimals.apply(input, int(decimals))
 

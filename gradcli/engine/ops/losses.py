@@ -242,6 +242,8 @@ class NllLoss(Function):
 
     __slots__ = ()
     name = "NllLossBackward0"
+    saves = (0,)  # torch's node saves self (its double backward's edge)
+    double_backward = "NllLossBackwardBackward0"
 
     @staticmethod
     def jvp(ctx, tangents, arrays, out, params):
@@ -271,7 +273,7 @@ class NllLoss(Function):
         picked = np.squeeze(np.take_along_axis(x, idx, axis=c_dim), c_dim) if x.ndim > 1 else x[safe]
         losses = -(picked * wt)
         total = wt.sum()
-        ctx.aux = (reduction, c_dim, idx, wt, total, x.shape)
+        ctx.aux = (reduction, c_dim, idx, wt, total, x.shape, (target, weight, ignore_index))
         if reduction == "none":
             return losses.astype(x.dtype, copy=False)
         if reduction == "sum":
@@ -279,9 +281,15 @@ class NllLoss(Function):
         with np.errstate(all="ignore"):
             return np.asarray(losses.sum() / total, dtype=x.dtype)
 
+    @classmethod
+    def backward(cls, ctx, g, x=None):
+        if isinstance(g, Tensor) or isinstance(x, Tensor):  # create_graph: nll_loss_backward is a node of its own
+            return NllLossGrad.apply(g, x, ctx.aux, type(ctx)), None, None
+        return cls.rule(ctx.aux, g), None, None
+
     @staticmethod
-    def backward(ctx, g, *_):
-        reduction, c_dim, idx, wt, total, shape = ctx.aux
+    def rule(aux, g):
+        reduction, c_dim, idx, wt, total, shape, _ = aux
         coef = np.zeros(shape, dtype=wt.dtype)
         if len(shape) > 1:
             np.put_along_axis(coef, idx, np.expand_dims(-wt, c_dim), axis=c_dim)
@@ -291,12 +299,53 @@ class NllLoss(Function):
             coef = np.divide(coef, total, out=np.zeros_like(coef), where=coef != 0)
         if reduction == "none" and len(shape) > 1:
             g = dual.reshape(g, g.shape[:1] + (1,) + g.shape[1:])
-        return g * coef, None, None
+        return g * coef
 
 
 class NllLoss2d(NllLoss):
     __slots__ = ()
     name = "NllLoss2DBackward0"
+    double_backward = "NllLoss2DBackwardBackward0"
+
+
+class NllLossGrad(Function):
+    """nll_loss_backward(grad, self, ...) under create_graph (derivatives.yaml): linear in grad, whose own
+    derivative is nll_loss(grad, target, weight, reduction, ignore_index), and zeros_like(grad) for self."""
+
+    __slots__ = ()
+    name = "NllLossBackwardBackward0"
+    torch_edges = (0, 1)
+
+    @classmethod
+    def apply(cls, g, x, aux, loss_cls):
+        node = NllLoss2dGrad if loss_cls is NllLoss2d else NllLossGrad
+        return Function.apply.__func__(node, g, x, aux, loss_cls)
+
+    @staticmethod
+    def forward(ctx, g, x, aux, loss_cls):
+        ctx.aux = (aux, loss_cls)
+        return np.asarray(NllLoss.rule(aux, g), dtype=x.dtype)
+
+    @staticmethod
+    def backward(ctx, gg):
+        aux, loss_cls = ctx.aux
+        need_g, need_x = ctx.needs_input_grad[:2]
+        target, weight, ignore_index = aux[6]
+        d_g = loss_cls.apply(gg, target, weight, aux[0], ignore_index) if need_g else None
+        return d_g, (dual.zeros_like(gg) if need_x else None), None, None
+
+
+class NllLoss2dGrad(NllLossGrad):
+    __slots__ = ()
+    name = "NllLoss2DBackwardBackward0"
+
+
+def check_no_requires_grad(tensor, argument: str, function: str) -> None:
+    """torch's check_no_requires_grad (VariableType): an argument its derivatives.yaml does not differentiate
+    must not require grad while grad mode is on."""
+    if isinstance(tensor, Tensor) and tensor.requires_grad and GradMode.enabled:
+        raise TorchRuntimeError(f"The function '{function}' is not differentiable with respect to argument "
+                                f"'{argument}'. This input cannot have requires_grad True.")
 
 
 @register("nll_loss", sig="nll_loss(input, target, weight=None, ignore_index=-100, reduction='mean')",
@@ -305,6 +354,7 @@ class NllLoss2d(NllLoss):
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
     reduction = _reduction_name(reduction, size_average, reduce)
     check_reduction(reduction)
+    check_no_requires_grad(weight, "weight", "nll_loss2d_forward" if input.ndim > 2 else "nll_loss_forward")
     cls = NllLoss2d if input.ndim > 2 else NllLoss
     w = None if weight is None else weight.array
     out = cls.apply(input, target.array if isinstance(target, Tensor) else np.asarray(target), w, reduction,
@@ -528,6 +578,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     if mixed_floats(input.array, target.array):
         raise TorchRuntimeError(f"Found dtype {dtype_title(target.array.dtype)} but expected "
                                 f"{dtype_title(input.array.dtype)}")
+    check_no_requires_grad(weight, "weight", "binary_cross_entropy")
     return BinaryCrossEntropy.apply(input, target, weight, reduction)
 
 
@@ -585,9 +636,8 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     check_reduction(reduction)
     if target.shape != input.shape:
         raise TorchValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
-    if isinstance(pos_weight, Tensor) and pos_weight.requires_grad and GradMode.enabled:
-        raise TorchRuntimeError("The function 'binary_cross_entropy_with_logits' is not differentiable with respect "
-                                "to argument 'pos_weight'. This input cannot have requires_grad True.")
+    check_no_requires_grad(weight, "weight", "binary_cross_entropy_with_logits")
+    check_no_requires_grad(pos_weight, "pos_weight", "binary_cross_entropy_with_logits")
     return BinaryCrossEntropyWithLogits.apply(input, target, weight, pos_weight, reduction)
 
 

@@ -24,7 +24,7 @@ from gradcli.engine.ops.common import as_float, dtype_title, val
 from gradcli.engine.ops.elementwise import where
 from gradcli.engine.ops.elementwise_math import minimum
 from gradcli.engine.ops.join_split import SplitPiece
-from gradcli.engine.ops.losses import check_reduction
+from gradcli.engine.ops.losses import check_no_requires_grad, check_reduction
 from gradcli.engine.ops.nn_linear import clamp_min
 from gradcli.engine.ops.reduction import mean
 from gradcli.engine.ops.reduction import sum as sum_op
@@ -1637,6 +1637,7 @@ class SoftMarginLoss(Function):
              result_shape=sizes.broadcast)
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     check_reduction(reduction)
+    check_no_requires_grad(target, "target", "soft_margin_loss")
     return SoftMarginLoss.apply(input, target, reduction)
 
 
@@ -1722,6 +1723,7 @@ def multi_margin_loss(input, target, p=1, margin=1, weight=None, size_average=No
     check_reduction(reduction)
     if p not in (1, 2):
         raise TorchValueError("only p == 1 and p == 2 supported")
+    check_no_requires_grad(weight, "weight", "multi_margin_loss")
     t = np.asarray(val(target))
     samples = input.shape[0] if input.ndim == 2 else 1
     if t.ndim > 1 or t.size != samples:

@@ -299,10 +299,18 @@ class SqueezeDim(SqueezeView):
 
 
 @register("squeeze", sig="squeeze(input, dim=None)", doc="remove size-1 dims", category="shape")
-def squeeze(input, dim=None):
-    if dim is None:
+def squeeze(input, dim=None, *dims):
+    if dim is None and not dims:
         return SqueezeView.apply(input, None)
-    return SqueezeDim.apply(input, (dim,) if isinstance(dim, int) else tuple(dim))
+    dims = (dim, *dims) if dims else (dim,) if isinstance(dim, int) else tuple(dim)  # x.squeeze(0, 2): a list
+    if len(dims) > 1:  # torch's dim_list_to_bitset
+        seen = set()
+        for d in dims:
+            d = wrap_dim(d, input.ndim)
+            if d in seen:
+                raise TorchRuntimeError(f"dim {d} appears multiple times in the list of dims")
+            seen.add(d)
+    return SqueezeDim.apply(input, dims)
 
 
 # -- indexing -----------------------------------------------------------------------------------------

@@ -10,13 +10,18 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dual, kernels
+from gradcli.engine import dual, kernels, sum_order
 from gradcli.engine.autograd import ELEMENT_WISE, Function
-from gradcli.engine.errors import TorchNotImplementedError
+from gradcli.engine.dtypes import get_default_dtype
+from gradcli.engine.errors import TorchNotImplementedError, TorchRuntimeError, TorchTypeError
 from gradcli.engine.kernels import fused, libm
-from gradcli.engine.ops.common import as_float, val
+from gradcli.engine.ops.arith import AddScalar, MulScalar
+from gradcli.engine.ops.common import as_float, promote, val
 from gradcli.engine.ops.elementwise import unary
+from gradcli.engine.ops.elementwise_math import erf
+from gradcli.engine.ops.elementwise_math import round as round_op
 from gradcli.engine.ops.registry import register
+from gradcli.engine.tensor import Tensor
 
 SQRT_PI_OVER_2 = math.sqrt(math.pi) / 2
 PSI_10 = 2.25175258906672110764  # digamma(10)
@@ -334,3 +339,151 @@ class NanToNum(Function):
           doc="nan -> nan, +-inf -> posinf/neginf (default: the dtype's largest/smallest)", category="elementwise")
 def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
     return NanToNum.apply(input, float(nan), posinf, neginf)
+
+
+# -- torch.special: xlog1py, entr, ndtr, multigammaln (torch's kernels and derivatives.yaml) ----------------------
+
+def _np_xlog1py(x, y):
+    """torch's xlog1py kernel, a scalar loop: nan where y is nan, 0 where x is 0, else x * std::log1p(y)."""
+    with np.errstate(all="ignore"):
+        return np.where(np.isnan(y), np.nan, np.where(x == 0, 0.0, x * kernels.scalar("log1p", y)))
+
+
+class SpecialXlog1Py(Function):
+    __slots__ = ()
+    name = "SpecialXlog1PyBackward0"
+    saves = (0, 1)
+
+    @staticmethod
+    def forward(ctx, x, y):
+        x, y = promote(x, y)
+        dtype = np.result_type(x, y)
+        if dtype.kind != "f":
+            dtype = get_default_dtype().np
+        x, y = np.asarray(x, dtype=dtype), np.asarray(y, dtype=dtype)
+        return np.asarray(_np_xlog1py(x, y), dtype=dtype)
+
+    @staticmethod
+    def backward(ctx, g, x, y):
+        gx_need, gy_need = ctx.needs_input_grad
+        gx = gy = None
+        with np.errstate(all="ignore"):
+            if gx_need:  # special_xlog1py(grad, other).masked_fill((self == 0.) & (other <= -1.), 0.)
+                mask = (val(x) == 0) & (val(y) <= -1)
+                if isinstance(g, Tensor) or isinstance(y, Tensor):
+                    gx = xlog1py(g, y).masked_fill(Tensor._make(np.asarray(mask), None), 0.0)
+                else:
+                    gx = np.where(mask, 0.0, SpecialXlog1Py.forward(None, g, y))
+            if gy_need:  # grad * self / (other + 1)
+                gy = g * x / (y + 1)
+        return gx, gy
+
+
+class SpecialXlog1PyScalarSelf(SpecialXlog1Py):
+    __slots__ = ()
+    name = "SpecialXlog1PyBackward1"
+
+
+class SpecialXlog1PyScalarOther(SpecialXlog1Py):
+    __slots__ = ()
+    name = "SpecialXlog1PyBackward2"
+
+
+def xlog1py(input, other):
+    """torch.special.xlog1py: input * log1p(other), 0 where input is 0 (nan where other is nan)."""
+    if not isinstance(input, Tensor) and not isinstance(other, Tensor):
+        raise TorchTypeError("special_xlog1py() received an invalid combination of arguments - got "
+                             f"({type(input).__name__}, {type(other).__name__})")
+    if not isinstance(input, Tensor):
+        return SpecialXlog1PyScalarSelf.apply(float(input), other)
+    if not isinstance(other, Tensor):
+        return SpecialXlog1PyScalarOther.apply(input, float(other))
+    return SpecialXlog1Py.apply(input, other)
+
+
+def _np_entr(x):
+    """torch's entr kernel, a scalar loop: -x * std::log(x) for x > 0, 0 at 0, -inf below, nan kept."""
+    with np.errstate(all="ignore"):
+        out = np.where(x > 0, -x * kernels.scalar("log", x), np.where(x == 0, 0.0, -np.inf))
+        return np.where(np.isnan(x), x, out).astype(x.dtype, copy=False)
+
+
+class SpecialEntr(Function):
+    __slots__ = ()
+    name = "SpecialEntrBackward0"
+    saves = (0,)
+
+    @staticmethod
+    def forward(ctx, x):
+        return _np_entr(as_float(np.asarray(x)))
+
+    @staticmethod
+    def backward(ctx, g, x):  # grad * (-(1 + self.log()))
+        with np.errstate(all="ignore"):
+            return (g * -(1 + dual.log(x)),)
+
+
+def entr(input):
+    """torch.special.entr: -x * log(x) elementwise (0 at 0, -inf for negative x)."""
+    return SpecialEntr.apply(input)
+
+
+def ndtr(input):
+    """torch.special.ndtr as torch composes it in C++: (1 + erf(x * M_SQRT1_2)) * 0.5 (mul.Scalar, add.Scalar)."""
+    return MulScalar.apply(AddScalar.apply(erf(MulScalar.apply(input, SQRT1_2)), 1), 0.5)
+
+
+class Mvlgamma(Function):
+    """torch's mvlgamma: lgamma of x + (-p/2 + 1/2, ..., 0) summed over a new last dim, plus p(p-1)/4 log(pi);
+    its backward mvlgamma_backward: grad * the sum of their digammas."""
+
+    __slots__ = ()
+    name = "MvlgammaBackward0"
+    saves = (0,)
+
+    @staticmethod
+    def forward(ctx, x, p):
+        ctx.aux = p
+        x = as_float(np.asarray(x))
+        args = _mvlgamma_offsets(p, x.dtype) + x[..., None]
+        terms = np_lgamma(args)
+        total = sum_order.torch_sum(terms, (-1,), False)
+        total = terms.sum(axis=-1) if total is None else total
+        return np.asarray(total + x.dtype.type(p * (p - 1) * math.log(math.pi) * 0.25), dtype=x.dtype)
+
+    @staticmethod
+    def backward(ctx, g, x):
+        p = ctx.aux
+        if isinstance(x, Tensor):
+            args = x.unsqueeze(-1) + Tensor._make(_mvlgamma_offsets(p, x.array.dtype), None)
+            return (g * digamma(args).sum(-1), None)
+        args = _mvlgamma_offsets(p, x.dtype) + x[..., None]
+        terms = Digamma.forward(None, args)
+        total = sum_order.torch_sum(terms, (-1,), False)
+        return (g * (terms.sum(axis=-1) if total is None else total), None)
+
+
+def _mvlgamma_offsets(p: int, dtype) -> np.ndarray:
+    return (-p / 2 + 0.5 + 0.5 * np.arange(p)).astype(dtype)  # arange(-p/2 + 1/2, 1/2, 1/2): exact halves
+
+
+def multigammaln(input, p):
+    """torch.special.multigammaln (torch.mvlgamma)."""
+    p = int(p)
+    if p < 1:  # (torch 2.13 no longer checks that every element is above (p-1)/2)
+        raise TorchRuntimeError("p has to be greater than or equal to 1")
+    return Mvlgamma.apply(input, p)
+
+
+SQRT1_2 = math.sqrt(0.5)  # M_SQRT1_2 (1 / math.sqrt(2) is one ulp below it)
+# torch.special's names: gradcli's op, or what it is called here
+def special_round(input, *, decimals=0):
+    """torch.special.round: always round.decimals (RoundBackward1)."""
+    return round_op(input, decimals=decimals)
+
+
+SPECIAL = {"xlog1py": xlog1py, "entr": entr, "ndtr": ndtr, "multigammaln": multigammaln, "round": special_round}
+SPECIAL_ALIASES = {"expit": "sigmoid", "gammaln": "lgamma", "psi": "digamma", "digamma": "digamma", "erf": "erf",
+                   "erfc": "erfc", "erfinv": "erfinv", "exp2": "exp2", "expm1": "expm1", "log1p": "log1p",
+                   "log_softmax": "log_softmax", "logit": "logit", "logsumexp": "logsumexp",
+                   "sinc": "sinc", "softmax": "softmax", "xlogy": "xlogy"}

@@ -178,8 +178,10 @@ all = _truth("all", np.all, "whether every element is nonzero (bool), or along d
 
 @register("count_nonzero", sig="count_nonzero(input, dim=None)", doc="number of nonzero elements (int64)",
           category="no-gradient")
-def count_nonzero(input, dim=None):
+def count_nonzero(input, dim=None, *dims):
     x = input.array
+    if dims:  # x.count_nonzero(0, 2): the dims as one list, as torch's parser takes them
+        dim = (dim, *dims)
     axis = None if dim is None else norm_dims(dim, x.ndim)
     return Tensor._make(np.asarray(np.count_nonzero(x, axis=axis if x.ndim else None), dtype=np.int64), None)
 
