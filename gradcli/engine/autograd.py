@@ -1223,8 +1223,12 @@ def _run_post_accumulate_hooks(leaf, create_graph: bool) -> None:
         prev_mode, GradMode.enabled = GradMode.enabled, create_graph  # the backward's grad mode, as torch's engine
         try:
             for _, hook in list(entry[1]):
-                if hook(leaf) is not None:
-                    raise TorchRuntimeError("Tensor post accumulate grad hooks should return None.")
+                result = hook(leaf)
+                if result is None or result is leaf:  # torch accepts the tensor itself back (p.sub_(...))
+                    continue
+                if not isinstance(result, Tensor):
+                    raise TorchTypeError(f"expected Variable, but hook returned '{type(result).__name__}'")
+                raise TorchRuntimeError("Tensor post accumulate grad hooks should return None.")
         finally:
             GradMode.enabled = prev_mode
 
