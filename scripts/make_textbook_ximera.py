@@ -155,6 +155,8 @@ LHS = re.compile(
     r"|(?P<sub>(?P<subname>[A-Za-z])_\{?(?P<subv>[a-z]{1,2})\}?\s*\((?P<subargs>[^()]*)\))"
     r"|(?P<ddx>\\ddx\s*(?P<ddxname>[A-Za-z])\s*\(x\))"
 )
+# d/dx applied to a printed expression: \ddx\left[\vphantom{\ddx}5^x\right] &= ..., \frac{d}{dx} \sec^{-1}(x^2) = ...
+INLINE = re.compile(r"(?:\\ddx|\\frac\{d\}\{d\s*x\}|\\dd\{x\})(?P<expr>[^=$&]*?)(?:\\begin\{prompt\}\s*)?&?\s*=")
 END = re.compile(r"\\end\{prompt\}|\\\]|\$|\\\\|\\end\{align|\\end\{equation|\n\s*\n")
 
 
@@ -172,6 +174,21 @@ def prompts(block: str):
             continue
         forms = [p.strip() for p in apex.top_split(rhs, "=") if p.strip()]
         yield m, forms
+
+
+def inline(block: str):
+    """(expression, [printed right-hand sides]) of each d/dx of a printed expression with a blank."""
+    for m in INLINE.finditer(block):
+        expr = m["expr"].replace(r"\vphantom{\ddx}", "").strip()
+        expr = re.sub(r"^\\left\[(.*)\\right\]$", r"\1", expr, flags=re.S).strip()
+        if not expr or re.fullmatch(r"[A-Za-z]\s*\(x\)", expr) or "answer" in expr or r"\eval" in expr or \
+                re.search(r"\b[fgh]\s*\(|\}_\{", expr):
+            continue
+        body = block[m.end():]
+        stop = END.search(body)
+        rhs = body[:stop.start()] if stop else body
+        if r"\answer" in rhs:
+            yield expr, [p.strip() for p in apex.top_split(rhs, "=") if p.strip()]
 
 
 def definition(block: str, name: str, args: str):
@@ -204,6 +221,8 @@ def exercises(git: str):
             for number, block in blocks(show(git, path)):
                 for m, forms in prompts(block):
                     yield section, title, path, number, block, m, forms
+                for expr, forms in inline(block):
+                    yield section, title, path, number, block, expr, forms
 
 
 def _as_function(eq: str, var: str, order: int):
@@ -216,6 +235,8 @@ def _as_function(eq: str, var: str, order: int):
 
 def item(block: str, m):
     """(function LaTeX, wrt list, order, dependent) of a prompt, or None."""
+    if isinstance(m, str):  # d/dx of a printed expression
+        return m, ["x"], 1, None
     if m["dd"]:
         var, order = m["ddv"], int(m["ddn"] or 1)
         name = m["ddname"] or m["ddf"]
@@ -278,7 +299,7 @@ def main() -> None:
                  "label": f"{section}/{Path(path).stem}" + (f" #{number}" if number > 1 else ""),
                  "file": path}
         if not found:
-            skipped.append((where["label"], m[0], "no function printed for it"))
+            skipped.append((where["label"], m if isinstance(m, str) else m[0], "no function printed for it"))
             continue
         ftex, wrt, order, dependent = found
         try:
