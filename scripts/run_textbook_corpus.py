@@ -5,6 +5,7 @@ corpus's truths, the "not proven" and the wrong verdicts listed, and each check'
     python scripts/run_textbook_corpus.py --cli      # through the `gradcli check` command line, one process each
     python scripts/run_textbook_corpus.py --corpus apex   # tests/corpus/textbook_apex.jsonl (APEX Calculus)
     python scripts/run_textbook_corpus.py --corpus clp    # tests/corpus/textbook_clp.jsonl (CLP-1 problem book)
+    python scripts/run_textbook_corpus.py --corpus ximera # tests/corpus/textbook_ximera.jsonl (Ximera's Calculus)
 """
 
 from __future__ import annotations
