@@ -38,6 +38,7 @@ from gradcli.run import (
     memory_files,
     numpy_api,
     saved_view,
+    torch_settings,
     torch_surface,
 )
 from gradcli.run.errors import LimitReached, Refused
@@ -414,6 +415,7 @@ def modules() -> dict[str, Module]:
                     "unique": torch_surface.unique,
                     "isclose": torch_surface.isclose})
     members.update(torch_surface.LEGACY_CONSTRUCTORS)
+    members.update(torch_settings.FUNCTIONS)  # numel, is_signed, promote_types, get_num_threads ...
     members.update({name: dtypes.by_name(name) for name in (
         "float32", "float", "float64", "double", "float16", "half", "int64", "long", "int32", "int", "int16",
         "short", "int8", "uint8", "bool")})

@@ -6,6 +6,7 @@ from gradcli.engine import dual
 from gradcli.engine.ops import (  # noqa: F401  (registration side effects)
     activations,
     aggregates,
+    angles_signs,
     arith,
     binary,
     compare,
