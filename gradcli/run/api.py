@@ -26,6 +26,7 @@ from gradcli.engine.autograd import Function, MultiHandle, RemovableHandle
 from gradcli.engine.errors import EngineError
 from gradcli.engine.ops import LINALG, REGISTRY, activations
 from gradcli.engine.ops.inplace import TORCH_INPLACE
+from gradcli.engine.ops.inplace_forms import TORCH_INPLACE_FORMS
 from gradcli.engine.ops.matrix_functions import EighResult, LinalgSlogdetResult, LstsqResult, QrResult, SlogdetResult
 from gradcli.engine.ops.reduction import ReturnTypes
 from gradcli.engine.ops.svd import LinalgSvdResult, SvdResult
@@ -400,7 +401,7 @@ def modules() -> dict[str, Module]:
     torch_func = Module("torch.func", dict(torch_surface.FUNC))
     linalg = Module("torch.linalg", {n: s.fn for n, s in LINALG.items()})
     members = {n: torch_surface.with_out(s.fn, n) for n, s in REGISTRY.items() if s.torch}
-    members.update({n: REGISTRY[n].fn for n in TORCH_INPLACE})  # torch.sin_(b), torch.zero_(x)
+    members.update({n: REGISTRY[n].fn for n in TORCH_INPLACE | TORCH_INPLACE_FORMS})  # torch.sin_(b), torch.zero_(x)
     members.update({name: getattr(engine, name) for name in (
         "zeros_like", "ones_like", "empty_like", "full_like", "rand_like", "randn_like", "manual_seed", "initial_seed",
         "seed", "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "get_default_dtype",

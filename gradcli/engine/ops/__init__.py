@@ -14,6 +14,7 @@ from gradcli.engine.ops import (  # noqa: F401  (registration side effects)
     elementwise,
     elementwise_math,
     inplace,
+    inplace_forms,
     join_split,
     linalg,
     losses,
