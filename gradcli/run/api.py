@@ -206,7 +206,7 @@ VALUE_ATTRIBUTES: dict[type, frozenset] = {
        for cls, members in distributions.DISTRIBUTION_MEMBERS.items()},
     distributions.Constraint: frozenset({"check"}),
     Device: frozenset({"type", "index"}),
-    random.Generator: frozenset({"manual_seed", "initial_seed", "seed", "device"}),
+    random.Generator: frozenset({"manual_seed", "initial_seed", "seed", "device", "get_state", "set_state"}),
     OSError: frozenset({"args", "errno", "strerror", "filename"}),  # the run's files: FileNotFoundError ...
     BaseException: frozenset({"args"}),  # an exception a program caught: `e.args`, str(e), repr(e)
     classes.Property: frozenset({"setter", "getter"}),
@@ -417,6 +417,7 @@ def modules() -> dict[str, Module]:
                     "isclose": torch_surface.isclose})
     members.update(torch_surface.LEGACY_CONSTRUCTORS)
     members.update(torch_settings.FUNCTIONS)  # numel, is_signed, promote_types, get_num_threads ...
+    members.update({"get_rng_state": random.get_rng_state, "set_rng_state": random.set_rng_state})
     members.update({name: dtypes.by_name(name) for name in (
         "float32", "float", "float64", "double", "float16", "half", "int64", "long", "int32", "int", "int16",
         "short", "int8", "uint8", "bool")})
