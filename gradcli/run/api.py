@@ -24,7 +24,7 @@ from gradcli.engine import clip_grad, distributions, dtypes, lr_scheduler, nn_la
 from gradcli.engine import modules as nn_modules
 from gradcli.engine.autograd import Function, MultiHandle, RemovableHandle
 from gradcli.engine.errors import EngineError
-from gradcli.engine.ops import LINALG, REGISTRY, activations
+from gradcli.engine.ops import LINALG, REGISTRY, activations, namespace_functions
 from gradcli.engine.ops.inplace import TORCH_INPLACE
 from gradcli.engine.ops.inplace_forms import TORCH_INPLACE_FORMS
 from gradcli.engine.ops.matrix_functions import EighResult, LinalgSlogdetResult, LstsqResult, QrResult, SlogdetResult
@@ -418,6 +418,7 @@ def modules() -> dict[str, Module]:
     members.update(torch_surface.LEGACY_CONSTRUCTORS)
     members.update(torch_settings.FUNCTIONS)  # numel, is_signed, promote_types, get_num_threads ...
     members.update({"get_rng_state": random.get_rng_state, "set_rng_state": random.set_rng_state})
+    members.update(namespace_functions.FUNCTIONS)  # scalar_tensor, range, get_device
     members.update({name: dtypes.by_name(name) for name in (
         "float32", "float", "float64", "double", "float16", "half", "int64", "long", "int32", "int", "int16",
         "short", "int8", "uint8", "bool")})

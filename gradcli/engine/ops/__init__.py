@@ -20,6 +20,7 @@ from gradcli.engine.ops import (  # noqa: F401  (registration side effects)
     losses,
     matrix_algebra,
     matrix_functions,
+    namespace_functions,
     nn,
     nn_functional,
     nn_linear,
