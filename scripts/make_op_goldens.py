@@ -68,7 +68,9 @@ hardshrink softshrink tanhshrink threshold multilabel_soft_margin_loss
 multilabel_margin_loss instance_norm adaptive_avg_pool2d adaptive_max_pool2d
 interpolate upsample upsample_nearest upsample_bilinear adaptive_avg_pool3d bilinear
 """.split()
-FULL_ONLY_OPS += EXTRA_OPS + MORE_OPS
+# torch's namespace functions of issue 28's survey (s5torchfns)
+NAMESPACE_OPS = "deg2rad rad2deg positive atleast_1d atleast_2d atleast_3d broadcast_tensors".split()
+FULL_ONLY_OPS += EXTRA_OPS + MORE_OPS + NAMESPACE_OPS
 ALL_OPS = CORE_OPS + FULL_ONLY_OPS
 
 ELEMENTWISE = set("""
@@ -80,6 +82,7 @@ arcsin arccos arctan arctan2 arcsinh arccosh arctanh absolute negative fix subtr
 clamp_min clamp_max xlogy
 lgamma erfinv logit sinc nan_to_num hypot fmod remainder logaddexp logaddexp2 copysign float_power fmax fmin
 addcmul addcdiv relu6 hardswish softsign celu hardshrink softshrink tanhshrink threshold
+deg2rad rad2deg positive
 """.split())
 REDUCTIONS = set("""sum mean max min prod amax amin std var norm logsumexp cumsum cumprod linalg.vector_norm
 nansum nanmean var_mean std_mean logcumsumexp sort topk median cummax cummin""".split())
@@ -943,6 +946,17 @@ add("row_stack", "torch.row_stack((x, y))", x=ANY(VEC), y=ANY(VEC))
 add("hstack", "torch.hstack([x, y])", x=ANY(MAT), y=ANY((2, 1)))
 add("hstack", "torch.hstack((x, y))", x=ANY(VEC), y=ANY((2,)))
 exprs("broadcast_to", "full", [("x.broadcast_to(2, 3)", VEC), ("torch.broadcast_to(x, (2, 2, 3))", MAT)])
+exprs("deg2rad", "full", [("torch.deg2rad(x)", MAT), ("x.deg2rad()", VEC), ("torch.deg2rad(x * 90)", SCALAR)])
+exprs("rad2deg", "full", [("torch.rad2deg(x)", MAT), ("x.rad2deg()", VEC), ("torch.rad2deg(x) ** 2", VEC)])
+exprs("positive", "full", [("torch.positive(x) * x", MAT), ("x.positive().exp()", VEC)])
+exprs("atleast_1d", "full", [("torch.atleast_1d(x) * 2", SCALAR), ("torch.atleast_1d(x).exp()", MAT)])
+exprs("atleast_2d", "full", [("torch.atleast_2d(x) * 2", SCALAR), ("torch.atleast_2d(x).exp()", VEC),
+                             ("torch.atleast_2d(x).sin()", MAT)])
+exprs("atleast_3d", "full", [("torch.atleast_3d(x) * 2", SCALAR), ("torch.atleast_3d(x).exp()", VEC),
+                             ("torch.atleast_3d(x).sin()", MAT), ("torch.atleast_3d(x).cos()", (2, 3, 2))])
+add("broadcast_tensors", "torch.broadcast_tensors(x, y)[0] * torch.broadcast_tensors(x, y)[1]",
+    x=ANY((2, 1)), y=ANY(VEC))
+add("broadcast_tensors", "torch.broadcast_tensors(x, y)[1].exp()", x=ANY(MAT), y=ANY(SCALAR))
 exprs("fliplr", "full", [("x.fliplr()", MAT), ("torch.fliplr(x)", (2, 3, 4))])
 exprs("flipud", "full", [("x.flipud()", MAT), ("torch.flipud(x)", VEC)])
 exprs("rot90", "full", [("x.rot90()", MAT), ("torch.rot90(x, 2)", MAT), ("torch.rot90(x, 3, [1, 0])", (2, 3, 4))])

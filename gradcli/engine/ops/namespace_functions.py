@@ -89,7 +89,7 @@ def _nonzero_indices(x) -> np.ndarray:
 
 
 @register("nonzero", sig="nonzero(input, *, as_tuple=False)", doc="indices of the non-zero elements (int64)",
-          category="selection")
+          category="no-gradient")
 def nonzero(input, *, as_tuple=False):  # noqa: A002 - torch's names
     if not isinstance(input, Tensor):
         raise TorchTypeError(f"nonzero(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
@@ -101,7 +101,7 @@ def nonzero(input, *, as_tuple=False):  # noqa: A002 - torch's names
 
 
 @register("argwhere", sig="argwhere(input)", doc="indices of the non-zero elements, one row each (int64)",
-          category="selection")
+          category="no-gradient")
 def argwhere(input):  # noqa: A002 - torch's names
     if not isinstance(input, Tensor):
         raise TorchTypeError(f"argwhere(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
