@@ -9,6 +9,7 @@ from gradcli.engine.ops import (  # noqa: F401  (registration side effects)
     angles_signs,
     arith,
     binary,
+    bucketing,
     compare,
     convert,
     elementwise,
