@@ -20,7 +20,17 @@ from functools import cache
 import numpy as np
 
 from gradcli import engine
-from gradcli.engine import clip_grad, distributions, dtypes, lr_scheduler, nn_layers, optim, random, tensor_str
+from gradcli.engine import (
+    clip_grad,
+    distributions,
+    dtypes,
+    lr_scheduler,
+    nn_layers,
+    optim,
+    random,
+    tensor_str,
+    windows,
+)
 from gradcli.engine import modules as nn_modules
 from gradcli.engine.autograd import Function, MultiHandle, RemovableHandle
 from gradcli.engine.errors import EngineError
@@ -419,6 +429,7 @@ def modules() -> dict[str, Module]:
     members.update(torch_settings.FUNCTIONS)  # numel, is_signed, promote_types, get_num_threads ...
     members.update({"get_rng_state": random.get_rng_state, "set_rng_state": random.set_rng_state})
     members.update(namespace_functions.FUNCTIONS)  # scalar_tensor, range, get_device
+    members.update(windows.WINDOWS)
     members.update({name: dtypes.by_name(name) for name in (
         "float32", "float", "float64", "double", "float16", "half", "int64", "long", "int32", "int", "int16",
         "short", "int8", "uint8", "bool")})
