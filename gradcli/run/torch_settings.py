@@ -15,6 +15,7 @@ from gradcli.engine.dtypes import DType
 from gradcli.engine.errors import TorchRuntimeError, TorchTypeError
 from gradcli.engine.tensor import Size, Tensor
 from gradcli.run.numpy_api import NumpyRefused
+from gradcli.run.torch_surface import LEGACY_CONSTRUCTORS, _legacy_type
 
 DETERMINISTIC: contextvars.ContextVar[tuple] = contextvars.ContextVar("gradcli_deterministic", default=(False, False))
 ANOMALY: contextvars.ContextVar[tuple] = contextvars.ContextVar("gradcli_anomaly", default=(False, True))
@@ -202,7 +203,50 @@ def get_float32_matmul_precision() -> str:
     return MATMUL_PRECISION.get()
 
 
+def set_default_tensor_type(t) -> None:
+    """torch.set_default_tensor_type (deprecated, warns as torch's once): a floating legacy type sets the default
+    dtype (torch.DoubleTensor or 'torch.DoubleTensor')."""
+    by_name = {f"torch.{name}": dtype for name, dtype in (("FloatTensor", dtypes.float32),
+                                                          ("DoubleTensor", dtypes.float64),
+                                                          ("HalfTensor", dtypes.float16))}
+    constructors = {id(fn): f"torch.{name}" for name, fn in LEGACY_CONSTRUCTORS.items()}
+    state.warn("torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use "
+               "torch.set_default_dtype() and torch.set_default_device() as alternatives. (Triggered internally at "
+               "/__w/pytorch/pytorch/torch/csrc/tensor/python_tensor.cpp:434.)", UserWarning, torch_location=True)
+    if isinstance(t, str):
+        name = t
+    elif id(t) in constructors:
+        name = constructors[id(t)]
+    else:
+        raise TorchTypeError("invalid type object: only floating-point types are supported as the default type")
+    if name not in by_name:
+        raise TorchTypeError("only floating-point types are supported as the default type")
+    dtypes.set_default_dtype(by_name[name])
+
+
+BUILTIN_TYPES = (bool, int, float, str, list, tuple, dict, set, type(None))
+
+
+def typename(obj) -> str:
+    """torch.typename: a tensor's legacy type name (torch.FloatTensor ...), a Python value's type name."""
+    if isinstance(obj, Tensor):
+        return _legacy_type(obj.dtype)
+    if type(obj) in BUILTIN_TYPES:
+        return type(obj).__qualname__
+    raise NumpyRefused("torch.typename of anything but a tensor or a Python value (gradcli's classes are not "
+                       "torch's; use type(obj).__name__)")
+
+
+def init_num_threads() -> None:
+    return None
+
+
+def is_warn_always_enabled() -> bool:
+    return False
+
+
 FUNCTIONS = {fn.__name__: fn for fn in (
+    set_default_tensor_type, typename, init_num_threads, is_warn_always_enabled,
     numel, is_floating_point, is_complex, is_signed, is_nonzero, is_same_size, is_inference, promote_types, can_cast,
     result_type, broadcast_shapes, get_num_threads, set_num_threads, get_num_interop_threads,
     use_deterministic_algorithms, are_deterministic_algorithms_enabled, is_deterministic_algorithms_warn_only_enabled,

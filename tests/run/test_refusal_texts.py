@@ -59,6 +59,7 @@ PROGRAMS = [
     "x = {1, 2}\n", "x = 1j\n", "x = b'a'\n", "f = open('data.txt')\n", "x = input()\n",
     "import torch\ntorch.foo_bar(1)\n",
     "import torch\ntorch.set_num_threads(torch.get_num_threads() + 1)\n",
+    "import torch\ntorch.typename(torch.nn.Linear(1, 1))\n",
     "import torch\nx = torch.nn.Transformer(2, 2)\n",
     "import math\nmath.gcd_x(1)\n",
     "import numpy as np\nnp.foo_bar(1)\n", "import numpy as np\nnp.load('w.npy')\n", "import random\nrandom.foo(1)\n",
