@@ -32,9 +32,10 @@ import struct
 
 import numpy as np
 
+from gradcli.engine.errors import TorchRuntimeError, TorchTypeError
 from gradcli.engine.kernels import libm
 from gradcli.engine.kernels.fused import fma32 as _fma  # the FMAs the compiler fused the kernels' multiply-adds into
-from gradcli.engine.tensor import Device
+from gradcli.engine.tensor import Device, Tensor
 
 MASK32 = 0xFFFFFFFF
 CHUNK = 1 << 18  # values drawn (and transformed) at a time: bounded temporaries for a large tensor
@@ -95,8 +96,6 @@ class Generator:
         """Generator.get_state / torch.get_rng_state: the state as torch's uint8 tensor, byte for byte (the
         legacy THGeneratorState: seed, mt19937's left/seeded/next and 624 words, the cached double normal;
         then the cached float normal, which gradcli's draws never leave)."""
-        from gradcli.engine.tensor import Tensor
-
         raw = self._bits.state["state"]
         key, pos = np.asarray(raw["key"], dtype=np.uint64), int(raw["pos"])
         fresh = pos == 624 and np.array_equal(key, _mt19937_key(self._seed))
@@ -109,9 +108,6 @@ class Generator:
 
     def set_state(self, new_state) -> Generator:
         """Generator.set_state / torch.set_rng_state: back to a state get_state returned (torch's checks)."""
-        from gradcli.engine.errors import TorchRuntimeError, TorchTypeError
-        from gradcli.engine.tensor import Tensor
-
         if not isinstance(new_state, Tensor):
             raise TorchTypeError(f"expected a torch.ByteTensor, but got {type(new_state).__name__}")
         if new_state.array.dtype != np.uint8:

@@ -15,7 +15,7 @@ from gradcli.engine.dtypes import DType
 from gradcli.engine.errors import TorchRuntimeError, TorchTypeError
 from gradcli.engine.tensor import Size, Tensor
 from gradcli.run.numpy_api import NumpyRefused
-from gradcli.run.torch_surface import LEGACY_CONSTRUCTORS, _legacy_type
+from gradcli.run.torch_surface import LEGACY_CONSTRUCTORS
 
 DETERMINISTIC: contextvars.ContextVar[tuple] = contextvars.ContextVar("gradcli_deterministic", default=(False, False))
 ANOMALY: contextvars.ContextVar[tuple] = contextvars.ContextVar("gradcli_anomaly", default=(False, True))
@@ -224,13 +224,16 @@ def set_default_tensor_type(t) -> None:
     dtypes.set_default_dtype(by_name[name])
 
 
+LEGACY_DTYPES = (("FloatTensor", "float32"), ("DoubleTensor", "float64"), ("HalfTensor", "float16"),
+                 ("LongTensor", "int64"), ("IntTensor", "int32"), ("ShortTensor", "int16"), ("CharTensor", "int8"),
+                 ("ByteTensor", "uint8"), ("BoolTensor", "bool"))
 BUILTIN_TYPES = (bool, int, float, str, list, tuple, dict, set, type(None))
 
 
 def typename(obj) -> str:
     """torch.typename: a tensor's legacy type name (torch.FloatTensor ...), a Python value's type name."""
     if isinstance(obj, Tensor):
-        return _legacy_type(obj.dtype)
+        return next(f"torch.{name}" for name, dtype in LEGACY_DTYPES if dtype == obj.dtype.name)
     if type(obj) in BUILTIN_TYPES:
         return type(obj).__qualname__
     raise NumpyRefused("torch.typename of anything but a tensor or a Python value (gradcli's classes are not "
