@@ -75,7 +75,9 @@ ravel msort adjoint positive tensor_split hsplit vsplit dsplit split_with_sizes 
 take diag_embed diagflat index_fill index_copy masked_scatter ldexp frexp vdot qr pinverse
 """.split()
 MORE_OPS += METHOD_FORM_OPS
-FULL_ONLY_OPS += EXTRA_OPS + MORE_OPS
+# torch's namespace functions of issue 28's survey (ops/namespace_functions.py)
+NAMESPACE_OPS = "atleast_1d atleast_2d atleast_3d broadcast_tensors".split()
+FULL_ONLY_OPS += EXTRA_OPS + MORE_OPS + NAMESPACE_OPS
 ALL_OPS = CORE_OPS + FULL_ONLY_OPS
 
 ELEMENTWISE = set("""
@@ -951,6 +953,17 @@ add("row_stack", "torch.row_stack((x, y))", x=ANY(VEC), y=ANY(VEC))
 add("hstack", "torch.hstack([x, y])", x=ANY(MAT), y=ANY((2, 1)))
 add("hstack", "torch.hstack((x, y))", x=ANY(VEC), y=ANY((2,)))
 exprs("broadcast_to", "full", [("x.broadcast_to(2, 3)", VEC), ("torch.broadcast_to(x, (2, 2, 3))", MAT)])
+exprs("deg2rad", "full", [("torch.deg2rad(x)", MAT), ("x.deg2rad()", VEC), ("torch.deg2rad(x * 90)", SCALAR)])
+exprs("rad2deg", "full", [("torch.rad2deg(x)", MAT), ("x.rad2deg()", VEC), ("torch.rad2deg(x) ** 2", VEC)])
+exprs("positive", "full", [("torch.positive(x) * x", MAT), ("x.positive().exp()", VEC)])
+exprs("atleast_1d", "full", [("torch.atleast_1d(x) * 2", SCALAR), ("torch.atleast_1d(x).exp()", MAT)])
+exprs("atleast_2d", "full", [("torch.atleast_2d(x) * 2", SCALAR), ("torch.atleast_2d(x).exp()", VEC),
+                             ("torch.atleast_2d(x).sin()", MAT)])
+exprs("atleast_3d", "full", [("torch.atleast_3d(x) * 2", SCALAR), ("torch.atleast_3d(x).exp()", VEC),
+                             ("torch.atleast_3d(x).sin()", MAT), ("torch.atleast_3d(x).cos()", (2, 3, 2))])
+add("broadcast_tensors", "torch.broadcast_tensors(x, y)[0] * torch.broadcast_tensors(x, y)[1]",
+    x=ANY((2, 1)), y=ANY(VEC))
+add("broadcast_tensors", "torch.broadcast_tensors(x, y)[1].exp()", x=ANY(MAT), y=ANY(SCALAR))
 exprs("fliplr", "full", [("x.fliplr()", MAT), ("torch.fliplr(x)", (2, 3, 4))])
 exprs("flipud", "full", [("x.flipud()", MAT), ("torch.flipud(x)", VEC)])
 exprs("rot90", "full", [("x.rot90()", MAT), ("torch.rot90(x, 2)", MAT), ("torch.rot90(x, 3, [1, 0])", (2, 3, 4))])

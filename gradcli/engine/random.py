@@ -28,12 +28,14 @@ import contextlib
 import contextvars
 import math
 import os
+import struct
 
 import numpy as np
 
+from gradcli.engine.errors import TorchRuntimeError, TorchTypeError
 from gradcli.engine.kernels import libm
 from gradcli.engine.kernels.fused import fma32 as _fma  # the FMAs the compiler fused the kernels' multiply-adds into
-from gradcli.engine.tensor import Device
+from gradcli.engine.tensor import Device, Tensor
 
 MASK32 = 0xFFFFFFFF
 CHUNK = 1 << 18  # values drawn (and transformed) at a time: bounded temporaries for a large tensor
@@ -52,6 +54,7 @@ def _mt19937_key(seed: int) -> np.ndarray:
 # a new torch.Generator() starts from c10's default_rng_seed_val (the default generator of a process does too,
 # until torch.manual_seed or torch.seed)
 NEW_GENERATOR_SEED = 67280421310721
+STATE_BYTES = 5056  # sizeof(CPUGeneratorImplState)
 
 
 class Generator:
@@ -86,6 +89,42 @@ class Generator:
         seed = int.from_bytes(os.urandom(8), "little")
         self.manual_seed(seed)
         return seed
+
+    # -- state (torch's CPUGeneratorImplState, 5056 bytes) ------------------------------------------------
+
+    def get_state(self):
+        """Generator.get_state / torch.get_rng_state: the state as torch's uint8 tensor, byte for byte (the
+        legacy THGeneratorState: seed, mt19937's left/seeded/next and 624 words, the cached double normal;
+        then the cached float normal, which gradcli's draws never leave)."""
+        raw = self._bits.state["state"]
+        key, pos = np.asarray(raw["key"], dtype=np.uint64), int(raw["pos"])
+        fresh = pos == 624 and np.array_equal(key, _mt19937_key(self._seed))
+        state = bytearray(STATE_BYTES)
+        struct.pack_into("<QiiQ", state, 0, self._seed, 625 - pos, 1, 0 if fresh else pos)
+        state[24:24 + 624 * 8] = key.astype("<u8").tobytes()
+        cached = self.next_double_normal
+        struct.pack_into("<dddi", state, 5016, 0.0, 0.0 if cached is None else cached, 0.0, cached is not None)
+        return Tensor._make(np.frombuffer(bytes(state), dtype=np.uint8).copy(), None)
+
+    def set_state(self, new_state) -> Generator:
+        """Generator.set_state / torch.set_rng_state: back to a state get_state returned (torch's checks)."""
+        if not isinstance(new_state, Tensor):
+            raise TorchTypeError(f"expected a torch.ByteTensor, but got {type(new_state).__name__}")
+        if new_state.array.dtype != np.uint8:
+            raise TorchTypeError("RNG state must be a torch.ByteTensor")
+        data = np.ascontiguousarray(new_state.array).reshape(-1).tobytes()
+        if len(data) != STATE_BYTES:
+            raise TorchRuntimeError(f"Expected a CPUGeneratorImplState of size {STATE_BYTES} but found the input "
+                                    f"RNG state size to be {len(data)}")
+        seed, left, _seeded, _next = struct.unpack_from("<QiiQ", data, 0)
+        key = np.frombuffer(data[24:24 + 624 * 8], dtype="<u8").astype(np.uint32)
+        _x, normal_y, _rho, normal_valid = struct.unpack_from("<dddi", data, 5016)
+        state = self._bits.state
+        state["state"] = {"key": key, "pos": min(max(625 - left, 0), 624)}
+        self._bits.state = state
+        self._seed = seed
+        self.next_double_normal = normal_y if normal_valid else None
+        return self
 
     # -- raw draws ---------------------------------------------------------------------------------------
 
@@ -762,6 +801,16 @@ def default_state() -> tuple:
 def restore_default_state(state: tuple) -> None:
     default = _CURRENT.get()
     default.seed, default.generator = state
+
+
+def get_rng_state():
+    """torch.get_rng_state: the default generator's state as torch's uint8 tensor."""
+    return default_generator().get_state()
+
+
+def set_rng_state(new_state) -> None:
+    """torch.set_rng_state."""
+    default_generator().set_state(new_state)
 
 
 def manual_seed(seed: int) -> Generator:

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 
 from gradcli.engine import SizeLimit, dtypes, kernels, random, state, tensor_str
 from gradcli.engine.autograd import GradMode
-from gradcli.run import reprs
+from gradcli.run import reprs, torch_settings
 from gradcli.run.checker import check_program
 from gradcli.run.errors import LimitReached, ProgramFailed, RunError
 from gradcli.run.interpreter import SUPPORTED_NODES, Interpreter
@@ -96,7 +96,8 @@ def _engine_state(limits: RunLimits):
     tokens = ((dtypes._DefaultsType.float_dtype.var, dtypes.float32),
               (SizeLimit.__class__.max_elements.var, limits.max_tensor_elements),
               (GradMode.__class__.enabled.var, True), (state.BUDGET, budget),
-              (reprs.TEXT_LIMIT, limits.max_sequence_length), (state.DEFAULT_DEVICE, None))
+              (reprs.TEXT_LIMIT, limits.max_sequence_length), (state.DEFAULT_DEVICE, None),
+              *torch_settings.DEFAULTS)
     tokens = [(var, var.set(value)) for var, value in tokens]
     tokens.append((tensor_str._PRINT_OPTS, tensor_str.fresh_print_options()))  # torch.set_printoptions's
     try:

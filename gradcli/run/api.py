@@ -20,12 +20,23 @@ from functools import cache
 import numpy as np
 
 from gradcli import engine
-from gradcli.engine import clip_grad, distributions, dtypes, lr_scheduler, nn_layers, optim, random, tensor_str
+from gradcli.engine import (
+    clip_grad,
+    distributions,
+    dtypes,
+    lr_scheduler,
+    nn_layers,
+    optim,
+    random,
+    tensor_str,
+    windows,
+)
 from gradcli.engine import modules as nn_modules
 from gradcli.engine.autograd import Function, MultiHandle, RemovableHandle
 from gradcli.engine.errors import EngineError
-from gradcli.engine.ops import LINALG, REGISTRY, activations, method_forms, special
+from gradcli.engine.ops import LINALG, REGISTRY, activations, method_forms, namespace_functions, special
 from gradcli.engine.ops.inplace import TORCH_INPLACE
+from gradcli.engine.ops.inplace_forms import TORCH_INPLACE_FORMS
 from gradcli.engine.ops.matrix_functions import EighResult, LinalgSlogdetResult, LstsqResult, QrResult, SlogdetResult
 from gradcli.engine.ops.reduction import ReturnTypes
 from gradcli.engine.ops.svd import LinalgSvdResult, SvdResult
@@ -40,6 +51,7 @@ from gradcli.run import (
     numpy_api,
     saved_view,
     timing,
+    torch_settings,
     torch_surface,
 )
 from gradcli.run.errors import LimitReached, Refused
@@ -211,7 +223,7 @@ VALUE_ATTRIBUTES: dict[type, frozenset] = {
        for cls, members in distributions.DISTRIBUTION_MEMBERS.items()},
     distributions.Constraint: frozenset({"check"}),
     Device: frozenset({"type", "index"}),
-    random.Generator: frozenset({"manual_seed", "initial_seed", "seed", "device"}),
+    random.Generator: frozenset({"manual_seed", "initial_seed", "seed", "device", "get_state", "set_state"}),
     OSError: frozenset({"args", "errno", "strerror", "filename"}),  # the run's files: FileNotFoundError ...
     BaseException: frozenset({"args"}),  # an exception a program caught: `e.args`, str(e), repr(e)
     classes.Property: frozenset({"setter", "getter"}),
@@ -409,7 +421,7 @@ def modules() -> dict[str, Module]:
     torch_special = Module("torch.special", {**{n: REGISTRY[op].fn for n, op in special.SPECIAL_ALIASES.items()},
                                              **special.SPECIAL})
     members = {n: torch_surface.with_out(s.fn, n) for n, s in REGISTRY.items() if s.torch}
-    members.update({n: REGISTRY[n].fn for n in TORCH_INPLACE})  # torch.sin_(b), torch.zero_(x)
+    members.update({n: REGISTRY[n].fn for n in TORCH_INPLACE | TORCH_INPLACE_FORMS})  # torch.sin_(b), torch.zero_(x)
     members.update({name: getattr(engine, name) for name in (
         "zeros_like", "ones_like", "empty_like", "full_like", "rand_like", "randn_like", "manual_seed", "initial_seed",
         "seed", "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "get_default_dtype",
@@ -424,6 +436,10 @@ def modules() -> dict[str, Module]:
                     "unique": torch_surface.unique,
                     "isclose": torch_surface.isclose})
     members.update(torch_surface.LEGACY_CONSTRUCTORS)
+    members.update(torch_settings.FUNCTIONS)  # numel, is_signed, promote_types, get_num_threads ...
+    members.update({"get_rng_state": random.get_rng_state, "set_rng_state": random.set_rng_state})
+    members.update(namespace_functions.FUNCTIONS)  # scalar_tensor, range, get_device
+    members.update(windows.WINDOWS)
     members.update({name: dtypes.by_name(name) for name in (
         "float32", "float", "float64", "double", "float16", "half", "int64", "long", "int32", "int", "int16",
         "short", "int8", "uint8", "bool")})

@@ -437,10 +437,17 @@ class _Threshold(_Act):
                                   lambda g, x, threshold: dual.where(val(x) <= val(x).dtype.type(threshold), 0.0, g)))
 
 
+class _ThresholdInPlace(_Threshold):
+    """threshold_ (F.threshold(inplace=True)): torch's ThresholdBackward1, the same rule on the original input."""
+
+    __slots__ = ()
+    name = "ThresholdBackward1"
+
+
 @register("threshold", sig="threshold(input, threshold, value)", doc="value where input <= threshold, else input",
           category="activation", torch=True, method=False, functional=True)
 def threshold(input, threshold, value, inplace=False):
-    return _activate(_Threshold, input, inplace, threshold, value)
+    return _activate(_ThresholdInPlace if inplace else _Threshold, input, inplace, threshold, value)
 
 
 # -- rrelu: torch's rrelu_with_noise (Activation.cpp) ------------------------------------------------------------

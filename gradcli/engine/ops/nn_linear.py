@@ -122,7 +122,8 @@ class Xlogy(Function):
                 # torch: xlogy(grad, other), masked to 0 where self == 0 and other <= 0; xlogy(0, nan) is nan
                 xv, yv, gv = val(x), val(y), val(g)
                 # (xlogy's kernel: std::log, kernels.scalar; on Tensors the differentiable log)
-                log_y = dual.log(y) if isinstance(y, Tensor) else kernels.scalar("log", y)
+                # (a number `other` is wrapped in grad's dtype, as at::xlogy(grad, other) computes)
+                log_y = dual.log(y) if isinstance(y, Tensor) else kernels.scalar("log", np.dtype(gv.dtype).type(y))
                 gx = dual.where(((xv == 0) & (yv <= 0)) | ((gv == 0) & ~np.isnan(yv)), 0.0, g * log_y)
             if gy_need:
                 gy = g * x / y
@@ -132,9 +133,10 @@ class Xlogy(Function):
 @register("xlogy", sig="xlogy(input, other)", doc="input * log(other), 0 where input is 0", category="elementwise",
           result_shape=sizes.broadcast)
 def xlogy(input, other):
-    if not isinstance(other, Tensor):  # torch's xlogy.Scalar_Other overload, its own node
+    # derivatives.yaml's overloads: xlogy.Scalar_Self is XlogyBackward1, xlogy.Scalar_Other XlogyBackward2
+    if not isinstance(other, Tensor):
         return XlogyScalarOther.apply(input, other)
-    if not isinstance(input, Tensor):  # xlogy.Scalar_Self
+    if not isinstance(input, Tensor):
         return XlogyScalarSelf.apply(input, other)
     return Xlogy.apply(input, other)
 

@@ -1,0 +1,15 @@
+import torch
+t = torch.tensor([0.5, 1.0], requires_grad=True)
+print(torch.xlogy(t, 2.).grad_fn.name(), torch.xlogy(2., t).grad_fn.name(), torch.xlogy(t, t).grad_fn.name())
+a = torch.tensor([0.5, 2.0], requires_grad=True)
+x = a * 1
+y = torch.nn.functional.threshold(x, 1.0, 2.0, inplace=True)
+print(y is x, x, x.grad_fn.name())
+x.sum().backward()
+print(a.grad)
+t = torch.tensor([0.5, 1.0, 3.0], requires_grad=True)
+torch.xlogy(t, 2.7).sum().backward()
+print(t.grad, t.grad.dtype)
+u = torch.tensor([0.5, 0.0, 3.0], dtype=torch.float64, requires_grad=True)
+torch.xlogy(u, 0.3).sum().backward()
+print(u.grad, u.grad.dtype)
