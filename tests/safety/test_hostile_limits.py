@@ -176,6 +176,56 @@ SAMPLES = {
         "interpolate", "upsample", "upsample_nearest", "upsample_bilinear")},
     "bilinear": lambda: ((_t(40, 1), _t(40, 2), _t(50, 1, 2)), {}),
 }
+def _binary_inplace():
+    return (_t(4, 5), _t(1, 5)), {}
+
+
+def _ints(*shape):
+    return Tensor(np.arange(1, 1 + int(np.prod(shape))).reshape(shape))
+
+
+# issue 28's methods, namespace functions and in-place forms
+SAMPLES.update({name: _binary_inplace for name in (
+    "arctan2_ atan2_ copysign_ divide_ floor_divide_ fmod_ hypot_ remainder_ subtract_ true_divide_ multiply_ "
+    "heaviside_ ge_ gt_ le_ lt_ ne_ greater_ greater_equal_ less_ less_equal_ not_equal_ logical_and_ "
+    "logical_or_ logical_xor_").split()})
+SAMPLES.update({
+    "addcdiv_": lambda: ((_t(4, 5), _t(1, 5), _t(4, 1).abs() + 1), {}),
+    "addcmul_": lambda: ((_t(4, 5), _t(1, 5), _t(4, 1)), {}),
+    "addmm_": lambda: ((_t(4, 5), _t(4, 3), _t(3, 5)), {}),
+    "float_power_": lambda: ((_t(4, 5).abs(), 2.0), {}),
+    "bitwise_and_": lambda: ((_ints(4, 5), _ints(1, 5)), {}), "bitwise_or_": lambda: ((_ints(4, 5), _ints(1, 5)), {}),
+    "bitwise_xor_": lambda: ((_ints(4, 5), _ints(1, 5)), {}), "bitwise_not_": lambda: ((_ints(4, 5),), {}),
+    "gcd_": lambda: ((_ints(4, 5), _ints(1, 5)), {}), "lcm_": lambda: ((_ints(4, 5), _ints(1, 5)), {}),
+    "gcd": lambda: ((_ints(4, 1), _ints(1, 5)), {}), "lcm": lambda: ((_ints(4, 1), _ints(1, 5)), {}),
+    "ldexp": lambda: ((_col(), _ints(1, 5)), {}), "ldexp_": lambda: ((_t(4, 5), _ints(1, 5)), {}),
+    "clamp_max_": lambda: ((_t(4, 5), 0.5), {}), "clamp_min_": lambda: ((_t(4, 5), 0.5), {}),
+    "clip_": lambda: ((_t(4, 5),), {"min": 0.0}),
+    "cumprod_": lambda: ((_t(4, 5), 1), {}), "cumsum_": lambda: ((_t(4, 5), 1), {}),
+    "lerp_": lambda: ((_t(4, 5), _t(1, 5), 0.5), {}), "threshold_": lambda: ((_t(4, 5), 0.1, 0.0), {}),
+    "xlogy_": lambda: ((_t(4, 5), _t(1, 5).abs()), {}),
+    "swapaxes_": lambda: ((_t(3, 4), 0, 1), {}), "swapdims_": lambda: ((_t(3, 4), 0, 1), {}),
+    "index_fill": lambda: ((_t(3, 4), 0, Tensor(np.array([2, 0])), 1.5), {}),
+    "index_fill_": lambda: ((_t(3, 4), 0, Tensor(np.array([2, 0])), 1.5), {}),
+    "index_copy": lambda: ((_t(3, 4), 0, Tensor(np.array([2, 0])), _t(2, 4)), {}),
+    "index_copy_": lambda: ((_t(3, 4), 0, Tensor(np.array([2, 0])), _t(2, 4)), {}),
+    "masked_scatter": lambda: ((_t(3, 4), Tensor(np.eye(3, 4, dtype=bool)), _t(3, 4)), {}),
+    "masked_scatter_": lambda: ((_t(3, 4), Tensor(np.eye(3, 4, dtype=bool)), _t(3, 4)), {}),
+    "greater": lambda: ((_col(), _row()), {}), "greater_equal": lambda: ((_col(), _row()), {}),
+    "less": lambda: ((_col(), _row()), {}), "less_equal": lambda: ((_col(), _row()), {}),
+    "not_equal": lambda: ((_col(), _row()), {}),
+    "allclose": lambda: ((_col(), _row()), {}), "isclose": lambda: ((_col(), _row()), {}),
+    "nonzero": lambda: ((_t(3, 4),), {}), "argwhere": lambda: ((_t(3, 4),), {}),
+    "bucketize": lambda: ((_t(3, 4), Tensor(np.array([-1.0, 0.0, 1.0]))), {}),
+    "searchsorted": lambda: ((Tensor(np.array([-1.0, 0.0, 1.0])), _t(3, 4)), {}),
+    "isin": lambda: ((_t(3, 4), _t(5)), {}),
+    "dsplit": lambda: ((_t(2, 3, 4), 2), {}), "tensor_split": lambda: ((_t(4, 3), 2), {}),
+    "split_with_sizes": lambda: ((_t(4, 3), [1, 3]), {}),
+    "take": lambda: ((_t(3, 4), Tensor(np.array([0, 5, 11]))), {}),
+    "vdot": lambda: ((_t(4), _t(4)), {}),
+})
+
+
 ALIASES = {"arctan2": "atan2", "clip": "clamp", "subtract": "sub", "multiply": "mul", "divide": "div",
            "true_divide": "div", "concat": "cat", "concatenate": "cat", "swapaxes": "transpose",
            "swapdims": "transpose", "linalg.det": "det", "linalg.inv": "inverse", "row_stack": "vstack",

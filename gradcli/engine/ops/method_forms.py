@@ -45,7 +45,7 @@ from gradcli.engine.tensor import Tensor, wrap_dim
 
 @register("nonzero", sig="nonzero(input, *, as_tuple=False)",
           doc="the indices of the non-zero elements: one row per element (int64), or one tensor per dim",
-          category="no-gradient")
+          category="no-gradient", result_shape=sizes.nonzero)
 def nonzero(input, *, as_tuple=False):
     array = np.asarray(val(input))
     if as_tuple:
@@ -59,7 +59,7 @@ def nonzero(input, *, as_tuple=False):
 
 
 @register("argwhere", sig="argwhere(input)", doc="the indices of the non-zero elements, one row per element",
-          category="no-gradient")
+          category="no-gradient", result_shape=sizes.nonzero)
 def argwhere(input):
     return nonzero(input)
 
@@ -84,7 +84,8 @@ def _title(dtype) -> str:
 
 
 @register("isclose", sig="isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False)",
-          doc="|input - other| <= atol + rtol * |other| elementwise (bool)", category="comparison", torch=False)
+          doc="|input - other| <= atol + rtol * |other| elementwise (bool)", category="comparison", torch=False,
+          result_shape=sizes.broadcast)
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     if not isinstance(other, Tensor):
         raise TorchTypeError(f"isclose(): argument 'other' (position 1) must be Tensor, not {type(other).__name__}")
@@ -232,7 +233,7 @@ rad2deg = unary("rad2deg", "Rad2DegBackward0", lambda x: x * DEG_PER_RAD, lambda
 
 
 @register("signbit", sig="signbit(input)", doc="True where the sign bit is set (-0.0 included)",
-          category="comparison", result_shape=sizes.broadcast)
+          category="comparison")
 def signbit(input):
     array = input.array
     if array.dtype.kind == "f":

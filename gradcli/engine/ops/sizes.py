@@ -262,3 +262,9 @@ def take_along_dim(input, indices, dim=None):
     if dim is None:
         return shape_of(indices)
     return broadcast(input, indices)
+
+
+def nonzero(input, *args, **kwargs):
+    """nonzero / argwhere: at most one row of indices per element, one column per dim (as_tuple: as many)."""
+    shape = shape_of(input)
+    return None if shape is None or len(shape) <= 1 else (numel(shape), len(shape))
