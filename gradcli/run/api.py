@@ -20,7 +20,17 @@ from functools import cache
 import numpy as np
 
 from gradcli import engine
-from gradcli.engine import clip_grad, distributions, dtypes, lr_scheduler, nn_layers, optim, random, tensor_str
+from gradcli.engine import (
+    clip_grad,
+    distributions,
+    dtypes,
+    lr_scheduler,
+    nn_layers,
+    nn_shuffle,
+    optim,
+    random,
+    tensor_str,
+)
 from gradcli.engine import modules as nn_modules
 from gradcli.engine.autograd import Function, MultiHandle, RemovableHandle
 from gradcli.engine.errors import EngineError
@@ -373,6 +383,7 @@ def modules() -> dict[str, Module]:
     functional = Module("torch.nn.functional", {n: s.fn for n, s in REGISTRY.items() if s.functional})
     functional.members.update(nn_layers.DROPOUT_FUNCTIONS)
     functional.members.update(activations.FUNCTIONAL)
+    functional.members.update(nn_shuffle.SHUFFLE_FUNCTIONS)
     functional.members["gumbel_softmax"] = distributions.gumbel_softmax
     init = Module("torch.nn.init", dict(nn_modules.INIT_FUNCTIONS))
     nn_utils = Module("torch.nn.utils", dict(clip_grad.UTILS))

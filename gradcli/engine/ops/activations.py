@@ -434,7 +434,14 @@ class _Threshold(_Act):
 @register("threshold", sig="threshold(input, threshold, value)", doc="value where input <= threshold, else input",
           category="activation", torch=True, method=False, functional=True)
 def threshold(input, threshold, value, inplace=False):
-    return _activate(_Threshold, input, inplace, threshold, value)
+    return _activate(_ThresholdInPlace if inplace else _Threshold, input, inplace, threshold, value)
+
+
+class _ThresholdInPlace(_Threshold):
+    """threshold_: torch's node of the in-place kernel is ThresholdBackward1 (the same rule on the input)."""
+
+    __slots__ = ()
+    name = "ThresholdBackward1"
 
 
 # -- rrelu: torch's rrelu_with_noise (Activation.cpp) ------------------------------------------------------------
