@@ -821,12 +821,12 @@ class AvgPool(Function):
         share = g / divisor
         if nd == 1:
             k = clipped[0].shape[1]
-            expanded = dual.reshape(share, np.shape(val(share)) + (1,)) * np.where(mask, 1.0, 0.0)
+            expanded = dual.reshape(share, np.shape(val(share)) + (1,)) * mask.astype(np.asarray(val(share)).dtype)
             lead_grid = np.indices(lead + (outs[0], k), sparse=True)[:len(lead)]
             key = tuple(lead_grid) + (np.broadcast_to(clipped[0], (outs[0], k)),)
         else:
             k0, k1 = clipped[0].shape[1], clipped[1].shape[1]
-            expanded = dual.reshape(share, np.shape(val(share)) + (1, 1)) * np.where(mask, 1.0, 0.0)
+            expanded = dual.reshape(share, np.shape(val(share)) + (1, 1)) * mask.astype(np.asarray(val(share)).dtype)
             lead_grid = np.indices(lead + (outs[0], outs[1], k0, k1), sparse=True)[:len(lead)]
             key = tuple(lead_grid) + (clipped[0][:, None, :, None], clipped[1][None, :, None, :])
         return (index_put_zeros(expanded, key, shape),)
