@@ -7,7 +7,7 @@ F.pairwise_distance) with the module's settings, so values, grad_fn names and er
 
 from __future__ import annotations
 
-from gradcli.engine.errors import TorchValueError
+from gradcli.engine.errors import TorchRuntimeError, TorchValueError
 from gradcli.engine.modules import Module, registry_op
 
 
@@ -100,9 +100,56 @@ class PairwiseDistance(Module):
         return registry_op("pairwise_distance")(x1, x2, self.norm, self.eps, self.keepdim)
 
 
-DISTANCE_CLASSES = {"CosineSimilarity": CosineSimilarity, "PairwiseDistance": PairwiseDistance}
+def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None, margin=1.0, swap=False,
+                                      reduction="mean"):
+    """torch.nn.functional's Python composition, line for line."""
+    if reduction not in ("mean", "sum", "none"):
+        raise TorchValueError(f"{reduction} is not a valid value for reduction")
+    if margin <= 0:
+        raise TorchValueError(f"margin must be greater than 0, got {margin}")
+    a_dim, p_dim, n_dim = anchor.ndim, positive.ndim, negative.ndim
+    if not (a_dim == p_dim and p_dim == n_dim):
+        raise TorchRuntimeError("The anchor, positive, and negative tensors are expected to have the same number of "
+                                f"dimensions, but got: anchor {a_dim}D, positive {p_dim}D, and negative {n_dim}D "
+                                "inputs")
+    if distance_function is None:
+        distance_function = registry_op("pairwise_distance")
+    dist_pos = distance_function(anchor, positive)
+    dist_neg = distance_function(anchor, negative)
+    if swap:
+        dist_swap = distance_function(positive, negative)
+        dist_neg = registry_op("minimum")(dist_neg, dist_swap)
+    loss = registry_op("clamp_min")(margin + dist_pos - dist_neg, 0)
+    if reduction == "sum":
+        return registry_op("sum")(loss)
+    if reduction == "mean":
+        return registry_op("mean")(loss)
+    return loss
+
+
+class TripletMarginWithDistanceLoss(Module):
+    def __init__(self, *, distance_function=None, margin: float = 1.0, swap: bool = False, reduction: str = "mean"):
+        super().__init__()
+        self.reduction = reduction
+        if margin <= 0:
+            raise TorchValueError("TripletMarginWithDistanceLoss: expected margin to be greater than 0, got "
+                                  f"{margin} instead")
+        self.distance_function = distance_function if distance_function is not None else PairwiseDistance()
+        self.margin = margin
+        self.swap = swap
+
+    def forward(self, anchor, positive, negative):
+        return triplet_margin_with_distance_loss(anchor, positive, negative, distance_function=self.distance_function,
+                                                 margin=self.margin, swap=self.swap, reduction=self.reduction)
+
+
+DISTANCE_CLASSES = {"CosineSimilarity": CosineSimilarity, "PairwiseDistance": PairwiseDistance,
+                    "TripletMarginWithDistanceLoss": TripletMarginWithDistanceLoss}
+DISTANCE_FUNCTIONS = {"triplet_margin_with_distance_loss": triplet_margin_with_distance_loss}
 PADDING_SETTINGS = {**{name: frozenset({"padding", "value"} if "Constant" in name or "Zero" in name else {"padding"})
                        for name in PADDING_CLASSES},
                     "CosineSimilarity": frozenset({"dim", "eps"}),
-                    "PairwiseDistance": frozenset({"norm", "eps", "keepdim"})}
-PADDING_FILES = {**dict.fromkeys(PADDING_CLASSES, "padding"), **dict.fromkeys(DISTANCE_CLASSES, "distance")}
+                    "PairwiseDistance": frozenset({"norm", "eps", "keepdim"}),
+                    "TripletMarginWithDistanceLoss": frozenset({"distance_function", "margin", "swap", "reduction"})}
+PADDING_FILES = {**dict.fromkeys(PADDING_CLASSES, "padding"), **dict.fromkeys(DISTANCE_CLASSES, "distance"),
+                 "TripletMarginWithDistanceLoss": "loss"}

@@ -27,6 +27,7 @@ from gradcli.engine import (
     lr_scheduler,
     nn_layers,
     nn_norms,
+    nn_padding,
     nn_pooling,
     nn_shuffle,
     optim,
@@ -388,6 +389,7 @@ def modules() -> dict[str, Module]:
     functional.members.update(nn_shuffle.SHUFFLE_FUNCTIONS)
     functional.members.update(nn_pooling.POOLING_FUNCTIONS)
     functional.members.update(nn_norms.NORM_FUNCTIONS)
+    functional.members.update(nn_padding.DISTANCE_FUNCTIONS)
     functional.members["gumbel_softmax"] = distributions.gumbel_softmax
     init = Module("torch.nn.init", dict(nn_modules.INIT_FUNCTIONS))
     nn_utils = Module("torch.nn.utils", dict(clip_grad.UTILS))

@@ -68,6 +68,7 @@ class Embedding(Function):
     __slots__ = ()
     name = "EmbeddingBackward0"
     torch_edges = (0,)  # the weight; the indices are not differentiable
+    saves_aux = True  # torch's node saves the indices
 
     @staticmethod
     def forward(ctx, weight, indices, padding_idx):
