@@ -237,6 +237,9 @@ class Function:
     # {i: j}: input i is only needed (saved) when input j needs a gradient, as for a * b
     saves_when: dict | None = None
     saves_output = False
+    # the node keeps, in `aux`, a tensor torch's node saves (embedding's indices): a second backward through it
+    # without retain_graph raises torch's error, as for a saved input
+    saves_aux = False
     # the order torch's node saves (and so packs and unpacks) the saved inputs, as positions in `saves`; None: as
     # `saves` lists them (torch's mul and div save `other` before `self`)
     pack_order: tuple | None = None
@@ -461,7 +464,7 @@ class Function:
         return [v if create_graph or not isinstance(v, Tensor) else v.array for v in values]
 
     def _release(self):
-        if self.saved or self.saves_output:
+        if self.saved or self.saves_output or self.saves_aux:
             self.released = True
             self.saved = ()
             self.out = None

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from gradcli.engine import creation, dtypes, state
+from gradcli.engine import creation, dtypes, nn_padding, nn_shuffle, state
 from gradcli.engine.autograd import no_grad
 from gradcli.engine.errors import TorchRuntimeError, TorchTypeError, TorchValueError
 from gradcli.engine.modules import (
@@ -1026,3 +1026,11 @@ LAYER_SETTINGS.update({name: frozenset({"input_size", "hidden_size", "num_layers
                                             "weight_ih", "weight_hh", "bias_ih", "bias_hh") for k in range(4)
                                             for suffix in ("", "_reverse")})
                        for name in RECURRENT_CLASSES})
+
+LAYER_CLASSES.update(nn_padding.PADDING_CLASSES)
+LAYER_CLASSES.update(nn_padding.DISTANCE_CLASSES)
+LAYER_FILES.update(nn_padding.PADDING_FILES)
+LAYER_SETTINGS.update(nn_padding.PADDING_SETTINGS)
+LAYER_CLASSES.update(nn_shuffle.SHUFFLE_CLASSES)
+LAYER_FILES.update(nn_shuffle.SHUFFLE_FILES)
+LAYER_SETTINGS.update(nn_shuffle.SHUFFLE_SETTINGS)

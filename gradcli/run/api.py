@@ -26,6 +26,10 @@ from gradcli.engine import (
     dtypes,
     lr_scheduler,
     nn_layers,
+    nn_norms,
+    nn_padding,
+    nn_pooling,
+    nn_shuffle,
     optim,
     random,
     tensor_str,
@@ -393,6 +397,10 @@ def modules() -> dict[str, Module]:
     functional = Module("torch.nn.functional", {n: s.fn for n, s in REGISTRY.items() if s.functional})
     functional.members.update(nn_layers.DROPOUT_FUNCTIONS)
     functional.members.update(activations.FUNCTIONAL)
+    functional.members.update(nn_shuffle.SHUFFLE_FUNCTIONS)
+    functional.members.update(nn_pooling.POOLING_FUNCTIONS)
+    functional.members.update(nn_norms.NORM_FUNCTIONS)
+    functional.members.update(nn_padding.DISTANCE_FUNCTIONS)
     functional.members["gumbel_softmax"] = distributions.gumbel_softmax
     init = Module("torch.nn.init", dict(nn_modules.INIT_FUNCTIONS))
     nn_utils = Module("torch.nn.utils", dict(clip_grad.UTILS))

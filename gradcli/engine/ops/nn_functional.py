@@ -68,6 +68,7 @@ class Embedding(Function):
     __slots__ = ()
     name = "EmbeddingBackward0"
     torch_edges = (0,)  # the weight; the indices are not differentiable
+    saves_aux = True  # torch's node saves the indices
 
     @staticmethod
     def forward(ctx, weight, indices, padding_idx):
@@ -808,7 +809,8 @@ class MaxPool(Function):
         window = np.where(mask, window, -np.inf)
         flat = window.reshape(lead + tuple(outs) + (-1,))
         nan = np.isnan(flat)
-        arg = np.where(nan.any(-1), np.argmax(nan, -1), np.argmax(flat, -1))  # first max; a nan wins
+        # the first maximum; a nan wins, the last nan of the window (ATen: `val > max || isnan(val)`)
+        arg = np.where(nan.any(-1), nan.shape[-1] - 1 - np.argmax(nan[..., ::-1], -1), np.argmax(flat, -1))
         values = np.take_along_axis(flat, arg[..., None], -1)[..., 0]
         # the source position of each maximum, per spatial dim
         if nd == 1:
@@ -869,12 +871,12 @@ class AvgPool(Function):
         share = g / divisor
         if nd == 1:
             k = clipped[0].shape[1]
-            expanded = dual.reshape(share, np.shape(val(share)) + (1,)) * np.where(mask, 1.0, 0.0)
+            expanded = dual.reshape(share, np.shape(val(share)) + (1,)) * mask.astype(np.asarray(val(share)).dtype)
             lead_grid = np.indices(lead + (outs[0], k), sparse=True)[:len(lead)]
             key = tuple(lead_grid) + (np.broadcast_to(clipped[0], (outs[0], k)),)
         else:
             k0, k1 = clipped[0].shape[1], clipped[1].shape[1]
-            expanded = dual.reshape(share, np.shape(val(share)) + (1, 1)) * np.where(mask, 1.0, 0.0)
+            expanded = dual.reshape(share, np.shape(val(share)) + (1, 1)) * mask.astype(np.asarray(val(share)).dtype)
             lead_grid = np.indices(lead + (outs[0], outs[1], k0, k1), sparse=True)[:len(lead)]
             key = tuple(lead_grid) + (clipped[0][:, None, :, None], clipped[1][None, :, None, :])
         return (index_put_zeros(expanded, key, shape),)
@@ -925,7 +927,19 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     if min(_pair(dilation, 2)) <= 0:
         h, w = _pair(dilation, 2)
         raise TorchRuntimeError(f"dilation should be greater than zero, but got dilationH: {h} dilationW: {w}")
-    return MaxPool.apply(input, kernel, stride, padding, _pair(dilation, 2), bool(ceil_mode))
+    args = (kernel, stride, padding, _pair(dilation, 2), bool(ceil_mode))
+    out = MaxPool.apply(input, *args)
+    return (out, _max_pool_indices(input, args)) if return_indices else out
+
+
+def _max_pool_indices(input, args):
+    """The int64 indices torch's max_pool*_with_indices returns: each maximum's flat position in the input's
+    last two dims (the first maximum of its window in row-major order, as ATen's kernel keeps it)."""
+    ctx = object.__new__(MaxPool)
+    MaxPool.forward(ctx, np.asarray(val(input)), *args)
+    key, shape = ctx.aux
+    rows, cols = key[-2], key[-1]
+    return Tensor._make(np.ascontiguousarray(rows * shape[-1] + cols).astype(np.int64), None)
 
 
 @_functional("max_pool1d", "max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False)",
@@ -933,6 +947,14 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
              result_shape=_pool_shape(1))
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
     _check_pool_input(input, 1, "max_pool1d")
+    for name, v in (("kernel_size", kernel_size), ("stride", stride), ("padding", padding), ("dilation", dilation)):
+        if isinstance(v, (tuple, list)) and len(v) != 1 and not (name == "stride" and not v):
+            if return_indices:
+                raise TorchRuntimeError(f"max_pool1d() argument '{name}' should contain one int (got {len(v)})")
+            kinds = "None, an int, list of ints, or" if name == "stride" else \
+                "an int, list of ints, or" if name == "padding" else "an int, list of ints or"
+            raise TorchRuntimeError(f"max_pool1d() {name} must be {kinds} tuple of ints of size 1 but got size "
+                                    f"{len(v)}")
     (k,), (p,), (d,) = _pair(kernel_size, 1), _pair(padding, 1), _pair(dilation, 1)
     (s,) = _pair(stride, 1) if stride not in (None, [], ()) else (k,)
     if k <= 0:  # torch's own max_pool1d checks, in its order, before the 2-D pool it runs
@@ -951,9 +973,9 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
         raise TorchRuntimeError(f"max_pool1d() Invalid computed output size: {size}")
     kernel, stride, padding = _pool_args(kernel_size, stride, padding, 1)
     # torch: a 2-D pool over an inserted dim, then squeezed
-    out = MaxPool.apply(input.unsqueeze(-2), (1,) + kernel, (1,) + stride, (0,) + padding,
-                        (1,) + _pair(dilation, 1), bool(ceil_mode))
-    return out.squeeze(-2)
+    args = ((1,) + kernel, (1,) + stride, (0,) + padding, (1,) + _pair(dilation, 1), bool(ceil_mode))
+    out = MaxPool.apply(input.unsqueeze(-2), *args).squeeze(-2)
+    return (out, _max_pool_indices(input.unsqueeze(-2), args).squeeze(-2)) if return_indices else out
 
 
 @_functional("avg_pool2d", "avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, "

@@ -1,0 +1,13 @@
+# The example in the documentation of torch.nn.AdaptiveAvgPool1d (PyTorch 2.13's docstring, pytorch/pytorch torch/nn/modules/pooling.py at commit cf30153c4c131c8164ee7798e5022d810682e2cb),
+# as a learner runs it: the docstring's lines unchanged, torch.manual_seed(0) added. Each value the docstring shows is printed, and the module (m) is printed.
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+
+# target output size of 5
+m = nn.AdaptiveAvgPool1d(5)
+input = torch.randn(1, 64, 8)
+output = m(input)
+print(output)
+print(m)

@@ -1,0 +1,13 @@
+# The example in the documentation of torch.nn.PixelUnshuffle (PyTorch 2.13's docstring, pytorch/pytorch torch/nn/modules/pixelshuffle.py at commit cf30153c4c131c8164ee7798e5022d810682e2cb),
+# as a learner runs it: the docstring's lines unchanged, torch.manual_seed(0) added. Each value the docstring shows is printed, and the module (pixel_unshuffle) is printed.
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+
+pixel_unshuffle = nn.PixelUnshuffle(3)
+input = torch.randn(1, 1, 12, 12)
+output = pixel_unshuffle(input)
+print(output)
+print(output.size())
+print(pixel_unshuffle)
