@@ -55,15 +55,10 @@ TOO_SLOW: dict[str, str] = {
 _BIG_3D_PAD = ("its docstring pads a (16, 3, 8, 320, 480) float32 tensor to 106 million elements, beyond the default "
                "max_tensor_elements: about 16 s")
 TOO_SLOW.update({"docs_nn_replication_pad3d": _BIG_3D_PAD, "docs_nn_circular_pad3d": _BIG_3D_PAD})
-_BIG_3D_NORM = ("its docstring normalises a (20, 100, 35, 45, 10) tensor (31.5 million elements), beyond the default "
-                "max_tensor_elements: about 5 s")
-TOO_SLOW.update({"docs_nn_batch_norm3d": _BIG_3D_NORM, "docs_nn_instance_norm3d": _BIG_3D_NORM})
 # The limits a TOO_SLOW program runs under (the default: more time only).
 SLOW_LIMITS: dict[str, RunLimits] = {
     **dict.fromkeys(("docs_nn_replication_pad3d", "docs_nn_circular_pad3d"),
                     RunLimits(max_seconds=600, max_tensor_elements=120_000_000)),
-    **dict.fromkeys(("docs_nn_batch_norm3d", "docs_nn_instance_norm3d"),
-                    RunLimits(max_seconds=600, max_tensor_elements=40_000_000)),
     "tutorial_per_sample_grads": RunLimits(max_seconds=600, max_tensor_elements=80_000_000)}
 # Output fields PyTorch does not reproduce (uninitialised memory, timing), masked on both sides as the golden
 # script masks them (tests/programs/masks.json).
