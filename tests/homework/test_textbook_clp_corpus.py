@@ -17,34 +17,15 @@ The default run checks every third exercise; the whole corpus runs with `--slow`
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
+from textbook_corpus import exercise, rows, verdict
 
-from gradcli.homework.check import check_derivative
-from gradcli.safety.errors import GradcliError
+ROWS = rows("clp")
 
-CORPUS = Path(__file__).parents[1] / "corpus" / "textbook_clp.jsonl"
-ROWS = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines() if line.strip()]
-
-
-def exercise(row: dict) -> tuple[str, int]:
-    return row["source"]["section"], row["source"]["exercise"]
 
 
 EXERCISES = list(dict.fromkeys(exercise(r) for r in ROWS))
 SAMPLED = set(EXERCISES[::3]) | {exercise(r) for r in ROWS if r["official"] and r["truth"] == "incorrect"}
-
-
-def verdict(row: dict) -> str:
-    try:
-        report = check_derivative(row["function"], [row["answer"]], wrt=row["wrt"], order=row["order"],
-                                  dependent=row["dependent"], formulas="needed")
-    except GradcliError as err:
-        return f"error: {err.message}"
-    (result,) = report.results
-    return "agrees (not proven)" if result.verdict == "correct" and not result.proven else result.verdict
 
 
 @pytest.fixture(scope="module", params=["sample", pytest.param("whole corpus", marks=pytest.mark.slow)])

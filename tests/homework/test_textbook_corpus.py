@@ -15,28 +15,12 @@ corpus runs with `--slow` (or GRADCLI_SLOW=1):
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
+from textbook_corpus import rows, verdict
 
-from gradcli.homework.check import check_derivative
-from gradcli.safety.errors import GradcliError
-
-CORPUS = Path(__file__).parents[1] / "corpus" / "textbook_openstax.jsonl"
-ROWS = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines() if line.strip()]
+ROWS = rows("openstax")
 EXERCISES = list(dict.fromkeys(r["source"]["id"] for r in ROWS))
 SAMPLED = set(EXERCISES[::4]) | {r["source"]["id"] for r in ROWS if r["mistake"] == "misprint in the book"}
-
-
-def verdict(row: dict) -> str:
-    try:
-        report = check_derivative(row["function"], [row["answer"]], wrt=row["wrt"], order=row["order"],
-                                  dependent=row["dependent"], formulas="needed")
-    except GradcliError as err:
-        return f"error: {err.message}"
-    (result,) = report.results
-    return "agrees (not proven)" if result.verdict == "correct" and not result.proven else result.verdict
 
 
 @pytest.fixture(scope="module", params=["sample", pytest.param("whole corpus", marks=pytest.mark.slow)])
